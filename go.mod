@@ -1,0 +1,3 @@
+module hearth
+
+go 1.26
