@@ -23,11 +23,11 @@ func (c *Config) Validate() []Problem {
 		add(ad+"model", fmt.Sprintf("write it as <provider>/<model>, e.g. %q", "ollama/"+strings.TrimSpace(a.Model)),
 			"the default model %q names no provider", a.Model)
 	} else if _, _, err := c.ResolveModel(a.Model); err != nil {
-		add(ad+"model", "", "%v", err)
+		ps = append(ps, hinted(ad+"model", err))
 	}
 	if a.EmbeddingModel != "" {
 		if _, _, err := c.ResolveModel(a.EmbeddingModel); err != nil {
-			add(ad+"embeddingModel", "", "%v", err)
+			ps = append(ps, hinted(ad+"embeddingModel", err))
 		}
 	}
 	intMin := func(key string, v, min int) {
@@ -104,6 +104,15 @@ func (c *Config) Validate() []Problem {
 	oneOf(&ps, "ui.theme", c.UI.Theme, "system", "light", "dark")
 	oneOf(&ps, "ui.language", c.UI.Language, "auto", "en", "zh-CN")
 	return ps
+}
+
+// hinted makes a Problem from an error whose text ends in "(hint: …)".
+func hinted(key string, err error) Problem {
+	msg, hint, ok := strings.Cut(err.Error(), " (hint: ")
+	if ok {
+		hint = strings.TrimSuffix(hint, ")")
+	}
+	return Problem{Key: key, Msg: msg, Hint: hint}
 }
 
 func oneOf(ps *[]Problem, key, v string, allowed ...string) {
