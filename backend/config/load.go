@@ -186,9 +186,9 @@ func decode(path string, data []byte, getenv func(string) string) (*Config, []st
 }
 
 type decoder struct {
-	getenv   func(string) string
-	pos      positions
-	data     []byte
+	getenv    func(string) string
+	pos       positions
+	data      []byte
 	unknown   []string
 	warnings  []string
 	typeProbs []Problem
