@@ -160,18 +160,19 @@ func TestMalformedConfig(t *testing.T) {
 		line, col int
 		key       string
 		msg       string
+		hint      string
 	}{
-		{"trailing comma", "{\n  \"ui\": {\"theme\": \"dark\",}\n}\n", 2, 25, "", "invalid JSON"},
-		{"missing comma", "{\n  \"ui\": {\"theme\": \"dark\"\n   \"language\": \"en\"}\n}\n", 3, 4, "", "invalid JSON"},
-		{"truncated", "{\n  \"ui\": {\"theme\": ", 2, 19, "", "unexpected end of file"},
-		{"string for number", "{\n  \"agents\": {\n    \"defaults\": {\n      \"temperature\": \"hot\"\n    }\n  }\n}\n", 4, 22, "agents.defaults.temperature", "expected a number"},
-		{"fraction for int", "{\"tools\": {\"exec\": {\"timeout\": 1.5}}}", 1, 32, "tools.exec.timeout", "expected a whole number"},
-		{"number in list", "{\"tools\": {\"allowedPaths\": [\"/a\", 7]}}", 1, 35, "tools.allowedPaths.1", "expected a string"},
-		{"temperature out of range", "{\"agents\": {\"defaults\": {\"temperature\": 5}}}", 1, 41, "agents.defaults.temperature", "between 0 and 2"},
-		{"unknown provider", "{\n\"agents\": {\"defaults\": {\"model\": \"foo/bar\"}}}", 2, 34, "agents.defaults.model", `unknown provider "foo"`},
-		{"unknown custom provider", "{\"agents\": {\"defaults\": {\"model\": \"custom.x/m\"}}}", 1, 35, "agents.defaults.model", "providers.custom.x"},
-		{"top level array", "[1]", 1, 1, "", "must be a JSON object"},
-		{"empty", "  \n", 1, 1, "", "empty"},
+		{"trailing comma", "{\n  \"ui\": {\"theme\": \"dark\",}\n}\n", 2, 26, "", "invalid JSON", "no trailing commas"},
+		{"missing comma", "{\n  \"ui\": {\"theme\": \"dark\"\n   \"language\": \"en\"}\n}\n", 3, 4, "", "invalid JSON", "comma is probably missing"},
+		{"truncated", "{\n  \"ui\": {\"theme\": ", 2, 19, "", "unexpected end of file", "ends too early"},
+		{"string for number", "{\n  \"agents\": {\n    \"defaults\": {\n      \"temperature\": \"hot\"\n    }\n  }\n}\n", 4, 22, "agents.defaults.temperature", "expected a number, found the string \"hot\"", "0.3 (no quotes)"},
+		{"fraction for int", "{\"tools\": {\"exec\": {\"timeout\": 1.5}}}", 1, 32, "tools.exec.timeout", "expected a whole number", "60 (no quotes)"},
+		{"number in list", "{\"tools\": {\"allowedPaths\": [\"/a\", 7]}}", 1, 35, "tools.allowedPaths.1", "expected a string", "double quotes"},
+		{"temperature out of range", "{\"agents\": {\"defaults\": {\"temperature\": 5}}}", 1, 41, "agents.defaults.temperature", "between 0 and 2", "from 0 to 2"},
+		{"unknown provider", "{\n\"agents\": {\"defaults\": {\"model\": \"foo/bar\"}}}", 2, 34, "agents.defaults.model", `unknown provider "foo"`, "ollama/bar"},
+		{"unknown custom provider", "{\"agents\": {\"defaults\": {\"model\": \"custom.x/m\"}}}", 1, 35, "agents.defaults.model", "providers.custom.x", "add providers.custom.x"},
+		{"top level array", "[1]", 1, 1, "", "must be a JSON object", "start the file with {"},
+		{"empty", "  \n", 1, 1, "", "empty", "write {}"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,6 +187,9 @@ func TestMalformedConfig(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), p) || le.Hint == "" {
 				t.Errorf("error %q lacks %q, the path or a hint", err, tc.msg)
+			}
+			if !strings.Contains(le.Hint, tc.hint) {
+				t.Errorf("hint %q, want containing %q", le.Hint, tc.hint)
 			}
 			if c == nil || c.Agents.Defaults.Model != DefaultModel {
 				t.Errorf("a broken config must give defaults, got %+v", c)

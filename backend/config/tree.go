@@ -77,10 +77,7 @@ type treeParser struct {
 func (p *treeParser) wrap(err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		off := int(se.Offset) - 1
-		if off < 0 {
-			off = 0
-		}
+		off := syntaxOffset(p.data, se)
 		// Point at the offending character, not the blank before it.
 		for off < len(p.data)-1 && strings.IndexByte(" \t\r\n", p.data[off]) >= 0 {
 			off++
@@ -91,6 +88,26 @@ func (p *treeParser) wrap(err error) error {
 		return &syntaxErr{off: len(p.data), msg: "unexpected end of file"}
 	}
 	return err
+}
+
+// syntaxOffset finds the offending byte: json.Decoder.Token reports the offset of the
+// bad character itself, the decoder proper the offset just after it. The message names
+// the character, so whichever of the two positions holds it wins.
+func syntaxOffset(data []byte, se *json.SyntaxError) int {
+	off := int(se.Offset)
+	if rest, ok := strings.CutPrefix(se.Error(), "invalid character '"); ok && rest != "" {
+		c := rest[0]
+		if c == '\\' && len(rest) > 1 {
+			c = rest[1]
+		}
+		if off < len(data) && data[off] == c {
+			return off
+		}
+	}
+	if off > 0 {
+		off--
+	}
+	return off
 }
 
 func (p *treeParser) value(path string) (any, error) {
