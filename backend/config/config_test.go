@@ -315,6 +315,23 @@ func TestEnvReferences(t *testing.T) {
 	}
 }
 
+// A ${VAR} holding a URL that validation checks must not make Save think the file is broken.
+func TestSaveWithReferencedURL(t *testing.T) {
+	getenv := func(k string) string { return map[string]string{"LM_BASE": "http://127.0.0.1:1234/v1"}[k] }
+	p := writeFile(t, t.TempDir(), `{"providers": {"custom": {"lm": {"apiBase": "${LM_BASE}"}}}}`)
+	c, _, err := Load(p, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.UI.Theme = "dark"
+	if err := c.Save(p); err != nil {
+		t.Fatalf("Save: %v", err)
+	}
+	if data, _ := os.ReadFile(p); !bytes.Contains(data, []byte(`"apiBase": "${LM_BASE}"`)) {
+		t.Errorf("reference lost:\n%s", data)
+	}
+}
+
 func TestSaveKeepsHandEditsMadeAfterLoad(t *testing.T) {
 	p := writeFile(t, t.TempDir(), `{"ui": {"theme": "dark"}}`)
 	c, _, err := Load(p, nil)

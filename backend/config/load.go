@@ -92,6 +92,7 @@ type source struct {
 	loaded  any      // tree of the config as loaded (expanded): the base of Save's merge
 	unknown []string // dotted paths of unknown keys
 	failed  error    // non-nil when the file failed to load: Save refuses to write it
+	getenv  func(string) string
 }
 
 // Load reads the config file at path. A missing file gives Default() and no error (nothing
@@ -110,7 +111,7 @@ func Load(path string, getenv func(string) string) (*Config, []string, error) {
 		if terr != nil {
 			return cfg, nil, terr
 		}
-		cfg.src = &source{path: path, loaded: base}
+		cfg.src = &source{path: path, loaded: base, getenv: getenv}
 		return cfg, nil, nil
 	}
 	if err != nil {
@@ -121,6 +122,7 @@ func Load(path string, getenv func(string) string) (*Config, []string, error) {
 	if le != nil {
 		return failed(path, le), warnings, le
 	}
+	cfg.src.getenv = getenv
 	return cfg, warnings, nil
 }
 

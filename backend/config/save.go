@@ -38,13 +38,17 @@ func (c *Config) Save(path string) error {
 	}
 	defer unlock()
 
+	getenv := os.Getenv
+	if c.src != nil && c.src.getenv != nil {
+		getenv = c.src.getenv
+	}
 	var disk any
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		// Validate what is on disk now with an environment that expands nothing: only
-		// the file's own shape matters here.
-		if _, _, le := decode(path, data, func(string) string { return "" }); le != nil {
+		// What is on disk now must load (with the same environment as c did: a ${VAR}
+		// may hold a URL that validation checks).
+		if _, _, le := decode(path, data, getenv); le != nil {
 			return fmt.Errorf("save config %s: %w: %v (hint: fix the file by hand; Hearth will not overwrite it)", path, ErrBrokenFile, le)
 		}
 		disk, _, _ = parseTree(data)
@@ -67,7 +71,7 @@ func (c *Config) Save(path string) error {
 	if err := writeAtomic(path, encodeTree(merged), 0o600); err != nil {
 		return fmt.Errorf("save config %s: %w", path, err)
 	}
-	c.src = &source{path: path, loaded: ours, unknown: c.UnknownKeys()}
+	c.src = &source{path: path, loaded: ours, unknown: c.UnknownKeys(), getenv: getenv}
 	return nil
 }
 
