@@ -315,6 +315,29 @@ func TestEnvReferences(t *testing.T) {
 	}
 }
 
+// A list that grows keeps its unchanged references (the secret is never written).
+func TestEnvReferenceInGrowingList(t *testing.T) {
+	getenv := func(k string) string { return map[string]string{"TOKEN": "s3cret"}[k] }
+	p := writeFile(t, t.TempDir(), `{"tools": {"mcpServers": {"x": {"command": "srv", "args": ["--token", "${TOKEN}"]}}}}`)
+	c, _, err := Load(p, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Tools.MCPServers["x"]
+	if s.Args[1] != "s3cret" {
+		t.Fatalf("args %v", s.Args)
+	}
+	s.Args = append([]string{"--verbose"}, s.Args...)
+	c.Tools.MCPServers["x"] = s
+	if err := c.Save(p); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	if bytes.Contains(data, []byte("s3cret")) || !bytes.Contains(data, []byte(`"--verbose",`)) || !bytes.Contains(data, []byte(`"${TOKEN}"`)) {
+		t.Errorf("saved:\n%s", data)
+	}
+}
+
 // A ${VAR} holding a URL that validation checks must not make Save think the file is broken.
 func TestSaveWithReferencedURL(t *testing.T) {
 	getenv := func(k string) string { return map[string]string{"LM_BASE": "http://127.0.0.1:1234/v1"}[k] }

@@ -143,12 +143,27 @@ func merge(t reflect.Type, theirs any, hasTheirs bool, base any, hasBase bool, o
 		ta, _ := theirs.([]any)
 		ba, _ := base.([]any)
 		oa, _ := ours.([]any)
-		if !hasTheirs || len(ta) != len(oa) || len(ba) != len(oa) {
+		if !hasTheirs || len(ta) != len(ba) {
 			return ours, true
 		}
 		out := make([]any, len(oa))
-		for i := range oa {
-			out[i], _ = merge(t.Elem(), ta[i], true, ba[i], true, oa[i], true)
+		if len(ba) == len(oa) {
+			for i := range oa { // same length: element i was edited in place
+				out[i], _ = merge(t.Elem(), ta[i], true, ba[i], true, oa[i], true)
+			}
+			return out, true
+		}
+		// Elements added or removed: an element the program kept unchanged is written as
+		// the file had it (an "${TOKEN}" argument must not become the token).
+		used := make([]bool, len(ba))
+		for i, ov := range oa {
+			out[i] = ov
+			for j, bv := range ba {
+				if !used[j] && treeEqual(bv, ov) {
+					used[j], out[i] = true, ta[j]
+					break
+				}
+			}
 		}
 		return out, true
 	}
