@@ -1,7 +1,10 @@
-// Package cli is the `hearth` command line (SPEC §11), built with cobra. Each subcommand
-// lives in its own file as newXxxCmd(e *env) and is registered in newRootCmd; commands
-// reach the application through e.service(), which opens core.Service lazily so that
-// cheap commands (version, help) load no config and touch no network.
+// Package cli is the `hearth` command line (SPEC §11), built with cobra.
+//
+// Adding a command: write newXxxCmd(e *env) *cobra.Command in its own file, register it
+// in newRootCmd, set Args to usageArgs(...) (so bad arguments exit 2), print to e.stdout /
+// e.stderr, and reach the application through e.service(), which opens core.Service
+// lazily so that cheap commands (version, help) load no config and touch no network.
+// Return an error for exit 1, exitError{code} after printing a report of your own.
 package cli
 
 import (
@@ -104,6 +107,9 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
 	e := &env{info: info, desktop: desktop, stdout: stdout, stderr: stderr, getenv: os.Getenv}
 	root := newRootCmd(e)
+	if args == nil {
+		args = []string{} // cobra would read os.Args for a nil slice
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
