@@ -161,7 +161,11 @@ type Status struct {
 const OllamaCheckTimeout = 1500 * time.Millisecond
 
 // Status reports config validity, paths, the default model and whether Ollama answers.
+// A nil ctx is allowed (the desktop app may ask before its window context exists).
 func (s *Service) Status(ctx context.Context) Status {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	s.mu.Lock()
 	cfg, paths := s.cfg, s.paths
 	st := Status{

@@ -94,6 +94,10 @@ func TestOpenDefaults(t *testing.T) {
 			t.Errorf("Status JSON lacks %s", key)
 		}
 	}
+	//lint:ignore SA1012 the desktop app may call Status before Wails hands it a context
+	if st := s.Status(nil); !st.OllamaReachable { //nolint:staticcheck
+		t.Errorf("Status(nil) = %+v", st)
+	}
 	created, err := s.Onboard()
 	if err != nil || len(created) != len(workspace.Files())+2 {
 		t.Errorf("Onboard after Open = %v, %v", created, err)
