@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -36,7 +35,7 @@ func main() {
 }
 
 func runDesktop(svc *core.Service) error {
-	lock, err := applock.Acquire(filepath.Join(svc.Paths().StateDir, "hearth.lock"))
+	lock, err := applock.Acquire(svc.Paths().LockFile)
 	if errors.Is(err, applock.ErrHeld) {
 		// Another Hearth window is open: bring it forward instead of opening a second one.
 		if ferr := applock.Focus(uniqueID, os.Args[1:]); ferr != nil {
@@ -50,7 +49,7 @@ func runDesktop(svc *core.Service) error {
 	}
 	defer lock.Release()
 
-	winPath := filepath.Join(svc.Paths().StateDir, "window.json")
+	winPath := svc.Paths().WindowFile
 	win, werr := winstate.Load(winPath)
 	app := NewApp(svc, winPath, win, werr)
 	state := options.Normal

@@ -8,14 +8,17 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     configError: '',
     configWarnings: [],
     workspace: '/home/u/.local/share/hearth/workspace',
+    workspaceError: '',
     dataDir: '/home/u/.local/share/hearth',
     stateDir: '/home/u/.local/state/hearth',
     model: 'ollama/qwen3:4b',
     modelProvider: 'ollama',
     modelConfigured: true,
+    modelProblem: '',
     ollamaHost: 'http://127.0.0.1:11434',
     ollamaReachable: true,
     ollamaVersion: '0.17.4',
+    ollamaError: '',
     ...over,
   };
 }

@@ -9,14 +9,17 @@ export interface Status {
   configError: string;
   configWarnings: string[] | null;
   workspace: string;
+  workspaceError: string;
   dataDir: string;
   stateDir: string;
   model: string;
   modelProvider: string;
   modelConfigured: boolean;
+  modelProblem: string;
   ollamaHost: string;
   ollamaReachable: boolean;
   ollamaVersion: string;
+  ollamaError: string;
 }
 
 export async function getStatus(): Promise<Status> {
