@@ -139,6 +139,7 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 	if err != nil {
 		return res, err
 	}
+	done := false
 	err = o.client.Chat(ctx, areq, func(r api.ChatResponse) error {
 		if r.Message.Thinking != "" {
 			emit(Chunk{Kind: ChunkReasoning, Text: r.Message.Thinking})
@@ -150,13 +151,22 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromOllamaToolCall(tc)})
 		}
 		if r.Done {
+			done = true
 			res.Usage = Usage{PromptTokens: r.PromptEvalCount, CompletionTokens: r.EvalCount}
 			res.FinishReason = ollamaFinish(r.DoneReason)
 		}
 		return nil
 	})
+	// The api client ends a broken or cancelled stream without an error.
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return res, o.classify(err, req.Model)
+	}
+	if !done {
+		return res, transient(&Error{Kind: KindBadResponse, Hint: "Ollama stopped mid-reply — see its server log, then try again",
+			Message: "Ollama closed the stream before the reply was complete"})
 	}
 	return res, nil
 }

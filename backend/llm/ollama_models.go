@@ -130,6 +130,9 @@ func (o *Ollama) Pull(ctx context.Context, model string, fn func(PullProgress)) 
 			}
 			return nil
 		})
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			return progressed, o.classifyPull(err, model)
 		}
