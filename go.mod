@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/kaptinlin/jsonrepair v0.2.15
 	github.com/ollama/ollama v0.17.4
+	github.com/sashabaranov/go-openai v1.43.0
 )
 
 require (
