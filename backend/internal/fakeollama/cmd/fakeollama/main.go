@@ -1,0 +1,66 @@
+// Command fakeollama serves the scripted fake Ollama for browser tests.
+//
+//	fakeollama -addr 127.0.0.1:11435 [-script replies.json]
+//
+// Without -script it lists qwen3:4b (tools, thinking) and nomic-embed-text and
+// answers every chat with a friendly sentence quoting the user. It prints
+// "fakeollama listening on http://ADDR" once it accepts connections and stops
+// on SIGINT/SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"hearth/backend/internal/fakeollama"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "fakeollama:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	addr := flag.String("addr", "127.0.0.1:11435", "listen address")
+	scriptPath := flag.String("script", "", "JSON script: {models, replies, pulls, default}")
+	flag.Parse()
+
+	script := fakeollama.DefaultScript()
+	if *scriptPath != "" {
+		s, err := fakeollama.LoadScript(*scriptPath)
+		if err != nil {
+			return err
+		}
+		script = s
+	}
+	srv := fakeollama.New(script)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shutdown)
+	}()
+	fmt.Printf("fakeollama listening on http://%s\n", ln.Addr())
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// attemptResult is what one provider attempt reports besides its chunks.
+type attemptResult struct {
+	Usage         Usage
+	FinishReason  FinishReason
+	ContextTokens int
+	ToolsDropped  bool
+	ThinkDropped  bool
+}
+
+// attemptFunc performs one provider call, sending raw chunks to emit: text
+// may still contain <think> blocks and calls printed as text; tool calls are
+// structured calls as the provider parsed them.
+type attemptFunc func(ctx context.Context, emit func(Chunk)) (attemptResult, error)
+
+// runChat is the provider-neutral part of Chat: it applies the text fallback,
+// normalises tool calls, assembles the Response and retries per policy.
+func runChat(ctx context.Context, policy RetryPolicy, req Request, fn func(Chunk), attempt attemptFunc) (Response, error) {
+	offered := toolSet(toolNames(req.Tools))
+	var resp Response
+	err := withRetry(ctx, policy, func(ctx context.Context) (bool, error) {
+		a := newAssembly(offered, fn)
+		res, err := attempt(ctx, a.raw)
+		if err != nil {
+			return a.streamed, err
+		}
+		a.finish()
+		resp = a.response(res)
+		if strings.TrimSpace(resp.Message.Content) == "" && len(resp.Message.ToolCalls) == 0 {
+			msg := "the model returned an empty reply"
+			if resp.FinishReason == FinishLength {
+				msg = "the model's reply was cut off before any answer (token limit)"
+			}
+			e := &Error{Kind: KindBadResponse, Message: msg, Hint: HintBadResponse}
+			return a.streamed, modelFailure(e)
+		}
+		return a.streamed, nil
+	})
+	if err != nil {
+		return resp, err
+	}
+	return resp, nil
+}
+
+// assembly collects one attempt's output while forwarding it to the caller.
+type assembly struct {
+	filter   *textFilter
+	offered  map[string]bool
+	fn       func(Chunk)
+	streamed bool
+	content  strings.Builder
+	thinking strings.Builder
+	calls    []ToolCall
+}
+
+func newAssembly(offered map[string]bool, fn func(Chunk)) *assembly {
+	return &assembly{filter: newTextFilter(offered), offered: offered, fn: fn}
+}
+
+// raw takes one provider chunk.
+func (a *assembly) raw(c Chunk) {
+	switch c.Kind {
+	case ChunkText:
+		a.deliverAll(a.filter.write(c.Text))
+	case ChunkReasoning:
+		a.deliver(c)
+	case ChunkToolCall:
+		if c.ToolCall == nil {
+			return
+		}
+		tc := *c.ToolCall
+		tc.Unknown = !a.offered[tc.Name]
+		a.deliver(Chunk{Kind: ChunkToolCall, ToolCall: &tc})
+	}
+}
+
+func (a *assembly) finish() { a.deliverAll(a.filter.flush()) }
+
+func (a *assembly) deliverAll(cs []Chunk) {
+	for _, c := range cs {
+		a.deliver(c)
+	}
+}
+
+func (a *assembly) deliver(c Chunk) {
+	switch c.Kind {
+	case ChunkText:
+		if c.Text == "" {
+			return
+		}
+		a.content.WriteString(c.Text)
+	case ChunkReasoning:
+		if c.Text == "" {
+			return
+		}
+		a.thinking.WriteString(c.Text)
+	case ChunkToolCall:
+		tc := *c.ToolCall
+		if tc.ID == "" || a.hasID(tc.ID) {
+			tc.ID = fmt.Sprintf("call_%d", len(a.calls)+1)
+		}
+		if len(tc.Arguments) == 0 {
+			tc.Arguments = []byte("{}")
+		}
+		a.calls = append(a.calls, tc)
+		c.ToolCall = &tc
+	}
+	a.streamed = true
+	if a.fn != nil {
+		a.fn(c)
+	}
+}
+
+func (a *assembly) hasID(id string) bool {
+	for _, c := range a.calls {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *assembly) response(res attemptResult) Response {
+	r := Response{
+		Message: Message{
+			Role:      RoleAssistant,
+			Content:   strings.TrimSpace(a.content.String()),
+			Reasoning: strings.TrimSpace(a.thinking.String()),
+			ToolCalls: a.calls,
+		},
+		Usage:         res.Usage,
+		FinishReason:  res.FinishReason,
+		ContextTokens: res.ContextTokens,
+		ToolsDropped:  res.ToolsDropped,
+		ThinkDropped:  res.ThinkDropped,
+	}
+	if len(a.calls) > 0 && (r.FinishReason == "" || r.FinishReason == FinishStop) {
+		r.FinishReason = FinishToolCalls
+	}
+	if r.FinishReason == "" {
+		r.FinishReason = FinishStop
+	}
+	return r
+}
+
+// ParseModelRef splits "<provider>/<model>" at the first '/'. A name without
+// '/' belongs to defaultProvider (F-PROVCHOICE: never guessed from the name).
+func ParseModelRef(name, defaultProvider string) (provider, model string) {
+	if p, m, ok := strings.Cut(name, "/"); ok && p != "" {
+		return p, m
+	}
+	return defaultProvider, name
+}

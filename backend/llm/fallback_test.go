@@ -1,0 +1,268 @@
+package llm
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var offeredTools = []string{"read_file", "exec", "web_search"}
+
+type wantCall struct {
+	name    string
+	args    string // compact JSON
+	unknown bool
+}
+
+func TestParseToolCalls(t *testing.T) {
+	tests := []struct {
+		name      string
+		text      string
+		offered   []string
+		visible   string
+		reasoning string
+		calls     []wantCall
+	}{
+		{name: "plain text", text: "Hello there.", visible: "Hello there."},
+		{name: "tagged call", text: `<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>`,
+			calls: []wantCall{{name: "read_file", args: `{"path":"a.txt"}`}}},
+		{name: "tagged call with prose around", text: "Let me look.\n<tool_call>\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>\nDone.",
+			visible: "Let me look.\n\nDone.", calls: []wantCall{{name: "exec", args: `{"command":"ls"}`}}},
+		{name: "tagged unknown tool is kept and marked", text: `<tool_call>{"name": "rm_rf", "arguments": {}}</tool_call>`,
+			calls: []wantCall{{name: "rm_rf", args: `{}`, unknown: true}}},
+		{name: "tagged call without closing tag", text: `<tool_call>{"name": "exec", "arguments": {"command": "pwd"}}`,
+			calls: []wantCall{{name: "exec", args: `{"command":"pwd"}`}}},
+		{name: "tagged call with single quotes and trailing comma is repaired",
+			text:  `<tool_call>{'name': 'read_file', 'arguments': {'path': 'b.md',},}</tool_call>`,
+			calls: []wantCall{{name: "read_file", args: `{"path":"b.md"}`}}},
+		{name: "tagged garbage stays text", text: "<tool_call>not json at all</tool_call>", visible: "<tool_call>not json at all</tool_call>"},
+		{name: "json fence", text: "```json\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"go\"}}\n```",
+			calls: []wantCall{{name: "web_search", args: `{"query":"go"}`}}},
+		{name: "json fence naming an unknown tool stays text", text: "```json\n{\"name\": \"other\", \"arguments\": {}}\n```",
+			visible: "```json\n{\"name\": \"other\", \"arguments\": {}}\n```"},
+		{name: "code fence streams as code", text: "Run:\n```sh\n{\"name\": \"exec\"}\n```\nok",
+			visible: "Run:\n```sh\n{\"name\": \"exec\"}\n```\nok"},
+		{name: "bare json call", text: `{"name": "exec", "arguments": {"command": "date"}}`,
+			calls: []wantCall{{name: "exec", args: `{"command":"date"}`}}},
+		{name: "bare json with parameters key and string arguments",
+			text:  `{"name": "exec", "parameters": "{\"command\": \"uptime\"}"}`,
+			calls: []wantCall{{name: "exec", args: `{"command":"uptime"}`}}},
+		{name: "openai function shape", text: `{"type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"x\"}"}}`,
+			calls: []wantCall{{name: "read_file", args: `{"path":"x"}`}}},
+		{name: "list of calls", text: `[{"name": "exec", "arguments": {"command": "a"}}, {"name": "exec", "arguments": {"command": "b"}}]`,
+			visible: `[{"name": "exec", "arguments": {"command": "a"}}, {"name": "exec", "arguments": {"command": "b"}}]`},
+		{name: "tagged list of calls", text: `<tool_call>[{"name": "exec", "arguments": {"command": "a"}}, {"name": "exec", "arguments": {"command": "b"}}]</tool_call>`,
+			calls: []wantCall{{name: "exec", args: `{"command":"a"}`}, {name: "exec", args: `{"command":"b"}`}}},
+		{name: "bare json not naming a tool stays text", text: `{"name": "Alice", "age": 3}`, visible: `{"name": "Alice", "age": 3}`},
+		{name: "json data stays text", text: "Here:\n{\"a\": 1}", visible: "Here:\n{\"a\": 1}"},
+		{name: "bare json mid-sentence stays text", text: `I would call {"name": "exec", "arguments": {}} but no.`,
+			visible: `I would call {"name": "exec", "arguments": {}} but no.`},
+		{name: "bare json on its own line after prose", text: "Checking.\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls\"}}",
+			visible: "Checking.\n", calls: []wantCall{{name: "exec", args: `{"command":"ls"}`}}},
+		{name: "think block goes to reasoning", text: "<think>Let me think.</think>The answer is 4.",
+			visible: "The answer is 4.", reasoning: "Let me think."},
+		{name: "think without tools offered", text: "<think>hm</think>ok", offered: []string{}, visible: "ok", reasoning: "hm"},
+		{name: "no tools offered: tags stay text", text: `<tool_call>{"name": "exec"}</tool_call>`, offered: []string{},
+			visible: `<tool_call>{"name": "exec"}</tool_call>`},
+		{name: "call inside think is reasoning", text: `<think><tool_call>{"name":"exec","arguments":{}}</tool_call></think>fine`,
+			visible: "fine", reasoning: `<tool_call>{"name":"exec","arguments":{}}</tool_call>`},
+		{name: "unclosed think", text: "<think>still thinking", reasoning: "still thinking"},
+		{name: "lone brace", text: "{", visible: "{"},
+		{name: "lone fence", text: "```", visible: "```"},
+		{name: "partial tag at end", text: "a <tool_ca", visible: "a <tool_ca"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			offered := tt.offered
+			if offered == nil {
+				offered = offeredTools
+			}
+			visible, reasoning, calls := ParseToolCalls(tt.text, offered)
+			if visible != tt.visible {
+				t.Errorf("visible = %q, want %q", visible, tt.visible)
+			}
+			if reasoning != tt.reasoning {
+				t.Errorf("reasoning = %q, want %q", reasoning, tt.reasoning)
+			}
+			if len(calls) != len(tt.calls) {
+				t.Fatalf("got %d calls %+v, want %d", len(calls), calls, len(tt.calls))
+			}
+			for i, w := range tt.calls {
+				c := calls[i]
+				if c.Name != w.name || string(c.Arguments) != w.args || c.Unknown != w.unknown || !c.FromText {
+					t.Errorf("call %d = {%s %s unknown=%v fromText=%v}, want {%s %s unknown=%v}",
+						i, c.Name, c.Arguments, c.Unknown, c.FromText, w.name, w.args, w.unknown)
+				}
+			}
+		})
+	}
+}
+
+// TestFilterHoldsCallsBack checks the streaming promise: call text never
+// reaches the user, while ordinary text streams without waiting for the end.
+func TestFilterHoldsCallsBack(t *testing.T) {
+	f := newTextFilter(toolSet(offeredTools))
+	var shown strings.Builder
+	feed := func(s string) []Chunk {
+		out := f.write(s)
+		for _, c := range out {
+			if c.Kind == ChunkText {
+				shown.WriteString(c.Text)
+			}
+		}
+		return out
+	}
+	feed("Sure, ")
+	if shown.String() != "Sure, " {
+		t.Fatalf("plain text held back: %q", shown.String())
+	}
+	feed("<tool")
+	feed("_call>{\"name\": \"exec\", ")
+	if strings.Contains(shown.String(), "tool") {
+		t.Fatalf("call text leaked: %q", shown.String())
+	}
+	out := feed("\"arguments\": {\"command\": \"ls\"}}</tool_call> after")
+	var calls int
+	for _, c := range out {
+		if c.Kind == ChunkToolCall {
+			calls++
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("call not released when its closing tag arrived: %+v", out)
+	}
+	f.flush()
+	if got := shown.String(); got != "Sure,  after" {
+		t.Fatalf("shown = %q", got)
+	}
+}
+
+// parseSplit runs the filter with the text cut at the given positions.
+func parseSplit(text string, offered []string, cuts []int) (string, string, []ToolCall) {
+	f := newTextFilter(toolSet(offered))
+	var chunks []Chunk
+	prev := 0
+	for _, c := range cuts {
+		if c <= prev || c >= len(text) {
+			continue
+		}
+		chunks = append(chunks, f.write(text[prev:c])...)
+		prev = c
+	}
+	chunks = append(chunks, f.write(text[prev:])...)
+	chunks = append(chunks, f.flush()...)
+	var v, r strings.Builder
+	var calls []ToolCall
+	for _, c := range chunks {
+		switch c.Kind {
+		case ChunkText:
+			v.WriteString(c.Text)
+		case ChunkReasoning:
+			r.WriteString(c.Text)
+		case ChunkToolCall:
+			calls = append(calls, *c.ToolCall)
+		}
+	}
+	return v.String(), r.String(), calls
+}
+
+func sameCalls(a, b []ToolCall) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || string(a[i].Arguments) != string(b[i].Arguments) || a[i].Unknown != b[i].Unknown {
+			return false
+		}
+	}
+	return true
+}
+
+var fuzzSeeds = []string{
+	"Hello there.",
+	`<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>`,
+	"Let me look.\n<tool_call>\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>\nDone.",
+	"```json\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"go\"}}\n```",
+	"Run:\n```sh\necho {\n```\nok",
+	`{"name": "exec", "arguments": {"command": "date"}}`,
+	"<think>Let me think.</think>The answer is 4.",
+	`<tool_call>{'name': 'read_file', 'arguments': {'path': 'b.md',},}</tool_call>`,
+	"{\"name\": \"exec\", \"arguments\": {\"command\": \"echo \\\"}\\\"\"}}\nthen text",
+	"``` \n{\"tool\": \"exec\", \"args\": {}}\n```",
+	"<think><tool_call>{}</tool_call></think>",
+	"{{{{",
+	"<tool_call><tool_call></tool_call>",
+	"\n  {\"name\": \"read_file\"}",
+}
+
+// FuzzParseToolCalls checks that the fallback never panics, always yields
+// valid JSON object arguments, never loses ordinary text, and gives the same
+// result however the text is split into stream deltas.
+func FuzzParseToolCalls(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(s, uint16(i*7+1), uint16(i*13+2))
+	}
+	f.Fuzz(func(t *testing.T, text string, cut1, cut2 uint16) {
+		v, r, calls := ParseToolCalls(text, offeredTools)
+		for _, c := range calls {
+			var obj map[string]any
+			if err := json.Unmarshal(c.Arguments, &obj); err != nil {
+				t.Fatalf("call %s has non-object arguments %q: %v", c.Name, c.Arguments, err)
+			}
+			if c.Name == "" {
+				t.Fatalf("call without a name from %q", text)
+			}
+		}
+		if len(calls) == 0 && !strings.Contains(text, "<think>") && v != text {
+			t.Fatalf("text without calls or think changed: %q -> %q", text, v)
+		}
+		cuts := []int{int(cut1) % (len(text) + 1), int(cut2) % (len(text) + 1)}
+		if cuts[0] > cuts[1] {
+			cuts[0], cuts[1] = cuts[1], cuts[0]
+		}
+		v2, r2, calls2 := parseSplit(text, offeredTools, cuts)
+		if v != v2 || r != r2 || !sameCalls(calls, calls2) {
+			t.Fatalf("split at %v changed the result for %q:\nwhole: %q %q %v\nsplit: %q %q %v", cuts, text, v, r, calls, v2, r2, calls2)
+		}
+	})
+}
+
+func TestFilterSplitInvariance(t *testing.T) {
+	for _, s := range fuzzSeeds {
+		v, r, calls := ParseToolCalls(s, offeredTools)
+		for i := 0; i <= len(s); i++ {
+			v2, r2, calls2 := parseSplit(s, offeredTools, []int{i})
+			if v != v2 || r != r2 || !sameCalls(calls, calls2) {
+				t.Fatalf("split at %d changed %q: %q/%q vs %q/%q", i, s, v, r, v2, r2)
+			}
+		}
+	}
+}
+
+func TestNormalizeArguments(t *testing.T) {
+	tests := []struct {
+		in, want string
+		fixed    bool
+		err      bool
+	}{
+		{in: "", want: "{}"},
+		{in: `{"a": 1}`, want: `{"a":1}`},
+		{in: `{'a': 'x'}`, want: `{"a":"x"}`, fixed: true},
+		{in: `{"a": 1,}`, want: `{"a":1}`, fixed: true},
+		{in: `{"a": "unterminated`, want: `{"a":"unterminated"}`, fixed: true},
+		{in: `[1,2]`, err: true},
+		{in: `42`, err: true},
+	}
+	for _, tt := range tests {
+		raw, fixed, err := NormalizeArguments(tt.in)
+		if tt.err {
+			if err == nil {
+				t.Errorf("NormalizeArguments(%q) = %s, want error", tt.in, raw)
+			}
+			continue
+		}
+		if err != nil || string(raw) != tt.want || fixed != tt.fixed {
+			t.Errorf("NormalizeArguments(%q) = %s, %v, %v; want %s, %v", tt.in, raw, fixed, err, tt.want, tt.fixed)
+		}
+	}
+}

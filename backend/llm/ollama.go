@@ -1,0 +1,290 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/ollama/ollama/api"
+)
+
+// DefaultOllamaHost is where Ollama listens unless told otherwise.
+const DefaultOllamaHost = "http://127.0.0.1:11434"
+
+// DefaultContextTokens is the num_ctx sent when neither the request nor the
+// configuration gives one (SPEC §2 contextTokens).
+const DefaultContextTokens = 8192
+
+// OllamaHost resolves the Ollama address: the configured host
+// (providers.ollama.host) if set, else $OLLAMA_HOST, else DefaultOllamaHost.
+func OllamaHost(configured string) (*url.URL, error) {
+	return resolveOllamaHost(configured, os.Getenv("OLLAMA_HOST"))
+}
+
+func resolveOllamaHost(configured, env string) (*url.URL, error) {
+	s := strings.TrimSpace(configured)
+	if s == "" {
+		s = strings.TrimSpace(env)
+	}
+	if s == "" {
+		s = DefaultOllamaHost
+	}
+	hadScheme := strings.Contains(s, "://")
+	if !hadScheme {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("parse Ollama host %q: %w", s, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("Ollama host %q: scheme must be http or https", s)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("Ollama host %q has no host name", s)
+	}
+	if u.Port() == "" && !hadScheme {
+		// A bare "host" (as OLLAMA_HOST often is) means Ollama's own port.
+		u.Host = net.JoinHostPort(u.Hostname(), "11434")
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	return u, nil
+}
+
+// OllamaConfig configures the Ollama provider with plain values.
+type OllamaConfig struct {
+	// Host is the configured host; empty falls back as OllamaHost does.
+	Host string
+	// ContextTokens is the default num_ctx (agents.defaults.contextTokens).
+	ContextTokens int
+	// EmbedBatch is how many inputs one /api/embed call carries; 0 means 32.
+	EmbedBatch int
+	// HTTPClient is used for every call; nil means a client without timeout
+	// (streams can be long; calls are bounded by their context).
+	HTTPClient *http.Client
+	Retry      RetryPolicy
+}
+
+// Ollama talks to an Ollama server through its native API.
+type Ollama struct {
+	client *api.Client
+	host   *url.URL
+	cfg    OllamaConfig
+
+	mu      sync.Mutex
+	details map[string]ModelDetails // /api/show answers by model name
+}
+
+var (
+	_ Provider     = (*Ollama)(nil)
+	_ ModelLister  = (*Ollama)(nil)
+	_ ModelShower  = (*Ollama)(nil)
+	_ ModelPuller  = (*Ollama)(nil)
+	_ ModelDeleter = (*Ollama)(nil)
+	_ Embedder     = (*Ollama)(nil)
+)
+
+// NewOllama returns an Ollama provider for cfg.
+func NewOllama(cfg OllamaConfig) (*Ollama, error) {
+	host, err := OllamaHost(cfg.Host)
+	if err != nil {
+		return nil, err
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	return &Ollama{client: api.NewClient(host, hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
+}
+
+// Host is the resolved server address.
+func (o *Ollama) Host() string { return o.host.String() }
+
+// Version asks the server for its version; it is the cheapest "is Ollama up" probe.
+func (o *Ollama) Version(ctx context.Context) (string, error) {
+	var v string
+	err := withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
+		var err error
+		v, err = o.client.Version(ctx)
+		if err != nil {
+			return false, o.classify(err, "")
+		}
+		return false, nil
+	})
+	return v, err
+}
+
+// Chat streams one reply from /api/chat. num_ctx is always sent (Ollama would
+// otherwise silently cut the start of long prompts), capped at the model's own
+// context length; tools are left out for models without the tools capability.
+func (o *Ollama) Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error) {
+	return runChat(ctx, o.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (attemptResult, error) {
+		return o.chatOnce(ctx, req, emit)
+	})
+}
+
+func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (attemptResult, error) {
+	var res attemptResult
+	d, err := o.showCached(ctx, req.Model)
+	if err != nil {
+		return res, err
+	}
+	areq, err := o.buildChatRequest(req, d, &res)
+	if err != nil {
+		return res, err
+	}
+	done := false
+	err = o.client.Chat(ctx, areq, func(r api.ChatResponse) error {
+		if r.Message.Thinking != "" {
+			emit(Chunk{Kind: ChunkReasoning, Text: r.Message.Thinking})
+		}
+		if r.Message.Content != "" {
+			emit(Chunk{Kind: ChunkText, Text: r.Message.Content})
+		}
+		for _, tc := range r.Message.ToolCalls {
+			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromOllamaToolCall(tc)})
+		}
+		if r.Done {
+			done = true
+			res.Usage = Usage{PromptTokens: r.PromptEvalCount, CompletionTokens: r.EvalCount}
+			res.FinishReason = ollamaFinish(r.DoneReason)
+		}
+		return nil
+	})
+	// The api client ends a broken or cancelled stream without an error.
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return res, o.classify(err, req.Model)
+	}
+	if !done {
+		return res, transient(&Error{Kind: KindBadResponse, Hint: "Ollama stopped mid-reply — see its server log, then try again",
+			Message: "Ollama closed the stream before the reply was complete"})
+	}
+	return res, nil
+}
+
+func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResult) (*api.ChatRequest, error) {
+	numCtx := req.ContextTokens
+	if numCtx <= 0 {
+		numCtx = o.cfg.ContextTokens
+	}
+	if numCtx <= 0 {
+		numCtx = DefaultContextTokens
+	}
+	if d.ContextLength > 0 && numCtx > d.ContextLength {
+		numCtx = d.ContextLength
+	}
+	res.ContextTokens = numCtx
+	opts := map[string]any{"num_ctx": numCtx}
+	if req.MaxTokens > 0 {
+		opts["num_predict"] = req.MaxTokens
+	}
+	if req.Temperature != nil {
+		opts["temperature"] = *req.Temperature
+	}
+	stream := true
+	areq := &api.ChatRequest{Model: req.Model, Stream: &stream, Options: opts}
+	// An old server reports no capabilities: then trust the request.
+	known := len(d.Capabilities) > 0
+	if len(req.Tools) > 0 {
+		if known && !d.Has(CapTools) {
+			res.ToolsDropped = true
+		} else {
+			tools, err := toOllamaTools(req.Tools)
+			if err != nil {
+				return nil, err
+			}
+			areq.Tools = tools
+		}
+	}
+	if req.Think != nil {
+		switch {
+		case known && !d.Has(CapThinking):
+			res.ThinkDropped = *req.Think
+		default:
+			areq.Think = &api.ThinkValue{Value: *req.Think}
+		}
+	}
+	msgs, err := toOllamaMessages(req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	areq.Messages = msgs
+	return areq, nil
+}
+
+func ollamaFinish(reason string) FinishReason {
+	switch reason {
+	case "stop", "":
+		return FinishStop
+	case "length":
+		return FinishLength
+	default:
+		return FinishOther
+	}
+}
+
+func fromOllamaToolCall(tc api.ToolCall) *ToolCall {
+	args, err := json.Marshal(tc.Function.Arguments)
+	out := &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args}
+	if err != nil {
+		out.Arguments = json.RawMessage("{}")
+		out.ArgsError = fmt.Sprintf("encode arguments: %v", err)
+	}
+	return out
+}
+
+func toOllamaTools(defs []ToolDef) (api.Tools, error) {
+	tools := make(api.Tools, 0, len(defs))
+	for _, d := range defs {
+		var params api.ToolFunctionParameters
+		if len(d.Parameters) > 0 {
+			if err := json.Unmarshal(d.Parameters, &params); err != nil {
+				return nil, &Error{Kind: KindBadResponse, Message: fmt.Sprintf("tool %s: invalid parameter schema", d.Name),
+					Hint: "fix the tool's JSON Schema", Err: err}
+			}
+		}
+		if params.Type == "" {
+			params.Type = "object"
+		}
+		if params.Properties == nil {
+			params.Properties = api.NewToolPropertiesMap()
+		}
+		tools = append(tools, api.Tool{Type: "function", Function: api.ToolFunction{
+			Name: d.Name, Description: d.Description, Parameters: params,
+		}})
+	}
+	return tools, nil
+}
+
+func toOllamaMessages(msgs []Message) ([]api.Message, error) {
+	out := make([]api.Message, 0, len(msgs))
+	for _, m := range msgs {
+		am := api.Message{Role: string(m.Role), Content: m.Content, Thinking: m.Reasoning,
+			ToolCallID: m.ToolCallID, ToolName: m.ToolName}
+		for _, img := range m.Images {
+			am.Images = append(am.Images, api.ImageData(img))
+		}
+		for i, tc := range m.ToolCalls {
+			args := api.NewToolCallFunctionArguments()
+			if len(tc.Arguments) > 0 {
+				if err := args.UnmarshalJSON(tc.Arguments); err != nil {
+					return nil, fmt.Errorf("message tool call %s: arguments: %w", tc.Name, err)
+				}
+			}
+			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{
+				Index: i, Name: tc.Name, Arguments: args,
+			}})
+		}
+		out = append(out, am)
+	}
+	return out, nil
+}

@@ -1,0 +1,251 @@
+//go:build unix
+
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"hearth/backend/internal/testmodel"
+)
+
+// startRealOllama runs `ollama serve` from $HEARTH_TEST_OLLAMA on a free
+// loopback port with its models and home under t.TempDir(), in its own
+// process group that is killed when the test ends.
+func startRealOllama(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("HEARTH_TEST_OLLAMA")
+	if bin == "" {
+		t.Skip("real-Ollama tests skipped: set HEARTH_TEST_OLLAMA to an ollama binary (scripts/ollama-build.sh builds and prints one)")
+	}
+	dir := t.TempDir()
+	addr := closedPort(t)
+	logPath := filepath.Join(dir, "ollama.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "OLLAMA_HOST=" + addr,
+		"OLLAMA_MODELS=" + filepath.Join(dir, "models"), "OLLAMA_NOPRUNE=1", "OLLAMA_KEEP_ALIVE=5m",
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		logf.Close()
+		if t.Failed() {
+			if b, err := os.ReadFile(logPath); err == nil {
+				t.Logf("ollama log (tail):\n%s", tail(string(b), 4000))
+			}
+		}
+	})
+	host := "http://" + addr
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(host + "/api/version")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ollama serve did not come up on %s: %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return host
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+func TestRealOllama(t *testing.T) {
+	host := startRealOllama(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	u, _ := url.Parse(host)
+	start := time.Now()
+	if err := testmodel.Install(ctx, api.NewClient(u, http.DefaultClient)); err != nil {
+		t.Fatalf("install tiny models: %v", err)
+	}
+	t.Logf("models created in %v", time.Since(start))
+
+	o, err := NewOllama(OllamaConfig{Host: host, ContextTokens: 8192, Retry: RetryPolicy{MaxAttempts: 2, BaseDelay: 50 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chatModel, embedModel := testmodel.ChatModelName, testmodel.EmbedModelName
+	weather := ToolDef{Name: testmodel.ToolName, Description: "Current weather for a city",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
+
+	t.Run("show", func(t *testing.T) {
+		d, err := o.Show(ctx, chatModel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.Has(CapCompletion) || !d.Has(CapTools) || d.Has(CapEmbedding) || d.ContextLength != testmodel.ContextLength || d.Family != "qwen3" {
+			t.Errorf("chat model details %+v", d)
+		}
+		e, err := o.Show(ctx, embedModel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.Has(CapEmbedding) || e.Has(CapTools) {
+			t.Errorf("embed model details %+v", e)
+		}
+	})
+
+	t.Run("list", func(t *testing.T) {
+		models, err := o.Models(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[string]bool{}
+		for _, m := range models {
+			names[m.Name] = true
+			if m.Size <= 0 {
+				t.Errorf("model %s has size %d", m.Name, m.Size)
+			}
+		}
+		if !names[chatModel] || !names[embedModel] {
+			t.Errorf("models = %+v", models)
+		}
+	})
+
+	t.Run("streamed answer", func(t *testing.T) {
+		var chunks []Chunk
+		resp, err := o.Chat(ctx, Request{Model: chatModel, Messages: userMsg("Say hello")}, collect(&chunks))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Message.Content != testmodel.ChatReply || textOf(chunks, ChunkText) != testmodel.ChatReply {
+			t.Errorf("answer %q, streamed %q", resp.Message.Content, textOf(chunks, ChunkText))
+		}
+		if len(chunks) < 3 {
+			t.Errorf("answer came in %d chunks, want a stream", len(chunks))
+		}
+		if resp.Usage.PromptTokens <= 0 || resp.Usage.CompletionTokens <= 0 || resp.FinishReason != FinishStop {
+			t.Errorf("usage %+v finish %q", resp.Usage, resp.FinishReason)
+		}
+		if resp.ContextTokens != testmodel.ContextLength {
+			t.Errorf("num_ctx %d, want the model's %d (8192 capped)", resp.ContextTokens, testmodel.ContextLength)
+		}
+	})
+
+	t.Run("think on a model that cannot think", func(t *testing.T) {
+		think := true
+		resp, err := o.Chat(ctx, Request{Model: chatModel, Messages: userMsg("hi"), Think: &think}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !resp.ThinkDropped || resp.Message.Content != testmodel.ChatReply {
+			t.Errorf("resp %+v", resp)
+		}
+	})
+
+	t.Run("tool call then answer", func(t *testing.T) {
+		req := Request{Model: chatModel, Messages: userMsg("Weather in Paris?"), Tools: []ToolDef{weather}}
+		resp, err := o.Chat(ctx, req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Message.ToolCalls) != 1 {
+			t.Fatalf("no tool call: %+v", resp.Message)
+		}
+		tc := resp.Message.ToolCalls[0]
+		if tc.Name != testmodel.ToolName || tc.Unknown || tc.FromText || resp.Message.Content != "" {
+			t.Errorf("tool call %+v content %q", tc, resp.Message.Content)
+		}
+		var args map[string]any
+		if err := json.Unmarshal(tc.Arguments, &args); err != nil || args["city"] != "Paris" {
+			t.Errorf("arguments %s: %v", tc.Arguments, err)
+		}
+		req.Messages = append(req.Messages, resp.Message,
+			Message{Role: RoleTool, ToolCallID: tc.ID, ToolName: tc.Name, Content: "sunny, 21°C"})
+		resp, err = o.Chat(ctx, req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Message.Content != testmodel.ChatReply || len(resp.Message.ToolCalls) != 0 {
+			t.Errorf("answer after tool result: %+v", resp.Message)
+		}
+	})
+
+	t.Run("embed", func(t *testing.T) {
+		vecs, err := o.Embed(ctx, embedModel, []string{"the cat sat", "a dog barked", "the cat sat"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(vecs) != 3 || len(vecs[0]) != testmodel.EmbeddingLength {
+			t.Fatalf("got %d vectors of %d", len(vecs), len(vecs[0]))
+		}
+		var n float64
+		same, differ := true, false
+		for i := range vecs[0] {
+			n += float64(vecs[0][i] * vecs[0][i])
+			same = same && math.Abs(float64(vecs[0][i]-vecs[2][i])) < 1e-5
+			differ = differ || math.Abs(float64(vecs[0][i]-vecs[1][i])) > 1e-3
+		}
+		if math.Abs(n-1) > 1e-3 || !same || !differ {
+			t.Errorf("norm %v, same input same vector %v, different input different vector %v", n, same, differ)
+		}
+	})
+
+	t.Run("pull from unreachable registry", func(t *testing.T) {
+		var progress []PullProgress
+		err := o.Pull(ctx, "127.0.0.1:1/library/none", func(p PullProgress) { progress = append(progress, p) })
+		e, ok := AsError(err)
+		if !ok || e.Kind != KindUnreachable || !strings.Contains(e.Hint, "internet") {
+			t.Fatalf("err = %v (%+v)", err, e)
+		}
+		t.Logf("pull error: %v (hint: %s)", e, e.Hint)
+		if strings.Contains(e.Hint, "ollama serve") {
+			t.Errorf("registry failure blamed on Ollama: %q", e.Hint)
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		if err := o.Delete(ctx, chatModel); err != nil {
+			t.Fatal(err)
+		}
+		models, err := o.Models(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range models {
+			if m.Name == chatModel {
+				t.Fatal("deleted model still listed")
+			}
+		}
+		_, err = o.Chat(ctx, Request{Model: chatModel, Messages: userMsg("hi")}, nil)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindModelNotFound || !strings.Contains(e.Hint, "hearth models pull "+chatModel) {
+			t.Errorf("chat with deleted model: %v", err)
+		}
+		if err := o.Delete(ctx, chatModel); !IsKind(err, KindModelNotFound) {
+			t.Errorf("second delete: %v", err)
+		}
+	})
+}

@@ -1,0 +1,326 @@
+package llm
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// DefaultOpenAIBase is OpenAI's own endpoint (providers.openai.apiBase).
+const DefaultOpenAIBase = "https://api.openai.com/v1"
+
+// OpenAIConfig configures an OpenAI-compatible provider (OpenAI, OpenRouter,
+// DeepSeek, Groq, vLLM, LM Studio, llama.cpp server, …) with plain values.
+type OpenAIConfig struct {
+	// Name is the provider's key in config.json ("openai" or a custom name);
+	// hints name it so the user knows which entry to fix.
+	Name    string
+	BaseURL string
+	APIKey  string
+	// ContextTokens is the context window the agent budgets against; it is
+	// reported in Response.ContextTokens (the API has no num_ctx).
+	ContextTokens int
+	HTTPClient    *http.Client
+	Retry         RetryPolicy
+}
+
+// OpenAI talks to an OpenAI-compatible /chat/completions endpoint.
+type OpenAI struct {
+	client *openai.Client
+	cfg    OpenAIConfig
+}
+
+var (
+	_ Provider    = (*OpenAI)(nil)
+	_ ModelLister = (*OpenAI)(nil)
+)
+
+// NewOpenAI returns an OpenAI-compatible provider.
+func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+	if cfg.Name == "" {
+		cfg.Name = "openai"
+	}
+	if strings.TrimSpace(cfg.BaseURL) == "" {
+		cfg.BaseURL = DefaultOpenAIBase
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("provider %s: apiBase %q is not an http(s) URL", cfg.Name, cfg.BaseURL)
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = cfg.BaseURL
+	if cfg.HTTPClient != nil {
+		oc.HTTPClient = cfg.HTTPClient
+	}
+	return &OpenAI{client: openai.NewClientWithConfig(oc), cfg: cfg}, nil
+}
+
+// Models lists the endpoint's models (GET /models).
+func (p *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
+	var out []ModelInfo
+	err := withRetry(ctx, p.cfg.Retry, func(ctx context.Context) (bool, error) {
+		l, err := p.client.ListModels(ctx)
+		if err != nil {
+			return false, p.classify(err, "")
+		}
+		out = out[:0]
+		for _, m := range l.Models {
+			out = append(out, ModelInfo{Name: m.ID})
+		}
+		return false, nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, err
+}
+
+// Chat streams one reply, asking for usage in the final chunk.
+func (p *OpenAI) Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error) {
+	return runChat(ctx, p.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (attemptResult, error) {
+		return p.chatOnce(ctx, req, emit)
+	})
+}
+
+// partialCall gathers one tool call whose pieces arrive across chunks.
+type partialCall struct {
+	id, name string
+	args     strings.Builder
+}
+
+func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (attemptResult, error) {
+	res := attemptResult{ContextTokens: req.ContextTokens}
+	if res.ContextTokens <= 0 {
+		res.ContextTokens = p.cfg.ContextTokens
+	}
+	oreq, err := p.buildRequest(req)
+	if err != nil {
+		return res, err
+	}
+	stream, err := p.client.CreateChatCompletionStream(ctx, oreq)
+	if err != nil {
+		return res, p.classify(err, req.Model)
+	}
+	defer stream.Close()
+
+	calls := map[int]*partialCall{}
+	last := -1
+	finished := false
+	for {
+		chunk, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return res, p.classify(err, req.Model)
+		}
+		if chunk.Usage != nil {
+			finished = true
+			res.Usage = Usage{PromptTokens: chunk.Usage.PromptTokens, CompletionTokens: chunk.Usage.CompletionTokens}
+		}
+		for _, ch := range chunk.Choices {
+			d := ch.Delta
+			if d.ReasoningContent != "" {
+				emit(Chunk{Kind: ChunkReasoning, Text: d.ReasoningContent})
+			}
+			if d.Content != "" {
+				emit(Chunk{Kind: ChunkText, Text: d.Content})
+			}
+			for _, tc := range d.ToolCalls {
+				idx := toolCallIndex(tc, calls, last)
+				last = idx
+				pc := calls[idx]
+				if pc == nil {
+					pc = &partialCall{}
+					calls[idx] = pc
+				}
+				if tc.ID != "" {
+					pc.id = tc.ID
+				}
+				if tc.Function.Name != "" {
+					pc.name += tc.Function.Name
+				}
+				pc.args.WriteString(tc.Function.Arguments)
+			}
+			if ch.FinishReason != "" {
+				finished = true
+				res.FinishReason = openAIFinish(ch.FinishReason)
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if !finished {
+		return res, transient(&Error{Kind: KindBadResponse, Hint: HintBadResponse,
+			Message: fmt.Sprintf("%s closed the stream before the reply was complete", p.cfg.Name)})
+	}
+	for _, tc := range assembleCalls(calls) {
+		emit(Chunk{Kind: ChunkToolCall, ToolCall: tc})
+	}
+	return res, nil
+}
+
+// toolCallIndex finds which call a delta belongs to. Servers that omit the
+// index send one call at a time: a new ID starts a new call.
+func toolCallIndex(tc openai.ToolCall, calls map[int]*partialCall, last int) int {
+	if tc.Index != nil {
+		return *tc.Index
+	}
+	if last < 0 || (tc.ID != "" && calls[last] != nil && calls[last].id != "" && calls[last].id != tc.ID) {
+		return last + 1
+	}
+	return last
+}
+
+func assembleCalls(calls map[int]*partialCall) []*ToolCall {
+	idx := make([]int, 0, len(calls))
+	for i := range calls {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	out := make([]*ToolCall, 0, len(idx))
+	for _, i := range idx {
+		pc := calls[i]
+		tc := &ToolCall{ID: pc.id, Name: pc.name}
+		raw, fixed, err := NormalizeArguments(pc.args.String())
+		if err != nil {
+			tc.Arguments, tc.ArgsError = json.RawMessage("{}"), err.Error()
+		} else {
+			tc.Arguments, tc.Repaired = raw, fixed
+		}
+		out = append(out, tc)
+	}
+	return out
+}
+
+func openAIFinish(r openai.FinishReason) FinishReason {
+	switch r {
+	case openai.FinishReasonStop:
+		return FinishStop
+	case openai.FinishReasonLength:
+		return FinishLength
+	case openai.FinishReasonToolCalls, openai.FinishReasonFunctionCall:
+		return FinishToolCalls
+	default:
+		return FinishOther
+	}
+}
+
+// reasoningModel reports OpenAI reasoning models, which take
+// max_completion_tokens and a fixed temperature.
+func reasoningModel(m string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error) {
+	oreq := openai.ChatCompletionRequest{
+		Model: req.Model, Stream: true,
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+	}
+	if reasoningModel(req.Model) {
+		oreq.MaxCompletionTokens = req.MaxTokens
+	} else {
+		oreq.MaxTokens = req.MaxTokens
+		if req.Temperature != nil {
+			oreq.Temperature = float32(*req.Temperature)
+		}
+	}
+	for _, d := range req.Tools {
+		params := d.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		oreq.Tools = append(oreq.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: d.Name, Description: d.Description, Parameters: params,
+		}})
+	}
+	for _, m := range req.Messages {
+		om := openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
+		if m.Role == RoleTool {
+			om.Name = m.ToolName
+		}
+		if len(m.Images) > 0 {
+			om.Content = ""
+			om.MultiContent = append(om.MultiContent, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: m.Content})
+			for _, img := range m.Images {
+				om.MultiContent = append(om.MultiContent, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL,
+					ImageURL: &openai.ChatMessageImageURL{URL: dataURL(img)}})
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			args := string(tc.Arguments)
+			if args == "" {
+				args = "{}"
+			}
+			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: args}})
+		}
+		// Reasoning is never sent back: several compatible APIs reject it.
+		oreq.Messages = append(oreq.Messages, om)
+	}
+	return oreq, nil
+}
+
+func dataURL(img []byte) string {
+	return "data:" + http.DetectContentType(img) + ";base64," + base64.StdEncoding.EncodeToString(img)
+}
+
+// classify maps go-openai errors to a final *Error.
+func (p *OpenAI) classify(err error, model string) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return transient(&Error{Kind: KindUnreachable, Err: err,
+			Message: fmt.Sprintf("cannot reach %s at %s", p.cfg.Name, p.cfg.BaseURL),
+			Hint:    fmt.Sprintf("check your network and providers.%s.apiBase", p.cfg.Name)})
+	}
+	status, msg, code := 0, err.Error(), ""
+	var ae *openai.APIError
+	var re *openai.RequestError
+	switch {
+	case errors.As(err, &ae):
+		status, msg = ae.HTTPStatusCode, ae.Message
+		if s, ok := ae.Code.(string); ok {
+			code = s
+		}
+	case errors.As(err, &re):
+		status = re.HTTPStatusCode
+		msg = strings.TrimSpace(string(re.Body))
+	}
+	name := p.cfg.Name
+	switch {
+	case looksLikeContextOverflow(msg) || code == "context_length_exceeded":
+		return &Error{Kind: KindContextOverflow, Hint: HintContextOverflow, Message: "the conversation no longer fits the model's context", Err: err}
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return &Error{Kind: KindAuth, Err: err, Message: fmt.Sprintf("%s rejected the API key (HTTP %d)", name, status),
+			Hint: fmt.Sprintf("the API key was rejected — check providers.%s.apiKey", name)}
+	case status == http.StatusNotFound || code == "model_not_found":
+		return &Error{Kind: KindModelNotFound, Err: err, Message: fmt.Sprintf("%s does not know %s", name, modelName(model)),
+			Hint: fmt.Sprintf("model not found — check the model name and providers.%s.apiBase", name)}
+	case status == http.StatusTooManyRequests && code == "insufficient_quota":
+		return &Error{Kind: KindRateLimited, Err: err, Message: fmt.Sprintf("%s: quota exhausted", name),
+			Hint: fmt.Sprintf("your %s account is out of credits — check its billing page", name)}
+	case status == http.StatusTooManyRequests:
+		return transient(&Error{Kind: KindRateLimited, Hint: HintRateLimited, Err: err, Message: fmt.Sprintf("%s is rate limiting requests", name)})
+	case status >= 500:
+		return transient(&Error{Kind: KindBadResponse, Err: err, Message: fmt.Sprintf("%s had a server error (HTTP %d)", name, status),
+			Hint: fmt.Sprintf("%s is having trouble — try again in a moment", name)})
+	}
+	return &Error{Kind: KindBadResponse, Hint: HintBadResponse, Err: err, Message: fmt.Sprintf("%s failed", name)}
+}
