@@ -226,6 +226,10 @@ func writeValue(b *bytes.Buffer, v any, indent string) {
 			b.WriteString("[]")
 			return
 		}
+		if inline, ok := inlineList(t); ok {
+			b.WriteString(inline) // short lists of scalars stay on one line, as people write them
+			return
+		}
 		b.WriteString("[\n")
 		for i, e := range t {
 			b.WriteString(indent + "  ")
@@ -248,6 +252,24 @@ func writeValue(b *bytes.Buffer, v any, indent string) {
 		// Only parseTree builds trees, and it makes none of other types.
 		b.WriteString("null")
 	}
+}
+
+// inlineList renders a list of scalars on one line if it is short.
+func inlineList(list []any) (string, bool) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, e := range list {
+		switch e.(type) {
+		case *object, []any:
+			return "", false
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeValue(&b, e, "")
+	}
+	b.WriteByte(']')
+	return b.String(), b.Len() <= 72
 }
 
 func writeString(b *bytes.Buffer, s string) {
