@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 
 if [[ "${1:-}" != --inside ]]; then
   make --no-print-directory desktop >/dev/null
-  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside
+  # dbus-daemon and the accessibility bus chatter on stderr at every start; keep the log readable.
+  dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside 2>&1 |
+    grep -v -E '^(dbus-daemon\[|SpiRegistry daemon)'
+  exit "${PIPESTATUS[0]}"
 fi
 
 bin=$(pwd)/build/bin/hearth

@@ -100,8 +100,8 @@ if go build -tags dev -o build/bin/hearth-dev . 2>"$out/devbuild.log" &&
   HEARTH_DEV_BIN="$root/build/bin/hearth-dev" HEARTH_FAKEOLLAMA_BIN="$root/build/bin/fakeollama" \
     dbus-run-session -- xvfb-run -a node --test --test-reporter=spec frontend/e2e/ 2>&1 | tee "$out/e2e.log"
   e2e_rc=${PIPESTATUS[0]}
-  e2e_pass=$(plain "$out/e2e.log" | grep -oE '^ℹ pass [0-9]+' | grep -oE '[0-9]+' || echo 0)
-  e2e_fail=$(plain "$out/e2e.log" | grep -oE '^ℹ fail [0-9]+' | grep -oE '[0-9]+' || echo 0)
+  e2e_pass=$(plain "$out/e2e.log" | awk '/^ℹ pass [0-9]+$/ { s += $3 } END { print s + 0 }')
+  e2e_fail=$(plain "$out/e2e.log" | awk '/^ℹ (fail|cancelled) [0-9]+$/ { s += $3 } END { print s + 0 }')
   echo "browser: ${e2e_pass:-0} passed, ${e2e_fail:-0} failed"
   ok e2e "${e2e_pass:-0}"
   ((${e2e_fail:-0} > 0)) && bad e2e "$e2e_fail"
