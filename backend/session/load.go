@@ -98,7 +98,7 @@ func readShared(path string) ([]byte, time.Time, error) {
 
 // parser folds the lines of a session file into a Session.
 type parser struct {
-	s          *Session
+	s         *Session
 	title     string
 	autoTitle string
 	open      map[string]int // run id → index in s.Interrupted while open
