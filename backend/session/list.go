@@ -39,6 +39,7 @@ type summaryState struct {
 	autoTitle string
 	messages  int
 	open      map[string]bool
+	firstAt   string // of the first record, the creation time of a file without metadata
 	lastAt    string
 }
 
@@ -156,7 +157,7 @@ func (st *summaryState) line(line []byte) {
 		}
 	case kindMessage:
 		st.messages++
-		st.lastAt = h.At
+		st.at(h.At)
 		if h.RunID != "" {
 			st.open[h.RunID] = true
 		}
@@ -167,7 +168,7 @@ func (st *summaryState) line(line []byte) {
 			}
 		}
 	case kindRun:
-		st.lastAt = h.At
+		st.at(h.At)
 		delete(st.open, h.RunID)
 	case kindUpdate:
 		var u updateLine
@@ -186,6 +187,13 @@ func (st *summaryState) line(line []byte) {
 	}
 }
 
+func (st *summaryState) at(t string) {
+	if st.firstAt == "" {
+		st.firstAt = t
+	}
+	st.lastAt = t
+}
+
 func (st *summaryState) summary(fi fs.FileInfo) Summary {
 	sum := Summary{ID: st.meta.ID, Title: st.title, Created: st.meta.Created, Updated: st.meta.Updated,
 		Model: st.meta.Model, Messages: st.messages, Archived: st.meta.Archived, Interrupted: len(st.open) > 0}
@@ -200,6 +208,9 @@ func (st *summaryState) summary(fi fs.FileInfo) Summary {
 	}
 	if sum.Created.IsZero() {
 		sum.Created = sum.Updated
+		if t, err := time.Parse(time.RFC3339Nano, st.firstAt); err == nil {
+			sum.Created = t
+		}
 	}
 	return sum
 }

@@ -146,6 +146,12 @@ func TestMissingMetadata(t *testing.T) {
 	if err != nil || len(l) != 4 {
 		t.Fatalf("list = %+v, %v", l, err)
 	}
+	for _, x := range l {
+		sess := mustLoad(t, s, x.ID)
+		if x.Messages != len(sess.Entries) || !x.Created.Equal(sess.Meta.Created) || !x.Updated.Equal(sess.Meta.Updated) {
+			t.Errorf("list %+v disagrees with load %+v", x, sess.Meta)
+		}
+	}
 }
 
 // pattern is a checkable payload: n bytes derived from tag.

@@ -1,10 +1,3 @@
-// Package session stores Hearth's chat sessions: one append-only JSONL file
-// per session in a sessions directory (first line metadata, then one line per
-// message, per finished run and per metadata change). Appends are the
-// checkpoints of a run: a run whose final line is missing was interrupted, and
-// Load reports it so the UI can offer to continue it. Every writer holds an
-// advisory flock on the file while it appends, so the desktop app and a CLI
-// command may write the same session at once.
 package session
 
 import (
@@ -307,4 +300,14 @@ func syncDir(dir string) {
 		_ = d.Sync()
 		_ = d.Close()
 	}
+}
+
+// CloseInterrupted gives up interrupted run runID of session id: it writes
+// the run's final line with StatusInterrupted, so the session is no longer
+// flagged. The runner calls it when the user moves on instead of continuing.
+func (s *Store) CloseInterrupted(id, runID string) error {
+	if err := s.Append(id, RunRecord(Run{ID: runID, Status: StatusInterrupted})); err != nil {
+		return fmt.Errorf("close interrupted run %s: %w", runID, err)
+	}
+	return nil
 }

@@ -355,3 +355,44 @@ func TestFileNames(t *testing.T) {
 		t.Errorf("generated id %q is escaped", a)
 	}
 }
+
+func TestInterruptedRuns(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{})
+	mustAppend(t, s, m.ID, MessageRecord("r1", user("first")))
+	mustAppend(t, s, m.ID, toolBatch("r1", "c1", "exec", `{"cmd":"ls"}`, "ok")...)
+	// Another process's run interleaves and finishes.
+	mustAppend(t, s, m.ID, MessageRecord("r2", user("second")), MessageRecord("r2", assistant("done")),
+		RunRecord(Run{ID: "r2", Status: StatusCancelled}))
+	mustAppend(t, s, m.ID, MessageRecord("r3", user("third")))
+
+	got := mustLoad(t, s, m.ID)
+	if len(got.Interrupted) != 2 {
+		t.Fatalf("interrupted = %+v", got.Interrupted)
+	}
+	if in := got.Interrupted[0]; in.RunID != "r1" || in.First != 0 || len(in.Entries) != 3 || in.Entries[2].ToolCallID != "c1" {
+		t.Errorf("first interrupted run = %+v", in)
+	}
+	if in := got.Interrupted[1]; in.RunID != "r3" || in.First != 5 || len(in.Entries) != 1 {
+		t.Errorf("second interrupted run = %+v", in)
+	}
+	if err := s.CloseInterrupted(m.ID, "r1"); err != nil {
+		t.Fatal(err)
+	}
+	got = mustLoad(t, s, m.ID)
+	if len(got.Interrupted) != 1 || got.Interrupted[0].RunID != "r3" || got.Runs[1].Status != StatusInterrupted {
+		t.Errorf("after closing r1: interrupted %+v runs %+v", got.Interrupted, got.Runs)
+	}
+	if l, _ := s.List(); !l[0].Interrupted {
+		t.Error("list lost the interrupted flag of r3")
+	}
+	// Continuing r3 with the same run id finishes it.
+	mustAppend(t, s, m.ID, MessageRecord("r3", assistant("finally")), RunRecord(Run{ID: "r3", Status: StatusOK}))
+	got = mustLoad(t, s, m.ID)
+	if got.Interrupted != nil || len(got.Entries) != 7 {
+		t.Errorf("after continuing r3: interrupted %+v, %d entries", got.Interrupted, len(got.Entries))
+	}
+	if l, _ := s.List(); l[0].Interrupted || l[0].Messages != 7 {
+		t.Errorf("list after continuing: %+v", l[0])
+	}
+}
