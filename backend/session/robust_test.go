@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -360,5 +361,80 @@ func TestConcurrentAppendProcesses(t *testing.T) {
 	checkWriters(t, got, []string{"p1", "p2"}, n)
 	if got.Entries[0].Role != llm.RoleUser {
 		t.Error(got.Entries[0])
+	}
+}
+
+// TestWritersAndReadersTakeTheLock holds the file's flock the way another
+// process would and checks that Append, the metadata writers and Load wait
+// for it.
+func TestWritersAndReadersTakeTheLock(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{})
+	p, _ := s.Path(m.ID)
+	other, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for name, op := range map[string]func() error{
+		"append":  func() error { return s.Append(m.ID, MessageRecord("", user("x"))) },
+		"rename":  func() error { return s.Rename(m.ID, "t") },
+		"load":    func() error { _, err := s.Load(m.ID); return err },
+		"archive": func() error { return s.Archive(m.ID, true) },
+	} {
+		if err := flock(other, true); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- op() }()
+		select {
+		case err := <-done:
+			t.Fatalf("%s finished while another writer held the lock: %v", name, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if err := funlock(other); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if got := mustLoad(t, s, m.ID); len(got.Entries) != 1 || got.Meta.Title != "t" || !got.Meta.Archived {
+		t.Errorf("after locked writes: %+v", got.Meta)
+	}
+}
+
+// TestDeleteWhileAppending races appends against Delete: every append either
+// lands in the file that went to the trash or fails with ErrNotFound; none is
+// lost in between.
+func TestDeleteWhileAppending(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{})
+	const n = 40
+	var wg sync.WaitGroup
+	results := make([]error, n)
+	for i := range n {
+		wg.Go(func() { results[i] = s.Append(m.ID, MessageRecord("", user("m"+strconv.Itoa(i)))) })
+		if i == n/2 {
+			if err := s.Delete(m.ID, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	wg.Wait()
+	ok := 0
+	for i, err := range results {
+		switch {
+		case err == nil:
+			ok++
+		case !errors.Is(err, ErrNotFound):
+			t.Errorf("append %d: %v", i, err)
+		}
+	}
+	if err := s.Restore(m.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, m.ID); len(got.Entries) != ok || len(got.Warnings) != 0 {
+		t.Errorf("%d appends succeeded, %d entries in the file, warnings %v", ok, len(got.Entries), got.Warnings)
 	}
 }
