@@ -82,7 +82,13 @@ func IDFromFileName(name string) (string, bool) {
 		}
 		sb.WriteByte(c)
 	}
-	return sb.String(), true
+	// Only the canonical spelling maps back to the same file ("%3a" or "%41"
+	// in a hand-made name would not).
+	id := sb.String()
+	if canon, err := FileStem(id); err != nil || canon != stem {
+		return "", false
+	}
+	return id, true
 }
 
 // ResultsDir is the directory that holds the spilled tool results of session

@@ -200,6 +200,20 @@ func TestHelperProcess(t *testing.T) {
 			if err := s.Append(id, toolBatch("run-crash", call, "exec", `{"cmd":"step"}`, pattern(call, 64<<10+i))...); err != nil {
 				fail(err)
 			}
+			if i == 2 && writer == "tear" {
+				// Killed between the two halves of a write.
+				rec, _ := encodeRecord(nil, MessageRecord("run-crash", assistant("never finished")), time.Now())
+				p, _ := s.Path(id)
+				f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+				if err != nil {
+					fail(err)
+				}
+				if _, err := f.Write(rec[:len(rec)/2]); err != nil {
+					fail(err)
+				}
+				fmt.Println("ready")
+				time.Sleep(time.Hour)
+			}
 			if i == 2 {
 				fmt.Println("ready")
 			}
@@ -230,12 +244,24 @@ func TestCrashMidTurn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
+	t.Run("killed while appending", func(t *testing.T) { testCrash(t, false) })
+	t.Run("killed mid-write", func(t *testing.T) { testCrash(t, true) })
+}
+
+// testCrash kills a child process that checkpoints a long run and checks
+// what Load makes of the file. With tear, the child dies between the two
+// halves of a write, leaving a torn last line.
+func testCrash(t *testing.T, tear bool) {
 	s, _ := newTestStore(t)
 	m := mustCreate(t, s, CreateOptions{})
 	mustAppend(t, s, m.ID, MessageRecord("run-0", user("earlier")), MessageRecord("run-0", assistant("fine")),
 		RunRecord(Run{ID: "run-0", Status: StatusOK, Final: "fine"}))
 
-	cmd := helper(t, s, "crash", m.ID, "", 0)
+	writer := ""
+	if tear {
+		writer = "tear"
+	}
+	cmd := helper(t, s, "crash", m.ID, writer, 0)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -255,6 +281,10 @@ func TestCrashMidTurn(t *testing.T) {
 	_ = cmd.Wait()
 
 	got := mustLoad(t, s, m.ID)
+	t.Logf("killed after %d messages; warnings: %v", len(got.Entries), got.Warnings)
+	if tear && (len(got.Warnings) != 1 || len(got.Entries) != 9) {
+		t.Fatalf("torn write: want 1 warning and 9 messages, got %v and %d", got.Warnings, len(got.Entries))
+	}
 	for _, w := range got.Warnings {
 		if !strings.Contains(w.Message, "incomplete last line") {
 			t.Errorf("unexpected warning %v", w)

@@ -338,7 +338,7 @@ func TestFileNames(t *testing.T) {
 			t.Errorf("IDFromFileName(%q) = %q, %v", tc.file, id, ok)
 		}
 	}
-	for _, name := range []string{"x.txt", ".jsonl", ".hidden.jsonl", "a%4.jsonl", "a%zz.jsonl", "a b.jsonl"} {
+	for _, name := range []string{"x.txt", ".jsonl", ".hidden.jsonl", "a%4.jsonl", "a%zz.jsonl", "a b.jsonl", "cron%3adaily.jsonl", "%41.jsonl"} {
 		if id, ok := IDFromFileName(name); ok {
 			t.Errorf("IDFromFileName(%q) = %q, want not a session", name, id)
 		}
