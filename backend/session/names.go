@@ -3,6 +3,7 @@ package session
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,7 @@ func safeByte(c byte) bool {
 // reversible: "cron:daily" → "cron%3Adaily", "heartbeat" → "heartbeat".
 func FileStem(id string) (string, error) {
 	if id == "" {
-		return "", fmt.Errorf("session id is empty: pass a non-empty id or let Create pick one")
+		return "", errors.New("session id is empty: pass a non-empty id or let Create pick one")
 	}
 	var sb strings.Builder
 	for i := 0; i < len(id); i++ {

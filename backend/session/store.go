@@ -180,7 +180,7 @@ func (s *Store) appendLines(id string, buf []byte) error {
 			return fmt.Errorf("%w (create it first; it may have been deleted)", ErrNotFound)
 		}
 		if err != nil {
-			return fmt.Errorf("open: %w", err)
+			return fmt.Errorf("open: %w (check the permissions of the sessions directory)", err)
 		}
 		moved, err := writeLocked(f, p, buf)
 		if cerr := f.Close(); err == nil {
@@ -237,7 +237,7 @@ func (s *Store) Sync(id string) error {
 		return fmt.Errorf("sync session %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
-		return fmt.Errorf("sync session %s: %w", id, err)
+		return fmt.Errorf("sync session %s: %w (check the file's permissions)", id, err)
 	}
 	err = f.Sync()
 	if cerr := f.Close(); err == nil {

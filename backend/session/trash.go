@@ -28,7 +28,7 @@ func (s *Store) Delete(id, workspace string) error {
 		return fmt.Errorf("delete session %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
-		return fmt.Errorf("delete session %s: %w", id, err)
+		return fmt.Errorf("delete session %s: %w (check the file's permissions)", id, err)
 	}
 	// Wait for a writer to finish its record; writers that queued behind us
 	// notice the move and fail with ErrNotFound instead of writing to the trash.
@@ -42,7 +42,7 @@ func (s *Store) Delete(id, workspace string) error {
 	_ = funlock(f)
 	_ = f.Close()
 	if err != nil {
-		return fmt.Errorf("delete session %s: move to trash: %w", id, err)
+		return fmt.Errorf("delete session %s: move to trash: %w (check that %s is writable)", id, err, trash)
 	}
 	syncDir(s.dir)
 	syncDir(trash)
@@ -96,7 +96,7 @@ func (s *Store) Restore(id string) error {
 		err = os.Remove(src)
 	}
 	if err != nil {
-		return fmt.Errorf("restore session %s: %w", id, err)
+		return fmt.Errorf("restore session %s: %w (check that %s is writable)", id, err, s.dir)
 	}
 	syncDir(s.dir)
 	return nil
