@@ -48,28 +48,22 @@ func (s *Store) Export(id string, f Format, w io.Writer) error {
 	return nil
 }
 
-// jsonRun adds the duration in milliseconds to a Run.
-type jsonRun struct {
-	Run
-	DurationMs int64 `json:"durationMs"`
-}
-
 // WriteJSON writes sess as one indented JSON document: metadata, messages
 // (with tool calls, reasoning and base64 images), runs and the ids of
 // interrupted runs.
 func WriteJSON(w io.Writer, sess *Session) error {
 	doc := struct {
-		Format      string    `json:"format"`
-		Meta        Meta      `json:"meta"`
-		Messages    []Entry   `json:"messages"`
-		Runs        []jsonRun `json:"runs"`
-		Interrupted []string  `json:"interrupted,omitempty"`
-	}{Format: "hearth.session/v1", Meta: sess.Meta, Messages: sess.Entries, Runs: []jsonRun{}}
+		Format      string   `json:"format"`
+		Meta        Meta     `json:"meta"`
+		Messages    []Entry  `json:"messages"`
+		Runs        []Run    `json:"runs"`
+		Interrupted []string `json:"interrupted,omitempty"`
+	}{Format: "hearth.session/v1", Meta: sess.Meta, Messages: sess.Entries, Runs: sess.Runs}
 	if doc.Messages == nil {
 		doc.Messages = []Entry{}
 	}
-	for _, r := range sess.Runs {
-		doc.Runs = append(doc.Runs, jsonRun{Run: r, DurationMs: r.Duration.Milliseconds()})
+	if doc.Runs == nil {
+		doc.Runs = []Run{}
 	}
 	for _, in := range sess.Interrupted {
 		doc.Interrupted = append(doc.Interrupted, in.RunID)

@@ -67,9 +67,10 @@ type Run struct {
 	// Final is the answer the user saw (empty when the run produced none).
 	Final string `json:"final"`
 	// Error is the error message of a run with StatusError.
-	Error    string        `json:"error,omitempty"`
-	Usage    llm.Usage     `json:"usage"`
-	Duration time.Duration `json:"-"`
+	Error string    `json:"error,omitempty"`
+	Usage llm.Usage `json:"usage"`
+	// DurationMs is how long the run took, in milliseconds (as in events).
+	DurationMs int64 `json:"durationMs"`
 	// At is when the run finished; Append fills it in when zero.
 	At time.Time `json:"at"`
 }
@@ -196,7 +197,7 @@ func encodeRecord(buf []byte, r Record, now time.Time) ([]byte, error) {
 		}
 		return encodeLine(buf, runLine{
 			Type: kindRun, At: at, RunID: run.ID, Status: run.Status, Final: run.Final,
-			Error: run.Error, Usage: run.Usage, DurationMs: run.Duration.Milliseconds(),
+			Error: run.Error, Usage: run.Usage, DurationMs: run.DurationMs,
 		})
 	}
 	return buf, errors.New("empty record: build it with MessageRecord or RunRecord")

@@ -244,7 +244,7 @@ func (p *parser) run(line []byte) error {
 		return errors.New("run has no runId")
 	}
 	p.s.Runs = append(p.s.Runs, Run{ID: r.RunID, Status: r.Status, Final: r.Final, Error: r.Error,
-		Usage: r.Usage, Duration: time.Duration(r.DurationMs) * time.Millisecond, At: r.At})
+		Usage: r.Usage, DurationMs: r.DurationMs, At: r.At})
 	p.touch(r.At)
 	if i, ok := p.open[r.RunID]; ok {
 		p.s.Interrupted[i].RunID = "" // closed; dropped in finish

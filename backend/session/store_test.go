@@ -33,7 +33,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	mustAppend(t, s, meta.ID, MessageRecord("r1", want[1]), MessageRecord("r1", want[2]), MessageRecord("r1", want[3]))
 	run := Run{ID: "r1", Status: StatusOK, Final: "A cat. 🐈", Usage: llm.Usage{PromptTokens: 100, CompletionTokens: 7},
-		Duration: 1500 * time.Millisecond}
+		DurationMs: 1500}
 	mustAppend(t, s, meta.ID, MessageRecord("r1", want[4]), RunRecord(run))
 	if err := s.Sync(meta.ID); err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("runs = %+v", got.Runs)
 	}
 	r := got.Runs[0]
-	if r.ID != "r1" || r.Status != StatusOK || r.Final != run.Final || r.Usage != run.Usage || r.Duration != run.Duration || r.At.IsZero() {
+	if r.ID != "r1" || r.Status != StatusOK || r.Final != run.Final || r.Usage != run.Usage || r.DurationMs != run.DurationMs || r.At.IsZero() {
 		t.Errorf("run = %+v", r)
 	}
 	m := got.Meta
