@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ollama/ollama/api"
 )
@@ -65,8 +66,8 @@ type OllamaConfig struct {
 	ContextTokens int
 	// EmbedBatch is how many inputs one /api/embed call carries; 0 means 32.
 	EmbedBatch int
-	// HTTPClient is used for every call; nil means a client without timeout
-	// (streams can be long; calls are bounded by their context).
+	// HTTPClient is used for every call; nil means a client whose dial times
+	// out after 5 s but whose streams are bounded only by their context.
 	HTTPClient *http.Client
 	Retry      RetryPolicy
 }
@@ -98,7 +99,7 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = defaultHTTPClient()
 	}
 	return &Ollama{client: api.NewClient(host, hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
@@ -287,4 +288,13 @@ func toOllamaMessages(msgs []Message) ([]api.Message, error) {
 		out = append(out, am)
 	}
 	return out, nil
+}
+
+// defaultHTTPClient fails fast when a host does not answer at all (a
+// firewalled address would otherwise hang for minutes) but never cuts a long
+// stream: calls are bounded by their context.
+func defaultHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return &http.Client{Transport: t}
 }
