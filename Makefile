@@ -1,0 +1,55 @@
+# The two commands: `make run` and `make test`. Both install what is missing first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+BIN     := build/bin
+
+FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/wailsjs -type f 2>/dev/null) \
+	frontend/index.html frontend/vite.config.ts frontend/package-lock.json
+
+.PHONY: run test bench deps deps-test frontend desktop headless dev clean bindings
+
+## run: install what is missing, build the desktop app, start it
+run: deps desktop
+	./$(BIN)/hearth
+
+## test: install what is missing, run every test layer, print one summary line
+test: deps-test
+	scripts/test.sh
+
+## bench: start-up benchmarks (hearth version; window mapped), not part of make test
+bench: deps-test desktop headless
+	scripts/bench.sh
+
+deps:
+	@scripts/deps.sh run
+
+deps-test:
+	@scripts/deps.sh test
+
+frontend: frontend/dist/index.html
+
+frontend/dist/index.html: $(FRONTEND_SRC)
+	cd frontend && npm run build --silent
+
+## desktop: the app (what `wails build` makes)
+desktop: frontend
+	go build -tags desktop,production -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth .
+
+## headless: CLI-only binary, no GTK/WebKit
+headless:
+	go build -tags headless -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth-headless .
+
+## dev: the app with Wails' dev server on :34115 (browser tests)
+dev: frontend
+	go build -tags dev -ldflags "$(LDFLAGS)" -o $(BIN)/hearth-dev .
+
+clean:
+	rm -rf $(BIN) frontend/dist/assets frontend/dist/index.html
+
+## bindings: regenerate frontend/wailsjs after changing app.go
+bindings:
+	scripts/bindings.sh

@@ -1,0 +1,85 @@
+//go:build !headless
+
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"hearth/backend/core"
+	"hearth/backend/winstate"
+)
+
+// App is the facade the window calls. Methods are thin: they forward to the backend
+// service; window plumbing (size, focus) is the only thing handled here.
+type App struct {
+	ctx     context.Context
+	svc     *core.Service
+	winPath string
+	win     winstate.State
+	winErr  error
+}
+
+// NewApp wraps the backend service for binding. winErr is a window-state load problem to
+// log once the window is up (it never stops the window from opening).
+func NewApp(svc *core.Service, winPath string, win winstate.State, winErr error) *App {
+	return &App{svc: svc, winPath: winPath, win: win, winErr: winErr}
+}
+
+func (a *App) startup(ctx context.Context) {
+	a.ctx = ctx
+	if a.winErr != nil {
+		slog.Warn("window state ignored", "err", a.winErr)
+	}
+	if a.win.HasPos && !a.win.Maximised {
+		runtime.WindowSetPosition(ctx, a.win.X, a.win.Y)
+	}
+	// Logout and `kill` send SIGTERM: quit cleanly so the window geometry is kept.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		if _, ok := <-sigs; ok {
+			a.saveWindow(ctx)
+			runtime.Quit(ctx)
+		}
+	}()
+}
+
+// beforeClose records the window geometry; it never prevents closing.
+func (a *App) beforeClose(ctx context.Context) bool {
+	a.saveWindow(ctx)
+	return false
+}
+
+func (a *App) saveWindow(ctx context.Context) {
+	s := a.win
+	s.Maximised = runtime.WindowIsMaximised(ctx)
+	if !s.Maximised {
+		s.Width, s.Height = runtime.WindowGetSize(ctx)
+		s.X, s.Y = runtime.WindowGetPosition(ctx)
+		s.HasPos = true
+	}
+	if err := winstate.Save(a.winPath, s); err != nil {
+		slog.Warn("window state not saved", "err", err)
+	}
+}
+
+// secondInstance runs when another `hearth` launch hands over to this one.
+func (a *App) secondInstance(options.SecondInstanceData) {
+	if a.ctx == nil {
+		return
+	}
+	runtime.WindowUnminimise(a.ctx)
+	runtime.WindowShow(a.ctx)
+}
+
+// Status reports what the footer shows: workspace, model, config problems, Ollama.
+func (a *App) Status() core.Status {
+	return a.svc.Status(a.ctx)
+}

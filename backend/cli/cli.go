@@ -1,0 +1,199 @@
+// Package cli is the `hearth` command line (SPEC §11), built with cobra.
+//
+// Adding a command: write newXxxCmd(e *env) *cobra.Command in its own file, register it
+// in newRootCmd, set Args to usageArgs(...) (so bad arguments exit 2), print to e.stdout /
+// e.stderr, and reach the application through e.service(), which opens core.Service
+// lazily so that cheap commands (version, help) load no config and touch no network.
+// Return an error for exit 1, exitError{code} after printing a report of your own.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"hearth/backend/core"
+)
+
+// Exit codes of the hearth binary.
+const (
+	ExitOK      = 0 // success
+	ExitRuntime = 1 // the command ran and failed (or, for status, found a problem)
+	ExitUsage   = 2 // bad flags, arguments or command name
+)
+
+// BuildInfo identifies the binary; main sets it from -ldflags.
+type BuildInfo struct {
+	Version string
+	Commit  string
+}
+
+// DesktopFunc starts the desktop app (Wails window + tray) with the opened service and
+// returns when the app quits. The headless build passes nil.
+type DesktopFunc func(svc *core.Service) error
+
+// env is what every command shares: build info, output streams, flag values and the
+// lazily opened service.
+type env struct {
+	info       BuildInfo
+	desktop    DesktopFunc
+	stdout     io.Writer
+	stderr     io.Writer
+	getenv     func(string) string
+	configFlag string
+	wsFlag     string
+	svc        *core.Service
+}
+
+// service opens the application service on first use, with the --config and --workspace
+// flag values.
+func (e *env) service() *core.Service {
+	if e.svc == nil {
+		e.svc = core.Open(core.Options{
+			ConfigPath:    e.configFlag,
+			WorkspaceFlag: e.wsFlag,
+			Getenv:        e.getenv,
+			Version:       e.info.versionString(),
+		})
+	}
+	return e.svc
+}
+
+func (b BuildInfo) versionString() string {
+	if b.Version == "" {
+		return "dev"
+	}
+	return b.Version
+}
+
+// versionLine is what `hearth version` and `hearth --version` print.
+func (b BuildInfo) versionLine() string {
+	commit := b.Commit
+	if commit == "" {
+		commit = "unknown commit"
+	}
+	return fmt.Sprintf("hearth %s (%s, %s, %s/%s)", b.versionString(), commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// usageError marks a mistake in how the command was called: exit code 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// exitError ends a command with a code after it printed its own report (status).
+type exitError struct{ code int }
+
+func (x exitError) Error() string { return fmt.Sprintf("exit status %d", x.code) }
+
+// usageArgs wraps a cobra argument validator so its errors count as usage errors.
+func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := v(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
+// Main runs the hearth command line with args (without the program name) and returns the
+// process exit code: 0 ok, 1 runtime error, 2 usage error.
+func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
+	e := &env{info: info, desktop: desktop, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	root := newRootCmd(e)
+	if args == nil {
+		args = []string{} // cobra would read os.Args for a nil slice
+	}
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(context.Background())
+	if err == nil {
+		return ExitOK
+	}
+	var x exitError
+	if errors.As(err, &x) {
+		return x.code
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		if cmd == nil {
+			cmd = root
+		}
+		fmt.Fprintf(stderr, "Error: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
+		return ExitUsage
+	}
+	fmt.Fprintf(stderr, "Error: %v\n", err)
+	return ExitRuntime
+}
+
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hearth",
+		Short: "Hearth — a personal AI agent on your desktop, local-first with Ollama",
+		Long: `Hearth is a personal AI agent that lives on your desktop. It chats offline with a
+local Ollama model by default, acts through tools, and remembers in plain Markdown
+files in its workspace that you can read and edit.
+
+Run without a command to open the desktop window (in the desktop build; the
+headless build prints this help). The commands below work from a terminal, also
+while the desktop app is running.
+
+Files: the config is $XDG_CONFIG_HOME/hearth/config.json (override with --config),
+data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
+		Example: `  hearth                      # open the desktop app
+  hearth status               # is the config valid and Ollama reachable?
+  hearth onboard --workspace ~/hearth-notes
+  hearth --config ./test.json status`,
+		Version: e.info.versionString(),
+		// The bare root may meet flags meant for the GUI toolkit: tolerate them there.
+		// Subcommands keep strict parsing.
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+					msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+				}
+				return usageError{errors.New(msg)}
+			}
+			return nil
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if e.desktop == nil {
+				return cmd.Help()
+			}
+			if err := e.desktop(e.service()); err != nil {
+				return fmt.Errorf("desktop app: %w", err)
+			}
+			return nil
+		},
+	}
+	root.SuggestionsMinimumDistance = 2
+	root.SetVersionTemplate(e.info.versionLine() + "\n")
+	root.PersistentFlags().StringVar(&e.configFlag, "config", "", "config file (default $XDG_CONFIG_HOME/hearth/config.json)")
+	root.PersistentFlags().StringVar(&e.wsFlag, "workspace", "", "workspace folder (default: agents.defaults.workspace, else $XDG_DATA_HOME/hearth/workspace)")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError{err}
+	})
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newOnboardCmd(e),
+		newStatusCmd(e),
+		newVersionCmd(e),
+	)
+	return root
+}
+
+// indent prefixes every line after the first with pad, for multi-line values in reports.
+func indent(s, pad string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
+}

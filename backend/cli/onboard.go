@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"hearth/backend/workspace"
+)
+
+func newOnboardCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "onboard",
+		Short: "Create the workspace and its starter files (never overwrites)",
+		Long: `Create the workspace folder with Hearth's starter files for any that are missing:
+AGENTS.md, SOUL.md, USER.md, TOOLS.md, HEARTBEAT.md, memory/MEMORY.md,
+memory/HISTORY.md, and the memory/ and skills/ folders.
+
+Existing files are never touched, so it is safe to run again: it prints which files
+it created and which were already present. The workspace is --workspace if given,
+else agents.defaults.workspace from the config, else $XDG_DATA_HOME/hearth/workspace.
+No config file is written: a missing config means the defaults (see docs/config.md).
+
+Exits 1 if the workspace cannot be written or the config file has errors.`,
+		Example: `  hearth onboard
+  hearth onboard --workspace ~/notes/hearth`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc := e.service()
+			created, err := svc.Onboard()
+			paths := svc.Paths()
+			out := e.stdout
+			fmt.Fprintf(out, "Workspace %s\n", paths.Workspace)
+			for _, d := range workspace.Dirs() {
+				if slices.Contains(created, d+"/") {
+					fmt.Fprintf(out, "  created  %s/\n", d)
+				}
+			}
+			for _, f := range workspace.Files() {
+				state := "present"
+				if slices.Contains(created, f) {
+					state = "created"
+				}
+				fmt.Fprintf(out, "  %s  %s\n", state, f)
+			}
+			if err != nil {
+				return fmt.Errorf("onboard: %w", err)
+			}
+			_, statErr := os.Stat(paths.ConfigFile)
+			switch cerr := svc.ConfigError(); {
+			case cerr != nil:
+				fmt.Fprintf(out, "Config    %s\n", paths.ConfigFile)
+				return fmt.Errorf("the config file has errors, so the defaults were used: %w", cerr)
+			case errors.Is(statErr, os.ErrNotExist):
+				fmt.Fprintf(out, "Config    %s (not present: the defaults apply; see docs/config.md)\n", paths.ConfigFile)
+			default:
+				fmt.Fprintf(out, "Config    %s (present, valid)\n", paths.ConfigFile)
+			}
+			return nil
+		},
+	}
+}

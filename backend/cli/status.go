@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"hearth/backend/config"
+	"hearth/backend/core"
+)
+
+func newStatusCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Check the config, the paths, the default model and Ollama",
+		Long: `Show where Hearth keeps its files, whether the config file is valid (with the
+line and column of any error), which model is the default and whether its provider
+is configured, and whether Ollama answers at its host (GET /api/version, 1.5 s).
+
+Exit codes:
+  0  the config is valid and Ollama is reachable
+  1  the config has errors or Ollama is not reachable (the report says why)
+  2  usage error (unknown flag or argument)`,
+		Example: `  hearth status
+  hearth status --json
+  OLLAMA_HOST=192.168.1.20:11434 hearth status
+  hearth status && echo ready`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc := e.service()
+			st := svc.Status(cmd.Context())
+			if asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(st); err != nil {
+					return err
+				}
+			} else {
+				printStatus(e.stdout, st, svc.ConfigError())
+			}
+			if st.ConfigError != "" || !st.OllamaReachable {
+				return exitError{ExitRuntime}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON (camelCase fields)")
+	return cmd
+}
+
+const pad = "            "
+
+func printStatus(w io.Writer, st core.Status, cfgErr error) {
+	fmt.Fprintf(w, "Hearth %s\n\n", st.Version)
+	fmt.Fprintf(w, "Config      %s\n", st.ConfigFile)
+	var le *config.LoadError
+	switch {
+	case errors.As(cfgErr, &le):
+		problems := le.Problems
+		if len(problems) == 0 {
+			problems = []config.Problem{{Key: le.Key, Line: le.Line, Column: le.Column, Msg: le.Msg, Hint: le.Hint}}
+		}
+		fmt.Fprintf(w, "%sINVALID — Hearth runs with the defaults until you fix it by hand\n", pad)
+		for _, p := range problems {
+			fmt.Fprintf(w, "%s%s\n", pad, indent(p.String(), pad))
+		}
+	case cfgErr != nil:
+		fmt.Fprintf(w, "%sINVALID — %s\n", pad, cfgErr)
+	default:
+		if _, err := os.Stat(st.ConfigFile); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(w, "%snot present — the defaults apply\n", pad)
+		} else {
+			fmt.Fprintf(w, "%svalid\n", pad)
+		}
+	}
+	for _, warn := range st.ConfigWarnings {
+		fmt.Fprintf(w, "%swarning: %s\n", pad, warn)
+	}
+	fmt.Fprintf(w, "Workspace   %s\n", st.Workspace)
+	if st.WorkspaceError != "" {
+		fmt.Fprintf(w, "%sERROR: %s\n", pad, st.WorkspaceError)
+	}
+	fmt.Fprintf(w, "Data        %s\n", st.DataDir)
+	fmt.Fprintf(w, "State       %s\n", st.StateDir)
+	fmt.Fprintf(w, "Model       %s\n", st.Model)
+	if st.ModelConfigured {
+		fmt.Fprintf(w, "%sconfigured (provider %s)\n", pad, st.ModelProvider)
+	} else {
+		fmt.Fprintf(w, "%sNOT configured: %s\n", pad, st.ModelProblem)
+	}
+	fmt.Fprintf(w, "Ollama      %s\n", st.OllamaHost)
+	if st.OllamaReachable {
+		fmt.Fprintf(w, "%sreachable (version %s)\n", pad, st.OllamaVersion)
+	} else {
+		fmt.Fprintf(w, "%sNOT reachable: %s\n", pad, st.OllamaError)
+	}
+}

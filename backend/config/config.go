@@ -1,0 +1,216 @@
+// Package config holds Hearth's config.json schema, its defaults, and the rules for
+// loading, validating and saving it (SPEC §2). The file is the user's: unknown keys are
+// kept, ${VAR} references are written back as written, and a broken file is never
+// overwritten.
+package config
+
+// Config is the whole config.json. Every key is optional in the file; Default() gives the
+// shipped values. The unexported src remembers how the file looked when it was loaded so
+// that Save can write back only what the program changed.
+type Config struct {
+	Agents    Agents    `json:"agents"`
+	Providers Providers `json:"providers"`
+	Tools     Tools     `json:"tools"`
+	Heartbeat Heartbeat `json:"heartbeat"`
+	Schedule  Schedule  `json:"schedule"`
+	UI        UI        `json:"ui"`
+
+	src *source
+}
+
+// Agents holds agent settings; only "defaults" exists today.
+type Agents struct {
+	Defaults AgentDefaults `json:"defaults"`
+}
+
+// AgentDefaults are the settings every agent run starts from.
+type AgentDefaults struct {
+	Model                     string      `json:"model"`
+	EmbeddingModel            string      `json:"embeddingModel"`
+	ContextTokens             int         `json:"contextTokens"`
+	MaxTokens                 int         `json:"maxTokens"`
+	Temperature               float64     `json:"temperature"`
+	MaxToolIterations         int         `json:"maxToolIterations"`
+	SubagentMaxToolIterations int         `json:"subagentMaxToolIterations"`
+	MemoryWindow              int         `json:"memoryWindow"`
+	MaxToolResultChars        int         `json:"maxToolResultChars"`
+	RecallBlock               RecallBlock `json:"recallBlock"`
+	// Workspace is the workspace folder; empty means $XDG_DATA_HOME/hearth/workspace.
+	Workspace string `json:"workspace"`
+}
+
+// RecallBlock configures the "Possibly relevant history" block offered before each turn.
+type RecallBlock struct {
+	Enabled  bool    `json:"enabled"`
+	MinScore float64 `json:"minScore"`
+	MaxChars int     `json:"maxChars"`
+}
+
+// Providers are the model providers a model name can refer to (`<provider>/<model>`).
+type Providers struct {
+	Ollama OllamaProvider `json:"ollama"`
+	OpenAI OpenAIProvider `json:"openai"`
+	// Custom holds OpenAI-compatible endpoints, referred to as `custom.<name>/<model>`.
+	Custom map[string]OpenAIProvider `json:"custom"`
+}
+
+// OllamaProvider configures the local Ollama server.
+type OllamaProvider struct {
+	// Host empty means OLLAMA_HOST, else http://127.0.0.1:11434 (see Config.OllamaHost).
+	Host string `json:"host"`
+}
+
+// OpenAIProvider is an OpenAI-compatible endpoint.
+type OpenAIProvider struct {
+	APIBase string `json:"apiBase"`
+	APIKey  string `json:"apiKey"`
+}
+
+// Tools configures the built-in tools, their safety rules and MCP servers.
+type Tools struct {
+	RestrictToWorkspace bool                 `json:"restrictToWorkspace"`
+	AllowedPaths        []string             `json:"allowedPaths"`
+	ProtectedPaths      []string             `json:"protectedPaths"`
+	Exec                Exec                 `json:"exec"`
+	Web                 Web                  `json:"web"`
+	Approval            Approval             `json:"approval"`
+	MCPServers          map[string]MCPServer `json:"mcpServers"`
+}
+
+// Exec configures the exec tool.
+type Exec struct {
+	Enabled bool `json:"enabled"`
+	// Timeout is the default command timeout in seconds (max 600).
+	Timeout        int      `json:"timeout"`
+	AllowedEnvKeys []string `json:"allowedEnvKeys"`
+}
+
+// Web configures web_search and web_fetch.
+type Web struct {
+	Offline   bool      `json:"offline"`
+	Search    WebSearch `json:"search"`
+	SSRFAllow []string  `json:"ssrfAllow"`
+}
+
+// WebSearch selects the web_search backend.
+type WebSearch struct {
+	Provider string `json:"provider"`
+	APIKey   string `json:"apiKey"`
+	URL      string `json:"url"`
+}
+
+// Approval configures human-in-the-loop approval of tool calls.
+type Approval struct {
+	Mode   string   `json:"mode"`
+	Always []string `json:"always"`
+	Never  []string `json:"never"`
+}
+
+// MCPServer is one entry of tools.mcpServers in the Claude-Desktop shape. Fields are
+// omitempty so that a saved entry looks like the one the user pasted in.
+type MCPServer struct {
+	Command      string            `json:"command,omitempty"`
+	Args         []string          `json:"args,omitempty"`
+	Env          map[string]string `json:"env,omitempty"`
+	URL          string            `json:"url,omitempty"`
+	Type         string            `json:"type,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	EnabledTools []string          `json:"enabledTools,omitempty"`
+	// ToolTimeout is seconds per tool call; 0 means DefaultMCPToolTimeout.
+	ToolTimeout int `json:"toolTimeout,omitempty"`
+}
+
+// DefaultMCPToolTimeout is the per-call timeout of an MCP tool when toolTimeout is unset.
+const DefaultMCPToolTimeout = 30
+
+// Timeout returns the effective per-call timeout in seconds.
+func (s MCPServer) Timeout() int {
+	if s.ToolTimeout > 0 {
+		return s.ToolTimeout
+	}
+	return DefaultMCPToolTimeout
+}
+
+// Heartbeat configures the periodic HEARTBEAT.md check.
+type Heartbeat struct {
+	Enabled         bool `json:"enabled"`
+	IntervalMinutes int  `json:"intervalMinutes"`
+}
+
+// Schedule configures reminders.
+type Schedule struct {
+	// MissedRuns is "catchup" (one run at start for jobs whose time passed) or "skip".
+	MissedRuns string `json:"missedRuns"`
+}
+
+// UI holds appearance and window behaviour.
+type UI struct {
+	Theme         string `json:"theme"`
+	Language      string `json:"language"`
+	CloseToTray   bool   `json:"closeToTray"`
+	LaunchAtLogin bool   `json:"launchAtLogin"`
+}
+
+// Shipped defaults (SPEC §2).
+const (
+	DefaultModel          = "ollama/qwen3:4b"
+	DefaultEmbeddingModel = "ollama/nomic-embed-text"
+	DefaultOpenAIBase     = "https://api.openai.com/v1"
+	DefaultOllamaHost     = "http://127.0.0.1:11434"
+)
+
+// Default returns a new Config holding the shipped defaults.
+func Default() *Config {
+	return &Config{
+		Agents: Agents{Defaults: AgentDefaults{
+			Model:                     DefaultModel,
+			EmbeddingModel:            DefaultEmbeddingModel,
+			ContextTokens:             8192,
+			MaxTokens:                 2048,
+			Temperature:               0.3,
+			MaxToolIterations:         40,
+			SubagentMaxToolIterations: 15,
+			MemoryWindow:              100,
+			MaxToolResultChars:        16000,
+			RecallBlock:               RecallBlock{Enabled: true, MinScore: 0.35, MaxChars: 1500},
+		}},
+		Providers: Providers{
+			OpenAI: OpenAIProvider{APIBase: DefaultOpenAIBase},
+			Custom: map[string]OpenAIProvider{},
+		},
+		Tools: Tools{
+			RestrictToWorkspace: true,
+			AllowedPaths:        []string{},
+			ProtectedPaths:      []string{},
+			Exec:                Exec{Enabled: true, Timeout: 60, AllowedEnvKeys: []string{}},
+			Web: Web{
+				Search:    WebSearch{Provider: "duckduckgo"},
+				SSRFAllow: []string{},
+			},
+			Approval:   Approval{Mode: "risky", Always: []string{}, Never: []string{}},
+			MCPServers: map[string]MCPServer{},
+		},
+		Heartbeat: Heartbeat{Enabled: true, IntervalMinutes: 30},
+		Schedule:  Schedule{MissedRuns: "catchup"},
+		UI:        UI{Theme: "system", Language: "auto", CloseToTray: true},
+	}
+}
+
+// normalize replaces nil slices and maps with empty ones, so that a key written as null
+// and a key left out look the same to the program and to Save.
+func (c *Config) normalize() {
+	for _, p := range []*[]string{
+		&c.Tools.AllowedPaths, &c.Tools.ProtectedPaths, &c.Tools.Exec.AllowedEnvKeys,
+		&c.Tools.Web.SSRFAllow, &c.Tools.Approval.Always, &c.Tools.Approval.Never,
+	} {
+		if *p == nil {
+			*p = []string{}
+		}
+	}
+	if c.Providers.Custom == nil {
+		c.Providers.Custom = map[string]OpenAIProvider{}
+	}
+	if c.Tools.MCPServers == nil {
+		c.Tools.MCPServers = map[string]MCPServer{}
+	}
+}

@@ -1,0 +1,406 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+)
+
+// Problem is one thing wrong with a config: the dotted key, where it is in the file (when
+// known), what is wrong and how to fix it.
+type Problem struct {
+	Key    string `json:"key,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Msg    string `json:"msg"`
+	Hint   string `json:"hint,omitempty"`
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "line %d, column %d: ", p.Line, p.Column)
+	}
+	if p.Key != "" {
+		b.WriteString(p.Key + ": ")
+	}
+	b.WriteString(p.Msg)
+	if p.Hint != "" {
+		b.WriteString(" (hint: " + p.Hint + ")")
+	}
+	return b.String()
+}
+
+// LoadError says why a config file could not be used. The first problem is mirrored in
+// the top-level fields; Problems holds all of them (validation may find several).
+type LoadError struct {
+	Path     string
+	Line     int // 1-based; 0 when the problem has no place in the file
+	Column   int // 1-based, in characters
+	Key      string
+	Msg      string
+	Hint     string
+	Problems []Problem
+	Err      error // the underlying error, if any (I/O, JSON)
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString("config " + e.Path)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		b.WriteString(e.Key + ": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Hint != "" {
+		b.WriteString(" (hint: " + e.Hint + ")")
+	}
+	if n := len(e.Problems) - 1; n > 0 {
+		fmt.Fprintf(&b, "; and %d more problem(s): ", n)
+		for i, p := range e.Problems[1:] {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(p.String())
+		}
+	}
+	return b.String()
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+func newLoadError(path string, err error, problems ...Problem) *LoadError {
+	e := &LoadError{Path: path, Problems: problems, Err: err}
+	if len(problems) > 0 {
+		p := problems[0]
+		e.Line, e.Column, e.Key, e.Msg, e.Hint = p.Line, p.Column, p.Key, p.Msg, p.Hint
+	}
+	return e
+}
+
+// source remembers a loaded file: Save merges against it.
+type source struct {
+	path    string
+	loaded  any      // tree of the config as loaded (expanded): the base of Save's merge
+	unknown []string // dotted paths of unknown keys
+	failed  error    // non-nil when the file failed to load: Save refuses to write it
+	getenv  func(string) string
+}
+
+// Load reads the config file at path. A missing file gives Default() and no error (nothing
+// is written until Save). Any problem — unreadable file, JSON syntax, a value of the wrong
+// type, an invalid value — gives Default() and a *LoadError naming the line and column;
+// Save then refuses to overwrite that file. Warnings list unknown keys (kept on save) and
+// ${VAR} references to unset variables. getenv expands ${VAR}; nil means os.Getenv.
+func Load(path string, getenv func(string) string) (*Config, []string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		cfg := Default()
+		base, terr := toTree(cfg)
+		if terr != nil {
+			return cfg, nil, terr
+		}
+		cfg.src = &source{path: path, loaded: base, getenv: getenv}
+		return cfg, nil, nil
+	}
+	if err != nil {
+		le := newLoadError(path, err, Problem{Msg: "cannot read the file: " + err.Error(), Hint: "check the file's permissions"})
+		return failed(path, le), nil, le
+	}
+	cfg, warnings, le := decode(path, data, getenv)
+	if le != nil {
+		return failed(path, le), warnings, le
+	}
+	cfg.src.getenv = getenv
+	return cfg, warnings, nil
+}
+
+func failed(path string, err error) *Config {
+	cfg := Default()
+	cfg.src = &source{path: path, failed: err}
+	return cfg
+}
+
+// UnknownKeys returns the dotted paths of keys in the loaded file that Hearth does not
+// know. They are kept on save.
+func (c *Config) UnknownKeys() []string {
+	if c.src == nil {
+		return nil
+	}
+	return append([]string(nil), c.src.unknown...)
+}
+
+// decode turns file bytes into a Config: parse with positions, keep only known keys
+// (matched exactly: encoding/json would match "Model" to "model", which Save could not
+// write back faithfully), expand ${VAR}, decode into Default(), validate.
+func decode(path string, data []byte, getenv func(string) string) (*Config, []string, *LoadError) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, newLoadError(path, nil, Problem{Line: 1, Column: 1, Msg: "the file is empty",
+			Hint: "write {} for all defaults, or delete the file"})
+	}
+	tree, pos, err := parseTree(data)
+	if err != nil {
+		var se *syntaxErr
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.off)
+			return nil, nil, newLoadError(path, err, Problem{Line: line, Column: col,
+				Msg: "invalid JSON: " + se.msg, Hint: syntaxHint(data, se.off)})
+		}
+		return nil, nil, newLoadError(path, err, Problem{Msg: "invalid JSON: " + err.Error()})
+	}
+	if _, ok := tree.(*object); !ok {
+		return nil, nil, newLoadError(path, nil, Problem{Line: 1, Column: 1,
+			Msg: "the top level must be a JSON object", Hint: `start the file with { and end it with }`})
+	}
+	d := &decoder{getenv: getenv, pos: pos, data: data}
+	known := d.filter(reflect.TypeFor[Config](), tree, "")
+	if len(d.typeProbs) > 0 {
+		return nil, d.warnings, newLoadError(path, nil, d.typeProbs...)
+	}
+	cfg := Default()
+	if err := json.Unmarshal(encodeTree(known), cfg); err != nil {
+		return nil, d.warnings, newLoadError(path, err, d.typeProblem(err))
+	}
+	cfg.normalize()
+	if probs := cfg.Validate(); len(probs) > 0 {
+		for i := range probs {
+			probs[i].Line, probs[i].Column = d.place(probs[i].Key)
+		}
+		return nil, d.warnings, newLoadError(path, nil, probs...)
+	}
+	base, err := toTree(cfg)
+	if err != nil {
+		return nil, d.warnings, newLoadError(path, err, Problem{Msg: err.Error()})
+	}
+	cfg.src = &source{path: path, loaded: base, unknown: d.unknown}
+	return cfg, d.warnings, nil
+}
+
+type decoder struct {
+	getenv    func(string) string
+	pos       positions
+	data      []byte
+	unknown   []string
+	warnings  []string
+	typeProbs []Problem
+}
+
+// mismatch reports whether tree value v cannot decode into Go type t, and describes v.
+func mismatch(t reflect.Type, v any) (found string, bad bool) {
+	switch x := v.(type) {
+	case *object:
+		found = "an object"
+		bad = t.Kind() != reflect.Struct && t.Kind() != reflect.Map
+	case []any:
+		found = "a list"
+		bad = t.Kind() != reflect.Slice
+	case string:
+		found = fmt.Sprintf("the string %q", x)
+		bad = t.Kind() != reflect.String
+	case bool:
+		found = fmt.Sprintf("%t", x)
+		bad = t.Kind() != reflect.Bool
+	case json.Number:
+		found = "the number " + x.String()
+		switch t.Kind() {
+		case reflect.Float64, reflect.Float32:
+			_, err := x.Float64()
+			bad = err != nil
+		case reflect.Int, reflect.Int64, reflect.Int32:
+			_, err := x.Int64()
+			bad = err != nil
+		default:
+			bad = true
+		}
+	}
+	return found, bad
+}
+
+// place gives the line and column of the value at a dotted key, or of its nearest
+// enclosing key that the file has (a missing key is reported where its parent is).
+func (d *decoder) place(key string) (line, col int) {
+	for k := key; ; {
+		if off, ok := d.pos[k]; ok {
+			return lineCol(d.data, off)
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			if k == "" {
+				return 0, 0
+			}
+			k = ""
+			continue
+		}
+		k = k[:i]
+	}
+}
+
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// filter copies tree, dropping keys the schema (reflect type t) does not know and
+// expanding ${VAR} in string values. Values of the wrong JSON kind are copied as they are,
+// so that json.Unmarshal reports them as type errors.
+func (d *decoder) filter(t reflect.Type, v any, path string) any {
+	if v == nil {
+		return nil // null leaves the default in place
+	}
+	if found, bad := mismatch(t, v); bad {
+		line, col := d.place(path)
+		want := kindName(t)
+		d.typeProbs = append(d.typeProbs, Problem{Key: path, Line: line, Column: col,
+			Msg:  fmt.Sprintf("expected %s, found %s", want, found),
+			Hint: fmt.Sprintf("write %s here, e.g. %s", want, kindExample(t))})
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(*object)
+		if !ok {
+			return v
+		}
+		out := newObject()
+		for _, k := range obj.keys {
+			f, ok := fieldByJSONName(t, k)
+			if !ok {
+				p := joinPath(path, k)
+				d.unknown = append(d.unknown, p)
+				line, _ := lineCol(d.data, d.pos[p])
+				d.warnings = append(d.warnings, fmt.Sprintf("%s: unknown key (line %d; kept as is, Hearth does not use it)", p, line))
+				continue
+			}
+			out.set(k, d.filter(f.Type, obj.vals[k], joinPath(path, k)))
+		}
+		return out
+	case reflect.Map:
+		obj, ok := v.(*object)
+		if !ok {
+			return v
+		}
+		out := newObject()
+		for _, k := range obj.keys {
+			out.set(k, d.filter(t.Elem(), obj.vals[k], joinPath(path, k)))
+		}
+		return out
+	case reflect.Slice:
+		arr, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, len(arr))
+		for i, e := range arr {
+			out[i] = d.filter(t.Elem(), e, joinPath(path, fmt.Sprint(i)))
+		}
+		return out
+	case reflect.String:
+		s, ok := v.(string)
+		if !ok {
+			return v
+		}
+		return envRef.ReplaceAllStringFunc(s, func(ref string) string {
+			name := ref[2 : len(ref)-1]
+			val := d.getenv(name)
+			if val == "" {
+				d.warnings = append(d.warnings, fmt.Sprintf("%s: environment variable %s is not set (the value is empty)", path, name))
+			}
+			return val
+		})
+	}
+	return v
+}
+
+// fieldByJSONName finds the struct field whose json tag name is exactly name.
+func fieldByJSONName(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// typeProblem describes a json.Unmarshal error (a value of the wrong type) at its place.
+func (d *decoder) typeProblem(err error) Problem {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return Problem{Msg: err.Error()}
+	}
+	line, col := d.place(te.Field)
+	want := kindName(te.Type)
+	return Problem{Key: te.Field, Line: line, Column: col,
+		Msg:  fmt.Sprintf("expected %s, found %s", want, te.Value),
+		Hint: fmt.Sprintf("write %s here, e.g. %s", want, kindExample(te.Type))}
+}
+
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "a whole number"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return t.String()
+}
+
+func kindExample(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "60 (no quotes)"
+	case reflect.Float64, reflect.Float32:
+		return "0.3 (no quotes)"
+	case reflect.Bool:
+		return "true (no quotes)"
+	case reflect.String:
+		return `"text" (in double quotes)`
+	case reflect.Slice:
+		return `["a", "b"]`
+	}
+	return "{}"
+}
+
+// syntaxHint guesses the usual mistakes from the character at the error.
+func syntaxHint(data []byte, off int) string {
+	if off >= len(data) {
+		return "the file ends too early: a closing } or ] is missing"
+	}
+	c := data[off]
+	if c == ',' {
+		if next := skipSpace(data, off+1); next < len(data) && (data[next] == '}' || data[next] == ']') {
+			c = data[next]
+		}
+	}
+	switch c {
+	case '}', ']':
+		return "remove the comma before this closing bracket (JSON allows no trailing commas)"
+	case '\'':
+		return "JSON strings use double quotes"
+	case '/', '#':
+		return "JSON allows no comments"
+	case '"':
+		return "a comma is probably missing before this string"
+	}
+	return "check for a missing comma, quote or bracket just before this point"
+}

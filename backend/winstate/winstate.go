@@ -1,0 +1,92 @@
+// Package winstate remembers the desktop window's size and position between launches.
+// It lives outside app.go so the file handling is testable without a display.
+package winstate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// State is what window.json holds. Width and Height are the last normal (not maximised)
+// size, so un-maximising after a restart returns to a sensible window.
+type State struct {
+	Width     int  `json:"width"`
+	Height    int  `json:"height"`
+	X         int  `json:"x"`
+	Y         int  `json:"y"`
+	HasPos    bool `json:"hasPosition"`
+	Maximised bool `json:"maximised"`
+}
+
+// Defaults used on first launch and whenever the saved state is unusable.
+const (
+	DefaultWidth  = 1100
+	DefaultHeight = 720
+	MinWidth      = 640
+	MinHeight     = 440
+	// Larger than any real screen: a saved size above it means a corrupt file.
+	maxSide = 16384
+)
+
+// Default is the state of a first launch.
+func Default() State { return State{Width: DefaultWidth, Height: DefaultHeight} }
+
+// Load reads path. A missing file gives Default() and no error; a corrupt file gives
+// Default() and an error the caller may log (the window must open either way).
+func Load(path string) (State, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return Default(), fmt.Errorf("read window state %s: %w", path, err)
+	}
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return Default(), fmt.Errorf("parse window state %s: %w (the window opens at its default size)", path, err)
+	}
+	return s.sane(), nil
+}
+
+// sane clamps sizes into a range a window can actually have.
+func (s State) sane() State {
+	if s.Width < MinWidth || s.Width > maxSide || s.Height < MinHeight || s.Height > maxSide {
+		s.Width, s.Height = DefaultWidth, DefaultHeight
+	}
+	if s.X < -maxSide || s.X > maxSide || s.Y < -maxSide || s.Y > maxSide {
+		s.X, s.Y, s.HasPos = 0, 0, false
+	}
+	return s
+}
+
+// Save writes the state atomically (temp file + rename) so a crash mid-write never
+// leaves a half-written window.json behind.
+func Save(path string, s State) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("save window state: %w", err)
+	}
+	data, err := json.MarshalIndent(s.sane(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("save window state: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".window-*.json")
+	if err != nil {
+		return fmt.Errorf("save window state: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save window state %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save window state %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save window state %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+// Starts the real Go backend (the dev build, serving the built frontend on a local port)
+// and Debian's Chromium through playwright-core. Every run gets its own HOME and XDG dirs.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+const devBin = process.env.HEARTH_DEV_BIN ?? join(repoRoot, 'build/bin/hearth-dev');
+const fakeOllamaBin = process.env.HEARTH_FAKEOLLAMA_BIN ?? join(repoRoot, 'build/bin/fakeollama');
+
+export async function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.on('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+async function waitFor(fn, what, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      if (await fn()) return;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
+}
+
+function spawnLogged(cmd, args, opts, log) {
+  const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout.on('data', (d) => log.push(d.toString()));
+  child.stderr.on('data', (d) => log.push(d.toString()));
+  return child;
+}
+
+function killGroup(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      done();
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, 3000).unref();
+  });
+}
+
+/** Starts the scripted fake Ollama server on a port; returns { host, stop }. */
+export async function startFakeOllama(port) {
+  port ??= await freePort();
+  const log = [];
+  const child = spawnLogged(fakeOllamaBin, ['-addr', `127.0.0.1:${port}`], {}, log);
+  const host = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${host}/api/version`)).ok, `fake Ollama on ${host}\n${log.join('')}`);
+  return { host, port, stop: () => killGroup(child) };
+}
+
+/**
+ * Starts the dev build with a fresh home. options.config is written to config.json as given
+ * (a string is written verbatim, so tests can hand it broken JSON).
+ */
+export async function startHearth({ config, ollamaHost } = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
+  const xdg = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_STATE_HOME: join(home, 'state'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+  };
+  let configPath = join(xdg.XDG_CONFIG_HOME, 'hearth', 'config.json');
+  if (config !== undefined) {
+    mkdirSync(join(xdg.XDG_CONFIG_HOME, 'hearth'), { recursive: true });
+    writeFileSync(configPath, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  }
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = [];
+  // Wails' dev mode reads its address and asset dir from the environment, not flags.
+  const child = spawnLogged(
+    devBin,
+    [],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...xdg,
+        OLLAMA_HOST: ollamaHost ?? '127.0.0.1:9',
+        devserver: `127.0.0.1:${port}`,
+        assetdir: join(repoRoot, 'frontend/dist'),
+      },
+    },
+    log,
+  );
+  await waitFor(async () => (await fetch(url)).ok, `Hearth dev server on ${url}\n${log.join('')}`);
+  return {
+    url,
+    home,
+    configPath,
+    workspace: join(xdg.XDG_DATA_HOME, 'hearth', 'workspace'),
+    log,
+    async stop() {
+      await killGroup(child);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with the flags this closed network needs. */
+export async function openBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'hearth-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page on url that fails the test on real page errors (Wails' ipc.js noise aside). */
+export async function openPage(browser, url, { colorScheme = 'light', locale = 'en-US' } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 720 }, colorScheme, locale });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => {
+    // Known harmless in browser mode: /wails/ipc.js expects WebKit's message handlers.
+    if (!String(err.stack ?? err).includes('/wails/ipc.js')) errors.push(err);
+  });
+  await page.goto(url);
+  return { page, errors, context };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen, fireEvent, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
+
+// The real bindings need the Wails runtime; App gets a store built on a fake fetcher.
+vi.mock('./lib/api', () => ({ getStatus: vi.fn() }));
+
+import App from './App.svelte';
+import { createStatusStore } from './lib/stores/status.svelte';
+import { fakeStatus } from './test-fixtures';
+import type { Status } from './lib/api';
+
+async function renderWith(status: Status | (() => Promise<Status>)) {
+  const fetch = vi.fn(typeof status === 'function' ? status : async () => status);
+  const store = createStatusStore(fetch);
+  render(App, { props: { store } });
+  await store.refresh();
+  await tick();
+  return { store, fetch };
+}
+
+describe('App shell', () => {
+  it('shows sidebar, chat and a footer with workspace, model and Ollama', async () => {
+    await renderWith(fakeStatus());
+    expect(screen.getByRole('heading', { name: 'New chat' })).toBeTruthy();
+    expect(screen.getByTestId('status-workspace').textContent).toContain('/home/u/.local/share/hearth/workspace');
+    expect(screen.getByTestId('status-model').textContent).toContain('ollama/qwen3:4b');
+    expect(screen.getByTestId('status-ollama').textContent).toContain('Ollama 0.17.4 at http://127.0.0.1:11434');
+  });
+
+  it('keeps the composer disabled with a line that says why', async () => {
+    await renderWith(fakeStatus({ ollamaReachable: false }));
+    const box = screen.getByRole('textbox') as HTMLTextAreaElement;
+    expect(box.disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    const hint = document.getElementById('composer-hint')!;
+    expect(hint.textContent).toContain('start it with ollama serve');
+    expect(hint.querySelector('code')?.textContent).toBe('ollama serve');
+    expect(screen.getByTestId('status-ollama').textContent).toContain('not reachable');
+  });
+
+  it('switches the sidebar between chats and files empty states', async () => {
+    await renderWith(fakeStatus());
+    expect(screen.getByText('No chats yet')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('tab', { name: 'Files' }));
+    const panel = screen.getByRole('tabpanel');
+    expect(within(panel).getByText('Memory and persona files')).toBeTruthy();
+    expect(within(panel).getByText('/home/u/.local/share/hearth/workspace')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Files' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByText('No chats yet')).toBeNull();
+  });
+
+  it('shows a broken config as an alert and says the file is kept', async () => {
+    await renderWith(
+      fakeStatus({ configError: "config.json:3:15: invalid character '}' looking for beginning of value" }),
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('config.json:3:15');
+    expect(alert.textContent).toContain('it will not be overwritten');
+  });
+
+  it('lists unknown settings that were kept', async () => {
+    await renderWith(fakeStatus({ configWarnings: ['agents.defaults.colour'] }));
+    expect(screen.getByRole('status').textContent).toContain('agents.defaults.colour');
+  });
+
+  it('checks Ollama again when the status is clicked', async () => {
+    let up = false;
+    const { fetch } = await renderWith(async () => fakeStatus({ ollamaReachable: up }));
+    expect(screen.getByTestId('status-ollama').textContent).toContain('not reachable');
+    up = true;
+    await fireEvent.click(screen.getByTestId('status-ollama'));
+    await vi.waitFor(() => expect(screen.getByTestId('status-ollama').textContent).toContain('Ollama 0.17.4'));
+    expect(fetch.mock.calls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says when the backend cannot be asked', async () => {
+    await renderWith(async () => {
+      throw new Error('bindings missing');
+    });
+    expect(screen.getByText('Status unavailable: bindings missing')).toBeTruthy();
+  });
+});

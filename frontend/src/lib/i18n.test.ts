@@ -1,0 +1,43 @@
+import { describe, expect, it, afterEach } from 'vitest';
+import { catalogsForTest, resolveLocale, setLocale, t } from './i18n.svelte';
+
+describe('i18n', () => {
+  afterEach(() => setLocale('en'));
+
+  it('follows the system language when set to auto', () => {
+    expect(resolveLocale('auto', ['zh-CN', 'en-US'])).toBe('zh-CN');
+    expect(resolveLocale('auto', ['zh-TW'])).toBe('zh-CN');
+    expect(resolveLocale('auto', ['en-GB'])).toBe('en');
+    expect(resolveLocale('auto', ['fr-FR'])).toBe('en');
+    expect(resolveLocale('auto', [])).toBe('en');
+    expect(resolveLocale('zh-CN', ['en-US'])).toBe('zh-CN');
+  });
+
+  it('fills placeholders and leaves unknown ones visible', () => {
+    setLocale('en');
+    expect(t('status.ollamaDown', { host: 'http://127.0.0.1:11434' })).toBe(
+      'Ollama not reachable at http://127.0.0.1:11434',
+    );
+    expect(t('status.ollamaUp', { host: 'h' })).toBe('Ollama {version} at h');
+  });
+
+  it('switches language', () => {
+    setLocale('zh-CN');
+    expect(t('sidebar.newChat')).toBe('新对话');
+    expect(document.documentElement.lang).toBe('zh-CN');
+  });
+
+  it('falls back to the key when a string is missing everywhere', () => {
+    expect(t('no.such.key')).toBe('no.such.key');
+  });
+
+  it('ships the same keys and placeholders in every language', () => {
+    const en = catalogsForTest.en;
+    const zh = catalogsForTest['zh-CN'];
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+    const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+    for (const key of Object.keys(en)) {
+      expect(holes(zh[key]), key).toEqual(holes(en[key]));
+    }
+  });
+});

@@ -1,0 +1,80 @@
+//go:build !headless
+
+// main.go is wiring only: the CLI decides what to run; with no subcommand it calls
+// runDesktop, which starts the Wails window around the backend service.
+package main
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"hearth/backend/applock"
+	"hearth/backend/cli"
+	"hearth/backend/core"
+	"hearth/backend/winstate"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+// uniqueID names the D-Bus single-instance endpoint Wails registers.
+const uniqueID = "io.hearth.desktop"
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], buildInfo(), runDesktop, os.Stdout, os.Stderr))
+}
+
+func runDesktop(svc *core.Service) error {
+	lock, err := applock.Acquire(svc.Paths().LockFile)
+	if errors.Is(err, applock.ErrHeld) {
+		// Another Hearth window is open: bring it forward instead of opening a second one.
+		if ferr := applock.Focus(uniqueID, os.Args[1:]); ferr != nil {
+			return fmt.Errorf("%w; could not bring its window forward: %v", err, ferr)
+		}
+		fmt.Fprintln(os.Stderr, "Hearth is already running; its window was brought forward.")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+
+	winPath := svc.Paths().WindowFile
+	win, werr := winstate.Load(winPath)
+	app := NewApp(svc, winPath, win, werr)
+	state := options.Normal
+	if win.Maximised {
+		state = options.Maximised
+	}
+	return wails.Run(&options.App{
+		Title:            "Hearth",
+		Width:            win.Width,
+		Height:           win.Height,
+		MinWidth:         winstate.MinWidth,
+		MinHeight:        winstate.MinHeight,
+		WindowStartState: state,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 24, G: 22, B: 20, A: 255},
+		OnStartup:        app.startup,
+		OnBeforeClose:    app.beforeClose,
+		Bind:             []any{app},
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId:               uniqueID,
+			OnSecondInstanceLaunch: app.secondInstance,
+		},
+		Linux: &linux.Options{
+			Icon:        icon,
+			ProgramName: "hearth",
+		},
+	})
+}

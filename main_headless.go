@@ -1,0 +1,15 @@
+//go:build headless
+
+// The headless build is the CLI alone: no Wails import, so it links no GTK or WebKit and
+// runs on servers. With no subcommand it prints help.
+package main
+
+import (
+	"os"
+
+	"hearth/backend/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], buildInfo(), nil, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Start-up benchmarks (make bench): prints each figure beside its target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export HEARTH_BIN=$(pwd)/build/bin/hearth HEARTH_HEADLESS_BIN=$(pwd)/build/bin/hearth-headless
+dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" \
+  go test -run '^$' -bench . -benchtime 10x ./bench/ | tee /tmp/hearth-bench.txt
+echo
+echo "targets: hearth version < 50 ms/run; window mapped < 1000 ms-to-window"
+awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i ~ /^(ms\/run|ms-to-window)$/) print $1, $(i-1), $i }' /tmp/hearth-bench.txt
