@@ -149,12 +149,3 @@ func (a *assembly) response(res attemptResult) Response {
 	}
 	return r
 }
-
-// ParseModelRef splits "<provider>/<model>" at the first '/'. A name without
-// '/' belongs to defaultProvider (F-PROVCHOICE: never guessed from the name).
-func ParseModelRef(name, defaultProvider string) (provider, model string) {
-	if p, m, ok := strings.Cut(name, "/"); ok && p != "" {
-		return p, m
-	}
-	return defaultProvider, name
-}

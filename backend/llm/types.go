@@ -64,7 +64,7 @@ type ToolDef struct {
 }
 
 // Request is one chat call. Model is the provider's own name for the model
-// (without the "<provider>/" prefix, see ParseModelRef).
+// (without the "<provider>/" prefix: config.ResolveModel splits model names).
 type Request struct {
 	Model    string
 	Messages []Message
