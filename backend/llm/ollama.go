@@ -191,8 +191,12 @@ func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResul
 	if req.Temperature != nil {
 		opts["temperature"] = *req.Temperature
 	}
-	stream := true
-	areq := &api.ChatRequest{Model: req.Model, Stream: &stream, Options: opts}
+	stream, off := true, false
+	// Truncate and Shift off: Hearth budgets the context itself, so an
+	// overlong prompt must be a context_overflow error rather than Ollama
+	// silently dropping the oldest messages, and a full context ends the reply
+	// with FinishLength instead of shifting earlier turns out.
+	areq := &api.ChatRequest{Model: req.Model, Stream: &stream, Options: opts, Truncate: &off, Shift: &off}
 	// An old server reports no capabilities: then trust the request.
 	known := len(d.Capabilities) > 0
 	if len(req.Tools) > 0 {

@@ -101,6 +101,10 @@ func TestOllamaChatStreamsTextThinkingAndUsage(t *testing.T) {
 	if len(reqs) != 1 {
 		t.Fatalf("%d chat requests", len(reqs))
 	}
+	var flags struct{ Truncate, Shift *bool }
+	if err := json.Unmarshal(srv.Requests()[len(srv.Requests())-1].Body, &flags); err != nil || flags.Truncate == nil || *flags.Truncate || flags.Shift == nil || *flags.Shift {
+		t.Errorf("truncate/shift not disabled: %+v %v", flags, err)
+	}
 	if reqs[0].Options["num_ctx"] != float64(40960) || string(reqs[0].Think) != "true" || reqs[0].Stream == nil || !*reqs[0].Stream {
 		t.Errorf("sent options %v think %s stream %v", reqs[0].Options, reqs[0].Think, reqs[0].Stream)
 	}
