@@ -13,6 +13,7 @@ type attemptResult struct {
 	ContextTokens int
 	ToolsDropped  bool
 	ThinkDropped  bool
+	ImagesDropped bool
 }
 
 // attemptFunc performs one provider call, sending raw chunks to emit: text
@@ -140,6 +141,7 @@ func (a *assembly) response(res attemptResult) Response {
 		ContextTokens: res.ContextTokens,
 		ToolsDropped:  res.ToolsDropped,
 		ThinkDropped:  res.ThinkDropped,
+		ImagesDropped: res.ImagesDropped,
 	}
 	if len(a.calls) > 0 && (r.FinishReason == "" || r.FinishReason == FinishStop) {
 		r.FinishReason = FinishToolCalls

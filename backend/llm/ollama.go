@@ -222,6 +222,14 @@ func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResul
 	if err != nil {
 		return nil, err
 	}
+	if known && !d.Has(CapVision) {
+		for i := range msgs {
+			if len(msgs[i].Images) > 0 {
+				msgs[i].Images = nil
+				res.ImagesDropped = true
+			}
+		}
+	}
 	areq.Messages = msgs
 	return areq, nil
 }

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net"
@@ -224,16 +225,31 @@ func TestOllamaTextToolCallFallback(t *testing.T) {
 func TestOllamaModelWithoutToolsGetsNoTools(t *testing.T) {
 	o, srv, _ := newFakeOllama(t, fakeollama.Reply{Content: "I can only talk."})
 	think := true
-	resp, err := o.Chat(context.Background(), Request{Model: "tiny", Messages: userMsg("x"), Tools: []ToolDef{readFileTool}, Think: &think}, nil)
+	msgs := []Message{{Role: RoleUser, Content: "what is this?", Images: [][]byte{[]byte("\x89PNG fake")}}}
+	resp, err := o.Chat(context.Background(), Request{Model: "tiny", Messages: msgs, Tools: []ToolDef{readFileTool}, Think: &think}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !resp.ToolsDropped || !resp.ThinkDropped || resp.Message.Content != "I can only talk." {
+	if !resp.ToolsDropped || !resp.ThinkDropped || !resp.ImagesDropped || resp.Message.Content != "I can only talk." {
 		t.Errorf("resp = %+v", resp)
 	}
 	sent := srv.ChatRequests()[0]
-	if len(sent.Tools) != 0 || len(sent.Think) != 0 {
-		t.Errorf("sent tools %s think %s to a model without the capability", sent.Tools, sent.Think)
+	if len(sent.Tools) != 0 || len(sent.Think) != 0 || len(sent.Messages[0].Images) != 0 {
+		t.Errorf("sent tools %s think %s images %d to a model without the capability", sent.Tools, sent.Think, len(sent.Messages[0].Images))
+	}
+}
+
+func TestOllamaSendsImagesToVisionModels(t *testing.T) {
+	o, srv, _ := newFakeOllama(t, fakeollama.Reply{Content: "A cat."})
+	srv.SetModels(fakeollama.Model{Name: "llava:7b", Family: "llama", ContextLength: 4096, Capabilities: []string{"completion", "vision"}})
+	img := []byte("\x89PNG fake")
+	resp, err := o.Chat(context.Background(), Request{Model: "llava:7b", Messages: []Message{{Role: RoleUser, Content: "what?", Images: [][]byte{img}}}}, nil)
+	if err != nil || resp.ImagesDropped {
+		t.Fatalf("resp %+v err %v", resp, err)
+	}
+	got := srv.ChatRequests()[0].Messages[0].Images
+	if len(got) != 1 || got[0] != base64.StdEncoding.EncodeToString(img) {
+		t.Errorf("images sent: %v", got)
 	}
 }
 
@@ -258,6 +274,8 @@ func TestOllamaErrors(t *testing.T) {
 			kind: KindBadResponse, hint: "server log", requests: 3, sleeps: 2},
 		{name: "429 retried then final", model: "qwen3:4b", replies: []fakeollama.Reply{{Status: 429, Error: "slow down"}, {Status: 429, Error: "slow down"}, {Status: 503, Error: "busy"}},
 			kind: KindRateLimited, hint: "wait", requests: 3, sleeps: 2},
+		{name: "out of memory", model: "qwen3:4b", replies: []fakeollama.Reply{{Status: 500, Error: "model requires more system memory (5.2 GiB) than is available (3.1 GiB)"}},
+			kind: KindBadResponse, hint: "smaller model", requests: 1},
 		{name: "unauthorized", model: "qwen3:4b", replies: []fakeollama.Reply{{Status: 403, Error: "forbidden"}}, kind: KindAuth, hint: "authorization", requests: 1},
 		{name: "tool parse failure retried once", model: "qwen3:4b",
 			replies: []fakeollama.Reply{{Error: "error parsing tool call: invalid character"}, {Error: "error parsing tool call: invalid character"}},

@@ -131,6 +131,9 @@ type Response struct {
 	ToolsDropped bool
 	// ThinkDropped is set when thinking was requested but the model cannot think.
 	ThinkDropped bool
+	// ImagesDropped is set when the messages carried images but the model has
+	// no vision capability: they were left out (F-MEDIA: tell the user).
+	ImagesDropped bool
 }
 
 // Provider is the one seam between the agent and a model service.
