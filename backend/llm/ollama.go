@@ -290,7 +290,9 @@ func toOllamaMessages(msgs []Message) ([]api.Message, error) {
 			args := api.NewToolCallFunctionArguments()
 			if len(tc.Arguments) > 0 {
 				if err := args.UnmarshalJSON(tc.Arguments); err != nil {
-					return nil, fmt.Errorf("message tool call %s: arguments: %w", tc.Name, err)
+					return nil, &Error{Kind: KindBadResponse, Err: err,
+						Message: fmt.Sprintf("history has a %s call whose arguments are not a JSON object", tc.Name),
+						Hint:    "start a new chat (/new); the stored conversation is damaged"}
 				}
 			}
 			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{

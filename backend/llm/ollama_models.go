@@ -196,7 +196,11 @@ func (o *Ollama) classify(err error, model string) error {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return transient(&Error{Kind: KindUnreachable, Hint: HintOllamaDown,
+		hint := HintOllamaDown
+		if !isConnRefused(err) {
+			hint = fmt.Sprintf("cannot connect to Ollama at %s — check providers.ollama.host / OLLAMA_HOST and the network", o.host)
+		}
+		return transient(&Error{Kind: KindUnreachable, Hint: hint,
 			Message: fmt.Sprintf("cannot reach Ollama at %s", o.host), Err: err})
 	}
 	var ae api.AuthorizationError

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -427,5 +429,26 @@ func TestOllamaCancelDuringHangAndBackoff(t *testing.T) {
 	}
 	if time.Since(start) > 2*time.Second {
 		t.Errorf("backoff not cancellable")
+	}
+}
+
+func TestOllamaConnectionDroppedHint(t *testing.T) {
+	// A server that hangs up on every request: reachable port, broken peer.
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	t.Cleanup(ts.Close)
+	sl := &sleeps{}
+	o, err := NewOllama(OllamaConfig{Host: ts.URL, Retry: RetryPolicy{MaxAttempts: 2, Sleep: sl.sleep}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = o.Chat(context.Background(), Request{Model: "m", Messages: userMsg("x")}, nil)
+	e, ok := AsError(err)
+	if !ok || e.Kind != KindUnreachable || !strings.Contains(e.Hint, "OLLAMA_HOST") || sl.count() != 1 {
+		t.Fatalf("err %v hint %q sleeps %d", err, e.Hint, sl.count())
 	}
 }
