@@ -30,6 +30,9 @@ func runChat(ctx context.Context, policy RetryPolicy, req Request, fn func(Chunk
 		a := newAssembly(offered, fn)
 		res, err := attempt(ctx, a.raw)
 		if err != nil {
+			// Keep what the user already saw (a cancelled or broken stream);
+			// text still held back by the filter was never shown.
+			resp = a.response(res)
 			return a.streamed, err
 		}
 		a.finish()

@@ -384,8 +384,10 @@ func TestOllamaCancelStopsSlowStreamPromptly(t *testing.T) {
 	first := make(chan struct{})
 	var once sync.Once
 	done := make(chan error, 1)
+	partialCh := make(chan string, 1)
 	go func() {
-		_, err := o.Chat(ctx, Request{Model: "qwen3:4b", Messages: userMsg("x")}, func(Chunk) { once.Do(func() { close(first) }) })
+		resp, err := o.Chat(ctx, Request{Model: "qwen3:4b", Messages: userMsg("x")}, func(Chunk) { once.Do(func() { close(first) }) })
+		partialCh <- resp.Message.Content
 		done <- err
 	}()
 	select {
@@ -399,6 +401,9 @@ func TestOllamaCancelStopsSlowStreamPromptly(t *testing.T) {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if partial := <-partialCh; !strings.HasPrefix(partial, "one") || strings.Contains(partial, "eight") {
+			t.Errorf("partial response %q", partial)
 		}
 		if d := time.Since(start); d > 500*time.Millisecond {
 			t.Errorf("cancel took %v", d)

@@ -140,6 +140,8 @@ type Response struct {
 type Provider interface {
 	// Chat streams one reply; fn receives every chunk in order (it may be nil).
 	// Text-printed tool calls and <think> blocks are already separated.
+	// On error the Response holds what was streamed before the failure, and
+	// the error is an *Error (or wraps ctx.Err() when ctx was cancelled).
 	Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error)
 }
 
