@@ -189,6 +189,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newOnboardCmd(e),
 		newStatusCmd(e),
 		newVersionCmd(e),
+		newModelsCmd(e),
 	)
 	return root
 }

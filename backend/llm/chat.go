@@ -13,6 +13,7 @@ type attemptResult struct {
 	ContextTokens int
 	ToolsDropped  bool
 	ThinkDropped  bool
+	ImagesDropped bool
 }
 
 // attemptFunc performs one provider call, sending raw chunks to emit: text
@@ -29,6 +30,9 @@ func runChat(ctx context.Context, policy RetryPolicy, req Request, fn func(Chunk
 		a := newAssembly(offered, fn)
 		res, err := attempt(ctx, a.raw)
 		if err != nil {
+			// Keep what the user already saw (a cancelled or broken stream);
+			// text still held back by the filter was never shown.
+			resp = a.response(res)
 			return a.streamed, err
 		}
 		a.finish()
@@ -140,6 +144,7 @@ func (a *assembly) response(res attemptResult) Response {
 		ContextTokens: res.ContextTokens,
 		ToolsDropped:  res.ToolsDropped,
 		ThinkDropped:  res.ThinkDropped,
+		ImagesDropped: res.ImagesDropped,
 	}
 	if len(a.calls) > 0 && (r.FinishReason == "" || r.FinishReason == FinishStop) {
 		r.FinishReason = FinishToolCalls
@@ -148,13 +153,4 @@ func (a *assembly) response(res attemptResult) Response {
 		r.FinishReason = FinishStop
 	}
 	return r
-}
-
-// ParseModelRef splits "<provider>/<model>" at the first '/'. A name without
-// '/' belongs to defaultProvider (F-PROVCHOICE: never guessed from the name).
-func ParseModelRef(name, defaultProvider string) (provider, model string) {
-	if p, m, ok := strings.Cut(name, "/"); ok && p != "" {
-		return p, m
-	}
-	return defaultProvider, name
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"syscall"
 )
@@ -72,23 +71,14 @@ func hintModelNotFound(model string) string {
 	return fmt.Sprintf("model not found — pull it with `hearth models pull %s`", model)
 }
 
-// isConnRefused reports errors that mean "nobody is listening" (or the host is
-// not there at all): worth retrying while a local server starts, and then
-// reported as unreachable.
+// isConnRefused reports errors that mean "nobody is listening there": a local
+// Ollama that is not (yet) running.
 func isConnRefused(err error) bool {
 	if err == nil {
 		return false
 	}
 	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
-		return true
-	}
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
-		return true
-	}
-	var opErr *net.OpError
-	if errors.As(err, &opErr) && opErr.Op == "dial" {
 		return true
 	}
 	return strings.Contains(err.Error(), "connection refused")

@@ -254,6 +254,13 @@ func (f *textFilter) stepFence(final bool) bool {
 		return true
 	}
 	body := after[nl+1:]
+	if t := strings.TrimLeft(body, " \t\r\n"); t != "" && t[0] != '{' && t[0] != '[' {
+		// Not JSON: a code block without a language. Let it stream.
+		f.emitText(f.pending[:len(fence)+nl+1])
+		f.pending = body
+		f.mode = modeCode
+		return true
+	}
 	end := strings.Index(body, fence)
 	if end < 0 && !final {
 		return false

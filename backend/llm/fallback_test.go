@@ -42,6 +42,9 @@ func TestParseToolCalls(t *testing.T) {
 			visible: "```json\n{\"name\": \"other\", \"arguments\": {}}\n```"},
 		{name: "code fence streams as code", text: "Run:\n```sh\n{\"name\": \"exec\"}\n```\nok",
 			visible: "Run:\n```sh\n{\"name\": \"exec\"}\n```\nok"},
+		{name: "plain fence with code stays text", text: "```\nls -la\n```", visible: "```\nls -la\n```"},
+		{name: "plain fence with a call", text: "```\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls\"}}\n```",
+			calls: []wantCall{{name: "exec", args: `{"command":"ls"}`}}},
 		{name: "bare json call", text: `{"name": "exec", "arguments": {"command": "date"}}`,
 			calls: []wantCall{{name: "exec", args: `{"command":"date"}`}}},
 		{name: "bare json with parameters key and string arguments",
@@ -112,6 +115,12 @@ func TestFilterHoldsCallsBack(t *testing.T) {
 		}
 		return out
 	}
+	feed("Code:\n```\nfmt.Println")
+	if shown.String() != "Code:\n```\nfmt.Println" {
+		t.Fatalf("a plain code block is held back: %q", shown.String())
+	}
+	feed("()\n```\n")
+	shown.Reset()
 	feed("Sure, ")
 	if shown.String() != "Sure, " {
 		t.Fatalf("plain text held back: %q", shown.String())
@@ -193,6 +202,7 @@ var fuzzSeeds = []string{
 	"{{{{",
 	"<tool_call><tool_call></tool_call>",
 	"\n  {\"name\": \"read_file\"}",
+	"```\nplain code\n```\n```\n{\"name\": \"exec\", \"arguments\": {}}\n```",
 }
 
 // FuzzParseToolCalls checks that the fallback never panics, always yields

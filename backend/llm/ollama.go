@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ollama/ollama/api"
 )
@@ -65,8 +66,8 @@ type OllamaConfig struct {
 	ContextTokens int
 	// EmbedBatch is how many inputs one /api/embed call carries; 0 means 32.
 	EmbedBatch int
-	// HTTPClient is used for every call; nil means a client without timeout
-	// (streams can be long; calls are bounded by their context).
+	// HTTPClient is used for every call; nil means a client whose dial times
+	// out after 5 s but whose streams are bounded only by their context.
 	HTTPClient *http.Client
 	Retry      RetryPolicy
 }
@@ -98,7 +99,7 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = defaultHTTPClient()
 	}
 	return &Ollama{client: api.NewClient(host, hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
@@ -190,8 +191,12 @@ func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResul
 	if req.Temperature != nil {
 		opts["temperature"] = *req.Temperature
 	}
-	stream := true
-	areq := &api.ChatRequest{Model: req.Model, Stream: &stream, Options: opts}
+	stream, off := true, false
+	// Truncate and Shift off: Hearth budgets the context itself, so an
+	// overlong prompt must be a context_overflow error rather than Ollama
+	// silently dropping the oldest messages, and a full context ends the reply
+	// with FinishLength instead of shifting earlier turns out.
+	areq := &api.ChatRequest{Model: req.Model, Stream: &stream, Options: opts, Truncate: &off, Shift: &off}
 	// An old server reports no capabilities: then trust the request.
 	known := len(d.Capabilities) > 0
 	if len(req.Tools) > 0 {
@@ -216,6 +221,14 @@ func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResul
 	msgs, err := toOllamaMessages(req.Messages)
 	if err != nil {
 		return nil, err
+	}
+	if known && !d.Has(CapVision) {
+		for i := range msgs {
+			if len(msgs[i].Images) > 0 {
+				msgs[i].Images = nil
+				res.ImagesDropped = true
+			}
+		}
 	}
 	areq.Messages = msgs
 	return areq, nil
@@ -277,7 +290,9 @@ func toOllamaMessages(msgs []Message) ([]api.Message, error) {
 			args := api.NewToolCallFunctionArguments()
 			if len(tc.Arguments) > 0 {
 				if err := args.UnmarshalJSON(tc.Arguments); err != nil {
-					return nil, fmt.Errorf("message tool call %s: arguments: %w", tc.Name, err)
+					return nil, &Error{Kind: KindBadResponse, Err: err,
+						Message: fmt.Sprintf("history has a %s call whose arguments are not a JSON object", tc.Name),
+						Hint:    "start a new chat (/new); the stored conversation is damaged"}
 				}
 			}
 			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{
@@ -287,4 +302,13 @@ func toOllamaMessages(msgs []Message) ([]api.Message, error) {
 		out = append(out, am)
 	}
 	return out, nil
+}
+
+// defaultHTTPClient fails fast when a host does not answer at all (a
+// firewalled address would otherwise hang for minutes) but never cuts a long
+// stream: calls are bounded by their context.
+func defaultHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return &http.Client{Transport: t}
 }

@@ -196,7 +196,11 @@ func (o *Ollama) classify(err error, model string) error {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return transient(&Error{Kind: KindUnreachable, Hint: HintOllamaDown,
+		hint := HintOllamaDown
+		if !isConnRefused(err) {
+			hint = fmt.Sprintf("cannot connect to Ollama at %s — check providers.ollama.host / OLLAMA_HOST and the network", o.host)
+		}
+		return transient(&Error{Kind: KindUnreachable, Hint: hint,
 			Message: fmt.Sprintf("cannot reach Ollama at %s", o.host), Err: err})
 	}
 	var ae api.AuthorizationError
@@ -236,6 +240,9 @@ func (o *Ollama) classifyStatus(se api.StatusError, model string) error {
 	case se.StatusCode == http.StatusTooManyRequests || se.StatusCode == http.StatusServiceUnavailable:
 		return transient(&Error{Kind: KindRateLimited, Hint: "Ollama is busy with other requests — wait a moment and try again",
 			Message: "Ollama is overloaded", Err: se})
+	case strings.Contains(strings.ToLower(msg), "memory"):
+		return &Error{Kind: KindBadResponse, Message: fmt.Sprintf("Ollama cannot load %s", modelName(model)), Err: se,
+			Hint: "the model needs more memory than is free — pick a smaller model or lower agents.defaults.contextTokens"}
 	case se.StatusCode >= 500:
 		return transient(&Error{Kind: KindBadResponse, Hint: "Ollama hit an internal error — see its server log (`journalctl -u ollama` or the terminal running `ollama serve`)",
 			Message: "Ollama failed", Err: se})

@@ -36,20 +36,6 @@ func TestResolveOllamaHost(t *testing.T) {
 	}
 }
 
-func TestParseModelRef(t *testing.T) {
-	tests := []struct{ in, def, p, m string }{
-		{"ollama/qwen3:4b", "ollama", "ollama", "qwen3:4b"},
-		{"qwen3:4b", "ollama", "ollama", "qwen3:4b"},
-		{"openrouter/anthropic/claude-3.5", "ollama", "openrouter", "anthropic/claude-3.5"},
-		{"gpt-4o", "openai", "openai", "gpt-4o"},
-	}
-	for _, tt := range tests {
-		if p, m := ParseModelRef(tt.in, tt.def); p != tt.p || m != tt.m {
-			t.Errorf("ParseModelRef(%q) = %q, %q", tt.in, p, m)
-		}
-	}
-}
-
 func TestOllamaShowAndList(t *testing.T) {
 	o, _, _ := newFakeOllama(t)
 	ctx := context.Background()

@@ -165,6 +165,26 @@ func TestRealOllama(t *testing.T) {
 		}
 	})
 
+	t.Run("max tokens", func(t *testing.T) {
+		resp, err := o.Chat(ctx, Request{Model: chatModel, Messages: userMsg("hi"), MaxTokens: 2}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.FinishReason != FinishLength || resp.Message.Content != "Hello from" || resp.Usage.CompletionTokens != 2 {
+			t.Errorf("finish %q content %q usage %+v", resp.FinishReason, resp.Message.Content, resp.Usage)
+		}
+	})
+
+	t.Run("context overflow", func(t *testing.T) {
+		long := strings.Repeat("lorem ipsum dolor sit amet ", 200)
+		_, err := o.Chat(ctx, Request{Model: chatModel, Messages: userMsg(long), ContextTokens: 256}, nil)
+		e, ok := AsError(err)
+		if !ok || e.Kind != KindContextOverflow || e.Hint != HintContextOverflow {
+			t.Fatalf("err = %v", err)
+		}
+		t.Logf("overflow error: %v", err)
+	})
+
 	t.Run("tool call then answer", func(t *testing.T) {
 		req := Request{Model: chatModel, Messages: userMsg("Weather in Paris?"), Tools: []ToolDef{weather}}
 		resp, err := o.Chat(ctx, req, nil)

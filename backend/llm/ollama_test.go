@@ -2,9 +2,12 @@ package llm
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -100,6 +103,10 @@ func TestOllamaChatStreamsTextThinkingAndUsage(t *testing.T) {
 	reqs := srv.ChatRequests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d chat requests", len(reqs))
+	}
+	var flags struct{ Truncate, Shift *bool }
+	if err := json.Unmarshal(srv.Requests()[len(srv.Requests())-1].Body, &flags); err != nil || flags.Truncate == nil || *flags.Truncate || flags.Shift == nil || *flags.Shift {
+		t.Errorf("truncate/shift not disabled: %+v %v", flags, err)
 	}
 	if reqs[0].Options["num_ctx"] != float64(40960) || string(reqs[0].Think) != "true" || reqs[0].Stream == nil || !*reqs[0].Stream {
 		t.Errorf("sent options %v think %s stream %v", reqs[0].Options, reqs[0].Think, reqs[0].Stream)
@@ -220,16 +227,31 @@ func TestOllamaTextToolCallFallback(t *testing.T) {
 func TestOllamaModelWithoutToolsGetsNoTools(t *testing.T) {
 	o, srv, _ := newFakeOllama(t, fakeollama.Reply{Content: "I can only talk."})
 	think := true
-	resp, err := o.Chat(context.Background(), Request{Model: "tiny", Messages: userMsg("x"), Tools: []ToolDef{readFileTool}, Think: &think}, nil)
+	msgs := []Message{{Role: RoleUser, Content: "what is this?", Images: [][]byte{[]byte("\x89PNG fake")}}}
+	resp, err := o.Chat(context.Background(), Request{Model: "tiny", Messages: msgs, Tools: []ToolDef{readFileTool}, Think: &think}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !resp.ToolsDropped || !resp.ThinkDropped || resp.Message.Content != "I can only talk." {
+	if !resp.ToolsDropped || !resp.ThinkDropped || !resp.ImagesDropped || resp.Message.Content != "I can only talk." {
 		t.Errorf("resp = %+v", resp)
 	}
 	sent := srv.ChatRequests()[0]
-	if len(sent.Tools) != 0 || len(sent.Think) != 0 {
-		t.Errorf("sent tools %s think %s to a model without the capability", sent.Tools, sent.Think)
+	if len(sent.Tools) != 0 || len(sent.Think) != 0 || len(sent.Messages[0].Images) != 0 {
+		t.Errorf("sent tools %s think %s images %d to a model without the capability", sent.Tools, sent.Think, len(sent.Messages[0].Images))
+	}
+}
+
+func TestOllamaSendsImagesToVisionModels(t *testing.T) {
+	o, srv, _ := newFakeOllama(t, fakeollama.Reply{Content: "A cat."})
+	srv.SetModels(fakeollama.Model{Name: "llava:7b", Family: "llama", ContextLength: 4096, Capabilities: []string{"completion", "vision"}})
+	img := []byte("\x89PNG fake")
+	resp, err := o.Chat(context.Background(), Request{Model: "llava:7b", Messages: []Message{{Role: RoleUser, Content: "what?", Images: [][]byte{img}}}}, nil)
+	if err != nil || resp.ImagesDropped {
+		t.Fatalf("resp %+v err %v", resp, err)
+	}
+	got := srv.ChatRequests()[0].Messages[0].Images
+	if len(got) != 1 || got[0] != base64.StdEncoding.EncodeToString(img) {
+		t.Errorf("images sent: %v", got)
 	}
 }
 
@@ -254,6 +276,8 @@ func TestOllamaErrors(t *testing.T) {
 			kind: KindBadResponse, hint: "server log", requests: 3, sleeps: 2},
 		{name: "429 retried then final", model: "qwen3:4b", replies: []fakeollama.Reply{{Status: 429, Error: "slow down"}, {Status: 429, Error: "slow down"}, {Status: 503, Error: "busy"}},
 			kind: KindRateLimited, hint: "wait", requests: 3, sleeps: 2},
+		{name: "out of memory", model: "qwen3:4b", replies: []fakeollama.Reply{{Status: 500, Error: "model requires more system memory (5.2 GiB) than is available (3.1 GiB)"}},
+			kind: KindBadResponse, hint: "smaller model", requests: 1},
 		{name: "unauthorized", model: "qwen3:4b", replies: []fakeollama.Reply{{Status: 403, Error: "forbidden"}}, kind: KindAuth, hint: "authorization", requests: 1},
 		{name: "tool parse failure retried once", model: "qwen3:4b",
 			replies: []fakeollama.Reply{{Error: "error parsing tool call: invalid character"}, {Error: "error parsing tool call: invalid character"}},
@@ -360,8 +384,10 @@ func TestOllamaCancelStopsSlowStreamPromptly(t *testing.T) {
 	first := make(chan struct{})
 	var once sync.Once
 	done := make(chan error, 1)
+	partialCh := make(chan string, 1)
 	go func() {
-		_, err := o.Chat(ctx, Request{Model: "qwen3:4b", Messages: userMsg("x")}, func(Chunk) { once.Do(func() { close(first) }) })
+		resp, err := o.Chat(ctx, Request{Model: "qwen3:4b", Messages: userMsg("x")}, func(Chunk) { once.Do(func() { close(first) }) })
+		partialCh <- resp.Message.Content
 		done <- err
 	}()
 	select {
@@ -375,6 +401,9 @@ func TestOllamaCancelStopsSlowStreamPromptly(t *testing.T) {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if partial := <-partialCh; !strings.HasPrefix(partial, "one") || strings.Contains(partial, "eight") {
+			t.Errorf("partial response %q", partial)
 		}
 		if d := time.Since(start); d > 500*time.Millisecond {
 			t.Errorf("cancel took %v", d)
@@ -405,5 +434,26 @@ func TestOllamaCancelDuringHangAndBackoff(t *testing.T) {
 	}
 	if time.Since(start) > 2*time.Second {
 		t.Errorf("backoff not cancellable")
+	}
+}
+
+func TestOllamaConnectionDroppedHint(t *testing.T) {
+	// A server that hangs up on every request: reachable port, broken peer.
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	t.Cleanup(ts.Close)
+	sl := &sleeps{}
+	o, err := NewOllama(OllamaConfig{Host: ts.URL, Retry: RetryPolicy{MaxAttempts: 2, Sleep: sl.sleep}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = o.Chat(context.Background(), Request{Model: "m", Messages: userMsg("x")}, nil)
+	e, ok := AsError(err)
+	if !ok || e.Kind != KindUnreachable || !strings.Contains(e.Hint, "OLLAMA_HOST") || sl.count() != 1 {
+		t.Fatalf("err %v hint %q sleeps %d", err, e.Hint, sl.count())
 	}
 }

@@ -59,6 +59,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
+	oc.HTTPClient = defaultHTTPClient()
 	if cfg.HTTPClient != nil {
 		oc.HTTPClient = cfg.HTTPClient
 	}
@@ -106,6 +107,11 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		return res, err
 	}
 	stream, err := p.client.CreateChatCompletionStream(ctx, oreq)
+	if err != nil && len(oreq.Tools) > 0 && toolsUnsupported(err) {
+		// A model without tool support still chats (F-TOOLFALLBACK).
+		oreq.Tools, res.ToolsDropped = nil, true
+		stream, err = p.client.CreateChatCompletionStream(ctx, oreq)
+	}
 	if err != nil {
 		return res, p.classify(err, req.Model)
 	}
@@ -277,6 +283,36 @@ func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error)
 
 func dataURL(img []byte) string {
 	return "data:" + http.DetectContentType(img) + ";base64," + base64.StdEncoding.EncodeToString(img)
+}
+
+// toolsUnsupported recognises servers refusing tools for this model: OpenRouter
+// ("No endpoints found that support tool use"), Ollama ("does not support
+// tools"), vLLM and llama.cpp (tools need a server flag).
+func toolsUnsupported(err error) bool {
+	status, msg := 0, ""
+	var ae *openai.APIError
+	var re *openai.RequestError
+	switch {
+	case errors.As(err, &ae):
+		status, msg = ae.HTTPStatusCode, ae.Message
+	case errors.As(err, &re):
+		status, msg = re.HTTPStatusCode, string(re.Body)
+	default:
+		return false
+	}
+	if status != http.StatusBadRequest && status != http.StatusNotFound && status != http.StatusUnprocessableEntity {
+		return false
+	}
+	m := strings.ToLower(msg)
+	if !strings.Contains(m, "tool") {
+		return false
+	}
+	for _, s := range []string{"support", "requires", "not enabled", "jinja"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // classify maps go-openai errors to a final *Error.

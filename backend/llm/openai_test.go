@@ -241,6 +241,18 @@ func TestOpenAIErrors(t *testing.T) {
 	}
 }
 
+func TestOpenAIModelWithoutToolsIsRetriedWithoutTools(t *testing.T) {
+	p, f, sl := newFakeOpenAI(t, sseReply{status: 404, body: `{"error":{"message":"No endpoints found that support tool use.","code":404}}`},
+		sseReply{done: true, events: []string{delta(`{"content":"plain answer"}`), finish("stop")}})
+	resp, err := p.Chat(context.Background(), Request{Model: "m", Messages: userMsg("x"), Tools: []ToolDef{readFileTool}}, nil)
+	if err != nil || !resp.ToolsDropped || resp.Message.Content != "plain answer" || sl.count() != 0 {
+		t.Fatalf("resp %+v err %v", resp, err)
+	}
+	if len(f.bodies) != 2 || f.bodies[0]["tools"] == nil || f.bodies[1]["tools"] != nil {
+		t.Errorf("tools in requests: %v / %v", f.bodies[0]["tools"], f.bodies[1]["tools"])
+	}
+}
+
 func TestOpenAIRecoversAfter5xx(t *testing.T) {
 	p, _, sl := newFakeOpenAI(t, sseReply{status: 500, body: `{"error":{"message":"oops","type":"server_error"}}`},
 		sseReply{done: true, events: []string{delta(`{"content":"fine"}`), finish("stop")}})

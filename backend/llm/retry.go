@@ -88,7 +88,7 @@ func withRetry(ctx context.Context, p RetryPolicy, op func(ctx context.Context) 
 			return nil
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("chat canceled: %w", ctx.Err())
+			return fmt.Errorf("request canceled: %w", ctx.Err())
 		}
 		r, ok := err.(*retryable)
 		if !ok {
@@ -98,7 +98,7 @@ func withRetry(ctx context.Context, p RetryPolicy, op func(ctx context.Context) 
 		case streamed:
 		case r.class == retryTransient && n < p.attempts():
 			if serr := p.sleep(ctx, p.Delay(n)); serr != nil {
-				return fmt.Errorf("chat canceled while waiting to retry: %w", serr)
+				return fmt.Errorf("request canceled while waiting to retry: %w", serr)
 			}
 			continue
 		case r.class == retryModel && !modelRetried:

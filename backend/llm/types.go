@@ -64,7 +64,7 @@ type ToolDef struct {
 }
 
 // Request is one chat call. Model is the provider's own name for the model
-// (without the "<provider>/" prefix, see ParseModelRef).
+// (without the "<provider>/" prefix: config.ResolveModel splits model names).
 type Request struct {
 	Model    string
 	Messages []Message
@@ -131,12 +131,17 @@ type Response struct {
 	ToolsDropped bool
 	// ThinkDropped is set when thinking was requested but the model cannot think.
 	ThinkDropped bool
+	// ImagesDropped is set when the messages carried images but the model has
+	// no vision capability: they were left out (F-MEDIA: tell the user).
+	ImagesDropped bool
 }
 
 // Provider is the one seam between the agent and a model service.
 type Provider interface {
 	// Chat streams one reply; fn receives every chunk in order (it may be nil).
 	// Text-printed tool calls and <think> blocks are already separated.
+	// On error the Response holds what was streamed before the failure, and
+	// the error is an *Error (or wraps ctx.Err() when ctx was cancelled).
 	Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error)
 }
 

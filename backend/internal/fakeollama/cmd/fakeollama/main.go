@@ -4,8 +4,8 @@
 //
 // Without -script it lists qwen3:4b (tools, thinking) and nomic-embed-text and
 // answers every chat with a friendly sentence quoting the user. It prints
-// "fakeollama listening on http://ADDR" once it accepts connections and stops
-// on SIGINT/SIGTERM.
+// "fakeollama listening on http://ADDR" once it accepts connections (use
+// -addr 127.0.0.1:0 for a free port) and stops on SIGINT/SIGTERM.
 package main
 
 import (
@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -24,17 +25,22 @@ import (
 )
 
 func main() {
-	if err := run(); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeollama:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
-	addr := flag.String("addr", "127.0.0.1:11435", "listen address")
-	scriptPath := flag.String("script", "", "JSON script: {models, replies, pulls, default}")
-	flag.Parse()
-
+// run serves until ctx is done.
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("fakeollama", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:11435", "listen address (port 0 picks a free one)")
+	scriptPath := fs.String("script", "", "JSON script: {models, replies, pulls, default}")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	script := fakeollama.DefaultScript()
 	if *scriptPath != "" {
 		s, err := fakeollama.LoadScript(*scriptPath)
@@ -49,8 +55,6 @@ func run() error {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		srv.Close()
@@ -58,7 +62,7 @@ func run() error {
 		defer cancel()
 		_ = hs.Shutdown(shutdown)
 	}()
-	fmt.Printf("fakeollama listening on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "fakeollama listening on http://%s\n", ln.Addr())
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
