@@ -1,0 +1,235 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// DefaultToolTimeout bounds a tool that does not implement Timeouter.
+const DefaultToolTimeout = 2 * time.Minute
+
+// RegistryOptions configures a Registry. The zero value is usable.
+type RegistryOptions struct {
+	// Timeout is the per-call limit for tools without their own (default 2 min).
+	Timeout time.Duration
+	// Masker redacts secrets from every result, error text included (F-SECRETS).
+	Masker *Masker
+}
+
+// Registry holds the tools offered to the model and runs calls to them.
+// It is safe for concurrent use; MCP tools may be added while calls run.
+type Registry struct {
+	opts  RegistryOptions
+	mu    sync.RWMutex
+	tools map[string]entry
+}
+
+type entry struct {
+	tool     Tool
+	resolved *jsonschema.Resolved
+	params   json.RawMessage
+}
+
+// NewRegistry returns an empty Registry.
+func NewRegistry(opts RegistryOptions) *Registry {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultToolTimeout
+	}
+	return &Registry{opts: opts, tools: map[string]entry{}}
+}
+
+// Register adds tools, replacing any tool of the same name. It fails if a name is
+// empty or a schema does not resolve; earlier tools of the same call stay added.
+func (r *Registry) Register(tools ...Tool) error {
+	for _, t := range tools {
+		name := t.Name()
+		if name == "" {
+			return errors.New("register tool: empty name")
+		}
+		s := t.Parameters()
+		if s == nil {
+			s = &jsonschema.Schema{Type: "object"}
+		}
+		rs, err := s.Resolve(nil)
+		if err != nil {
+			return fmt.Errorf("register tool %s: resolve schema: %w", name, err)
+		}
+		params, err := json.Marshal(s)
+		if err != nil {
+			return fmt.Errorf("register tool %s: marshal schema: %w", name, err)
+		}
+		r.mu.Lock()
+		r.tools[name] = entry{tool: t, resolved: rs, params: params}
+		r.mu.Unlock()
+	}
+	return nil
+}
+
+// Unregister removes a tool (e.g. when an MCP server goes away).
+func (r *Registry) Unregister(name string) {
+	r.mu.Lock()
+	delete(r.tools, name)
+	r.mu.Unlock()
+}
+
+// Get returns the named tool.
+func (r *Registry) Get(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.tools[name]
+	return e.tool, ok
+}
+
+// Names lists the tool names in definition order.
+func (r *Registry) Names() []string {
+	defs := r.Definitions()
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	return names
+}
+
+// Definitions returns every tool's definition in a stable order: built-ins by
+// name, then MCP tools by name (F-STABLE), so provider prompt caches stay warm.
+func (r *Registry) Definitions() []Definition {
+	r.mu.RLock()
+	entries := make([]entry, 0, len(r.tools))
+	for _, e := range r.tools {
+		entries = append(entries, e)
+	}
+	r.mu.RUnlock()
+	sort.Slice(entries, func(i, j int) bool {
+		oi, oj := originOf(entries[i].tool), originOf(entries[j].tool)
+		if oi != oj {
+			return oi < oj
+		}
+		return entries[i].tool.Name() < entries[j].tool.Name()
+	})
+	defs := make([]Definition, len(entries))
+	for i, e := range entries {
+		defs[i] = Definition{Name: e.tool.Name(), Description: e.tool.Description(), Parameters: e.params}
+	}
+	return defs
+}
+
+func originOf(t Tool) Origin {
+	if o, ok := t.(Originer); ok {
+		return o.Origin()
+	}
+	return OriginBuiltin
+}
+
+// IsReadOnly reports whether the named tool is read-only (false if unknown).
+func (r *Registry) IsReadOnly(name string) bool {
+	t, ok := r.Get(name)
+	return ok && t.ReadOnly()
+}
+
+// IsExclusive reports whether the named tool must run alone. Unknown tools are
+// reported exclusive so a caller errs on the side of running them one at a time.
+func (r *Registry) IsExclusive(name string) bool {
+	t, ok := r.Get(name)
+	return !ok || t.Exclusive()
+}
+
+// Call runs one tool call as the model wrote it: repair the JSON, cast values to
+// the schema's types, validate, then execute under a time limit with panics
+// recovered. It never returns an error: every failure is a Result the model can
+// read and correct itself from (F-TOOLARGS). Secrets are masked in the result.
+func (r *Registry) Call(ctx context.Context, name string, raw json.RawMessage) Result {
+	return r.opts.Masker.MaskResult(r.call(ctx, name, raw))
+}
+
+func (r *Registry) call(ctx context.Context, name string, raw json.RawMessage) Result {
+	r.mu.RLock()
+	e, ok := r.tools[name]
+	r.mu.RUnlock()
+	if !ok {
+		return Errorf("unknown tool %q. Valid tools: %s. Call one of these by its exact name.",
+			name, strings.Join(r.Names(), ", "))
+	}
+	args, err := r.prepare(e, raw)
+	if err != nil {
+		return Errorf("invalid arguments for tool %q:\n%v\nExpected: %s.\nValid tools: %s.",
+			name, err, signature(e.tool.Parameters()), strings.Join(r.Names(), ", "))
+	}
+	return r.execute(ctx, e.tool, args)
+}
+
+func (r *Registry) prepare(e entry, raw json.RawMessage) (Args, error) {
+	obj, err := ParseArgs(raw)
+	if err != nil {
+		return nil, fmt.Errorf("- %w", err)
+	}
+	s := e.resolved.Schema()
+	obj = CastArgs(s, obj)
+	if probs := argProblems(s, obj); len(probs) > 0 {
+		return nil, errors.New("- " + strings.Join(probs, "\n- "))
+	}
+	if err := e.resolved.Validate(obj); err != nil {
+		return nil, fmt.Errorf("- %w", err)
+	}
+	return Args(obj), nil
+}
+
+func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
+	limit := r.opts.Timeout
+	if to, ok := t.(Timeouter); ok {
+		if d := to.Timeout(args); d > 0 {
+			limit = d
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+
+	done := make(chan Result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- Errorf("tool %s crashed: %v. This is a bug in the tool, not in your call; try another approach.\n%s",
+					t.Name(), p, firstFrames(debug.Stack(), 6))
+			}
+		}()
+		res, err := t.Execute(ctx, args)
+		if err != nil {
+			if res.Content == "" {
+				res.Content = "Error: " + err.Error()
+			} else {
+				res.Content += "\nError: " + err.Error()
+			}
+			res.IsError = true
+		}
+		done <- res
+	}()
+
+	select {
+	case res := <-done:
+		return res
+	case <-ctx.Done():
+		// A tool that ignores its context is abandoned, not awaited: the run must
+		// go on (its goroutine ends when the tool finally returns).
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return Errorf("tool %s timed out after %s; try a smaller task or a longer timeout", t.Name(), limit)
+		}
+		return Errorf("tool %s was cancelled", t.Name())
+	}
+}
+
+// firstFrames keeps a short piece of a stack trace for the error result.
+func firstFrames(stack []byte, lines int) string {
+	parts := strings.SplitN(string(stack), "\n", lines+1)
+	if len(parts) > lines {
+		parts = parts[:lines]
+	}
+	return strings.Join(parts, "\n")
+}
