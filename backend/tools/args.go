@@ -33,6 +33,9 @@ func ParseArgs(raw json.RawMessage) (map[string]any, error) {
 	}
 	// Some models encode the object twice: "{\"path\": \"a\"}".
 	if s, ok := v.(string); ok {
+		if !strings.HasPrefix(strings.TrimSpace(s), "{") {
+			return nil, fmt.Errorf("arguments must be a JSON object, got the string %q", truncate(s, 80))
+		}
 		inner, err := ParseArgs(json.RawMessage(s))
 		if err != nil {
 			return nil, fmt.Errorf("arguments are a string, not a JSON object: %q", truncate(s, 80))
