@@ -134,7 +134,10 @@ func TestCallValidation(t *testing.T) {
 			t.Errorf("Call(%s) = %+v, want %s", c.raw, res, c.want)
 		}
 	}
-	bad := []struct{ raw string; wants []string }{
+	bad := []struct {
+		raw   string
+		wants []string
+	}{
 		{`{}`, []string{"path: required field is missing (string)"}},
 		{`{"file_path":"a"}`, []string{"path: required field is missing", "file_path: unknown field (valid fields: ids, mode, opts, path, ratio, timeout, verbose)"}},
 		{`{"path":"a","timeout":"soon"}`, []string{`timeout: expected integer, got string "soon"`}},
