@@ -148,8 +148,8 @@ func writeGrepContent(b *strings.Builder, files []grepFile, ctxLines, budget int
 		last := -1 // last line index printed in this file
 		for _, h := range f.hits {
 			from, to := max(h-ctxLines, last+1), min(h+ctxLines, len(f.lines)-1)
-			if last >= 0 && from > last+1 {
-				b.WriteString("--\n")
+			if ctxLines > 0 && printed > 0 && (last < 0 || from > last+1) {
+				b.WriteString("--\n") // between groups and between files
 			}
 			for i := from; i <= to; i++ {
 				sep := "-"
@@ -164,9 +164,6 @@ func writeGrepContent(b *strings.Builder, files []grepFile, ctxLines, budget int
 				printed++
 				last = i
 			}
-		}
-		if len(files) > 1 && ctxLines > 0 {
-			b.WriteString("--\n")
 		}
 	}
 	return false
