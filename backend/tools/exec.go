@@ -253,7 +253,7 @@ func (w *capWriter) String() string {
 	// Cut the note's length back out of head and tail so the whole stays within max.
 	note := fmt.Sprintf("\n[... %d of %d characters of output omitted; the first and last parts are shown. Redirect to a file and read it with read_file or grep for more.]\n",
 		w.total-kept, w.total)
-	trim := len(note) / 2
+	trim := (len(note) + 1) / 2
 	h, tl := w.head, tail
 	if len(h) > trim {
 		h = h[:len(h)-trim]

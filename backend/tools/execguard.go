@@ -134,7 +134,8 @@ func (g *ExecGuard) checkSegment(seg segment, dir string, depth int) error {
 		}
 	case "find":
 		if containsAny(args, "-delete", "rm") && len(operands) > 0 {
-			if why := g.broad(operands[0], dir); why != "" {
+			// find . -name x -delete in the workspace is ordinary; from / or ~ it is not.
+			if why := g.broad(operands[0], dir); why != "" && !within(realPath(g.policy.expand(operands[0], dir)), g.policy.workspaceDir()) {
 				return refuse("rm-broad", "find with -delete/-exec rm on %s", why)
 			}
 		}

@@ -17,6 +17,10 @@ import (
 // DefaultToolTimeout bounds a tool that does not implement Timeouter.
 const DefaultToolTimeout = 2 * time.Minute
 
+// cancelGrace is how long Call waits for a cancelled tool to return on its own;
+// F-CANCEL allows 1 s for the whole stop.
+const cancelGrace = 500 * time.Millisecond
+
 // RegistryOptions configures a Registry. The zero value is usable.
 type RegistryOptions struct {
 	// Timeout is the per-call limit for tools without their own (default 2 min).
@@ -216,12 +220,25 @@ func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
 	case res := <-done:
 		return res
 	case <-ctx.Done():
-		// A tool that ignores its context is abandoned, not awaited: the run must
-		// go on (its goroutine ends when the tool finally returns).
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Errorf("tool %s timed out after %s; try a smaller task or a longer timeout", t.Name(), limit)
+	}
+	// Give the tool a moment to stop and report (exec kills its process group
+	// and says so); one that ignores its context is then abandoned, not awaited,
+	// so the run goes on (its goroutine ends when the tool finally returns).
+	grace := time.NewTimer(cancelGrace)
+	defer grace.Stop()
+	stopped := Errorf("tool %s was cancelled", t.Name())
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		stopped = Errorf("tool %s timed out after %s; try a smaller task or a longer timeout", t.Name(), limit)
+	}
+	select {
+	case res := <-done:
+		if !res.IsError { // whatever it managed is kept, but the call did not succeed
+			res.Content = appendNote(res.Content, stopped.Content)
+			res.IsError = true
 		}
-		return Errorf("tool %s was cancelled", t.Name())
+		return res
+	case <-grace.C:
+		return stopped
 	}
 }
 
