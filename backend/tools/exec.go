@@ -127,6 +127,9 @@ func (t *ExecTool) Env() []string {
 }
 
 func (t *ExecTool) Execute(ctx context.Context, args Args) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("exec: not started: %w", err)
+	}
 	command := args.String("command")
 	if strings.TrimSpace(command) == "" {
 		return Result{}, errors.New("exec: command is empty")
