@@ -250,3 +250,28 @@ func firstFrames(stack []byte, lines int) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// Batches plans the run order of one model response's tool calls (F-PARALLEL):
+// consecutive read-only, non-exclusive calls form one batch that may run
+// concurrently; every other call is a batch of its own, in the model's order.
+// It returns indexes into names.
+func (r *Registry) Batches(names []string) [][]int {
+	var out [][]int
+	var par []int
+	flush := func() {
+		if len(par) > 0 {
+			out = append(out, par)
+			par = nil
+		}
+	}
+	for i, n := range names {
+		if r.IsReadOnly(n) && !r.IsExclusive(n) {
+			par = append(par, i)
+			continue
+		}
+		flush()
+		out = append(out, []int{i})
+	}
+	flush()
+	return out
+}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -309,5 +310,14 @@ func BenchmarkCall(b *testing.B) {
 		if res := r.Call(ctx, "echo", raw); res.IsError {
 			b.Fatal(res.Content)
 		}
+	}
+}
+
+func TestBatches(t *testing.T) {
+	r := newTestRegistry(t, Builtins(Options{Policy: Policy{Workspace: t.TempDir()}})...)
+	got := r.Batches([]string{"read_file", "grep", "write_file", "glob", "list_dir", "exec", "nope", "read_file"})
+	want := "[[0 1] [2] [3 4] [5] [6] [7]]"
+	if s := fmt.Sprint(got); s != want {
+		t.Fatalf("Batches = %s, want %s", s, want)
 	}
 }
