@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/boyter/gocodewalker"
+	"github.com/boyter/gocodewalker/go-gitignore"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -32,11 +34,12 @@ func walkFiles(ctx context.Context, pol *Policy, root string, fn func(abs string
 	w.IncludeHidden = true
 	w.ExcludeDirectory = []string{".git", "node_modules", ".hearth"}
 	w.SetErrorHandler(func(error) bool { return true }) // unreadable folders are skipped
+	outer := ancestorIgnores(root, pol.workspaceDir())
 	errc := make(chan error, 1)
 	go func() { errc <- w.Start() }()
 	stopped := false
 	for f := range ch { // always drained, so the walker's goroutines end
-		if stopped {
+		if stopped || ignoredByAncestors(outer, root, f.Location) {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -65,6 +68,51 @@ func walkFiles(ctx context.Context, pol *Policy, root string, fn func(abs string
 		return nil
 	}
 	return err
+}
+
+// ancestorIgnores reads the .gitignore files of the folders between the
+// workspace and root (exclusive), outermost first: the walker only sees those
+// inside root, but a search of a subfolder must honour the project's ignores too.
+func ancestorIgnores(root, ws string) []gitignore.GitIgnore {
+	if root == ws || !within(root, ws) {
+		return nil
+	}
+	var out []gitignore.GitIgnore
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		if c, err := os.ReadFile(filepath.Join(d, ".gitignore")); err == nil {
+			out = append([]gitignore.GitIgnore{gitignore.New(bytes.NewReader(c), d, nil)}, out...)
+		}
+		if d == ws || d == filepath.Dir(d) {
+			return out
+		}
+	}
+}
+
+// ignoredByAncestors applies outer ignores to every folder below root on the
+// way to file, and to file itself; the last matching pattern wins.
+func ignoredByAncestors(outer []gitignore.GitIgnore, root, file string) bool {
+	if len(outer) == 0 {
+		return false
+	}
+	rel, err := filepath.Rel(root, file)
+	if err != nil {
+		return false
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	p := root
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		ignored := false
+		for _, ig := range outer {
+			if m := ig.Absolute(p, i < len(parts)-1); m != nil {
+				ignored = m.Ignore()
+			}
+		}
+		if ignored {
+			return true
+		}
+	}
+	return false
 }
 
 // globMatcher matches a workspace-style pattern against a path relative to the

@@ -94,6 +94,11 @@ func TestGrepModes(t *testing.T) {
 	if r.Content != "src/util/strings_test.go" {
 		t.Fatalf("glob filter: %s", r.Content)
 	}
+	// Searching a subfolder still honours the workspace's .gitignore.
+	r = s.call(t, "grep", map[string]any{"pattern": "hello", "path": "src", "case_insensitive": true})
+	if r.Content != "src/main.go\nsrc/util/strings_test.go" {
+		t.Fatalf("subfolder grep ignored the parent .gitignore:\n%s", r.Content)
+	}
 	wantOK(t, s.call(t, "grep", map[string]any{"pattern": "nothing-here"}), "No matches")
 	wantErr(t, s.call(t, "grep", map[string]any{"pattern": "func("}), "invalid regular expression")
 	wantErr(t, s.call(t, "grep", map[string]any{"pattern": "x", "output_mode": "lines"}), `output_mode: "lines" is not one of`)
