@@ -100,8 +100,8 @@ func readPage(ctx context.Context, r io.Reader, offset, limit, maxChars int) (*p
 	br := bufio.NewReaderSize(r, 64*1024)
 	line := 0
 	for {
-		raw, err := br.ReadString('\n')
-		if raw == "" && err != nil {
+		raw, full, err := readLine(br, maxLineChars)
+		if full == 0 && err != nil { // nothing left (an empty line has err == nil)
 			if err == io.EOF {
 				break
 			}
@@ -114,12 +114,10 @@ func readPage(ctx context.Context, r io.Reader, offset, limit, maxChars int) (*p
 		if line < offset || line >= offset+limit || p.cutByChars {
 			continue
 		}
-		text := strings.TrimRight(raw, "\r\n")
-		if !utf8.ValidString(text) {
-			text = strings.ToValidUTF8(text, "\uFFFD")
-		}
-		if len(text) > maxLineChars {
-			text = text[:maxLineChars] + fmt.Sprintf("… [line cut at %d of %d chars]", maxLineChars, len(text))
+		text := strings.ToValidUTF8(strings.TrimRight(raw, "\r\n"), "\uFFFD")
+		if full > maxLineChars {
+			text = strings.ToValidUTF8(raw[:min(len(raw), maxLineChars)], "") +
+				fmt.Sprintf("… [line cut at %d of %d chars]", maxLineChars, full)
 		}
 		entry := fmt.Sprintf("%d\t%s\n", line, text)
 		if p.body.Len()+len(entry) > budget && p.last >= p.first {
@@ -148,6 +146,31 @@ func (p *page) render(path string) string {
 		out += fmt.Sprintf("[Lines %d-%d of %d; end of file.]", p.first, p.last, p.total)
 	}
 	return out
+}
+
+// readLine reads one line, keeping at most keep+2 bytes of it (so a 1 GB
+// minified line costs no more memory than a short one); full is the line's
+// whole length in bytes without its line ending.
+func readLine(br *bufio.Reader, keep int) (string, int, error) {
+	var buf []byte
+	full := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		full += len(chunk)
+		if room := keep + 2 - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(room, len(chunk))]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == nil { // the line ending does not count
+			full--
+			if bytes.HasSuffix(chunk, []byte("\r\n")) {
+				full--
+			}
+		}
+		return string(buf), full, err
+	}
 }
 
 // describeImage recognises common image formats from their first bytes.

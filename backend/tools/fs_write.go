@@ -95,6 +95,9 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
+// maxEditSize bounds the files edit_file loads whole.
+const maxEditSize = 32 << 20
+
 type editFileTool struct{ fsBase }
 
 func (t *editFileTool) Name() string { return "edit_file" }
@@ -121,6 +124,9 @@ func (t *editFileTool) Execute(ctx context.Context, args Args) (Result, error) {
 	abs, err := t.policy.ResolveWrite(path)
 	if err != nil {
 		return Result{}, fmt.Errorf("edit_file: %w", err)
+	}
+	if st, err := os.Stat(abs); err == nil && st.Size() > maxEditSize {
+		return Result{}, fmt.Errorf("edit_file %s: file is %s, over the %s edit limit; use exec with a stream editor", path, sizeWords(st.Size()), sizeWords(maxEditSize))
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
