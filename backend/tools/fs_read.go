@@ -20,7 +20,7 @@ import (
 
 const (
 	defaultReadLimit = 2000 // lines per page unless limit says otherwise
-	maxLineChars     = 2000 // longer lines are cut so one line cannot fill a page
+	maxLineChars     = 2000 // longer lines are cut (at most half a page) so one line cannot fill a page
 	sniffLen         = 8000
 )
 
@@ -97,10 +97,11 @@ func readPage(ctx context.Context, r io.Reader, offset, limit, maxChars int) (*p
 	}
 	p := &page{first: offset, last: offset - 1}
 	budget := maxChars - 300 // room for the footer
+	lineCap := min(maxLineChars, maxChars/2)
 	br := bufio.NewReaderSize(r, 64*1024)
 	line := 0
 	for {
-		raw, full, err := readLine(br, maxLineChars)
+		raw, full, err := readLine(br, lineCap)
 		if full == 0 && err != nil { // nothing left (an empty line has err == nil)
 			if err == io.EOF {
 				break
@@ -115,9 +116,9 @@ func readPage(ctx context.Context, r io.Reader, offset, limit, maxChars int) (*p
 			continue
 		}
 		text := strings.ToValidUTF8(strings.TrimRight(raw, "\r\n"), "\uFFFD")
-		if full > maxLineChars {
-			text = strings.ToValidUTF8(raw[:min(len(raw), maxLineChars)], "") +
-				fmt.Sprintf("… [line cut at %d of %d chars]", maxLineChars, full)
+		if full > lineCap {
+			text = strings.ToValidUTF8(raw[:min(len(raw), lineCap)], "") +
+				fmt.Sprintf("… [line cut at %d of %d chars]", lineCap, full)
 		}
 		entry := fmt.Sprintf("%d\t%s\n", line, text)
 		if p.body.Len()+len(entry) > budget && p.last >= p.first {

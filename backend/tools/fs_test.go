@@ -98,11 +98,11 @@ func TestReadFileNumberedAndPaged(t *testing.T) {
 	wantOK(t, s.call(t, "read_file", map[string]any{"path": "empty.txt"}), "(empty file)")
 	s.write(t, filepath.Join(s.ws, "long.txt"), strings.Repeat("x", 5000)+"\n")
 	r = s.call(t, "read_file", map[string]any{"path": "long.txt"})
-	wantOK(t, r, "[line cut at 2000 of 5000 chars]")
+	wantOK(t, r, "[line cut at 1000 of 5000 chars]") // half of maxResultChars=2000
 	// A line far longer than the read buffer is cut without being held whole.
 	s.write(t, filepath.Join(s.ws, "huge.txt"), "a\r\n"+strings.Repeat("z", 200000)+"\r\nlast")
 	r = s.call(t, "read_file", map[string]any{"path": "huge.txt"})
-	wantOK(t, r, "1\ta\n2\tzzz", "[line cut at 2000 of 200000 chars]\n3\tlast")
+	wantOK(t, r, "1\ta\n2\tzzz", "[line cut at 1000 of 200000 chars]\n3\tlast")
 }
 
 func TestReadFileImageBinaryDevice(t *testing.T) {
