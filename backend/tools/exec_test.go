@@ -58,6 +58,11 @@ func TestExecGuard(t *testing.T) {
 		{"echo '{}' > ~/.config/hearth/config.json", "protected-write"},
 		{"rm config.json", "protected-write"},
 		{"kill -9 -1", "kill-all"},
+		{"rm -rf -- /", "rm-broad"},
+		{"env X=1 rm -rf '/'", "rm-broad"},
+		{"nohup rm -rf ~ &", "rm-broad"},
+		{"sh -ec 'reboot'", "power"},
+		{"echo hi | sudo tee /dev/sdb", "device-write"},
 	}
 	for _, c := range refused {
 		err := g.Check(c.cmd, s.ws)
@@ -99,6 +104,11 @@ func TestExecGuard(t *testing.T) {
 		"FOO=1 env | sort",
 		"timeout 5 sleep 1",
 		"echo $HOME",
+		"rm -rf -- ./tmp",
+		"echo hi > out.txt 2>&1",
+		"ls -la ~",
+		"du -sh ~/Downloads",
+		"rm -rf \"$OUT_DIR/cache\"",
 	}
 	for _, cmd := range allowed {
 		if err := g.Check(cmd, s.ws); err != nil {
