@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -200,8 +201,11 @@ func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- Errorf("tool %s crashed: %v. This is a bug in the tool, not in your call; try another approach.\n%s",
-					t.Name(), p, firstFrames(debug.Stack(), 6))
+				stack := string(debug.Stack())
+				res := Errorf("tool %s crashed (%v at %s). This is a bug in the tool, not in your call; try another approach.",
+					t.Name(), p, panicSite(stack))
+				res.Meta = map[string]string{MetaStack: stack}
+				done <- res
 			}
 		}()
 		res, err := t.Execute(ctx, args)
@@ -242,13 +246,25 @@ func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
 	}
 }
 
-// firstFrames keeps a short piece of a stack trace for the error result.
-func firstFrames(stack []byte, lines int) string {
-	parts := strings.SplitN(string(stack), "\n", lines+1)
-	if len(parts) > lines {
-		parts = parts[:lines]
+// panicSite finds the function and line that panicked in a debug.Stack trace:
+// the frame right after the runtime's panic call.
+func panicSite(stack string) string {
+	lines := strings.Split(stack, "\n")
+	for i, l := range lines {
+		// "panic(…)", its file line, then the panicking function and its file line.
+		if strings.HasPrefix(l, "panic(") && i+3 < len(lines) {
+			fn := lines[i+2]
+			if j := strings.LastIndexByte(fn, '('); j > 0 {
+				fn = fn[:j]
+			}
+			loc := strings.TrimSpace(lines[i+3])
+			if j := strings.LastIndex(loc, " +0x"); j > 0 {
+				loc = loc[:j]
+			}
+			return filepath.Base(fn) + " " + filepath.Base(loc)
+		}
 	}
-	return strings.Join(parts, "\n")
+	return "unknown location"
 }
 
 // Batches plans the run order of one model response's tool calls (F-PARALLEL):

@@ -179,7 +179,9 @@ func TestCallPanicBecomesError(t *testing.T) {
 		return Result{}, nil
 	}})
 	res := r.Call(context.Background(), "boom", nil)
-	if !res.IsError || !strings.Contains(res.Content, "tool boom crashed") || !strings.Contains(res.Content, "nil map") {
+	t.Log(res.Content)
+	if !res.IsError || !strings.Contains(res.Content, "tool boom crashed") || !strings.Contains(res.Content, "nil map") ||
+		!strings.Contains(res.Content, "registry_test.go:") || !strings.Contains(res.Meta[MetaStack], "goroutine") {
 		t.Fatalf("panic result: %+v", res)
 	}
 }

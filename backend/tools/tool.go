@@ -75,6 +75,7 @@ const (
 	MetaSpilledPath = "spilledPath" // absolute path of the full result on disk
 	MetaExitCode    = "exitCode"    // exec: the command's exit code
 	MetaPath        = "path"        // file tools: the resolved path acted on
+	MetaStack       = "stack"       // a crashed tool's stack trace, for logs only
 )
 
 // OK reports whether the call succeeded.
