@@ -15,7 +15,7 @@ func searchTree(t *testing.T) *sandbox {
 	files := map[string]string{
 		".gitignore":               "build/\n*.log\n",
 		"src/main.go":              "package main\n\nfunc main() {\n\tprintln(\"Hello\")\n}\n",
-		"src/util/strings.go":      "package util\n\n// TODO: faster\nfunc Upper(s string) string { return s }\n",
+		"src/util/strings.go":      "package util\n\n// Upper is a stub\nfunc Upper(s string) string { return s }\n",
 		"src/util/strings_test.go": "package util\n// hello test\n",
 		"docs/readme.md":           "# Docs\nhello docs\nmore\nlines\nhere\nhello again\n",
 		"build/out.go":             "package build // hello ignored\n",
