@@ -61,6 +61,8 @@ func TestGlob(t *testing.T) {
 			t.Errorf("glob listed %s:\n%s", bad, r.Content)
 		}
 	}
+	// Naming the extension asks for binary files too.
+	wantOK(t, s.call(t, "glob", map[string]any{"pattern": "*.bin"}), "assets/data.bin")
 	wantOK(t, s.call(t, "glob", map[string]any{"pattern": "*.rs"}), "No files match")
 	wantErr(t, s.call(t, "glob", map[string]any{"pattern": "[a-"}), "invalid glob pattern")
 	wantErr(t, s.call(t, "glob", map[string]any{"pattern": "*", "path": ".."}), "outside the workspace")
