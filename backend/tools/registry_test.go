@@ -168,9 +168,14 @@ func TestCallValidation(t *testing.T) {
 func TestCallUnknownTool(t *testing.T) {
 	r := newTestRegistry(t, &fakeTool{name: "b_tool"}, &fakeTool{name: "a_tool"})
 	res := r.Call(context.Background(), "read_fil", json.RawMessage(`{}`))
-	if !res.IsError || !strings.Contains(res.Content, `unknown tool "read_fil"`) || !strings.Contains(res.Content, "Valid tools: a_tool, b_tool") {
+	if !res.IsError || !strings.Contains(res.Content, `unknown tool "read_fil"`) || !strings.Contains(res.Content, "Valid tools: a_tool, b_tool") ||
+		strings.Contains(res.Content, "Did you mean") {
 		t.Fatalf("unknown tool result: %+v", res)
 	}
+	for _, n := range []string{"ATool", "functions.a_tool", "a-tool"} {
+		wantErr(t, r.Call(context.Background(), n, nil), `Did you mean "a_tool"?`)
+	}
+	wantOK(t, r.Call(context.Background(), " a_tool\n", nil))
 }
 
 func TestCallPanicBecomesError(t *testing.T) {
