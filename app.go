@@ -5,9 +5,6 @@ package main
 import (
 	"context"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -40,18 +37,10 @@ func (a *App) startup(ctx context.Context) {
 	if a.win.HasPos && !a.win.Maximised {
 		runtime.WindowSetPosition(ctx, a.win.X, a.win.Y)
 	}
-	// Logout and `kill` send SIGTERM: quit cleanly so the window geometry is kept.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	go func() {
-		if _, ok := <-sigs; ok {
-			a.saveWindow(ctx)
-			runtime.Quit(ctx)
-		}
-	}()
 }
 
-// beforeClose records the window geometry; it never prevents closing.
+// beforeClose records the window geometry; it never prevents closing. Wails also runs it
+// on SIGTERM/SIGINT (logout, `kill`), so the geometry survives those too.
 func (a *App) beforeClose(ctx context.Context) bool {
 	a.saveWindow(ctx)
 	return false

@@ -9,7 +9,7 @@ if [[ "${1:-}" != --inside ]]; then
   make --no-print-directory desktop >/dev/null
   # dbus-daemon and the accessibility bus chatter on stderr at every start; keep the log readable.
   dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside 2>&1 |
-    grep -v -E '^(dbus-daemon\[|SpiRegistry daemon)'
+    grep --line-buffered -v -E '^(dbus-daemon\[|SpiRegistry daemon)'
   exit "${PIPESTATUS[0]}"
 fi
 
@@ -43,8 +43,16 @@ start() { # start [VAR=value...]: launch the app and wait for its window
   t1=$(date +%s%N)
   mapped_ms=$(((t1 - t0) / 1000000))
 }
-stop() {
+stop() { # SIGTERM (what a logout sends) must end the app cleanly within 10 s
   kill -TERM "$pid"
+  for _ in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    fail "app still running 10 s after SIGTERM"
+  fi
   wait "$pid" || fail "app exited with status $? after SIGTERM"
   pid=""
 }
