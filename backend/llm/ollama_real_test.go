@@ -213,6 +213,25 @@ func TestRealOllama(t *testing.T) {
 		}
 	})
 
+	t.Run("tool call printed as text", func(t *testing.T) {
+		var chunks []Chunk
+		req := Request{Model: testmodel.TextToolModelName, Messages: userMsg("Weather in Paris?"), Tools: []ToolDef{weather}}
+		resp, err := o.Chat(ctx, req, collect(&chunks))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Message.ToolCalls) != 1 {
+			t.Fatalf("fallback found no call: %+v", resp.Message)
+		}
+		tc := resp.Message.ToolCalls[0]
+		if tc.Name != testmodel.ToolName || !tc.FromText || tc.Unknown || string(tc.Arguments) != `{"city":"Paris"}` {
+			t.Errorf("call %+v", tc)
+		}
+		if resp.Message.Content != "" || textOf(chunks, ChunkText) != "" {
+			t.Errorf("call text leaked: %q / %q", resp.Message.Content, textOf(chunks, ChunkText))
+		}
+	})
+
 	t.Run("embed", func(t *testing.T) {
 		vecs, err := o.Embed(ctx, embedModel, []string{"the cat sat", "a dog barked", "the cat sat"})
 		if err != nil {
