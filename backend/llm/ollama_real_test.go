@@ -105,7 +105,7 @@ func TestRealOllama(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !d.Has(CapCompletion) || !d.Has(CapTools) || d.Has(CapEmbedding) || d.ContextLength != testmodel.ContextLength || d.Family != "qwen3" {
+		if !d.Has(CapCompletion) || !d.Has(CapTools) || d.Has(CapEmbedding) || d.ContextLength != testmodel.ContextLength || d.Family != "qwen3" || d.Size < 100_000 {
 			t.Errorf("chat model details %+v", d)
 		}
 		e, err := o.Show(ctx, embedModel)
