@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 
 if [[ "${1:-}" != --inside ]]; then
   make --no-print-directory desktop >/dev/null
-  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside
+  # dbus-daemon and the accessibility bus chatter on stderr at every start; keep the log readable.
+  dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside 2>&1 |
+    grep -v -E '^(dbus-daemon\[|SpiRegistry daemon)'
+  exit "${PIPESTATUS[0]}"
 fi
 
 bin=$(pwd)/build/bin/hearth
@@ -31,8 +34,8 @@ pass() {
   echo "smoke: ok: $*"
 }
 
-start() {
-  "$bin" >"$home/app.log" 2>&1 &
+start() { # start [VAR=value...]: launch the app and wait for its window
+  env "$@" "$bin" >"$home/app.log" 2>&1 &
   pid=$!
   local t0 t1
   t0=$(date +%s%N)
@@ -75,6 +78,17 @@ start
 [[ $(geometry) == 900x600 ]] || fail "restart size $(geometry), want 900x600"
 stop
 pass "window size remembered across a restart"
+
+# Dark theme follows the desktop: GTK's dark preference reaches the page as
+# prefers-color-scheme. Sample the middle of the window: it must be dark.
+GTK_THEME=Adwaita:dark start
+shot "$shots/dark.png"
+read -r x y < <(xdotool getwindowgeometry "$wid" | sed -n 's/.*Position: \([0-9]*\),\([0-9]*\).*/\1 \2/p')
+read -r w h < <(geometry | tr x ' ')
+pixel=$(/usr/bin/convert "$shots/dark.png" -crop "1x1+$((x + w / 2))+$((y + h / 3))" -format '%[fx:int(255*luminance)]' info:)
+stop
+((pixel < 80)) || fail "dark desktop theme: window middle has luminance $pixel, want a dark background"
+pass "dark desktop theme gives a dark window (luminance $pixel)"
 
 mkdir -p "$XDG_CONFIG_HOME/hearth"
 printf '{\n  "agents": {\n    "defaults": {"model": "ollama/qwen3:4b",}\n  }\n}\n' >"$XDG_CONFIG_HOME/hearth/config.json"

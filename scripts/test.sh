@@ -70,7 +70,7 @@ jq -r -s '
   (map(select(.Action == "fail" and .Test != null) | .Package + " " + .Test)) as $failed
   | .[] | select(.Action == "output" or .Action == "build-output")
   | select(.Test == null or ((.Package + " " + .Test) as $k | $failed | index($k)))
-  | .Output' "$out/go.json" | grep -v -E '^(=== (RUN|PAUSE|CONT|NAME)|PASS$|\s*--- PASS)' || true
+  | .Output' "$out/go.json" | grep -v -E '^(=== (RUN|PAUSE|CONT|NAME)|PASS$|\s*--- PASS|\s*$)' || true
 cat "$out/go.err"
 go_pass=$(jq -s '[.[] | select(.Test != null and .Action == "pass")] | length' "$out/go.json")
 go_fail=$(jq -s '[.[] | select(.Test != null and .Action == "fail")] | length' "$out/go.json")
@@ -98,10 +98,11 @@ section "browser e2e (dev build under Xvfb)"
 if go build -tags dev -o build/bin/hearth-dev . 2>"$out/devbuild.log" &&
   go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama 2>>"$out/devbuild.log"; then
   HEARTH_DEV_BIN="$root/build/bin/hearth-dev" HEARTH_FAKEOLLAMA_BIN="$root/build/bin/fakeollama" \
-    dbus-run-session -- xvfb-run -a node --test --test-reporter=spec frontend/e2e/ 2>&1 | tee "$out/e2e.log"
+    dbus-run-session -- xvfb-run -a node --test --test-concurrency=1 --test-reporter=spec frontend/e2e/ 2>&1 |
+    grep --line-buffered -v -E '^(dbus-daemon\[|SpiRegistry daemon)' | tee "$out/e2e.log"
   e2e_rc=${PIPESTATUS[0]}
-  e2e_pass=$(plain "$out/e2e.log" | grep -oE '^ℹ pass [0-9]+' | grep -oE '[0-9]+' || echo 0)
-  e2e_fail=$(plain "$out/e2e.log" | grep -oE '^ℹ fail [0-9]+' | grep -oE '[0-9]+' || echo 0)
+  e2e_pass=$(plain "$out/e2e.log" | awk '/^ℹ pass [0-9]+$/ { s += $3 } END { print s + 0 }')
+  e2e_fail=$(plain "$out/e2e.log" | awk '/^ℹ (fail|cancelled) [0-9]+$/ { s += $3 } END { print s + 0 }')
   echo "browser: ${e2e_pass:-0} passed, ${e2e_fail:-0} failed"
   ok e2e "${e2e_pass:-0}"
   ((${e2e_fail:-0} > 0)) && bad e2e "$e2e_fail"

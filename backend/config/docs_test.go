@@ -10,16 +10,16 @@ import (
 	"testing"
 )
 
-// The complete default file in docs/config.md must load to exactly Default(), and every
+// The complete default file in the README's configuration reference must load to exactly Default(), and every
 // key of the schema must appear in the doc's tables.
 func TestDocsMatchSchema(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "config.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("(?s)```json\n(.*?)```").FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("docs/config.md has no json block")
+		t.Fatal("README.md has no json block")
 	}
 	p := writeFile(t, t.TempDir(), string(m[1]))
 	c, warns, err := Load(p, nil)
@@ -43,7 +43,7 @@ func TestDocsMatchSchema(t *testing.T) {
 				continue
 			}
 			if !strings.Contains(string(doc), "`"+name+"`") && !strings.Contains(string(doc), "."+name+"`") {
-				t.Errorf("docs/config.md does not document %s%s", prefix, name)
+				t.Errorf("README.md does not document %s%s", prefix, name)
 			}
 		}
 	}

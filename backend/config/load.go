@@ -394,7 +394,7 @@ func syntaxHint(data []byte, off int) string {
 	}
 	switch c {
 	case '}', ']':
-		return "remove the comma before this closing bracket (JSON allows no trailing commas)"
+		return "remove the comma before this closing bracket: JSON allows no trailing commas"
 	case '\'':
 		return "JSON strings use double quotes"
 	case '/', '#':

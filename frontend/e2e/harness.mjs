@@ -123,7 +123,7 @@ export async function startHearth({ config, ollamaHost } = {}) {
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */
 export async function openBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), 'hearth-chromium-'));
+  // playwright-core gives Chromium a fresh temporary profile of its own.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -135,14 +135,12 @@ export async function openBrowser() {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
-      `--user-data-dir=${profile}`,
     ],
   });
   return {
     browser,
     async close() {
       await browser.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }

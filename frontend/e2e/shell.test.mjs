@@ -54,7 +54,8 @@ describe('the window shell', () => {
     const { page, context } = await openPage(chrome.browser, app.url);
     await page.getByRole('tab', { name: 'Files' }).click();
     await page.getByText('Memory and persona files').waitFor();
-    assert.ok(await page.getByRole('tabpanel').getByText(app.workspace).isVisible());
+    // The path arrives with the first App.Status() answer.
+    await page.getByRole('tabpanel').getByText(app.workspace).waitFor();
     for (const f of ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md', 'HEARTBEAT.md', 'memory/MEMORY.md', 'memory/HISTORY.md']) {
       assert.ok(existsSync(join(app.workspace, f)), `${f} was not written by onboarding`);
     }

@@ -1,0 +1,103 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Delete moves session id to the trash (sessions/.trash/) and, when
+// workspace is not empty, removes the session's spilled tool results
+// (<workspace>/.hearth/results/<id>/). A session deleted earlier under the same
+// id stays in the trash under a name with a time suffix.
+func (s *Store) Delete(id, workspace string) error {
+	p, err := s.Path(id)
+	if err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	trash := filepath.Join(s.dir, TrashDir)
+	dst := filepath.Join(trash, filepath.Base(p))
+	if err := os.MkdirAll(trash, dirMode); err != nil {
+		return fmt.Errorf("delete session %s: %w (check that %s is writable)", id, err, s.dir)
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("delete session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("delete session %s: %w (check the file's permissions)", id, err)
+	}
+	// Wait for a writer to finish its record; writers that queued behind us
+	// notice the move and fail with ErrNotFound instead of writing to the trash.
+	err = flock(f, true)
+	if err == nil {
+		err = moveAside(dst, s.now().UnixNano())
+	}
+	if err == nil {
+		err = os.Rename(p, dst)
+	}
+	_ = funlock(f)
+	_ = f.Close()
+	if err != nil {
+		return fmt.Errorf("delete session %s: move to trash: %w (check that %s is writable)", id, err, trash)
+	}
+	syncDir(s.dir)
+	syncDir(trash)
+	if workspace == "" {
+		return nil
+	}
+	rd, err := ResultsDir(workspace, id)
+	if err == nil {
+		err = os.RemoveAll(rd)
+	}
+	if err != nil {
+		return fmt.Errorf("delete session %s: moved to trash, but removing its tool results failed: %w (remove %s by hand)", id, err, rd)
+	}
+	return nil
+}
+
+// moveAside renames an existing file dst to dst.<suffix>, so it is kept but
+// no longer listed or restored.
+func moveAside(dst string, suffix int64) error {
+	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return os.Rename(dst, dst+"."+strconv.FormatInt(suffix, 10))
+}
+
+// Restore moves session id back from the trash. It fails with ErrExists when
+// a session with that id exists again (delete or rename that one first). Its
+// spilled tool results are gone; the messages keep what the model saw.
+func (s *Store) Restore(id string) error {
+	p, err := s.Path(id)
+	if err != nil {
+		return fmt.Errorf("restore session: %w", err)
+	}
+	src := filepath.Join(s.dir, TrashDir, filepath.Base(p))
+	if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("restore session %s: %w in the trash", id, ErrNotFound)
+	}
+	// A hard link fails atomically when the name is taken, where a rename
+	// would silently replace a session created meanwhile.
+	err = os.Link(src, p)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("restore session %s: %w (delete or archive the current one first)", id, ErrExists)
+	case err != nil:
+		// No hard links on this file system: check, then rename.
+		if _, serr := os.Lstat(p); serr == nil {
+			return fmt.Errorf("restore session %s: %w (delete or archive the current one first)", id, ErrExists)
+		}
+		err = os.Rename(src, p)
+	default:
+		err = os.Remove(src)
+	}
+	if err != nil {
+		return fmt.Errorf("restore session %s: %w (check that %s is writable)", id, err, s.dir)
+	}
+	syncDir(s.dir)
+	return nil
+}
