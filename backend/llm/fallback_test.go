@@ -276,3 +276,28 @@ func TestNormalizeArguments(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTextFilter streams a 300-word answer with a tagged call at the end
+// in word-sized deltas, as Ollama sends them. Target: under 2 µs per delta, so
+// the fallback never shows in a reply's latency.
+func BenchmarkTextFilter(b *testing.B) {
+	var deltas []string
+	for i := 0; i < 300; i++ {
+		deltas = append(deltas, " word")
+		if i%40 == 39 {
+			deltas = append(deltas, "\n")
+		}
+	}
+	deltas = append(deltas, "\n<tool_call>", `{"name": "exec",`, ` "arguments": {"command": "ls"}}`, "</tool_call>")
+	offered := toolSet(offeredTools)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := newTextFilter(offered)
+		for _, d := range deltas {
+			f.write(d)
+		}
+		f.flush()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(deltas)), "ns/delta")
+}

@@ -12,7 +12,8 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// Show describes a model from /api/show: capabilities, context length, family.
+// Show describes a model from /api/show: capabilities, context length,
+// family; size and digest come from /api/tags (which /api/show lacks).
 func (o *Ollama) Show(ctx context.Context, model string) (ModelDetails, error) {
 	var d ModelDetails
 	err := withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
@@ -20,12 +21,20 @@ func (o *Ollama) Show(ctx context.Context, model string) (ModelDetails, error) {
 		d, err = o.showOnce(ctx, model)
 		return false, err
 	})
-	if err == nil {
-		o.mu.Lock()
-		o.details[model] = d
-		o.mu.Unlock()
+	if err != nil {
+		return d, err
 	}
-	return d, err
+	o.mu.Lock()
+	o.details[model] = d
+	o.mu.Unlock()
+	if l, err := o.client.List(ctx); err == nil {
+		for _, m := range l.Models {
+			if m.Name == model || m.Name == model+":latest" || m.Model == model {
+				d.Size, d.Digest = m.Size, m.Digest
+			}
+		}
+	}
+	return d, nil
 }
 
 // showCached is Show without its own retries (Chat retries around it), cached

@@ -43,7 +43,7 @@ func TestOllamaShowAndList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.ContextLength != 40960 || d.Family != "qwen3" || !d.Has(CapTools) || !d.Has(CapThinking) || d.Has(CapVision) || d.ParameterSize != "4.0B" {
+	if d.ContextLength != 40960 || d.Family != "qwen3" || !d.Has(CapTools) || !d.Has(CapThinking) || d.Has(CapVision) || d.ParameterSize != "4.0B" || d.Size != 2_497_293_918 || d.Digest == "" {
 		t.Errorf("details = %+v", d)
 	}
 	if _, err := o.Show(ctx, "nope"); !IsKind(err, KindModelNotFound) {

@@ -105,7 +105,7 @@ func TestRealOllama(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !d.Has(CapCompletion) || !d.Has(CapTools) || d.Has(CapEmbedding) || d.ContextLength != testmodel.ContextLength || d.Family != "qwen3" {
+		if !d.Has(CapCompletion) || !d.Has(CapTools) || d.Has(CapEmbedding) || d.ContextLength != testmodel.ContextLength || d.Family != "qwen3" || d.Size < 100_000 {
 			t.Errorf("chat model details %+v", d)
 		}
 		e, err := o.Show(ctx, embedModel)
@@ -210,6 +210,25 @@ func TestRealOllama(t *testing.T) {
 		}
 		if resp.Message.Content != testmodel.ChatReply || len(resp.Message.ToolCalls) != 0 {
 			t.Errorf("answer after tool result: %+v", resp.Message)
+		}
+	})
+
+	t.Run("tool call printed as text", func(t *testing.T) {
+		var chunks []Chunk
+		req := Request{Model: testmodel.TextToolModelName, Messages: userMsg("Weather in Paris?"), Tools: []ToolDef{weather}}
+		resp, err := o.Chat(ctx, req, collect(&chunks))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Message.ToolCalls) != 1 {
+			t.Fatalf("fallback found no call: %+v", resp.Message)
+		}
+		tc := resp.Message.ToolCalls[0]
+		if tc.Name != testmodel.ToolName || !tc.FromText || tc.Unknown || string(tc.Arguments) != `{"city":"Paris"}` {
+			t.Errorf("call %+v", tc)
+		}
+		if resp.Message.Content != "" || textOf(chunks, ChunkText) != "" {
+			t.Errorf("call text leaked: %q / %q", resp.Message.Content, textOf(chunks, ChunkText))
 		}
 	})
 

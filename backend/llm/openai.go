@@ -21,8 +21,9 @@ const DefaultOpenAIBase = "https://api.openai.com/v1"
 // OpenAIConfig configures an OpenAI-compatible provider (OpenAI, OpenRouter,
 // DeepSeek, Groq, vLLM, LM Studio, llama.cpp server, …) with plain values.
 type OpenAIConfig struct {
-	// Name is the provider's key in config.json ("openai" or a custom name);
-	// hints name it so the user knows which entry to fix.
+	// Name is the provider's key in config.json ("openai" or "custom.<name>");
+	// hints name it ("check providers.custom.groq.apiKey") so the user knows
+	// which entry to fix.
 	Name    string
 	BaseURL string
 	APIKey  string

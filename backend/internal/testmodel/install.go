@@ -12,11 +12,12 @@ import (
 
 // Names under which Install creates the models.
 const (
-	ChatModelName  = "hearth-tiny:latest"
-	EmbedModelName = "hearth-tiny-embed:latest"
+	ChatModelName     = "hearth-tiny:latest"
+	TextToolModelName = "hearth-tiny-text:latest"
+	EmbedModelName    = "hearth-tiny-embed:latest"
 )
 
-// Install generates both models and creates them on the Ollama server behind
+// Install generates the three models and creates them on the Ollama server behind
 // c (upload the GGUF blob, then /api/create).
 func Install(ctx context.Context, c *api.Client) error {
 	chat, err := ChatModel()
@@ -24,6 +25,13 @@ func Install(ctx context.Context, c *api.Client) error {
 		return err
 	}
 	if err := Create(ctx, c, ChatModelName, chat, Template); err != nil {
+		return err
+	}
+	text, err := TextToolModel()
+	if err != nil {
+		return err
+	}
+	if err := Create(ctx, c, TextToolModelName, text, Template); err != nil {
 		return err
 	}
 	embed, err := EmbedModel()

@@ -44,6 +44,11 @@ var replyWords = []string{"Hello", " from", " the", " tiny", " model"}
 // toolCallText is the single token holding the call between the tags.
 const toolCallText = "\n{\"name\": \"" + ToolName + "\", \"arguments\": " + ToolArgs + "}\n"
 
+// TextToolCall is what the text-call model prints instead of a tagged call:
+// a bare JSON object, which Ollama passes through as text (only Hearth's
+// fallback turns it into a call).
+const TextToolCall = "{\"name\": \"" + ToolName + "\", \"arguments\": " + ToolArgs + "}"
+
 // Template is the Modelfile TEMPLATE for the chat model: ChatML, with .Tools
 // (which gives the tools capability), a {{ if .ToolCalls }}<tool_call> block
 // (which tells Ollama's parser the tag) and the tool-start token at the end
@@ -94,6 +99,7 @@ func newVocab() *vocab {
 		v.add(w, typeNormal)
 	}
 	v.add(toolCallText, typeNormal)
+	v.add(TextToolCall, typeNormal)
 	return v
 }
 
@@ -175,6 +181,21 @@ const logitMargin = 10
 
 // ChatModel returns the GGUF bytes of the bigram chat model (≈430 KB).
 func ChatModel() ([]byte, error) {
+	return chatModel("hearth-tiny-chat", [][2]string{
+		{tokToolStart, tokCallOpen},
+		{tokCallOpen, toolCallText},
+		{toolCallText, tokCallClose},
+	})
+}
+
+// TextToolModel is ChatModel except that its tool path prints TextToolCall as
+// plain text, the way small local models often do.
+func TextToolModel() ([]byte, error) {
+	return chatModel("hearth-tiny-text", [][2]string{{tokToolStart, TextToolCall}})
+}
+
+// chatModel wires the reply chain plus the given tool path.
+func chatModel(name string, toolPath [][2]string) ([]byte, error) {
 	v := newVocab()
 	s := shape{d: 64, ff: 128, heads: 4, headDim: 16}
 	// Each token with a specific successor gets its own one-hot slot; all
@@ -183,12 +204,8 @@ func ChatModel() ([]byte, error) {
 	for i := 1; i < len(replyWords); i++ {
 		chain = append(chain, [2]string{replyWords[i-1], replyWords[i]})
 	}
-	chain = append(chain,
-		[2]string{replyWords[len(replyWords)-1], "!"},
-		[2]string{tokToolStart, tokCallOpen},
-		[2]string{tokCallOpen, toolCallText},
-		[2]string{toolCallText, tokCallClose},
-	)
+	chain = append(chain, [2]string{replyWords[len(replyWords)-1], "!"})
+	chain = append(chain, toolPath...)
 	n := len(v.tokens)
 	embd := make([]float32, s.d*n)
 	out := make([]float32, s.d*n)
@@ -206,7 +223,7 @@ func ChatModel() ([]byte, error) {
 		{"output_norm.weight", []uint64{uint64(s.d)}, filled(s.d, 1)},
 		{"output.weight", []uint64{uint64(s.d), uint64(n)}, out},
 	}, block(s)...)
-	return encodeGGUF(metadata("hearth-tiny-chat", v, s), tensors)
+	return encodeGGUF(metadata(name, v, s), tensors)
 }
 
 // EmbedModel returns the GGUF bytes of the mean-pooling embedding model with

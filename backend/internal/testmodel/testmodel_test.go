@@ -219,6 +219,26 @@ func TestChatModelIsABigramChain(t *testing.T) {
 	}
 }
 
+func TestTextToolModel(t *testing.T) {
+	b, err := TextToolModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := parseGGUF(t, b)
+	v := newVocab()
+	tokens := f.kvs["tokenizer.ggml.tokens"].([]any)
+	tok := next(f, 64, v.id(tokToolStart))
+	if got := decode(tokens[tok].(string)); got != TextToolCall {
+		t.Errorf("tool path prints %q", got)
+	}
+	if next(f, 64, tok) != v.id(tokImEnd) {
+		t.Error("text call is not the end of the reply")
+	}
+	if next(f, 64, v.id("\n")) != v.id(replyWords[0]) {
+		t.Error("plain reply chain broken")
+	}
+}
+
 func TestEmbedModel(t *testing.T) {
 	b, err := EmbedModel()
 	if err != nil {
