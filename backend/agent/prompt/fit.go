@@ -161,9 +161,13 @@ func (c Counter) shrink(f *Fit, tok, raw []int) error {
 		}
 	}
 	// Each pass cuts the largest content by the whole excess (or to the
-	// floor); the loop ends because every pass shrinks one message or marks
-	// it as done.
+	// floor), always from its uncut text so the marker counts every cut
+	// character. Rounding in the calibrated estimate can leave a token or two
+	// over, so a message may be cut again; the loop ends because each pass
+	// shrinks a message or marks it as done.
 	done := make([]bool, len(msgs))
+	orig := make([]string, len(msgs))
+	cut := make([]bool, len(msgs))
 	for f.Tokens > f.Budget {
 		big, bigTok := -1, 0
 		for i, t := range ctok {
@@ -175,10 +179,17 @@ func (c Counter) shrink(f *Fit, tok, raw []int) error {
 			return fmt.Errorf("the current message needs ~%d tokens, budget is %d: %w (hint: start a new chat, send a shorter message or raise contextTokens)",
 				f.Tokens, f.Budget, ErrNoRoom)
 		}
+		if !cut[big] {
+			orig[big], cut[big] = msgs[big].Content, true
+		}
 		target := max(bigTok-(f.Tokens-f.Budget), minKeepTokens)
-		set(big, truncateMiddle(msgs[big].Content, target, c))
+		nc := truncateMiddle(orig[big], target, c)
+		if c.Text(nc) >= bigTok {
+			done[big] = true
+			continue
+		}
+		set(big, nc)
 		f.Truncated = true
-		done[big] = true
 	}
 	return nil
 }
