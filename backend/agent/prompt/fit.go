@@ -57,7 +57,8 @@ func safetyMargin(avail int) int { return avail/25 + 16 }
 // replaced by placeholders and then the middle of its largest contents is cut,
 // saying so in the text. If even that cannot fit, Fit returns an error
 // wrapping ErrNoRoom: it never returns a request that overflows by its own
-// estimate. It runs in time linear in the size of the history.
+// estimate. Its cost grows with what is sent, and only
+// trivially (a scan of roles) with the length of the history.
 func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, contextTokens, replyTokens int) (Fit, error) {
 	avail := contextTokens - replyTokens
 	budget := avail - safetyMargin(avail)
@@ -70,21 +71,24 @@ func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, 
 			len(tools), fixed, budget, contextTokens, replyTokens, ErrNoRoom)
 	}
 
-	raw := make([]int, len(history))
-	tok := make([]int, len(history))
 	last := 0 // start of the current turn
-	for i, m := range history {
-		raw[i] = EstimateMessage(m)
-		tok[i] = c.scale(raw[i])
-		if m.Role == llm.RoleUser {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == llm.RoleUser {
 			last = i
+			break
 		}
 	}
 
 	// Keep the longest suffix that starts at a turn boundary and fits: the
 	// same as dropping the oldest turns one by one, in one backward pass.
+	// Messages older than the first one that does not fit are never even
+	// estimated, so the cost follows what is sent, not the session's length.
+	raw := make([]int, len(history))
+	tok := make([]int, len(history))
 	start, sum := len(history), 0
 	for i := len(history) - 1; i >= 0; i-- {
+		raw[i] = EstimateMessage(history[i])
+		tok[i] = c.scale(raw[i])
 		sum += tok[i]
 		if i > last {
 			continue // inside the current turn: not a place to cut

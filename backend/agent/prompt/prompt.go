@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -303,12 +302,17 @@ func cleanFile(s string) string {
 }
 
 // hashSkills fingerprints the skills so a change rebuilds the prompt without
-// keeping a copy of every text.
+// keeping a copy of every text. FNV-1a is written out over the strings
+// because hash.Hash would copy each one into a []byte on every call.
 func hashSkills(always []string, summary []SkillSummary) uint64 {
-	h := fnv.New64a()
+	h := uint64(14695981039346656037)
 	w := func(s string) {
-		_, _ = io.WriteString(h, s)
-		_, _ = h.Write([]byte{0})
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff // a separator no UTF-8 text contains
+		h *= 1099511628211
 	}
 	for _, s := range always {
 		w(s)
@@ -325,5 +329,5 @@ func hashSkills(always []string, summary []SkillSummary) uint64 {
 			w("0")
 		}
 	}
-	return h.Sum64()
+	return h
 }

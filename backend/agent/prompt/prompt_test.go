@@ -16,7 +16,7 @@ import (
 // and a second build must not read anything.
 var past = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
-func writeFile(t *testing.T, dir, rel, content string, mtime time.Time) {
+func writeFile(t testing.TB, dir, rel, content string, mtime time.Time) {
 	t.Helper()
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
