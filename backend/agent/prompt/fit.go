@@ -20,8 +20,9 @@ const minKeepTokens = 48
 // Fit is a request fitted to the context window.
 type Fit struct {
 	// Messages are the messages to send after the system prompt: a suffix of
-	// the history starting at a turn boundary, possibly with the current
-	// turn's content shortened. They are copies; the history is not modified.
+	// the history starting at a turn boundary, without the reasoning of
+	// earlier turns, possibly with the current turn's content shortened. They
+	// are copies; the history is not modified.
 	Messages []llm.Message
 	// Dropped is how many of the oldest history messages were left out, and
 	// FirstKept the history index of Messages[0] (they are equal because only
@@ -42,6 +43,19 @@ type Fit struct {
 	RawTokens int
 	// Budget is contextTokens − replyTokens − the safety margin.
 	Budget int
+}
+
+// sendable is a history message as Fit sends it. The reasoning of earlier
+// turns is left out: reasoning models are trained without it (Qwen3's and
+// DeepSeek-R1's templates drop it, their guides say not to send it back), and
+// counting thousands of thinking tokens that a template then drops would cut
+// history for nothing. Within the current turn it stays, because the model is
+// still acting on it between tool calls.
+func sendable(m llm.Message, earlierTurn bool) llm.Message {
+	if earlierTurn {
+		m.Reasoning = ""
+	}
+	return m
 }
 
 // safetyMargin is kept free below the budget because estimates are averages:
@@ -87,7 +101,7 @@ func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, 
 	tok := make([]int, len(history))
 	start, sum := len(history), 0
 	for i := len(history) - 1; i >= 0; i-- {
-		raw[i] = EstimateMessage(history[i])
+		raw[i] = EstimateMessage(sendable(history[i], i < last))
 		tok[i] = c.scale(raw[i])
 		sum += tok[i]
 		if i > last {
@@ -102,7 +116,9 @@ func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, 
 	}
 
 	msgs := make([]llm.Message, len(history)-start)
-	copy(msgs, history[start:])
+	for i := range msgs {
+		msgs[i] = sendable(history[start+i], start+i < last)
+	}
 	f.Messages, f.Dropped, f.FirstKept = msgs, start, start
 	f.Tokens, f.RawTokens = fixed, fixedRaw
 	for i := start; i < len(history); i++ {

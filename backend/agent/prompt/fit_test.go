@@ -72,6 +72,9 @@ func randHistory(r *rand.Rand, p *textPool, turns int) []llm.Message {
 		for range r.IntN(3) {
 			n := 1 + r.IntN(3)
 			call := llm.Message{Role: llm.RoleAssistant, Content: p.text(r.IntN(60))}
+			if r.IntN(3) == 0 {
+				call.Reasoning = p.text(r.IntN(3000))
+			}
 			for range n {
 				id++
 				call.ToolCalls = append(call.ToolCalls, llm.ToolCall{ID: fmt.Sprintf("c%d", id), Name: "read_file", Arguments: json.RawMessage(`{"path":"a.txt"}`)})
@@ -274,6 +277,28 @@ func TestFitShrinksCurrentTurnToolResults(t *testing.T) {
 	}
 	if newest := f.Messages[len(f.Messages)-1].Content; strings.HasPrefix(newest, "[tool result of") {
 		t.Error("the newest tool result was replaced")
+	}
+}
+
+func TestFitDropsReasoningOfEarlierTurns(t *testing.T) {
+	h := []llm.Message{
+		{Role: llm.RoleUser, Content: "first"},
+		{Role: llm.RoleAssistant, Content: "one", Reasoning: strings.Repeat("think ", 500)},
+		{Role: llm.RoleUser, Content: "second"},
+		{Role: llm.RoleAssistant, Reasoning: "I should read it.", ToolCalls: []llm.ToolCall{{ID: "1", Name: "read_file", Arguments: json.RawMessage(`{}`)}}},
+		{Role: llm.RoleTool, ToolCallID: "1", Content: "text"},
+	}
+	orig := cloneHistory(h)
+	f, err := Counter{}.Fit("sys", nil, h, 8192, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFit(t, Counter{}, "sys", nil, h, 8192, 1024, f)
+	if f.Messages[1].Reasoning != "" || f.Messages[3].Reasoning != "I should read it." {
+		t.Fatalf("reasoning sent: earlier %q, current %q", f.Messages[1].Reasoning, f.Messages[3].Reasoning)
+	}
+	if !reflect.DeepEqual(h, orig) {
+		t.Fatal("history modified")
 	}
 }
 
