@@ -31,8 +31,9 @@ type Fit struct {
 	Dropped   int
 	FirstKept int
 	// Omitted counts tool results of the current turn replaced by their
-	// placeholder, and Truncated is set when a message of the current turn
-	// had its middle cut; both are worth a notice to the user.
+	// placeholder, and Truncated is set when the current turn lost its
+	// reasoning or had the middle of a message cut; both are worth a notice
+	// to the user.
 	Omitted   int
 	Truncated bool
 	// Tokens is the calibrated estimate of the whole request (system prompt,
@@ -136,8 +137,8 @@ func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, 
 
 // shrink cuts the current turn (all of f.Messages) down to f.Budget: first
 // older tool results become placeholders (the newest stays, it is what the
-// model is working on), then the middle of the largest content is cut, again
-// and again, down to minKeepTokens per message.
+// model is working on), then reasoning is left out, then the middle of the
+// largest content is cut, again and again, down to minKeepTokens per message.
 func (c Counter) shrink(f *Fit, tok, raw []int) error {
 	msgs := f.Messages
 	// Content estimates are kept so picking the largest content is one cheap
@@ -146,14 +147,17 @@ func (c Counter) shrink(f *Fit, tok, raw []int) error {
 	for i := range msgs {
 		ctok[i] = c.Text(msgs[i].Content)
 	}
-	set := func(i int, content string) {
-		msgs[i].Content = content
-		ctok[i] = c.Text(content)
+	update := func(i int) {
+		ctok[i] = c.Text(msgs[i].Content)
 		nr := EstimateMessage(msgs[i])
 		nt := c.scale(nr)
 		f.Tokens += nt - tok[i]
 		f.RawTokens += nr - raw[i]
 		tok[i], raw[i] = nt, nr
+	}
+	set := func(i int, content string) {
+		msgs[i].Content = content
+		update(i)
 	}
 	newest := -1
 	for i := len(msgs) - 1; i >= 0; i-- {
@@ -178,6 +182,15 @@ func (c Counter) shrink(f *Fit, tok, raw []int) error {
 		if p := ToolPlaceholder(name, utf8.RuneCountInString(m.Content)); len(p) < len(m.Content) {
 			set(i, p)
 			f.Omitted++
+		}
+	}
+	// Then the reasoning of the turn, oldest first: the model's own notes
+	// matter less than what the user and the tools said.
+	for i := 0; i < len(msgs) && f.Tokens > f.Budget; i++ {
+		if msgs[i].Reasoning != "" {
+			msgs[i].Reasoning = ""
+			update(i)
+			f.Truncated = true
 		}
 	}
 	// Each pass cuts the largest content by the whole excess (or to the

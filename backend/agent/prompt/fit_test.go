@@ -173,6 +173,7 @@ func TestFitProperty(t *testing.T) {
 			if !errors.Is(err, ErrNoRoom) {
 				t.Fatalf("iter %d: unexpected error %v", iter, err)
 			}
+			t.Logf("iter %d: %v", iter, err)
 			noRoom++
 			continue
 		}
