@@ -303,6 +303,22 @@ func TestFitDropsReasoningOfEarlierTurns(t *testing.T) {
 	}
 }
 
+func TestFitDropsCurrentReasoningWhenTooBig(t *testing.T) {
+	h := []llm.Message{
+		{Role: llm.RoleUser, Content: "fix the bug"},
+		{Role: llm.RoleAssistant, Reasoning: strings.Repeat("hmm ", 8000), ToolCalls: []llm.ToolCall{{ID: "1", Name: "read_file", Arguments: json.RawMessage(`{}`)}}},
+		{Role: llm.RoleTool, ToolCallID: "1", Content: "package main"},
+	}
+	f, err := Counter{}.Fit("sys", nil, h, 4096, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFit(t, Counter{}, "sys", nil, h, 4096, 1024, f)
+	if !f.Truncated || f.Messages[1].Reasoning != "" || f.Messages[0].Content != "fix the bug" || f.Messages[2].Content != "package main" {
+		t.Fatalf("want only the reasoning dropped: %+v", f)
+	}
+}
+
 func TestFitNoRoom(t *testing.T) {
 	_, err := Counter{}.Fit(strings.Repeat("a", 40000), nil, nil, 4096, 1024)
 	if !errors.Is(err, ErrNoRoom) || !strings.Contains(err.Error(), "hint:") {
