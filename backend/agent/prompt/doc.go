@@ -16,5 +16,5 @@
 //	user := prompt.AppendRuntimeContext(text, now, tz, "desktop")
 //	msgs := prompt.CompactToolResults(history, prompt.KeepToolResults)
 //	fit, err := est.Counter(model).Fit(sys, tools, msgs, ctxTokens, maxTokens)
-//	// send fit.Messages; later est.Observe(model, fit.Tokens, usage.PromptTokens)
+//	// send fit.Messages; then est.Observe(model, fit.RawTokens, resp.Usage.PromptTokens)
 package prompt

@@ -69,11 +69,12 @@ func safetyMargin(avail int) int { return avail/25 + 16 }
 // up to the next one, so an assistant tool-call message always travels with
 // its results) and never the current turn, the one starting at the last user
 // message. If the current turn alone is too big, its older tool results are
-// replaced by placeholders and then the middle of its largest contents is cut,
-// saying so in the text. If even that cannot fit, Fit returns an error
-// wrapping ErrNoRoom: it never returns a request that overflows by its own
-// estimate. Its cost grows with what is sent, and only
-// trivially (a scan of roles) with the length of the history.
+// replaced by placeholders, its reasoning is left out, and then the middle of
+// its largest contents is cut, saying so in the text. If even that cannot
+// fit, Fit returns an error wrapping ErrNoRoom and no messages: it never
+// returns a request that overflows by its own estimate. Its cost grows with
+// what is sent, and only trivially (a scan of roles) with the length of the
+// history.
 func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, contextTokens, replyTokens int) (Fit, error) {
 	avail := contextTokens - replyTokens
 	budget := avail - safetyMargin(avail)
@@ -130,6 +131,7 @@ func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, 
 		return f, nil
 	}
 	if err := c.shrink(&f, tok[start:], raw[start:]); err != nil {
+		f.Messages = nil // half-cut messages must not be sent by mistake
 		return f, fmt.Errorf("fit request (context %d − reply %d): %w", contextTokens, replyTokens, err)
 	}
 	return f, nil

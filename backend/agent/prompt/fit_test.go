@@ -330,8 +330,8 @@ func TestFitNoRoom(t *testing.T) {
 	}
 	// Many images cannot be cut down.
 	imgs := make([][]byte, 20)
-	_, err = Counter{}.Fit("sys", nil, []llm.Message{{Role: llm.RoleUser, Content: "look", Images: imgs}}, 8192, 1024)
-	if !errors.Is(err, ErrNoRoom) {
+	f, err := Counter{}.Fit("sys", nil, []llm.Message{{Role: llm.RoleUser, Content: "look", Images: imgs}}, 8192, 1024)
+	if !errors.Is(err, ErrNoRoom) || f.Messages != nil {
 		t.Fatalf("20 images: err = %v", err)
 	}
 }
