@@ -63,8 +63,9 @@ type Options struct {
 	// Now is the clock (for today's note); nil means time.Now.
 	Now func() time.Time
 	// Skills returns the texts of always-on skills and the summaries of all
-	// skills; nil means none. It is called on every SystemPrompt, so it should
-	// be cheap (the skills loader caches).
+	// skills; nil means none. It is called on every SystemPrompt, maybe from
+	// several goroutines, so it should be cheap (the skills loader caches) and
+	// safe for concurrent use.
 	Skills func() (always []string, summary []SkillSummary)
 	// FS reads the files; nil means the OS.
 	FS FS
