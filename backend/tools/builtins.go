@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// DefaultMaxResultChars is agents.defaults.maxToolResultChars.
+const DefaultMaxResultChars = 16000
+
+// Options configures the built-in tools. Build it from config; the zero value
+// (plus a Workspace in Policy) gives the shipped defaults.
+type Options struct {
+	// Policy is the sandbox every built-in uses (copied, so later changes to the
+	// caller's value do not leak in).
+	Policy Policy
+	// MaxResultChars bounds one read_file page and other listings (default 16000).
+	MaxResultChars int
+	// Exec configures the exec tool.
+	Exec ExecOptions
+	// DisableExec leaves exec out (config tools.exec.enabled=false).
+	DisableExec bool
+}
+
+func (o Options) maxChars() int {
+	if o.MaxResultChars <= 0 {
+		return DefaultMaxResultChars
+	}
+	return o.MaxResultChars
+}
+
+// Builtins returns the seven built-in tools: read_file, write_file, edit_file,
+// list_dir, glob, grep and exec (unless disabled).
+func Builtins(opts Options) []Tool {
+	pol := &Policy{}
+	*pol = opts.Policy
+	fs := fsBase{policy: pol, maxChars: opts.maxChars()}
+	tools := []Tool{
+		&readFileTool{fs}, &writeFileTool{fs}, &editFileTool{fs}, &listDirTool{fs},
+		&globTool{fs}, &grepTool{fs},
+	}
+	if !opts.DisableExec {
+		tools = append(tools, NewExec(pol, opts.Exec))
+	}
+	return tools
+}
+
+// fsBase is shared by the file and search tools.
+type fsBase struct {
+	policy   *Policy
+	maxChars int
+}
+
+// Schema helpers keep the definitions short (F-PROMPTSIZE): descriptions only
+// where the name and type do not already say it.
+
+func object(required []string, props map[string]*jsonschema.Schema) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: props, Required: required}
+}
+
+func str(desc string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Description: desc}
+}
+
+func boolean(desc string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "boolean", Description: desc}
+}
+
+func integer(desc string, min, max float64) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "integer", Description: desc}
+	if min > 0 || max > 0 {
+		s.Minimum = &min
+	}
+	if max > 0 {
+		s.Maximum = &max
+	}
+	return s
+}
+
+func enum(desc string, values ...string) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "string", Description: desc}
+	for _, v := range values {
+		s.Enum = append(s.Enum, v)
+	}
+	return s
+}

@@ -1,0 +1,259 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+type writeFileTool struct{ fsBase }
+
+func (t *writeFileTool) Name() string { return "write_file" }
+func (t *writeFileTool) Description() string {
+	return "Create or overwrite a file with content; creates parent folders."
+}
+func (t *writeFileTool) Parameters() *jsonschema.Schema {
+	return object([]string{"path", "content"}, map[string]*jsonschema.Schema{
+		"path":    str(""),
+		"content": str(""),
+	})
+}
+func (t *writeFileTool) ReadOnly() bool  { return false }
+func (t *writeFileTool) Exclusive() bool { return false }
+
+func (t *writeFileTool) Execute(ctx context.Context, args Args) (Result, error) {
+	path, content := args.String("path"), args.String("content")
+	abs, err := t.policy.ResolveWrite(path)
+	if err != nil {
+		return Result{}, fmt.Errorf("write_file: %w", err)
+	}
+	existed := true
+	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		existed = false
+	}
+	if err := WriteFileAtomic(abs, []byte(content), 0o644); err != nil {
+		return Result{}, fmt.Errorf("write_file %s: %w", path, err)
+	}
+	verb := "Created"
+	if existed {
+		verb = "Overwrote"
+	}
+	return Result{
+		Content: fmt.Sprintf("%s %s (%d bytes, %d lines).", verb, t.policy.display(abs), len(content), countLines(content)),
+		Meta:    map[string]string{MetaPath: abs},
+	}, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// folder and a rename, so readers never see half a file. An existing file keeps
+// its mode; a new one gets perm. Parent folders are created (0755).
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() {
+			return errors.New("is a directory; give a file path")
+		}
+		perm = st.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create parent folders: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create temp file: %w", err)
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write temp file: %w", err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("set mode: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close temp file: %w", err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("rename into place: %w", err)
+	}
+	ok = true
+	return nil
+}
+
+// maxEditSize bounds the files edit_file loads whole.
+const maxEditSize = 32 << 20
+
+type editFileTool struct{ fsBase }
+
+func (t *editFileTool) Name() string { return "edit_file" }
+func (t *editFileTool) Description() string {
+	return "Replace exact text old_text with new_text in a file. old_text must match once unless replace_all."
+}
+func (t *editFileTool) Parameters() *jsonschema.Schema {
+	return object([]string{"path", "old_text", "new_text"}, map[string]*jsonschema.Schema{
+		"path":        str(""),
+		"old_text":    str(""),
+		"new_text":    str(""),
+		"replace_all": boolean(""),
+	})
+}
+func (t *editFileTool) ReadOnly() bool  { return false }
+func (t *editFileTool) Exclusive() bool { return false }
+
+func (t *editFileTool) Execute(ctx context.Context, args Args) (Result, error) {
+	path := args.String("path")
+	oldText, newText := args.String("old_text"), args.String("new_text")
+	if oldText == "" {
+		return Result{}, errors.New("edit_file: old_text is empty; to create or replace a whole file use write_file")
+	}
+	abs, err := t.policy.ResolveWrite(path)
+	if err != nil {
+		return Result{}, fmt.Errorf("edit_file: %w", err)
+	}
+	if st, err := os.Stat(abs); err == nil && st.Size() > maxEditSize {
+		return Result{}, fmt.Errorf("edit_file %s: file is %s, over the %s edit limit; use exec with a stream editor", path, sizeWords(st.Size()), sizeWords(maxEditSize))
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return Result{}, fmt.Errorf("edit_file %s: %w; check the name with list_dir or glob", path, err)
+	}
+	if isBinary(data[:min(len(data), sniffLen)]) {
+		return Result{}, fmt.Errorf("edit_file %s: binary file; only text files can be edited", path)
+	}
+	text := string(data)
+	// A file with Windows line ends still matches text the model wrote with \n.
+	if !strings.Contains(text, oldText) && strings.Contains(text, "\r\n") && !strings.Contains(oldText, "\r\n") {
+		oldText = strings.ReplaceAll(oldText, "\n", "\r\n")
+		newText = strings.ReplaceAll(newText, "\n", "\r\n")
+	}
+	count := strings.Count(text, oldText)
+	switch {
+	case count == 0:
+		return Result{}, fmt.Errorf("edit_file %s: old_text not found (it must match exactly, whitespace included). %s",
+			path, closestMatch(text, oldText))
+	case count > 1 && !args.Bool("replace_all"):
+		return Result{}, fmt.Errorf("edit_file %s: old_text matches %d times (at lines %s); include more surrounding lines to make it unique, or set replace_all=true",
+			path, count, matchLines(text, oldText, 10))
+	}
+	line := strings.Count(text[:strings.Index(text, oldText)], "\n") + 1
+	if args.Bool("replace_all") {
+		text = strings.ReplaceAll(text, oldText, newText)
+	} else {
+		text = strings.Replace(text, oldText, newText, 1)
+	}
+	if err := WriteFileAtomic(abs, []byte(text), 0o644); err != nil {
+		return Result{}, fmt.Errorf("edit_file %s: %w", path, err)
+	}
+	what := fmt.Sprintf("1 occurrence at line %d", line)
+	if count > 1 {
+		what = fmt.Sprintf("%d occurrences (first at line %d)", count, line)
+	}
+	return Result{Content: fmt.Sprintf("Edited %s: replaced %s.", t.policy.display(abs), what),
+		Meta: map[string]string{MetaPath: abs}}, nil
+}
+
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// matchLines lists the line numbers where sub starts, at most max of them.
+func matchLines(text, sub string, max int) string {
+	var lines []string
+	off := 0
+	for len(lines) < max {
+		i := strings.Index(text[off:], sub)
+		if i < 0 {
+			break
+		}
+		lines = append(lines, fmt.Sprint(strings.Count(text[:off+i], "\n")+1))
+		off += i + len(sub)
+	}
+	return strings.Join(lines, ", ")
+}
+
+// closestMatch finds the window of lines most like want and shows it with line
+// numbers, so the model can copy the exact text instead of guessing again.
+func closestMatch(text, want string) string {
+	lines := strings.Split(text, "\n")
+	wantLines := strings.Split(strings.TrimRight(want, "\n"), "\n")
+	n := len(wantLines)
+	if len(lines)*n > 500000 {
+		return "Read the file with read_file and copy the text exactly."
+	}
+	wantNorm := normalizeSpace(strings.Join(wantLines, "\n"))
+	wantGrams := bigrams(wantNorm)
+	best, bestScore := -1, 0.0
+	for i := 0; i+n <= len(lines); i++ {
+		cand := normalizeSpace(strings.Join(lines[i:i+n], "\n"))
+		if cand == wantNorm {
+			best, bestScore = i, 1
+			break
+		}
+		if s := dice(wantGrams, bigrams(cand)); s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 || bestScore < 0.3 {
+		return "Nothing similar was found; read the file with read_file and copy the text exactly."
+	}
+	var b strings.Builder
+	note := ""
+	if bestScore == 1 {
+		note = ", differing only in whitespace or indentation"
+	}
+	fmt.Fprintf(&b, "Closest match at line %d (%.0f%% similar%s):\n", best+1, bestScore*100, note)
+	for i := best; i < best+n && i < len(lines); i++ {
+		fmt.Fprintf(&b, "%d\t%s\n", i+1, truncate(strings.TrimRight(lines[i], "\r"), 300))
+	}
+	b.WriteString("Copy the text exactly from these lines.")
+	return b.String()
+}
+
+func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func bigrams(s string) map[string]int {
+	m := map[string]int{}
+	r := []rune(s)
+	for i := 0; i+1 < len(r); i++ {
+		m[string(r[i:i+2])]++
+	}
+	return m
+}
+
+// dice is the Sørensen–Dice coefficient over character bigrams.
+func dice(a, b map[string]int) float64 {
+	na, nb, common := 0, 0, 0
+	for k, v := range a {
+		na += v
+		common += min(v, b[k])
+	}
+	for _, v := range b {
+		nb += v
+	}
+	if na+nb == 0 {
+		return 0
+	}
+	return 2 * float64(common) / float64(na+nb)
+}

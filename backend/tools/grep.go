@@ -1,0 +1,175 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+const (
+	maxGrepFiles = 200
+	maxGrepLines = 400
+)
+
+type grepTool struct{ fsBase }
+
+func (t *grepTool) Name() string { return "grep" }
+func (t *grepTool) Description() string {
+	return "Search file contents with a regular expression (RE2). Honours .gitignore, skips binary files."
+}
+func (t *grepTool) Parameters() *jsonschema.Schema {
+	return object([]string{"pattern"}, map[string]*jsonschema.Schema{
+		"pattern":          str(""),
+		"path":             str("file or folder, default workspace"),
+		"glob":             str("file filter, e.g. *.go"),
+		"output_mode":      enum("default files_with_matches", "files_with_matches", "content", "count"),
+		"context":          integer("lines around matches (content mode)", 0, 20),
+		"case_insensitive": boolean(""),
+	})
+}
+func (t *grepTool) ReadOnly() bool  { return true }
+func (t *grepTool) Exclusive() bool { return false }
+
+type grepFile struct {
+	rel   string
+	lines []string
+	hits  []int // 0-based line indexes that match
+}
+
+func (t *grepTool) Execute(ctx context.Context, args Args) (Result, error) {
+	pattern := args.String("pattern")
+	expr := "(?m)" + pattern
+	if args.Bool("case_insensitive") {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return Result{}, fmt.Errorf("grep: invalid regular expression %q: %v; Go RE2 syntax, escape ( ) [ ] . * + ? with \\", pattern, err)
+	}
+	root, err := t.searchRoot(args.String("path"))
+	if err != nil {
+		return Result{}, fmt.Errorf("grep: %w", err)
+	}
+	var filter func(string) bool
+	if g := args.String("glob"); g != "" {
+		if filter, err = globMatcher(g); err != nil {
+			return Result{}, fmt.Errorf("grep: %w", err)
+		}
+	}
+	mode := args.String("output_mode")
+	if mode == "" {
+		mode = "files_with_matches"
+	}
+
+	var files []grepFile
+	visit := func(abs string) bool {
+		rel, _ := filepath.Rel(root, abs)
+		if filter != nil && !filter(filepath.ToSlash(rel)) {
+			return true
+		}
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxGrepFileLen {
+			return true
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil || isBinary(data[:min(len(data), sniffLen)]) || !re.Match(data) {
+			return true
+		}
+		gf := grepFile{rel: t.policy.display(abs)}
+		if mode != "files_with_matches" {
+			gf.lines = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			for i, l := range gf.lines {
+				if re.MatchString(strings.TrimSuffix(l, "\r")) {
+					gf.hits = append(gf.hits, i)
+				}
+			}
+		}
+		files = append(files, gf)
+		return true
+	}
+	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+		visit(root) // a single file
+	} else if err := walkFiles(ctx, t.policy, root, visit); err != nil {
+		return Result{}, fmt.Errorf("grep %s: %w", pattern, err)
+	}
+	if len(files) == 0 {
+		return Text(fmt.Sprintf("No matches for %q under %s.", pattern, t.policy.display(root))), nil
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	budget := t.maxChars - 200
+	var b strings.Builder
+	cut := false
+	switch mode {
+	case "count":
+		total := 0
+		for _, f := range files {
+			total += len(f.hits)
+		}
+		for i, f := range files {
+			line := fmt.Sprintf("%s:%d\n", f.rel, len(f.hits))
+			if i >= maxGrepFiles || b.Len()+len(line) > budget {
+				cut = true
+				break
+			}
+			b.WriteString(line)
+		}
+		fmt.Fprintf(&b, "[%d matching lines in %d files]", total, len(files))
+	case "content":
+		cut = writeGrepContent(&b, files, args.Int("context", 0), budget)
+	default:
+		for i, f := range files {
+			line := f.rel + "\n"
+			if i >= maxGrepFiles || b.Len()+len(line) > budget {
+				cut = true
+				break
+			}
+			b.WriteString(line)
+		}
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	if cut {
+		out += fmt.Sprintf("\n[Output cut; %d files matched. Narrow with path=, glob= or a stricter pattern, or use output_mode=count first.]", len(files))
+	}
+	return Text(out), nil
+}
+
+// writeGrepContent prints "file:line:text" for matches and "file-line-text" for
+// context, with "--" between separate groups, as grep -n does. It reports
+// whether output was cut.
+func writeGrepContent(b *strings.Builder, files []grepFile, ctxLines, budget int) bool {
+	printed := 0
+	for _, f := range files {
+		last := -1 // last line index printed in this file
+		for _, h := range f.hits {
+			from, to := max(h-ctxLines, last+1), min(h+ctxLines, len(f.lines)-1)
+			if ctxLines > 0 && printed > 0 && (last < 0 || from > last+1) {
+				b.WriteString("--\n") // between groups and between files
+			}
+			for i := from; i <= to; i++ {
+				sep := "-"
+				if isHit(f.hits, i) {
+					sep = ":"
+				}
+				line := fmt.Sprintf("%s%s%d%s%s\n", f.rel, sep, i+1, sep, truncate(strings.TrimSuffix(f.lines[i], "\r"), 500))
+				if printed >= maxGrepLines || b.Len()+len(line) > budget {
+					return true
+				}
+				b.WriteString(line)
+				printed++
+				last = i
+			}
+		}
+	}
+	return false
+}
+
+func isHit(hits []int, i int) bool {
+	j := sort.SearchInts(hits, i)
+	return j < len(hits) && hits[j] == i
+}

@@ -1,0 +1,68 @@
+package tools
+
+import (
+	"sort"
+	"strings"
+)
+
+// Redacted replaces every secret value in tool output.
+const Redacted = "[redacted]"
+
+// minSecretLen keeps trivially short values (a stray "1" in a config) from
+// turning every result into a field of [redacted].
+const minSecretLen = 4
+
+// Masker replaces known secret values (API keys, tokens) in text. A nil *Masker
+// masks nothing. It is immutable and safe for concurrent use.
+type Masker struct {
+	r *strings.Replacer
+}
+
+// NewMasker builds a Masker for the given secret values; empty and very short
+// values are ignored. Longer secrets are replaced first, so a key that contains
+// another is redacted whole.
+func NewMasker(secrets ...string) *Masker {
+	seen := map[string]bool{}
+	var list []string
+	for _, s := range secrets {
+		s = strings.TrimSpace(s)
+		if len(s) < minSecretLen || seen[s] {
+			continue
+		}
+		seen[s] = true
+		list = append(list, s)
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	pairs := make([]string, 0, 2*len(list))
+	for _, s := range list {
+		pairs = append(pairs, s, Redacted)
+	}
+	return &Masker{r: strings.NewReplacer(pairs...)}
+}
+
+// Mask returns s with every secret replaced by [redacted].
+func (m *Masker) Mask(s string) string {
+	if m == nil || s == "" {
+		return s
+	}
+	return m.r.Replace(s)
+}
+
+// MaskResult masks a Result's content and metadata values.
+func (m *Masker) MaskResult(r Result) Result {
+	if m == nil {
+		return r
+	}
+	r.Content = m.Mask(r.Content)
+	if len(r.Meta) > 0 {
+		meta := make(map[string]string, len(r.Meta))
+		for k, v := range r.Meta {
+			meta[k] = m.Mask(v)
+		}
+		r.Meta = meta
+	}
+	return r
+}

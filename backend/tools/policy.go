@@ -1,0 +1,230 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Policy is the file-system sandbox shared by the file tools, glob/grep and exec
+// (F-SANDBOX). The zero value is confined to nothing at all and refuses every
+// path: set Workspace.
+type Policy struct {
+	// Workspace is the agent's folder; relative paths resolve against it.
+	Workspace string
+	// Unrestricted turns the workspace confinement off (config
+	// tools.restrictToWorkspace=false). The zero value keeps it on, which is the
+	// shipped default; device files, /proc and protected paths stay guarded.
+	Unrestricted bool
+	// AllowedPaths are extra roots the tools may use besides the workspace.
+	AllowedPaths []string
+	// ProtectedPaths are readable but never writable: files, or folders whose
+	// whole tree is protected. The config file is always among them.
+	ProtectedPaths []string
+	// Home is used for "~"; empty means os.UserHomeDir.
+	Home string
+}
+
+// kernelRoots hold pseudo-files and devices: reading /proc/self/environ leaks
+// secrets and /dev/zero never ends, so they are refused even when unrestricted.
+func kernelRoots() []string { return []string{"/proc", "/sys", "/dev"} }
+
+func (p *Policy) home() string {
+	if p.Home != "" {
+		return p.Home
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// expand applies "~" and makes path absolute against base (the workspace).
+func (p *Policy) expand(path, base string) string {
+	path = strings.TrimSpace(path)
+	if path == "~" || strings.HasPrefix(path, "~/") {
+		path = filepath.Join(p.home(), path[1:])
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(base, path)
+	}
+	return filepath.Clean(path)
+}
+
+// realPath resolves symlinks on the longest existing prefix of an absolute path,
+// so a not-yet-existing file under a symlinked folder is judged by where it
+// would really be written.
+func realPath(abs string) string {
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	dir, rest := abs, ""
+	for {
+		parent := filepath.Dir(dir)
+		rest = filepath.Join(filepath.Base(dir), rest)
+		if parent == dir {
+			return abs
+		}
+		dir = parent
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+	}
+}
+
+// within reports whether path equals root or lies below it.
+func within(path, root string) bool {
+	if root == "" {
+		return false
+	}
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// roots returns the resolved workspace and allowed paths.
+func (p *Policy) roots() []string {
+	var out []string
+	for _, r := range append([]string{p.Workspace}, p.AllowedPaths...) {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		out = append(out, realPath(p.expand(r, "/")))
+	}
+	return out
+}
+
+// workspaceDir is the resolved workspace (or the current directory if unset).
+func (p *Policy) workspaceDir() string {
+	if p.Workspace == "" {
+		wd, _ := os.Getwd()
+		return wd
+	}
+	return realPath(p.expand(p.Workspace, "/"))
+}
+
+// Resolve turns a path as the model wrote it into a real absolute path and
+// checks it for reading: "~", workspace-relative paths, ".." and symlinks are
+// resolved before the check.
+func (p *Policy) Resolve(path string) (string, error) {
+	return p.resolve(path, false)
+}
+
+// ResolveWrite is Resolve for a path about to be written, created or deleted:
+// protected paths are refused as well.
+func (p *Policy) ResolveWrite(path string) (string, error) {
+	return p.resolve(path, true)
+}
+
+// ResolveDir resolves a working directory for exec and checks that it exists.
+func (p *Policy) ResolveDir(path string) (string, error) {
+	if strings.TrimSpace(path) == "" {
+		path = "."
+	}
+	abs, err := p.resolve(path, false)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("working directory %q: %w", path, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("working directory %q is not a directory", path)
+	}
+	return abs, nil
+}
+
+// ErrOutsideWorkspace marks a path refused by the workspace confinement.
+var ErrOutsideWorkspace = errors.New("outside the workspace")
+
+// ErrProtected marks a write to a protected path.
+var ErrProtected = errors.New("protected path")
+
+// ErrDevice marks a device, kernel or other non-regular file.
+var ErrDevice = errors.New("device or kernel file")
+
+func (p *Policy) resolve(path string, write bool) (string, error) {
+	if strings.TrimSpace(path) == "" {
+		return "", errors.New("path is empty; give a file path relative to the workspace")
+	}
+	if strings.ContainsRune(path, 0) {
+		return "", errors.New("path contains a NUL byte")
+	}
+	ws := p.workspaceDir()
+	abs := realPath(p.expand(path, ws))
+	for _, k := range kernelRoots() {
+		if within(abs, k) {
+			return "", fmt.Errorf("%q resolves to %s: %w, refused (reading it could hang or leak secrets)", path, abs, ErrDevice)
+		}
+	}
+	if st, err := os.Stat(abs); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return "", fmt.Errorf("%q is a %s: %w, refused; only regular files and folders can be used", path, modeWord(st.Mode()), ErrDevice)
+	}
+	if !p.Unrestricted {
+		ok := false
+		for _, r := range p.roots() {
+			if within(abs, r) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return "", fmt.Errorf("%q resolves to %s, %w (%s) and allowedPaths; use a path inside the workspace",
+				path, abs, ErrOutsideWorkspace, ws)
+		}
+	}
+	if write {
+		if prot := p.protectedBy(abs); prot != "" {
+			return "", fmt.Errorf("%q is a %w (%s): it may be read but never written by tools; ask the user to change it",
+				path, ErrProtected, prot)
+		}
+	}
+	return abs, nil
+}
+
+// protectedBy returns the protected entry covering abs, or "".
+func (p *Policy) protectedBy(abs string) string {
+	for _, pp := range p.ProtectedPaths {
+		if strings.TrimSpace(pp) == "" {
+			continue
+		}
+		r := realPath(p.expand(pp, p.workspaceDir()))
+		if within(abs, r) {
+			return pp
+		}
+	}
+	return ""
+}
+
+// IsProtected reports whether a path (as a tool or a command would name it,
+// relative to dir) falls under ProtectedPaths.
+func (p *Policy) IsProtected(path, dir string) bool {
+	if dir == "" {
+		dir = p.workspaceDir()
+	}
+	return p.protectedBy(realPath(p.expand(path, dir))) != ""
+}
+
+func modeWord(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "device file"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
+}
+
+// display shows an absolute path relative to the workspace when it is inside.
+func (p *Policy) display(abs string) string {
+	ws := p.workspaceDir()
+	if within(abs, ws) {
+		if rel, err := filepath.Rel(ws, abs); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return abs
+}

@@ -1,0 +1,232 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/boyter/gocodewalker"
+	"github.com/boyter/gocodewalker/go-gitignore"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+const (
+	maxGlobResults = 200
+	maxGrepFileLen = 20 << 20 // larger files are skipped by grep
+)
+
+// walkFiles calls fn with every file under root that a search should see:
+// .gitignore and .ignore honoured, .git, node_modules and Hearth's own .hearth
+// folder skipped, and symlinks leading outside the sandbox dropped. fn returns
+// false to stop the walk.
+func walkFiles(ctx context.Context, pol *Policy, root string, fn func(abs string) bool) error {
+	ch := make(chan *gocodewalker.File, 256)
+	w := gocodewalker.NewFileWalker(root, ch)
+	w.IncludeHidden = true
+	w.ExcludeDirectory = []string{".git", "node_modules", ".hearth"}
+	w.SetErrorHandler(func(error) bool { return true }) // unreadable folders are skipped
+	outer := ancestorIgnores(root, pol.workspaceDir())
+	errc := make(chan error, 1)
+	go func() { errc <- w.Start() }()
+	stopped := false
+	for f := range ch { // always drained, so the walker's goroutines end
+		if stopped || ignoredByAncestors(outer, root, f.Location) {
+			continue
+		}
+		if ctx.Err() != nil {
+			w.Terminate()
+			stopped = true
+			continue
+		}
+		if fi, err := os.Lstat(f.Location); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			if err != nil {
+				continue
+			}
+			if _, err := pol.Resolve(f.Location); err != nil {
+				continue
+			}
+		}
+		if !fn(f.Location) {
+			w.Terminate()
+			stopped = true
+		}
+	}
+	err := <-errc
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, gocodewalker.ErrTerminateWalk) {
+		return nil
+	}
+	return err
+}
+
+// ancestorIgnores reads the .gitignore files of the folders between the
+// workspace and root (exclusive), outermost first: the walker only sees those
+// inside root, but a search of a subfolder must honour the project's ignores too.
+func ancestorIgnores(root, ws string) []gitignore.GitIgnore {
+	if root == ws || !within(root, ws) {
+		return nil
+	}
+	var out []gitignore.GitIgnore
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		if c, err := os.ReadFile(filepath.Join(d, ".gitignore")); err == nil {
+			out = append([]gitignore.GitIgnore{gitignore.New(bytes.NewReader(c), d, nil)}, out...)
+		}
+		if d == ws || d == filepath.Dir(d) {
+			return out
+		}
+	}
+}
+
+// ignoredByAncestors applies outer ignores to every folder below root on the
+// way to file, and to file itself; the last matching pattern wins.
+func ignoredByAncestors(outer []gitignore.GitIgnore, root, file string) bool {
+	if len(outer) == 0 {
+		return false
+	}
+	rel, err := filepath.Rel(root, file)
+	if err != nil {
+		return false
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	p := root
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		ignored := false
+		for _, ig := range outer {
+			if m := ig.Absolute(p, i < len(parts)-1); m != nil {
+				ignored = m.Ignore()
+			}
+		}
+		if ignored {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatcher matches a workspace-style pattern against a path relative to the
+// search root. A pattern without "/" matches file names at any depth.
+func globMatcher(pattern string) (func(rel string) bool, error) {
+	pattern = filepath.ToSlash(pattern)
+	if !doublestar.ValidatePattern(pattern) {
+		return nil, fmt.Errorf("invalid glob pattern %q; use forms like *.go, **/*.md, src/**/test_*.py", pattern)
+	}
+	if !strings.Contains(pattern, "/") {
+		return func(rel string) bool {
+			ok, _ := doublestar.Match(pattern, path.Base(rel))
+			return ok
+		}, nil
+	}
+	pattern = strings.TrimPrefix(pattern, "./")
+	return func(rel string) bool {
+		ok, _ := doublestar.Match(pattern, rel)
+		return ok
+	}, nil
+}
+
+// searchRoot resolves the path argument of glob/grep (default: workspace).
+func (b fsBase) searchRoot(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		p = "."
+	}
+	return b.policy.Resolve(p)
+}
+
+type globTool struct{ fsBase }
+
+func (t *globTool) Name() string { return "glob" }
+func (t *globTool) Description() string {
+	return "Find files by glob pattern (e.g. **/*.go; no / = any depth), newest first. Honours .gitignore."
+}
+func (t *globTool) Parameters() *jsonschema.Schema {
+	return object([]string{"pattern"}, map[string]*jsonschema.Schema{
+		"pattern": str(""),
+		"path":    str("folder, default workspace"),
+	})
+}
+func (t *globTool) ReadOnly() bool  { return true }
+func (t *globTool) Exclusive() bool { return false }
+
+func (t *globTool) Execute(ctx context.Context, args Args) (Result, error) {
+	pattern, dir := args.String("pattern"), args.String("path")
+	if filepath.IsAbs(pattern) {
+		// "/abs/dir/**/*.md": walk the fixed folder, match the rest.
+		base, pat := doublestar.SplitPattern(filepath.ToSlash(pattern))
+		dir, pattern = base, pat
+	}
+	root, err := t.searchRoot(dir)
+	if err != nil {
+		return Result{}, fmt.Errorf("glob: %w", err)
+	}
+	match, err := globMatcher(pattern)
+	if err != nil {
+		return Result{}, fmt.Errorf("glob: %w", err)
+	}
+	type hit struct {
+		path string
+		mod  time.Time
+	}
+	var hits []hit
+	err = walkFiles(ctx, t.policy, root, func(abs string) bool {
+		rel, _ := filepath.Rel(root, abs)
+		if !match(filepath.ToSlash(rel)) {
+			return true
+		}
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.Mode().IsRegular() || fileIsBinary(abs) {
+			return true
+		}
+		hits = append(hits, hit{abs, fi.ModTime()})
+		return true
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("glob %s: %w", pattern, err)
+	}
+	if len(hits) == 0 {
+		return Text(fmt.Sprintf("No files match %q under %s.", pattern, t.policy.display(root))), nil
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if !hits[i].mod.Equal(hits[j].mod) {
+			return hits[i].mod.After(hits[j].mod)
+		}
+		return hits[i].path < hits[j].path
+	})
+	var b strings.Builder
+	shown := 0
+	for _, h := range hits {
+		line := t.policy.display(h.path) + "\n"
+		if shown >= maxGlobResults || b.Len()+len(line) > t.maxChars-200 {
+			break
+		}
+		b.WriteString(line)
+		shown++
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	if shown < len(hits) {
+		out += fmt.Sprintf("\n[%d of %d files shown; use a narrower pattern or path.]", shown, len(hits))
+	}
+	return Text(out), nil
+}
+
+// fileIsBinary sniffs the start of a file; unreadable files count as binary.
+func fileIsBinary(abs string) bool {
+	f, err := os.Open(abs)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	buf := make([]byte, sniffLen)
+	n, _ := f.Read(buf)
+	return isBinary(buf[:n])
+}

@@ -1,0 +1,149 @@
+// Package tools holds Hearth's tool system: the Tool interface, the Registry that
+// repairs, casts and validates model-written arguments before running a tool, the
+// built-in file, search and exec tools, and the safety policy (workspace sandbox,
+// exec guard, secret masking) they share.
+//
+// Nothing here imports Wails or other Hearth packages: callers pass plain option
+// structs (Policy, ExecOptions, RegistryOptions) built from their own config.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	// Name is the identifier the model calls the tool by.
+	Name() string
+	// Description is sent to the model; keep it short and exact (F-PROMPTSIZE).
+	Description() string
+	// Parameters is the JSON Schema (type "object") of the arguments.
+	Parameters() *jsonschema.Schema
+	// ReadOnly tools have no side effects and may run concurrently (F-PARALLEL).
+	ReadOnly() bool
+	// Exclusive tools never run at the same time as any other tool.
+	Exclusive() bool
+	// Execute runs the tool with arguments already repaired, cast and validated.
+	// A returned error becomes an error Result; it must not panic across the
+	// boundary, but the Registry recovers if it does.
+	Execute(ctx context.Context, args Args) (Result, error)
+}
+
+// Origin says where a tool comes from. Definitions are sent grouped by origin,
+// then by name, so the tool list is stable between requests (F-STABLE).
+type Origin int
+
+const (
+	// OriginBuiltin is the default for tools that do not implement Originer.
+	OriginBuiltin Origin = iota
+	// OriginMCP marks tools wrapped from MCP servers; they sort after built-ins.
+	OriginMCP
+)
+
+// Originer is implemented by tools that are not built-in (e.g. MCP wrappers).
+type Originer interface {
+	Origin() Origin
+}
+
+// Timeouter is implemented by tools whose time limit depends on their arguments
+// (exec's own timeout) or on their source (an MCP server's toolTimeout).
+// The Registry uses it instead of RegistryOptions.Timeout.
+type Timeouter interface {
+	Timeout(args Args) time.Duration
+}
+
+// Result is what a tool call returns to the model.
+type Result struct {
+	// Content is the text the model sees.
+	Content string `json:"content"`
+	// IsError marks a failed call; the zero value is a success.
+	IsError bool `json:"isError,omitempty"`
+	// Meta carries facts for the agent and UI that the model need not see,
+	// e.g. MetaSpilledPath, MetaExitCode.
+	Meta map[string]string `json:"meta,omitempty"`
+}
+
+// Well-known Result.Meta keys.
+const (
+	MetaSpilledPath = "spilledPath" // absolute path of the full result on disk
+	MetaExitCode    = "exitCode"    // exec: the command's exit code
+	MetaPath        = "path"        // file tools: the resolved path acted on
+	MetaStack       = "stack"       // a crashed tool's stack trace, for logs only
+)
+
+// OK reports whether the call succeeded.
+func (r Result) OK() bool { return !r.IsError }
+
+// Text returns a successful Result holding s.
+func Text(s string) Result { return Result{Content: s} }
+
+// Errorf returns an error Result; the text starts with "Error: " so small models
+// recognise it as a failure.
+func Errorf(format string, a ...any) Result {
+	return Result{Content: "Error: " + fmt.Sprintf(format, a...), IsError: true}
+}
+
+// Definition is the provider-neutral description of a tool sent to the model.
+type Definition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Args holds a call's arguments after repair, cast and validation.
+type Args map[string]any
+
+// Has reports whether key was given (and is not null).
+func (a Args) Has(key string) bool {
+	v, ok := a[key]
+	return ok && v != nil
+}
+
+// String returns the string argument key, or "" if absent.
+func (a Args) String(key string) string {
+	switch v := a[key].(type) {
+	case string:
+		return v
+	case nil:
+		return ""
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// Int returns the integer argument key, or def if absent or not a number.
+func (a Args) Int(key string, def int) int {
+	switch v := a[key].(type) {
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return def
+		}
+		return int(v)
+	case int:
+		return v
+	case int64:
+		return int(v)
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return int(n)
+		}
+	case string:
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+// Bool returns the boolean argument key, or false if absent.
+func (a Args) Bool(key string) bool {
+	b, _ := a[key].(bool)
+	return b
+}
