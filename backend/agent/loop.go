@@ -130,7 +130,7 @@ func (l *loop) body() (string, error) {
 			return msg.Content, nil
 		}
 		if err := l.runTools(msg); err != nil {
-			return "", err
+			return l.finalText(), err
 		}
 	}
 }
@@ -329,6 +329,14 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// finalText is the text of the message that ends the run, if any.
+func (l *loop) finalText() string {
+	if l.finalMsg == nil {
+		return ""
+	}
+	return l.finalMsg.Content
 }
 
 // shuttingDown reports a run cancelled by Shutdown (it ends interrupted).
