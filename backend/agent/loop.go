@@ -162,7 +162,7 @@ func (l *loop) resolve() error {
 func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
 		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
-		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, Channel: l.r.opts.Channel,
+		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
 	})
 	if err != nil {
 		return llm.Response{}, &runError{code: CodeInternal, msg: "build the context: " + err.Error(), err: err,

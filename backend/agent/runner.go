@@ -142,6 +142,8 @@ type Request struct {
 	Model string
 	// Unattended runs (cron, heartbeat) never wait for a human at the Gate.
 	Unattended bool
+	// Channel overrides Options.Channel for this run ("cli", "cron", …).
+	Channel string
 }
 
 // Result is how a run ended.
