@@ -43,6 +43,7 @@ type DesktopFunc func(svc *core.Service) error
 type env struct {
 	info       BuildInfo
 	desktop    DesktopFunc
+	stdin      io.Reader
 	stdout     io.Writer
 	stderr     io.Writer
 	getenv     func(string) string
@@ -105,7 +106,12 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 // Main runs the hearth command line with args (without the program name) and returns the
 // process exit code: 0 ok, 1 runtime error, 2 usage error.
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
-	e := &env{info: info, desktop: desktop, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	return mainIO(args, info, desktop, os.Stdin, stdout, stderr)
+}
+
+// mainIO is Main with the input stream given (the agent REPL reads it).
+func mainIO(args []string, info BuildInfo, desktop DesktopFunc, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{info: info, desktop: desktop, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
 	root := newRootCmd(e)
 	if args == nil {
 		args = []string{} // cobra would read os.Args for a nil slice
@@ -190,6 +196,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newStatusCmd(e),
 		newVersionCmd(e),
 		newModelsCmd(e),
+		newAgentCmd(e),
 	)
 	return root
 }
