@@ -294,6 +294,9 @@ func (l *loop) finish(final string, err error) Result {
 			}
 		}
 	}
+	// Free the session first: a client that sends the next message as soon
+	// as it sees run_finished must not find the session busy.
+	l.r.release(l.run)
 	l.em.emit(EventRunFinished, FinishedData{Status: res.Status, Final: final,
 		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds()})
 	return res

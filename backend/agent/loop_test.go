@@ -465,3 +465,21 @@ func TestSpillsLongResults(t *testing.T) {
 }
 
 var _ = session.StatusOK
+
+func TestSessionFreeWhenRunFinishedArrives(t *testing.T) {
+	h := newHarness(t, fakeollama.Script{})
+	next := make(chan error, 1)
+	run, err := h.runner.Start(context.Background(), Request{SessionID: "f", Text: "one"}, func(e Event) {
+		if e.Type == EventRunFinished {
+			_, err := h.runner.Start(context.Background(), Request{SessionID: "f", Text: "two"}, nil)
+			next <- err
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Wait()
+	if err := <-next; err != nil {
+		t.Errorf("a Send right after run_finished: %v", err)
+	}
+}
