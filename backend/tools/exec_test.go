@@ -156,6 +156,12 @@ func TestExecBasics(t *testing.T) {
 	wantErr(t, callJSON(t, r, ctx, "exec", map[string]any{"command": "ls", "working_dir": "/tmp"}), "outside the workspace")
 	wantErr(t, callJSON(t, r, ctx, "exec", map[string]any{"command": "rm -rf ~"}), `safety rule "rm-broad"`)
 	wantErr(t, callJSON(t, r, ctx, "exec", map[string]any{"command": "ls", "timeout": 601}), "above the maximum 600")
+
+	// allowedPaths open more working dirs; the guard then lets rm -r work there too.
+	s.policy.AllowedPaths = []string{s.outside}
+	r = execRegistry(t, s, map[string]string{"PATH": os.Getenv("PATH")}, ExecOptions{})
+	wantOK(t, callJSON(t, r, ctx, "exec", map[string]any{"command": "ls", "working_dir": s.outside}), "secret.txt")
+	wantOK(t, callJSON(t, r, ctx, "exec", map[string]any{"command": "mkdir -p tmp && rm -rf tmp", "working_dir": "../outside"}))
 }
 
 func TestExecOutputCapped(t *testing.T) {

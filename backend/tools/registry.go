@@ -156,12 +156,17 @@ func (r *Registry) Call(ctx context.Context, name string, raw json.RawMessage) R
 }
 
 func (r *Registry) call(ctx context.Context, name string, raw json.RawMessage) Result {
+	name = strings.TrimSpace(name)
 	r.mu.RLock()
 	e, ok := r.tools[name]
 	r.mu.RUnlock()
 	if !ok {
-		return Errorf("unknown tool %q. Valid tools: %s. Call one of these by its exact name.",
-			name, strings.Join(r.Names(), ", "))
+		hint := ""
+		if near := r.nearName(name); near != "" {
+			hint = fmt.Sprintf(" Did you mean %q?", near)
+		}
+		return Errorf("unknown tool %q.%s Valid tools: %s. Call one of these by its exact name.",
+			name, hint, strings.Join(r.Names(), ", "))
 	}
 	args, err := r.prepare(e, raw)
 	if err != nil {
@@ -244,6 +249,32 @@ func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
 	case <-grace.C:
 		return stopped
 	}
+}
+
+// nearName finds a tool whose name differs from name only in case,
+// punctuation or a namespace prefix ("ReadFile", "functions.read_file").
+func (r *Registry) nearName(name string) string {
+	norm := func(s string) string {
+		return strings.Map(func(c rune) rune {
+			if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+				return c
+			}
+			if c >= 'A' && c <= 'Z' {
+				return c + 'a' - 'A'
+			}
+			return -1
+		}, s)
+	}
+	want := norm(name)
+	if want == "" {
+		return ""
+	}
+	for _, n := range r.Names() {
+		if nn := norm(n); nn == want || strings.HasSuffix(want, nn) {
+			return n
+		}
+	}
+	return ""
 }
 
 // panicSite finds the function and line that panicked in a debug.Stack trace:

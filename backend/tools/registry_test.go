@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,9 +168,14 @@ func TestCallValidation(t *testing.T) {
 func TestCallUnknownTool(t *testing.T) {
 	r := newTestRegistry(t, &fakeTool{name: "b_tool"}, &fakeTool{name: "a_tool"})
 	res := r.Call(context.Background(), "read_fil", json.RawMessage(`{}`))
-	if !res.IsError || !strings.Contains(res.Content, `unknown tool "read_fil"`) || !strings.Contains(res.Content, "Valid tools: a_tool, b_tool") {
+	if !res.IsError || !strings.Contains(res.Content, `unknown tool "read_fil"`) || !strings.Contains(res.Content, "Valid tools: a_tool, b_tool") ||
+		strings.Contains(res.Content, "Did you mean") {
 		t.Fatalf("unknown tool result: %+v", res)
 	}
+	for _, n := range []string{"ATool", "functions.a_tool", "a-tool"} {
+		wantErr(t, r.Call(context.Background(), n, nil), `Did you mean "a_tool"?`)
+	}
+	wantOK(t, r.Call(context.Background(), " a_tool\n", nil))
 }
 
 func TestCallPanicBecomesError(t *testing.T) {
@@ -322,4 +328,28 @@ func TestBatches(t *testing.T) {
 	if s := fmt.Sprint(got); s != want {
 		t.Fatalf("Batches = %s, want %s", s, want)
 	}
+}
+
+// TestCallConcurrent runs read-only calls in parallel while tools are added and
+// removed, as the agent (F-PARALLEL) and MCP reconnects will; run with -race.
+func TestCallConcurrent(t *testing.T) {
+	s := newSandbox(t)
+	r := newTestRegistry(t, Builtins(Options{Policy: *s.policy})...)
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			name := []string{"read_file", "grep", "glob", "list_dir"}[i%4]
+			args := map[string]string{"read_file": `{"path":"hello.txt"}`, "grep": `{"pattern":"hello"}`,
+				"glob": `{"pattern":"*.txt"}`, "list_dir": `{"path":"."}`}[name]
+			if res := r.Call(context.Background(), name, json.RawMessage(args)); res.IsError {
+				t.Errorf("%s: %s", name, res.Content)
+			}
+			_ = r.Register(&fakeTool{name: fmt.Sprintf("mcp_x_%d", i), origin: OriginMCP})
+			_ = r.Definitions()
+			r.Unregister(fmt.Sprintf("mcp_x_%d", i))
+		}(i)
+	}
+	wg.Wait()
 }

@@ -173,6 +173,9 @@ func (t *globTool) Execute(ctx context.Context, args Args) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("glob: %w", err)
 	}
+	// Binary files are noise in a broad listing, but "*.png" asks for them.
+	lastSeg := pattern[strings.LastIndexByte(pattern, '/')+1:]
+	wantBinary := strings.Contains(lastSeg, ".") && !strings.HasSuffix(lastSeg, "*")
 	type hit struct {
 		path string
 		mod  time.Time
@@ -184,7 +187,7 @@ func (t *globTool) Execute(ctx context.Context, args Args) (Result, error) {
 			return true
 		}
 		fi, err := os.Stat(abs)
-		if err != nil || !fi.Mode().IsRegular() || fileIsBinary(abs) {
+		if err != nil || !fi.Mode().IsRegular() || (!wantBinary && fileIsBinary(abs)) {
 			return true
 		}
 		hits = append(hits, hit{abs, fi.ModTime()})

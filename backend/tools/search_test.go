@@ -15,7 +15,7 @@ func searchTree(t *testing.T) *sandbox {
 	files := map[string]string{
 		".gitignore":               "build/\n*.log\n",
 		"src/main.go":              "package main\n\nfunc main() {\n\tprintln(\"Hello\")\n}\n",
-		"src/util/strings.go":      "package util\n\n// TODO: faster\nfunc Upper(s string) string { return s }\n",
+		"src/util/strings.go":      "package util\n\n// Upper is a stub\nfunc Upper(s string) string { return s }\n",
 		"src/util/strings_test.go": "package util\n// hello test\n",
 		"docs/readme.md":           "# Docs\nhello docs\nmore\nlines\nhere\nhello again\n",
 		"build/out.go":             "package build // hello ignored\n",
@@ -61,6 +61,8 @@ func TestGlob(t *testing.T) {
 			t.Errorf("glob listed %s:\n%s", bad, r.Content)
 		}
 	}
+	// Naming the extension asks for binary files too.
+	wantOK(t, s.call(t, "glob", map[string]any{"pattern": "*.bin"}), "assets/data.bin")
 	wantOK(t, s.call(t, "glob", map[string]any{"pattern": "*.rs"}), "No files match")
 	wantErr(t, s.call(t, "glob", map[string]any{"pattern": "[a-"}), "invalid glob pattern")
 	wantErr(t, s.call(t, "glob", map[string]any{"pattern": "*", "path": ".."}), "outside the workspace")
