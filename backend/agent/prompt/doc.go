@@ -1,0 +1,20 @@
+// Package prompt builds what Hearth sends to a model on every call: the system
+// prompt (identity and rules, bootstrap files, memory, skills — F-PROMPT), the
+// runtime context appended to the user message (F-RUNTIMECTX), the token
+// estimate and calibration that fit a request into the model's context window
+// (F-BUDGET), and the placeholders that replace old tool results in the copy
+// sent to the model (F-COMPACT).
+//
+// Small local models with 4–8k token windows are the main target, so every
+// piece here is about saying enough in as few tokens as possible and never
+// sending a request that overflows the window: Ollama silently cuts the start
+// of an oversized prompt, which would lose the system prompt first.
+//
+// The agent uses it per model call as:
+//
+//	sys, _ := builder.SystemPrompt()
+//	user := prompt.AppendRuntimeContext(text, now, tz, "desktop")
+//	msgs := prompt.CompactToolResults(history, prompt.KeepToolResults)
+//	fit, err := est.Counter(model).Fit(sys, tools, msgs, ctxTokens, maxTokens)
+//	// send fit.Messages; then est.Observe(model, fit.RawTokens, resp.Usage.PromptTokens)
+package prompt
