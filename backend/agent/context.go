@@ -46,15 +46,20 @@ type ContextOutput struct {
 	// EstimatedTokens is the builder's estimate of the prompt (messages and
 	// tools); the runner reports the provider's count back for calibration.
 	EstimatedTokens int
+	// Tokens is the calibrated estimate of the request (0 when unknown).
+	Tokens int
 	// LeftOutTurns counts the oldest turns left out to fit the window; the
 	// runner tells the user with a notice.
 	LeftOutTurns int
+	// Notices are things the user should know about this request (a file
+	// of the system prompt unreadable, the current turn shortened).
+	Notices []string
 }
 
 // PlainContext is the builder used when none is configured: an optional
 // system prompt followed by the history as is. It fits nothing to the
-// window; it keeps the runner usable and its tests independent of the
-// prompt package, which core wires in as the real builder.
+// window: it is for tests and benchmarks of the loop itself; the app uses
+// PromptContext.
 type PlainContext struct {
 	System string
 }

@@ -164,9 +164,18 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
 		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
 	})
+	if _, ok := llm.AsError(err); ok {
+		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
+	}
 	if err != nil {
 		return llm.Response{}, &runError{code: CodeInternal, msg: "build the context: " + err.Error(), err: err,
 			hint: "check that the workspace files are readable"}
+	}
+	for _, n := range out.Notices {
+		if !l.noticed[n] {
+			l.noticed[n] = true
+			l.em.notice(LevelWarning, "%s", n)
+		}
 	}
 	if out.LeftOutTurns > l.leftOut {
 		l.leftOut = out.LeftOutTurns

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
 	"hearth/backend/llm"
 )
 
@@ -210,7 +211,7 @@ func firstLine(s string, n int) string {
 // runOnce sends one message and exits with the turn's outcome.
 func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning}
-	run, err := e.service().SendRequest(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: "cli"}, p.sink)
+	run, err := e.service().SendRequest(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 	if err != nil {
 		return reportStartError(e, err)
 	}
@@ -279,7 +280,7 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			continue
 		}
 		p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning}
-		run, err := svc.SendRequest(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: "cli"}, p.sink)
+		run, err := svc.SendRequest(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue

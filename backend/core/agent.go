@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -22,12 +23,6 @@ type agentParts struct {
 	runner    *agent.Runner
 	providers map[string]llm.Provider // by provider key; guarded by Service.mu
 }
-
-// systemPrompt is the stand-in until backend/agent/prompt provides the real
-// one (F-PROMPT): who the agent is and where it works.
-const systemPrompt = "You are Hearth, a personal assistant on the user's computer. " +
-	"Use the tools to read and change files in the workspace (%s) and to run commands. " +
-	"Answer plainly and briefly."
 
 // agent returns the agent parts, building them on first use.
 func (s *Service) agent() (*agentParts, error) {
@@ -62,12 +57,16 @@ func (s *Service) agent() (*agentParts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
+	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace})
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
 	temp := d.Temperature
 	p.runner, err = agent.New(agent.Options{
 		Resolve:            s.resolveModel,
 		Tools:              p.registry,
 		Store:              p.store,
-		Context:            agent.PlainContext{System: fmt.Sprintf(systemPrompt, paths.Workspace)},
+		Context:            &agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()},
 		DefaultModel:       d.Model,
 		Workspace:          paths.Workspace,
 		MaxToolIterations:  d.MaxToolIterations,
@@ -75,7 +74,7 @@ func (s *Service) agent() (*agentParts, error) {
 		MaxTokens:          d.MaxTokens,
 		Temperature:        &temp,
 		MaxToolResultChars: d.MaxToolResultChars,
-		Channel:            "desktop",
+		Channel:            prompt.ChannelDesktop,
 	})
 	if err != nil {
 		return nil, err
