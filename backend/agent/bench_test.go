@@ -11,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/agent/prompt"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
+	"hearth/backend/workspace"
 )
 
 // instantProvider answers at once: a call of the no-op tool until calls
@@ -37,13 +39,22 @@ func (p *instantProvider) Chat(_ context.Context, req llm.Request, fn func(llm.C
 // BenchmarkLoopIteration measures the agent's own overhead per loop
 // iteration (build the context, call the model, run one tool, checkpoint the
 // batch, emit the events) with an instant provider, at 100 and 1 000
-// history messages. Target: < 1 ms per iteration, growing no worse than
+// history messages, with the bare PlainContext and with the real
+// PromptContext (system prompt, compaction, Fit). Target: < 1 ms per iteration, growing no worse than
 // linearly with the history. The reported ns/iter is (T(21 rounds) − T(1
 // round)) / 20, so per-run costs (loading the session, fsync at the turn's
 // ends) cancel out.
 func BenchmarkLoopIteration(b *testing.B) {
-	for _, n := range []int{100, 1000} {
-		b.Run(fmt.Sprintf("history=%d", n), func(b *testing.B) {
+	for _, c := range []struct {
+		n      int
+		prompt bool
+	}{{100, false}, {1000, false}, {100, true}, {1000, true}} {
+		name := fmt.Sprintf("history=%d/context=plain", c.n)
+		if c.prompt {
+			name = fmt.Sprintf("history=%d/context=prompt", c.n)
+		}
+		n := c.n
+		b.Run(name, func(b *testing.B) {
 			isolate(b)
 			dir := b.TempDir()
 			store := session.NewStore(filepath.Join(dir, "sessions"), session.Options{})
@@ -72,7 +83,19 @@ func BenchmarkLoopIteration(b *testing.B) {
 				return tools.Text("ok"), nil
 			}})
 			prov := &instantProvider{}
-			r, err := New(Options{Tools: reg, Store: store, DefaultModel: "x/y", MaxToolIterations: 100,
+			var builder ContextBuilder
+			if c.prompt {
+				ws := filepath.Join(dir, "ws")
+				if _, err := workspace.Onboard(ws); err != nil {
+					b.Fatal(err)
+				}
+				pb, err := prompt.New(prompt.Options{Workspace: ws})
+				if err != nil {
+					b.Fatal(err)
+				}
+				builder = &PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()}
+			}
+			r, err := New(Options{Tools: reg, Store: store, DefaultModel: "x/y", MaxToolIterations: 100, Context: builder,
 				Resolve: func(string) (llm.Provider, string, error) { return prov, "y", nil }})
 			if err != nil {
 				b.Fatal(err)

@@ -126,6 +126,9 @@ func (l *loop) body() (string, error) {
 		}
 		msg := resp.Message
 		if len(msg.ToolCalls) == 0 {
+			if resp.FinishReason == llm.FinishLength {
+				l.em.notice(LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.r.opts.MaxTokens)
+			}
 			l.finalMsg = &msg
 			return msg.Content, nil
 		}

@@ -133,6 +133,9 @@ func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
 // purpose: it ends by itself or by Stop. A session that is already running
 // refuses with agent.ErrBusy. Text starting with "/" is a slash command.
 func (s *Service) Send(ctx context.Context, sessionID, text string, sink agent.Sink) (string, error) {
+	if ctx == nil {
+		ctx = context.Background() // the desktop may call before its context exists
+	}
 	run, err := s.SendRequest(context.WithoutCancel(ctx), agent.Request{SessionID: sessionID, Text: text}, sink)
 	if err != nil {
 		return "", err
@@ -169,6 +172,9 @@ func (s *Service) Stop(sessionID string) bool {
 // Continue resumes the session's interrupted run (after a crash or a quit
 // mid-turn) and returns its run id; events go to sink.
 func (s *Service) Continue(ctx context.Context, sessionID string, sink agent.Sink) (string, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	p, err := s.agent()
 	if err != nil {
 		return "", err
