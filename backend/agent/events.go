@@ -240,9 +240,16 @@ func (em *emitter) emit(t EventType, data any) {
 	}
 	for _, s := range em.sinks {
 		if s != nil {
-			s(ev)
+			deliver(s, ev)
 		}
 	}
+}
+
+// deliver calls one sink; a sink that panics (a UI or log bug) loses that
+// event but never takes the run, or a parallel tool's goroutine, down.
+func deliver(s Sink, ev Event) {
+	defer func() { _ = recover() }()
+	s(ev)
 }
 
 func (em *emitter) notice(level, format string, args ...any) {

@@ -483,3 +483,21 @@ func TestSessionFreeWhenRunFinishedArrives(t *testing.T) {
 		t.Errorf("a Send right after run_finished: %v", err)
 	}
 }
+
+func TestPanickingSinkDoesNotBreakTheRun(t *testing.T) {
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{
+		{ToolCalls: []fakeollama.ToolCall{call("list_dir", `{"path":"."}`), call("glob", `{"pattern":"*"}`)}},
+		{Content: "fine"},
+	}})
+	rec := newRecorder()
+	res, err := h.runner.Send(context.Background(), Request{Text: "go"}, func(e Event) {
+		rec.sink(e)
+		if e.Type == EventToolResult || e.Type == EventTextDelta {
+			panic("sink bug")
+		}
+	})
+	if err != nil || res.Status != StatusOK || res.Final != "fine" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	checkEvents(t, rec.all())
+}
