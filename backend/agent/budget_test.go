@@ -22,6 +22,7 @@ import (
 // history was left out.
 func TestBudgetNeverExceeded(t *testing.T) {
 	var pc *PromptContext
+	var leftOut []int // OnLeftOut reports
 	// prompt_eval_count 1 is below what calibration accepts, so the
 	// estimator stays uncalibrated and the check below is exact.
 	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{
@@ -38,6 +39,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 		}
 		pc = &PromptContext{Prompt: b, Estimator: prompt.NewEstimator()}
 		o.Context = pc
+		o.OnLeftOut = func(id string, firstKept int) { leftOut = append(leftOut, firstKept) }
 	})
 	big := strings.Repeat("0123456789 abcdefghij klmnopqrst uvwxyz ABCDEFGHIJ\n", 1000) // 50 KB
 	_ = h.reg.Register(&testTool{name: "big", readOnly: true, run: func(context.Context, tools.Args) (tools.Result, error) {
@@ -67,6 +69,9 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	left := false
 	for _, n := range ofType[NoticeData](evs) {
 		left = left || strings.Contains(n.Message, "left out to fit")
+	}
+	if len(leftOut) == 0 || leftOut[0] < 400-40 || leftOut[0] > 400 {
+		t.Errorf("OnLeftOut reports %v: want the index of the first kept message, near the end of the 400 old ones", leftOut)
 	}
 	if !left {
 		t.Errorf("no notice about history left out: %+v", ofType[NoticeData](evs))

@@ -49,8 +49,10 @@ type ContextOutput struct {
 	// Tokens is the calibrated estimate of the request (0 when unknown).
 	Tokens int
 	// LeftOutTurns counts the oldest turns left out to fit the window; the
-	// runner tells the user with a notice.
+	// runner tells the user with a notice. FirstKept is the history index of
+	// the first message sent (for Options.OnLeftOut).
 	LeftOutTurns int
+	FirstKept    int
 	// Notices are things the user should know about this request (a file
 	// of the system prompt unreadable, the current turn shortened).
 	Notices []string

@@ -182,6 +182,9 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 	}
 	if out.LeftOutTurns > l.leftOut {
 		l.leftOut = out.LeftOutTurns
+		if l.r.opts.OnLeftOut != nil {
+			l.r.opts.OnLeftOut(l.run.SessionID, out.FirstKept)
+		}
 		l.em.notice(LevelInfo, "%d older turn(s) of this chat were left out to fit the model's context window (%d tokens); start a new chat with /new to begin fresh.",
 			out.LeftOutTurns, l.limit)
 	}

@@ -67,7 +67,7 @@ func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput
 		out.Messages = append(out.Messages, llm.Message{Role: llm.RoleSystem, Content: system})
 	}
 	out.Messages = append(out.Messages, fit.Messages...)
-	out.EstimatedTokens = fit.RawTokens
+	out.EstimatedTokens, out.FirstKept = fit.RawTokens, fit.FirstKept
 	out.Tokens = fit.Tokens
 	for _, m := range hist[:fit.Dropped] {
 		if m.Role == llm.RoleUser {

@@ -83,6 +83,12 @@ type Options struct {
 	// OnNew runs before /new archives a session: the hook for memory
 	// consolidation (F-CONSOLIDATE). An error keeps the session as it is.
 	OnNew func(ctx context.Context, sessionID string) error
+	// OnLeftOut is told when the budget left history out of a request:
+	// messages [0, firstKept) of the session were not sent. It is the hook
+	// for consolidating them into memory (F-CONSOLIDATE) instead of losing
+	// them unseen; it runs on the run's goroutine, so it should only start
+	// the work.
+	OnLeftOut func(sessionID string, firstKept int)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
