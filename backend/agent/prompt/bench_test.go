@@ -103,20 +103,29 @@ func benchHistory(n int) []llm.Message {
 	return h[:n]
 }
 
-// BenchmarkFit fits 100 and 1 000 message histories into an 8k window. Target:
-// time grows no worse than linearly with the history (1 000 ≤ ~10× 100).
+// BenchmarkFit fits 100 and 1 000 message histories into an 8k window, and
+// into a window so large that everything fits (the worst case: every message
+// is estimated). Target: time grows no worse than linearly with the history
+// (1 000 ≤ ~10× 100); in an 8k window it barely grows, because messages older
+// than the first that does not fit are never estimated.
 func BenchmarkFit(b *testing.B) {
 	system := strings.Repeat("You are Hearth. ", 100)
 	tools := builtinTools()
-	for _, n := range []int{100, 1000} {
-		h := benchHistory(n)
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := (Counter{Ratio: 1.1}).Fit(system, tools, h, 8192, 2048); err != nil {
-					b.Fatal(err)
+	for _, window := range []int{8192, 1 << 30} {
+		name := "8k"
+		if window > 8192 {
+			name = "all-fit"
+		}
+		for _, n := range []int{100, 1000} {
+			h := benchHistory(n)
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := (Counter{Ratio: 1.1}).Fit(system, tools, h, window, 2048); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -112,9 +112,18 @@ func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, 
 		if i < last && fixed+sum > budget {
 			break
 		}
-		if i == 0 || history[i].Role == llm.RoleUser {
+		// A history that starts inside a turn (a window cut by the session)
+		// may start with tool results whose call is gone; providers reject
+		// those, so such a fragment is never a place to start.
+		if i == last || history[i].Role == llm.RoleUser || (i == 0 && history[0].Role != llm.RoleTool) {
 			start = i
 		}
+	}
+
+	// Only a history without any user message can still start with orphan
+	// tool results here (they are its current turn): they cannot be sent.
+	for start < len(history) && history[start].Role == llm.RoleTool {
+		start++
 	}
 
 	msgs := make([]llm.Message, len(history)-start)

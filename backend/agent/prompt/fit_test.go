@@ -119,17 +119,40 @@ func checkFit(t *testing.T, c Counter, system string, tools []llm.ToolDef, histo
 	if f.Dropped != f.FirstKept || f.Dropped+len(f.Messages) != len(history) {
 		t.Fatalf("dropped %d, first kept %d, kept %d of %d", f.Dropped, f.FirstKept, len(f.Messages), len(history))
 	}
-	if f.FirstKept > 0 && history[f.FirstKept].Role != llm.RoleUser {
-		t.Fatalf("cut inside a turn: first kept message is %s", history[f.FirstKept].Role)
-	}
 	lastUser := -1
 	for i, m := range history {
 		if m.Role == llm.RoleUser {
 			lastUser = i
 		}
 	}
+	if f.FirstKept > 0 && f.FirstKept < len(history) && history[f.FirstKept].Role != llm.RoleUser {
+		// Only orphan tool results of a history without a user message may go.
+		for _, m := range history[:f.FirstKept] {
+			if lastUser >= 0 || m.Role != llm.RoleTool {
+				t.Fatalf("cut inside a turn: first kept message is %s", history[f.FirstKept].Role)
+			}
+		}
+	}
 	if lastUser >= 0 && f.FirstKept > lastUser {
 		t.Fatal("the current user message was dropped")
+	}
+	// Nothing was dropped that would have fitted: the turn before the first
+	// kept one would overflow.
+	if f.FirstKept > 0 && !f.Truncated && f.Omitted == 0 {
+		prev := f.FirstKept - 1
+		for prev > 0 && history[prev].Role != llm.RoleUser {
+			prev--
+		}
+		if prev == 0 && history[0].Role == llm.RoleTool {
+			return // an orphan fragment is always dropped
+		}
+		more := f.Tokens
+		for _, m := range history[prev:f.FirstKept] {
+			more += c.Message(sendable(m, true))
+		}
+		if more <= f.Budget {
+			t.Fatalf("dropped a turn that fits: %d tokens with it, budget %d", more, f.Budget)
+		}
 	}
 	calls := map[string]bool{}
 	for i, m := range f.Messages {
@@ -160,6 +183,10 @@ func TestFitProperty(t *testing.T) {
 	var noRoom, dropped, truncated, omitted int
 	for iter := range 150 {
 		history := randHistory(r, pool, 1+r.IntN(100))
+		if r.IntN(4) == 0 {
+			// The session's window may cut a turn: start anywhere.
+			history = history[r.IntN(len(history)):]
+		}
 		orig := cloneHistory(history)
 		ctx := windows[r.IntN(len(windows))]
 		reply := 256 + r.IntN(ctx/4)
@@ -333,6 +360,22 @@ func TestFitNoRoom(t *testing.T) {
 	f, err := Counter{}.Fit("sys", nil, []llm.Message{{Role: llm.RoleUser, Content: "look", Images: imgs}}, 8192, 1024)
 	if !errors.Is(err, ErrNoRoom) || f.Messages != nil {
 		t.Fatalf("20 images: err = %v", err)
+	}
+}
+
+func TestFitDropsOrphanToolResults(t *testing.T) {
+	h := []llm.Message{
+		{Role: llm.RoleTool, ToolCallID: "gone", Content: "result of a call cut off by the window"},
+		{Role: llm.RoleAssistant, Content: "done"},
+		{Role: llm.RoleUser, Content: "next"},
+	}
+	f, err := Counter{}.Fit("sys", nil, h, 8192, 1024)
+	if err != nil || f.Dropped != 2 || f.Messages[0].Content != "next" {
+		t.Fatalf("orphan fragment kept: %+v %v", f, err)
+	}
+	f, err = Counter{}.Fit("sys", nil, h[:2], 8192, 1024)
+	if err != nil || f.Dropped != 1 || f.Messages[0].Content != "done" {
+		t.Fatalf("orphan at the start of a history without user message kept: %+v %v", f, err)
 	}
 }
 

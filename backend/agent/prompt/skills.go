@@ -16,7 +16,22 @@ type SkillSummary struct {
 	Missing string
 }
 
-var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+// writeEscaped writes s with the three characters that would break the XML
+// escaped (quotes need no escaping outside attributes).
+func writeEscaped(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
 
 // skillsXML renders the skills summary, "" when there are none. One skill per
 // line keeps it compact (whitespace is tokens too) and easy for a small model
@@ -30,11 +45,11 @@ func skillsXML(list []SkillSummary) string {
 	b.WriteString("# Skills\n\nTo use a skill, read its SKILL.md with read_file first. A skill that is not available needs what <missing> names.\n\n<skills>\n")
 	for _, s := range list {
 		b.WriteString("<skill><name>")
-		b.WriteString(xmlEscaper.Replace(s.Name))
+		writeEscaped(&b, s.Name)
 		b.WriteString("</name><description>")
-		b.WriteString(xmlEscaper.Replace(s.Description))
+		writeEscaped(&b, s.Description)
 		b.WriteString("</description><location>")
-		b.WriteString(xmlEscaper.Replace(s.Location))
+		writeEscaped(&b, s.Location)
 		b.WriteString("</location><available>")
 		if s.Available {
 			b.WriteString("true")
@@ -44,7 +59,7 @@ func skillsXML(list []SkillSummary) string {
 		b.WriteString("</available>")
 		if s.Missing != "" {
 			b.WriteString("<missing>")
-			b.WriteString(xmlEscaper.Replace(s.Missing))
+			writeEscaped(&b, s.Missing)
 			b.WriteString("</missing>")
 		}
 		b.WriteString("</skill>\n")
