@@ -234,12 +234,21 @@ func reportStartError(e *env, err error) error {
 	return err
 }
 
+// signals returns the channel Ctrl-C arrives on and a function to stop it.
+func (e *env) signals() (<-chan os.Signal, func()) {
+	if e.interrupts != nil {
+		return e.interrupts()
+	}
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt)
+	return c, func() { signal.Stop(c) }
+}
+
 // runREPL is the interactive chat. Lines are read in a goroutine so Ctrl-C
 // can be noticed while waiting at the prompt.
 func runREPL(ctx context.Context, e *env, f agentFlags) error {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
+	sigs, stopSignals := e.signals()
+	defer stopSignals()
 	lines := make(chan string)
 	go func() {
 		defer close(lines)

@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/adrg/xdg"
 
@@ -128,5 +131,64 @@ func TestArgHint(t *testing.T) {
 		if got := argHint(json.RawMessage(in)); got != want {
 			t.Errorf("argHint(%s) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while the REPL writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestAgentREPLCtrlC(t *testing.T) {
+	fake := startChat(t, fakeollama.Reply{Content: "I am slow", Hang: true})
+	in, feed := io.Pipe()
+	sigs := make(chan os.Signal, 1)
+	var out, errb syncBuffer
+	e := &env{info: testInfo, stdin: in, stdout: &out, stderr: &errb, getenv: os.Getenv,
+		interrupts: func() (<-chan os.Signal, func()) { return sigs, func() {} }}
+	done := make(chan int)
+	go func() { done <- mainEnv(e, []string{"agent"}) }()
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	_, _ = io.WriteString(feed, "talk to me\n")
+	waitFor("the streamed text", func() bool { return strings.Contains(out.String(), "I am slow") })
+	sigs <- os.Interrupt // Ctrl-C during an answer stops it, the REPL goes on
+	waitFor("the stop", func() bool { return strings.Contains(errb.String(), "Stopped.") })
+	waitFor("the next prompt", func() bool { return strings.Count(errb.String(), "> ") >= 2 })
+	sigs <- os.Interrupt // first Ctrl-C at the prompt only warns
+	waitFor("the warning", func() bool { return strings.Contains(errb.String(), "press Ctrl-C again") })
+	select {
+	case <-done:
+		t.Fatal("one Ctrl-C at the prompt exited")
+	case <-time.After(50 * time.Millisecond):
+	}
+	sigs <- os.Interrupt
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("second Ctrl-C at the prompt did not exit")
+	}
+	_ = feed.Close()
+	if n := len(fake.ChatRequests()); n != 1 {
+		t.Errorf("%d requests", n)
 	}
 }

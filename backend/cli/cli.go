@@ -44,6 +44,9 @@ type env struct {
 	info       BuildInfo
 	desktop    DesktopFunc
 	stdin      io.Reader
+	// interrupts delivers Ctrl-C to the agent REPL; nil means os.Interrupt
+	// through os/signal (tests send their own).
+	interrupts func() (<-chan os.Signal, func())
 	stdout     io.Writer
 	stderr     io.Writer
 	getenv     func(string) string
@@ -111,7 +114,12 @@ func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.
 
 // mainIO is Main with the input stream given (the agent REPL reads it).
 func mainIO(args []string, info BuildInfo, desktop DesktopFunc, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{info: info, desktop: desktop, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	return mainEnv(&env{info: info, desktop: desktop, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args)
+}
+
+// mainEnv runs the command line in a prepared env (tests inject Ctrl-C).
+func mainEnv(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	root := newRootCmd(e)
 	if args == nil {
 		args = []string{} // cobra would read os.Args for a nil slice
