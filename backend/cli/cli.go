@@ -41,9 +41,9 @@ type DesktopFunc func(svc *core.Service) error
 // env is what every command shares: build info, output streams, flag values and the
 // lazily opened service.
 type env struct {
-	info       BuildInfo
-	desktop    DesktopFunc
-	stdin      io.Reader
+	info    BuildInfo
+	desktop DesktopFunc
+	stdin   io.Reader
 	// interrupts delivers Ctrl-C to the agent REPL; nil means os.Interrupt
 	// through os/signal (tests send their own).
 	interrupts func() (<-chan os.Signal, func())
