@@ -41,8 +41,12 @@ type DesktopFunc func(svc *core.Service) error
 // env is what every command shares: build info, output streams, flag values and the
 // lazily opened service.
 type env struct {
-	info       BuildInfo
-	desktop    DesktopFunc
+	info    BuildInfo
+	desktop DesktopFunc
+	stdin   io.Reader
+	// interrupts delivers Ctrl-C to the agent REPL; nil means os.Interrupt
+	// through os/signal (tests send their own).
+	interrupts func() (<-chan os.Signal, func())
 	stdout     io.Writer
 	stderr     io.Writer
 	getenv     func(string) string
@@ -105,7 +109,17 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 // Main runs the hearth command line with args (without the program name) and returns the
 // process exit code: 0 ok, 1 runtime error, 2 usage error.
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
-	e := &env{info: info, desktop: desktop, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	return mainIO(args, info, desktop, os.Stdin, stdout, stderr)
+}
+
+// mainIO is Main with the input stream given (the agent REPL reads it).
+func mainIO(args []string, info BuildInfo, desktop DesktopFunc, stdin io.Reader, stdout, stderr io.Writer) int {
+	return mainEnv(&env{info: info, desktop: desktop, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args)
+}
+
+// mainEnv runs the command line in a prepared env (tests inject Ctrl-C).
+func mainEnv(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	root := newRootCmd(e)
 	if args == nil {
 		args = []string{} // cobra would read os.Args for a nil slice
@@ -190,6 +204,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newStatusCmd(e),
 		newVersionCmd(e),
 		newModelsCmd(e),
+		newAgentCmd(e),
 	)
 	return root
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"hearth/backend/config"
+	"hearth/backend/llm"
 	"hearth/backend/workspace"
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	Getenv        func(string) string // nil means os.Getenv
 	HTTPClient    *http.Client        // optional; used for the Ollama check
 	Version       string              // Hearth's version, reported by Status
+	// Retry bounds the retries of model calls; the zero value is llm's default
+	// (4 attempts with backoff, for an Ollama that is still starting).
+	Retry llm.RetryPolicy
 }
 
 // Service is the application service. Its methods are safe for concurrent use.
@@ -44,6 +48,8 @@ type Service struct {
 	onboarded   []string
 	onboardErr  error
 	onboardDone bool
+	retry       llm.RetryPolicy
+	parts       *agentParts // built by agent() on first use
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -51,7 +57,7 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by OnboardError.
 func Open(opts Options) *Service {
-	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version}
+	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}

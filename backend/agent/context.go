@@ -1,0 +1,93 @@
+package agent
+
+import (
+	"context"
+
+	"hearth/backend/llm"
+)
+
+// ContextBuilder turns the conversation into the messages of one request:
+// system prompt (F-PROMPT), runtime context (F-RUNTIMECTX), history fitted
+// to the window (F-BUDGET) and old tool results compacted (F-COMPACT). The
+// implementation lives in backend/agent/prompt; the runner only needs this
+// seam, so it can be tested and benchmarked with any builder.
+type ContextBuilder interface {
+	Build(ctx context.Context, in ContextInput) (ContextOutput, error)
+}
+
+// Calibrator is implemented by builders whose token estimator learns from
+// the prompt token counts providers report (F-BUDGET).
+type Calibrator interface {
+	Calibrate(model string, estimated, reported int)
+}
+
+// ContextInput is everything a builder needs for one request.
+type ContextInput struct {
+	SessionID string
+	// Model is the configured name ("ollama/qwen3:4b").
+	Model string
+	// History is the whole conversation, oldest first, ending with this run's
+	// user message and the tool batches the run has completed so far.
+	History []llm.Message
+	// Tools are the definitions the request will offer (nil for the final
+	// summary call), so the builder can count them against the budget.
+	Tools []llm.ToolDef
+	// ContextLimit is the window in tokens (num_ctx); ReplyTokens is reserved
+	// for the reply (maxTokens).
+	ContextLimit int
+	ReplyTokens  int
+	// Channel says where the user is ("desktop", "cli", "cron", …).
+	Channel string
+}
+
+// ContextOutput is one request's messages and what fitting them cost.
+type ContextOutput struct {
+	Messages []llm.Message
+	// EstimatedTokens is the builder's estimate of the prompt (messages and
+	// tools); the runner reports the provider's count back for calibration.
+	EstimatedTokens int
+	// Tokens is the calibrated estimate of the request (0 when unknown).
+	Tokens int
+	// LeftOutTurns counts the oldest turns left out to fit the window; the
+	// runner tells the user with a notice. FirstKept is the history index of
+	// the first message sent (for Options.OnLeftOut).
+	LeftOutTurns int
+	FirstKept    int
+	// Notices are things the user should know about this request (a file
+	// of the system prompt unreadable, the current turn shortened).
+	Notices []string
+}
+
+// PlainContext is the builder used when none is configured: an optional
+// system prompt followed by the history as is. It fits nothing to the
+// window: it is for tests and benchmarks of the loop itself; the app uses
+// PromptContext.
+type PlainContext struct {
+	System string
+}
+
+// Build implements ContextBuilder.
+func (p PlainContext) Build(_ context.Context, in ContextInput) (ContextOutput, error) {
+	msgs := make([]llm.Message, 0, len(in.History)+1)
+	if p.System != "" {
+		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: p.System})
+	}
+	msgs = append(msgs, in.History...)
+	return ContextOutput{Messages: msgs, EstimatedTokens: estimateChars(msgs, in.Tools)}, nil
+}
+
+// estimateChars is the chars/4 rule of thumb, only for PlainContext's
+// reports; real budgeting is the prompt package's estimator.
+func estimateChars(msgs []llm.Message, defs []llm.ToolDef) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Content) + len(m.Reasoning) + 16
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Name) + len(tc.Arguments)
+		}
+	}
+	for _, d := range defs {
+		n += len(d.Name) + len(d.Description) + len(d.Parameters)
+	}
+	return n / 4
+}

@@ -1,0 +1,44 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Gate is consulted before every tool call. It is the hook for F-APPROVAL
+// (human in the loop): an approval gate emits approval events through
+// GateCall.Emit, waits for the user and answers. The default allows all.
+type Gate interface {
+	Check(ctx context.Context, call GateCall) GateDecision
+}
+
+// GateCall describes a tool call about to run.
+type GateCall struct {
+	RunID     string
+	SessionID string
+	CallID    string
+	Name      string
+	Args      json.RawMessage
+	// Unattended is set for runs nobody watches (cron, heartbeat, subagents):
+	// they must never wait for a human.
+	Unattended bool
+	// Emit sends an approval event into the run's stream.
+	Emit func(ApprovalData)
+}
+
+// GateDecision is a Gate's answer.
+type GateDecision struct {
+	Allow bool
+	// Reason is what the model reads when the call is denied; empty means
+	// "denied by the user — do not retry this call".
+	Reason string
+}
+
+// AllowAll is the default Gate.
+type AllowAll struct{}
+
+// Check implements Gate.
+func (AllowAll) Check(context.Context, GateCall) GateDecision { return GateDecision{Allow: true} }
+
+// deniedText is what the model reads for a denied call (SPEC §10).
+const deniedText = "Error: denied by the user — do not retry this call"

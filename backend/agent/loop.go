@@ -1,0 +1,363 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"hearth/backend/llm"
+	"hearth/backend/session"
+	"hearth/backend/tools"
+)
+
+// loop is the state of one run.
+type loop struct {
+	r       *Runner
+	run     *Run
+	req     Request
+	ctx     context.Context
+	em      *emitter
+	started time.Time
+	cont    bool
+
+	model     string // configured name, e.g. "ollama/qwen3:4b"
+	provider  llm.Provider
+	provModel string
+	limit     int
+	history   []llm.Message
+
+	callSeq  int
+	usage    llm.Usage
+	leftOut  int
+	noticed  map[string]bool
+	guard    map[string]int
+	finalMsg *llm.Message // the assistant message that ends the run
+}
+
+// runError is a run failure with what the error event says.
+type runError struct {
+	code, msg, hint string
+	err             error
+}
+
+func (e *runError) Error() string { return e.msg }
+func (e *runError) Unwrap() error { return e.err }
+
+// prepare checkpoints the user message before anything else can fail
+// (F-CHECKPOINT): once Start returns, the message is on disk.
+func (l *loop) prepare() error {
+	st := l.r.opts.Store
+	id := l.run.SessionID
+	if _, err := st.Ensure(session.CreateOptions{ID: id}); err != nil {
+		return fmt.Errorf("start run: %w", err)
+	}
+	sess, err := st.Load(id)
+	if err != nil {
+		return fmt.Errorf("start run: %w", err)
+	}
+	// A new message means the user moved on from an interrupted run.
+	for _, in := range sess.Interrupted {
+		if err := st.CloseInterrupted(id, in.RunID); err != nil {
+			return fmt.Errorf("start run: %w", err)
+		}
+	}
+	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.r.opts.DefaultModel)
+	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
+	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
+		return fmt.Errorf("start run: save your message: %w", err)
+	}
+	if err := st.Sync(id); err != nil {
+		return fmt.Errorf("start run: save your message: %w", err)
+	}
+	l.history = append(sess.Messages(), user)
+	return nil
+}
+
+// prepareContinue picks up the session's last interrupted run.
+func (l *loop) prepareContinue() error {
+	l.cont = true
+	sess, err := l.r.opts.Store.Load(l.run.SessionID)
+	if err != nil {
+		return fmt.Errorf("continue: %w", err)
+	}
+	if len(sess.Interrupted) == 0 {
+		return fmt.Errorf("continue session %s: %w (hint: no run of this session was interrupted)", l.run.SessionID, ErrNothingToContinue)
+	}
+	in := sess.Interrupted[len(sess.Interrupted)-1]
+	l.run.ID = in.RunID
+	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.r.opts.DefaultModel)
+	l.history = sess.Messages()
+	return nil
+}
+
+// execute runs the loop and always ends with exactly one run_finished.
+func (l *loop) execute() (res Result) {
+	l.noticed, l.guard = map[string]bool{}, map[string]int{}
+	l.em.emit(EventRunStarted, StartedData{Model: l.model, Continued: l.cont})
+	defer func() {
+		// A bug in the loop must not take the app down or leave the UI
+		// waiting for run_finished.
+		if p := recover(); p != nil {
+			res = l.finish("", &runError{code: CodeInternal, msg: fmt.Sprintf("internal error in the agent loop: %v", p),
+				hint: "this is a bug in Hearth; try again, and report it if it repeats"})
+		}
+	}()
+	final, err := l.body()
+	return l.finish(final, err)
+}
+
+func (l *loop) body() (string, error) {
+	if err := l.resolve(); err != nil {
+		return "", err
+	}
+	defs := toolDefs(l.r.opts.Tools.Definitions())
+	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 {
+		return last.Content, nil // a continued run that had already answered
+	}
+	for iter := 1; ; iter++ {
+		if iter > l.r.opts.MaxToolIterations {
+			return l.summarise()
+		}
+		resp, err := l.call(defs)
+		if err != nil {
+			return l.partial(resp), err
+		}
+		msg := resp.Message
+		if len(msg.ToolCalls) == 0 {
+			if resp.FinishReason == llm.FinishLength {
+				l.em.notice(LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.r.opts.MaxTokens)
+			}
+			l.finalMsg = &msg
+			return msg.Content, nil
+		}
+		if err := l.runTools(msg); err != nil {
+			return l.finalText(), err
+		}
+	}
+}
+
+// resolve finds the provider and the context window of the run's model.
+func (l *loop) resolve() error {
+	p, m, err := l.r.opts.Resolve(l.model)
+	if err != nil {
+		return &runError{code: CodeModel, msg: fmt.Sprintf("model %q: %v", l.model, err), err: err,
+			hint: "check agents.defaults.model and the providers section of config.json, or pick another model with /model"}
+	}
+	l.provider, l.provModel, l.limit = p, m, l.r.opts.ContextTokens
+	// Budget against what the model really has (Ollama caps num_ctx at the
+	// model's maximum); the provider caches this, so Chat pays nothing more.
+	if sh, ok := p.(llm.ModelShower); ok {
+		d, err := sh.Show(l.ctx, m)
+		if err != nil {
+			return err
+		}
+		if d.ContextLength > 0 && d.ContextLength < l.limit {
+			l.limit = d.ContextLength
+		}
+	}
+	return nil
+}
+
+// call builds the context and streams one model reply. extra messages go
+// after the built context (the summary instruction).
+func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
+	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
+		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
+		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
+	})
+	if _, ok := llm.AsError(err); ok {
+		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
+	}
+	if err != nil {
+		return llm.Response{}, &runError{code: CodeInternal, msg: "build the context: " + err.Error(), err: err,
+			hint: "check that the workspace files are readable"}
+	}
+	for _, n := range out.Notices {
+		if !l.noticed[n] {
+			l.noticed[n] = true
+			l.em.notice(LevelWarning, "%s", n)
+		}
+	}
+	if out.LeftOutTurns > l.leftOut {
+		l.leftOut = out.LeftOutTurns
+		if l.r.opts.OnLeftOut != nil {
+			l.r.opts.OnLeftOut(l.run.SessionID, out.FirstKept)
+		}
+		l.em.notice(LevelInfo, "%d older turn(s) of this chat were left out to fit the model's context window (%d tokens); start a new chat with /new to begin fresh.",
+			out.LeftOutTurns, l.limit)
+	}
+	msgs := out.Messages
+	if len(extra) > 0 {
+		msgs = append(msgs[:len(msgs):len(msgs)], extra...)
+	}
+	req := llm.Request{Model: l.provModel, Messages: msgs, Tools: defs, ContextTokens: l.limit,
+		MaxTokens: l.r.opts.MaxTokens, Temperature: l.r.opts.Temperature}
+	resp, err := l.provider.Chat(l.ctx, req, l.onChunk)
+	if resp.ToolsDropped && !l.noticed["tools"] {
+		l.noticed["tools"] = true
+		l.em.notice(LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
+	}
+	if resp.ImagesDropped && !l.noticed["images"] {
+		l.noticed["images"] = true
+		l.em.notice(LevelWarning, "The model %s cannot see images; they were left out.", l.model)
+	}
+	if u := resp.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
+		l.usage.PromptTokens += u.PromptTokens
+		l.usage.CompletionTokens += u.CompletionTokens
+		limit := resp.ContextTokens
+		if limit <= 0 {
+			limit = l.limit
+		}
+		ud := UsageData{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+			ContextUsed: u.PromptTokens + u.CompletionTokens, ContextLimit: limit}
+		l.r.setUsage(l.run.SessionID, ud)
+		l.em.emit(EventUsage, ud)
+		if c, ok := l.r.opts.Context.(Calibrator); ok && u.PromptTokens > 0 && out.EstimatedTokens > 0 {
+			c.Calibrate(l.model, out.EstimatedTokens, u.PromptTokens)
+		}
+	}
+	return resp, err
+}
+
+func (l *loop) onChunk(c llm.Chunk) {
+	switch c.Kind {
+	case llm.ChunkText:
+		l.em.emit(EventTextDelta, DeltaData{Text: c.Text})
+	case llm.ChunkReasoning:
+		l.em.emit(EventReasoningDelta, DeltaData{Text: c.Text})
+	}
+	// Tool calls are announced when they run, with their session-unique ids.
+}
+
+// partial keeps what the user already saw of a failed or cancelled reply.
+func (l *loop) partial(resp llm.Response) string {
+	text := strings.TrimSpace(resp.Message.Content)
+	if text != "" {
+		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text, Reasoning: resp.Message.Reasoning}
+	}
+	return text
+}
+
+// summarisePrompt asks for the final answer at the iteration limit.
+const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds allowed for this request. " +
+	"Do not call any tools. Reply to the user now: summarise what you did, what you found, and what is left to do."
+
+// summarise makes one final call WITHOUT tools so the user always gets an
+// answer at the iteration limit (F-LOOP: never a silent stop).
+func (l *loop) summarise() (string, error) {
+	n := l.r.opts.MaxToolIterations
+	l.em.notice(LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
+	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(summarisePrompt, n)})
+	if err != nil {
+		if l.ctx.Err() != nil {
+			return l.partial(resp), err
+		}
+		text := fmt.Sprintf("I reached the limit of %d tool rounds before finishing, and could not sum up what I did (%v). Ask me to continue, or split the task into smaller steps.", n, err)
+		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
+		l.em.emit(EventTextDelta, DeltaData{Text: text})
+		return text, nil
+	}
+	msg := resp.Message
+	msg.ToolCalls = nil // nothing was offered; a call printed anyway is not run
+	if strings.TrimSpace(msg.Content) == "" {
+		msg.Content = fmt.Sprintf("I reached the limit of %d tool rounds before finishing. Ask me to continue, or split the task into smaller steps.", n)
+		l.em.emit(EventTextDelta, DeltaData{Text: msg.Content})
+	}
+	l.finalMsg = &msg
+	return msg.Content, nil
+}
+
+// finish writes the run's last lines and emits run_finished.
+func (l *loop) finish(final string, err error) Result {
+	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: StatusOK, Final: final, Usage: l.usage}
+	switch {
+	case err == nil:
+	case l.shuttingDown():
+		res.Status = StatusInterrupted
+	case l.ctx.Err() != nil:
+		res.Status = StatusCancelled
+	default:
+		res.Status, res.Err = StatusError, err
+		l.em.emit(EventError, errorData(err))
+	}
+	st, id := l.r.opts.Store, l.run.SessionID
+	if res.Status == StatusInterrupted {
+		// No run line: the run stays interrupted and Continue resumes it.
+		_ = st.Sync(id)
+	} else {
+		var recs []session.Record
+		if l.finalMsg != nil {
+			recs = append(recs, session.MessageRecord(l.run.ID, *l.finalMsg))
+		}
+		rec := session.Run{ID: l.run.ID, Status: res.Status, Final: final, Usage: l.usage,
+			DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds()}
+		if res.Err != nil {
+			rec.Error = res.Err.Error()
+		}
+		recs = append(recs, session.RunRecord(rec))
+		werr := st.Append(id, recs...)
+		if werr == nil {
+			werr = st.Sync(id)
+		}
+		if werr != nil {
+			l.em.emit(EventError, ErrorData{Code: CodeStorage, Message: "could not save the end of this run: " + werr.Error(),
+				Hint: "check free disk space and the permissions of the sessions folder"})
+			if res.Status == StatusOK {
+				res.Status, res.Err = StatusError, werr
+			}
+		}
+	}
+	// Free the session first: a client that sends the next message as soon
+	// as it sees run_finished must not find the session busy.
+	l.r.release(l.run)
+	l.em.emit(EventRunFinished, FinishedData{Status: res.Status, Final: final,
+		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds()})
+	return res
+}
+
+// errorData turns a run error into the error event's payload.
+func errorData(err error) ErrorData {
+	var re *runError
+	if errors.As(err, &re) {
+		return ErrorData{Code: re.code, Message: re.msg, Hint: re.hint}
+	}
+	if le, ok := llm.AsError(err); ok {
+		return ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
+	}
+	return ErrorData{Code: CodeInternal, Message: err.Error(), Hint: "try again; if it repeats, check the logs"}
+}
+
+func toolDefs(defs []tools.Definition) []llm.ToolDef {
+	if len(defs) == 0 {
+		return nil
+	}
+	out := make([]llm.ToolDef, len(defs))
+	for i, d := range defs {
+		out[i] = llm.ToolDef{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
+	}
+	return out
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// finalText is the text of the message that ends the run, if any.
+func (l *loop) finalText() string {
+	if l.finalMsg == nil {
+		return ""
+	}
+	return l.finalMsg.Content
+}
+
+// shuttingDown reports a run cancelled by Shutdown (it ends interrupted).
+func (l *loop) shuttingDown() bool {
+	return l.ctx.Err() != nil && errors.Is(context.Cause(l.ctx), errShutdown)
+}

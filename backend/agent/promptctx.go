@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"hearth/backend/agent/prompt"
+	"hearth/backend/llm"
+)
+
+// PromptContext is the ContextBuilder over backend/agent/prompt: the cached
+// system prompt (F-PROMPT), the runtime context on the current user message
+// (F-RUNTIMECTX), old tool results compacted (F-COMPACT) and the whole fitted
+// to the window by the calibrated estimator (F-BUDGET).
+type PromptContext struct {
+	Prompt    *prompt.Builder
+	Estimator *prompt.Estimator
+	// TZ is the zone of the runtime context's clock; nil means Local.
+	TZ *time.Location
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Keep is how many recent tool results stay in full (default 10).
+	Keep int
+}
+
+var _ Calibrator = (*PromptContext)(nil)
+
+// Build implements ContextBuilder. The stored history stays as the user
+// typed it; the runtime block is added to the copy sent, on the current
+// turn's user message only.
+func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput, error) {
+	var out ContextOutput
+	system, err := p.Prompt.SystemPrompt()
+	if err != nil {
+		// One unreadable file is left out of the prompt; chat goes on.
+		out.Notices = append(out.Notices, fmt.Sprintf("Part of the system prompt could not be read: %v", err))
+	}
+	now := time.Now
+	if p.Now != nil {
+		now = p.Now
+	}
+	hist := make([]llm.Message, len(in.History))
+	copy(hist, in.History)
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role == llm.RoleUser {
+			hist[i].Content = prompt.AppendRuntimeContext(hist[i].Content, now(), p.TZ, in.Channel)
+			break
+		}
+	}
+	keep := p.Keep
+	if keep <= 0 {
+		keep = prompt.KeepToolResults
+	}
+	msgs := prompt.CompactToolResults(hist, keep)
+	fit, err := p.Estimator.Counter(in.Model).Fit(system, in.Tools, msgs, in.ContextLimit, in.ReplyTokens)
+	if err != nil {
+		if errors.Is(err, prompt.ErrNoRoom) {
+			return out, &llm.Error{Kind: llm.KindContextOverflow, Message: "this message does not fit the model's context window", Err: err,
+				Hint: "raise agents.defaults.contextTokens, lower maxTokens, or start a new chat with /new"}
+		}
+		return out, err
+	}
+	out.Messages = make([]llm.Message, 0, len(fit.Messages)+1)
+	if system != "" {
+		out.Messages = append(out.Messages, llm.Message{Role: llm.RoleSystem, Content: system})
+	}
+	out.Messages = append(out.Messages, fit.Messages...)
+	out.EstimatedTokens, out.FirstKept = fit.RawTokens, fit.FirstKept
+	out.Tokens = fit.Tokens
+	for _, m := range hist[:fit.Dropped] {
+		if m.Role == llm.RoleUser {
+			out.LeftOutTurns++
+		}
+	}
+	if fit.Omitted > 0 || fit.Truncated {
+		out.Notices = append(out.Notices, "This turn is too long for the model's context window: older tool results of it were left out or shortened.")
+	}
+	return out, nil
+}
+
+// Calibrate implements Calibrator.
+func (p *PromptContext) Calibrate(model string, estimated, reported int) {
+	p.Estimator.Observe(model, estimated, reported)
+}

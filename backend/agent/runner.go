@@ -1,0 +1,352 @@
+// Package agent is Hearth's agent core: the Runner drives the ReAct loop
+// (F-LOOP) — build the context, stream the model, run the tool calls through
+// the tools Registry, append the results, repeat until a plain answer — and
+// reports everything it does as one ordered stream of Events (F-EVENTS) that
+// the UI, the CLI, the audit log and the tests all consume.
+//
+// Runs are checkpointed in the session store as they go (F-CHECKPOINT), can
+// be stopped within a second (F-CANCEL), run one at a time per session
+// (F-SERIAL: a Send to a busy session fails with ErrBusy) and run read-only
+// tools of one response concurrently (F-PARALLEL).
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"hearth/backend/llm"
+	"hearth/backend/session"
+	"hearth/backend/tools"
+)
+
+// Status is how a run ended; the values are those of the session store.
+type Status = session.RunStatus
+
+// Run statuses (run_finished status).
+const (
+	StatusOK          = session.StatusOK
+	StatusError       = session.StatusError
+	StatusCancelled   = session.StatusCancelled
+	StatusInterrupted = session.StatusInterrupted
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxToolIterations = 40
+	DefaultContextTokens     = llm.DefaultContextTokens
+	DefaultMaxTokens         = 2048
+)
+
+// ErrBusy is returned by Start when the session already has a run (F-SERIAL).
+var ErrBusy = errors.New("session is busy")
+
+// ErrNothingToContinue is returned by Continue when no run was interrupted.
+var ErrNothingToContinue = errors.New("nothing to continue")
+
+// ResolveFunc maps a configured model name ("ollama/qwen3:4b", or
+// "qwen3:4b" for the default provider) to its provider and the provider's own
+// model name. core builds it from config.ResolveModel.
+type ResolveFunc func(name string) (llm.Provider, string, error)
+
+// Options configure a Runner. Resolve, Tools and Store are required.
+type Options struct {
+	Resolve ResolveFunc
+	Tools   *tools.Registry
+	Store   *session.Store
+	// Context builds each request; nil means PlainContext{}.
+	Context ContextBuilder
+	// Gate is consulted before every tool call; nil allows all.
+	Gate Gate
+	// DefaultModel is used when neither the call nor the session names one.
+	DefaultModel string
+	// Workspace is where oversized tool results are spilled (F-COMPACT).
+	Workspace string
+	// MaxToolIterations bounds the model calls that ask for tools (default 40).
+	MaxToolIterations int
+	// ContextTokens is the window (num_ctx) before the model's own cap.
+	ContextTokens int
+	// MaxTokens caps each reply (default 2048).
+	MaxTokens   int
+	Temperature *float64
+	// MaxToolResultChars spills longer results to a file (default 16000).
+	MaxToolResultChars int
+	// Channel is reported to the context builder ("desktop", "cli", …).
+	Channel string
+	// Observer sees every event of every run after the run's own sink (audit
+	// log, activity view).
+	Observer Sink
+	// OnNew runs before /new archives a session: the hook for memory
+	// consolidation (F-CONSOLIDATE). An error keeps the session as it is.
+	OnNew func(ctx context.Context, sessionID string) error
+	// OnLeftOut is told when the budget left history out of a request:
+	// messages [0, firstKept) of the session were not sent. It is the hook
+	// for consolidating them into memory (F-CONSOLIDATE) instead of losing
+	// them unseen; it runs on the run's goroutine, so it should only start
+	// the work.
+	OnLeftOut func(sessionID string, firstKept int)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Runner runs agent turns. It is safe for concurrent use.
+type Runner struct {
+	opts Options
+
+	mu      sync.Mutex
+	active  map[string]*Run // by session id
+	usage   map[string]UsageData
+	closing bool
+}
+
+// New checks opts and returns a Runner.
+func New(opts Options) (*Runner, error) {
+	switch {
+	case opts.Resolve == nil:
+		return nil, errors.New("agent: Options.Resolve is nil (hint: pass a function that maps model names to providers)")
+	case opts.Tools == nil:
+		return nil, errors.New("agent: Options.Tools is nil (hint: pass a tools.Registry, empty is fine)")
+	case opts.Store == nil:
+		return nil, errors.New("agent: Options.Store is nil (hint: pass the session store)")
+	}
+	if opts.Context == nil {
+		opts.Context = PlainContext{}
+	}
+	if opts.Gate == nil {
+		opts.Gate = AllowAll{}
+	}
+	if opts.MaxToolIterations <= 0 {
+		opts.MaxToolIterations = DefaultMaxToolIterations
+	}
+	if opts.ContextTokens <= 0 {
+		opts.ContextTokens = DefaultContextTokens
+	}
+	if opts.MaxTokens <= 0 {
+		opts.MaxTokens = DefaultMaxTokens
+	}
+	if opts.MaxToolResultChars <= 0 {
+		opts.MaxToolResultChars = tools.DefaultMaxResultChars
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]UsageData{}}, nil
+}
+
+// Request is one user turn.
+type Request struct {
+	// SessionID names the session; empty starts a new one. A named session
+	// that does not exist yet is created (the CLI's -s NAME).
+	SessionID string
+	Text      string
+	Images    [][]byte
+	// Model overrides the session's model for this run only (--model).
+	Model string
+	// Unattended runs (cron, heartbeat) never wait for a human at the Gate.
+	Unattended bool
+	// Channel overrides Options.Channel for this run ("cli", "cron", …).
+	Channel string
+}
+
+// Result is how a run ended.
+type Result struct {
+	RunID     string
+	SessionID string
+	Status    Status
+	// Final is the answer (partial when cancelled).
+	Final string
+	// Err is the run's error for StatusError (an *llm.Error for provider
+	// failures, with a hint).
+	Err   error
+	Usage llm.Usage
+	// NewSessionID is set by /new.
+	NewSessionID string
+}
+
+// Run is a started run.
+type Run struct {
+	ID        string
+	SessionID string
+
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+	result Result
+}
+
+// Done is closed when the run has finished and run_finished was emitted.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Wait blocks until the run finishes and returns its result.
+func (r *Run) Wait() Result {
+	<-r.done
+	return r.result
+}
+
+// errStopped and errShutdown are the causes of a run's cancellation: Stop
+// ends it as cancelled, Shutdown leaves it interrupted (continuable).
+var (
+	errStopped  = errors.New("stopped by the user")
+	errShutdown = errors.New("Hearth is shutting down")
+)
+
+// Start begins a run for req and returns at once; events go to sink (which
+// may be nil) from the run's goroutine. Text starting with "/" is a slash
+// command (F-SLASH). Cancelling ctx stops the run like Stop.
+func (r *Runner) Start(ctx context.Context, req Request, sink Sink) (*Run, error) {
+	if cmd, arg, ok := parseSlash(req.Text); ok {
+		return r.slash(ctx, req, cmd, arg, sink)
+	}
+	return r.start(ctx, req, sink, false)
+}
+
+// Send runs req to the end and returns its result (Start + Wait).
+func (r *Runner) Send(ctx context.Context, req Request, sink Sink) (Result, error) {
+	run, err := r.Start(ctx, req, sink)
+	if err != nil {
+		return Result{}, err
+	}
+	return run.Wait(), nil
+}
+
+// Continue resumes the last interrupted run of a session (after a crash or a
+// shutdown): its partial turn is kept and the loop goes on from it under the
+// same run id.
+func (r *Runner) Continue(ctx context.Context, sessionID string, sink Sink) (*Run, error) {
+	return r.start(ctx, Request{SessionID: sessionID}, sink, true)
+}
+
+func (r *Runner) start(ctx context.Context, req Request, sink Sink, cont bool) (*Run, error) {
+	if req.SessionID == "" {
+		if cont {
+			return nil, fmt.Errorf("continue: no session id (hint: name the session whose run was interrupted)")
+		}
+		m, err := r.opts.Store.Create(session.CreateOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("start run: %w", err)
+		}
+		req.SessionID = m.ID
+	}
+	run := &Run{ID: newRunID(), SessionID: req.SessionID, done: make(chan struct{})}
+	if err := r.claim(run); err != nil {
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancelCause(ctx)
+	run.cancel = cancel
+	l := &loop{r: r, run: run, req: req, ctx: runCtx, started: r.opts.Now(),
+		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}}}
+	if cont {
+		if err := l.prepareContinue(); err != nil {
+			r.release(run)
+			cancel(nil)
+			return nil, err
+		}
+		l.em.runID = run.ID
+	} else if err := l.prepare(); err != nil {
+		r.release(run)
+		cancel(nil)
+		return nil, err
+	}
+	go func() {
+		defer close(run.done)
+		defer cancel(nil)
+		defer r.release(run)
+		run.result = l.execute()
+	}()
+	return run, nil
+}
+
+// claim marks the session busy with run, or fails with ErrBusy.
+func (r *Runner) claim(run *Run) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return fmt.Errorf("start run: %w (hint: Hearth is shutting down)", errShutdown)
+	}
+	if cur, ok := r.active[run.SessionID]; ok {
+		return fmt.Errorf("session %s: %w with run %s (hint: wait for it to finish or stop it with /stop)", run.SessionID, ErrBusy, cur.ID)
+	}
+	r.active[run.SessionID] = run
+	return nil
+}
+
+func (r *Runner) release(run *Run) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.active[run.SessionID] == run {
+		delete(r.active, run.SessionID)
+	}
+}
+
+// Stop cancels the session's run, if any: the model call and running tools
+// end within a second (exec's process group is killed) and the run finishes
+// with status cancelled. It reports whether a run was stopped.
+func (r *Runner) Stop(sessionID string) bool {
+	r.mu.Lock()
+	run, ok := r.active[sessionID]
+	r.mu.Unlock()
+	if ok {
+		run.cancel(errStopped)
+	}
+	return ok
+}
+
+// Busy returns the id of the session's running run, if any.
+func (r *Runner) Busy(sessionID string) (runID string, busy bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	run, ok := r.active[sessionID]
+	if !ok {
+		return "", false
+	}
+	return run.ID, true
+}
+
+// Shutdown refuses new runs and cancels the running ones, which finish as
+// interrupted without their run line so Continue can resume them after a
+// restart. It waits for them until ctx is done.
+func (r *Runner) Shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	r.closing = true
+	runs := make([]*Run, 0, len(r.active))
+	for _, run := range r.active {
+		runs = append(runs, run)
+	}
+	r.mu.Unlock()
+	for _, run := range runs {
+		run.cancel(errShutdown)
+	}
+	for _, run := range runs {
+		select {
+		case <-run.done:
+		case <-ctx.Done():
+			return fmt.Errorf("shutdown: runs still stopping: %w", ctx.Err())
+		}
+	}
+	return nil
+}
+
+// Usage is the last usage report of a session's model call (for /status).
+func (r *Runner) Usage(sessionID string) (UsageData, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	u, ok := r.usage[sessionID]
+	return u, ok
+}
+
+func (r *Runner) setUsage(sessionID string, u UsageData) {
+	r.mu.Lock()
+	r.usage[sessionID] = u
+	r.mu.Unlock()
+}
+
+// newRunID is 12 random hex digits: unique enough to name a run and, with a
+// counter, each tool call of a session (spill files are named by call id).
+func newRunID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "r" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,175 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"hearth/backend/llm"
+	"hearth/backend/session"
+	"hearth/backend/tools"
+)
+
+// loopLimit is how many times the same failing call (name + arguments +
+// error) may happen in one run before the loop stops (F-LOOPGUARD).
+const loopLimit = 3
+
+// runTools runs one response's tool calls: consecutive read-only calls
+// concurrently, every other call alone in the model's order (F-PARALLEL).
+// The batch (assistant message + results) is checkpointed when complete.
+func (l *loop) runTools(msg llm.Message) error {
+	calls := append([]llm.ToolCall(nil), msg.ToolCalls...)
+	names := make([]string, len(calls))
+	for i := range calls {
+		// Providers number calls per reply (call_1, …); spill files and the
+		// UI need ids unique in the session.
+		l.callSeq++
+		calls[i].ID = fmt.Sprintf("%s-%d", l.run.ID, l.callSeq)
+		names[i] = calls[i].Name
+		if calls[i].Unknown || calls[i].ArgsError != "" {
+			names[i] = "" // not a registry tool: its own batch
+		}
+	}
+	msg.ToolCalls = calls
+	results := make([]llm.Message, len(calls))
+	failed := make([]bool, len(calls))
+	for _, batch := range l.r.opts.Tools.Batches(names) {
+		if l.ctx.Err() != nil {
+			for _, i := range batch {
+				results[i] = toolMessage(calls[i], "Error: not run: the run was stopped")
+				failed[i] = true
+			}
+			continue
+		}
+		for _, i := range batch {
+			l.em.emit(EventToolCall, ToolCallData{CallID: calls[i].ID, Name: calls[i].Name, Args: calls[i].Arguments})
+		}
+		if len(batch) == 1 {
+			results[batch[0]], failed[batch[0]] = l.callOne(calls[batch[0]])
+			continue
+		}
+		var wg sync.WaitGroup
+		for _, i := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], failed[i] = l.callOne(calls[i])
+			}()
+		}
+		wg.Wait()
+	}
+	if l.shuttingDown() {
+		// Left out on purpose: Continue after a restart asks the model again
+		// from the last complete batch instead of reading "cancelled".
+		return l.ctx.Err()
+	}
+	recs := make([]session.Record, 0, len(calls)+1)
+	recs = append(recs, session.MessageRecord(l.run.ID, msg))
+	for _, m := range results {
+		recs = append(recs, session.MessageRecord(l.run.ID, m))
+	}
+	if err := l.r.opts.Store.Append(l.run.SessionID, recs...); err != nil {
+		return &runError{code: CodeStorage, msg: "could not save the tool results: " + err.Error(), err: err,
+			hint: "check free disk space and the permissions of the sessions folder"}
+	}
+	l.history = append(l.history, msg)
+	l.history = append(l.history, results...)
+	if l.ctx.Err() != nil {
+		return l.ctx.Err()
+	}
+	return l.checkLoop(calls, results, failed)
+}
+
+// callOne runs one call through the Gate and the Registry and reports it.
+func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
+	start := time.Now()
+	var res tools.Result
+	reg := l.r.opts.Tools
+	switch {
+	case tc.Unknown:
+		// The model named a tool the request did not offer (Ollama's qwen3
+		// parser lets these through): answer like any unknown tool.
+		res = tools.Errorf("unknown tool %q. Valid tools: %s. Call one of these by its exact name.",
+			tc.Name, strings.Join(reg.Names(), ", "))
+	case tc.ArgsError != "":
+		res = tools.Errorf("could not read the arguments of %s: %s. Send the arguments as one JSON object. Valid tools: %s.",
+			tc.Name, tc.ArgsError, strings.Join(reg.Names(), ", "))
+	default:
+		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
+			Name: tc.Name, Args: tc.Arguments, Unattended: l.req.Unattended,
+			Emit: func(a ApprovalData) { a.CallID = tc.ID; l.em.emit(EventApproval, a) }})
+		if !d.Allow {
+			res = tools.Result{Content: deniedText, IsError: true}
+			if d.Reason != "" {
+				res.Content = "Error: " + d.Reason
+			}
+			break
+		}
+		res = reg.Call(l.ctx, tc.Name, tc.Arguments)
+		if l.r.opts.Workspace != "" {
+			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {
+				res = spilled
+			} else {
+				l.em.notice(LevelWarning, "Could not save the long result of %s to a file (%v); it was cut instead.", tc.Name, err)
+				res.Content = cut(res.Content, l.r.opts.MaxToolResultChars)
+			}
+		}
+	}
+	l.em.emit(EventToolResult, ToolResultData{CallID: tc.ID, Name: tc.Name, OK: res.OK(), Content: res.Content,
+		DurationMs: time.Since(start).Milliseconds()})
+	return toolMessage(tc, res.Content), !res.OK()
+}
+
+func toolMessage(tc llm.ToolCall, content string) llm.Message {
+	return llm.Message{Role: llm.RoleTool, Content: content, ToolCallID: tc.ID, ToolName: tc.Name}
+}
+
+// checkLoop stops the run when the same call failed the same way loopLimit
+// times (F-LOOPGUARD): the model is stuck and more rounds only cost time.
+func (l *loop) checkLoop(calls []llm.ToolCall, results []llm.Message, failed []bool) error {
+	for i, tc := range calls {
+		if !failed[i] {
+			continue
+		}
+		key := tc.Name + "\x00" + canonicalArgs(tc.Arguments) + "\x00" + results[i].Content
+		l.guard[key]++
+		if l.guard[key] < loopLimit {
+			continue
+		}
+		text := fmt.Sprintf("I stopped because the same call to %s failed %d times in a row with the same error:\n%s\nPlease rephrase the request or fix what the tool complained about, then try again.",
+			tc.Name, loopLimit, cut(results[i].Content, 500))
+		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
+		l.em.emit(EventTextDelta, DeltaData{Text: text})
+		return &runError{code: CodeLoopDetected,
+			msg:  fmt.Sprintf("stopped a loop: %s failed %d times with the same arguments and error", tc.Name, loopLimit),
+			hint: "rephrase the request or fix what the tool complained about, then try again"}
+	}
+	return nil
+}
+
+func canonicalArgs(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			return b.String()
+		}
+		return string(raw)
+	}
+	b, _ := json.Marshal(v) // map keys come out sorted
+	return string(b)
+}
+
+// cut keeps the first n bytes of s at a rune boundary.
+func cut(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

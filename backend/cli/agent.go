@@ -1,0 +1,327 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
+	"hearth/backend/llm"
+)
+
+// ExitInterrupted is the exit code of a turn stopped with Ctrl-C (128+SIGINT).
+const ExitInterrupted = 130
+
+type agentFlags struct {
+	message       string
+	session       string
+	model         string
+	showReasoning bool
+}
+
+func newAgentCmd(e *env) *cobra.Command {
+	var f agentFlags
+	cmd := &cobra.Command{
+		Use:   "agent",
+		Short: "Chat with the agent from the terminal (one message with -m, else a REPL)",
+		Long: `Chat with Hearth's agent in the terminal: the same agent, tools, sessions and
+config as the desktop app.
+
+With -m, sends one message, streams the answer to stdout and exits. Without -s
+every -m call starts a fresh session (its id is printed on stderr at the end, so
+you can go on with -s ID). Without -m, starts an interactive chat (REPL) that
+keeps its history in one session (-s to resume one): Ctrl-C stops the current
+answer, Ctrl-C twice at the prompt or Ctrl-D exits.
+
+Tool calls are shown on stderr as one-line hints (↳ read_file path=notes.md);
+the model's reasoning is hidden unless --show-reasoning. Slash commands work in
+both modes: /new /stop /model NAME /status /help.
+
+Exit codes:
+  0    answered
+  1    the turn failed (the message ends with a hint: Ollama down, model missing, …)
+  2    usage error
+  130  stopped with Ctrl-C`,
+		Example: `  hearth agent -m "What files are in my workspace?"
+  hearth agent -m "Summarise notes.md" -s notes --model ollama/qwen3:8b
+  hearth agent                 # interactive chat in a new session
+  hearth agent -s notes        # resume the session named notes`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("message") && strings.TrimSpace(f.message) == "" {
+				return usageError{fmt.Errorf("-m needs a message")}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			if f.message != "" {
+				return runOnce(ctx, e, f)
+			}
+			stop() // the REPL handles Ctrl-C itself
+			return runREPL(cmd.Context(), e, f)
+		},
+	}
+	cmd.Flags().StringVarP(&f.message, "message", "m", "", "send this message, print the answer and exit")
+	cmd.Flags().StringVarP(&f.session, "session", "s", "", "session id to use or create (default: a new session)")
+	cmd.Flags().StringVar(&f.model, "model", "", "model for this call, as <provider>/<model> or a name of the default provider")
+	cmd.Flags().BoolVar(&f.showReasoning, "show-reasoning", false, "print the model's reasoning on stderr")
+	return cmd
+}
+
+// printer renders a run's events: answer text on stdout, everything else as
+// short lines on stderr.
+type printer struct {
+	out, errw     io.Writer
+	showReasoning bool
+
+	mu        sync.Mutex
+	lineOpen  bool // stdout has text without its final newline
+	reasoning bool // stderr is inside a reasoning block
+	errData   *agent.ErrorData
+	finished  agent.FinishedData
+}
+
+func (p *printer) sink(ev agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch d := ev.Data.(type) {
+	case agent.DeltaData:
+		if ev.Type == agent.EventReasoningDelta {
+			if p.showReasoning {
+				if !p.reasoning {
+					p.breakLine()
+					fmt.Fprint(p.errw, "thinking: ")
+					p.reasoning = true
+				}
+				fmt.Fprint(p.errw, d.Text)
+			}
+			return
+		}
+		p.endReasoning()
+		if d.Text != "" {
+			fmt.Fprint(p.out, d.Text)
+			p.lineOpen = !strings.HasSuffix(d.Text, "\n")
+		}
+	case agent.ToolCallData:
+		p.endReasoning()
+		p.breakLine()
+		fmt.Fprintf(p.errw, "↳ %s%s\n", d.Name, argHint(d.Args))
+	case agent.ToolResultData:
+		if !d.OK {
+			fmt.Fprintf(p.errw, "  ✗ %s\n", firstLine(d.Content, 120))
+		}
+	case agent.NoticeData:
+		p.breakLine()
+		fmt.Fprintf(p.errw, "Note: %s\n", d.Message)
+	case agent.ErrorData:
+		p.errData = &d
+	case agent.FinishedData:
+		p.endReasoning()
+		p.breakLine()
+		p.finished = d
+	}
+}
+
+func (p *printer) breakLine() {
+	if p.lineOpen {
+		fmt.Fprintln(p.out)
+		p.lineOpen = false
+	}
+}
+
+func (p *printer) endReasoning() {
+	if p.reasoning {
+		fmt.Fprintln(p.errw)
+		p.reasoning = false
+	}
+}
+
+// report prints the run's error with its hint; it returns the exit code.
+func (p *printer) report(res agent.Result) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch res.Status {
+	case agent.StatusCancelled, agent.StatusInterrupted:
+		fmt.Fprintln(p.errw, "Stopped.")
+		return ExitInterrupted
+	case agent.StatusError:
+		msg, hint := "", ""
+		if p.errData != nil {
+			msg, hint = p.errData.Message, p.errData.Hint
+		} else if res.Err != nil {
+			msg = res.Err.Error()
+		}
+		fmt.Fprintf(p.errw, "Error: %s\n", msg)
+		if hint != "" {
+			fmt.Fprintf(p.errw, "Hint: %s\n", hint)
+		}
+		return ExitRuntime
+	}
+	return ExitOK
+}
+
+// argHint shows a call's arguments as key=value pairs, short enough for
+// one line.
+func argHint(raw json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		v := fmt.Sprint(m[k])
+		if s, ok := m[k].(string); ok {
+			v = firstLine(s, 60)
+			if strings.ContainsAny(v, " \t\"") || v == "" {
+				v = fmt.Sprintf("%q", v)
+			}
+		} else if js, err := json.Marshal(m[k]); err == nil {
+			v = firstLine(string(js), 60)
+		}
+		fmt.Fprintf(&b, " %s=%s", k, v)
+	}
+	return b.String()
+}
+
+func firstLine(s string, n int) string {
+	line, _, more := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(line) > n {
+		line, more = line[:n], true
+	}
+	if more {
+		line += "…"
+	}
+	return line
+}
+
+// runOnce sends one message and exits with the turn's outcome.
+func runOnce(ctx context.Context, e *env, f agentFlags) error {
+	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning}
+	run, err := e.service().SendRequest(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+	if err != nil {
+		return reportStartError(e, err)
+	}
+	res := run.Wait()
+	code := p.report(res)
+	if f.session == "" {
+		fmt.Fprintf(e.stderr, "(session %s — go on with -s %s)\n", res.SessionID, res.SessionID)
+	}
+	if code != ExitOK {
+		return exitError{code}
+	}
+	return nil
+}
+
+func reportStartError(e *env, err error) error {
+	if le, ok := llm.AsError(err); ok {
+		fmt.Fprintf(e.stderr, "Error: %v\nHint: %s\n", le, le.Hint)
+		return exitError{ExitRuntime}
+	}
+	return err
+}
+
+// signals returns the channel Ctrl-C arrives on and a function to stop it.
+func (e *env) signals() (<-chan os.Signal, func()) {
+	if e.interrupts != nil {
+		return e.interrupts()
+	}
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt)
+	return c, func() { signal.Stop(c) }
+}
+
+// runREPL is the interactive chat. Lines are read in a goroutine so Ctrl-C
+// can be noticed while waiting at the prompt.
+func runREPL(ctx context.Context, e *env, f agentFlags) error {
+	sigs, stopSignals := e.signals()
+	defer stopSignals()
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(e.stdin)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	svc := e.service()
+	sessionID := f.session
+	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
+		firstNonEmptyString(f.model, svc.Config().Agents.Defaults.Model))
+	armed := false // one Ctrl-C at the prompt arms the exit
+	for {
+		fmt.Fprint(e.stderr, "> ")
+		var line string
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				fmt.Fprintln(e.stderr)
+				return nil
+			}
+			line = l
+		case <-sigs:
+			if armed {
+				fmt.Fprintln(e.stderr)
+				return nil
+			}
+			armed = true
+			fmt.Fprintln(e.stderr, "\n(press Ctrl-C again or Ctrl-D to exit)")
+			continue
+		case <-ctx.Done():
+			return nil
+		}
+		armed = false
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning}
+		run, err := svc.SendRequest(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "Error: %v\n", err)
+			continue
+		}
+		var res agent.Result
+	wait:
+		for {
+			select {
+			case <-run.Done():
+				res = run.Wait()
+				break wait
+			case <-sigs:
+				svc.Stop(run.SessionID)
+			}
+		}
+		if res.Status != agent.StatusOK {
+			p.report(res)
+		}
+		if res.SessionID != "" && sessionID == "" {
+			sessionID = res.SessionID
+		}
+		if res.NewSessionID != "" {
+			sessionID = res.NewSessionID
+		}
+	}
+}
+
+func firstNonEmptyString(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adrg/xdg"
+
+	"hearth/backend/internal/fakeollama"
+)
+
+func startChat(t *testing.T, replies ...fakeollama.Reply) *fakeollama.Server {
+	t.Helper()
+	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}, Replies: replies})
+	setup(t, url)
+	return fake
+}
+
+func runIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = mainIO(args, testInfo, nil, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestAgentMessageWithToolCall(t *testing.T) {
+	fake := startChat(t,
+		fakeollama.Reply{Thinking: "I should read it.", ToolCalls: []fakeollama.ToolCall{{Name: "read_file", Arguments: json.RawMessage(`{"path":"notes.md"}`)}}},
+		fakeollama.Reply{Content: "Your notes say: buy milk."})
+	ws := filepath.Join(xdg.DataHome, "hearth", "workspace")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "notes.md"), []byte("buy milk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runIn(t, "", "agent", "-m", "what do my notes say?")
+	if code != 0 || out != "Your notes say: buy milk.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "↳ read_file path=notes.md\n") || !strings.Contains(errOut, "(session ") {
+		t.Errorf("stderr %q", errOut)
+	}
+	if strings.Contains(out+errOut, "I should read it") {
+		t.Errorf("reasoning shown without --show-reasoning: %q", errOut)
+	}
+	if tool := fake.ChatRequests()[1].Messages; !strings.Contains(tool[len(tool)-1].Content, "buy milk") {
+		t.Errorf("the tool did not run in the workspace: %+v", tool[len(tool)-1])
+	}
+}
+
+func TestAgentNamedSessionKeepsHistory(t *testing.T) {
+	fake := startChat(t,
+		fakeollama.Reply{Thinking: "Greeting.", Content: "Hi!"},
+		fakeollama.Reply{Content: "You said hello."})
+	code, out, errOut := runIn(t, "", "agent", "-m", "hello", "-s", "mine", "--show-reasoning")
+	if code != 0 || out != "Hi!\n" || !strings.Contains(errOut, "thinking: Greeting.") || strings.Contains(errOut, "(session") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, _ = runIn(t, "", "agent", "-m", "what did I say?", "-s", "mine")
+	if code != 0 || out != "You said hello.\n" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if msgs := fake.ChatRequests()[1].Messages; len(msgs) != 4 || msgs[1].Content != "hello" {
+		t.Errorf("second call did not carry the session history: %+v", msgs)
+	}
+}
+
+func TestAgentOllamaDown(t *testing.T) {
+	setup(t, "")
+	code, out, errOut := runIn(t, "", "agent", "-m", "hello")
+	if code != ExitRuntime || out != "" || !strings.Contains(errOut, "Hint: Ollama is not running") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestAgentUsageAndBadModel(t *testing.T) {
+	startChat(t)
+	if code, _, errOut := runIn(t, "", "agent", "stray"); code != ExitUsage {
+		t.Errorf("stray argument: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := runIn(t, "", "agent", "-m", " "); code != ExitUsage {
+		t.Errorf("empty message: exit %d %q", code, errOut)
+	}
+	code, _, errOut := runIn(t, "", "agent", "-m", "hi", "--model", "nowhere/x")
+	if code != ExitRuntime || !strings.Contains(errOut, "hint") {
+		t.Errorf("bad model: exit %d %q", code, errOut)
+	}
+	code, _, errOut = runIn(t, "", "agent", "-m", "hi", "--model", "missing:7b")
+	if code != ExitRuntime || !strings.Contains(errOut, "Hint: model not found") {
+		t.Errorf("missing model: exit %d %q", code, errOut)
+	}
+}
+
+func TestAgentREPL(t *testing.T) {
+	fake := startChat(t, fakeollama.Reply{Content: "First answer."}, fakeollama.Reply{Content: "Second answer."})
+	code, out, errOut := runIn(t, "hello\n\n/status\nand again\n/new\n", "agent")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"First answer.\n", "Model: ollama/qwen3:4b", "Second answer.\n", "Started a new chat"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "/help for commands") || !strings.Contains(errOut, "> ") {
+		t.Errorf("stderr %q", errOut)
+	}
+	reqs := fake.ChatRequests()
+	if len(reqs) != 2 || len(reqs[1].Messages) != 4 {
+		t.Errorf("the REPL keeps one session: %d requests, last with %d messages", len(reqs), len(reqs[len(reqs)-1].Messages))
+	}
+}
+
+func TestArgHint(t *testing.T) {
+	cases := map[string]string{
+		`{"path":"notes.md"}`:                     " path=notes.md",
+		`{"command":"ls -la","timeout":30}`:       ` command="ls -la" timeout=30`,
+		`{}`:                                      "",
+		`{"content":"line one\nline two"}`:        ` content="line one…"`,
+		`{"path":"a","recursive":true,"n":[1,2]}`: " n=[1,2] path=a recursive=true",
+	}
+	for in, want := range cases {
+		if got := argHint(json.RawMessage(in)); got != want {
+			t.Errorf("argHint(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while the REPL writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestAgentREPLCtrlC(t *testing.T) {
+	fake := startChat(t, fakeollama.Reply{Content: "I am slow", Hang: true})
+	in, feed := io.Pipe()
+	sigs := make(chan os.Signal, 1)
+	var out, errb syncBuffer
+	e := &env{info: testInfo, stdin: in, stdout: &out, stderr: &errb, getenv: os.Getenv,
+		interrupts: func() (<-chan os.Signal, func()) { return sigs, func() {} }}
+	done := make(chan int)
+	go func() { done <- mainEnv(e, []string{"agent"}) }()
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	_, _ = io.WriteString(feed, "talk to me\n")
+	waitFor("the streamed text", func() bool { return strings.Contains(out.String(), "I am slow") })
+	sigs <- os.Interrupt // Ctrl-C during an answer stops it, the REPL goes on
+	waitFor("the stop", func() bool { return strings.Contains(errb.String(), "Stopped.") })
+	waitFor("the next prompt", func() bool { return strings.Count(errb.String(), "> ") >= 2 })
+	sigs <- os.Interrupt // first Ctrl-C at the prompt only warns
+	waitFor("the warning", func() bool { return strings.Contains(errb.String(), "press Ctrl-C again") })
+	select {
+	case <-done:
+		t.Fatal("one Ctrl-C at the prompt exited")
+	case <-time.After(50 * time.Millisecond):
+	}
+	sigs <- os.Interrupt
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("second Ctrl-C at the prompt did not exit")
+	}
+	_ = feed.Close()
+	if n := len(fake.ChatRequests()); n != 1 {
+		t.Errorf("%d requests", n)
+	}
+}

@@ -1,0 +1,251 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
+	"hearth/backend/config"
+	"hearth/backend/llm"
+	"hearth/backend/session"
+	"hearth/backend/tools"
+)
+
+// agentParts is what chatting needs, built from the config on first use so
+// that cheap commands (status, version) never touch the sessions directory.
+type agentParts struct {
+	store     *session.Store
+	registry  *tools.Registry
+	runner    *agent.Runner
+	providers map[string]llm.Provider // by provider key; guarded by Service.mu
+}
+
+// agent returns the agent parts, building them on first use.
+func (s *Service) agent() (*agentParts, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.parts != nil {
+		return s.parts, nil
+	}
+	if s.pathsErr != nil {
+		return nil, fmt.Errorf("agent: %w (hint: fix --workspace or agents.defaults.workspace)", s.pathsErr)
+	}
+	cfg, paths := s.cfg, s.paths
+	d := cfg.Agents.Defaults
+	p := &agentParts{
+		store:     session.NewStore(paths.SessionsDir, session.Options{}),
+		registry:  tools.NewRegistry(tools.RegistryOptions{Masker: tools.NewMasker(secrets(cfg)...)}),
+		providers: map[string]llm.Provider{},
+	}
+	execTimeout := time.Duration(cfg.Tools.Exec.Timeout) * time.Second
+	err := p.registry.Register(tools.Builtins(tools.Options{
+		Policy: tools.Policy{
+			Workspace:    paths.Workspace,
+			Unrestricted: !cfg.Tools.RestrictToWorkspace,
+			AllowedPaths: cfg.Tools.AllowedPaths,
+			// The config file holds keys and the sandbox rules: never writable.
+			ProtectedPaths: append(append([]string(nil), cfg.Tools.ProtectedPaths...), paths.ConfigFile),
+		},
+		MaxResultChars: d.MaxToolResultChars,
+		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys},
+		DisableExec:    !cfg.Tools.Exec.Enabled,
+	})...)
+	if err != nil {
+		return nil, fmt.Errorf("agent: register tools: %w", err)
+	}
+	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace})
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	temp := d.Temperature
+	p.runner, err = agent.New(agent.Options{
+		Resolve:            s.resolveModel,
+		Tools:              p.registry,
+		Store:              p.store,
+		Context:            &agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()},
+		DefaultModel:       d.Model,
+		Workspace:          paths.Workspace,
+		MaxToolIterations:  d.MaxToolIterations,
+		ContextTokens:      d.ContextTokens,
+		MaxTokens:          d.MaxTokens,
+		Temperature:        &temp,
+		MaxToolResultChars: d.MaxToolResultChars,
+		Channel:            prompt.ChannelDesktop,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.parts = p
+	return p, nil
+}
+
+// secrets are the configured keys that tool output must never show (F-SECRETS).
+func secrets(cfg *config.Config) []string {
+	out := []string{cfg.Providers.OpenAI.APIKey, cfg.Tools.Web.Search.APIKey}
+	for _, c := range cfg.Providers.Custom {
+		out = append(out, c.APIKey)
+	}
+	return out
+}
+
+// resolveModel maps a model name to its provider (built once per provider
+// key, so Ollama's capability cache is shared by all runs).
+func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cfg := s.cfg
+	key, model, err := cfg.ResolveModel(name)
+	if err != nil {
+		return nil, "", err
+	}
+	if ok, reason := cfg.ProviderConfigured(key); !ok {
+		return nil, "", fmt.Errorf("provider %s is not set up: %s", key, reason)
+	}
+	if p, ok := s.parts.providers[key]; ok {
+		return p, model, nil
+	}
+	ctxTokens := cfg.Agents.Defaults.ContextTokens
+	var p llm.Provider
+	switch key {
+	case config.ProviderOllama:
+		p, err = llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.getenv), ContextTokens: ctxTokens, Retry: s.retry})
+	case config.ProviderOpenAI:
+		o := cfg.Providers.OpenAI
+		p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: o.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+	default:
+		c := cfg.Providers.Custom[key[len("custom."):]]
+		p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: c.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("provider %s: %w", key, err)
+	}
+	s.parts.providers[key] = p
+	return p, model, nil
+}
+
+// Send starts a turn in session sessionID (empty starts a new session) and
+// returns its run id at once; events go to sink as the run goes (the desktop
+// forwards them on "run:<runId>"). The run outlives ctx's cancellation on
+// purpose: it ends by itself or by Stop. A session that is already running
+// refuses with agent.ErrBusy. Text starting with "/" is a slash command.
+func (s *Service) Send(ctx context.Context, sessionID, text string, sink agent.Sink) (string, error) {
+	if ctx == nil {
+		ctx = context.Background() // the desktop may call before its context exists
+	}
+	run, err := s.SendRequest(context.WithoutCancel(ctx), agent.Request{SessionID: sessionID, Text: text}, sink)
+	if err != nil {
+		return "", err
+	}
+	return run.ID, nil
+}
+
+// SendRequest starts a turn with every option (Model for `--model`, images,
+// channel); cancelling ctx stops the run. Wait on the returned run for its
+// result.
+func (s *Service) SendRequest(ctx context.Context, req agent.Request, sink agent.Sink) (*agent.Run, error) {
+	p, err := s.agent()
+	if err != nil {
+		return nil, err
+	}
+	if req.Model != "" {
+		if _, _, err := s.resolveModel(req.Model); err != nil {
+			return nil, fmt.Errorf("model %q: %w", req.Model, err)
+		}
+	}
+	return p.runner.Start(ctx, req, sink)
+}
+
+// Stop cancels the session's running turn (model call and tools, within a
+// second); it reports whether one was running.
+func (s *Service) Stop(sessionID string) bool {
+	p, err := s.agent()
+	if err != nil {
+		return false
+	}
+	return p.runner.Stop(sessionID)
+}
+
+// Continue resumes the session's interrupted run (after a crash or a quit
+// mid-turn) and returns its run id; events go to sink.
+func (s *Service) Continue(ctx context.Context, sessionID string, sink agent.Sink) (string, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	p, err := s.agent()
+	if err != nil {
+		return "", err
+	}
+	run, err := p.runner.Continue(context.WithoutCancel(ctx), sessionID, sink)
+	if err != nil {
+		return "", err
+	}
+	return run.ID, nil
+}
+
+// Shutdown stops accepting turns and interrupts the running ones (they can
+// be continued after the next start), waiting for them until ctx is done.
+func (s *Service) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	p := s.parts
+	s.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	return p.runner.Shutdown(ctx)
+}
+
+// ListSessions lists the sessions, newest first as the store orders them.
+func (s *Service) ListSessions() ([]session.Summary, error) {
+	p, err := s.agent()
+	if err != nil {
+		return nil, err
+	}
+	return p.store.List()
+}
+
+// LoadSession reads one session with its messages, runs and interrupted turns.
+func (s *Service) LoadSession(id string) (*session.Session, error) {
+	p, err := s.agent()
+	if err != nil {
+		return nil, err
+	}
+	return p.store.Load(id)
+}
+
+// DeleteSession moves a session to the trash and removes its spilled tool
+// results. A running session is refused.
+func (s *Service) DeleteSession(id string) error {
+	p, err := s.agent()
+	if err != nil {
+		return err
+	}
+	if runID, busy := p.runner.Busy(id); busy {
+		return fmt.Errorf("delete session %s: %w with run %s (hint: stop it first)", id, agent.ErrBusy, runID)
+	}
+	return p.store.Delete(id, s.Paths().Workspace)
+}
+
+// RenameSession sets a session's title ("" restores the automatic one).
+func (s *Service) RenameSession(id, title string) error {
+	p, err := s.agent()
+	if err != nil {
+		return err
+	}
+	return p.store.Rename(id, title)
+}
+
+// Export writes a session as "markdown" or "json" to w.
+func (s *Service) Export(id string, format session.Format, w io.Writer) error {
+	p, err := s.agent()
+	if err != nil {
+		return err
+	}
+	if format != session.FormatMarkdown && format != session.FormatJSON {
+		return errors.New("export: format must be markdown or json")
+	}
+	return p.store.Export(id, format, w)
+}
