@@ -84,7 +84,7 @@ ok go "$go_pass"
 check "svelte-check" bash -c 'cd frontend && npx --no-install svelte-check --tsconfig ./tsconfig.json --fail-on-warnings --output human 2>&1 | tail -n 5; exit ${PIPESTATUS[0]}'
 
 section "vitest"
-(cd frontend && npx --no-install vitest run --reporter=default 2>&1) | tee "$out/vitest.log" | grep -v -E '^\s*$'
+(cd frontend && NO_COLOR=1 npx --no-install vitest run --reporter=default 2>&1) | tee "$out/vitest.log" | grep -v -E '^\s*$'
 vt_rc=${PIPESTATUS[0]}
 plain() { sed -E 's/\x1b\[[0-9;]*m//g' "$1"; }
 vt_pass=$(plain "$out/vitest.log" | grep -E '^\s+Tests\s' | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || echo 0)
