@@ -22,6 +22,8 @@ type GateCall struct {
 	// Unattended is set for runs nobody watches (cron, heartbeat, subagents):
 	// they must never wait for a human.
 	Unattended bool
+	// AllowTools are the tools the user allowed for this unattended run.
+	AllowTools []string
 	// Emit sends an approval event into the run's stream.
 	Emit func(ApprovalData)
 }

@@ -146,8 +146,11 @@ type Request struct {
 	Images    [][]byte
 	// Model overrides the session's model for this run only (--model).
 	Model string
-	// Unattended runs (cron, heartbeat) never wait for a human at the Gate.
+	// Unattended runs (cron, heartbeat, subagents) never wait for a human at the Gate.
 	Unattended bool
+	// AllowTools names tools the user allowed for this unattended run (a
+	// reminder that may use exec, say); the Gate reads it (F-APPROVAL).
+	AllowTools []string
 	// Channel overrides Options.Channel for this run ("cli", "cron", …).
 	Channel string
 }

@@ -99,7 +99,7 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 			tc.Name, tc.ArgsError, strings.Join(reg.Names(), ", "))
 	default:
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
-			Name: tc.Name, Args: tc.Arguments, Unattended: l.req.Unattended,
+			Name: tc.Name, Args: tc.Arguments, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
 			Emit: func(a ApprovalData) { a.CallID = tc.ID; l.em.emit(EventApproval, a) }})
 		if !d.Allow {
 			res = tools.Result{Content: deniedText, IsError: true}
