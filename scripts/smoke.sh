@@ -58,12 +58,18 @@ stop() { # SIGTERM (what a logout sends) must end the app cleanly within 10 s
 }
 geometry() { xdotool getwindowgeometry "$wid" | sed -n 's/.*Geometry: //p'; }
 shot() {
-  sleep 1.5 # let WebKit paint
-  import -window root "$1"
-  # A blank or unpainted window is one flat colour; the shell has text and an icon.
-  local colours
-  colours=$(/usr/bin/identify -format '%k' "$1")
-  ((colours > 64)) || fail "screenshot $1 looks blank ($colours colours)"
+  # WebKit paints after the window maps; on a loaded machine that can take seconds, so
+  # poll for a painted window (a blank one is one flat colour; the shell has text and an
+  # icon) for up to 20 s instead of guessing a delay.
+  local colours=0 tries=0
+  while ((tries < 40)); do
+    sleep 0.5
+    import -window root "$1"
+    colours=$(/usr/bin/identify -format '%k' "$1")
+    ((colours > 64)) && return 0
+    tries=$((tries + 1))
+  done
+  fail "screenshot $1 looks blank ($colours colours after 20 s)"
 }
 
 start
