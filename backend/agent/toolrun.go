@@ -100,7 +100,8 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 	default:
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
 			Name: tc.Name, Args: tc.Arguments, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
-			Emit: func(a ApprovalData) { a.CallID = tc.ID; l.em.emit(EventApproval, a) }})
+			Emit:   func(a ApprovalData) { a.CallID = tc.ID; l.em.emit(EventApproval, a) },
+			Notice: func(m string) { l.em.notice(LevelWarning, "%s", m) }})
 		if !d.Allow {
 			res = tools.Result{Content: deniedText, IsError: true}
 			if d.Reason != "" {
