@@ -115,24 +115,42 @@ func (g *Gate) rules() Rules {
 	return g.opts.Rules()
 }
 
-// Needs reports whether a call to tool with args needs approval under the
-// current rules, and why; denied is set for tools the rules never allow.
-func (g *Gate) Needs(tool string, args json.RawMessage) (need bool, reason string, denied bool) {
+// Verdict is what the rules say about a call before anyone is asked.
+type Verdict int
+
+const (
+	// Run: the call needs no approval.
+	Run Verdict = iota
+	// Ask: the call needs approval.
+	Ask
+	// AllowedAlways: it would need approval, but tools.approval.always allows it.
+	AllowedAlways
+	// Never: tools.approval.never denies it.
+	Never
+)
+
+// Judge applies the current rules to a call of tool with args; reason says
+// why the call needs approval (also for AllowedAlways).
+func (g *Gate) Judge(tool string, args json.RawMessage) (v Verdict, reason string) {
 	r := g.rules()
-	switch {
-	case has(r.Never, tool):
-		return false, "", true
-	case has(r.Always, tool):
-		return false, "", false
-	case has(r.Ask, tool):
-		return true, "is set to always ask (tools.approval.ask)", false
-	case r.Mode == ModeAsk:
-		return true, "approval mode is ask", false
-	case r.Mode == ModeRisky:
-		reason := Risk(g.opts.Workspace, tool, args)
-		return reason != "", reason, false
+	if has(r.Never, tool) {
+		return Never, ""
 	}
-	return false, "", false
+	switch {
+	case has(r.Ask, tool):
+		reason = "is set to always ask (tools.approval.ask)"
+	case r.Mode == ModeAsk:
+		reason = "approval mode is ask"
+	case r.Mode == ModeRisky:
+		reason = Risk(g.opts.Workspace, tool, args)
+	}
+	switch {
+	case reason == "":
+		return Run, ""
+	case has(r.Always, tool):
+		return AllowedAlways, reason
+	}
+	return Ask, reason
 }
 
 // Check implements agent.Gate.
@@ -142,12 +160,15 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 			c.Emit(agent.ApprovalData{CallID: c.CallID, State: state, Scope: scope})
 		}
 	}
-	need, reason, never := g.Needs(c.Name, c.Args)
-	if never {
+	verdict, reason := g.Judge(c.Name, c.Args)
+	switch verdict {
+	case Never:
 		emit(StateDenied, ScopeNever)
 		return agent.GateDecision{Reason: fmt.Sprintf("the user does not allow %s (tools.approval.never) — do not retry this call", c.Name)}
-	}
-	if !need {
+	case Run:
+		return agent.GateDecision{Allow: true}
+	case AllowedAlways:
+		emit(StateAllowed, ScopeAlways)
 		return agent.GateDecision{Allow: true}
 	}
 	g.mu.Lock()

@@ -78,7 +78,7 @@ func TestModesAndOverrides(t *testing.T) {
 		rules Rules
 		tool  string
 		args  string
-		want  string // allowed | asks | never
+		want  string // allowed | always (allowed by the always list) | asks | never
 	}{
 		{"all runs exec", Rules{Mode: ModeAll}, "exec", `{"command":"ls"}`, "allowed"},
 		{"all runs mcp", Rules{Mode: ModeAll}, "mcp_x_y", `{}`, "allowed"},
@@ -89,10 +89,11 @@ func TestModesAndOverrides(t *testing.T) {
 		{"risky lets reads", Rules{Mode: ModeRisky}, "read_file", `{"path":"a.txt"}`, "allowed"},
 		{"ask asks reads", Rules{Mode: ModeAsk}, "read_file", `{"path":"a.txt"}`, "asks"},
 		{"ask asks memory writes", Rules{Mode: ModeAsk}, "write_file", `{"path":"memory/MEMORY.md"}`, "asks"},
-		{"always beats ask mode", Rules{Mode: ModeAsk, Always: []string{"read_file"}}, "read_file", `{}`, "allowed"},
-		{"always beats risky", Rules{Mode: ModeRisky, Always: []string{"exec"}}, "exec", `{}`, "allowed"},
+		{"always beats ask mode", Rules{Mode: ModeAsk, Always: []string{"read_file"}}, "read_file", `{}`, "always"},
+		{"always beats risky", Rules{Mode: ModeRisky, Always: []string{"exec"}}, "exec", `{}`, "always"},
+		{"always on a harmless tool", Rules{Mode: ModeRisky, Always: []string{"read_file"}}, "read_file", `{}`, "allowed"},
 		{"ask override in all mode", Rules{Mode: ModeAll, Ask: []string{"read_file"}}, "read_file", `{}`, "asks"},
-		{"always beats ask override", Rules{Mode: ModeAll, Always: []string{"exec"}, Ask: []string{"exec"}}, "exec", `{}`, "allowed"},
+		{"always beats ask override", Rules{Mode: ModeAll, Always: []string{"exec"}, Ask: []string{"exec"}}, "exec", `{}`, "always"},
 		{"never in all mode", Rules{Mode: ModeAll, Never: []string{"exec"}}, "exec", `{}`, "never"},
 		{"never beats always", Rules{Mode: ModeAll, Always: []string{"exec"}, Never: []string{"exec"}}, "exec", `{}`, "never"},
 		{"never for a harmless tool", Rules{Mode: ModeRisky, Never: []string{"read_file"}}, "read_file", `{}`, "never"},
@@ -108,6 +109,8 @@ func TestModesAndOverrides(t *testing.T) {
 				Emit: func(a agent.ApprovalData) { evs = append(evs, a) }, Notice: func(m string) { notices = append(notices, m) }})
 			var got string
 			switch {
+			case d.Allow && len(evs) == 1 && evs[0].State == StateAllowed && evs[0].Scope == ScopeAlways:
+				got = "always"
 			case d.Allow:
 				got = "allowed"
 			case len(evs) == 1 && evs[0].Scope == ScopeNever:

@@ -254,10 +254,10 @@ func TestAlwaysAllow(t *testing.T) {
 	if rules := r.getRules(); len(rules.Always) != 1 || rules.Always[0] != "exec" {
 		t.Errorf("always was not granted: %+v", rules)
 	}
-	// Another chat, another run: no question at all (the saved rule applies).
+	// Another chat, another run: no question (the saved rule allows it).
 	w2 := newWatcher(r.gate)
 	r.send(agent.Request{SessionID: "b", Text: "two"}, w2)
-	if got := states(w2.approvals()); got != "" || !w2.results()[0].OK {
+	if got := states(w2.approvals()); got != "allowed:always" || !w2.results()[0].OK {
 		t.Errorf("asked again after always: %q", got)
 	}
 }

@@ -36,7 +36,7 @@ const (
 	Auto       = "auto"       // no approval needed (mode, tools.approval.always)
 	Once       = "once"       // the user allowed this call
 	Chat       = "chat"       // allowed for the chat
-	Always     = "always"     // allowed always
+	Always     = "always"     // allowed by tools.approval.always (or "Always allow" just now)
 	Job        = "job"        // in an unattended run's allow-list
 	Denied     = "denied"     // the user denied it
 	Never      = "never"      // tools.approval.never
@@ -52,10 +52,12 @@ type Entry struct {
 	CallID    string    `json:"callId"`
 	Tool      string    `json:"tool"`
 	// Args are the call's arguments with secrets masked and long strings cut.
-	Args       json.RawMessage `json:"args"`
-	Approval   string          `json:"approval"`
-	OK         bool            `json:"ok"`
-	DurationMs int64           `json:"durationMs"`
+	Args     json.RawMessage `json:"args"`
+	Approval string          `json:"approval"`
+	// Asked is set when the user was asked about the call.
+	Asked      bool  `json:"asked,omitempty"`
+	OK         bool  `json:"ok"`
+	DurationMs int64 `json:"durationMs"`
 	// ResultSize is the length of the result the model read, in bytes.
 	ResultSize int `json:"resultSize"`
 	// Error is the first line of a failed result.
@@ -112,8 +114,12 @@ func (l *Log) Observe(ev agent.Event) {
 		l.mu.Unlock()
 	case agent.ApprovalData:
 		l.mu.Lock()
-		if e := l.calls[ev.RunID+"\x00"+d.CallID]; e != nil && d.State != "requested" {
-			e.Approval = approvalValue(d)
+		if e := l.calls[ev.RunID+"\x00"+d.CallID]; e != nil {
+			if d.State == "requested" {
+				e.Asked = true
+			} else {
+				e.Approval = approvalValue(d)
+			}
 		}
 		l.mu.Unlock()
 	case agent.ToolResultData:

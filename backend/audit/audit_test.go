@@ -73,14 +73,14 @@ func TestObserveWritesOneLinePerCall(t *testing.T) {
 		t.Fatalf("query: %v %+v", err, got)
 	}
 	e := got[0]
-	if e.Tool != "exec" || e.SessionID != "s1" || e.RunID != "r1" || e.CallID != "c1" || e.Approval != Chat || !e.OK ||
+	if e.Tool != "exec" || e.SessionID != "s1" || e.RunID != "r1" || e.CallID != "c1" || e.Approval != Chat || !e.Asked || !e.OK ||
 		e.DurationMs != 12 || e.ResultSize != 5 || !e.Time.Equal(day) || !strings.Contains(string(e.Args), "[redacted]") {
 		t.Errorf("entry %+v", e)
 	}
-	if e := got[1]; e.Approval != Denied || e.OK || e.Error != "Error: denied by the user — do not retry this call" {
+	if e := got[1]; e.Approval != Denied || !e.Asked || e.OK || e.Error != "Error: denied by the user — do not retry this call" {
 		t.Errorf("denied entry %+v", e)
 	}
-	if e := got[2]; e.Approval != Auto || e.ResultSize != 5 {
+	if e := got[2]; e.Approval != Auto || e.Asked || e.ResultSize != 5 {
 		t.Errorf("auto entry %+v", e)
 	}
 	for path, want := range map[string]os.FileMode{dir: 0o700, filepath.Join(dir, "2026-11-23.jsonl"): 0o600} {
@@ -121,9 +121,9 @@ func TestRotationAndRetention(t *testing.T) {
 func TestFilters(t *testing.T) {
 	l, _, _ := newLog(t, time.Date(2026, 11, 23, 9, 0, 0, 0, time.Local))
 	for _, e := range []Entry{
-		{SessionID: "a", RunID: "r1", Tool: "exec", Approval: Once, OK: true, Args: json.RawMessage(`{"command":"ls"}`)},
+		{SessionID: "a", RunID: "r1", Tool: "exec", Approval: Once, Asked: true, OK: true, Args: json.RawMessage(`{"command":"ls"}`)},
 		{SessionID: "a", RunID: "r1", Tool: "read_file", Approval: Auto, OK: true},
-		{SessionID: "b", RunID: "r2", Tool: "exec", Approval: Denied, Error: "denied"},
+		{SessionID: "b", RunID: "r2", Tool: "exec", Approval: Denied, Asked: true, Error: "denied"},
 		{SessionID: "b", RunID: "r2", Tool: "exec", Approval: Unattended, Error: "needs approval"},
 	} {
 		if err := l.Write(e); err != nil {

@@ -22,7 +22,7 @@ type Filter struct {
 	RunID     string `json:"runId"`
 	Tool      string `json:"tool"`
 	// Approval is one of the Approval values, or "asked" for every call the
-	// user answered (once, chat, always, denied).
+	// user was asked about.
 	Approval string `json:"approval"`
 	// Failed keeps only calls that did not work.
 	Failed bool `json:"failed"`
@@ -43,7 +43,7 @@ func (f Filter) match(e Entry) bool {
 		return false
 	}
 	if f.Approval == "asked" {
-		if e.Approval != Once && e.Approval != Chat && e.Approval != Always && e.Approval != Denied {
+		if !e.Asked {
 			return false
 		}
 	} else if f.Approval != "" && e.Approval != f.Approval {

@@ -66,9 +66,16 @@ func onceApprover(svc *core.Service, yes bool, p *printer) func(agent.Event, age
 }
 
 // queueApprover hands approval requests to the REPL, which asks the user.
+// It never blocks the run's sink (the REPL takes the printer's lock to ask):
+// when the queue is full the request is handed over from a goroutine.
 func queueApprover(asks chan<- approvalAsk) func(agent.Event, agent.ApprovalData) {
 	return func(ev agent.Event, a agent.ApprovalData) {
-		asks <- approvalAsk{runID: ev.RunID, callID: a.CallID}
+		ask := approvalAsk{runID: ev.RunID, callID: a.CallID}
+		select {
+		case asks <- ask:
+		default:
+			go func() { asks <- ask }()
+		}
 	}
 }
 

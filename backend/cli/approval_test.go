@@ -112,7 +112,7 @@ func TestREPLAsksYesNoAlways(t *testing.T) {
 		}
 		got = append(got, e.Approval)
 	}
-	if code != 0 || strings.Join(got, " ") != "once denied always auto" {
+	if code != 0 || strings.Join(got, " ") != "once denied always always" {
 		t.Errorf("audit approvals %v (exit %d)", got, code)
 	}
 	if code, _, _ := runIn(t, "", "audit", "tail", "-n", "1"); code != 0 {
@@ -129,5 +129,32 @@ func TestREPLInputEndsAtApproval(t *testing.T) {
 	code, _, errOut := runIn(t, "go\n", "agent")
 	if code != 0 || !strings.Contains(errOut, "Allow exec") || !strings.Contains(errOut, "Stopped.") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// Many calls of one response waiting at once (ask mode, parallel reads) do
+// not block the run; "always" on the first answers them all.
+func TestREPLManyPendingAlways(t *testing.T) {
+	var calls []fakeollama.ToolCall
+	for range 24 {
+		calls = append(calls, fakeollama.ToolCall{Name: "list_dir", Arguments: json.RawMessage(`{"path":"."}`)})
+	}
+	startChat(t, fakeollama.Reply{ToolCalls: calls}, fakeollama.Reply{Content: "Listed a lot."})
+	p := config.DefaultConfigFile()
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"tools":{"approval":{"mode":"ask"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runIn(t, "go\na\n", "agent")
+	if code != 0 || !strings.Contains(out, "Listed a lot.") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if n := strings.Count(errOut, "Allow list_dir"); n != 1 {
+		t.Errorf("asked %d times", n)
+	}
+	if code, out, _ := runIn(t, "", "audit", "tail", "-n", "0"); code != 0 || strings.Count(out, "list_dir") != 24 || strings.Count(out, " always ") != 24 {
+		t.Errorf("audit:\n%s", out)
 	}
 }

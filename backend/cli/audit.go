@@ -36,8 +36,8 @@ func newAuditTailCmd(e *env) *cobra.Command {
 		Long: `Print the last N tool calls from the audit log, oldest first, one per line:
 time, session, tool, approval, ok/FAIL, duration, result size and arguments.
 
-Approval is auto (no approval needed), once, chat, always, job (allowed for an
-unattended run), denied (by you), never (tools.approval.never), unattended
+Approval is auto (no approval needed), once, chat, always (tools.approval.always),
+job (allowed for an unattended run), denied (by you), never (tools.approval.never), unattended
 (needed approval in a run nobody watched) or cancelled (the run stopped while
 it waited). With -f, keeps printing new calls — also those of the desktop app
 — until Ctrl-C.`,

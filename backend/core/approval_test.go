@@ -115,11 +115,11 @@ func TestApprovalAlwaysSavedAndAudited(t *testing.T) {
 	}
 	a2 := newAnswerer(svc)
 	run, _ = svc.SendRequest(context.Background(), agent.Request{SessionID: "s", Text: "two"}, a2.sink)
-	if res := run.Wait(); res.Final != "2" || len(a2.approvals()) != 0 {
+	if res := run.Wait(); res.Final != "2" || strings.Join(a2.approvals(), " ") != "allowed:always" {
 		t.Errorf("asked again after always: %+v %v", res, a2.approvals())
 	}
 	got, err := svc.Activity(audit.Filter{SessionID: "s"})
-	if err != nil || len(got) != 2 || got[0].Approval != audit.Always || got[1].Approval != audit.Auto || !got[0].OK || got[0].Tool != "exec" {
+	if err != nil || len(got) != 2 || got[0].Approval != audit.Always || got[1].Approval != audit.Always || !got[0].OK || got[0].Tool != "exec" {
 		t.Errorf("activity %+v %v", got, err)
 	}
 	if got, _ := svc.Activity(audit.Filter{Approval: "asked"}); len(got) != 1 {
