@@ -151,6 +151,49 @@ func (s *Service) SetApprovalMode(mode string) error {
 	return nil
 }
 
+// ApprovalRules returns a copy of tools.approval (mode and per-tool overrides).
+func (s *Service) ApprovalRules() config.Approval {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.cfg.Tools.Approval
+	a.Always, a.Ask, a.Never = slices.Clone(a.Always), slices.Clone(a.Ask), slices.Clone(a.Never)
+	return a
+}
+
+// SetToolApproval sets the per-tool override of tool: "always" (never asks),
+// "ask" (always asks), "never" (always denied) or "" (the mode decides), and
+// saves the config.
+func (s *Service) SetToolApproval(tool, rule string) error {
+	tool = strings.TrimSpace(tool)
+	if tool == "" {
+		return errors.New("set tool approval: empty tool name (hint: name a tool such as exec or mcp_<server>_<tool>)")
+	}
+	if rule != "" && rule != "always" && rule != "ask" && rule != "never" {
+		return fmt.Errorf("set tool approval of %s: unknown rule %q (hint: use \"always\", \"ask\", \"never\" or \"\")", tool, rule)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := &s.cfg.Tools.Approval
+	old := *a
+	without := func(l []string) []string {
+		return slices.DeleteFunc(slices.Clone(l), func(t string) bool { return t == tool })
+	}
+	a.Always, a.Ask, a.Never = without(a.Always), without(a.Ask), without(a.Never)
+	switch rule {
+	case "always":
+		a.Always = append(a.Always, tool)
+	case "ask":
+		a.Ask = append(a.Ask, tool)
+	case "never":
+		a.Never = append(a.Never, tool)
+	}
+	if err := s.cfg.Save(s.paths.ConfigFile); err != nil {
+		*a = old
+		return fmt.Errorf("set tool approval of %s: %w", tool, err)
+	}
+	return nil
+}
+
 // Activity reads the audit log: the entries that match filter, oldest first.
 func (s *Service) Activity(filter audit.Filter) ([]audit.Entry, error) {
 	return s.hitl.audit.Query(filter)

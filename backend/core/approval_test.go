@@ -214,3 +214,26 @@ func TestUnattendedDeniedWithNotice(t *testing.T) {
 		t.Errorf("activity %+v", got)
 	}
 }
+
+func TestSetToolApproval(t *testing.T) {
+	svc, _, _ := hitlService(t, `{"tools":{"approval":{"always":["exec"]}}}`, nil)
+	if err := svc.SetToolApproval("exec", "never"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetToolApproval("read_file", "ask"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetToolApproval("read_file", "sometimes"); err == nil || !strings.Contains(err.Error(), "hint") {
+		t.Errorf("bad rule: %v", err)
+	}
+	cfg, _, err := config.Load(svc.Paths().ConfigFile, nil)
+	if a := cfg.Tools.Approval; err != nil || len(a.Always) != 0 || len(a.Never) != 1 || a.Never[0] != "exec" || len(a.Ask) != 1 || a.Ask[0] != "read_file" {
+		t.Errorf("saved %+v %v", cfg.Tools.Approval, err)
+	}
+	if err := svc.SetToolApproval("exec", ""); err != nil {
+		t.Fatal(err)
+	}
+	if a := svc.ApprovalRules(); len(a.Never) != 0 || len(a.Ask) != 1 {
+		t.Errorf("rules %+v", a)
+	}
+}
