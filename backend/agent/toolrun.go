@@ -109,6 +109,7 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 			}
 			break
 		}
+		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Call(l.ctx, tc.Name, tc.Arguments)
 		if l.r.opts.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {
