@@ -26,6 +26,9 @@ type GateCall struct {
 	AllowTools []string
 	// Emit sends an approval event into the run's stream.
 	Emit func(ApprovalData)
+	// Notice tells the user something about the call (a warning notice in the
+	// run's stream), e.g. why an unattended run denied it.
+	Notice func(message string)
 }
 
 // GateDecision is a Gate's answer.

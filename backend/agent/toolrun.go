@@ -100,7 +100,8 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 	default:
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
 			Name: tc.Name, Args: tc.Arguments, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
-			Emit: func(a ApprovalData) { a.CallID = tc.ID; l.em.emit(EventApproval, a) }})
+			Emit:   func(a ApprovalData) { a.CallID = tc.ID; l.em.emit(EventApproval, a) },
+			Notice: func(m string) { l.em.notice(LevelWarning, "%s", m) }})
 		if !d.Allow {
 			res = tools.Result{Content: deniedText, IsError: true}
 			if d.Reason != "" {
@@ -108,6 +109,7 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 			}
 			break
 		}
+		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Call(l.ctx, tc.Name, tc.Arguments)
 		if l.r.opts.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {

@@ -16,6 +16,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
+	"hearth/backend/approval"
 	"hearth/backend/llm"
 )
 
@@ -27,6 +28,7 @@ type agentFlags struct {
 	session       string
 	model         string
 	showReasoning bool
+	yes           bool // -m: allow what needs approval (else it is denied)
 }
 
 func newAgentCmd(e *env) *cobra.Command {
@@ -44,7 +46,12 @@ keeps its history in one session (-s to resume one): Ctrl-C stops the current
 answer, Ctrl-C twice at the prompt or Ctrl-D exits.
 
 Tool calls are shown on stderr as one-line hints (↳ read_file path=notes.md);
-the model's reasoning is hidden unless --show-reasoning. Slash commands work in
+the model's reasoning is hidden unless --show-reasoning.
+
+Calls that need approval (tools.approval: by default exec, MCP tools and file
+writes outside the memory files) are asked about in the REPL — y allows once,
+a always (saved to tools.approval.always), n denies. With -m nobody is asked:
+they are denied, saying so, unless --yes allows them for this run. Slash commands work in
 both modes: /new /stop /model NAME /status /help.
 
 Exit codes:
@@ -74,6 +81,7 @@ Exit codes:
 	cmd.Flags().StringVarP(&f.session, "session", "s", "", "session id to use or create (default: a new session)")
 	cmd.Flags().StringVar(&f.model, "model", "", "model for this call, as <provider>/<model> or a name of the default provider")
 	cmd.Flags().BoolVar(&f.showReasoning, "show-reasoning", false, "print the model's reasoning on stderr")
+	cmd.Flags().BoolVar(&f.yes, "yes", false, "allow every tool call that needs approval (without it, -m denies them and the REPL asks)")
 	return cmd
 }
 
@@ -88,6 +96,10 @@ type printer struct {
 	reasoning bool // stderr is inside a reasoning block
 	errData   *agent.ErrorData
 	finished  agent.FinishedData
+	// onApproval answers approval requests (called with mu held); denied
+	// holds the calls it denied and already reported.
+	onApproval func(agent.Event, agent.ApprovalData)
+	denied     map[string]bool
 }
 
 func (p *printer) sink(ev agent.Event) {
@@ -116,8 +128,12 @@ func (p *printer) sink(ev agent.Event) {
 		p.breakLine()
 		fmt.Fprintf(p.errw, "↳ %s%s\n", d.Name, argHint(d.Args))
 	case agent.ToolResultData:
-		if !d.OK {
+		if !d.OK && !p.denied[d.CallID] {
 			fmt.Fprintf(p.errw, "  ✗ %s\n", firstLine(d.Content, 120))
+		}
+	case agent.ApprovalData:
+		if d.State == approval.StateRequested && p.onApproval != nil {
+			p.onApproval(ev, d)
 		}
 	case agent.NoticeData:
 		p.breakLine()
@@ -210,7 +226,8 @@ func firstLine(s string, n int) string {
 
 // runOnce sends one message and exits with the turn's outcome.
 func runOnce(ctx context.Context, e *env, f agentFlags) error {
-	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning}
+	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning, denied: map[string]bool{}}
+	p.onApproval = onceApprover(e.service(), f.yes, p)
 	run, err := e.service().SendRequest(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 	if err != nil {
 		return reportStartError(e, err)
@@ -288,7 +305,12 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning}
+		p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning, denied: map[string]bool{}}
+		asks := make(chan approvalAsk, 16)
+		p.onApproval = queueApprover(asks)
+		if f.yes {
+			p.onApproval = onceApprover(svc, true, p)
+		}
 		run, err := svc.SendRequest(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
@@ -303,6 +325,10 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 				break wait
 			case <-sigs:
 				svc.Stop(run.SessionID)
+			case ask := <-asks:
+				if !askApproval(e, svc, p, ask, lines, sigs) {
+					svc.Stop(run.SessionID)
+				}
 			}
 		}
 		if res.Status != agent.StatusOK {

@@ -99,10 +99,12 @@ type WebSearch struct {
 	URL      string `json:"url"`
 }
 
-// Approval configures human-in-the-loop approval of tool calls.
+// Approval configures human-in-the-loop approval of tool calls (F-APPROVAL): the mode
+// and per-tool overrides (never wins over always, always over ask).
 type Approval struct {
 	Mode   string   `json:"mode"`
 	Always []string `json:"always"`
+	Ask    []string `json:"ask"`
 	Never  []string `json:"never"`
 }
 
@@ -187,7 +189,7 @@ func Default() *Config {
 				Search:    WebSearch{Provider: "duckduckgo"},
 				SSRFAllow: []string{},
 			},
-			Approval:   Approval{Mode: "risky", Always: []string{}, Never: []string{}},
+			Approval:   Approval{Mode: "risky", Always: []string{}, Ask: []string{}, Never: []string{}},
 			MCPServers: map[string]MCPServer{},
 		},
 		Heartbeat: Heartbeat{Enabled: true, IntervalMinutes: 30},
@@ -201,7 +203,7 @@ func Default() *Config {
 func (c *Config) normalize() {
 	for _, p := range []*[]string{
 		&c.Tools.AllowedPaths, &c.Tools.ProtectedPaths, &c.Tools.Exec.AllowedEnvKeys,
-		&c.Tools.Web.SSRFAllow, &c.Tools.Approval.Always, &c.Tools.Approval.Never,
+		&c.Tools.Web.SSRFAllow, &c.Tools.Approval.Always, &c.Tools.Approval.Ask, &c.Tools.Approval.Never,
 	} {
 		if *p == nil {
 			*p = []string{}

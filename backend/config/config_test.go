@@ -61,7 +61,7 @@ func TestDefaults(t *testing.T) {
 	for _, key := range []string{`"agents":{"defaults":{"model"`, `"recallBlock":{"enabled":true,"minScore":0.35,"maxChars":1500}`,
 		`"providers":{"ollama":{"host":""},"openai":{"apiBase":"https://api.openai.com/v1","apiKey":""},"custom":{}}`,
 		`"web":{"offline":false,"search":{"provider":"duckduckgo","apiKey":"","url":""},"ssrfAllow":[]}`,
-		`"approval":{"mode":"risky","always":[],"never":[]},"mcpServers":{}`,
+		`"approval":{"mode":"risky","always":[],"ask":[],"never":[]},"mcpServers":{}`,
 		`"ui":{"theme":"system","language":"auto","closeToTray":true,"launchAtLogin":false}`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("default JSON lacks %s\n%s", key, b)

@@ -38,7 +38,7 @@ func (s *Service) agent() (*agentParts, error) {
 	d := cfg.Agents.Defaults
 	p := &agentParts{
 		store:     session.NewStore(paths.SessionsDir, session.Options{}),
-		registry:  tools.NewRegistry(tools.RegistryOptions{Masker: tools.NewMasker(secrets(cfg)...)}),
+		registry:  tools.NewRegistry(tools.RegistryOptions{Masker: s.hitl.refreshMasker(cfg)}),
 		providers: map[string]llm.Provider{},
 	}
 	execTimeout := time.Duration(cfg.Tools.Exec.Timeout) * time.Second
@@ -51,12 +51,13 @@ func (s *Service) agent() (*agentParts, error) {
 			ProtectedPaths: append(append([]string(nil), cfg.Tools.ProtectedPaths...), paths.ConfigFile),
 		},
 		MaxResultChars: d.MaxToolResultChars,
-		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys},
+		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: s.hitl.lookupEnv},
 		DisableExec:    !cfg.Tools.Exec.Enabled,
 	})...)
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
+	s.hitl.setRegistry(p.registry)
 	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
@@ -75,6 +76,8 @@ func (s *Service) agent() (*agentParts, error) {
 		Temperature:        &temp,
 		MaxToolResultChars: d.MaxToolResultChars,
 		Channel:            prompt.ChannelDesktop,
+		Gate:               s.hitl.gate,
+		Observer:           s.hitl.audit.Observe,
 	})
 	if err != nil {
 		return nil, err
@@ -115,10 +118,14 @@ func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
 		p, err = llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.getenv), ContextTokens: ctxTokens, Retry: s.retry})
 	case config.ProviderOpenAI:
 		o := cfg.Providers.OpenAI
-		p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: o.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+		if o.APIKey, err = s.apiKey(o.APIKey); err == nil {
+			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: o.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+		}
 	default:
 		c := cfg.Providers.Custom[key[len("custom."):]]
-		p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: c.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+		if c.APIKey, err = s.apiKey(c.APIKey); err == nil {
+			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: c.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+		}
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("provider %s: %w", key, err)

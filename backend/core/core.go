@@ -17,6 +17,7 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/llm"
+	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
 )
 
@@ -31,6 +32,8 @@ type Options struct {
 	// Retry bounds the retries of model calls; the zero value is llm's default
 	// (4 attempts with backoff, for an Ollama that is still starting).
 	Retry llm.RetryPolicy
+	// Keyring stores API keys; nil means the OS keyring (F-SECRETS).
+	Keyring keystore.Keyring
 }
 
 // Service is the application service. Its methods are safe for concurrent use.
@@ -50,6 +53,7 @@ type Service struct {
 	onboardDone bool
 	retry       llm.RetryPolicy
 	parts       *agentParts // built by agent() on first use
+	hitl        *hitl       // approvals, audit log, keys (approval.go)
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -81,6 +85,7 @@ func Open(opts Options) *Service {
 	} else {
 		s.onboardErr = s.pathsErr
 	}
+	s.openHITL(opts.Keyring)
 	return s
 }
 

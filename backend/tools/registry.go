@@ -152,7 +152,18 @@ func (r *Registry) IsExclusive(name string) bool {
 // recovered. It never returns an error: every failure is a Result the model can
 // read and correct itself from (F-TOOLARGS). Secrets are masked in the result.
 func (r *Registry) Call(ctx context.Context, name string, raw json.RawMessage) Result {
-	return r.opts.Masker.MaskResult(r.call(ctx, name, raw))
+	res := r.call(ctx, name, raw)
+	r.mu.RLock()
+	m := r.opts.Masker
+	r.mu.RUnlock()
+	return m.MaskResult(res)
+}
+
+// SetMasker replaces the Masker (a key was added or changed while running).
+func (r *Registry) SetMasker(m *Masker) {
+	r.mu.Lock()
+	r.opts.Masker = m
+	r.mu.Unlock()
 }
 
 func (r *Registry) call(ctx context.Context, name string, raw json.RawMessage) Result {
