@@ -54,6 +54,9 @@ func (s *Service) agent() (*agentParts, error) {
 		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys},
 		DisableExec:    !cfg.Tools.Exec.Enabled,
 	})...)
+	if err == nil {
+		err = s.registerReach(p, cfg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
