@@ -22,6 +22,7 @@ type agentParts struct {
 	registry  *tools.Registry
 	runner    *agent.Runner
 	providers map[string]llm.Provider // by provider key; guarded by Service.mu
+	reach     *reachParts             // skills, MCP, subagents (core/reach.go)
 }
 
 // agent returns the agent parts, building them on first use.
@@ -60,7 +61,7 @@ func (s *Service) agent() (*agentParts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
-	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace})
+	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}

@@ -2,11 +2,19 @@ package core
 
 import (
 	"fmt"
+	"log/slog"
 
 	"hearth/backend/config"
+	"hearth/backend/skills"
 	"hearth/backend/tools"
 	"hearth/backend/web"
 )
+
+// reachParts are the parts of issue 8 that the agent owns: skills, and
+// (in their own files) MCP servers and subagents.
+type reachParts struct {
+	skills *skills.Loader
+}
 
 // webTools builds web_search and web_fetch from tools.web.
 func webTools(cfg *config.Config) ([]tools.Tool, error) {
@@ -24,12 +32,38 @@ func webTools(cfg *config.Config) ([]tools.Tool, error) {
 	return ts, nil
 }
 
-// registerReach adds the tools of issue 8 that exist before the runner:
-// web_search and web_fetch.
+// registerReach builds the skills loader and adds the tools that exist
+// before the runner: web_search and web_fetch.
 func (s *Service) registerReach(p *agentParts, cfg *config.Config) error {
+	p.reach = &reachParts{
+		skills: skills.New(skills.Options{Workspace: s.paths.Workspace, Getenv: s.getenv,
+			OnWarning: func(w string) { slog.Warn("skills", "problem", w) }}),
+	}
 	ws, err := webTools(cfg)
 	if err != nil {
 		return err
 	}
 	return p.registry.Register(ws...)
+}
+
+// ListSkills lists every skill (built-in and workspace) with its source,
+// availability, what it misses, whether it is enabled and its file — for the
+// Skills view. Malformed ones are listed with their problem.
+func (s *Service) ListSkills() ([]skills.Skill, error) {
+	p, err := s.agent()
+	if err != nil {
+		return nil, err
+	}
+	list, _ := p.reach.skills.List()
+	return list, nil
+}
+
+// SetSkillEnabled turns a skill on or off for the prompt (kept in the
+// workspace's .hearth/skills.json).
+func (s *Service) SetSkillEnabled(name string, enabled bool) error {
+	p, err := s.agent()
+	if err != nil {
+		return err
+	}
+	return p.reach.skills.SetEnabled(name, enabled)
 }
