@@ -79,7 +79,11 @@ func (s *Service) agent() (*agentParts, error) {
 		Temperature:        &temp,
 		MaxToolResultChars: d.MaxToolResultChars,
 		Channel:            prompt.ChannelDesktop,
+		OnStop:             p.reach.stopSubagents,
 	})
+	if err == nil {
+		err = s.startSubagents(p, cfg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +203,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	if p == nil {
 		return nil
 	}
+	p.reach.close(ctx)
 	return p.runner.Shutdown(ctx)
 }
 

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/agent"
 	"hearth/backend/config"
 	"hearth/backend/llm"
 	"hearth/backend/workspace"
@@ -31,6 +32,13 @@ type Options struct {
 	// Retry bounds the retries of model calls; the zero value is llm's default
 	// (4 attempts with backoff, for an Ollama that is still starting).
 	Retry llm.RetryPolicy
+	// Background receives events that belong to no run the user started: the
+	// notice of a finished subagent (with the parent's session id); the
+	// desktop forwards them. Nil drops them.
+	Background agent.Sink
+	// Notify shows a desktop notification for finished background work
+	// (F-NOTIFY); sessionID is the chat to open on click. Nil shows none.
+	Notify func(title, body, sessionID string)
 }
 
 // Service is the application service. Its methods are safe for concurrent use.
@@ -50,6 +58,8 @@ type Service struct {
 	onboardDone bool
 	retry       llm.RetryPolicy
 	parts       *agentParts // built by agent() on first use
+	background  agent.Sink
+	notify      func(title, body, sessionID string)
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -57,7 +67,8 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by OnboardError.
 func Open(opts Options) *Service {
-	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry}
+	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry,
+		background: opts.Background, notify: opts.Notify}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}

@@ -6,6 +6,7 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/skills"
+	"hearth/backend/subagent"
 	"hearth/backend/tools"
 	"hearth/backend/web"
 )
@@ -13,7 +14,9 @@ import (
 // reachParts are the parts of issue 8 that the agent owns: skills, and
 // (in their own files) MCP servers and subagents.
 type reachParts struct {
-	skills *skills.Loader
+	skills      *skills.Loader
+	subagents   *subagent.Manager
+	subRegistry *tools.Registry // the subagents' tools (MCP tools are added here too)
 }
 
 // webTools builds web_search and web_fetch from tools.web.
