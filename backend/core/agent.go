@@ -82,7 +82,7 @@ func (s *Service) agent() (*agentParts, error) {
 		OnStop:             p.reach.stopSubagents,
 	})
 	if err == nil {
-		err = s.startSubagents(p, cfg)
+		err = s.startReach(p, cfg)
 	}
 	if err != nil {
 		return nil, err

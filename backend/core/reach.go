@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"hearth/backend/config"
+	"hearth/backend/mcp"
 	"hearth/backend/skills"
 	"hearth/backend/subagent"
 	"hearth/backend/tools"
@@ -17,6 +18,17 @@ type reachParts struct {
 	skills      *skills.Loader
 	subagents   *subagent.Manager
 	subRegistry *tools.Registry // the subagents' tools (MCP tools are added here too)
+	mcp         *mcp.Manager
+}
+
+// startReach runs once the main runner exists: subagents (spawn), then the
+// MCP connections, which register into both registries.
+func (s *Service) startReach(p *agentParts, cfg *config.Config) error {
+	if err := s.startSubagents(p, cfg); err != nil {
+		return err
+	}
+	s.startMCP(p, cfg)
+	return nil
 }
 
 // webTools builds web_search and web_fetch from tools.web.

@@ -103,6 +103,9 @@ func (r *reachParts) close(ctx context.Context) {
 			slog.Warn("shutdown", "err", err)
 		}
 	}
+	if r.mcp != nil {
+		r.mcp.Close()
+	}
 }
 
 // Subagents lists the running background tasks.
