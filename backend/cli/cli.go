@@ -205,6 +205,8 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newVersionCmd(e),
 		newModelsCmd(e),
 		newAgentCmd(e),
+		newMCPCmd(e),
+		newSkillsCmd(e),
 	)
 	return root
 }
