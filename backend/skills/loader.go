@@ -74,6 +74,11 @@ func (l *Loader) fingerprint() uint64 {
 		add(filepath.Join(l.skillsDir(), e.Name(), "SKILL.md"))
 	}
 	add(filepath.Join(l.opts.Workspace, StateFile))
+	// The built-ins' copies, so one deleted by hand is written again.
+	builtinNames, _ := fs.ReadDir(builtinFS, "builtin")
+	for _, e := range builtinNames {
+		add(filepath.Join(l.opts.Workspace, ".hearth", "skills", e.Name(), "SKILL.md"))
+	}
 	return h.Sum64()
 }
 

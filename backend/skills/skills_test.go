@@ -69,6 +69,16 @@ func TestBuiltinsAndPrecedence(t *testing.T) {
 		}
 	}
 
+	// A copy deleted by hand comes back on the next list.
+	copyPath := filepath.Join(ws, ".hearth", "skills", "reminders", "SKILL.md")
+	if err := os.Remove(copyPath); err != nil {
+		t.Fatal(err)
+	}
+	l.List()
+	if _, err := os.Stat(copyPath); err != nil {
+		t.Errorf("built-in copy not restored: %v", err)
+	}
+
 	write(t, ws, "memory", "---\nname: memory\ndescription: My own memory rules.\n---\nUse my notebook.\n")
 	write(t, ws, "weather", "---\nname: weather\ndescription: \"Weather: today and tomorrow\"\n---\n# Weather\n")
 	list, _ = l.List()

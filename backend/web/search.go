@@ -189,7 +189,17 @@ func searchDuckDuckGo(ctx context.Context, opts Options, q string) ([]SearchResu
 	if err != nil {
 		return nil, err
 	}
-	return ParseDuckDuckGo(string(body))
+	res, err := ParseDuckDuckGo(string(body))
+	if err == nil && len(res) == 0 && looksBlocked(string(body)) {
+		return nil, fmt.Errorf("DuckDuckGo refused the automated search (hint: try again later, or set tools.web.search.provider to \"brave\" or \"searxng\")")
+	}
+	return res, err
+}
+
+// looksBlocked recognises DuckDuckGo's bot check page, which has no results.
+func looksBlocked(page string) bool {
+	p := strings.ToLower(page)
+	return strings.Contains(p, "anomaly") || strings.Contains(p, "captcha") || strings.Contains(p, "unusual traffic")
 }
 
 // ParseDuckDuckGo reads the results of DuckDuckGo's HTML page: links of

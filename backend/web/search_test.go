@@ -43,6 +43,13 @@ func TestSearchDuckDuckGo(t *testing.T) {
 	if r.Content != want {
 		t.Errorf("got:\n%s\nwant:\n%s", r.Content, want)
 	}
+	blocked := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>`))
+	}))
+	defer blocked.Close()
+	if r := call(t, newSearch(t, Options{DuckDuckGoURL: blocked.URL}), tools.Args{"query": "x"}); !r.IsError || !strings.Contains(r.Content, "refused") {
+		t.Errorf("bot check page: %s", r.Content)
+	}
 	res, _ := ParseDuckDuckGo(string(page))
 	if len(res) != 3 || res[2].URL != "https://direct.example.net/page" || res[2].Snippet != "" {
 		t.Errorf("all results: %+v", res)
