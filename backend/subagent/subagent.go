@@ -145,7 +145,11 @@ func (m *Manager) Spawn(parentSessionID, text, label string) (Info, error) {
 	m.wg.Add(1)
 	m.mu.Unlock()
 
-	req := agent.Request{Text: text, Unattended: true, Channel: "subagent"}
+	msg := text
+	if strings.HasPrefix(msg, "/") {
+		msg = "Task: " + msg // a task is never a slash command
+	}
+	req := agent.Request{Text: msg, Unattended: true, Channel: "subagent"}
 	if m.opts.Model != nil {
 		req.Model = m.opts.Model(parentSessionID)
 	}
