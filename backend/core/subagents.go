@@ -48,7 +48,7 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 		Resolve:            s.resolveModel,
 		Tools:              reg,
 		Store:              session.NewStore(filepath.Join(s.paths.SessionsDir, ".subagents"), session.Options{}),
-		Context:            agent.PlainContext{System: subagent.SystemPrompt(ws)},
+		Context:            subagent.NewContext(ws),
 		DefaultModel:       d.Model,
 		Workspace:          ws,
 		MaxToolIterations:  d.SubagentMaxToolIterations,
