@@ -61,7 +61,8 @@ func TestSkillsInPrompt(t *testing.T) {
 // chat to open.
 func TestSpawnThroughService(t *testing.T) {
 	setXDG(t)
-	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}})
+	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel(),
+		{Name: "small:1b", Capabilities: []string{"completion", "tools"}, ContextLength: 4096}}})
 	args, _ := json.Marshal(map[string]string{"task": "Say done.", "label": "demo"})
 	// The parent's answer and the helper's answer race for the queue: both say "done".
 	fake.Enqueue(fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "spawn", Arguments: args}}},
@@ -72,6 +73,12 @@ func TestSpawnThroughService(t *testing.T) {
 	svc := Open(Options{Getenv: env(map[string]string{"OLLAMA_HOST": url}), Retry: llm.RetryPolicy{MaxAttempts: 1},
 		Background: ev.sink, Notify: func(title, body, sessionID string) { notes <- note{title, body, sessionID} }})
 	t.Cleanup(func() { _ = svc.Shutdown(context.Background()) })
+	// The chat switched model: its helper uses the same one.
+	if run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "chat", Text: "/model ollama/small:1b"}, nil); err != nil {
+		t.Fatal(err)
+	} else if res := run.Wait(); res.Status != agent.StatusOK {
+		t.Fatalf("/model: %+v", res)
+	}
 	run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "chat", Text: "do it in the background"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +111,7 @@ func TestSpawnThroughService(t *testing.T) {
 	}
 	// The helper's tools: everything but spawn (and message/cron when they exist).
 	reqs := fake.ChatRequests()
+	helper := false
 	for _, r := range reqs {
 		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Content, "helper agent") {
 			for _, raw := range r.Tools {
@@ -114,6 +122,13 @@ func TestSpawnThroughService(t *testing.T) {
 			if len(r.Tools) < 7 {
 				t.Errorf("the helper got only %d tools", len(r.Tools))
 			}
+			if r.Model != "small:1b" {
+				t.Errorf("the helper used %s, not the chat's model", r.Model)
+			}
+			helper = true
 		}
+	}
+	if !helper {
+		t.Error("no request of the helper reached the model")
 	}
 }

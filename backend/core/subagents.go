@@ -66,6 +66,13 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 		Parents: p.store,
 		Busy:    func(id string) bool { _, busy := p.runner.Busy(id); return busy },
 		Events:  s.background,
+		// The helper uses the model the chat uses (/model may have changed it).
+		Model: func(parent string) string {
+			if sess, err := p.store.Load(parent); err == nil {
+				return sess.Meta.Model
+			}
+			return ""
+		},
 		Notify: func(r subagent.Report) {
 			if s.notify == nil {
 				return
