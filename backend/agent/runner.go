@@ -91,6 +91,10 @@ type Options struct {
 	OnLeftOut func(sessionID string, firstKept int)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// OnStop is told when the user stops a session (Stop, /stop): the hook
+	// that cancels the session's background subagents (F-CANCEL). It
+	// reports whether it stopped anything.
+	OnStop func(sessionID string) bool
 }
 
 // Runner runs agent turns. It is safe for concurrent use.
@@ -286,13 +290,17 @@ func (r *Runner) release(run *Run) {
 
 // Stop cancels the session's run, if any: the model call and running tools
 // end within a second (exec's process group is killed) and the run finishes
-// with status cancelled. It reports whether a run was stopped.
+// with status cancelled; Options.OnStop stops the session's subagents. It
+// reports whether anything was stopped.
 func (r *Runner) Stop(sessionID string) bool {
 	r.mu.Lock()
 	run, ok := r.active[sessionID]
 	r.mu.Unlock()
 	if ok {
 		run.cancel(errStopped)
+	}
+	if r.opts.OnStop != nil && r.opts.OnStop(sessionID) {
+		ok = true
 	}
 	return ok
 }

@@ -110,7 +110,8 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 			break
 		}
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
-		res = reg.Call(l.ctx, tc.Name, tc.Arguments)
+		res = reg.Call(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
+			Unattended: l.req.Unattended}), tc.Name, tc.Arguments)
 		if l.r.opts.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {
 				res = spilled

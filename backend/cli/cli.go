@@ -206,6 +206,8 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newModelsCmd(e),
 		newAgentCmd(e),
 		newAuditCmd(e),
+		newMCPCmd(e),
+		newSkillsCmd(e),
 	)
 	return root
 }

@@ -22,6 +22,7 @@ type agentParts struct {
 	registry  *tools.Registry
 	runner    *agent.Runner
 	providers map[string]llm.Provider // by provider key; guarded by Service.mu
+	reach     *reachParts             // skills, MCP, subagents (core/reach.go)
 }
 
 // agent returns the agent parts, building them on first use.
@@ -54,11 +55,14 @@ func (s *Service) agent() (*agentParts, error) {
 		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: s.hitl.lookupEnv},
 		DisableExec:    !cfg.Tools.Exec.Enabled,
 	})...)
+	if err == nil {
+		err = s.registerReach(p, cfg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
 	s.hitl.setRegistry(p.registry)
-	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace})
+	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
@@ -78,7 +82,11 @@ func (s *Service) agent() (*agentParts, error) {
 		Channel:            prompt.ChannelDesktop,
 		Gate:               s.hitl.gate,
 		Observer:           s.hitl.audit.Observe,
+		OnStop:             p.reach.stopSubagents,
 	})
+	if err == nil {
+		err = s.startReach(p, cfg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +210,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	if p == nil {
 		return nil
 	}
+	p.reach.close(ctx)
 	return p.runner.Shutdown(ctx)
 }
 

@@ -81,6 +81,13 @@ func (h *hitl) refreshMasker(cfg *config.Config) *tools.Masker {
 	return m
 }
 
+// currentMasker is the masker of the configured keys (keyring keys resolved).
+func (h *hitl) currentMasker() *tools.Masker {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.masker
+}
+
 func (h *hitl) setRegistry(r *tools.Registry) {
 	h.mu.Lock()
 	h.registry = r

@@ -152,8 +152,8 @@ func TestSectionsInOrder(t *testing.T) {
 	}
 	xml := sections[4]
 	for _, want := range []string{
-		"<skills>\n<skill><name>weather</name><description>Get the weather &lt;fast&gt; &amp; free</description><location>skills/weather/SKILL.md</location><available>true</available></skill>\n",
-		"<skill><name>video</name><description>Cut videos</description><location>skills/video/SKILL.md</location><available>false</available><missing>bin: ffmpeg</missing></skill>\n</skills>",
+		"<skills>\n<skill name=\"weather\" location=\"skills/weather/SKILL.md\">Get the weather &lt;fast&gt; &amp; free</skill>\n",
+		"<skill name=\"video\" location=\"skills/video/SKILL.md\" available=\"false\" missing=\"bin: ffmpeg\">Cut videos</skill>\n</skills>",
 	} {
 		if !strings.Contains(xml, want) {
 			t.Errorf("skills XML lacks %q:\n%s", want, xml)
@@ -319,7 +319,7 @@ func TestSkillsChangeRebuilds(t *testing.T) {
 	}})
 	mustPrompt(t, b)
 	desc = "two"
-	if got := mustPrompt(t, b); !strings.Contains(got, "<description>two</description>") {
+	if got := mustPrompt(t, b); !strings.Contains(got, ">two</skill>") {
 		t.Fatalf("skills change not seen:\n%s", got)
 	}
 }

@@ -16,8 +16,8 @@ type SkillSummary struct {
 	Missing string
 }
 
-// writeEscaped writes s with the three characters that would break the XML
-// escaped (quotes need no escaping outside attributes).
+// writeEscaped writes s with the characters that would break the XML (in
+// text or in a double-quoted attribute) escaped.
 func writeEscaped(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
@@ -27,41 +27,41 @@ func writeEscaped(b *strings.Builder, s string) {
 			b.WriteString("&lt;")
 		case '>':
 			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
 		default:
 			b.WriteByte(c)
 		}
 	}
 }
 
-// skillsXML renders the skills summary, "" when there are none. One skill per
-// line keeps it compact (whitespace is tokens too) and easy for a small model
-// to scan.
+// skillsXML renders the skills summary, "" when there are none. One element
+// per skill with attributes, and available="false" only on the unavailable
+// ones, keeps it compact (every character is sent on every request) and easy
+// for a small model to scan.
 func skillsXML(list []SkillSummary) string {
 	if len(list) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.Grow(120 + 200*len(list))
-	b.WriteString("# Skills\n\nTo use a skill, read its SKILL.md with read_file first. A skill that is not available needs what <missing> names.\n\n<skills>\n")
+	b.Grow(100 + 150*len(list))
+	b.WriteString("# Skills\n\nRead a skill's file with read_file before using it.\n<skills>\n")
 	for _, s := range list {
-		b.WriteString("<skill><name>")
+		b.WriteString(`<skill name="`)
 		writeEscaped(&b, s.Name)
-		b.WriteString("</name><description>")
-		writeEscaped(&b, s.Description)
-		b.WriteString("</description><location>")
+		b.WriteString(`" location="`)
 		writeEscaped(&b, s.Location)
-		b.WriteString("</location><available>")
-		if s.Available {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
+		b.WriteString(`"`)
+		if !s.Available {
+			b.WriteString(` available="false"`)
+			if s.Missing != "" {
+				b.WriteString(` missing="`)
+				writeEscaped(&b, s.Missing)
+				b.WriteString(`"`)
+			}
 		}
-		b.WriteString("</available>")
-		if s.Missing != "" {
-			b.WriteString("<missing>")
-			writeEscaped(&b, s.Missing)
-			b.WriteString("</missing>")
-		}
+		b.WriteString(">")
+		writeEscaped(&b, s.Description)
 		b.WriteString("</skill>\n")
 	}
 	b.WriteString("</skills>")

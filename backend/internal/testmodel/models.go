@@ -196,7 +196,15 @@ func TextToolModel() ([]byte, error) {
 
 // chatModel wires the reply chain plus the given tool path.
 func chatModel(name string, toolPath [][2]string) ([]byte, error) {
+	return chatModelWith(name, nil, toolPath)
+}
+
+// chatModelWith is chatModel with extra whole tokens in the vocabulary.
+func chatModelWith(name string, extra []string, toolPath [][2]string) ([]byte, error) {
 	v := newVocab()
+	for _, t := range extra {
+		v.add(t, typeNormal)
+	}
 	s := shape{d: 64, ff: 128, heads: 4, headDim: 16}
 	// Each token with a specific successor gets its own one-hot slot; all
 	// other tokens share slot 0, whose successor is <|im_end|>.

@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The test binary doubles as a stdio MCP server: with this variable set,
+// TestMain serves MCP on stdin/stdout instead of running the tests.
+const serverEnvVar = "HEARTH_MCP_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serverEnvVar) == "stdio" {
+		srv := newTestServer(nil)
+		if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "test server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
+type textIn struct {
+	Text string `json:"text" jsonschema:"the text to echo"`
+}
+type addIn struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+type noIn struct{}
+
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// newTestServer builds the server every transport serves. release, when
+// set, ends a hanging call (in-process servers must not leak goroutines);
+// the stdio server's hang lasts until its process is killed.
+func newTestServer(release chan struct{}) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "testsrv", Version: "1.0.0"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text back."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in textIn) (*sdk.CallToolResult, any, error) {
+			return text("echo: " + in.Text), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Add two numbers."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, any, error) {
+			return text(fmt.Sprint(in.A + in.B)), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "Show two environment variables."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
+			return text(os.Getenv("MCP_TEST_VALUE") + "|" + os.Getenv("HEARTH_SECRET_LEAK")), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "it broke"}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Exit the server process mid-call."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "crashing on purpose")
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "Never answer."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
+			if release == nil {
+				time.Sleep(time.Hour) // ignores cancellation, like a stuck server
+			} else {
+				<-release
+			}
+			return text("too late"), nil, nil
+		})
+	var grew sync.Once
+	sdk.AddTool(s, &sdk.Tool{Name: "grow", Description: "Add the tool late."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
+			grew.Do(func() {
+				sdk.AddTool(s, &sdk.Tool{Name: "late", Description: "Added later."},
+					func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
+						return text("late tool here"), nil, nil
+					})
+			})
+			return text("grown"), nil, nil
+		})
+	s.AddResource(&sdk.Resource{Name: "notes", URI: "test://notes", Description: "The notes.", MIMEType: "text/plain"},
+		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Text: "Note one"}}}, nil
+		})
+	s.AddPrompt(&sdk.Prompt{Name: "greet", Description: "A greeting.", Arguments: []*sdk.PromptArgument{{Name: "name", Required: true}}},
+		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user",
+				Content: &sdk.TextContent{Text: "Hello, " + req.Params.Arguments["name"] + "!"}}}}, nil
+		})
+	return s
+}
+
+// httpServer serves the test server over SSE (/sse) and streamable HTTP
+// (/mcp). While down is set every request gets 503; auth records the last
+// Authorization header.
+type httpServer struct {
+	*httptest.Server
+	down atomic.Bool
+	auth atomic.Value
+}
+
+func startHTTP(t *testing.T) *httpServer {
+	t.Helper()
+	release := make(chan struct{})
+	srv := newTestServer(release)
+	get := func(*http.Request) *sdk.Server { return srv }
+	mux := http.NewServeMux()
+	mux.Handle("/sse", sdk.NewSSEHandler(get, nil))
+	mux.Handle("/mcp", sdk.NewStreamableHTTPHandler(get, nil))
+	h := &httpServer{}
+	h.auth.Store("")
+	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h.down.Load() {
+			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+			return
+		}
+		h.auth.Store(r.Header.Get("Authorization"))
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		close(release)
+		h.Server.CloseClientConnections()
+		h.Server.Close()
+	})
+	return h
+}
