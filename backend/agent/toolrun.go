@@ -108,7 +108,8 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 			}
 			break
 		}
-		res = reg.Call(l.ctx, tc.Name, tc.Arguments)
+		res = reg.Call(tools.WithCallInfo(l.ctx, tools.CallInfo{RunID: l.run.ID, SessionID: l.run.SessionID,
+			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), tc.Name, tc.Arguments)
 		if l.r.opts.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {
 				res = spilled
