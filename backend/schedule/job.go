@@ -107,28 +107,28 @@ func (s Schedule) Next(after, last time.Time) (time.Time, error) {
 	return time.Time{}, s.Validate()
 }
 
-// nextCron asks gronx for the next tick in the job's zone. gronx walks wall
-// clock fields, so around a DST change its answer can be a time that does
-// not exist (spring forward) or repeat (fall back); the loop makes sure the
-// result is strictly later in absolute time.
+// nextCron asks gronx for the next tick of the job's wall clock. gronx walks
+// time fields, so it is given the wall clock as if it were UTC (no DST), and
+// the answer is placed back in the job's zone: a time that does not exist
+// (02:30 on spring-forward day) runs right after the gap instead of being
+// skipped, and a repeated hour (fall back) runs once.
 func (s Schedule) nextCron(after time.Time) (time.Time, error) {
 	loc, err := s.location()
 	if err != nil {
 		return time.Time{}, err
 	}
-	from := after.In(loc)
+	w := after.In(loc)
+	from := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), 0, time.UTC)
 	for range 4 {
 		next, err := gronx.NextTickAfter(s.Expr, from, false)
 		if err != nil {
 			return time.Time{}, fmt.Errorf("cron %q: %w", s.Expr, err)
 		}
-		// Rebuild from the wall clock fields: Go normalises a skipped local
-		// time (02:30 on spring-forward day) forward by the gap.
-		next = time.Date(next.Year(), next.Month(), next.Day(), next.Hour(), next.Minute(), next.Second(), 0, loc)
-		if next.After(after) {
-			return next, nil
+		at := time.Date(next.Year(), next.Month(), next.Day(), next.Hour(), next.Minute(), next.Second(), 0, loc)
+		if at.After(after) {
+			return at, nil
 		}
-		from = from.Add(time.Minute)
+		from = next
 	}
 	return time.Time{}, fmt.Errorf("cron %q: no next run after %s", s.Expr, after.Format(time.RFC3339))
 }
