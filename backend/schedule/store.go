@@ -29,8 +29,8 @@ const (
 
 // JobSpec is what a caller gives to add a job.
 type JobSpec struct {
-	Name    string   `json:"name"`
-	Message string   `json:"message"`
+	Name     string   `json:"name"`
+	Message  string   `json:"message"`
 	Schedule Schedule `json:"schedule"`
 	// SessionID is the chat the job runs in; empty means its own "cron:<id>".
 	SessionID string `json:"sessionId,omitempty"`
