@@ -11,6 +11,7 @@ import (
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
 	"hearth/backend/llm"
+	"hearth/backend/schedule"
 	"hearth/backend/session"
 	"hearth/backend/tools"
 )
@@ -57,6 +58,9 @@ func (s *Service) agent() (*agentParts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
+	if err := p.registry.Register(schedule.Tools(s, s.postMessage, s.bg.clock.Now, nil)...); err != nil {
+		return nil, fmt.Errorf("agent: register tools: %w", err)
+	}
 	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
@@ -66,7 +70,7 @@ func (s *Service) agent() (*agentParts, error) {
 		Resolve:            s.resolveModel,
 		Tools:              p.registry,
 		Store:              p.store,
-		Context:            &agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()},
+		Context:            shortHistory(&agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()}),
 		DefaultModel:       d.Model,
 		Workspace:          paths.Workspace,
 		MaxToolIterations:  d.MaxToolIterations,

@@ -17,6 +17,7 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/llm"
+	"hearth/backend/schedule"
 	"hearth/backend/workspace"
 )
 
@@ -31,6 +32,11 @@ type Options struct {
 	// Retry bounds the retries of model calls; the zero value is llm's default
 	// (4 attempts with backoff, for an Ollama that is still starting).
 	Retry llm.RetryPolicy
+	// Background receives what reminders, the heartbeat and the message tool
+	// tell the user (backend/core/schedule.go); nil drops it.
+	Background BackgroundSink
+	// Clock drives reminders and the heartbeat; nil means the system clock.
+	Clock schedule.Clock
 }
 
 // Service is the application service. Its methods are safe for concurrent use.
@@ -50,6 +56,7 @@ type Service struct {
 	onboardDone bool
 	retry       llm.RetryPolicy
 	parts       *agentParts // built by agent() on first use
+	bg          background  // reminders and heartbeat (schedule.go)
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -58,6 +65,7 @@ type Service struct {
 // reported by OnboardError.
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry}
+	s.bg.init(opts.Background, opts.Clock)
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
