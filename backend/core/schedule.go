@@ -256,7 +256,9 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 	}
 	sc, err := schedule.New(schedule.Options{
 		Store: st, Run: s.runJob, Clock: s.bg.clock, MissedRuns: cfg.Schedule.MissedRuns,
-		Notice:  func(text string) { s.bg.emit(BackgroundEvent{Kind: BackgroundNotice, Title: "Hearth reminders", Text: text}) },
+		Notice: func(text string) {
+			s.bg.emit(BackgroundEvent{Kind: BackgroundNotice, Title: "Hearth reminders", Text: text})
+		},
 		Changed: func() { s.bg.emit(BackgroundEvent{Kind: BackgroundJobs}) },
 	})
 	if err != nil {
@@ -275,8 +277,10 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 				b, err := os.ReadFile(filepath.Join(ws, "HEARTBEAT.md"))
 				return string(b), err
 			},
-			Run:    s.runHeartbeat,
-			Notify: func(text string) { s.bg.emit(BackgroundEvent{Kind: BackgroundHeartbeat, Title: "Hearth", Text: text, SessionID: schedule.HeartbeatSession}) },
+			Run: s.runHeartbeat,
+			Notify: func(text string) {
+				s.bg.emit(BackgroundEvent{Kind: BackgroundHeartbeat, Title: "Hearth", Text: text, SessionID: schedule.HeartbeatSession})
+			},
 			Paused: s.RemindersPaused,
 		})
 		if err != nil {
