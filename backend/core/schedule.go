@@ -64,9 +64,20 @@ func (b *background) init(sink BackgroundSink, clock schedule.Clock) {
 }
 
 func (b *background) emit(ev BackgroundEvent) {
-	if b.sink != nil {
-		b.sink(ev)
+	b.mu.Lock()
+	sink := b.sink
+	b.mu.Unlock()
+	if sink != nil {
+		sink(ev)
 	}
+}
+
+// SetBackgroundSink sets where BackgroundEvents go (the desktop sets it
+// once its window exists; Options.Background is the same at Open).
+func (s *Service) SetBackgroundSink(sink BackgroundSink) {
+	s.bg.mu.Lock()
+	s.bg.sink = sink
+	s.bg.mu.Unlock()
 }
 
 // shortHistory keeps the heartbeat session's requests to its last turns.
@@ -249,11 +260,6 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 		return err
 	}
 	cfg := s.Config()
-	s.bg.mu.Lock()
-	defer s.bg.mu.Unlock()
-	if s.bg.started {
-		return nil
-	}
 	sc, err := schedule.New(schedule.Options{
 		Store: st, Run: s.runJob, Clock: s.bg.clock, MissedRuns: cfg.Schedule.MissedRuns,
 		Notice: func(text string) {
@@ -264,13 +270,10 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	sc.SetPaused(s.bg.paused)
-	s.bg.sched, s.bg.cancel, s.bg.started = sc, cancel, true
-	sc.Start(ctx)
+	var hb *schedule.Heartbeat
 	if cfg.Heartbeat.Enabled {
 		ws := s.Paths().Workspace
-		s.bg.hb, err = schedule.NewHeartbeat(schedule.HeartbeatOptions{
+		hb, err = schedule.NewHeartbeat(schedule.HeartbeatOptions{
 			Interval: time.Duration(cfg.Heartbeat.IntervalMinutes) * time.Minute,
 			Clock:    s.bg.clock,
 			Read: func() (string, error) {
@@ -286,7 +289,24 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 		if err != nil {
 			return err
 		}
-		s.bg.hb.Start(ctx, &s.bg.wg)
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.bg.mu.Lock()
+	if s.bg.started {
+		s.bg.mu.Unlock()
+		cancel()
+		return nil
+	}
+	s.bg.sched, s.bg.hb, s.bg.cancel, s.bg.started = sc, hb, cancel, true
+	paused := s.bg.paused
+	s.bg.mu.Unlock()
+	// Callbacks below emit events, which take s.bg.mu: never call them under it.
+	if paused {
+		sc.SetPaused(true)
+	}
+	sc.Start(ctx)
+	if hb != nil {
+		hb.Start(ctx, &s.bg.wg)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/applock"
+	"hearth/backend/autostart"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
@@ -276,5 +277,25 @@ func TestStartBackgroundNeedsTheLock(t *testing.T) {
 	svc, _, _, _ := bgService(t, "")
 	if err := svc.StartBackground(context.Background(), nil); err == nil {
 		t.Error("started without hearth.lock")
+	}
+}
+
+func TestLaunchAtLoginSetting(t *testing.T) {
+	svc, _, _, _ := bgService(t, "")
+	if err := svc.SetLaunchAtLogin(true); err != nil {
+		t.Fatal(err)
+	}
+	if !autostart.Enabled() {
+		t.Fatal("no autostart entry")
+	}
+	data, _ := os.ReadFile(svc.Paths().ConfigFile)
+	if !strings.Contains(string(data), `"launchAtLogin": true`) {
+		t.Errorf("config not saved:\n%s", data)
+	}
+	if err := svc.SetLaunchAtLogin(false); err != nil || autostart.Enabled() {
+		t.Errorf("disable: %v, entry still there: %v", err, autostart.Enabled())
+	}
+	if err := svc.SetCloseToTray(false); err != nil || svc.Config().UI.CloseToTray {
+		t.Errorf("close to tray: %v", err)
 	}
 }
