@@ -261,7 +261,7 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 	}
 	cfg := s.Config()
 	sc, err := schedule.New(schedule.Options{
-		Store: st, Run: s.runJob, Clock: s.bg.clock, MissedRuns: cfg.Schedule.MissedRuns,
+		Store: st, Run: s.runJob, Clock: s.bg.clock, MissedRuns: cfg.Schedule.MissedRuns, Watch: true,
 		Notice: func(text string) {
 			s.bg.emit(BackgroundEvent{Kind: BackgroundNotice, Title: "Hearth reminders", Text: text})
 		},

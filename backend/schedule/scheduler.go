@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // MaxSleep bounds one sleep of the scheduler: the wall clock is read again
@@ -55,6 +59,10 @@ type Options struct {
 	// process edited the file): the tray's "Next:" label listens.
 	Changed func()
 	Log     *slog.Logger
+	// Watch makes Start watch the cron directory, so a change by another
+	// process (`hearth cron add`) is seen at once instead of at the next
+	// wake-up (at most MaxSleep later).
+	Watch bool
 }
 
 // Scheduler runs due jobs. Start it only in the process holding hearth.lock
@@ -96,10 +104,55 @@ func New(opts Options) (*Scheduler, error) {
 // it returns at once. Wait for the runs with Wait after cancelling ctx.
 func (s *Scheduler) Start(ctx context.Context) {
 	s.catchUp()
+	if s.opts.Watch {
+		s.watch(ctx)
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		s.loop(ctx)
+	}()
+}
+
+// watch kicks the loop when jobs.json is replaced; without inotify the
+// loop's wake-ups still notice within a minute.
+func (s *Scheduler) watch(ctx context.Context) {
+	dir := filepath.Dir(s.opts.Store.Path())
+	w, err := fsnotify.NewWatcher()
+	if err == nil {
+		err = os.MkdirAll(dir, 0o700)
+		if err == nil {
+			err = w.Add(dir)
+		}
+		if err != nil {
+			w.Close()
+		}
+	}
+	if err != nil {
+		s.opts.Log.Warn("reminders: not watching jobs.json; changes by other processes are seen within a minute", "err", err)
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer w.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if filepath.Base(ev.Name) == FileName {
+					s.Kick()
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+			}
+		}
 	}()
 }
 

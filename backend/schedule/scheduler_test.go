@@ -373,3 +373,32 @@ func TestRunNow(t *testing.T) {
 		t.Errorf("unknown id: %v", err)
 	}
 }
+
+func TestWatchSeesOtherProcessAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir, "")
+	h.sched.opts.Watch = true
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); h.sched.Wait() }()
+	h.sched.Start(ctx)
+	if !h.clock.WaitForWaiters(1, 2*time.Second) {
+		t.Fatal("loop not sleeping")
+	}
+	// `hearth cron add` in another process: due in 1 s, far before the 60 s wake-up.
+	if _, err := NewStore(dir).Add(JobSpec{Message: "x", Schedule: Schedule{Kind: KindAt, At: t0.Add(time.Second)}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for !h.clock.NextTimer().Equal(t0.Add(time.Second)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the change was not noticed: next wake at %v", h.clock.NextTimer())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	h.clock.Advance(time.Second)
+	select {
+	case <-h.rec.runs:
+	case <-time.After(3 * time.Second):
+		t.Fatal("job from the other process did not run")
+	}
+}
