@@ -146,6 +146,7 @@ func (b *desktopBackground) show() {
 
 // openSession is a click on a notification: show the window on that chat.
 func (b *desktopBackground) openSession(sessionID string) {
+	slog.Info("notification clicked: opening its chat", "session", sessionID)
 	b.show()
 	if sessionID != "" {
 		runtime.EventsEmit(b.ctx, eventOpenSession, sessionID)
