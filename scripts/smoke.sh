@@ -156,7 +156,7 @@ registered() {
 waitfor 10 "tray item not registered with the StatusNotifier host: $(bus -d org.kde.StatusNotifierWatcher -o /StatusNotifierWatcher -m org.freedesktop.DBus.Properties.Get org.kde.StatusNotifierWatcher RegisteredStatusNotifierItems 2>&1)" registered
 pass "tray item registered with the StatusNotifier host"
 
-layout() { bus -d "$item" -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout 0 -1 '[]'; }
+layout() { bus -d "$item" -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout -- 0 -1 '@as []'; }
 menu_id() { layout | grep -oP "\(\K[0-9]+(?=, \{[^}]*'label': <'$1)" | head -n 1; }
 click() { bus -d "$item" -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.Event "$1" clicked "<''>" 0 >/dev/null; }
 menu=$(layout)
@@ -178,7 +178,7 @@ pass "tray Open Hearth (dbusmenu Event over D-Bus) showed the window"
 
 out=$("$bin" cron add --name smoke-tea --message "Tell me the tea is ready" --at "in 3 seconds") || fail "cron add: $out"
 job=$(sed -n 's/^Added reminder \([0-9a-f]*\).*/\1/p' <<<"$out")
-waitfor 10 "tray label did not show the new reminder" sh -c "gdbus call --session -d $item -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout 0 -1 '[]' | grep -q 'Next: smoke-tea'"
+waitfor 10 "tray label did not show the new reminder" sh -c "gdbus call --session -d $item -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout -- 0 -1 '@as []' | grep -q 'Next: smoke-tea'"
 pass "tray shows \"Next: smoke-tea\" after \`hearth cron add\` in another process"
 scripts/wmclose.py "$wid"
 waitfor 10 "window still visible after its close button" hidden
