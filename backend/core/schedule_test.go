@@ -299,3 +299,51 @@ func TestLaunchAtLoginSetting(t *testing.T) {
 		t.Errorf("close to tray: %v", err)
 	}
 }
+
+// gateRecorder is a Gate that records what it is asked and allows all.
+type gateRecorder struct {
+	mu    sync.Mutex
+	calls []agent.GateCall
+}
+
+func (g *gateRecorder) Check(_ context.Context, c agent.GateCall) agent.GateDecision {
+	g.mu.Lock()
+	g.calls = append(g.calls, c)
+	g.mu.Unlock()
+	return agent.GateDecision{Allow: true}
+}
+
+// A reminder's turn reaches the approval Gate as unattended, with the
+// job's allowed tools (F-APPROVAL reads them; nothing waits for a human).
+func TestReminderRunIsUnattendedAtTheGate(t *testing.T) {
+	svc, _, _, _ := bgService(t, "",
+		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "list_dir", Arguments: json.RawMessage(`{"path":"."}`)}}},
+		fakeollama.Reply{Content: "Listed."})
+	parts, err := svc.agent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := &gateRecorder{}
+	parts.runner, err = agent.New(agent.Options{Resolve: svc.resolveModel, Tools: parts.registry, Store: parts.store,
+		Gate: gate, DefaultModel: svc.Config().Agents.Defaults.Model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := svc.AddJob(schedule.JobSpec{Message: "list my files", AllowTools: []string{"exec"},
+		Schedule: schedule.Schedule{Kind: schedule.KindEvery, EverySeconds: 3600}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.RunJobNow(context.Background(), j.ID); err != nil {
+		t.Fatal(err)
+	}
+	gate.mu.Lock()
+	defer gate.mu.Unlock()
+	if len(gate.calls) != 1 {
+		t.Fatalf("gate calls %+v", gate.calls)
+	}
+	c := gate.calls[0]
+	if !c.Unattended || len(c.AllowTools) != 1 || c.AllowTools[0] != "exec" || c.SessionID != "cron:"+j.ID || c.Name != "list_dir" {
+		t.Errorf("gate call %+v", c)
+	}
+}
