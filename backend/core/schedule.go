@@ -372,8 +372,11 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) schedule.Outcome {
 		s.bg.emit(BackgroundEvent{Kind: BackgroundReminder, Title: j.Title(), Text: strings.TrimSpace(res.Final),
 			SessionID: j.Session(), JobID: j.ID})
 	}
-	if out.Err != nil {
+	if out.Err != nil && ctx.Err() == nil {
 		slog.Warn("reminder run failed", "job", j.ID, "err", out.Err)
+		// The reminder itself must not be lost because the model failed.
+		s.bg.emit(BackgroundEvent{Kind: BackgroundReminder, Title: j.Title(), SessionID: j.Session(), JobID: j.ID,
+			Text: j.Message + "\n\n(Hearth could not run this reminder: " + firstLineOf(out.Err.Error()) + ")"})
 	}
 	return out
 }
@@ -419,4 +422,9 @@ func (s *Service) postMessage(_ context.Context, p schedule.Post) error {
 	s.bg.mu.Unlock()
 	s.bg.emit(BackgroundEvent{Kind: BackgroundMessage, Title: title, Text: p.Content, SessionID: p.SessionID})
 	return nil
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

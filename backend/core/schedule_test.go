@@ -347,3 +347,24 @@ func TestReminderRunIsUnattendedAtTheGate(t *testing.T) {
 		t.Errorf("gate call %+v", c)
 	}
 }
+
+// A failed run still reminds: the notification carries the message and why.
+func TestFailedReminderStillNotifies(t *testing.T) {
+	svc, _, _, ev := bgService(t, "", fakeollama.Reply{Status: 500, Error: "model crashed"})
+	j, err := svc.AddJob(schedule.JobSpec{Name: "pills", Message: "Take your pills",
+		Schedule: schedule.Schedule{Kind: schedule.KindAt, At: bgT0.Add(time.Hour)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.RunJobNow(context.Background(), j.ID); err == nil {
+		t.Fatal("run now of a failing reminder reported no error")
+	}
+	got := ev.wait(t, BackgroundReminder)
+	if got.Title != "pills" || !strings.HasPrefix(got.Text, "Take your pills") || !strings.Contains(got.Text, "could not run") {
+		t.Errorf("failure notification %+v", got)
+	}
+	jobs, _ := svc.ListJobs()
+	if len(jobs) != 1 || jobs[0].LastStatus != schedule.StatusError || jobs[0].LastError == "" || !jobs[0].NextRun.Equal(bgT0.Add(time.Hour)) {
+		t.Errorf("failed one-shot: %+v", jobs)
+	}
+}

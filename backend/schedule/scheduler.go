@@ -372,10 +372,10 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 		switch {
 		case cur.Schedule.Kind == KindAt && rec.Status == StatusOK:
 			return slices.Delete(jobs, i, i+1), nil
-		case cur.Schedule.Kind == KindAt:
-			cur.NextRun = time.Time{} // failed: kept, with its error, for the user to see
 		case manual && !cur.NextRun.IsZero() && cur.NextRun.After(now):
 			// A manual run leaves the schedule as it was.
+		case cur.Schedule.Kind == KindAt:
+			cur.NextRun = time.Time{} // failed: kept, with its error, for the user to see
 		default:
 			cur.NextRun, _ = cur.Schedule.Next(now, j.NextRun)
 		}
