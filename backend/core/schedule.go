@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
@@ -52,8 +49,12 @@ type background struct {
 	paused  bool
 	posted  map[string]bool // run ids that used the message tool
 	cancel  context.CancelFunc
-	wg      sync.WaitGroup
 	started bool
+	ctx     context.Context // StartBackground's, for restarting the heartbeat
+
+	hbMu     sync.Mutex // serialises heartbeat restarts
+	hbCancel context.CancelFunc
+	wg       sync.WaitGroup // the heartbeat loop
 }
 
 func (b *background) init(sink BackgroundSink, clock schedule.Clock) {
@@ -270,26 +271,6 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 	if err != nil {
 		return err
 	}
-	var hb *schedule.Heartbeat
-	if cfg.Heartbeat.Enabled {
-		ws := s.Paths().Workspace
-		hb, err = schedule.NewHeartbeat(schedule.HeartbeatOptions{
-			Interval: time.Duration(cfg.Heartbeat.IntervalMinutes) * time.Minute,
-			Clock:    s.bg.clock,
-			Read: func() (string, error) {
-				b, err := os.ReadFile(filepath.Join(ws, "HEARTBEAT.md"))
-				return string(b), err
-			},
-			Run: s.runHeartbeat,
-			Notify: func(text string) {
-				s.bg.emit(BackgroundEvent{Kind: BackgroundHeartbeat, Title: "Hearth", Text: text, SessionID: schedule.HeartbeatSession})
-			},
-			Paused: s.RemindersPaused,
-		})
-		if err != nil {
-			return err
-		}
-	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.bg.mu.Lock()
 	if s.bg.started {
@@ -297,7 +278,7 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 		cancel()
 		return nil
 	}
-	s.bg.sched, s.bg.hb, s.bg.cancel, s.bg.started = sc, hb, cancel, true
+	s.bg.sched, s.bg.cancel, s.bg.ctx, s.bg.started = sc, cancel, ctx, true
 	paused := s.bg.paused
 	s.bg.mu.Unlock()
 	// Callbacks below emit events, which take s.bg.mu: never call them under it.
@@ -305,10 +286,7 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 		sc.SetPaused(true)
 	}
 	sc.Start(ctx)
-	if hb != nil {
-		hb.Start(ctx, &s.bg.wg)
-	}
-	return nil
+	return s.restartHeartbeat()
 }
 
 // StopBackground stops the scheduler and heartbeat and waits for their runs
@@ -324,18 +302,6 @@ func (s *Service) StopBackground() {
 		sc.Wait()
 	}
 	s.bg.wg.Wait()
-}
-
-// HeartbeatNow runs one heartbeat check now and reports whether the model
-// was called (nothing is sent when HEARTBEAT.md has no active tasks).
-func (s *Service) HeartbeatNow(ctx context.Context) (bool, error) {
-	s.bg.mu.Lock()
-	hb := s.bg.hb
-	s.bg.mu.Unlock()
-	if hb == nil {
-		return false, errors.New("heartbeat is not running (hint: heartbeat.enabled, and only the desktop app runs it)")
-	}
-	return hb.Tick(ctx)
 }
 
 // runJob runs a reminder as an unattended turn in its session: tools that
@@ -379,29 +345,6 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) schedule.Outcome {
 			Text: j.Message + "\n\n(Hearth could not run this reminder: " + firstLineOf(out.Err.Error()) + ")"})
 	}
 	return out
-}
-
-func (s *Service) runHeartbeat(ctx context.Context, text string) (string, error) {
-	run, err := s.SendRequest(ctx, agent.Request{SessionID: schedule.HeartbeatSession, Text: text, Unattended: true,
-		Channel: prompt.ChannelHeartbeat}, nil)
-	if err != nil {
-		return "", err
-	}
-	res := run.Wait()
-	s.bg.mu.Lock()
-	posted := s.bg.posted[run.ID]
-	delete(s.bg.posted, run.ID)
-	s.bg.mu.Unlock()
-	if res.Status != agent.StatusOK {
-		if res.Err != nil {
-			return "", res.Err
-		}
-		return "", fmt.Errorf("heartbeat run ended %s", res.Status)
-	}
-	if posted {
-		return schedule.HeartbeatOK, nil // it already told the user
-	}
-	return res.Final, nil
 }
 
 // postMessage delivers the message tool's content: it is already in the

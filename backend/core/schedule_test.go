@@ -13,6 +13,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/applock"
 	"hearth/backend/autostart"
+	"hearth/backend/config"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
@@ -93,6 +94,15 @@ func startBackground(t *testing.T, svc *Service) {
 	if err := svc.StartBackground(context.Background(), lock); err != nil {
 		t.Fatal(err)
 	}
+	// A fake clock moved before the loops sleep would be missed: wait for
+	// the scheduler's (and the heartbeat's) first sleep.
+	want := 1
+	if svc.Config().Heartbeat.Enabled {
+		want = 2
+	}
+	if !svc.bg.clock.(*schedule.FakeClock).WaitForWaiters(want, 5*time.Second) {
+		t.Fatal("background loops never slept")
+	}
 }
 
 func TestReminderRunsAsATurnInItsChat(t *testing.T) {
@@ -167,13 +177,14 @@ func TestMessageToolNotifiesOnce(t *testing.T) {
 }
 
 func TestReminderRunsBesideAChat(t *testing.T) {
-	svc, _, clock, ev := bgService(t, "",
-		fakeollama.Reply{Content: "a slow answer in many pieces for the chat", DelayMS: 60},
+	svc, fake, clock, ev := bgService(t, "",
+		fakeollama.Reply{Content: "a long answer", Hang: true},
 		fakeollama.Reply{Content: "Reminder done."})
 	chat, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "chat", Text: "hello"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	waitFor(t, func() bool { return len(fake.ChatRequests()) == 1 }, "the chat's request reached the model")
 	if _, err := svc.AddJob(schedule.JobSpec{Message: "ping", Schedule: schedule.Schedule{Kind: schedule.KindAt, At: bgT0.Add(time.Minute)}}); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +199,10 @@ func TestReminderRunsBesideAChat(t *testing.T) {
 	if got.Text != "Reminder done." {
 		t.Errorf("reminder %+v", got)
 	}
-	if res := chat.Wait(); res.Status != agent.StatusOK || !strings.HasPrefix(res.Final, "a slow answer") {
+	if !svc.Stop("chat") {
+		t.Error("the chat was not running any more")
+	}
+	if res := chat.Wait(); res.Status != agent.StatusCancelled || res.Final != "a long answer" {
 		t.Errorf("chat %+v", res)
 	}
 }
@@ -366,5 +380,37 @@ func TestFailedReminderStillNotifies(t *testing.T) {
 	jobs, _ := svc.ListJobs()
 	if len(jobs) != 1 || jobs[0].LastStatus != schedule.StatusError || jobs[0].LastError == "" || !jobs[0].NextRun.Equal(bgT0.Add(time.Hour)) {
 		t.Errorf("failed one-shot: %+v", jobs)
+	}
+}
+
+func TestSetHeartbeatRestartsIt(t *testing.T) {
+	svc, fake, clock, _ := bgService(t, `{"heartbeat": {"enabled": false}}`, fakeollama.Reply{Content: "HEARTBEAT_OK"})
+	startBackground(t, svc)
+	if _, err := svc.HeartbeatNow(context.Background()); err == nil {
+		t.Fatal("heartbeat runs although disabled")
+	}
+	os.WriteFile(filepath.Join(svc.Paths().Workspace, "HEARTBEAT.md"), []byte("- check the mail\n"), 0o644)
+	if err := svc.SetHeartbeat(true, 5); err != nil {
+		t.Fatal(err)
+	}
+	if !clock.WaitForWaiters(1, 5*time.Second) {
+		t.Fatal("heartbeat loop not started")
+	}
+	for range 5 {
+		clock.Advance(time.Minute)
+		time.Sleep(10 * time.Millisecond)
+	}
+	waitFor(t, func() bool { return len(fake.ChatRequests()) == 1 }, "one heartbeat run after 5 minutes")
+	if svc.Config().Heartbeat != (config.Heartbeat{Enabled: true, IntervalMinutes: 5}) {
+		t.Errorf("config %+v", svc.Config().Heartbeat)
+	}
+	if err := svc.SetHeartbeat(true, 0); err == nil {
+		t.Error("interval 0 accepted")
+	}
+	if err := svc.SetMissedRuns("never"); err == nil {
+		t.Error("bad missed-run policy accepted")
+	}
+	if err := svc.SetMissedRuns("skip"); err != nil || svc.Config().Schedule.MissedRuns != "skip" {
+		t.Errorf("set missed runs: %v", err)
 	}
 }

@@ -348,7 +348,13 @@ func TestLoopCatchesClockJumpsWithinAMinute(t *testing.T) {
 	// An in-process change wakes the loop at once (Kick).
 	h.add(t, JobSpec{Message: "y", Schedule: Schedule{Kind: KindAt, At: t0.Add(3*time.Hour + 5*time.Second)}})
 	h.sched.Kick()
-	time.Sleep(50 * time.Millisecond)
+	deadline := time.Now().Add(3 * time.Second)
+	for !h.clock.NextTimer().Equal(t0.Add(3*time.Hour + 5*time.Second)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("kick not seen: next wake %v", h.clock.NextTimer())
+		}
+		time.Sleep(time.Millisecond)
+	}
 	h.clock.Advance(5 * time.Second)
 	select {
 	case <-h.rec.runs:

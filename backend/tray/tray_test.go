@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,7 +65,13 @@ func menu(t *testing.T, conn *dbus.Conn) []item {
 	return items
 }
 
+// trayStarted: systray is process-global and starts once per process.
+var trayStarted atomic.Bool
+
 func TestTrayMenuOverDBus(t *testing.T) {
+	if trayStarted.Swap(true) {
+		t.Skip("systray starts once per process (-count > 1)")
+	}
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", privateBus(t))
 	clicks := make(chan string, 10)
 	tr := New(testIcon(t, 256), Actions{
