@@ -133,9 +133,14 @@ func (b *desktopBackground) refreshLoop() {
 		case <-b.refresh:
 		case <-tick.C:
 		}
+		paused := b.svc.RemindersPaused()
 		j, ok := b.svc.NextReminder()
-		b.tray.SetNext(tray.NextLabel(j.Title(), j.NextRun, time.Now(), ok))
-		b.tray.SetPaused(b.svc.RemindersPaused())
+		label := tray.NextLabel(j.Title(), j.NextRun, time.Now(), ok)
+		if paused {
+			label = tray.LabelPaused
+		}
+		b.tray.SetNext(label)
+		b.tray.SetPaused(paused)
 	}
 }
 

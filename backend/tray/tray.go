@@ -38,6 +38,7 @@ const (
 	LabelResume  = "Resume reminders"
 	LabelQuit    = "Quit"
 	LabelNoNext  = "Next: no reminders"
+	LabelPaused  = "Next: reminders paused"
 )
 
 // Tray is the tray icon. Only one can run per process (systray is global).
