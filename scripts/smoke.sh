@@ -176,6 +176,14 @@ click "$(menu_id 'Open Hearth')"
 waitfor 10 "tray Open Hearth did not show the window" visible
 pass "tray Open Hearth (dbusmenu Event over D-Bus) showed the window"
 
+menu_has() { layout | grep -q "'label': <'$1'>"; }
+click "$(menu_id 'Pause reminders')"
+waitfor 10 "tray Pause reminders did not switch to Resume" menu_has "Resume reminders"
+menu_has "Next: reminders paused" || fail "paused tray does not say so: $(layout)"
+click "$(menu_id 'Resume reminders')"
+waitfor 10 "tray Resume reminders did not switch back" menu_has "Pause reminders"
+pass "tray Pause/Resume reminders over D-Bus"
+
 out=$("$bin" cron add --name smoke-tea --message "Tell me the tea is ready" --at "in 3 seconds") || fail "cron add: $out"
 job=$(sed -n 's/^Added reminder \([0-9a-f]*\).*/\1/p' <<<"$out")
 waitfor 10 "tray label did not show the new reminder" sh -c "gdbus call --session -d $item -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout -- 0 -1 '@as []' | grep -q 'Next: smoke-tea'"
