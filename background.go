@@ -41,7 +41,8 @@ type desktopBackground struct {
 	ctx      context.Context
 	tray     *tray.Tray
 	trayEnd  func()
-	trayOK   bool
+	trayOK   atomic.Bool
+	ready    chan struct{} // closed when start has finished
 	notifier *notify.DBus
 	quitting atomic.Bool
 	refresh  chan struct{}
@@ -50,7 +51,8 @@ type desktopBackground struct {
 }
 
 func newDesktopBackground(app *App, svc *core.Service, lock *applock.Lock) *desktopBackground {
-	return &desktopBackground{app: app, svc: svc, lock: lock, refresh: make(chan struct{}, 1), done: make(chan struct{})}
+	return &desktopBackground{app: app, svc: svc, lock: lock, refresh: make(chan struct{}, 1),
+		done: make(chan struct{}), ready: make(chan struct{})}
 }
 
 // startHidden is set by the autostart entry: start in the tray.
@@ -61,6 +63,14 @@ func startHidden() bool { return slices.Contains(os.Args[1:], autostart.HiddenFl
 func (b *desktopBackground) startup(ctx context.Context) {
 	b.app.startup(ctx)
 	b.ctx = ctx
+	// The window must not wait for D-Bus and the jobs file: start them beside it.
+	go func() {
+		defer close(b.ready)
+		b.start(ctx)
+	}()
+}
+
+func (b *desktopBackground) start(ctx context.Context) {
 	n, err := notify.NewDBus(notify.Options{Icon: "hearth", OnClick: b.openSession})
 	if err != nil {
 		slog.Warn("desktop notifications unavailable", "err", err)
@@ -73,11 +83,11 @@ func (b *desktopBackground) startup(ctx context.Context) {
 		Quit:      b.quit,
 	})
 	b.trayEnd = b.tray.Start()
-	b.trayOK = tray.Available()
-	if !b.trayOK {
+	b.trayOK.Store(tray.Available())
+	if !b.trayOK.Load() {
 		slog.Warn("no system tray on this desktop: closing the window quits Hearth, reminders stop with it")
 	}
-	if startHidden() && !b.trayOK {
+	if startHidden() && !b.trayOK.Load() {
 		runtime.WindowShow(ctx) // there is no tray to come back from
 	}
 	b.svc.SetBackgroundSink(b.onEvent)
@@ -167,7 +177,7 @@ func (b *desktopBackground) quit() {
 // come back from, the window hides and Hearth keeps running; Quit from the
 // tray or a signal closes for real.
 func (b *desktopBackground) beforeClose(ctx context.Context) bool {
-	if !b.quitting.Load() && b.trayOK && b.svc.Config().UI.CloseToTray {
+	if !b.quitting.Load() && b.trayOK.Load() && b.svc.Config().UI.CloseToTray {
 		b.app.saveWindow(ctx)
 		runtime.WindowHide(ctx)
 		slog.Info("window hidden to the tray")
@@ -180,6 +190,12 @@ func (b *desktopBackground) beforeClose(ctx context.Context) bool {
 // interrupted and catch up next time), the tray and notifications.
 func (b *desktopBackground) shutdown(context.Context) {
 	b.stopOnce.Do(func() {
+		select {
+		case <-b.ready:
+		case <-time.After(5 * time.Second):
+			slog.Warn("background start still running at shutdown")
+			return
+		}
 		close(b.done)
 		b.svc.StopBackground()
 		if b.trayEnd != nil {
