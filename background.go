@@ -100,13 +100,14 @@ func (b *desktopBackground) start(ctx context.Context) {
 	go b.refreshLoop()
 	b.refresh <- struct{}{}
 	// SIGTERM/SIGINT (logout, kill) must quit, not hide to the tray: Wails
-	// sends them through OnBeforeClose like the close button.
+	// quits on them through OnBeforeClose like the close button, so mark
+	// the close as a real one (beforeClose waits a moment for this mark).
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	go func() {
 		select {
 		case <-sigs:
-			b.quit()
+			b.quitting.Store(true)
 		case <-b.done:
 		}
 	}()
@@ -177,6 +178,11 @@ func (b *desktopBackground) quit() {
 // come back from, the window hides and Hearth keeps running; Quit from the
 // tray or a signal closes for real.
 func (b *desktopBackground) beforeClose(ctx context.Context) bool {
+	if !b.quitting.Load() && b.trayOK.Load() && b.svc.Config().UI.CloseToTray {
+		// Wails calls this on its own goroutine; a signal reaches both Wails
+		// and our handler at once, so give the handler a moment to mark it.
+		time.Sleep(100 * time.Millisecond)
+	}
 	if !b.quitting.Load() && b.trayOK.Load() && b.svc.Config().UI.CloseToTray {
 		b.app.saveWindow(ctx)
 		runtime.WindowHide(ctx)

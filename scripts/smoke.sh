@@ -214,4 +214,11 @@ wait "$pid" || fail "app exited with status $? after tray Quit"
 pid=""
 pass "tray Quit ended the app"
 
+start OLLAMA_HOST="$ollama_url"
+item="org.kde.StatusNotifierItem-$pid-1"
+waitfor 10 "tray item $item not on the bus" has_name "$item"
+sleep 0.5
+stop
+pass "SIGTERM (logout) quits although ui.closeToTray is on"
+
 echo "smoke: $steps passed, 0 failed"
