@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Native smoke test: the production binary under Xvfb opens its window, hands a second
 # launch over to the first, remembers its size across a restart, and starts on defaults
-# with a broken config.json that it leaves untouched. Screenshots go to build/smoke/.
+# with a broken config.json that it leaves untouched; then, with a StatusNotifier host, the
+# tray (menu, Open, Pause, Quit over D-Bus), close to tray, and a reminder due in 3 s that
+# notifies (seen on the bus), lands in its chat and opens it on click. Screenshots go to
+# build/smoke/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
