@@ -4,10 +4,13 @@ go 1.26
 
 require (
 	codeberg.org/readeck/go-readability/v2 v2.0.0
+	fyne.io/systray v1.12.2
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
+	github.com/adhocore/gronx v1.20.4
 	github.com/adrg/xdg v0.5.3
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/boyter/gocodewalker v1.4.0
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/godbus/dbus/v5 v5.2.2
 	github.com/google/jsonschema-go v0.4.3
 	github.com/kaptinlin/jsonrepair v0.2.15

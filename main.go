@@ -52,6 +52,7 @@ func runDesktop(svc *core.Service) error {
 	winPath := svc.Paths().WindowFile
 	win, werr := winstate.Load(winPath)
 	app := NewApp(svc, winPath, win, werr)
+	bg := newDesktopBackground(app, svc, lock)
 	state := options.Normal
 	if win.Maximised {
 		state = options.Maximised
@@ -65,8 +66,10 @@ func runDesktop(svc *core.Service) error {
 		WindowStartState: state,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 24, G: 22, B: 20, A: 255},
-		OnStartup:        app.startup,
-		OnBeforeClose:    app.beforeClose,
+		StartHidden:      startHidden(),
+		OnStartup:        bg.startup,
+		OnBeforeClose:    bg.beforeClose,
+		OnShutdown:       bg.shutdown,
 		Bind:             []any{app},
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId:               uniqueID,

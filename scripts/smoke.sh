@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Native smoke test: the production binary under Xvfb opens its window, hands a second
 # launch over to the first, remembers its size across a restart, and starts on defaults
-# with a broken config.json that it leaves untouched. Screenshots go to build/smoke/.
+# with a broken config.json that it leaves untouched; then, with a StatusNotifier host, the
+# tray (menu, Open, Pause, Quit over D-Bus), close to tray, and a reminder due in 3 s that
+# notifies (seen on the bus), lands in its chat and opens it on click. Screenshots go to
+# build/smoke/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ "${1:-}" != --inside ]]; then
   make --no-print-directory desktop >/dev/null
+  # Stand-ins for the tray test: a fake Ollama and a fake notification daemon.
+  go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
+  go build -o build/bin/fakenotify ./backend/internal/fakenotify
   # dbus-daemon and the accessibility bus chatter on stderr at every start; keep the log readable.
   dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside 2>&1 |
     grep --line-buffered -v -E '^(dbus-daemon\[|SpiRegistry daemon)'
@@ -21,7 +27,12 @@ export HOME=$home XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data XDG_STAT
 export OLLAMA_HOST=127.0.0.1:9 # nothing listens: the footer must say so, not hang
 pid=""
 steps=0
-cleanup() { [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; rm -rf "$home"; }
+helpers=()
+cleanup() {
+  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null
+  for h in "${helpers[@]}"; do kill "$h" 2>/dev/null; done
+  rm -rf "$home"
+}
 trap cleanup EXIT
 
 fail() {
@@ -112,5 +123,111 @@ shot "$shots/broken-config.png"
 stop
 [[ $(sha256sum "$XDG_CONFIG_HOME/hearth/config.json") == "$before" ]] || fail "broken config.json was rewritten"
 pass "broken config: started on defaults, file untouched"
+
+# --- Tray, close to tray, reminders and notifications (F-TRAY, F-NOTIFY, F-CRON) ---------
+# A StatusNotifier host (gtk-sni-tray-standalone), a fake notification daemon that prints
+# what it is asked to show, dbus-monitor to see the Notify call on the bus, and a fake
+# Ollama for the reminder's turn.
+rm -f "$XDG_CONFIG_HOME/hearth/config.json"
+waitfor() { # waitfor SECONDS DESCRIPTION COMMAND...: poll until COMMAND succeeds
+  local secs=$1 what=$2
+  shift 2
+  for _ in $(seq $((secs * 10))); do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  fail "$what (waited ${secs} s)"
+}
+bus() { gdbus call --session "$@"; }
+has_name() { [[ $(bus -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.NameHasOwner "$1") == "(true,)" ]]; }
+
+build/bin/fakeollama -addr 127.0.0.1:0 >"$home/fakeollama.log" 2>&1 &
+helpers+=($!)
+waitfor 10 "fake Ollama did not start" grep -q listening "$home/fakeollama.log"
+ollama_url=$(sed -n 's/.*listening on //p' "$home/fakeollama.log")
+build/bin/fakenotify >"$home/notify.log" 2>&1 &
+helpers+=($!)
+waitfor 10 "fake notification daemon did not start" grep -q ready "$home/notify.log"
+dbus-monitor --session "interface='org.freedesktop.Notifications',member='Notify'" >"$home/monitor.log" 2>&1 &
+helpers+=($!)
+gtk-sni-tray-standalone -w >"$home/sni.log" 2>&1 &
+helpers+=($!)
+waitfor 15 "no StatusNotifier host on the bus" has_name org.kde.StatusNotifierWatcher
+
+start OLLAMA_HOST="$ollama_url"
+item="org.kde.StatusNotifierItem-$pid-1"
+waitfor 10 "tray item $item not on the bus" has_name "$item"
+owner=$(bus -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.GetNameOwner "$item" | sed "s/^('\(.*\)',)$/\1/")
+registered() {
+  bus -d org.kde.StatusNotifierWatcher -o /StatusNotifierWatcher -m org.freedesktop.DBus.Properties.Get \
+    org.kde.StatusNotifierWatcher RegisteredStatusNotifierItems | grep -Eq "($owner|$item)"
+}
+waitfor 10 "tray item not registered with the StatusNotifier host: $(bus -d org.kde.StatusNotifierWatcher -o /StatusNotifierWatcher -m org.freedesktop.DBus.Properties.Get org.kde.StatusNotifierWatcher RegisteredStatusNotifierItems 2>&1)" registered
+pass "tray item registered with the StatusNotifier host"
+
+layout() { bus -d "$item" -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout -- 0 -1 '@as []'; }
+menu_id() { layout | grep -oP "\(\K[0-9]+(?=, \{[^}]*'label': <'$1)" | head -n 1; }
+click() { bus -d "$item" -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.Event "$1" clicked "<''>" 0 >/dev/null; }
+menu=$(layout)
+for label in "Open Hearth" "New chat" "Next: no reminders" "Pause reminders" "Quit"; do
+  grep -q "'label': <'$label'>" <<<"$menu" || fail "tray menu lacks \"$label\": $menu"
+done
+pass "tray menu: Open Hearth, New chat, Next: no reminders, Pause reminders, Quit"
+
+visible() { xdotool search --onlyvisible --name '^Hearth$' >/dev/null; }
+hidden() { ! visible; }
+scripts/wmclose.py "$wid"
+waitfor 10 "window still visible after its close button" hidden
+kill -0 "$pid" 2>/dev/null || fail "app exited on close although ui.closeToTray is on"
+pass "closing the window hid it to the tray (app still running)"
+
+click "$(menu_id 'Open Hearth')"
+waitfor 10 "tray Open Hearth did not show the window" visible
+pass "tray Open Hearth (dbusmenu Event over D-Bus) showed the window"
+
+menu_has() { layout | grep -q "'label': <'$1'>"; }
+click "$(menu_id 'Pause reminders')"
+waitfor 10 "tray Pause reminders did not switch to Resume" menu_has "Resume reminders"
+menu_has "Next: reminders paused" || fail "paused tray does not say so: $(layout)"
+click "$(menu_id 'Resume reminders')"
+waitfor 10 "tray Resume reminders did not switch back" menu_has "Pause reminders"
+pass "tray Pause/Resume reminders over D-Bus"
+
+out=$("$bin" cron add --name smoke-tea --message "Tell me the tea is ready" --at "in 3 seconds") || fail "cron add: $out"
+job=$(sed -n 's/^Added reminder \([0-9a-f]*\).*/\1/p' <<<"$out")
+waitfor 10 "tray label did not show the new reminder" sh -c "gdbus call --session -d $item -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout -- 0 -1 '@as []' | grep -q 'Next: smoke-tea'"
+pass "tray shows \"Next: smoke-tea\" after \`hearth cron add\` in another process"
+scripts/wmclose.py "$wid"
+waitfor 10 "window still visible after its close button" hidden
+waitfor 20 "no Notify call for the reminder on the bus" grep -q 'string "smoke-tea"' "$home/monitor.log"
+grep -q "smoke-tea: .*Tell me the tea is ready" "$home/notify.log" || fail "notification text: $(cat "$home/notify.log")"
+pass "reminder due in 3 s: Notify seen on the bus ($(grep -c 'member=Notify' "$home/monitor.log") call)"
+session="$XDG_DATA_HOME/hearth/sessions/cron%3A$job.jsonl"
+waitfor 10 "reminder did not land in its chat $session" grep -q "Tell me the tea is ready" "$session"
+grep -q '"role":"assistant"' "$session" || fail "no answer in the reminder's chat: $(cat "$session")"
+pass "the reminder's turn landed in its chat cron:$job"
+
+nid=$(sed -n 's/^notify \([0-9]*\) smoke-tea:.*/\1/p' "$home/notify.log" | head -n 1)
+gdbus emit --session -o /org/freedesktop/Notifications -s org.freedesktop.Notifications.ActionInvoked "uint32 $nid" "'default'" >/dev/null
+waitfor 10 "clicking the notification did not show the window" visible
+grep -q "opening its chat.*session=cron:$job" "$home/app.log" || fail "click did not open cron:$job: $(tail -n 5 "$home/app.log")"
+pass "clicking the notification opened the window on cron:$job"
+
+click "$(menu_id 'Quit')"
+for _ in $(seq 100); do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && fail "tray Quit did not end the app"
+wait "$pid" || fail "app exited with status $? after tray Quit"
+pid=""
+pass "tray Quit ended the app"
+
+start OLLAMA_HOST="$ollama_url"
+item="org.kde.StatusNotifierItem-$pid-1"
+waitfor 10 "tray item $item not on the bus" has_name "$item"
+sleep 0.5
+stop
+pass "SIGTERM (logout) quits although ui.closeToTray is on"
 
 echo "smoke: $steps passed, 0 failed"

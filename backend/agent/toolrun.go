@@ -111,7 +111,7 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 		}
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Call(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
-			Unattended: l.req.Unattended}), tc.Name, tc.Arguments)
+			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), tc.Name, tc.Arguments)
 		if l.r.opts.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {
 				res = spilled

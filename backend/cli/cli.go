@@ -208,6 +208,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newAuditCmd(e),
 		newMCPCmd(e),
 		newSkillsCmd(e),
+		newCronCmd(e),
 	)
 	return root
 }

@@ -11,6 +11,7 @@ import (
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
 	"hearth/backend/llm"
+	"hearth/backend/schedule"
 	"hearth/backend/session"
 	"hearth/backend/tools"
 )
@@ -61,6 +62,10 @@ func (s *Service) agent() (*agentParts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
+	if err := p.registry.Register(schedule.Tools(s, s.postMessage, s.bg.clock.Now, nil)...); err != nil {
+		return nil, fmt.Errorf("agent: register tools: %w", err)
+	}
+
 	s.hitl.setRegistry(p.registry)
 	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
 	if err != nil {
@@ -71,7 +76,7 @@ func (s *Service) agent() (*agentParts, error) {
 		Resolve:            s.resolveModel,
 		Tools:              p.registry,
 		Store:              p.store,
-		Context:            &agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()},
+		Context:            shortHistory(&agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()}),
 		DefaultModel:       d.Model,
 		Workspace:          paths.Workspace,
 		MaxToolIterations:  d.MaxToolIterations,

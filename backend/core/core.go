@@ -15,9 +15,9 @@ import (
 	"sync"
 	"time"
 
-	"hearth/backend/agent"
 	"hearth/backend/config"
 	"hearth/backend/llm"
+	"hearth/backend/schedule"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
 )
@@ -35,13 +35,12 @@ type Options struct {
 	Retry llm.RetryPolicy
 	// Keyring stores API keys; nil means the OS keyring (F-SECRETS).
 	Keyring keystore.Keyring
-	// Background receives events that belong to no run the user started: the
-	// notice of a finished subagent (with the parent's session id); the
-	// desktop forwards them. Nil drops them.
-	Background agent.Sink
-	// Notify shows a desktop notification for finished background work
-	// (F-NOTIFY); sessionID is the chat to open on click. Nil shows none.
-	Notify func(title, body, sessionID string)
+	// Background receives what reminders, the heartbeat, the message tool and
+	// finished subagents tell the user (backend/core/schedule.go); the desktop
+	// shows a notification and refreshes its views. Nil drops it.
+	Background BackgroundSink
+	// Clock drives reminders and the heartbeat; nil means the system clock.
+	Clock schedule.Clock
 }
 
 // Service is the application service. Its methods are safe for concurrent use.
@@ -62,8 +61,7 @@ type Service struct {
 	retry       llm.RetryPolicy
 	parts       *agentParts // built by agent() on first use
 	hitl        *hitl       // approvals, audit log, keys (approval.go)
-	background  agent.Sink
-	notify      func(title, body, sessionID string)
+	bg          background  // reminders and heartbeat (schedule.go)
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -71,8 +69,8 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by OnboardError.
 func Open(opts Options) *Service {
-	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry,
-		background: opts.Background, notify: opts.Notify}
+	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry}
+	s.bg.init(opts.Background, opts.Clock)
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}

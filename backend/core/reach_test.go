@@ -56,9 +56,8 @@ func TestSkillsInPrompt(t *testing.T) {
 	}
 }
 
-// spawn through the real Service: the report lands in the chat, the notice
-// goes to Options.Background and the notification hook is called with the
-// chat to open.
+// spawn through the real Service: the report lands in the chat, one
+// BackgroundEvent (the desktop's notification) names the chat to open.
 func TestSpawnThroughService(t *testing.T) {
 	setXDG(t)
 	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel(),
@@ -67,11 +66,13 @@ func TestSpawnThroughService(t *testing.T) {
 	// The parent's answer and the helper's answer race for the queue: both say "done".
 	fake.Enqueue(fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "spawn", Arguments: args}}},
 		fakeollama.Reply{Content: "done"}, fakeollama.Reply{Content: "done"})
-	var ev events
-	type note struct{ title, body, session string }
-	notes := make(chan note, 1)
+	notes := make(chan BackgroundEvent, 4)
 	svc := Open(Options{Getenv: env(map[string]string{"OLLAMA_HOST": url}), Retry: llm.RetryPolicy{MaxAttempts: 1},
-		Background: ev.sink, Notify: func(title, body, sessionID string) { notes <- note{title, body, sessionID} }})
+		Background: func(ev BackgroundEvent) {
+			if ev.Kind != BackgroundJobs {
+				notes <- ev
+			}
+		}})
 	t.Cleanup(func() { _ = svc.Shutdown(context.Background()) })
 	// The chat switched model: its helper uses the same one.
 	if run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "chat", Text: "/model ollama/small:1b"}, nil); err != nil {
@@ -88,7 +89,7 @@ func TestSpawnThroughService(t *testing.T) {
 	}
 	select {
 	case n := <-notes:
-		if n.title != `Background task "demo" finished` || n.body != "done" || n.session != "chat" {
+		if n.Kind != BackgroundSubagent || n.Title != `Background task "demo" finished` || n.Text != "done" || n.SessionID != "chat" {
 			t.Errorf("notification %+v", n)
 		}
 	case <-time.After(10 * time.Second):
@@ -101,10 +102,10 @@ func TestSpawnThroughService(t *testing.T) {
 	if last := sess.Entries[len(sess.Entries)-1]; last.Content != "Background task \"demo\" finished:\n\ndone" {
 		t.Errorf("last message %q", last.Content)
 	}
-	ev.mu.Lock()
-	defer ev.mu.Unlock()
-	if len(ev.evs) != 1 || ev.evs[0].Type != agent.EventNotice || ev.evs[0].SessionID != "chat" {
-		t.Errorf("background events %+v", ev.evs)
+	select {
+	case n := <-notes:
+		t.Errorf("a second background event: %+v", n)
+	default:
 	}
 	for _, s := range svc.Subagents() {
 		t.Errorf("still running: %+v", s)

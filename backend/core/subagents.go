@@ -69,7 +69,6 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 		Runner:  runner,
 		Parents: p.store,
 		Busy:    func(id string) bool { _, busy := p.runner.Busy(id); return busy },
-		Events:  s.background,
 		// The helper uses the model the chat uses (/model may have changed it).
 		Model: func(parent string) string {
 			if sess, err := p.store.Load(parent); err == nil {
@@ -77,15 +76,15 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 			}
 			return ""
 		},
+		// The report goes out like a reminder's: a notification that opens
+		// the chat, and the window reloads that chat (it got a new message).
 		Notify: func(r subagent.Report) {
-			if s.notify == nil {
-				return
-			}
 			title := fmt.Sprintf("Background task %q finished", r.Label)
 			if r.Status != agent.StatusOK {
 				title = fmt.Sprintf("Background task %q %s", r.Label, r.Status)
 			}
-			s.notify(title, firstLine(r.Result+r.Error, 200), r.ParentSessionID)
+			s.bg.emit(BackgroundEvent{Kind: BackgroundSubagent, Title: title,
+				Text: firstLine(r.Result+r.Error, 200), SessionID: r.ParentSessionID})
 		},
 	})
 	if err != nil {

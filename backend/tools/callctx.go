@@ -11,6 +11,8 @@ type CallInfo struct {
 	CallID    string
 	// Unattended is set for runs no human watches (cron, heartbeat, subagents).
 	Unattended bool
+	// Channel is the run's channel ("desktop", "cli", "cron", "heartbeat", …).
+	Channel string
 }
 
 type callKey struct{}

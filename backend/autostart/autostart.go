@@ -1,0 +1,92 @@
+// Package autostart manages Hearth's XDG autostart entry
+// ($XDG_CONFIG_HOME/autostart/hearth.desktop), which desktop sessions read
+// at login (config ui.launchAtLogin). It only ever removes an entry it wrote.
+package autostart
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/adrg/xdg"
+)
+
+// HiddenFlag is passed by the autostart entry: the app starts in the tray.
+const HiddenFlag = "--hidden"
+
+// marker identifies entries Hearth wrote.
+const marker = "X-Hearth-Autostart=true"
+
+// Path is the autostart entry's file.
+func Path() string { return filepath.Join(xdg.ConfigHome, "autostart", "hearth.desktop") }
+
+// Entry is the desktop entry text for exe.
+func Entry(exe string) string {
+	return "[Desktop Entry]\nType=Application\nName=Hearth\nComment=Personal AI agent: reminders and heartbeat in the tray\n" +
+		"Exec=" + quote(exe) + " " + HiddenFlag + "\nIcon=hearth\nTerminal=false\nX-GNOME-Autostart-enabled=true\n" + marker + "\n"
+}
+
+// quote follows the Desktop Entry spec's Exec quoting.
+func quote(s string) string {
+	if !strings.ContainsAny(s, " \t\"'\\$`") {
+		return s
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// Set writes (enabled) or removes (disabled) the entry for exe. A file the
+// user wrote themselves (without Hearth's marker) is never removed.
+func Set(enabled bool, exe string) error {
+	p := Path()
+	if !enabled {
+		data, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("launch at login: %w", err)
+		}
+		if !strings.Contains(string(data), marker) {
+			return nil
+		}
+		if err := os.Remove(p); err != nil {
+			return fmt.Errorf("launch at login: %w", err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("launch at login: %w", err)
+	}
+	want := Entry(exe)
+	if cur, err := os.ReadFile(p); err == nil && string(cur) == want {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".hearth-*.desktop")
+	if err != nil {
+		return fmt.Errorf("launch at login: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.WriteString(want)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		return fmt.Errorf("launch at login: write %s: %w", p, err)
+	}
+	return nil
+}
+
+// Enabled reports whether Hearth's entry exists.
+func Enabled() bool {
+	data, err := os.ReadFile(Path())
+	return err == nil && strings.Contains(string(data), marker)
+}

@@ -1,0 +1,160 @@
+package schedule
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"hearth/backend/agent"
+	"hearth/backend/llm"
+	"hearth/backend/workspace"
+)
+
+const template = `# Heartbeat
+
+<!-- Hearth reads this file every 30 minutes. Tasks listed under
+     "Active tasks" are run; if there are none, nothing happens.
+     Example task line: - Check the weather and warn me about rain. -->
+
+## Active tasks
+
+## Done
+- Water the plants
+`
+
+func TestActiveTasks(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"template", template, ""},
+		{"empty", "", ""},
+		{"empty checkbox", "## Active tasks\n- [ ]\n-\n", ""},
+		{"ticked", "## Active tasks\n- [x] done already\n", ""},
+		{"one task", "## Active tasks\n- Check the weather\n\n## Done\n- old\n", "- Check the weather"},
+		{"no sections", "# Heartbeat\nRemind me to stretch\n", "Remind me to stretch"},
+		{"nested heading stays in", "## Active tasks\n### Morning\n- coffee\n## Done\n", "- coffee"},
+	} {
+		if got := ActiveTasks(c.in); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// The shipped template must cost nothing.
+func TestShippedTemplateHasNoActiveTasks(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := workspace.Onboard(dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(dir + "/HEARTBEAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ActiveTasks(string(data)); got != "" {
+		t.Errorf("template has active tasks %q", got)
+	}
+}
+
+type hbFixture struct {
+	file     string
+	reply    string
+	calls    int
+	prompts  []string
+	notified []string
+}
+
+func (f *hbFixture) heartbeat(t *testing.T, clock Clock) *Heartbeat {
+	h, err := NewHeartbeat(HeartbeatOptions{
+		Interval: 30 * time.Minute, Clock: clock,
+		Read: func() (string, error) { return f.file, nil },
+		Run: func(_ context.Context, p string) (string, error) {
+			f.calls++
+			f.prompts = append(f.prompts, p)
+			return f.reply, nil
+		},
+		Notify: func(s string) { f.notified = append(f.notified, s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestHeartbeatZeroCallsAndSilence(t *testing.T) {
+	f := &hbFixture{file: template}
+	h := f.heartbeat(t, NewFakeClock(t0))
+	for range 5 {
+		if ran, err := h.Tick(context.Background()); ran || err != nil {
+			t.Fatalf("no tasks: ran=%v err=%v", ran, err)
+		}
+	}
+	if f.calls != 0 || h.Calls() != 0 {
+		t.Fatalf("no active tasks cost %d model runs, want 0", f.calls)
+	}
+	f.file = "## Active tasks\n- Tell me if it is Friday\n"
+	f.reply = "Nothing to report. HEARTBEAT_OK"
+	if ran, _ := h.Tick(context.Background()); !ran || f.calls != 1 || len(f.notified) != 0 {
+		t.Fatalf("HEARTBEAT_OK: ran=%v calls=%d notified=%v, want one silent run", ran, f.calls, f.notified)
+	}
+	if f.prompts[0] != HeartbeatPrompt {
+		t.Errorf("prompt %q", f.prompts[0])
+	}
+	f.reply = "It is Friday!"
+	h.Tick(context.Background())
+	if len(f.notified) != 1 || f.notified[0] != "It is Friday!" {
+		t.Errorf("other reply: notified %v", f.notified)
+	}
+}
+
+func TestHeartbeatLoopInterval(t *testing.T) {
+	f := &hbFixture{file: "- task", reply: HeartbeatOK}
+	clock := NewFakeClock(t0)
+	h := f.heartbeat(t, clock)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	h.Start(ctx, &wg)
+	for i := range 30 { // 30 minutes, one wake a minute at most
+		if !clock.WaitForWaiters(1, 2*time.Second) {
+			t.Fatalf("minute %d: loop not sleeping", i)
+		}
+		if d := clock.NextTimer().Sub(clock.Now()); d > MaxSleep {
+			t.Fatalf("slept %v", d)
+		}
+		clock.Advance(time.Minute)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for h.Calls() != 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	if h.Calls() != 1 {
+		t.Errorf("after 30 minutes: %d runs, want 1", h.Calls())
+	}
+}
+
+type captureBuilder struct{ got agent.ContextInput }
+
+func (c *captureBuilder) Build(_ context.Context, in agent.ContextInput) (agent.ContextOutput, error) {
+	c.got = in
+	return agent.ContextOutput{Messages: in.History}, nil
+}
+
+func TestShortHistoryKeepsLastTurns(t *testing.T) {
+	var hist []llm.Message
+	for range 10 {
+		hist = append(hist, llm.Message{Role: llm.RoleUser, Content: HeartbeatPrompt},
+			llm.Message{Role: llm.RoleAssistant, Content: HeartbeatOK})
+	}
+	hist = append(hist, llm.Message{Role: llm.RoleUser, Content: "now"})
+	inner := &captureBuilder{}
+	sh := ShortHistory{ContextBuilder: inner, Sessions: map[string]bool{HeartbeatSession: true}, Turns: HeartbeatTurns}
+	out, _ := sh.Build(context.Background(), agent.ContextInput{SessionID: HeartbeatSession, History: hist})
+	if len(inner.got.History) != 5 || inner.got.History[4].Content != "now" || out.FirstKept != 16 {
+		t.Errorf("heartbeat history: %d messages (first kept %d), want the last 3 turns = 5 messages", len(inner.got.History), out.FirstKept)
+	}
+	sh.Build(context.Background(), agent.ContextInput{SessionID: "chat", History: hist})
+	if len(inner.got.History) != len(hist) {
+		t.Errorf("chat history cut to %d", len(inner.got.History))
+	}
+}

@@ -1,0 +1,451 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// MaxSleep bounds one sleep of the scheduler: the wall clock is read again
+// at least this often, so a changed system clock or a resume from suspend
+// is noticed within a minute (and idle wake-ups stay at one a minute).
+const MaxSleep = time.Minute
+
+// BusyRetry is how long a job waits when its session is busy with another run.
+const BusyRetry = time.Minute
+
+// Missed-run policies (config schedule.missedRuns).
+const (
+	MissedCatchup = "catchup"
+	MissedSkip    = "skip"
+)
+
+// Outcome is how one run of a job ended.
+type Outcome struct {
+	RunID string
+	// Status is StatusOK or StatusError.
+	Status string
+	Err    error
+	// Busy means the job's session had a run already: try again later,
+	// nothing is recorded.
+	Busy bool
+}
+
+// RunFunc runs a job as an agent turn in job.Session() and waits for it.
+// It must never wait for a human (unattended, F-APPROVAL).
+type RunFunc func(ctx context.Context, job Job) Outcome
+
+// Options configure a Scheduler. Store and Run are required.
+type Options struct {
+	Store *Store
+	Run   RunFunc
+	Clock Clock // nil means SystemClock
+	// MissedRuns is the policy for jobs whose time passed while Hearth was
+	// closed: MissedCatchup (default) or MissedSkip.
+	MissedRuns string
+	// Notice tells the user something (missed runs caught up or skipped, a
+	// damaged jobs file). Called from the scheduler's goroutine.
+	Notice func(text string)
+	// Changed is called after the jobs changed (a run finished, another
+	// process edited the file): the tray's "Next:" label listens.
+	Changed func()
+	Log     *slog.Logger
+	// Watch makes Start watch the cron directory, so a change by another
+	// process (`hearth cron add`) is seen at once instead of at the next
+	// wake-up (at most MaxSleep later).
+	Watch bool
+}
+
+// Scheduler runs due jobs. Start it only in the process holding hearth.lock
+// (SPEC §2); other processes use the Store directly.
+type Scheduler struct {
+	opts Options
+	kick chan struct{}
+
+	mu        sync.Mutex
+	jobs      []Job
+	problems  []JobProblem
+	loadErr   error
+	lastShown string // last load error told to the user
+	stat      Stat
+	loaded    bool
+	running   map[string]bool
+	paused    bool
+	wg        sync.WaitGroup
+}
+
+// New returns a Scheduler; it does nothing until Start.
+func New(opts Options) (*Scheduler, error) {
+	if opts.Store == nil || opts.Run == nil {
+		return nil, errors.New("schedule: Options.Store and Options.Run are required")
+	}
+	if opts.Clock == nil {
+		opts.Clock = SystemClock{}
+	}
+	if opts.MissedRuns == "" {
+		opts.MissedRuns = MissedCatchup
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	return &Scheduler{opts: opts, kick: make(chan struct{}, 1), running: map[string]bool{}}, nil
+}
+
+// Start applies the missed-run policy and runs the loop until ctx is done;
+// it returns at once. Wait for the runs with Wait after cancelling ctx.
+func (s *Scheduler) Start(ctx context.Context) {
+	s.catchUp()
+	if s.opts.Watch {
+		s.watch(ctx)
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.loop(ctx)
+	}()
+}
+
+// watch kicks the loop when jobs.json is replaced; without inotify the
+// loop's wake-ups still notice within a minute.
+func (s *Scheduler) watch(ctx context.Context) {
+	dir := filepath.Dir(s.opts.Store.Path())
+	w, err := fsnotify.NewWatcher()
+	if err == nil {
+		err = os.MkdirAll(dir, 0o700)
+		if err == nil {
+			err = w.Add(dir)
+		}
+		if err != nil {
+			w.Close()
+		}
+	}
+	if err != nil {
+		s.opts.Log.Warn("reminders: not watching jobs.json; changes by other processes are seen within a minute", "err", err)
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer w.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if filepath.Base(ev.Name) == FileName {
+					s.Kick()
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+			}
+		}
+	}()
+}
+
+// Wait blocks until the loop and every run it started have returned.
+func (s *Scheduler) Wait() { s.wg.Wait() }
+
+// Kick makes the loop look at the jobs now (after an in-process change).
+func (s *Scheduler) Kick() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Scheduler) loop(ctx context.Context) {
+	for {
+		d := s.Wake(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.opts.Clock.After(d):
+		case <-s.kick:
+		}
+	}
+}
+
+// catchUp applies schedule.missedRuns to jobs whose time passed while no
+// scheduler ran, and tells the user which policy applied to which jobs.
+func (s *Scheduler) catchUp() {
+	now := s.opts.Clock.Now()
+	var names []string
+	skip := s.opts.MissedRuns == MissedSkip
+	err := s.opts.Store.Update(func(jobs []Job) ([]Job, error) {
+		names = names[:0]
+		for i := range jobs {
+			j := &jobs[i]
+			if j.Paused || j.NextRun.IsZero() || !j.NextRun.Before(now) {
+				continue
+			}
+			names = append(names, j.Title())
+			if !skip {
+				continue // due: the first wake runs it once
+			}
+			j.record(RunRecord{At: now, Status: StatusSkipped,
+				Error: "missed while Hearth was not running (was due " + j.NextRun.Format(time.RFC3339) + ")"})
+			j.NextRun = time.Time{}
+			if j.Schedule.Kind != KindAt {
+				j.NextRun, _ = j.Schedule.Next(now, time.Time{})
+			}
+		}
+		if len(names) == 0 {
+			return nil, errNoChange
+		}
+		return jobs, nil
+	})
+	if err != nil && !errors.Is(err, errNoChange) {
+		s.opts.Log.Warn("reminders: missed-run check", "err", err)
+		return
+	}
+	if len(names) == 0 {
+		return
+	}
+	if skip {
+		s.notice(fmt.Sprintf("Skipped %d reminder(s) missed while Hearth was closed (schedule.missedRuns is skip): %s", len(names), strings.Join(names, ", ")))
+	} else {
+		s.notice(fmt.Sprintf("Running %d reminder(s) missed while Hearth was closed, once each (schedule.missedRuns is catchup): %s", len(names), strings.Join(names, ", ")))
+	}
+}
+
+var errNoChange = errors.New("no change")
+
+// Wake is one pass of the loop: re-read the wall clock, reload jobs.json if
+// another process changed it, start the due jobs, and return how long to
+// sleep (at most MaxSleep). Exported for the benchmark.
+func (s *Scheduler) Wake(ctx context.Context) time.Duration {
+	now := s.opts.Clock.Now()
+	s.reloadIfChanged()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sleep := MaxSleep
+	if s.paused {
+		return sleep
+	}
+	for i := range s.jobs {
+		j := s.jobs[i]
+		if j.Paused || j.NextRun.IsZero() || s.running[j.ID] {
+			continue
+		}
+		if !j.NextRun.After(now) {
+			if ctx.Err() == nil {
+				s.startLocked(ctx, j, false)
+			}
+			continue
+		}
+		sleep = min(sleep, j.NextRun.Sub(now))
+	}
+	return sleep
+}
+
+func (s *Scheduler) reloadIfChanged() {
+	st := s.opts.Store.Stat()
+	s.mu.Lock()
+	same := s.loaded && st == s.stat
+	s.mu.Unlock()
+	if !same {
+		s.reload()
+	}
+}
+
+// reload reads jobs.json into memory. A damaged file keeps the jobs last
+// read (so valid jobs still run) and tells the user once.
+func (s *Scheduler) reload() {
+	st := s.opts.Store.Stat()
+	jobs, problems, err := s.opts.Store.Load()
+	s.mu.Lock()
+	s.stat, s.loaded, s.loadErr = st, true, err
+	if err == nil {
+		s.jobs, s.problems = jobs, problems
+	}
+	msg := ""
+	switch {
+	case err != nil:
+		msg = err.Error()
+	case len(problems) > 0:
+		msg = fmt.Sprintf("%d reminder(s) in %s could not be read and are kept but not run: %s", len(problems), s.opts.Store.Path(), problems[0].Error)
+	}
+	tell := msg != "" && msg != s.lastShown
+	s.lastShown = msg
+	s.mu.Unlock()
+	if tell {
+		s.notice(msg)
+	}
+	if s.opts.Changed != nil {
+		s.opts.Changed()
+	}
+}
+
+func (s *Scheduler) notice(text string) {
+	s.opts.Log.Info("reminders: " + text)
+	if s.opts.Notice != nil {
+		s.opts.Notice(text)
+	}
+}
+
+func (s *Scheduler) startLocked(ctx context.Context, j Job, manual bool) {
+	s.running[j.ID] = true
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.execute(ctx, j, manual)
+	}()
+}
+
+// RunNow runs job id at once and waits for it (Run now in the UI, `hearth
+// cron run ID`). Works without Start: the CLI uses it that way.
+func (s *Scheduler) RunNow(ctx context.Context, id string) error {
+	s.reloadIfChanged()
+	s.mu.Lock()
+	if s.loadErr != nil {
+		s.mu.Unlock()
+		return s.loadErr
+	}
+	i := slices.IndexFunc(s.jobs, func(j Job) bool { return j.ID == id })
+	if i < 0 {
+		s.mu.Unlock()
+		return fmt.Errorf("reminder %q not found (hint: `hearth cron list` shows the ids)", id)
+	}
+	if s.running[id] {
+		s.mu.Unlock()
+		return fmt.Errorf("reminder %q is running already", id)
+	}
+	j := s.jobs[i]
+	s.running[id] = true
+	s.mu.Unlock()
+	out := s.execute(ctx, j, true)
+	if out.Busy {
+		return fmt.Errorf("reminder %q: its chat %s is busy with another run (hint: try again when it has finished)", id, j.Session())
+	}
+	return out.Err
+}
+
+// execute runs j, then records the outcome in jobs.json: history, next run,
+// and a one-shot's removal after success.
+func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
+	defer func() {
+		s.mu.Lock()
+		delete(s.running, j.ID)
+		s.mu.Unlock()
+		s.Kick()
+	}()
+	started := s.opts.Clock.Now()
+	out := s.runSafely(ctx, j)
+	now := s.opts.Clock.Now()
+	if ctx.Err() != nil && !manual {
+		return out // shutting down: the run is interrupted, its next start catches up
+	}
+	rec := RunRecord{At: started, Status: out.Status, RunID: out.RunID, DurationMs: now.Sub(started).Milliseconds()}
+	if out.Err != nil {
+		rec.Status, rec.Error = StatusError, out.Err.Error()
+	}
+	if rec.Status == "" {
+		rec.Status = StatusOK
+	}
+	err := s.opts.Store.Update(func(jobs []Job) ([]Job, error) {
+		i := slices.IndexFunc(jobs, func(x Job) bool { return x.ID == j.ID })
+		if i < 0 {
+			return nil, errNoChange // removed while it ran
+		}
+		cur := &jobs[i]
+		if out.Busy {
+			if !manual {
+				cur.NextRun = now.Add(BusyRetry)
+			}
+			return jobs, nil
+		}
+		cur.record(rec)
+		switch {
+		case cur.Schedule.Kind == KindAt && rec.Status == StatusOK:
+			return slices.Delete(jobs, i, i+1), nil
+		case manual && !cur.NextRun.IsZero() && cur.NextRun.After(now):
+			// A manual run leaves the schedule as it was.
+		case cur.Schedule.Kind == KindAt:
+			cur.NextRun = time.Time{} // failed: kept, with its error, for the user to see
+		default:
+			cur.NextRun, _ = cur.Schedule.Next(now, j.NextRun)
+		}
+		return jobs, nil
+	})
+	if err != nil && !errors.Is(err, errNoChange) {
+		s.opts.Log.Warn("reminders: record run", "job", j.ID, "err", err)
+	}
+	s.reload()
+	return out
+}
+
+func (s *Scheduler) runSafely(ctx context.Context, j Job) (out Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = Outcome{Status: StatusError, Err: fmt.Errorf("reminder run crashed: %v", r)}
+		}
+	}()
+	return s.opts.Run(ctx, j)
+}
+
+// Jobs returns the jobs as last read, the entries that could not be read,
+// and the file's error (a damaged file: the jobs are those read before).
+func (s *Scheduler) Jobs() ([]Job, []JobProblem, error) {
+	s.reloadIfChanged()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.jobs), slices.Clone(s.problems), s.loadErr
+}
+
+// NextDue is the next job to run, for the tray label; ok is false when none
+// is scheduled or reminders are paused.
+func (s *Scheduler) NextDue() (Job, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return nextDue(s.jobs, s.paused)
+}
+
+func nextDue(jobs []Job, paused bool) (Job, bool) {
+	var best Job
+	found := false
+	if paused {
+		return best, false
+	}
+	for _, j := range jobs {
+		if j.Paused || j.NextRun.IsZero() {
+			continue
+		}
+		if !found || j.NextRun.Before(best.NextRun) {
+			best, found = j, true
+		}
+	}
+	return best, found
+}
+
+// SetPaused pauses or resumes all reminders (the tray's Pause reminders).
+// Jobs due while paused run once when resumed.
+func (s *Scheduler) SetPaused(paused bool) {
+	s.mu.Lock()
+	s.paused = paused
+	s.mu.Unlock()
+	s.Kick()
+	if s.opts.Changed != nil {
+		s.opts.Changed()
+	}
+}
+
+// Paused reports whether reminders are paused.
+func (s *Scheduler) Paused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paused
+}

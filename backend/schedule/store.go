@@ -1,0 +1,310 @@
+package schedule
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// FileName is the jobs file inside the cron directory (SPEC §2).
+const FileName = "jobs.json"
+
+// HistoryLen is how many past runs a job keeps.
+const HistoryLen = 20
+
+// Job statuses (Job.LastStatus and RunRecord.Status).
+const (
+	StatusOK      = "ok"
+	StatusError   = "error"
+	StatusSkipped = "skipped" // a missed run skipped by schedule.missedRuns = skip
+)
+
+// JobSpec is what a caller gives to add a job.
+type JobSpec struct {
+	Name     string   `json:"name"`
+	Message  string   `json:"message"`
+	Schedule Schedule `json:"schedule"`
+	// SessionID is the chat the job runs in; empty means its own "cron:<id>".
+	SessionID string `json:"sessionId,omitempty"`
+	// AllowTools are tools that need approval (exec, MCP) the user allowed
+	// for this job's unattended runs (F-APPROVAL).
+	AllowTools []string `json:"allowTools,omitempty"`
+}
+
+// Validate reports what is wrong with the spec, with a hint.
+func (s JobSpec) Validate() error {
+	if strings.TrimSpace(s.Message) == "" {
+		return errors.New("a reminder needs a message (hint: what the agent should do or say when it is due)")
+	}
+	return s.Schedule.Validate()
+}
+
+// RunRecord is one past run of a job.
+type RunRecord struct {
+	At         time.Time `json:"at"`
+	Status     string    `json:"status"`
+	Error      string    `json:"error,omitempty"`
+	RunID      string    `json:"runId,omitempty"`
+	DurationMs int64     `json:"durationMs,omitempty"`
+}
+
+// Job is a stored reminder with its state.
+type Job struct {
+	ID string `json:"id"`
+	JobSpec
+	Paused  bool      `json:"paused,omitempty"`
+	Created time.Time `json:"created"`
+	// NextRun is zero when the job will not run again (a failed one-shot,
+	// or a paused job).
+	NextRun    time.Time   `json:"nextRun,omitzero"`
+	LastRun    time.Time   `json:"lastRun,omitzero"`
+	LastStatus string      `json:"lastStatus,omitempty"`
+	LastError  string      `json:"lastError,omitempty"`
+	History    []RunRecord `json:"history,omitempty"`
+	// Description is the schedule in words (computed, not read back).
+	Description string `json:"description,omitempty"`
+}
+
+// Session is the chat the job runs in.
+func (j Job) Session() string {
+	if j.SessionID != "" {
+		return j.SessionID
+	}
+	return "cron:" + j.ID
+}
+
+// Title is the job's name, or the start of its message.
+func (j Job) Title() string {
+	if j.Name != "" {
+		return j.Name
+	}
+	m := strings.TrimSpace(j.Message)
+	if r := []rune(m); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return m
+}
+
+func (j *Job) record(r RunRecord) {
+	j.LastRun, j.LastStatus, j.LastError = r.At, r.Status, r.Error
+	j.History = append(j.History, r)
+	if len(j.History) > HistoryLen {
+		j.History = append([]RunRecord(nil), j.History[len(j.History)-HistoryLen:]...)
+	}
+}
+
+// NewJobID returns a short random id (8 hex digits), easy to type in
+// `hearth cron remove ID`.
+func NewJobID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// CorruptError says jobs.json cannot be read as a whole. The file is kept
+// as it is and no write replaces it until the user fixes or moves it.
+type CorruptError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("reminders file %s is damaged: %v (hint: fix the JSON or move the file away; Hearth keeps it untouched and will not add reminders until then)", e.Path, e.Err)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// JobProblem is one entry of jobs.json that could not be used; the entry is
+// kept in the file as it was.
+type JobProblem struct {
+	Index int    `json:"index"`
+	ID    string `json:"id,omitempty"`
+	Error string `json:"error"`
+}
+
+// fileData is jobs.json: the version, the usable jobs, and the raw text of
+// entries that are not usable, so a save never drops what the user wrote.
+type fileData struct {
+	Jobs     []Job
+	bad      []json.RawMessage
+	Problems []JobProblem
+}
+
+type fileJSON struct {
+	Version int               `json:"version"`
+	Jobs    []json.RawMessage `json:"jobs"`
+}
+
+// Stat identifies a version of jobs.json cheaply (size, mtime, inode) so the
+// scheduler notices when another process replaced it.
+type Stat struct {
+	Size  int64
+	Mod   time.Time
+	Inode uint64
+}
+
+// Store reads and writes jobs.json. Every change is a locked
+// read-modify-write (flock on jobs.json.lock), so the desktop app and a CLI
+// command never lose each other's edits.
+type Store struct {
+	dir string
+}
+
+// NewStore returns a store for dir (the cron directory).
+func NewStore(dir string) *Store { return &Store{dir: dir} }
+
+// Path is the jobs file.
+func (s *Store) Path() string { return filepath.Join(s.dir, FileName) }
+
+// Stat returns the file's identity; a missing file gives the zero Stat.
+func (s *Store) Stat() Stat {
+	fi, err := os.Stat(s.Path())
+	if err != nil {
+		return Stat{}
+	}
+	st := Stat{Size: fi.Size(), Mod: fi.ModTime()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.Inode = sys.Ino
+	}
+	return st
+}
+
+// Load reads the jobs. A missing file is no jobs. A file that is not JSON
+// gives a *CorruptError; entries that are not valid jobs are left out and
+// reported as problems, the rest load.
+func (s *Store) Load() (jobs []Job, problems []JobProblem, err error) {
+	d, err := s.read()
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.Jobs, d.Problems, nil
+}
+
+func (s *Store) read() (*fileData, error) {
+	data, err := os.ReadFile(s.Path())
+	if errors.Is(err, os.ErrNotExist) {
+		return &fileData{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read reminders %s: %w", s.Path(), err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &fileData{}, nil
+	}
+	var f fileJSON
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, &CorruptError{Path: s.Path(), Err: err}
+	}
+	d := &fileData{}
+	seen := map[string]bool{}
+	for i, raw := range f.Jobs {
+		var j Job
+		err := json.Unmarshal(raw, &j)
+		if err == nil {
+			switch {
+			case j.ID == "":
+				err = errors.New("no id")
+			case seen[j.ID]:
+				err = fmt.Errorf("id %s is used twice", j.ID)
+			default:
+				err = j.Validate()
+			}
+		}
+		if err != nil {
+			d.bad = append(d.bad, raw)
+			d.Problems = append(d.Problems, JobProblem{Index: i, ID: j.ID, Error: err.Error()})
+			continue
+		}
+		seen[j.ID] = true
+		j.Description = j.Schedule.Describe()
+		d.Jobs = append(d.Jobs, j)
+	}
+	return d, nil
+}
+
+// Update runs fn on the jobs under the file lock and writes the result
+// atomically when fn returns nil. A damaged file is never overwritten.
+func (s *Store) Update(fn func(jobs []Job) ([]Job, error)) error {
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	d, err := s.read()
+	if err != nil {
+		return err
+	}
+	jobs, err := fn(d.Jobs)
+	if err != nil {
+		return err
+	}
+	return s.write(jobs, d.bad)
+}
+
+func (s *Store) lock() (func(), error) {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("reminders: create %s: %w", s.dir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(s.dir, FileName+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("reminders: lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("reminders: lock: %w", err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// write replaces jobs.json atomically (temp file, fsync, rename), keeping
+// the file's mode and the entries that did not load.
+func (s *Store) write(jobs []Job, bad []json.RawMessage) error {
+	f := fileJSON{Version: 1, Jobs: make([]json.RawMessage, 0, len(jobs)+len(bad))}
+	for _, j := range jobs {
+		j.Description = ""
+		raw, err := json.Marshal(j)
+		if err != nil {
+			return fmt.Errorf("reminders: encode job %s: %w", j.ID, err)
+		}
+		f.Jobs = append(f.Jobs, raw)
+	}
+	f.Jobs = append(f.Jobs, bad...)
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("reminders: encode: %w", err)
+	}
+	data = append(data, '\n')
+	mode := os.FileMode(0o600)
+	if fi, err := os.Stat(s.Path()); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(s.dir, ".jobs-*.json")
+	if err != nil {
+		return fmt.Errorf("reminders: write %s: %w", s.Path(), err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), s.Path())
+	}
+	if err != nil {
+		return fmt.Errorf("reminders: write %s: %w", s.Path(), err)
+	}
+	return nil
+}

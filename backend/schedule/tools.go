@@ -1,0 +1,204 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"hearth/backend/tools"
+)
+
+// JobManager is what the cron tool needs; core.Service implements it.
+type JobManager interface {
+	AddJob(spec JobSpec) (Job, error)
+	ListJobs() ([]Job, error)
+	RemoveJob(id string) error
+}
+
+// Post is a message the model sends to the user with the message tool.
+type Post struct {
+	SessionID  string
+	RunID      string
+	Content    string
+	Unattended bool
+	Channel    string
+}
+
+// PostFunc delivers a Post: into its chat and as a desktop notification.
+type PostFunc func(ctx context.Context, p Post) error
+
+// Tools returns the cron and message tools. now and loc default to
+// time.Now and time.Local (the user's zone).
+func Tools(jobs JobManager, post PostFunc, now func() time.Time, loc *time.Location) []tools.Tool {
+	if now == nil {
+		now = time.Now
+	}
+	if loc == nil {
+		loc = time.Local
+	}
+	return []tools.Tool{&cronTool{jobs: jobs, now: now, loc: loc}, &messageTool{post: post}}
+}
+
+func prop(typ, desc string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: typ, Description: desc}
+}
+
+// cronTool manages reminders from chat (F-CRON). Descriptions are terse:
+// every word here is sent with every request (F-PROMPTSIZE).
+type cronTool struct {
+	jobs JobManager
+	now  func() time.Time
+	loc  *time.Location
+}
+
+func (*cronTool) Name() string { return "cron" }
+func (*cronTool) Description() string {
+	return "Reminders: add (message + one of at, every_seconds, cron_expr), list, remove (id). Each runs message later as a task and notifies the user."
+}
+func (*cronTool) ReadOnly() bool  { return false }
+func (*cronTool) Exclusive() bool { return false }
+func (*cronTool) Parameters() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Required: []string{"action"}, Properties: map[string]*jsonschema.Schema{
+		"action":        {Type: "string", Enum: []any{"add", "list", "remove"}},
+		"message":       prop("string", ""),
+		"name":          prop("string", ""),
+		"at":            prop("string", "ISO time, user's zone, or delay: in 10 minutes"),
+		"every_seconds": prop("integer", ""),
+		"cron_expr":     prop("string", "5 fields"),
+		"tz":            prop("string", "IANA zone"),
+		"id":            prop("string", ""),
+	}}
+}
+
+func (c *cronTool) Execute(_ context.Context, a tools.Args) (tools.Result, error) {
+	if c.jobs == nil {
+		return tools.Errorf("reminders are not available here"), nil
+	}
+	switch a.String("action") {
+	case "list":
+		jobs, err := c.jobs.ListJobs()
+		if err != nil {
+			return tools.Result{}, err
+		}
+		if len(jobs) == 0 {
+			return tools.Text("No reminders."), nil
+		}
+		var sb strings.Builder
+		for _, j := range jobs {
+			fmt.Fprintf(&sb, "%s %q: %s; %s\n", j.ID, j.Title(), j.Description, c.when(j))
+		}
+		return tools.Text(sb.String()), nil
+	case "remove":
+		id := strings.TrimSpace(a.String("id"))
+		if id == "" {
+			return tools.Errorf("remove needs id (cron action list shows them)"), nil
+		}
+		if err := c.jobs.RemoveJob(id); err != nil {
+			return tools.Result{}, err
+		}
+		return tools.Text("Removed reminder " + id + "."), nil
+	case "add":
+		spec, err := c.spec(a)
+		if err != nil {
+			return tools.Errorf("%v", err), nil
+		}
+		j, err := c.jobs.AddJob(spec)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		return tools.Text(fmt.Sprintf("Added reminder %s %q: %s; %s. Tell the user this exact time.", j.ID, j.Title(), j.Description, c.when(j))), nil
+	}
+	return tools.Errorf("action must be add, list or remove"), nil
+}
+
+func (c *cronTool) spec(a tools.Args) (JobSpec, error) {
+	spec := JobSpec{Name: a.String("name"), Message: strings.TrimSpace(a.String("message"))}
+	if spec.Message == "" {
+		return spec, errors.New("add needs message: what to do or say when it is due")
+	}
+	set := 0
+	for _, k := range []string{"at", "every_seconds", "cron_expr"} {
+		if a.Has(k) && a.String(k) != "" && a.String(k) != "0" {
+			set++
+		}
+	}
+	if set != 1 {
+		return spec, errors.New("add needs exactly one of at, every_seconds, cron_expr")
+	}
+	loc := c.loc
+	tz := strings.TrimSpace(a.String("tz"))
+	if tz != "" {
+		l, err := time.LoadLocation(tz)
+		if err != nil {
+			return spec, fmt.Errorf("unknown time zone %q: use an IANA name like Europe/Berlin", tz)
+		}
+		loc = l
+	}
+	switch {
+	case a.Has("at") && a.String("at") != "":
+		at, err := ParseAt(a.String("at"), c.now(), loc)
+		if err != nil {
+			return spec, err
+		}
+		spec.Schedule = Schedule{Kind: KindAt, At: at.In(loc)}
+	case a.Has("every_seconds") && a.Int("every_seconds", 0) != 0:
+		spec.Schedule = Schedule{Kind: KindEvery, EverySeconds: int64(a.Int("every_seconds", 0))}
+	default:
+		if tz == "" && c.loc != time.Local {
+			tz = c.loc.String()
+		}
+		spec.Schedule = Schedule{Kind: KindCron, Expr: strings.TrimSpace(a.String("cron_expr")), TZ: tz}
+	}
+	return spec, nil
+}
+
+func (c *cronTool) when(j Job) string {
+	switch {
+	case j.Paused:
+		return "paused"
+	case j.NextRun.IsZero():
+		return "not scheduled (last: " + j.LastStatus + ")"
+	}
+	next := j.NextRun.In(c.loc)
+	if j.Schedule.TZ != "" {
+		if l, err := time.LoadLocation(j.Schedule.TZ); err == nil {
+			next = j.NextRun.In(l)
+		}
+	}
+	return "next " + next.Format("Mon 2 Jan 2006 15:04 MST") + " (" + Until(j.NextRun, c.now()) + ")"
+}
+
+// messageTool lets a background run reach the user (F-CRON, F-HEARTBEAT).
+type messageTool struct{ post PostFunc }
+
+func (*messageTool) Name() string { return "message" }
+func (*messageTool) Description() string {
+	return "Send content to the user now, in this chat and as a notification."
+}
+func (*messageTool) ReadOnly() bool  { return false }
+func (*messageTool) Exclusive() bool { return false }
+func (*messageTool) Parameters() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Required: []string{"content"},
+		Properties: map[string]*jsonschema.Schema{"content": prop("string", "")}}
+}
+
+func (m *messageTool) Execute(ctx context.Context, a tools.Args) (tools.Result, error) {
+	content := strings.TrimSpace(a.String("content"))
+	if content == "" {
+		return tools.Errorf("content is empty"), nil
+	}
+	if m.post == nil {
+		return tools.Errorf("messages cannot be delivered here"), nil
+	}
+	info, _ := tools.CallFrom(ctx)
+	err := m.post(ctx, Post{SessionID: info.SessionID, RunID: info.RunID, Content: content,
+		Unattended: info.Unattended, Channel: info.Channel})
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("deliver message: %w", err)
+	}
+	return tools.Text("Delivered to the user."), nil
+}

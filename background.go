@@ -1,0 +1,214 @@
+//go:build !headless
+
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"hearth/backend/applock"
+	"hearth/backend/autostart"
+	"hearth/backend/core"
+	"hearth/backend/notify"
+	"hearth/backend/tray"
+)
+
+// Events the window receives from background work (the Reminders view and
+// the chat listen): the BackgroundEvent itself, a chat to open (a click on a
+// notification), and the tray's New chat.
+const (
+	eventBackground  = "background"
+	eventOpenSession = "session:open"
+	eventNewSession  = "session:new"
+)
+
+// desktopBackground wires reminders, the heartbeat, the tray and
+// notifications to the window. Wiring only: the logic lives in backend/.
+type desktopBackground struct {
+	app  *App
+	svc  *core.Service
+	lock *applock.Lock
+
+	ctx      context.Context
+	tray     *tray.Tray
+	trayEnd  func()
+	trayOK   atomic.Bool
+	ready    chan struct{} // closed when start has finished
+	notifier *notify.DBus
+	quitting atomic.Bool
+	refresh  chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
+}
+
+func newDesktopBackground(app *App, svc *core.Service, lock *applock.Lock) *desktopBackground {
+	return &desktopBackground{app: app, svc: svc, lock: lock, refresh: make(chan struct{}, 1),
+		done: make(chan struct{}), ready: make(chan struct{})}
+}
+
+// startHidden is set by the autostart entry: start in the tray.
+func startHidden() bool { return slices.Contains(os.Args[1:], autostart.HiddenFlag) }
+
+// startup is Wails' OnStartup: the window's own startup, then the tray,
+// notifications and the scheduler.
+func (b *desktopBackground) startup(ctx context.Context) {
+	b.app.startup(ctx)
+	b.ctx = ctx
+	// The window must not wait for D-Bus and the jobs file: start them beside it.
+	go func() {
+		defer close(b.ready)
+		b.start(ctx)
+	}()
+}
+
+func (b *desktopBackground) start(ctx context.Context) {
+	n, err := notify.NewDBus(notify.Options{Icon: "hearth", OnClick: b.openSession})
+	if err != nil {
+		slog.Warn("desktop notifications unavailable", "err", err)
+	}
+	b.notifier = n
+	b.tray = tray.New(icon, tray.Actions{
+		Open:      b.show,
+		NewChat:   func() { b.show(); runtime.EventsEmit(b.ctx, eventNewSession) },
+		SetPaused: b.svc.SetRemindersPaused,
+		Quit:      b.quit,
+	})
+	b.trayEnd = b.tray.Start()
+	b.trayOK.Store(tray.Available())
+	if !b.trayOK.Load() {
+		slog.Warn("no system tray on this desktop: closing the window quits Hearth, reminders stop with it")
+	}
+	if startHidden() && !b.trayOK.Load() {
+		runtime.WindowShow(ctx) // there is no tray to come back from
+	}
+	b.svc.SetBackgroundSink(b.onEvent)
+	if err := b.svc.StartBackground(ctx, b.lock); err != nil {
+		slog.Warn("reminders not started", "err", err)
+	}
+	if err := b.svc.ApplyLaunchAtLogin(); err != nil {
+		slog.Warn("launch at login", "err", err)
+	}
+	go b.refreshLoop()
+	b.refresh <- struct{}{}
+	// SIGTERM/SIGINT (logout, kill) must quit, not hide to the tray: Wails
+	// quits on them through OnBeforeClose like the close button, so mark
+	// the close as a real one (beforeClose waits a moment for this mark).
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		select {
+		case <-sigs:
+			b.quitting.Store(true)
+		case <-b.done:
+		}
+	}()
+}
+
+// onEvent receives core's BackgroundEvents; it never blocks the scheduler.
+func (b *desktopBackground) onEvent(ev core.BackgroundEvent) {
+	if ev.Kind == core.BackgroundJobs {
+		select {
+		case b.refresh <- struct{}{}:
+		default:
+		}
+	}
+	go func() {
+		runtime.EventsEmit(b.ctx, eventBackground, ev)
+		if ev.Kind == core.BackgroundJobs || b.notifier == nil {
+			return
+		}
+		if err := b.notifier.Notify(notify.Notification{Title: ev.Title, Body: ev.Text, SessionID: ev.SessionID}); err != nil {
+			slog.Debug("notification not shown", "err", err)
+		}
+	}()
+}
+
+// refreshLoop keeps the tray's "Next:" label current: on every change of
+// the jobs, and each minute (so "today" wording follows the date).
+func (b *desktopBackground) refreshLoop() {
+	tick := time.NewTicker(time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case <-b.done:
+			return
+		case <-b.refresh:
+		case <-tick.C:
+		}
+		paused := b.svc.RemindersPaused()
+		j, ok := b.svc.NextReminder()
+		label := tray.NextLabel(j.Title(), j.NextRun, time.Now(), ok)
+		if paused {
+			label = tray.LabelPaused
+		}
+		b.tray.SetNext(label)
+		b.tray.SetPaused(paused)
+	}
+}
+
+func (b *desktopBackground) show() {
+	runtime.WindowUnminimise(b.ctx)
+	runtime.WindowShow(b.ctx)
+}
+
+// openSession is a click on a notification: show the window on that chat.
+func (b *desktopBackground) openSession(sessionID string) {
+	slog.Info("notification clicked: opening its chat", "session", sessionID)
+	b.show()
+	if sessionID != "" {
+		runtime.EventsEmit(b.ctx, eventOpenSession, sessionID)
+	}
+}
+
+func (b *desktopBackground) quit() {
+	b.quitting.Store(true)
+	runtime.Quit(b.ctx)
+}
+
+// beforeClose is Wails' OnBeforeClose: with ui.closeToTray and a tray to
+// come back from, the window hides and Hearth keeps running; Quit from the
+// tray or a signal closes for real.
+func (b *desktopBackground) beforeClose(ctx context.Context) bool {
+	if !b.quitting.Load() && b.trayOK.Load() && b.svc.Config().UI.CloseToTray {
+		// Wails calls this on its own goroutine; a signal reaches both Wails
+		// and our handler at once, so give the handler a moment to mark it.
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !b.quitting.Load() && b.trayOK.Load() && b.svc.Config().UI.CloseToTray {
+		b.app.saveWindow(ctx)
+		runtime.WindowHide(ctx)
+		slog.Info("window hidden to the tray")
+		return true
+	}
+	return b.app.beforeClose(ctx)
+}
+
+// shutdown is Wails' OnShutdown: stop reminders (their runs end
+// interrupted and catch up next time), the tray and notifications.
+func (b *desktopBackground) shutdown(context.Context) {
+	b.stopOnce.Do(func() {
+		select {
+		case <-b.ready:
+		case <-time.After(5 * time.Second):
+			slog.Warn("background start still running at shutdown")
+			return
+		}
+		close(b.done)
+		b.svc.StopBackground()
+		if b.trayEnd != nil {
+			b.trayEnd()
+		}
+		if b.notifier != nil {
+			b.notifier.Close()
+		}
+	})
+}
