@@ -1,0 +1,110 @@
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"hearth/backend/session"
+)
+
+type srcStat struct {
+	size int64
+	mod  int64
+}
+
+// Limits of the workspace-notes walk: recall is for notes, not a code base.
+const (
+	maxNoteDepth = 4
+	maxNotes     = 5000
+	maxNoteBytes = 1 << 20
+)
+
+// sources lists what the index covers, with the stat the sync compares:
+// HISTORY.md, the daily notes, other Markdown notes of the workspace (not
+// MEMORY.md and the persona files, which are always in the prompt, nor
+// skills or hidden folders) and the session files.
+func (x *Index) sources() (map[string]srcStat, error) {
+	out := map[string]srcStat{}
+	ws := x.opts.Workspace
+	if ws != "" {
+		skip := map[string]bool{MemoryFile: true}
+		for _, p := range personaFiles() {
+			skip[p] = true
+		}
+		n := 0
+		err := filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == ws {
+					return err
+				}
+				return nil // an unreadable folder is skipped
+			}
+			rel, _ := filepath.Rel(ws, p)
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() {
+				if rel != "." && (strings.HasPrefix(d.Name(), ".") || rel == "skills" || d.Name() == "node_modules" || strings.Count(rel, "/") >= maxNoteDepth) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(strings.ToLower(d.Name()), ".md") || skip[rel] || strings.HasPrefix(d.Name(), ".") || n >= maxNotes {
+				return nil
+			}
+			fi, err := d.Info()
+			if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxNoteBytes && rel != HistoryFile {
+				return nil
+			}
+			n++
+			out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("scan workspace: %w", err)
+		}
+	}
+	if dir := x.opts.SessionsDir; dir != "" {
+		ents, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("scan sessions: %w", err)
+		}
+		for _, e := range ents {
+			id, ok := session.IDFromFileName(e.Name())
+			if !ok || e.IsDir() {
+				continue
+			}
+			if fi, err := e.Info(); err == nil {
+				out["sessions/"+id] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
+			}
+		}
+	}
+	return out, nil
+}
+
+// readSource reads and chunks one source; sessions that are not archived
+// give no chunks (live chats are in the context already).
+func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
+	if id, ok := strings.CutPrefix(src, "sessions/"); ok {
+		s, err := session.NewStore(x.opts.SessionsDir, session.Options{}).Load(id)
+		if err != nil {
+			return nil, "", err
+		}
+		if !s.Meta.Archived {
+			return nil, "live", nil
+		}
+		chunks := sessionChunks(s)
+		var b strings.Builder
+		for _, c := range chunks {
+			b.WriteString(c.ID)
+		}
+		return chunks, Hash([]byte(b.String())), nil
+	}
+	b, err := os.ReadFile(filepath.Join(x.opts.Workspace, filepath.FromSlash(src)))
+	if err != nil {
+		return nil, "", err
+	}
+	return fileChunks(src, string(b)), Hash(b), nil
+}
