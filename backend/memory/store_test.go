@@ -25,7 +25,7 @@ func TestSaveConflictUserAfterAgent(t *testing.T) {
 	if err != nil || !res.Saved {
 		t.Fatalf("first save: %+v %v", res, err)
 	}
-	opened, _ := s.Read("memory/MEMORY.md") // the user opens the editor
+	opened, _ := s.Read("memory/MEMORY.md")                    // the user opens the editor
 	if _, err := s.Remember("birthday is 3 May"); err != nil { // the agent writes meanwhile
 		t.Fatal(err)
 	}
