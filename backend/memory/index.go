@@ -120,6 +120,9 @@ func (x *Index) load() (reason string) {
 	recs, good, torn, err := readLog(x.w.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if err := x.w.snapshot(x.snapshot()); err != nil {
+			x.log.Warn("create memory index", "err", err)
+		}
 		return "no index yet"
 	case err != nil:
 		return x.startOver(fmt.Sprintf("unreadable index (%v)", err))
