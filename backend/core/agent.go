@@ -22,6 +22,7 @@ type agentParts struct {
 	registry  *tools.Registry
 	runner    *agent.Runner
 	providers map[string]llm.Provider // by provider key; guarded by Service.mu
+	mem       *memoryParts
 }
 
 // agent returns the agent parts, building them on first use.
@@ -57,6 +58,10 @@ func (s *Service) agent() (*agentParts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
+	p.mem = s.newMemory(cfg, paths, p.store)
+	if err := p.registry.Register(p.mem.tools()...); err != nil {
+		return nil, fmt.Errorf("agent: register memory tools: %w", err)
+	}
 	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
@@ -66,7 +71,7 @@ func (s *Service) agent() (*agentParts, error) {
 		Resolve:            s.resolveModel,
 		Tools:              p.registry,
 		Store:              p.store,
-		Context:            &agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()},
+		Context:            p.mem.context(&agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()}),
 		DefaultModel:       d.Model,
 		Workspace:          paths.Workspace,
 		MaxToolIterations:  d.MaxToolIterations,
@@ -75,6 +80,9 @@ func (s *Service) agent() (*agentParts, error) {
 		Temperature:        &temp,
 		MaxToolResultChars: d.MaxToolResultChars,
 		Channel:            prompt.ChannelDesktop,
+		OnNew:              p.mem.onNew,
+		OnLeftOut:          p.mem.onLeftOut,
+		Commands:           p.mem.commands(),
 	})
 	if err != nil {
 		return nil, err
@@ -195,7 +203,10 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	if p == nil {
 		return nil
 	}
-	return p.runner.Shutdown(ctx)
+	err := p.runner.Shutdown(ctx)
+	_ = p.mem.cons.Wait(ctx) // consolidations finish, or are deferred untouched
+	p.mem.close()
+	return err
 }
 
 // ListSessions lists the sessions, newest first as the store orders them.
