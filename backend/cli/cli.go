@@ -205,6 +205,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newVersionCmd(e),
 		newModelsCmd(e),
 		newAgentCmd(e),
+		newMemoryCmd(e),
 	)
 	return root
 }

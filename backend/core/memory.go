@@ -193,7 +193,16 @@ func (s *Service) OnMemoryChange(fn func(name string)) {
 	})
 }
 
-// MemoryPending is the number of consolidations running in the background.
+// HoldBackground makes consolidations wait for WaitBackground instead of
+// running beside the chat (the one-shot CLI: nothing is started that the
+// exit could abandon).
+func (s *Service) HoldBackground() {
+	if m, err := s.memory(); err == nil {
+		m.cons.Hold()
+	}
+}
+
+// MemoryPending is the number of consolidations queued or running.
 func (s *Service) MemoryPending() int {
 	s.mu.Lock()
 	p := s.parts
@@ -224,4 +233,16 @@ func (m *memoryParts) close() {
 		m.watchStop()
 	}
 	m.cons.Close()
+}
+
+// TakeMemoryFailure returns a background consolidation failure of the
+// session not reported yet (the CLI tells it before exiting).
+func (s *Service) TakeMemoryFailure(sessionID string) error {
+	s.mu.Lock()
+	p := s.parts
+	s.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	return p.mem.cons.TakeFailure(sessionID) // "" takes any session's
 }

@@ -54,6 +54,8 @@ type Consolidator struct {
 
 	mu      sync.Mutex
 	running map[string]chan struct{} // session → closed when its job ends
+	hold    bool                     // Start queues instead of running (one-shot CLI)
+	held    map[string]int           // session → upTo of a queued consolidation
 	cursor  map[string]int           // session → LastConsolidated as last seen
 	failed  map[string]failure
 }
@@ -82,7 +84,7 @@ func NewConsolidator(opts ConsolidatorOptions) *Consolidator {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Consolidator{opts: opts, log: lg, ctx: ctx, cancel: cancel,
-		running: map[string]chan struct{}{}, cursor: map[string]int{}, failed: map[string]failure{}}
+		running: map[string]chan struct{}{}, cursor: map[string]int{}, failed: map[string]failure{}, held: map[string]int{}}
 }
 
 // Due starts a background consolidation when the session has Window or more
@@ -111,6 +113,13 @@ func (c *Consolidator) Start(sessionID string, upTo int) bool {
 	if _, busy := c.running[sessionID]; busy || c.ctx.Err() != nil {
 		c.mu.Unlock()
 		return false
+	}
+	if c.hold {
+		if prev, ok := c.held[sessionID]; !ok || upTo < 0 || (prev >= 0 && upTo > prev) {
+			c.held[sessionID] = upTo
+		}
+		c.mu.Unlock()
+		return true
 	}
 	done := make(chan struct{})
 	c.running[sessionID] = done
@@ -171,10 +180,19 @@ func (c *Consolidator) ConsolidateAll(ctx context.Context, sessionID string) (in
 	return n, err
 }
 
-// TakeFailure returns a background failure of the session not reported yet.
+// TakeFailure returns a background failure of the session not reported yet
+// ("" takes any session's).
 func (c *Consolidator) TakeFailure(sessionID string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if sessionID == "" {
+		for id, f := range c.failed {
+			if !f.told {
+				sessionID = id
+				break
+			}
+		}
+	}
 	f, ok := c.failed[sessionID]
 	if !ok || f.told {
 		return nil
@@ -184,17 +202,36 @@ func (c *Consolidator) TakeFailure(sessionID string) error {
 	return f.err
 }
 
-// Pending is the number of consolidations running.
+// Hold makes Start queue consolidations until Wait instead of running them
+// alongside the chat: a one-shot process runs them after its answer, where
+// it can wait for them or, interrupted, leave them for the next run without
+// having started a model call.
+func (c *Consolidator) Hold() {
+	c.mu.Lock()
+	c.hold = true
+	c.mu.Unlock()
+}
+
+// Pending is the number of consolidations queued or running.
 func (c *Consolidator) Pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.running)
+	return len(c.running) + len(c.held)
 }
 
 // Wait blocks until the running consolidations end. When ctx ends first they
 // are cancelled — before they write anything, so the session stays
 // unconsolidated and the next run does the work — and ctx's error returned.
 func (c *Consolidator) Wait(ctx context.Context) error {
+	c.mu.Lock()
+	held := c.held
+	c.held, c.hold = map[string]int{}, false
+	c.mu.Unlock()
+	if ctx.Err() == nil {
+		for id, upTo := range held {
+			c.Start(id, upTo)
+		}
+	}
 	done := make(chan struct{})
 	go func() { c.wg.Wait(); close(done) }()
 	select {
