@@ -99,7 +99,7 @@ func (c *Consolidator) ask(ctx context.Context, p llm.Provider, model, memory, t
 	for attempt := 0; attempt < 2 && !dropped; attempt++ {
 		req.Messages = msgs
 		resp, err := p.Chat(ctx, req, func(llm.Chunk) {})
-		if le, ok := llm.AsError(err); ok && le.Kind == llm.KindBadResponse {
+		if le, ok := llm.AsError(err); ok && le.Kind == llm.KindBadResponse && strings.Contains(le.Message, "empty reply") {
 			// An empty or unusable answer is one more answer without the call.
 			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: "Call save_memory now with history_entry and memory_update."})
 			continue
