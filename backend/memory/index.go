@@ -149,32 +149,30 @@ func (x *Index) load() (reason string) {
 			vecs++
 		}
 	}
-	for src, st := range x.files {
-		for _, id := range st.IDs {
-			if x.chunks[id] == nil {
-				st.Hash, st.Size = "", -1 // stale: re-read at the next sync
-				x.files[src] = st
-				reason = "index lost chunks; re-checked against the files"
-				break
-			}
-		}
-	}
-	// Chunks no file claims (their file record was torn off) are dropped.
-	ref := make(map[string]bool, len(x.chunks))
-	for _, st := range x.files {
-		for _, id := range st.IDs {
-			ref[id] = true
-		}
-	}
+	// A file's chunks are the chunks of its source; their number must be
+	// the count its record saved, else the file is stale and re-read at the
+	// next sync. Chunks of no known file (its record was torn off) go.
+	bySrc := map[string][]string{}
 	var orphans []record
 	for id, c := range x.chunks {
-		if !ref[id] {
+		if _, ok := x.files[c.Source]; !ok {
 			if len(c.Vec) > 0 {
 				vecs--
 			}
 			x.del(id)
 			orphans = append(orphans, record{Op: opDel, ID: id})
+			continue
 		}
+		bySrc[c.Source] = append(bySrc[c.Source], id)
+	}
+	for src, st := range x.files {
+		st.IDs = bySrc[src]
+		sort.Strings(st.IDs)
+		if len(st.IDs) != st.N {
+			st.Hash, st.Size = "", -1
+			reason = "index lost chunks; re-checked against the files"
+		}
+		x.files[src] = st
 	}
 	if err := x.w.append(orphans); err != nil {
 		x.log.Warn("persist memory index", "err", err)
@@ -249,8 +247,7 @@ func (x *Index) snapshot() []record {
 		recs = append(recs, record{Op: opPut, Chunk: x.chunks[id]})
 	}
 	for src, st := range x.files {
-		st := st
-		recs = append(recs, record{Op: opFile, Source: src, State: &st})
+		recs = append(recs, record{Op: opFile, Source: src, State: st.persisted()})
 	}
 	return recs
 }
@@ -329,7 +326,7 @@ func (x *Index) updateSource(ctx context.Context, src string, fi srcStat, old fi
 	if known && old.Hash == hash {
 		st.IDs = old.IDs // touched, not changed
 		x.files[src] = st
-		return []record{{Op: opFile, Source: src, State: &st}}, nil
+		return []record{{Op: opFile, Source: src, State: st.persisted()}}, nil
 	}
 	rep.Changed++
 	keep := map[string]bool{}
@@ -361,7 +358,7 @@ func (x *Index) updateSource(ctx context.Context, src string, fi srcStat, old fi
 		rep.Added++
 	}
 	x.files[src] = st
-	return append(recs, record{Op: opFile, Source: src, State: &st}), nil
+	return append(recs, record{Op: opFile, Source: src, State: st.persisted()}), nil
 }
 
 // embed sets the vectors of chunks, in batches; a failure leaves them

@@ -233,6 +233,28 @@ func TestRebuiltAfterDeletionTornWriteAndCorruption(t *testing.T) {
 	f.WriteAt([]byte("garbage!garbage!"), 0)
 	f.Close()
 	check("corrupt", true)
+	// Lost documents: a chunk's record is missing though its file's is
+	// there; the count check after load notices and re-reads the file.
+	recs, _, _, err := readLog(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []record
+	dropped := false
+	for _, r := range recs {
+		if r.Op == opPut && !dropped && strings.Contains(r.Chunk.Text, "quokka17 ") {
+			dropped = true
+			continue
+		}
+		kept = append(kept, r)
+	}
+	if !dropped {
+		t.Fatal("no record to drop")
+	}
+	if err := (&logWriter{path: logPath}).snapshot(kept); err != nil {
+		t.Fatal(err)
+	}
+	check("lost chunk", true)
 	// Another embedding model: vectors rebuilt.
 	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "other"})
 	if rep, _ := x.Sync(context.Background()); !rep.Rebuilt || rep.Embedded != 31 {

@@ -46,7 +46,15 @@ type fileState struct {
 	Size    int64
 	ModNano int64
 	Hash    string
-	IDs     []string
+	N       int      // chunk count, for the count check after load
+	IDs     []string // in memory only: rebuilt from the chunks' sources
+}
+
+// persisted is the state as logged: the count instead of the IDs, so a
+// 10k-entry HISTORY.md does not log 10k IDs on every change.
+func (st fileState) persisted() *fileState {
+	st.N, st.IDs = len(st.IDs), nil
+	return &st
 }
 
 type record struct {
