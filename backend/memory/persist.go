@@ -3,7 +3,6 @@ package memory
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -13,7 +12,7 @@ import (
 )
 
 // The index is persisted as an append-only log of framed records (length,
-// CRC-32, gob payload): a changed file appends its chunk puts and deletes
+// CRC-32, payload in codec.go's format): a changed file appends its chunk puts and deletes
 // and then its new state, so one edit costs a few small writes, not a
 // rewrite of every vector. Loading replays the log; a torn or corrupt tail
 // is cut off at the last good record, and the file check that follows every
@@ -67,15 +66,12 @@ type record struct {
 }
 
 func frame(buf *bytes.Buffer, r record) error {
-	var payload bytes.Buffer
-	if err := gob.NewEncoder(&payload).Encode(r); err != nil {
-		return err
-	}
+	payload := encodeRecord(nil, r)
 	var h [8]byte
-	binary.LittleEndian.PutUint32(h[:4], uint32(payload.Len()))
-	binary.LittleEndian.PutUint32(h[4:], crc32.ChecksumIEEE(payload.Bytes()))
+	binary.LittleEndian.PutUint32(h[:4], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(h[4:], crc32.ChecksumIEEE(payload))
 	buf.Write(h[:])
-	buf.Write(payload.Bytes())
+	buf.Write(payload)
 	return nil
 }
 
@@ -96,8 +92,8 @@ func readLog(p string) (recs []record, goodLen int64, torn bool, err error) {
 		if n <= 0 || n > len(b)-off-8 || crc32.ChecksumIEEE(b[off+8:off+8+n]) != sum {
 			return recs, int64(off), true, nil
 		}
-		var r record
-		if err := gob.NewDecoder(bytes.NewReader(b[off+8 : off+8+n])).Decode(&r); err != nil {
+		r, err := decodeRecord(b[off+8 : off+8+n])
+		if err != nil {
 			return recs, int64(off), true, nil
 		}
 		recs = append(recs, r)
