@@ -378,8 +378,10 @@ func (x *Index) embed(ctx context.Context, chunks []*Chunk, rep *IndexReport) {
 			err = fmt.Errorf("embedding model returned %d vectors for %d texts", len(vecs), len(part))
 		}
 		if err != nil {
-			x.embedErr, x.embedDown = err, x.opts.Now()
-			x.log.Warn("embed memory chunks; keyword search only until it works", "err", err)
+			if ctx.Err() == nil { // a caller's deadline is not the model's failure
+				x.embedErr, x.embedDown = err, x.opts.Now()
+				x.log.Warn("embed memory chunks; keyword search only until it works", "err", err)
+			}
 			return
 		}
 		x.embedErr = nil

@@ -76,7 +76,9 @@ func (x *Index) Search(ctx context.Context, query string, k int) (Results, error
 			if err == nil {
 				err = errors.New("no vector returned")
 			}
-			x.embedErr, x.embedDown = err, x.opts.Now()
+			if ctx.Err() == nil {
+				x.embedErr, x.embedDown = err, x.opts.Now()
+			}
 			note = "keyword search: the embedding model is not reachable (" + err.Error() + ")"
 		}
 	default:
