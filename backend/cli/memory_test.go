@@ -42,7 +42,7 @@ func TestMemorySearchAndReindex(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "(keyword search: the embedding model is not reachable") ||
+	if !strings.Contains(out, "(keyword search: the embedding model is unavailable") ||
 		!strings.Contains(out, "1. memory/HISTORY.md [2026-04-02 09:15] score") ||
 		!strings.Contains(out, "Renewed the passport at the town hall.") || strings.Contains(out, "running shoes") {
 		t.Errorf("search output:\n%s", out)

@@ -273,7 +273,7 @@ func TestEmbeddingDownFallsBackThenCatchesUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Mode != ModeKeyword || !strings.Contains(r.Note, "not reachable") || !strings.Contains(topSource(t, r), "raincoat") {
+	if r.Mode != ModeKeyword || !strings.Contains(r.Note, "embedding model is unavailable") || !strings.Contains(topSource(t, r), "raincoat") {
 		t.Errorf("down: %+v", r)
 	}
 	fe.fail.Store(false)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sort"
 	"strings"
+
+	"hearth/backend/llm"
 )
 
 // Search modes, on each Hit and on Results.
@@ -64,10 +66,7 @@ func (x *Index) Search(ctx context.Context, query string, k int) (Results, error
 	case x.opts.Embed == nil:
 		note = "keyword search: no embedding model is set (agents.defaults.embeddingModel)"
 	case x.col.Count() == 0 && len(x.chunks) > 0:
-		note = "keyword search: the embedding model is not reachable"
-		if x.embedErr != nil {
-			note += " (" + x.embedErr.Error() + ")"
-		}
+		note = unavailable(x.embedErr)
 	case len(x.chunks) > 0 && (x.embedErr == nil || x.opts.Now().Sub(x.embedDown) >= embedRetry):
 		vecs, err := x.opts.Embed(ctx, []string{query})
 		if err == nil && len(vecs) == 1 && len(vecs[0]) > 0 {
@@ -79,12 +78,25 @@ func (x *Index) Search(ctx context.Context, query string, k int) (Results, error
 			if ctx.Err() == nil {
 				x.embedErr, x.embedDown = err, x.opts.Now()
 			}
-			note = "keyword search: the embedding model is not reachable (" + err.Error() + ")"
+			note = unavailable(err)
 		}
 	default:
-		note = "keyword search: the embedding model is not reachable (" + x.embedErr.Error() + ")"
+		note = unavailable(x.embedErr)
 	}
 	return x.query(ctx, query, qvec, k, note), nil
+}
+
+// unavailable explains a keyword-only search when embedding failed, with
+// the provider's hint (e.g. how to pull the model) when it has one.
+func unavailable(err error) string {
+	if err == nil {
+		return "keyword search: the embedding model is unavailable"
+	}
+	note := "keyword search: the embedding model is unavailable: " + err.Error()
+	if le, ok := llm.AsError(err); ok && le.Hint != "" && !strings.Contains(note, le.Hint) {
+		note += " (hint: " + le.Hint + ")"
+	}
+	return note
 }
 
 // query ranks chunks for a query (and its vector, when there is one); the
