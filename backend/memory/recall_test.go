@@ -112,6 +112,14 @@ func TestWatchReportsHandEdits(t *testing.T) {
 	if err := s.Watch(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The store's own write is reported once, not again by the watcher.
+	if _, err := s.Remember("own write"); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-got; n != MemoryFile {
+		t.Fatalf("own write reported as %q", n)
+	}
+	time.Sleep(2 * watchDebounce)
 	os.WriteFile(filepath.Join(ws, "memory", "2026-05-01.md"), []byte("hand"), 0o600)
 	os.WriteFile(filepath.Join(ws, "memory", "scratch.txt"), []byte("ignored"), 0o600)
 	select {

@@ -99,6 +99,7 @@ type Store struct {
 	mu        sync.Mutex // serialises writers of this process
 	subsMu    sync.Mutex
 	listeners []func(name string)
+	written   map[string]string // name → hash of this store's last write (the watcher skips its echo)
 }
 
 // NewStore returns the store of workspace ws; now may be nil (time.Now).
@@ -118,6 +119,29 @@ func (s *Store) OnChange(fn func(name string)) {
 	s.subsMu.Lock()
 	s.listeners = append(s.listeners, fn)
 	s.subsMu.Unlock()
+}
+
+// wrote records this store's own write, reported at once; the watcher
+// then skips the event of the same content.
+func (s *Store) wrote(name, hash string) {
+	s.subsMu.Lock()
+	if s.written == nil {
+		s.written = map[string]string{}
+	}
+	s.written[name] = hash
+	s.subsMu.Unlock()
+	s.notify(name)
+}
+
+// ownEcho reports whether a watched change is this store's own last write.
+func (s *Store) ownEcho(name string) bool {
+	b, err := os.ReadFile(filepath.Join(s.ws, filepath.FromSlash(name)))
+	if err != nil {
+		return false
+	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	return s.written[name] == Hash(b)
 }
 
 func (s *Store) notify(name string) {
@@ -271,7 +295,7 @@ func (s *Store) update(n string, change func(cur File) (string, *Conflict)) (Sav
 	if err := writeAtomic(filepath.Join(s.ws, filepath.FromSlash(n)), []byte(next)); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", n, err)
 	}
-	s.notify(n)
+	s.wrote(n, h)
 	return SaveResult{Saved: true, Hash: h}, nil
 }
 

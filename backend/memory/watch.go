@@ -75,7 +75,7 @@ func (s *Store) watchLoop(ctx context.Context, w *fsnotify.Watcher) {
 				t.Stop()
 			}
 			timers[name] = time.AfterFunc(watchDebounce, func() {
-				if ctx.Err() == nil {
+				if ctx.Err() == nil && !s.ownEcho(name) {
 					s.notify(name)
 				}
 			})
