@@ -157,6 +157,17 @@ func (s *Store) notify(name string) {
 // may touch: memory/*.md, the persona files, skills/<name>/SKILL.md.
 func CheckName(name string) (string, error) {
 	n := path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(name)), "./"))
+	// FileInfo.Name works too: "MEMORY.md", "2026-11-23", "skills/git".
+	switch {
+	case n == "MEMORY.md" || n == "HISTORY.md":
+		n = "memory/" + n
+	case dailyRe.MatchString("memory/" + n):
+		n = "memory/" + n
+	case dailyRe.MatchString("memory/" + n + ".md"):
+		n = "memory/" + n + ".md"
+	case strings.HasPrefix(n, "skills/") && strings.Count(n, "/") == 1:
+		n += "/SKILL.md"
+	}
 	ok := n == MemoryFile || n == HistoryFile || dailyRe.MatchString(n)
 	for _, p := range personaFiles() {
 		ok = ok || n == p

@@ -117,4 +117,11 @@ func TestListAndHistory(t *testing.T) {
 	if strings.Join(got, " ") != "history:memory/HISTORY.md daily:memory/2026-03-04.md persona:AGENTS.md skill:skills/git/SKILL.md" {
 		t.Errorf("List = %v", got)
 	}
+	// Names as List shows them open the same files.
+	for _, f := range files {
+		byName, err := s.Read(f.Name)
+		if err != nil || byName.Path != f.Path || byName.Hash != f.Hash {
+			t.Errorf("Read(%q) = %+v %v", f.Name, byName, err)
+		}
+	}
 }
