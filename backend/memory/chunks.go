@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -30,6 +31,20 @@ const (
 	minChunk = 200
 )
 
+var commentRe = regexp.MustCompile(`(?s)<!--.*?-->`)
+
+// clean drops HTML comments (the templates' instructions) and returns ""
+// for text that is only headings: neither is worth recalling.
+func clean(t string) string {
+	t = strings.TrimSpace(commentRe.ReplaceAllString(t, ""))
+	for _, line := range strings.Split(t, "\n") {
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+			return t
+		}
+	}
+	return ""
+}
+
 func chunkID(source, text string, seen map[string]int) string {
 	sum := sha256.Sum256([]byte(text))
 	id := source + "#" + hex.EncodeToString(sum[:8])
@@ -49,9 +64,9 @@ func historyChunks(source, content string) []Chunk {
 	var cur strings.Builder
 	date := ""
 	flush := func() {
-		t := strings.TrimSpace(cur.String())
+		t := clean(cur.String())
 		cur.Reset()
-		if t == "" || (date == "" && len(t) < 40) {
+		if t == "" {
 			return
 		}
 		for _, part := range splitLong(t) {
@@ -77,7 +92,7 @@ func textChunks(source, title, date, content string) []Chunk {
 	seen := map[string]int{}
 	var cur strings.Builder
 	flush := func() {
-		t := strings.TrimSpace(cur.String())
+		t := clean(cur.String())
 		cur.Reset()
 		for _, part := range splitLong(t) {
 			out = append(out, Chunk{ID: chunkID(source, part, seen), Source: source, Title: title, Date: date, Text: part})
