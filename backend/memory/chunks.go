@@ -36,7 +36,13 @@ var commentRe = regexp.MustCompile(`(?s)<!--.*?-->`)
 // clean drops HTML comments (the templates' instructions) and returns ""
 // for text that is only headings: neither is worth recalling.
 func clean(t string) string {
-	t = strings.TrimSpace(commentRe.ReplaceAllString(t, ""))
+	t = strings.TrimSpace(t)
+	if strings.Contains(t, "<!--") {
+		t = strings.TrimSpace(commentRe.ReplaceAllString(t, ""))
+	}
+	if t != "" && t[0] != '#' {
+		return t // the usual case: no heading first, so not headings only
+	}
 	for _, line := range strings.Split(t, "\n") {
 		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
 			return t
@@ -59,8 +65,13 @@ func chunkID(source, text string, seen map[string]int) string {
 // historyChunks makes one chunk per "[YYYY-MM-DD HH:MM]" entry; text before
 // the first entry (a heading) is a chunk of its own if it has substance.
 func historyChunks(source, content string) []Chunk {
+	return historyChunksFrom(source, content, map[string]int{})
+}
+
+// historyChunksFrom chunks with the duplicate counts of chunks already made
+// (appending to HISTORY.md chunks only the new tail).
+func historyChunksFrom(source, content string, seen map[string]int) []Chunk {
 	var out []Chunk
-	seen := map[string]int{}
 	var cur strings.Builder
 	date := ""
 	flush := func() {
@@ -74,15 +85,45 @@ func historyChunks(source, content string) []Chunk {
 		}
 	}
 	for _, line := range strings.Split(content, "\n") {
-		if m := stampRe.FindStringSubmatch(line); m != nil {
+		if d, ok := entryStamp(line); ok {
 			flush()
-			date = m[1]
+			date = d
 		}
 		cur.WriteString(line)
 		cur.WriteByte('\n')
 	}
 	flush()
 	return out
+}
+
+// entryStamp returns the "YYYY-MM-DD HH:MM" a HISTORY entry line starts
+// with (stampRe, without a regexp per line: 10k-entry files are common).
+func entryStamp(line string) (string, bool) {
+	if len(line) < 18 || line[0] != '[' || line[17] != ']' {
+		return "", false
+	}
+	for i := 1; i < 17; i++ {
+		c := line[i]
+		switch i {
+		case 5, 8:
+			if c != '-' {
+				return "", false
+			}
+		case 11:
+			if c != ' ' {
+				return "", false
+			}
+		case 14:
+			if c != ':' {
+				return "", false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return "", false
+			}
+		}
+	}
+	return line[1:17], true
 }
 
 // textChunks splits Markdown into paragraphs merged up to maxChunk; a new

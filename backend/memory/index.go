@@ -317,12 +317,31 @@ func (x *Index) fill(rep *IndexReport) {
 
 // updateSource re-reads one source and diffs its chunks by ID.
 func (x *Index) updateSource(ctx context.Context, src string, fi srcStat, old fileState, known bool, rep *IndexReport) ([]record, error) {
+	var recs []record
+	if known {
+		if tail, hash, ok := x.appendedHistory(src, old); ok {
+			rep.Changed++
+			st := fileState{Size: fi.size, ModNano: fi.mod, Hash: hash, IDs: append([]string(nil), old.IDs...)}
+			var fresh []*Chunk
+			for i := range tail {
+				st.IDs = append(st.IDs, tail[i].ID)
+				fresh = append(fresh, &tail[i])
+			}
+			x.embed(ctx, fresh, rep)
+			for _, c := range fresh {
+				x.put(c)
+				recs = append(recs, record{Op: opPut, Chunk: c})
+				rep.Added++
+			}
+			x.files[src] = st
+			return append(recs, record{Op: opFile, Source: src, State: st.persisted()}), nil
+		}
+	}
 	chunks, hash, err := x.readSource(src, fi)
 	if err != nil {
 		return nil, err
 	}
 	st := fileState{Size: fi.size, ModNano: fi.mod, Hash: hash}
-	var recs []record
 	if known && old.Hash == hash {
 		st.IDs = old.IDs // touched, not changed
 		x.files[src] = st

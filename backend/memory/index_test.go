@@ -295,3 +295,40 @@ func TestReindexAndSessions(t *testing.T) {
 		t.Errorf("reindex %+v %v", rep, err)
 	}
 }
+
+// Appending to HISTORY.md takes a fast path (only the tail is chunked); it
+// must give the same chunks as reading the whole file.
+func TestHistoryAppendFastPathMatchesFullRead(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, "# History\n\n[2026-01-01 10:00] Same.\n\n[2026-01-02 10:00] Other.\n")
+	x := NewIndex(IndexOptions{Workspace: ws})
+	x.Sync(context.Background())
+	ids := func(x *Index) string {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return strings.Join(x.files[HistoryFile].IDs, ",")
+	}
+	p := filepath.Join(ws, HistoryFile)
+	for i, tail := range []string{
+		"\n[2026-01-01 10:00] Same.\n",           // duplicate text: needs the ordinal
+		"[2026-01-03 10:00] New.\n",              // after a newline
+		"continuation of the last entry\n",       // not an entry: full read
+		"\n\n[2026-01-04 10:00] Later.\nmore\n", // multi-line entry
+	} {
+		f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(tail)
+		f.Close()
+		rep, err := x.Sync(context.Background())
+		if err != nil || rep.Changed != 1 {
+			t.Fatalf("step %d: %+v %v", i, rep, err)
+		}
+		fresh := NewIndex(IndexOptions{Workspace: ws})
+		fresh.Sync(context.Background())
+		if got, want := ids(x), ids(fresh); got != want {
+			t.Errorf("step %d: incremental IDs\n%s\nfull read\n%s", i, got, want)
+		}
+		if x.Report().Chunks != fresh.Report().Chunks {
+			t.Errorf("step %d: %d chunks, full read %d", i, x.Report().Chunks, fresh.Report().Chunks)
+		}
+	}
+}

@@ -108,3 +108,34 @@ func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
 	}
 	return fileChunks(src, string(b)), Hash(b), nil
 }
+
+// appendedHistory is the fast path of the commonest change: entries
+// appended to a long HISTORY.md. When the file still starts with exactly
+// what was indexed and the rest begins with a new entry, only that tail is
+// chunked (ok false: read the whole file).
+func (x *Index) appendedHistory(src string, old fileState) (tail []Chunk, hash string, ok bool) {
+	if src != HistoryFile || old.Size <= 0 || old.Hash == "" {
+		return nil, "", false
+	}
+	b, err := os.ReadFile(filepath.Join(x.opts.Workspace, filepath.FromSlash(src)))
+	if err != nil || int64(len(b)) <= old.Size || Hash(b[:old.Size]) != old.Hash {
+		return nil, "", false
+	}
+	rest := string(b[old.Size:])
+	if b[old.Size-1] != '\n' && rest[0] != '\n' {
+		return nil, "", false
+	}
+	first, _, _ := strings.Cut(strings.TrimLeft(rest, "\n"), "\n")
+	if _, isEntry := entryStamp(first); !isEntry {
+		return nil, "", false
+	}
+	seen := map[string]int{}
+	for _, id := range old.IDs {
+		base := id
+		if i := strings.LastIndexByte(id, '~'); i > strings.LastIndexByte(id, '#') {
+			base = id[:i]
+		}
+		seen[base]++
+	}
+	return historyChunksFrom(src, rest, seen), Hash(b), true
+}

@@ -141,3 +141,15 @@ func TestChunksSkipTemplatesAndHeadings(t *testing.T) {
 		t.Errorf("chunk IDs not stable/unique: %v / %v", a, b)
 	}
 }
+
+func TestEntryStamp(t *testing.T) {
+	for line, want := range map[string]string{
+		"[2026-01-02 03:04] x": "2026-01-02 03:04", "[2026-01-02 03:04]": "2026-01-02 03:04",
+		"[YYYY-MM-DD HH:MM] x": "", "(2026-01-02 03:04) x": "", "[2026-01-02 3:04] x": "", "": "",
+	} {
+		got, ok := entryStamp(line)
+		if got != want || ok != (want != "") || ok != stampRe.MatchString(line) {
+			t.Errorf("entryStamp(%q) = %q %v", line, got, ok)
+		}
+	}
+}
