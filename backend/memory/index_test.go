@@ -310,9 +310,9 @@ func TestHistoryAppendFastPathMatchesFullRead(t *testing.T) {
 	}
 	p := filepath.Join(ws, HistoryFile)
 	for i, tail := range []string{
-		"\n[2026-01-01 10:00] Same.\n",           // duplicate text: needs the ordinal
-		"[2026-01-03 10:00] New.\n",              // after a newline
-		"continuation of the last entry\n",       // not an entry: full read
+		"\n[2026-01-01 10:00] Same.\n",          // duplicate text: needs the ordinal
+		"[2026-01-03 10:00] New.\n",             // after a newline
+		"continuation of the last entry\n",      // not an entry: full read
 		"\n\n[2026-01-04 10:00] Later.\nmore\n", // multi-line entry
 	} {
 		f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
