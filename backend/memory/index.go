@@ -72,6 +72,9 @@ type Index struct {
 	w         *logWriter
 	embedErr  error     // last embedding failure
 	embedDown time.Time // when it happened (embedding is skipped for a while)
+	notes     []string  // workspace notes found by the last walk
+	lastWalk  time.Time
+	walkCost  time.Duration
 }
 
 // embedRetry is how long embedding is skipped after it failed, so a stopped
@@ -464,7 +467,7 @@ func (x *Index) Reindex(ctx context.Context) (IndexReport, error) {
 	defer x.mu.Unlock()
 	x.loaded = true
 	x.reset()
-	x.embedErr = nil
+	x.embedErr, x.notes = nil, nil
 	if x.opts.Dir != "" {
 		x.w = &logWriter{path: filepath.Join(x.opts.Dir, logName)}
 		if err := x.w.snapshot(x.snapshot()); err != nil {

@@ -332,3 +332,27 @@ func TestHistoryAppendFastPathMatchesFullRead(t *testing.T) {
 		}
 	}
 }
+
+// A slow workspace walk is not repeated on every search: known notes are
+// stat'ed (edits show at once), new ones appear at the next walk.
+func TestSlowWalkThrottled(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "notes/a.md", "alpha note")
+	now := time.Now()
+	x := NewIndex(IndexOptions{Workspace: ws, Now: func() time.Time { return now }})
+	x.Sync(context.Background())
+	x.walkCost = time.Second // pretend the walk was slow
+	writeFile(t, ws, "notes/b.md", "bravo note")
+	writeFile(t, ws, "notes/a.md", "alpha edited charlie")
+	writeFile(t, ws, "memory/2026-01-01.md", "delta daily")
+	for q, want := range map[string]bool{"charlie": true, "bravo": false, "delta": true} {
+		r, _ := x.Search(context.Background(), q, 1)
+		if (len(r.Hits) == 1) != want {
+			t.Errorf("%s: %+v", q, r.Hits)
+		}
+	}
+	now = now.Add(walkEvery)
+	if r, _ := x.Search(context.Background(), "bravo", 1); len(r.Hits) != 1 {
+		t.Errorf("new note not found after the next walk")
+	}
+}

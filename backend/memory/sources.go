@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"hearth/backend/session"
 )
@@ -29,41 +30,28 @@ const (
 // skills or hidden folders) and the session files.
 func (x *Index) sources() (map[string]srcStat, error) {
 	out := map[string]srcStat{}
-	ws := x.opts.Workspace
-	if ws != "" {
-		skip := map[string]bool{MemoryFile: true}
-		for _, p := range personaFiles() {
-			skip[p] = true
+	if ws := x.opts.Workspace; ws != "" {
+		// memory/ is listed every time; the rest of the workspace is walked
+		// every time too unless walking is slow (a workspace pointed at a big
+		// folder): then the notes found last are only stat'ed, and the walk
+		// that finds new ones runs every walkEvery.
+		if err := x.memorySources(out); err != nil {
+			return nil, err
 		}
-		n := 0
-		err := filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		now := x.opts.Now()
+		if x.notes == nil || x.walkCost < slowWalk || now.Sub(x.lastWalk) >= walkEvery {
+			start := time.Now()
+			notes, err := x.walkNotes(out)
 			if err != nil {
-				if p == ws {
-					return err
+				return nil, err
+			}
+			x.notes, x.lastWalk, x.walkCost = notes, now, time.Since(start)
+		} else {
+			for _, rel := range x.notes {
+				if fi, err := os.Stat(filepath.Join(ws, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() {
+					out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
 				}
-				return nil // an unreadable folder is skipped
 			}
-			rel, _ := filepath.Rel(ws, p)
-			rel = filepath.ToSlash(rel)
-			if d.IsDir() {
-				if rel != "." && (strings.HasPrefix(d.Name(), ".") || rel == "skills" || d.Name() == "node_modules" || strings.Count(rel, "/") >= maxNoteDepth) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(strings.ToLower(d.Name()), ".md") || skip[rel] || strings.HasPrefix(d.Name(), ".") || n >= maxNotes {
-				return nil
-			}
-			fi, err := d.Info()
-			if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxNoteBytes && rel != HistoryFile {
-				return nil
-			}
-			n++
-			out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("scan workspace: %w", err)
 		}
 	}
 	if dir := x.opts.SessionsDir; dir != "" {
@@ -82,6 +70,74 @@ func (x *Index) sources() (map[string]srcStat, error) {
 		}
 	}
 	return out, nil
+}
+
+// Walk throttling for big workspaces (see sources).
+const (
+	slowWalk  = 20 * time.Millisecond
+	walkEvery = 30 * time.Second
+)
+
+// memorySources adds HISTORY.md, the daily notes and other notes in memory/.
+func (x *Index) memorySources(out map[string]srcStat) error {
+	ents, err := os.ReadDir(filepath.Join(x.opts.Workspace, "memory"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("scan memory folder: %w", err)
+	}
+	for _, e := range ents {
+		rel := "memory/" + e.Name()
+		if e.IsDir() || rel == MemoryFile || strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || (fi.Size() > maxNoteBytes && rel != HistoryFile) {
+			continue
+		}
+		out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
+	}
+	return nil
+}
+
+// walkNotes adds the Markdown notes of the workspace outside memory/ (not
+// the persona files, which are always in the prompt, nor skills or hidden
+// folders) and returns their paths.
+func (x *Index) walkNotes(out map[string]srcStat) ([]string, error) {
+	ws := x.opts.Workspace
+	skip := map[string]bool{}
+	for _, p := range personaFiles() {
+		skip[p] = true
+	}
+	notes := []string{}
+	err := filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == ws {
+				return err
+			}
+			return nil // an unreadable folder is skipped
+		}
+		rel, _ := filepath.Rel(ws, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || rel == "memory" || rel == "skills" || d.Name() == "node_modules" || strings.Count(rel, "/") >= maxNoteDepth) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(strings.ToLower(d.Name()), ".md") || skip[rel] || strings.HasPrefix(d.Name(), ".") || len(notes) >= maxNotes {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxNoteBytes {
+			return nil
+		}
+		notes = append(notes, rel)
+		out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("scan workspace: %w", err)
+	}
+	return notes, nil
 }
 
 // readSource reads and chunks one source; sessions that are not archived
