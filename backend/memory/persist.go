@@ -122,6 +122,12 @@ func (w *logWriter) append(recs []record) error {
 	if err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
+	// The desktop app and a CLI command may both append: the lock keeps
+	// their records whole.
+	if err := flock(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write index: %w", err)
+	}
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		f.Close()
 		return fmt.Errorf("write index: %w", err)
