@@ -8,3 +8,8 @@ dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" \
 echo
 echo "targets: hearth version < 50 ms/run; window mapped < 1000 ms-to-window"
 awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i ~ /^(ms\/run|ms-to-window)$/) print $1, $(i-1), $i }' /tmp/hearth-bench.txt
+
+echo
+echo "memory recall — targets: query < 15 ms at 10k chunks; incremental reindex < 50 ms (embedding excluded)"
+go test -run '^$' -bench 'Query|IncrementalReindex|IndexMemory|Reload' -benchtime 20x ./backend/memory/ | tee /tmp/hearth-bench-memory.txt
+awk '/^Benchmark/ { line = sprintf("%s %.2f ms/op", $1, $3 / 1e6); for (i = 4; i <= NF; i++) if ($i == "MB/10k-chunks") line = line " " $(i-1) " MB/10k-chunks"; print line }' /tmp/hearth-bench-memory.txt

@@ -89,6 +89,9 @@ type Options struct {
 	// them unseen; it runs on the run's goroutine, so it should only start
 	// the work.
 	OnLeftOut func(sessionID string, firstKept int)
+	// Commands are extra slash commands by name without the slash (memory's
+	// /remember); built-in names win.
+	Commands map[string]Command
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// OnStop is told when the user stops a session (Stop, /stop): the hook

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"hearth/backend/session"
@@ -16,6 +17,32 @@ const HelpText = `Commands:
   /model [NAME]   show or switch this chat's model (e.g. /model ollama/qwen3:4b)
   /status         model and context use of this chat
   /help           this list`
+
+// Command is an extra slash command (Options.Commands).
+type Command struct {
+	// Help is its line in /help, e.g. "/remember TEXT   save a fact to memory".
+	Help string
+	// Run answers the command; arg is the text after the name.
+	Run func(ctx context.Context, sessionID, arg string) (string, error)
+}
+
+// helpText is HelpText with the extra commands' lines before /help.
+func (r *Runner) helpText() string {
+	if len(r.opts.Commands) == 0 {
+		return HelpText
+	}
+	names := make([]string, 0, len(r.opts.Commands))
+	for n := range r.opts.Commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var extra strings.Builder
+	for _, n := range names {
+		extra.WriteString("  " + r.opts.Commands[n].Help + "\n")
+	}
+	i := strings.LastIndex(HelpText, "  /help")
+	return HelpText[:i] + extra.String() + HelpText[i:]
+}
 
 // parseSlash recognises "/word [arg]". A path such as "/etc/hosts is…" is
 // not a command: the word must be letters only.
@@ -48,7 +75,7 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink S
 	var err error
 	switch cmd {
 	case "help":
-		res.Final = HelpText
+		res.Final = r.helpText()
 	case "stop":
 		res.Final = "Nothing is running."
 		if req.SessionID != "" && r.Stop(req.SessionID) {
@@ -61,7 +88,11 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink S
 	case "new":
 		res.Final, res.NewSessionID, err = r.newSession(ctx, req.SessionID)
 	default:
-		res.Final = fmt.Sprintf("Unknown command /%s.\n%s", cmd, HelpText)
+		if c, ok := r.opts.Commands[cmd]; ok {
+			res.Final, err = c.Run(ctx, req.SessionID, arg)
+		} else {
+			res.Final = fmt.Sprintf("Unknown command /%s.\n%s", cmd, r.helpText())
+		}
 	}
 	if err != nil {
 		res.Status, res.Err, res.Final = StatusError, err, ""

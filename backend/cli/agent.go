@@ -74,7 +74,11 @@ Exit codes:
 				return runOnce(ctx, e, f)
 			}
 			stop() // the REPL handles Ctrl-C itself
-			return runREPL(cmd.Context(), e, f)
+			err := runREPL(cmd.Context(), e, f)
+			ctx, stop = signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			finishBackground(ctx, e, "")
+			return err
 		},
 	}
 	cmd.Flags().StringVarP(&f.message, "message", "m", "", "send this message, print the answer and exit")
@@ -228,12 +232,14 @@ func firstLine(s string, n int) string {
 func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning, denied: map[string]bool{}}
 	p.onApproval = onceApprover(e.service(), f.yes, p)
+	e.service().HoldBackground() // consolidations run after the answer, see finishBackground
 	run, err := e.service().SendRequest(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 	if err != nil {
 		return reportStartError(e, err)
 	}
 	res := run.Wait()
 	code := p.report(res)
+	finishBackground(ctx, e, res.SessionID)
 	if f.session == "" {
 		fmt.Fprintf(e.stderr, "(session %s — go on with -s %s)\n", res.SessionID, res.SessionID)
 	}

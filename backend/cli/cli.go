@@ -209,6 +209,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newMCPCmd(e),
 		newSkillsCmd(e),
 		newCronCmd(e),
+		newMemoryCmd(e),
 	)
 	return root
 }

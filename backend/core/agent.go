@@ -24,6 +24,7 @@ type agentParts struct {
 	runner    *agent.Runner
 	providers map[string]llm.Provider // by provider key; guarded by Service.mu
 	reach     *reachParts             // skills, MCP, subagents (core/reach.go)
+	mem       *memoryParts
 }
 
 // agent returns the agent parts, building them on first use.
@@ -62,10 +63,13 @@ func (s *Service) agent() (*agentParts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
+	p.mem = s.newMemory(cfg, paths, p.store)
+	if err := p.registry.Register(p.mem.tools()...); err != nil {
+		return nil, fmt.Errorf("agent: register memory tools: %w", err)
+	}
 	if err := p.registry.Register(schedule.Tools(s, s.postMessage, s.bg.clock.Now, nil)...); err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
-
 	s.hitl.setRegistry(p.registry)
 	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
 	if err != nil {
@@ -76,7 +80,7 @@ func (s *Service) agent() (*agentParts, error) {
 		Resolve:            s.resolveModel,
 		Tools:              p.registry,
 		Store:              p.store,
-		Context:            shortHistory(&agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()}),
+		Context:            shortHistory(p.mem.context(&agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()})),
 		DefaultModel:       d.Model,
 		Workspace:          paths.Workspace,
 		MaxToolIterations:  d.MaxToolIterations,
@@ -88,6 +92,9 @@ func (s *Service) agent() (*agentParts, error) {
 		Gate:               s.hitl.gate,
 		Observer:           s.hitl.audit.Observe,
 		OnStop:             p.reach.stopSubagents,
+		OnNew:              p.mem.onNew,
+		OnLeftOut:          p.mem.onLeftOut,
+		Commands:           p.mem.commands(),
 	})
 	if err == nil {
 		err = s.startReach(p, cfg)
@@ -216,7 +223,10 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	p.reach.close(ctx)
-	return p.runner.Shutdown(ctx)
+	err := p.runner.Shutdown(ctx)
+	_ = p.mem.cons.Wait(ctx) // consolidations finish, or are deferred untouched
+	p.mem.close()
+	return err
 }
 
 // ListSessions lists the sessions, newest first as the store orders them.

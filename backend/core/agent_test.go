@@ -65,7 +65,7 @@ func TestSendAndSessions(t *testing.T) {
 	}
 	// The default config's num_ctx, temperature and tools reach Ollama.
 	req := fake.ChatRequests()[0]
-	if req.Options["num_ctx"] != float64(8192) || req.Options["temperature"] != 0.3 || len(req.Tools) < 7 {
+	if req.Options["num_ctx"] != float64(8192) || req.Options["temperature"] != 0.3 || len(req.Tools) != 14 { // 7 built-ins, memory 2, cron + message, web 2, spawn
 		t.Errorf("request options %v, %d tools", req.Options, len(req.Tools))
 	}
 	if !strings.Contains(req.Messages[0].Content, svc.Paths().Workspace) {

@@ -1,0 +1,43 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"hearth/backend/internal/fakeollama"
+)
+
+func TestExtraSlashCommands(t *testing.T) {
+	var got []string
+	h := newHarness(t, fakeollama.Script{}, func(o *Options) {
+		o.Commands = map[string]Command{
+			"remember": {Help: "/remember TEXT   save a fact to memory", Run: func(_ context.Context, id, arg string) (string, error) {
+				got = append(got, id+":"+arg)
+				return "Remembered.", nil
+			}},
+			"fail": {Help: "/fail           always fails", Run: func(context.Context, string, string) (string, error) {
+				return "", errors.New("broken")
+			}},
+		}
+	})
+	res, evs := h.send("s1", "/remember the cat is called Miso")
+	if res.Status != StatusOK || res.Final != "Remembered." || text(evs) != "Remembered." {
+		t.Errorf("/remember: %+v", res)
+	}
+	if len(got) != 1 || got[0] != "s1:the cat is called Miso" {
+		t.Errorf("command saw %q", got)
+	}
+	res, _ = h.send("s1", "/help")
+	if !strings.Contains(res.Final, "  /remember TEXT   save a fact to memory\n  /help") || !strings.Contains(res.Final, "/fail") {
+		t.Errorf("/help:\n%s", res.Final)
+	}
+	res, _ = h.send("s1", "/fail")
+	if res.Status != StatusError || res.Err == nil {
+		t.Errorf("/fail: %+v", res)
+	}
+	if len(h.fake.ChatRequests()) != 0 {
+		t.Error("a command reached the model")
+	}
+}

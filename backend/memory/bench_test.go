@@ -1,0 +1,133 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+const benchDims = 384 // nomic-embed-text's and the test model's size
+
+func randomVec(rng *rand.Rand) []float32 {
+	v := make([]float32, benchDims)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return normalize(v)
+}
+
+// benchIndex is an in-memory index of n synthetic chunks with vectors.
+func benchIndex(n int) (*Index, *rand.Rand) {
+	rng := rand.New(rand.NewPCG(uint64(n), 3))
+	words := synthWords(rng, 5000)
+	x := NewIndex(IndexOptions{})
+	x.load()
+	for i := range n {
+		var b strings.Builder
+		for range 25 {
+			b.WriteString(words[int(float64(len(words))*rng.Float64()*rng.Float64())] + " ")
+		}
+		x.put(&Chunk{ID: fmt.Sprintf("memory/HISTORY.md#%08d", i), Source: HistoryFile, Text: b.String(), Vec: randomVec(rng)})
+	}
+	return x, rng
+}
+
+// BenchmarkQuery is one recall query (vector + BM25, ranked) over 10k and
+// 100k chunks, without the query's embedding call. Target: < 15 ms at 10k.
+// Both halves are exhaustive scans, so the cost grows linearly with chunks.
+func BenchmarkQuery(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		x, rng := benchIndex(n)
+		q := "mika lodor renel vito"
+		qv := randomVec(rng)
+		b.Run(fmt.Sprintf("hybrid-%dk", n/1000), func(b *testing.B) {
+			for b.Loop() {
+				if r := x.query(context.Background(), q, qv, 5, ""); len(r.Hits) != 5 {
+					b.Fatalf("%d hits", len(r.Hits))
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("keyword-%dk", n/1000), func(b *testing.B) {
+			for b.Loop() {
+				x.query(context.Background(), q, nil, 5, "")
+			}
+		})
+	}
+}
+
+// BenchmarkIncrementalReindex is the sync after one changed file, with a
+// 10k-entry HISTORY.md and 100 daily notes already indexed and persisted;
+// embedding time is excluded (an instant embedder). Target: < 50 ms.
+func BenchmarkIncrementalReindex(b *testing.B) {
+	ws, dir := b.TempDir(), b.TempDir()
+	writeFile(b, ws, HistoryFile, synthHistory(10_000, 11))
+	for i := range 100 {
+		writeFile(b, ws, fmt.Sprintf("memory/2026-01-%02d.md", i%28+1)+strings.Repeat("x", i/28), "Daily note.\n")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	vec := randomVec(rng)
+	embed := func(_ context.Context, in []string) ([][]float32, error) {
+		out := make([][]float32, len(in))
+		for i := range out {
+			out[i] = vec
+		}
+		return out, nil
+	}
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: embed, Model: "m"})
+	if _, err := x.Sync(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("daily-note", func(b *testing.B) {
+		p := filepath.Join(ws, "memory", "2026-01-05.md")
+		i := 0
+		for b.Loop() {
+			i++
+			b.StopTimer()
+			err := os.WriteFile(p, fmt.Appendf(nil, "Daily note %d: fed the cat, called mum.\n", i), 0o600)
+			b.StartTimer()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if rep, err := x.Sync(context.Background()); err != nil || rep.Changed != 1 || rep.Added != 1 {
+				b.Fatalf("%+v %v", rep, err)
+			}
+		}
+	})
+	b.Run("history-append-10k", func(b *testing.B) {
+		s := NewStore(ws, nil)
+		at := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		i := 0
+		for b.Loop() {
+			i++
+			b.StopTimer() // the write is the store's, not the index's
+			if err := s.AppendHistory(fmt.Sprintf("New entry %d about the garden.", i), at); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if rep, err := x.Sync(context.Background()); err != nil || rep.Added != 1 {
+				b.Fatalf("%+v %v", rep, err)
+			}
+		}
+	})
+}
+
+// BenchmarkIndexMemory reports the heap the index holds for 10k chunks
+// (384-dim vectors, ~25-word texts, BM25 postings, chromem documents).
+func BenchmarkIndexMemory(b *testing.B) {
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		x, _ := benchIndex(10_000)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MB/10k-chunks")
+		runtime.KeepAlive(x)
+	}
+}

@@ -1,0 +1,358 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"hearth/backend/internal/fakeollama"
+	"hearth/backend/llm"
+)
+
+// fakeEmbed is fakeollama's bag-of-words vector, counted.
+type fakeEmbed struct {
+	calls, texts atomic.Int64
+	fail         atomic.Bool
+}
+
+func (f *fakeEmbed) embed(_ context.Context, texts []string) ([][]float32, error) {
+	if f.fail.Load() {
+		return nil, errors.New("connection refused")
+	}
+	f.calls.Add(1)
+	f.texts.Add(int64(len(texts)))
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = fakeollama.Vector(t)
+	}
+	return out, nil
+}
+
+func writeFile(t testing.TB, ws, rel, content string) {
+	t.Helper()
+	p := filepath.Join(ws, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func history(entries ...string) string {
+	var b strings.Builder
+	for i, e := range entries {
+		fmt.Fprintf(&b, "[2026-01-%02d 10:00] %s\n\n", i%28+1, e)
+	}
+	return b.String()
+}
+
+func topSource(t *testing.T, r Results) string {
+	t.Helper()
+	if len(r.Hits) == 0 {
+		t.Fatalf("no hits (mode %s, note %q)", r.Mode, r.Note)
+	}
+	return r.Hits[0].Source + ": " + r.Hits[0].Snippet
+}
+
+func TestKeywordFallbackSaysSo(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, history("Talked about the garden fence and the neighbour's cat.", "Fixed the bicycle brakes before the weekend ride."))
+	writeFile(t, ws, "memory/2026-01-05.md", "Dentist appointment moved to Friday.")
+	writeFile(t, ws, "projects/boat.md", "# Boat\n\nThe sailing boat needs new varnish on the deck.")
+	writeFile(t, ws, "memory/MEMORY.md", "bicycle bicycle bicycle") // always in the prompt: not indexed
+	x := NewIndex(IndexOptions{Workspace: ws})
+	r, err := x.Search(context.Background(), "bicycle brakes", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeKeyword || !strings.Contains(r.Note, "no embedding model") {
+		t.Errorf("mode %q note %q, want keyword with a reason", r.Mode, r.Note)
+	}
+	if got := topSource(t, r); !strings.Contains(got, "HISTORY.md: [2026-01-02 10:00] Fixed the bicycle") {
+		t.Errorf("top hit %q", got)
+	}
+	for _, h := range r.Hits {
+		if h.Mode != ModeKeyword || h.Score <= 0 || h.Score > 1 || h.Source == MemoryFile {
+			t.Errorf("hit %+v", h)
+		}
+	}
+	if r.Hits[0].Date != "2026-01-02 10:00" {
+		t.Errorf("date %q", r.Hits[0].Date)
+	}
+	r, _ = x.Search(context.Background(), "varnish the deck", 3)
+	if got := topSource(t, r); !strings.HasPrefix(got, "projects/boat.md") {
+		t.Errorf("note not found: %q", got)
+	}
+}
+
+// The embedding path through the real llm client and the fake Ollama's
+// /api/embed: hybrid hits, batched calls, vectors persisted.
+func TestHybridThroughOllamaClient(t *testing.T) {
+	_, host := fakeollama.Start(t, fakeollama.DefaultScript())
+	o, err := llm.NewOllama(llm.OllamaConfig{Host: host, EmbedBatch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, dir := t.TempDir(), t.TempDir()
+	writeFile(t, ws, HistoryFile, history("Booked the train to Vienna for the conference.", "Cooked lentil soup with cumin.", "Cat vaccinations are due in spring.", "Paid the electricity bill."))
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Model: "nomic-embed-text", Embed: func(ctx context.Context, in []string) ([][]float32, error) {
+		return o.Embed(ctx, "nomic-embed-text", in)
+	}})
+	r, err := x.Search(context.Background(), "train to Vienna", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeHybrid || r.Note != "" {
+		t.Fatalf("mode %q note %q", r.Mode, r.Note)
+	}
+	if got := topSource(t, r); !strings.Contains(got, "Vienna") || r.Hits[0].Mode != ModeHybrid {
+		t.Errorf("top %q (%s)", got, r.Hits[0].Mode)
+	}
+	rep := x.Report()
+	if rep.Chunks != 4 || rep.Vectors != 4 || rep.Mode != ModeHybrid {
+		t.Errorf("report %+v", rep)
+	}
+	// A second index over the same cache embeds nothing again.
+	calls := 0
+	y := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Model: "nomic-embed-text", Embed: func(ctx context.Context, in []string) ([][]float32, error) {
+		calls += len(in)
+		return o.Embed(ctx, "nomic-embed-text", in)
+	}})
+	rep2, err := y.Sync(context.Background())
+	if err != nil || rep2.Vectors != 4 || rep2.Embedded != 0 || rep2.Rebuilt {
+		t.Errorf("reload: %+v %v", rep2, err)
+	}
+	if calls != 0 {
+		t.Errorf("reload embedded %d texts", calls)
+	}
+}
+
+func TestIncrementalAndHandEdits(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	fe := &fakeEmbed{}
+	var entries []string
+	for i := range 50 {
+		entries = append(entries, fmt.Sprintf("Entry number %d about topic%d.", i, i))
+	}
+	writeFile(t, ws, HistoryFile, history(entries...))
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "m"})
+	rep, err := x.Sync(context.Background())
+	if err != nil || rep.Chunks != 50 || rep.Embedded != 50 {
+		t.Fatalf("first sync %+v %v", rep, err)
+	}
+	// Appending one entry embeds one chunk.
+	s := NewStore(ws, nil)
+	if err := s.AppendHistory("Adopted a parrot named Kiwi.", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ = x.Sync(context.Background())
+	if rep.Added != 1 || rep.Embedded != 1 || rep.Removed != 0 || rep.Chunks != 51 {
+		t.Errorf("after append: %+v", rep)
+	}
+	// A hand edit (no Hearth involved) replaces one entry's text.
+	b, _ := os.ReadFile(filepath.Join(ws, HistoryFile))
+	edited := strings.Replace(string(b), "Entry number 7 about topic7.", "Entry number 7 was about the accordion lesson.", 1)
+	os.WriteFile(filepath.Join(ws, HistoryFile), []byte(edited), 0o600)
+	r, _ := x.Search(context.Background(), "accordion lesson", 1)
+	if got := topSource(t, r); !strings.Contains(got, "accordion") {
+		t.Errorf("hand edit not picked up: %q", got)
+	}
+	r, _ = x.Search(context.Background(), "topic7", 5)
+	for _, h := range r.Hits {
+		if strings.Contains(h.Snippet, "topic7.") {
+			t.Errorf("old text still indexed: %q", h.Snippet)
+		}
+	}
+	// A deleted file leaves the index.
+	writeFile(t, ws, "notes/tmp.md", "zanzibar spice market")
+	r, _ = x.Search(context.Background(), "zanzibar", 1)
+	topSource(t, r)
+	os.Remove(filepath.Join(ws, "notes/tmp.md"))
+	r, _ = x.Search(context.Background(), "zanzibar", 1)
+	for _, h := range r.Hits {
+		if h.Source == "notes/tmp.md" {
+			t.Errorf("deleted note still found: %+v", h)
+		}
+	}
+}
+
+func TestRebuiltAfterDeletionTornWriteAndCorruption(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	var entries []string
+	for i := range 30 {
+		entries = append(entries, fmt.Sprintf("Memory %d: the quokka%d visited.", i, i))
+	}
+	writeFile(t, ws, HistoryFile, history(entries...))
+	writeFile(t, ws, "memory/2026-02-01.md", "Daily: walked along the harbour.")
+	fe := &fakeEmbed{}
+	open := func() *Index { return NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "m"}) }
+	if rep, err := open().Sync(context.Background()); err != nil || rep.Chunks != 31 {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	check := func(name string, wantRebuilt bool) {
+		t.Helper()
+		x := open()
+		rep, err := x.Sync(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if rep.Chunks != 31 || rep.Vectors != 31 || rep.Rebuilt != wantRebuilt {
+			t.Errorf("%s: report %+v", name, rep)
+		}
+		r, _ := x.Search(context.Background(), "quokka17", 1)
+		if got := topSource(t, r); !strings.Contains(got, "quokka17 ") {
+			t.Errorf("%s: top %q", name, got)
+		}
+		// and the repaired cache loads cleanly next time
+		if rep, _ := open().Sync(context.Background()); rep.Rebuilt || rep.Chunks != 31 || rep.Embedded != 0 {
+			t.Errorf("%s: after repair %+v", name, rep)
+		}
+	}
+	logPath := filepath.Join(dir, logName)
+	// Deleted: rebuilt from the files.
+	os.Remove(logPath)
+	check("deleted", false)
+	// Torn write: a record cut in half at the end.
+	s := NewStore(ws, nil)
+	s.AppendHistory("Memory 30: the quokka30 visited.", time.Now())
+	open().Sync(context.Background())
+	fi, _ := os.Stat(logPath)
+	os.Truncate(logPath, fi.Size()-20)
+	os.Remove(filepath.Join(ws, HistoryFile)) // back to 30 entries + daily note
+	writeFile(t, ws, HistoryFile, history(entries...))
+	check("torn", true)
+	// Corrupt: garbage over the header.
+	f, _ := os.OpenFile(logPath, os.O_WRONLY, 0)
+	f.WriteAt([]byte("garbage!garbage!"), 0)
+	f.Close()
+	check("corrupt", true)
+	// Lost documents: a chunk's record is missing though its file's is
+	// there; the count check after load notices and re-reads the file.
+	recs, _, _, err := readLog(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []record
+	dropped := false
+	for _, r := range recs {
+		if r.Op == opPut && !dropped && strings.Contains(r.Chunk.Text, "quokka17 ") {
+			dropped = true
+			continue
+		}
+		kept = append(kept, r)
+	}
+	if !dropped {
+		t.Fatal("no record to drop")
+	}
+	if err := (&logWriter{path: logPath}).snapshot(kept); err != nil {
+		t.Fatal(err)
+	}
+	check("lost chunk", true)
+	// Another embedding model: vectors rebuilt.
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "other"})
+	if rep, _ := x.Sync(context.Background()); !rep.Rebuilt || rep.Embedded != 31 {
+		t.Errorf("model change: %+v", rep)
+	}
+}
+
+func TestEmbeddingDownFallsBackThenCatchesUp(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, history("Ordered a blue raincoat online.", "Visited grandma in the hospital."))
+	fe := &fakeEmbed{}
+	fe.fail.Store(true)
+	now := time.Now()
+	x := NewIndex(IndexOptions{Workspace: ws, Embed: fe.embed, Model: "m", Now: func() time.Time { return now }})
+	r, err := x.Search(context.Background(), "raincoat", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeKeyword || !strings.Contains(r.Note, "embedding model is unavailable") || !strings.Contains(topSource(t, r), "raincoat") {
+		t.Errorf("down: %+v", r)
+	}
+	fe.fail.Store(false)
+	now = now.Add(time.Minute)
+	r, _ = x.Search(context.Background(), "raincoat", 2)
+	if r.Mode != ModeHybrid || x.Report().Vectors != 2 {
+		t.Errorf("after recovery: mode %s, %+v", r.Mode, x.Report())
+	}
+}
+
+func TestReindexAndSessions(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	writeFile(t, ws, HistoryFile, history("One.", "Two about walruses."))
+	fe := &fakeEmbed{}
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "m"})
+	x.Sync(context.Background())
+	rep, err := x.Reindex(context.Background())
+	if err != nil || !rep.Rebuilt || rep.Chunks != 2 || rep.Embedded != 2 {
+		t.Errorf("reindex %+v %v", rep, err)
+	}
+}
+
+// Appending to HISTORY.md takes a fast path (only the tail is chunked); it
+// must give the same chunks as reading the whole file.
+func TestHistoryAppendFastPathMatchesFullRead(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, "# History\n\n[2026-01-01 10:00] Same.\n\n[2026-01-02 10:00] Other.\n")
+	x := NewIndex(IndexOptions{Workspace: ws})
+	x.Sync(context.Background())
+	ids := func(x *Index) string {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return strings.Join(x.files[HistoryFile].IDs, ",")
+	}
+	p := filepath.Join(ws, HistoryFile)
+	for i, tail := range []string{
+		"\n[2026-01-01 10:00] Same.\n",          // duplicate text: needs the ordinal
+		"[2026-01-03 10:00] New.\n",             // after a newline
+		"continuation of the last entry\n",      // not an entry: full read
+		"\n\n[2026-01-04 10:00] Later.\nmore\n", // multi-line entry
+	} {
+		f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(tail)
+		f.Close()
+		rep, err := x.Sync(context.Background())
+		if err != nil || rep.Changed != 1 {
+			t.Fatalf("step %d: %+v %v", i, rep, err)
+		}
+		fresh := NewIndex(IndexOptions{Workspace: ws})
+		fresh.Sync(context.Background())
+		if got, want := ids(x), ids(fresh); got != want {
+			t.Errorf("step %d: incremental IDs\n%s\nfull read\n%s", i, got, want)
+		}
+		if x.Report().Chunks != fresh.Report().Chunks {
+			t.Errorf("step %d: %d chunks, full read %d", i, x.Report().Chunks, fresh.Report().Chunks)
+		}
+	}
+}
+
+// A slow workspace walk is not repeated on every search: known notes are
+// stat'ed (edits show at once), new ones appear at the next walk.
+func TestSlowWalkThrottled(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "notes/a.md", "alpha note")
+	now := time.Now()
+	x := NewIndex(IndexOptions{Workspace: ws, Now: func() time.Time { return now }})
+	x.Sync(context.Background())
+	x.walkCost = time.Second // pretend the walk was slow
+	writeFile(t, ws, "notes/b.md", "bravo note")
+	writeFile(t, ws, "notes/a.md", "alpha edited charlie")
+	writeFile(t, ws, "memory/2026-01-01.md", "delta daily")
+	for q, want := range map[string]bool{"charlie": true, "bravo": false, "delta": true} {
+		r, _ := x.Search(context.Background(), q, 1)
+		if (len(r.Hits) == 1) != want {
+			t.Errorf("%s: %+v", q, r.Hits)
+		}
+	}
+	now = now.Add(walkEvery)
+	if r, _ := x.Search(context.Background(), "bravo", 1); len(r.Hits) != 1 {
+		t.Errorf("new note not found after the next walk")
+	}
+}

@@ -1,0 +1,138 @@
+package memory
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hearth/backend/agent"
+	"hearth/backend/internal/fakeollama"
+	"hearth/backend/llm"
+	"hearth/backend/tools"
+)
+
+func TestRecallBlock(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, history("Repotted the fig tree into a terracotta pot.", "Renewed the car insurance with Allianz."))
+	fe := &fakeEmbed{}
+	x := NewIndex(IndexOptions{Workspace: ws, Embed: fe.embed, Model: "m"})
+	hist := []llm.Message{{Role: llm.RoleUser, Content: "hi"}, {Role: llm.RoleAssistant, Content: "hello"},
+		{Role: llm.RoleUser, Content: "when did I repot the fig tree?"}}
+	build := func(r *RecallContext) string {
+		t.Helper()
+		out, err := r.Build(context.Background(), agent.ContextInput{SessionID: "s1", History: hist})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Messages[0].Content != "hi" {
+			t.Errorf("older user message changed: %q", out.Messages[0].Content)
+		}
+		return out.Messages[len(out.Messages)-1].Content
+	}
+	r := &RecallContext{Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.35, MaxChars: 1500}}
+	got := build(r)
+	if !strings.HasPrefix(got, BlockHeader+"\n- (memory/HISTORY.md, 2026-01-01 10:00) [2026-01-01 10:00] Repotted the fig tree") ||
+		!strings.HasSuffix(got, BlockFooter+"\n\nwhen did I repot the fig tree?") {
+		t.Errorf("block:\n%s", got)
+	}
+	if strings.Contains(got, "Allianz") {
+		t.Errorf("unrelated entry above the threshold:\n%s", got)
+	}
+	if hist[2].Content != "when did I repot the fig tree?" {
+		t.Error("the stored history was changed")
+	}
+	calls := fe.calls.Load()
+	build(r) // the next model call of the same turn
+	if fe.calls.Load() != calls {
+		t.Error("searched again within one turn")
+	}
+	for name, r := range map[string]*RecallContext{
+		"off":        {Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: false, MinScore: 0.35, MaxChars: 1500}},
+		"threshold":  {Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.99, MaxChars: 1500}},
+		"size limit": {Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.1, MaxChars: 60}},
+	} {
+		if got := build(r); got != "when did I repot the fig tree?" {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+}
+
+func TestRecallContextTriggersConsolidationAndReportsFailure(t *testing.T) {
+	f := newConsFixture(t, 3)
+	f.fake.Enqueue(fakeollama.Reply{Content: "no"}, fakeollama.Reply{Content: "no"})
+	r := &RecallContext{Inner: agent.PlainContext{}, Consolidator: f.c}
+	msgs := make([]llm.Message, 6)
+	for i := range msgs {
+		msgs[i] = llm.Message{Role: llm.RoleUser, Content: "x"}
+	}
+	if _, err := r.Build(context.Background(), agent.ContextInput{SessionID: f.id, History: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	f.c.Wait(context.Background())
+	out, _ := r.Build(context.Background(), agent.ContextInput{SessionID: f.id, History: msgs})
+	if len(out.Notices) != 1 || !strings.Contains(out.Notices[0], "did not call save_memory") {
+		t.Errorf("notices %q", out.Notices)
+	}
+}
+
+func TestTools(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, history("Met Ana at the climbing gym."))
+	s := NewStore(ws, nil)
+	x := NewIndex(IndexOptions{Workspace: ws})
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(Tools(s, x)...); err != nil {
+		t.Fatal(err)
+	}
+	res := reg.Call(context.Background(), "memory_search", []byte(`{"query":"climbing gym","k":"3"}`))
+	want := "(keyword search: no embedding model is set (agents.defaults.embeddingModel))\n1. memory/HISTORY.md [2026-01-01 10:00] score 1.00 keyword\n   [2026-01-01 10:00] Met Ana at the climbing gym."
+	if res.Content != want {
+		t.Errorf("memory_search:\n%s\nwant:\n%s", res.Content, want)
+	}
+	res = reg.Call(context.Background(), "remember", []byte(`{"text":"Ana climbs on Tuesdays"}`))
+	b, _ := os.ReadFile(filepath.Join(ws, MemoryFile))
+	if res.IsError || string(b) != "- Ana climbs on Tuesdays\n" {
+		t.Errorf("remember: %+v, MEMORY.md %q", res, b)
+	}
+	res = reg.Call(context.Background(), "memory_search", []byte(`{"query":"  "}`))
+	if !res.IsError {
+		t.Errorf("empty query: %+v", res)
+	}
+}
+
+func TestWatchReportsHandEdits(t *testing.T) {
+	s, ws := newTestStore(t)
+	got := make(chan string, 10)
+	s.OnChange(func(n string) { got <- n })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := s.Watch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The store's own write is reported once, not again by the watcher.
+	if _, err := s.Remember("own write"); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-got; n != MemoryFile {
+		t.Fatalf("own write reported as %q", n)
+	}
+	time.Sleep(2 * watchDebounce)
+	os.WriteFile(filepath.Join(ws, "memory", "2026-05-01.md"), []byte("hand"), 0o600)
+	os.WriteFile(filepath.Join(ws, "memory", "scratch.txt"), []byte("ignored"), 0o600)
+	select {
+	case n := <-got:
+		if n != "memory/2026-05-01.md" {
+			t.Errorf("changed %q", n)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("no change reported")
+	}
+	select {
+	case n := <-got:
+		t.Errorf("extra change %q", n)
+	case <-time.After(300 * time.Millisecond):
+	}
+}

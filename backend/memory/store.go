@@ -1,0 +1,406 @@
+package memory
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The memory files, relative to the workspace (F-MEMFILES).
+const (
+	MemoryFile  = "memory/MEMORY.md"
+	HistoryFile = "memory/HISTORY.md"
+)
+
+// File kinds of FileInfo.Kind.
+const (
+	KindMemory  = "memory"
+	KindHistory = "history"
+	KindDaily   = "daily"
+	KindPersona = "persona"
+	KindSkill   = "skill"
+)
+
+// personaFiles are the workspace files the sidebar edits besides memory.
+func personaFiles() []string {
+	return []string{"AGENTS.md", "SOUL.md", "USER.md", "TOOLS.md", "IDENTITY.md", "HEARTBEAT.md"}
+}
+
+var dailyRe = regexp.MustCompile(`^memory/\d{4}-\d{2}-\d{2}\.md$`)
+
+// DailyNote is the path of the daily note of t's day.
+func DailyNote(t time.Time) string { return "memory/" + t.Format("2006-01-02") + ".md" }
+
+// FileInfo describes one memory or persona file for the sidebar.
+type FileInfo struct {
+	// Name is what the sidebar shows ("MEMORY.md", "2026-11-23", "skills/git").
+	Name string `json:"name"`
+	// Path is relative to the workspace, slash-separated; it names the file
+	// in Read and Save.
+	Path    string    `json:"path"`
+	Kind    string    `json:"kind"`
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"modTime"`
+	Hash    string    `json:"hash"`
+}
+
+// File is one file's content and the hash a later Save must quote.
+type File struct {
+	Path    string    `json:"path"`
+	Content string    `json:"content"`
+	Hash    string    `json:"hash"`
+	ModTime time.Time `json:"modTime"`
+	// Exists is false for a file not written yet (content "", hash "").
+	Exists bool `json:"exists"`
+}
+
+// SaveResult is the outcome of a compare-and-swap Save: either Saved with the
+// new Hash, or a Conflict carrying both versions (nothing was written).
+type SaveResult struct {
+	Saved    bool      `json:"saved"`
+	Hash     string    `json:"hash"`
+	Conflict *Conflict `json:"conflict,omitempty"`
+}
+
+// Conflict is a save refused because the file changed since it was read:
+// Mine is the text the caller tried to save, Theirs what the file holds now.
+type Conflict struct {
+	Mine       string `json:"mine"`
+	Theirs     string `json:"theirs"`
+	TheirsHash string `json:"theirsHash"`
+}
+
+// Hash is the content hash the compare-and-swap uses; "" for a missing file.
+func Hash(content []byte) string {
+	sum := sha256.Sum256(content)
+	return hex.EncodeToString(sum[:])
+}
+
+// ErrNotMemoryFile is returned for a name that is not a memory or persona file.
+var ErrNotMemoryFile = errors.New("not a memory or persona file")
+
+// Store reads and writes the memory and persona files of one workspace.
+// Every write is atomic (temp file + rename, mode kept) and runs under an
+// advisory lock shared with other Hearth processes.
+type Store struct {
+	ws  string
+	now func() time.Time
+
+	mu        sync.Mutex // serialises writers of this process
+	subsMu    sync.Mutex
+	listeners []func(name string)
+	written   map[string]string // name → hash of this store's last write (the watcher skips its echo)
+}
+
+// NewStore returns the store of workspace ws; now may be nil (time.Now).
+func NewStore(ws string, now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{ws: ws, now: now}
+}
+
+// Workspace is the store's workspace folder.
+func (s *Store) Workspace() string { return s.ws }
+
+// OnChange registers fn, called with the file's path after every write by
+// this store (and, with Watch, after hand edits).
+func (s *Store) OnChange(fn func(name string)) {
+	s.subsMu.Lock()
+	s.listeners = append(s.listeners, fn)
+	s.subsMu.Unlock()
+}
+
+// wrote records this store's own write, reported at once; the watcher
+// then skips the event of the same content.
+func (s *Store) wrote(name, hash string) {
+	s.subsMu.Lock()
+	if s.written == nil {
+		s.written = map[string]string{}
+	}
+	s.written[name] = hash
+	s.subsMu.Unlock()
+	s.notify(name)
+}
+
+// ownEcho reports whether a watched change is this store's own last write.
+func (s *Store) ownEcho(name string) bool {
+	b, err := os.ReadFile(filepath.Join(s.ws, filepath.FromSlash(name)))
+	if err != nil {
+		return false
+	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	return s.written[name] == Hash(b)
+}
+
+func (s *Store) notify(name string) {
+	s.subsMu.Lock()
+	ls := append([]func(string){}, s.listeners...)
+	s.subsMu.Unlock()
+	for _, fn := range ls {
+		fn(name)
+	}
+}
+
+// CheckName cleans a relative name and checks it is a file the memory API
+// may touch: memory/*.md, the persona files, skills/<name>/SKILL.md.
+func CheckName(name string) (string, error) {
+	n := path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(name)), "./"))
+	// FileInfo.Name works too: "MEMORY.md", "2026-11-23", "skills/git".
+	switch {
+	case n == "MEMORY.md" || n == "HISTORY.md":
+		n = "memory/" + n
+	case dailyRe.MatchString("memory/" + n):
+		n = "memory/" + n
+	case dailyRe.MatchString("memory/" + n + ".md"):
+		n = "memory/" + n + ".md"
+	case strings.HasPrefix(n, "skills/") && strings.Count(n, "/") == 1:
+		n += "/SKILL.md"
+	}
+	ok := n == MemoryFile || n == HistoryFile || dailyRe.MatchString(n)
+	for _, p := range personaFiles() {
+		ok = ok || n == p
+	}
+	if parts := strings.Split(n, "/"); len(parts) == 3 && parts[0] == "skills" && parts[2] == "SKILL.md" && parts[1] != ".." && parts[1] != "." {
+		ok = true
+	}
+	if !ok {
+		return "", fmt.Errorf("%q: %w (hint: use memory/MEMORY.md, memory/HISTORY.md, memory/YYYY-MM-DD.md, a persona file such as SOUL.md, or skills/<name>/SKILL.md)", name, ErrNotMemoryFile)
+	}
+	return n, nil
+}
+
+func kindOf(n string) (kind, display string) {
+	switch {
+	case n == MemoryFile:
+		return KindMemory, "MEMORY.md"
+	case n == HistoryFile:
+		return KindHistory, "HISTORY.md"
+	case dailyRe.MatchString(n):
+		return KindDaily, strings.TrimSuffix(path.Base(n), ".md")
+	case strings.HasPrefix(n, "skills/"):
+		return KindSkill, path.Dir(n)
+	}
+	return KindPersona, n
+}
+
+// List returns the memory and persona files that exist: MEMORY.md,
+// HISTORY.md, daily notes (newest first), persona files, skills.
+func (s *Store) List() ([]FileInfo, error) {
+	var names []string
+	names = append(names, MemoryFile, HistoryFile)
+	ents, err := os.ReadDir(filepath.Join(s.ws, "memory"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("list memory files: %w", err)
+	}
+	var daily []string
+	for _, e := range ents {
+		if n := "memory/" + e.Name(); dailyRe.MatchString(n) && !e.IsDir() {
+			daily = append(daily, n)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(daily)))
+	names = append(names, daily...)
+	names = append(names, personaFiles()...)
+	skills, _ := filepath.Glob(filepath.Join(s.ws, "skills", "*", "SKILL.md"))
+	sort.Strings(skills)
+	for _, p := range skills {
+		if rel, err := filepath.Rel(s.ws, p); err == nil {
+			names = append(names, filepath.ToSlash(rel))
+		}
+	}
+	out := make([]FileInfo, 0, len(names))
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(s.ws, filepath.FromSlash(n)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list memory files: %w", err)
+		}
+		fi, err := os.Stat(filepath.Join(s.ws, filepath.FromSlash(n)))
+		if err != nil {
+			continue
+		}
+		kind, display := kindOf(n)
+		out = append(out, FileInfo{Name: display, Path: n, Kind: kind, Size: fi.Size(), ModTime: fi.ModTime(), Hash: Hash(b)})
+	}
+	return out, nil
+}
+
+// Read returns a file's content and hash; a missing file is returned empty
+// with Exists false (so the sidebar can create it).
+func (s *Store) Read(name string) (File, error) {
+	n, err := CheckName(name)
+	if err != nil {
+		return File{}, err
+	}
+	return s.read(n)
+}
+
+func (s *Store) read(n string) (File, error) {
+	p := filepath.Join(s.ws, filepath.FromSlash(n))
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return File{Path: n}, nil
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("read %s: %w", n, err)
+	}
+	f := File{Path: n, Content: string(b), Hash: Hash(b), Exists: true}
+	if fi, err := os.Stat(p); err == nil {
+		f.ModTime = fi.ModTime()
+	}
+	return f, nil
+}
+
+// Save writes content if the file still has expectedHash ("" for a file
+// that did not exist). Otherwise nothing is written and the result carries
+// both versions. Saving what the file already holds always succeeds.
+func (s *Store) Save(name, content, expectedHash string) (SaveResult, error) {
+	n, err := CheckName(name)
+	if err != nil {
+		return SaveResult{}, err
+	}
+	return s.update(n, func(cur File) (string, *Conflict) {
+		if cur.Hash != expectedHash && cur.Content != content {
+			return "", &Conflict{Mine: content, Theirs: cur.Content, TheirsHash: cur.Hash}
+		}
+		return content, nil
+	})
+}
+
+// update reads n under the lock, asks change for the new text (or a
+// conflict) and writes it atomically.
+func (s *Store) update(n string, change func(cur File) (string, *Conflict)) (SaveResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	unlock, err := s.lockFile()
+	if err != nil {
+		return SaveResult{}, err
+	}
+	defer unlock()
+	cur, err := s.read(n)
+	if err != nil {
+		return SaveResult{}, err
+	}
+	next, conflict := change(cur)
+	if conflict != nil {
+		return SaveResult{Conflict: conflict}, nil
+	}
+	h := Hash([]byte(next))
+	if cur.Exists && h == cur.Hash {
+		return SaveResult{Saved: true, Hash: h}, nil
+	}
+	if err := writeAtomic(filepath.Join(s.ws, filepath.FromSlash(n)), []byte(next)); err != nil {
+		return SaveResult{}, fmt.Errorf("save %s: %w", n, err)
+	}
+	s.wrote(n, h)
+	return SaveResult{Saved: true, Hash: h}, nil
+}
+
+// lockFile takes the workspace's memory lock (<ws>/.hearth/memory.lock).
+func (s *Store) lockFile() (func(), error) {
+	dir := filepath.Join(s.ws, ".hearth")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("memory lock: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "memory.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("memory lock: %w", err)
+	}
+	if err := flock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("memory lock: %w", err)
+	}
+	return func() { f.Close() }, nil // closing releases the flock
+}
+
+// writeAtomic writes b to p through a temp file in the same folder and a
+// rename, keeping p's mode (0600 for a new file).
+func writeAtomic(p string, b []byte) error {
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(p); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
+
+// EntryTime is the stamp format of HISTORY.md entries.
+const EntryTime = "2006-01-02 15:04"
+
+var stampRe = regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\]`)
+
+// AppendHistory appends one entry to HISTORY.md, stamped "[YYYY-MM-DD HH:MM]"
+// with at (a stamp the text already starts with is kept).
+func (s *Store) AppendHistory(entry string, at time.Time) error {
+	entry = strings.TrimSpace(entry)
+	if entry == "" {
+		return errors.New("append history: empty entry")
+	}
+	if !stampRe.MatchString(entry) {
+		entry = "[" + at.Format(EntryTime) + "] " + entry
+	}
+	_, err := s.update(HistoryFile, func(cur File) (string, *Conflict) {
+		return joinBlock(cur.Content, entry), nil
+	})
+	return err
+}
+
+// Remember appends a fact to MEMORY.md as a list item.
+func (s *Store) Remember(text string) (SaveResult, error) {
+	text = strings.Join(strings.Fields(text), " ")
+	if text == "" {
+		return SaveResult{}, errors.New("remember: nothing to remember (hint: give the fact as text)")
+	}
+	return s.update(MemoryFile, func(cur File) (string, *Conflict) {
+		c := strings.TrimRight(cur.Content, "\n")
+		if c == "" {
+			return "- " + text + "\n", nil
+		}
+		return c + "\n- " + text + "\n", nil
+	})
+}
+
+// joinBlock appends a paragraph to text with one blank line between.
+func joinBlock(text, block string) string {
+	t := strings.TrimRight(text, "\n")
+	if t == "" {
+		return block + "\n"
+	}
+	return t + "\n\n" + block + "\n"
+}
