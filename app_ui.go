@@ -36,7 +36,7 @@ func (a *App) ContinueRun(sessionID string) (string, error) { return a.desk.Cont
 func (a *App) ListSessions() ([]session.Summary, error) { return a.svc.ListSessions() }
 
 // LoadSession reads one chat.
-func (a *App) LoadSession(id string) (*session.Session, error) { return a.svc.LoadSession(id) }
+func (a *App) LoadSession(id string) (core.History, error) { return a.desk.History(id) }
 
 // RenameSession sets a chat's title ("" restores the automatic one).
 func (a *App) RenameSession(id, title string) error { return a.svc.RenameSession(id, title) }

@@ -322,3 +322,34 @@ func TestFirstRun(t *testing.T) {
 		t.Errorf("down: %+v", fr)
 	}
 }
+
+func TestDesktopHistory(t *testing.T) {
+	svc, _ := chatService(t, "",
+		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "list_dir", Arguments: json.RawMessage(`{"path":"."}`)}}},
+		fakeollama.Reply{Content: "Listed."})
+	var e emitted
+	d := NewDesktop(svc, e.emit)
+	runID, err := d.Send(ChatInput{SessionID: "h", Text: "list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Attach(RunChannel(runID))
+	waitFinished(t, &e, RunChannel(runID))
+	h, err := d.History("h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := []string{}
+	for _, m := range h.Messages {
+		roles = append(roles, m.Role)
+	}
+	if strings.Join(roles, ",") != "user,assistant,tool,assistant" {
+		t.Fatalf("roles %v", roles)
+	}
+	if c := h.Messages[1].ToolCalls; len(c) != 1 || c[0].Name != "list_dir" || !strings.Contains(c[0].Arguments, `"path"`) {
+		t.Errorf("tool calls %+v", c)
+	}
+	if len(h.Runs) != 1 || h.Runs[0].ID != runID || len(h.Interrupted) != 0 {
+		t.Errorf("runs %+v interrupted %v", h.Runs, h.Interrupted)
+	}
+}

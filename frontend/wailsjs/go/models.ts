@@ -96,6 +96,108 @@ export namespace core {
 	        this.workspace = source["workspace"];
 	    }
 	}
+	export class HistoryCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class HistoryMessage {
+	    role: string;
+	    content: string;
+	    reasoning?: string;
+	    images?: string[];
+	    toolCalls?: HistoryCall[];
+	    toolCallId?: string;
+	    toolName?: string;
+	    runId?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.reasoning = source["reasoning"];
+	        this.images = source["images"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], HistoryCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.toolName = source["toolName"];
+	        this.runId = source["runId"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class History {
+	    id: string;
+	    title: string;
+	    model: string;
+	    messages: HistoryMessage[];
+	    runs: session.Run[];
+	    interrupted: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new History(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.model = source["model"];
+	        this.messages = this.convertValues(source["messages"], HistoryMessage);
+	        this.runs = this.convertValues(source["runs"], session.Run);
+	        this.interrupted = source["interrupted"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	export class ModelEntry {
 	    name: string;
 	    size: number;
@@ -300,131 +402,6 @@ export namespace llm {
 
 export namespace session {
 	
-	export class Entry {
-	    role: string;
-	    content: string;
-	    reasoning?: string;
-	    images?: number[][];
-	    toolCalls?: llm.ToolCall[];
-	    toolCallId?: string;
-	    toolName?: string;
-	    // Go type: time
-	    at: any;
-	    runId?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Entry(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.role = source["role"];
-	        this.content = source["content"];
-	        this.reasoning = source["reasoning"];
-	        this.images = source["images"];
-	        this.toolCalls = this.convertValues(source["toolCalls"], llm.ToolCall);
-	        this.toolCallId = source["toolCallId"];
-	        this.toolName = source["toolName"];
-	        this.at = this.convertValues(source["at"], null);
-	        this.runId = source["runId"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Interrupted {
-	    runId: string;
-	    first: number;
-	    entries: Entry[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Interrupted(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.runId = source["runId"];
-	        this.first = source["first"];
-	        this.entries = this.convertValues(source["entries"], Entry);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Meta {
-	    id: string;
-	    title: string;
-	    // Go type: time
-	    created: any;
-	    // Go type: time
-	    updated: any;
-	    model: string;
-	    lastConsolidated: number;
-	    archived: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Meta(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.title = source["title"];
-	        this.created = this.convertValues(source["created"], null);
-	        this.updated = this.convertValues(source["updated"], null);
-	        this.model = source["model"];
-	        this.lastConsolidated = source["lastConsolidated"];
-	        this.archived = source["archived"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class Run {
 	    runId: string;
 	    status: string;
@@ -448,58 +425,6 @@ export namespace session {
 	        this.usage = this.convertValues(source["usage"], llm.Usage);
 	        this.durationMs = source["durationMs"];
 	        this.at = this.convertValues(source["at"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Warning {
-	    line: number;
-	    message: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Warning(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.line = source["line"];
-	        this.message = source["message"];
-	    }
-	}
-	export class Session {
-	    meta: Meta;
-	    messages: Entry[];
-	    runs: Run[];
-	    interrupted?: Interrupted[];
-	    warnings?: Warning[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Session(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.meta = this.convertValues(source["meta"], Meta);
-	        this.messages = this.convertValues(source["messages"], Entry);
-	        this.runs = this.convertValues(source["runs"], Run);
-	        this.interrupted = this.convertValues(source["interrupted"], Interrupted);
-	        this.warnings = this.convertValues(source["warnings"], Warning);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -26,7 +26,7 @@ export function ListModels():Promise<Array<core.ModelEntry>>;
 
 export function ListSessions():Promise<Array<session.Summary>>;
 
-export function LoadSession(arg1:string):Promise<session.Session>;
+export function LoadSession(arg1:string):Promise<core.History>;
 
 export function PullModel(arg1:string):Promise<string>;
 
