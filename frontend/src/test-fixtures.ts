@@ -23,7 +23,7 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
   };
 }
 
-import { vi } from 'vitest';
+import { vi, type Mock } from 'vitest';
 import type { Api, RunEvent } from './lib/api';
 
 /** A fake of lib/api's `api`: every binding is a vi.fn; runs are driven with emitRun. */
@@ -73,7 +73,7 @@ export function fakeApi(over: Partial<Api> = {}) {
   let seq = 0;
   return {
     api: api as unknown as Api,
-    mocks: api,
+    mocks: api as unknown as { [K in keyof Api]: Mock<Api[K]> },
     /** Delivers an event of run id as the backend would. */
     emitRun(id: string, type: RunEvent['type'], fields: Record<string, unknown> = {}) {
       runs.get(id)?.({ runId: id, sessionId: 's1', seq: ++seq, type, ...fields } as RunEvent);
