@@ -39,6 +39,9 @@ export function createChatStore(
   let unfollow: (() => void) | null = null;
   let current: Turn | null = null;
   let generation = 0; // bumps when another chat opens: stale events are dropped
+  // Wails may deliver a run's events out of order; they are put back in seq order here.
+  let nextSeq = 1;
+  let early = new Map<number, RunEvent>();
 
   function flush() {
     scheduled = false;
@@ -71,8 +74,23 @@ export function createChatStore(
 
   function onEvent(gen: number, ev: RunEvent) {
     if (gen !== generation) return;
-    queue.push(ev);
     opts.probe?.arrived(1);
+    if (!ev.seq) {
+      queue.push(ev);
+    } else if (ev.seq === nextSeq) {
+      queue.push(ev);
+      nextSeq++;
+      for (let e = early.get(nextSeq); e; e = early.get(nextSeq)) {
+        early.delete(nextSeq);
+        queue.push(e);
+        nextSeq++;
+      }
+    } else if (ev.seq > nextSeq) {
+      early.set(ev.seq, ev);
+      return;
+    } else {
+      return; // a duplicate
+    }
     if (!scheduled) {
       scheduled = true;
       schedule(flush);
@@ -90,6 +108,8 @@ export function createChatStore(
       return false;
     }
     if (gen !== generation) return false;
+    nextSeq = 1;
+    early = new Map();
     const proxy = newTurn(runId);
     s.items.push(proxy);
     current = s.items[s.items.length - 1] as Turn; // the reactive proxy

@@ -145,3 +145,31 @@ describe('chat store', () => {
     expect(items).toHaveLength(1);
   });
 });
+
+describe('event order', () => {
+  it('puts events that Wails delivered out of order back in seq order', async () => {
+    const fake = fakeApi();
+    const frames: (() => void)[] = [];
+    const chat = createChatStore(fake.api, { schedule: (fn) => frames.push(fn) });
+    await chat.send('list');
+    const deliver = (seq: number, type: RunEvent['type'], f: Record<string, unknown> = {}) =>
+      (fake.api.followRun as unknown as { mock: { calls: [string, (e: RunEvent) => void][] } }).mock.calls[0][1]({
+        runId: 'r1',
+        sessionId: 's1',
+        seq,
+        type,
+        ...f,
+      } as RunEvent);
+    deliver(1, 'run_started');
+    deliver(4, 'text_delta', { text: ' holds' });
+    deliver(2, 'text_delta', { text: 'Your' });
+    deliver(5, 'run_finished', { status: 'ok' });
+    deliver(3, 'text_delta', { text: ' workspace' });
+    deliver(3, 'text_delta', { text: ' again' });
+    frames.splice(0).forEach((f) => f());
+    const turn = chat.items[1] as Turn;
+    expect(turnText(turn)).toBe('Your workspace holds');
+    expect(turn.status).toBe('ok');
+    expect(chat.running).toBe('');
+  });
+});

@@ -53,9 +53,14 @@ export function createModelsStore(
   }
 
   function onProgress(p: PullState, ev: PullEvent) {
+    // Events may arrive out of order: nothing moves a finished pull or its bar backwards.
+    if (p.done) return;
     if (ev.status) p.status = ev.status;
-    if (ev.total) p.total = ev.total;
-    if (ev.completed) p.completed = ev.completed;
+    if (ev.total && ev.total !== p.total) {
+      p.total = ev.total;
+      p.completed = 0;
+    }
+    if (ev.completed) p.completed = Math.max(p.completed, ev.completed);
     if (ev.done) {
       p.done = true;
       p.error = ev.error ?? '';
