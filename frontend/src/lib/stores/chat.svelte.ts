@@ -168,6 +168,12 @@ export function createChatStore(
       const { items, interrupted } = itemsFromSession(data);
       s.items = items;
       s.interrupted = interrupted;
+      // A chat whose last reply failed offers Retry with its last question.
+      const last = items[items.length - 1];
+      const q = items[items.length - 2];
+      if (last?.kind === 'assistant' && last.status === 'error' && q?.kind === 'user') {
+        s.lastInput = { text: q.text, images: q.images };
+      }
       const u = await api.sessionUsage(id).catch(() => null);
       s.contextUsed = u?.contextUsed ?? 0;
       s.contextLimit = u?.contextLimit ?? 0;

@@ -133,16 +133,25 @@ describe('chat store', () => {
     expect(chat.running).toBe('r2');
   });
 
-  it('history keeps an errored run visible', () => {
+  it('history keeps an errored run that wrote no answer, after its question', () => {
     const { items } = itemsFromSession({
       id: 's',
       title: '',
       model: '',
-      messages: [{ role: 'user', content: 'x' }],
-      runs: [],
+      messages: [
+        { role: 'user', content: 'x', runId: 'r1' },
+        { role: 'user', content: 'y', runId: 'r2' },
+        { role: 'assistant', content: 'fine', runId: 'r2' },
+      ],
+      runs: [
+        { runId: 'r1', status: 'error', error: "model 'q' not found", final: '', usage: {}, durationMs: 3 },
+        { runId: 'r2', status: 'ok', final: 'fine', usage: {}, durationMs: 3 },
+      ],
       interrupted: [],
     } as never);
-    expect(items).toHaveLength(1);
+    expect(items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((items[1] as Turn).parts[0]).toMatchObject({ kind: 'error', message: "model 'q' not found" });
+    expect((items[1] as Turn).status).toBe('error');
   });
 });
 

@@ -16,12 +16,14 @@ export function imageURL(b64: unknown): string {
 export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: boolean } {
   const items: Item[] = [];
   const turns = new Map<string, Turn>();
+  const userOf = new Map<string, number>(); // run id → index of its user message
   let n = 0;
   const entries: Entry[] = s.messages ?? [];
   for (const e of entries) {
     n++;
     if (e.role === 'user') {
       items.push({ kind: 'user', key: `u${n}`, text: e.content, images: (e.images ?? []).map(imageURL) });
+      if (e.runId) userOf.set(e.runId, items.length - 1);
       continue;
     }
     if (e.role === 'system') continue;
@@ -48,8 +50,17 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
     }
   }
   for (const r of s.runs ?? []) {
-    const turn = turns.get(r.runId);
-    if (!turn) continue;
+    let turn = turns.get(r.runId);
+    if (!turn) {
+      // A run that wrote no answer (an error at the first model call): show it after its
+      // question so the error card is still there.
+      if (r.status === 'ok' || !userOf.has(r.runId)) continue;
+      turn = newTurn(r.runId, `e-${r.runId}`);
+      const at = userOf.get(r.runId)! + 1;
+      items.splice(at, 0, turn);
+      for (const [k, v] of userOf) if (v >= at) userOf.set(k, v + 1);
+      turns.set(r.runId, turn);
+    }
     turn.status = (r.status || 'ok') as TurnStatus;
     turn.durationMs = r.durationMs;
     turn.promptTokens = r.usage?.promptTokens ?? 0;
