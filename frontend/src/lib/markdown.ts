@@ -81,23 +81,64 @@ export function renderMarkdown(text: string, opts: { highlight?: boolean; copyLa
  * joining them with "\n\n" gives back the text (up to the blank lines themselves).
  */
 export function splitBlocks(text: string): string[] {
-  const lines = text.split('\n');
+  return splitFrom(text, 0).blocks;
+}
+
+/** splitBlocks from offset from (which must start a block); starts are text offsets. */
+export function splitFrom(text: string, from: number): { blocks: string[]; starts: number[] } {
   const blocks: string[] = [];
-  let cur: string[] = [];
+  const starts: number[] = [];
   let fence = '';
-  for (const line of lines) {
+  let blockStart = -1;
+  let pos = from;
+  while (pos <= text.length) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    const line = text.slice(pos, end);
     const m = line.match(/^\s{0,3}(`{3,}|~{3,})/);
     if (m) {
       if (!fence) fence = m[1];
       else if (m[1][0] === fence[0] && m[1].length >= fence.length && line.trim() === m[1]) fence = '';
     }
-    if (!fence && line.trim() === '' && cur.length > 0) {
-      blocks.push(cur.join('\n'));
-      cur = [];
-      continue;
+    // The unterminated last line may still grow: it never ends a block.
+    const blank = line.trim() === '' && end < text.length;
+    if (!fence && blank) {
+      if (blockStart >= 0) {
+        blocks.push(text.slice(blockStart, pos - 1));
+        starts.push(blockStart);
+        blockStart = -1;
+      }
+    } else if (blockStart < 0 && (line !== '' || end < text.length)) {
+      blockStart = pos;
     }
-    cur.push(line);
+    pos = end + 1;
   }
-  blocks.push(cur.join('\n'));
-  return blocks;
+  if (blockStart >= 0) {
+    blocks.push(text.slice(blockStart));
+    starts.push(blockStart);
+  } else {
+    blocks.push('');
+    starts.push(text.length);
+  }
+  return { blocks, starts };
+}
+
+/**
+ * Splits a growing text, re-reading only from the start of the last block of the previous
+ * call (a stream only appends). Call it with the same state object each time.
+ */
+export function splitGrowing(text: string, st: { text: string; blocks: string[]; starts: number[] }): string[] {
+  const n = st.blocks.length;
+  if (n > 0 && text.startsWith(st.text)) {
+    const from = st.starts[n - 1];
+    const tail = splitFrom(text, from);
+    st.blocks = st.blocks.slice(0, n - 1).concat(tail.blocks);
+    st.starts = st.starts.slice(0, n - 1).concat(tail.starts);
+  } else {
+    const all = splitFrom(text, 0);
+    st.blocks = all.blocks;
+    st.starts = all.starts;
+  }
+  st.text = text;
+  return st.blocks;
 }
