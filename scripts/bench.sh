@@ -8,3 +8,10 @@ dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" \
 echo
 echo "targets: hearth version < 50 ms/run; window mapped < 1000 ms-to-window"
 awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i ~ /^(ms\/run|ms-to-window)$/) print $1, $(i-1), $i }' /tmp/hearth-bench.txt
+
+# The window streaming a 20 000-token answer into a 500-message chat (Chromium, dev build,
+# fake Ollama): long tasks and chunk-to-paint latency.
+echo
+go build -tags dev -o build/bin/hearth-dev .
+go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
+dbus-run-session -- xvfb-run -a node frontend/e2e/bench-stream.mjs 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)' || true
