@@ -47,11 +47,12 @@ func (a *App) DeleteSession(id string) error { return a.svc.DeleteSession(id) }
 // SessionUsage is the chat's last context use.
 func (a *App) SessionUsage(id string) agent.UsageData { return a.desk.SessionUsage(id) }
 
-// ExportSession asks where to save and writes the chat as "markdown" or "json";
-// it returns the path, or "" when the dialog was cancelled.
-func (a *App) ExportSession(id, title, format string) (string, error) {
+// ExportSession asks where to save (a dialog titled dialogTitle, in the window's
+// language) and writes the chat as "markdown" or "json"; it returns the path, or ""
+// when the dialog was cancelled.
+func (a *App) ExportSession(id, title, format, dialogTitle string) (string, error) {
 	path, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
-		Title: "Export chat", DefaultFilename: core.ExportName(title, format),
+		Title: dialogTitle, DefaultFilename: core.ExportName(title, format),
 	})
 	if err != nil || path == "" {
 		return "", err

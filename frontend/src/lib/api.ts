@@ -67,7 +67,8 @@ export const api = {
   loadSession: (id: string) => App.LoadSession(id),
   renameSession: (id: string, title: string) => App.RenameSession(id, title),
   deleteSession: (id: string) => App.DeleteSession(id),
-  exportSession: (id: string, title: string, format: 'markdown' | 'json') => App.ExportSession(id, title, format),
+  exportSession: (id: string, title: string, format: 'markdown' | 'json', dialogTitle: string) =>
+    App.ExportSession(id, title, format, dialogTitle),
   sessionUsage: (id: string) => App.SessionUsage(id),
   listModels: () => App.ListModels(),
   pullModel: (name: string) => App.PullModel(name),

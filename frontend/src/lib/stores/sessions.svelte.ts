@@ -54,10 +54,10 @@ export function createSessionsStore(
   }
 
   /** Exports through the save dialog; returns the path written, '' when cancelled. */
-  async function exportTo(id: string, format: 'markdown' | 'json') {
+  async function exportTo(id: string, format: 'markdown' | 'json', dialogTitle = 'Export chat') {
     const title = s.list.find((x) => x.id === id)?.title ?? '';
     try {
-      return await api.exportSession(id, title, format);
+      return await api.exportSession(id, title, format, dialogTitle);
     } catch (err) {
       s.error = errText(err);
       return '';

@@ -35,7 +35,7 @@ describe('sessions store', () => {
     fake.mocks.deleteSession.mockRejectedValueOnce('delete session a: busy (hint: stop it first)');
     expect(await store.remove('a')).toBe(false);
     expect(store.error).toContain('stop it first');
-    expect(await store.exportTo('a', 'json')).toBe('/tmp/chat.md');
-    expect(fake.mocks.exportSession).toHaveBeenCalledWith('a', '', 'json');
+    expect(await store.exportTo('a', 'json', 'Export chat')).toBe('/tmp/chat.md');
+    expect(fake.mocks.exportSession).toHaveBeenCalledWith('a', '', 'json', 'Export chat');
   });
 });

@@ -16,7 +16,7 @@ export function DeleteModel(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
 
-export function ExportSession(arg1:string,arg2:string,arg3:string):Promise<string>;
+export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
 export function FirstRun():Promise<core.FirstRun>;
 

@@ -26,8 +26,8 @@ export function DeleteSession(arg1) {
   return window['go']['main']['App']['DeleteSession'](arg1);
 }
 
-export function ExportSession(arg1, arg2, arg3) {
-  return window['go']['main']['App']['ExportSession'](arg1, arg2, arg3);
+export function ExportSession(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['ExportSession'](arg1, arg2, arg3, arg4);
 }
 
 export function FirstRun() {
