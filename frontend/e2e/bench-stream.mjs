@@ -86,7 +86,8 @@ try {
   const page = await context.newPage();
   await page.goto(app.url);
   await page.getByRole('list', { name: 'Chats' }).getByText('Benchmark chat').click();
-  await page.getByTestId('msg-assistant').nth(HISTORY / 2 - 1).waitFor({ timeout: 60000 });
+  await page.getByText(`Answer ${HISTORY - 2}.`).waitFor({ timeout: 60000 });
+  await page.getByRole('button', { name: /earlier messages/ }).waitFor();
   const loadLong = await page.evaluate(() => (window.__hearthBench.at.length = 0, window.__hearthBench.longTasks.splice(0)));
   await page.evaluate(() => (window.__hearthBench.lat.length = 0));
 
@@ -101,7 +102,16 @@ try {
   const box = page.getByRole('textbox', { name: 'Message Hearth…' });
   await box.fill('Write a very long answer');
   await box.press('Enter');
-  await page.locator('[data-testid="msg-assistant"][data-status="ok"]').nth(HISTORY / 2).waitFor({ timeout: 300000 });
+  let lastWord = TOKENS - 1;
+  while (lastWord % 400 === 399 || lastWord % 60 === 59) lastWord--;
+  await page.waitForFunction(
+    (w) => {
+      const a = [...document.querySelectorAll('[data-testid="msg-assistant"]')].pop();
+      return a?.dataset.status === 'ok' && a.textContent.includes(w);
+    },
+    `word${lastWord}`,
+    { timeout: 300000, polling: 500 },
+  );
   const secs = (Date.now() - t0) / 1000;
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
