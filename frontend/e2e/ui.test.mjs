@@ -5,7 +5,7 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
@@ -161,6 +161,26 @@ describe('sessions', () => {
     const md = readFileSync(target, 'utf8');
     assert.match(md, /Show me a Go example/);
     assert.match(md, /fmt\.Println/);
+  });
+});
+
+describe('an interrupted reply', () => {
+  test('offers Continue, which finishes the turn', async () => {
+    // What a quit in the middle of a reply leaves: the question of a run with no end line.
+    const at = new Date().toISOString();
+    const lines = [
+      { type: 'meta', v: 1, id: 'cut', title: 'Plan the trip to Lisbon', created: at, updated: at, model: 'ollama/qwen3:4b', lastConsolidated: -1, archived: false },
+      { type: 'message', at, runId: 'rcut', role: 'user', content: 'Plan the trip to Lisbon' },
+    ];
+    writeFileSync(join(app.workspace, '..', 'sessions', 'cut.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await page.reload();
+    await page.getByRole('list', { name: 'Chats' }).getByText('Plan the trip to Lisbon').click();
+    const banner = page.getByRole('status').filter({ hasText: 'interrupted before it finished' });
+    await banner.waitFor();
+    await banner.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('[data-testid="msg-assistant"][data-status="ok"]').last().waitFor({ timeout: 10000 });
+    assert.match(await lastAnswer().textContent(), /Plan the trip to Lisbon/);
+    assert.equal(await banner.count(), 0);
   });
 });
 
