@@ -2,7 +2,7 @@
 // scripted fake Ollama: chat streams, tool cards, Stop, model download, Chinese, session
 // search and export. The tests share one Hearth and run in order (the fake answers its
 // scripted replies in turn).
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -63,10 +63,6 @@ after(async () => {
   await chrome?.close();
   await app?.stop();
   await ollama?.stop();
-});
-
-afterEach(async (t) => {
-  await page?.screenshot({ path: join(shots, `ui-${t.name.replace(/\W+/g, '-').slice(0, 40)}.png`) }).catch(() => {});
 });
 
 async function send(text) {
