@@ -121,7 +121,7 @@ export function createSettingsStore(api: Pick<Api, 'getSettings' | 'saveSettings
       plain.openai.apiKey = '';
       st.draft = plain;
       st.saved = JSON.stringify(plain);
-      st.message = res.notice || 'saved';
+      st.message = res.notice ? 'savedLater' : 'saved';
       onSaved?.(plain);
       return true;
     } catch (err) {
