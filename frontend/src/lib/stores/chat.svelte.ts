@@ -55,7 +55,10 @@ export function createChatStore(
         s.contextUsed = turn.contextUsed;
         s.contextLimit = turn.contextLimit;
       }
-      if (ev.type === 'run_started' && ev.sessionId && !s.sessionId) s.sessionId = ev.sessionId;
+      if (ev.type === 'run_started' && ev.sessionId && !s.sessionId) {
+        s.sessionId = ev.sessionId;
+        opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
+      }
       if (ev.type === 'run_finished') finish(turn);
     }
     opts.probe?.flushed();
