@@ -1,6 +1,7 @@
 // The open chat: its items, the running turn and the context gauge. Run events are queued
 // as they arrive and applied once per animation frame, so a fast stream costs one DOM
-// update per frame however many chunks came in.
+// update per frame however many chunks came in. A run keeps going when another chat is
+// opened; its events are then applied off screen, and reopening its chat shows it live.
 import { errText, type Api, type RunEvent } from '../api';
 import { itemsFromSession } from './history';
 import { applyEvent, newTurn, type Item, type Turn } from './turn';
@@ -16,6 +17,18 @@ export interface Attachment {
 export interface PerfProbe {
   arrived(n: number): void;
   flushed(): void;
+}
+
+/** One followed run: Wails may deliver its events out of order, so they are put back in seq order. */
+interface Follower {
+  runId: string;
+  sessionId: string;
+  turn: Turn;
+  nextSeq: number;
+  early: Map<number, RunEvent>;
+  queue: RunEvent[];
+  unfollow: (() => void) | null;
+  done: boolean;
 }
 
 export function createChatStore(
@@ -34,67 +47,73 @@ export function createChatStore(
     contextLimit: 0,
     lastInput: null as { text: string; images: string[] } | null,
   });
-  let queue: RunEvent[] = [];
+  const followers = new Map<string, Follower>();
+  let active: Follower | null = null; // the run shown in the open chat
   let scheduled = false;
-  let unfollow: (() => void) | null = null;
-  let current: Turn | null = null;
-  let generation = 0; // bumps when another chat opens: stale events are dropped
-  // Wails may deliver a run's events out of order; they are put back in seq order here.
-  let nextSeq = 1;
-  let early = new Map<number, RunEvent>();
+  let generation = 0; // bumps when another chat opens
+
+  /** Applies f's queued events to its turn; reports whether the run finished. */
+  function drain(f: Follower): void {
+    const evs = f.queue;
+    f.queue = [];
+    for (const ev of evs) {
+      applyEvent(f.turn, ev);
+      if (ev.sessionId) f.sessionId = ev.sessionId;
+      if (f === active) {
+        if (ev.type === 'usage') {
+          s.contextUsed = f.turn.contextUsed;
+          s.contextLimit = f.turn.contextLimit;
+        }
+        if (ev.type === 'run_started' && ev.sessionId && !s.sessionId) {
+          s.sessionId = ev.sessionId;
+          opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
+        }
+      }
+      if (ev.type === 'run_finished') finish(f);
+    }
+  }
 
   function flush() {
     scheduled = false;
-    const evs = queue;
-    queue = [];
-    const turn = current;
-    if (!turn) return;
-    for (const ev of evs) {
-      applyEvent(turn, ev);
-      if (ev.type === 'usage') {
-        s.contextUsed = turn.contextUsed;
-        s.contextLimit = turn.contextLimit;
-      }
-      if (ev.type === 'run_started' && ev.sessionId && !s.sessionId) {
-        s.sessionId = ev.sessionId;
-        opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
-      }
-      if (ev.type === 'run_finished') finish(turn);
-    }
+    if (active) drain(active);
     opts.probe?.flushed();
   }
 
-  function finish(turn: Turn) {
-    s.running = '';
-    unfollow?.();
-    unfollow = null;
-    current = null;
-    if (turn.newSessionId) {
-      void open(turn.newSessionId);
+  function finish(f: Follower) {
+    f.done = true;
+    f.unfollow?.();
+    f.unfollow = null;
+    followers.delete(f.runId);
+    if (f === active) {
+      active = null;
+      s.running = '';
+      if (f.turn.newSessionId) void open(f.turn.newSessionId);
     }
-    opts.onChange?.(s.sessionId);
+    opts.onChange?.(f.sessionId || s.sessionId);
   }
 
-  function onEvent(gen: number, ev: RunEvent) {
-    if (gen !== generation) return;
+  function onEvent(f: Follower, ev: RunEvent) {
+    if (f.done) return;
     opts.probe?.arrived(1);
     if (!ev.seq) {
-      queue.push(ev);
-    } else if (ev.seq === nextSeq) {
-      queue.push(ev);
-      nextSeq++;
-      for (let e = early.get(nextSeq); e; e = early.get(nextSeq)) {
-        early.delete(nextSeq);
-        queue.push(e);
-        nextSeq++;
+      f.queue.push(ev);
+    } else if (ev.seq === f.nextSeq) {
+      f.queue.push(ev);
+      f.nextSeq++;
+      for (let e = f.early.get(f.nextSeq); e; e = f.early.get(f.nextSeq)) {
+        f.early.delete(f.nextSeq);
+        f.queue.push(e);
+        f.nextSeq++;
       }
-    } else if (ev.seq > nextSeq) {
-      early.set(ev.seq, ev);
+    } else if (ev.seq > f.nextSeq) {
+      f.early.set(ev.seq, ev);
       return;
     } else {
       return; // a duplicate
     }
-    if (!scheduled) {
+    if (f !== active) {
+      drain(f); // off screen: no frame to wait for
+    } else if (!scheduled) {
       scheduled = true;
       schedule(flush);
     }
@@ -110,15 +129,27 @@ export function createChatStore(
       s.error = errText(err);
       return false;
     }
-    if (gen !== generation) return false;
-    nextSeq = 1;
-    early = new Map();
-    const proxy = newTurn(runId);
-    s.items.push(proxy);
-    current = s.items[s.items.length - 1] as Turn; // the reactive proxy
-    s.running = runId;
-    unfollow = await api.followRun(runId, (ev) => onEvent(gen, ev));
-    return true;
+    const shown = gen === generation;
+    const f: Follower = {
+      runId,
+      sessionId: shown ? s.sessionId : '',
+      turn: newTurn(runId),
+      nextSeq: 1,
+      early: new Map(),
+      queue: [],
+      unfollow: null,
+      done: false,
+    };
+    if (shown) {
+      s.items.push(f.turn);
+      f.turn = s.items[s.items.length - 1] as Turn; // the reactive proxy
+      active = f;
+      s.running = runId;
+    }
+    followers.set(runId, f);
+    f.unfollow = await api.followRun(runId, (ev) => onEvent(f, ev));
+    if (f.done) f.unfollow();
+    return shown;
   }
 
   async function send(text: string, images: Attachment[] = [], model = '') {
@@ -129,7 +160,7 @@ export function createChatStore(
     s.items.push({ kind: 'user', key: `u-${Date.now()}-${s.items.length}`, text, images: imgs });
     s.interrupted = false;
     const ok = await startRun(() => api.send({ sessionId: s.sessionId, text, images: imgs, model }));
-    if (!ok) s.items.pop();
+    if (!ok && s.error) s.items.pop();
     return ok;
   }
 
@@ -149,19 +180,22 @@ export function createChatStore(
     return startRun(() => api.continueRun(s.sessionId));
   }
 
-  function reset() {
+  /** Leaves the open chat; its run, if any, goes on off screen. */
+  function leave() {
     generation++;
-    unfollow?.();
-    unfollow = null;
-    current = null;
-    queue = [];
+    if (active) {
+      const f = active;
+      active = null;
+      drain(f);
+    }
+    scheduled = false;
     s.running = '';
     s.error = '';
     s.lastInput = null;
   }
 
   async function open(id: string) {
-    reset();
+    leave();
     const gen = generation;
     s.sessionId = id;
     s.loading = true;
@@ -169,12 +203,23 @@ export function createChatStore(
       const data = await api.loadSession(id);
       if (gen !== generation) return;
       const { items, interrupted } = itemsFromSession(data);
-      s.items = items;
-      s.interrupted = interrupted;
+      const live = [...followers.values()].find((f) => f.sessionId === id && !f.done);
+      if (live) {
+        // What the run wrote so far is on disk too: show the live turn instead.
+        s.items = items.filter((it) => !(it.kind === 'assistant' && it.runId === live.runId));
+        s.items.push(live.turn);
+        live.turn = s.items[s.items.length - 1] as Turn;
+        active = live;
+        s.running = live.runId;
+        s.interrupted = false;
+      } else {
+        s.items = items;
+        s.interrupted = interrupted;
+      }
       // A chat whose last reply failed offers Retry with its last question.
-      const last = items[items.length - 1];
-      const q = items[items.length - 2];
-      if (last?.kind === 'assistant' && last.status === 'error' && q?.kind === 'user') {
+      const last = s.items[s.items.length - 1];
+      const q = s.items[s.items.length - 2];
+      if (!live && last?.kind === 'assistant' && last.status === 'error' && q?.kind === 'user') {
         s.lastInput = { text: q.text, images: q.images };
       }
       const u = await api.sessionUsage(id).catch(() => null);
@@ -189,7 +234,7 @@ export function createChatStore(
   }
 
   function newChat() {
-    reset();
+    leave();
     s.sessionId = '';
     s.items = [];
     s.interrupted = false;

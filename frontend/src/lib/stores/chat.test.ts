@@ -93,13 +93,40 @@ describe('chat store', () => {
     expect(chat.error).toContain('not found');
   });
 
-  it('drops events of a chat that was left', async () => {
+  it('keeps a run going off screen and shows it live when its chat is opened again', async () => {
     const { fake, chat, frame } = setup();
     await chat.send('one');
+    fake.emitRun('r1', 'run_started');
+    fake.emitRun('r1', 'text_delta', { text: 'Hel' });
+    frame();
     chat.newChat();
-    fake.emitRun('r1', 'text_delta', { text: 'late' });
+    expect(chat.items).toHaveLength(0);
+    expect(chat.running).toBe('');
+    fake.emitRun('r1', 'text_delta', { text: 'lo' });
     frame();
     expect(chat.items).toHaveLength(0);
+    // On disk: the question and a partial answer of the same run.
+    fake.mocks.loadSession.mockResolvedValueOnce({
+      id: 's1',
+      title: 'one',
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'one', runId: 'r1' },
+        { role: 'assistant', content: 'Hel', runId: 'r1' },
+      ],
+      runs: [],
+      interrupted: ['r1'],
+    } as never);
+    await chat.open('s1');
+    expect(chat.running).toBe('r1');
+    expect(chat.interrupted).toBe(false);
+    expect(chat.items.map((i) => i.kind)).toEqual(['user', 'assistant']);
+    expect(turnText(chat.items[1] as Turn)).toBe('Hello');
+    fake.emitRun('r1', 'text_delta', { text: '!' });
+    fake.emitRun('r1', 'run_finished', { status: 'ok' });
+    frame();
+    expect(turnText(chat.items[1] as Turn)).toBe('Hello!');
+    expect(chat.running).toBe('');
   });
 
   it('opens a stored chat with its tool calls, runs and an interrupted turn to continue', async () => {
