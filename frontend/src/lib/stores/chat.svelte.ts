@@ -46,11 +46,16 @@ export function createChatStore(
     contextUsed: 0,
     contextLimit: 0,
     lastInput: null as { text: string; images: string[] } | null,
+    busy: [] as string[], // sessions with a reply running, shown or not
   });
   const followers = new Map<string, Follower>();
   let active: Follower | null = null; // the run shown in the open chat
   let scheduled = false;
   let generation = 0; // bumps when another chat opens
+
+  function syncBusy() {
+    s.busy = [...followers.values()].filter((f) => !f.done && f.sessionId).map((f) => f.sessionId);
+  }
 
   /** Applies f's queued events to its turn; reports whether the run finished. */
   function drain(f: Follower): void {
@@ -58,7 +63,10 @@ export function createChatStore(
     f.queue = [];
     for (const ev of evs) {
       applyEvent(f.turn, ev);
-      if (ev.sessionId) f.sessionId = ev.sessionId;
+      if (ev.sessionId && f.sessionId !== ev.sessionId) {
+        f.sessionId = ev.sessionId;
+        syncBusy();
+      }
       if (f === active) {
         if (ev.type === 'usage') {
           s.contextUsed = f.turn.contextUsed;
@@ -84,6 +92,7 @@ export function createChatStore(
     f.unfollow?.();
     f.unfollow = null;
     followers.delete(f.runId);
+    syncBusy();
     if (f === active) {
       active = null;
       s.running = '';
@@ -147,6 +156,7 @@ export function createChatStore(
       s.running = runId;
     }
     followers.set(runId, f);
+    syncBusy();
     f.unfollow = await api.followRun(runId, (ev) => onEvent(f, ev));
     if (f.done) f.unfollow();
     return shown;
@@ -266,6 +276,10 @@ export function createChatStore(
     },
     get contextLimit() {
       return s.contextLimit;
+    },
+    /** Session ids with a reply running, in this chat or off screen. */
+    get busy() {
+      return s.busy;
     },
     get canRetry() {
       return !!s.lastInput && !s.running;

@@ -102,6 +102,7 @@ describe('chat store', () => {
     chat.newChat();
     expect(chat.items).toHaveLength(0);
     expect(chat.running).toBe('');
+    expect(chat.busy).toEqual(['s1']);
     fake.emitRun('r1', 'text_delta', { text: 'lo' });
     frame();
     expect(chat.items).toHaveLength(0);
@@ -127,6 +128,7 @@ describe('chat store', () => {
     frame();
     expect(turnText(chat.items[1] as Turn)).toBe('Hello!');
     expect(chat.running).toBe('');
+    expect(chat.busy).toEqual([]);
   });
 
   it('opens a stored chat with its tool calls, runs and an interrupted turn to continue', async () => {
