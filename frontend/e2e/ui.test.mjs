@@ -191,12 +191,24 @@ describe('models', () => {
     }
     assert.match(await page.getByTestId('model-nomic-embed-text:latest').textContent(), /embedding/);
 
+    // Every value the bar shows on the way, recorded in the page.
+    await page.evaluate(() => {
+      window.__bar = [];
+      new MutationObserver((ms) => {
+        for (const m of ms) {
+          const el = m.type === 'attributes' ? m.target : null;
+          if (el?.getAttribute?.('role') === 'progressbar') window.__bar.push(Number(el.getAttribute('aria-valuenow')));
+        }
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    });
     await page.getByRole('textbox', { name: 'Model to download' }).fill('tiny:1b');
     await page.getByRole('button', { name: 'Download' }).click();
     const bar = page.getByRole('progressbar', { name: 'Download of tiny:1b' });
     await bar.waitFor();
-    await page.getByTestId('pull-tiny:1b').filter({ hasText: '50 MB / 100 MB' }).waitFor({ timeout: 10000 });
     await page.locator('[data-testid="pull-tiny:1b"][data-done="true"]').waitFor({ timeout: 10000 });
+    const seen = await page.evaluate(() => window.__bar);
+    assert.ok(seen.some((v) => v > 0 && v < 100), `no progress before the end: ${seen}`);
+    assert.deepEqual([...seen].sort((a, b) => a - b), seen, `the bar went backwards: ${seen}`);
     assert.equal(await bar.getAttribute('aria-valuenow'), '100');
     assert.match(await page.getByTestId('pull-tiny:1b').textContent(), /Downloaded/);
     await page.getByTestId('model-tiny:1b').waitFor();
