@@ -20,7 +20,7 @@ run: deps desktop
 test: deps-test
 	scripts/test.sh
 
-## bench: start-up benchmarks (hearth version; window mapped), not part of make test
+## bench: start-up benchmarks (hearth version; window mapped) and the streaming UI benchmark, not part of make test
 bench: deps-test desktop headless
 	scripts/bench.sh
 

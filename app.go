@@ -21,12 +21,15 @@ type App struct {
 	winPath string
 	win     winstate.State
 	winErr  error
+	desk    *core.Desktop // streams and pulls for the window (app_ui.go)
 }
 
 // NewApp wraps the backend service for binding. winErr is a window-state load problem to
 // log once the window is up (it never stops the window from opening).
 func NewApp(svc *core.Service, winPath string, win winstate.State, winErr error) *App {
-	return &App{svc: svc, winPath: winPath, win: win, winErr: winErr}
+	a := &App{svc: svc, winPath: winPath, win: win, winErr: winErr}
+	a.desk = core.NewDesktop(svc, a.emit)
+	return a
 }
 
 func (a *App) startup(ctx context.Context) {

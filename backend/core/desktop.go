@@ -1,39 +1,212 @@
 package core
 
 import (
+	"context"
+	"encoding/base64"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 
-	"hearth/backend/autostart"
+	"hearth/backend/agent"
+	"hearth/backend/llm"
+	"hearth/backend/session"
 )
 
-// ApplyLaunchAtLogin makes the XDG autostart entry match ui.launchAtLogin;
-// the desktop calls it at start, so moving the binary updates the entry.
-func (s *Service) ApplyLaunchAtLogin() error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("launch at login: %w", err)
-	}
-	return autostart.Set(s.Config().UI.LaunchAtLogin, exe)
+// Desktop is what the window needs on top of Service: streams delivered per
+// id through a Relay (runs on "run:<runId>", pulls on "pull:<pullId>") and
+// pulls that can be cancelled. app.go forwards to it; it never imports Wails.
+type Desktop struct {
+	svc   *Service
+	relay *Relay
+
+	mu    sync.Mutex
+	pulls map[string]context.CancelFunc
+	seq   int
 }
 
-// SetLaunchAtLogin changes ui.launchAtLogin, saves the config and writes
-// or removes the autostart entry.
-func (s *Service) SetLaunchAtLogin(on bool) error {
-	s.mu.Lock()
-	s.cfg.UI.LaunchAtLogin = on
-	s.mu.Unlock()
-	if err := s.SaveConfig(); err != nil {
+// NewDesktop wraps svc; emit sends one event to the window.
+func NewDesktop(svc *Service, emit func(channel string, data any)) *Desktop {
+	return &Desktop{svc: svc, relay: NewRelay(emit), pulls: map[string]context.CancelFunc{}}
+}
+
+// RunChannel is the event name of a run's stream.
+func RunChannel(runID string) string { return "run:" + runID }
+
+// PullChannel is the event name of a pull's progress.
+func PullChannel(pullID string) string { return "pull:" + pullID }
+
+// Attach says the window listens on channel (see Relay.Attach).
+func (d *Desktop) Attach(channel string) { d.relay.Attach(channel) }
+
+// ChatInput is one message from the composer.
+type ChatInput struct {
+	SessionID string `json:"sessionId"`
+	Text      string `json:"text"`
+	// Images are base64 (a data: URL prefix is allowed), PNG/JPEG/WebP/GIF.
+	Images []string `json:"images"`
+	Model  string   `json:"model"`
+}
+
+// maxImageBytes bounds one attachment (what a vision model can take anyway).
+const maxImageBytes = 20 << 20
+
+// DecodeImages turns composer attachments into raw bytes.
+func DecodeImages(in []string) ([][]byte, error) {
+	out := make([][]byte, 0, len(in))
+	for i, s := range in {
+		if _, rest, ok := strings.Cut(s, ";base64,"); ok && strings.HasPrefix(s, "data:") {
+			s = rest
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return nil, fmt.Errorf("image %d: not base64: %w (hint: attach the picture again)", i+1, err)
+		}
+		if len(b) > maxImageBytes {
+			return nil, fmt.Errorf("image %d is %d MB (hint: attach a picture under %d MB)", i+1, len(b)>>20, maxImageBytes>>20)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// sink publishes a run's events on its channel.
+func (d *Desktop) sink(ev agent.Event) {
+	d.relay.Publish(RunChannel(ev.RunID), ev, ev.Type == agent.EventRunFinished)
+}
+
+// Send starts a turn and returns its run id; events follow on RunChannel(id)
+// once the window calls Attach. The turn outlives the call.
+func (d *Desktop) Send(in ChatInput) (string, error) {
+	imgs, err := DecodeImages(in.Images)
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(in.Text) == "" && len(imgs) == 0 {
+		return "", fmt.Errorf("send: empty message (hint: type something or attach a picture)")
+	}
+	run, err := d.svc.SendRequest(context.Background(), agent.Request{
+		SessionID: in.SessionID, Text: in.Text, Images: imgs, Model: in.Model,
+	}, d.sink)
+	if err != nil {
+		return "", err
+	}
+	return run.ID, nil
+}
+
+// Continue resumes a session's interrupted turn; events as for Send.
+func (d *Desktop) Continue(sessionID string) (string, error) {
+	return d.svc.Continue(context.Background(), sessionID, d.sink)
+}
+
+// PullEvent is one progress report of a pull; Done ends the stream, with
+// Error set when the pull failed ("cancelled" when stopped).
+type PullEvent struct {
+	PullID string `json:"pullId"`
+	Model  string `json:"model"`
+	llm.PullProgress
+	Done  bool   `json:"done"`
+	Error string `json:"error,omitempty"`
+}
+
+// Pull starts downloading an Ollama model and returns its pull id; progress
+// follows on PullChannel(id) once the window calls Attach.
+func (d *Desktop) Pull(name string) (string, error) {
+	model, err := ollamaModelName(name)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d.mu.Lock()
+	d.seq++
+	id := fmt.Sprintf("p%d", d.seq)
+	d.pulls[id] = cancel
+	d.mu.Unlock()
+	ch := PullChannel(id)
+	go func() {
+		defer cancel()
+		err := d.svc.PullModel(ctx, model, func(p llm.PullProgress) {
+			d.relay.Publish(ch, PullEvent{PullID: id, Model: model, PullProgress: p}, false)
+		})
+		end := PullEvent{PullID: id, Model: model, Done: true}
+		switch {
+		case ctx.Err() != nil:
+			end.Error = "cancelled"
+		case err != nil:
+			end.Error = err.Error()
+		default:
+			end.Status = "success"
+		}
+		d.mu.Lock()
+		delete(d.pulls, id)
+		d.mu.Unlock()
+		d.relay.Publish(ch, end, true)
+	}()
+	return id, nil
+}
+
+// CancelPull stops a pull; it reports whether one was running.
+func (d *Desktop) CancelPull(id string) bool {
+	d.mu.Lock()
+	cancel, ok := d.pulls[id]
+	d.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// ExportFile writes session id as "markdown" or "json" to path (atomically:
+// a failed export leaves no half file).
+func (d *Desktop) ExportFile(id, format, path string) error {
+	if strings.TrimSpace(path) == "" {
+		return fmt.Errorf("export: no file chosen")
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".hearth-export-*")
+	if err != nil {
+		return fmt.Errorf("export to %s: %w (hint: choose a folder you can write to)", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := d.svc.Export(id, session.Format(format), tmp); err != nil {
+		tmp.Close()
 		return err
 	}
-	return s.ApplyLaunchAtLogin()
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	return nil
 }
 
-// SetCloseToTray changes ui.closeToTray (closing the window hides it to
-// the tray) and saves the config.
-func (s *Service) SetCloseToTray(on bool) error {
-	s.mu.Lock()
-	s.cfg.UI.CloseToTray = on
-	s.mu.Unlock()
-	return s.SaveConfig()
+// ExportName is a file name to offer in the save dialog.
+func ExportName(title, format string) string {
+	base := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>|`, r) || r < 32 {
+			return '-'
+		}
+		return r
+	}, strings.TrimSpace(title))
+	if base == "" {
+		base = "chat"
+	}
+	if len([]rune(base)) > 60 {
+		base = string([]rune(base)[:60])
+	}
+	if format == string(session.FormatJSON) {
+		return base + ".json"
+	}
+	return base + ".md"
+}
+
+// SessionUsage is the last context use of a session's model call.
+func (d *Desktop) SessionUsage(sessionID string) agent.UsageData {
+	p, err := d.svc.agent()
+	if err != nil {
+		return agent.UsageData{}
+	}
+	u, _ := p.runner.Usage(sessionID)
+	return u
 }

@@ -60,11 +60,20 @@ function killGroup(child) {
   });
 }
 
-/** Starts the scripted fake Ollama server on a port; returns { host, stop }. */
-export async function startFakeOllama(port) {
+/**
+ * Starts the scripted fake Ollama server on a port; returns { host, stop }. script is a
+ * fakeollama.Script ({models, replies, pulls, default}); without it the default script runs.
+ */
+export async function startFakeOllama(port, script) {
   port ??= await freePort();
   const log = [];
-  const child = spawnLogged(fakeOllamaBin, ['-addr', `127.0.0.1:${port}`], {}, log);
+  const args = ['-addr', `127.0.0.1:${port}`];
+  if (script) {
+    const file = join(mkdtempSync(join(tmpdir(), 'hearth-fake-')), 'script.json');
+    writeFileSync(file, JSON.stringify(script));
+    args.push('-script', file);
+  }
+  const child = spawnLogged(fakeOllamaBin, args, {}, log);
   const host = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${host}/api/version`)).ok, `fake Ollama on ${host}\n${log.join('')}`);
   return { host, port, stop: () => killGroup(child) };

@@ -28,14 +28,15 @@ describe('the window shell', () => {
     await ollama?.stop();
   });
 
-  test('shows sidebar, chat, a disabled composer and a live footer', async () => {
+  test('shows sidebar, chat, a ready composer and a live footer', async () => {
     const { page, errors, context } = await openPage(chrome.browser, app.url);
     await page.getByRole('heading', { name: 'New chat' }).waitFor();
     assert.ok(await page.getByRole('tab', { name: 'Chats' }).isVisible());
     assert.ok(await page.getByText('No chats yet').isVisible());
 
     const composer = page.getByRole('textbox', { name: 'Message Hearth…' });
-    assert.equal(await composer.isDisabled(), true);
+    assert.equal(await composer.isDisabled(), false);
+    // Send waits for something to send.
     assert.equal(await page.getByRole('button', { name: 'Send' }).isDisabled(), true);
 
     // The footer comes from App.Status() through the real Go backend.
@@ -44,7 +45,7 @@ describe('the window shell', () => {
     assert.match(await ollamaStatus.textContent(), /^\s*Ollama \S+ at http:\/\/127\.0\.0\.1:\d+\s*$/);
     assert.match(await page.getByTestId('status-workspace').textContent(), new RegExp(app.workspace));
     assert.match(await page.getByTestId('status-model').textContent(), /ollama\/qwen3:4b/);
-    assert.match(await page.locator('#composer-hint').textContent(), /agent arrives/);
+    assert.match(await page.locator('#composer-hint').textContent(), /Enter sends/);
     await page.screenshot({ path: join(shots, 'shell.png') });
     assert.deepEqual(errors, []);
     await context.close();
@@ -106,7 +107,7 @@ describe('when Ollama is not running', () => {
     ollama = await startFakeOllama(port);
     await status.click(); // "check again"
     await status.filter({ hasText: /^\s*Ollama \S+ at/ }).waitFor({ timeout: 10000 });
-    assert.match(await page.locator('#composer-hint').textContent(), /agent arrives/);
+    assert.match(await page.locator('#composer-hint').textContent(), /Enter sends/);
     await context.close();
   });
 });

@@ -2,21 +2,22 @@ import { describe, expect, it, vi } from 'vitest';
 import { render, screen, fireEvent, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 
-// The real bindings need the Wails runtime; App gets a store built on a fake fetcher.
-vi.mock('./lib/api', () => ({ getStatus: vi.fn() }));
-
+// The real bindings need the Wails runtime; App gets a fake API and a status store built
+// on a fake fetcher.
 import App from './App.svelte';
 import { createStatusStore } from './lib/stores/status.svelte';
-import { fakeStatus } from './test-fixtures';
+import { fakeApi, fakeStatus } from './test-fixtures';
 import type { Status } from './lib/api';
 
-async function renderWith(status: Status | (() => Promise<Status>)) {
+async function renderWith(status: Status | (() => Promise<Status>), firstRunDone = true) {
+  localStorage.setItem('hearth.firstRunDone', firstRunDone ? '1' : '');
   const fetch = vi.fn(typeof status === 'function' ? status : async () => status);
   const store = createStatusStore(fetch);
-  render(App, { props: { store } });
+  const fake = fakeApi();
+  render(App, { props: { store, api: fake.api } });
   await store.refresh();
   await tick();
-  return { store, fetch };
+  return { store, fetch, fake };
 }
 
 describe('App shell', () => {
@@ -26,6 +27,26 @@ describe('App shell', () => {
     expect(screen.getByTestId('status-workspace').textContent).toContain('/home/u/.local/share/hearth/workspace');
     expect(screen.getByTestId('status-model').textContent).toContain('ollama/qwen3:4b');
     expect(screen.getByTestId('status-ollama').textContent).toContain('Ollama 0.17.4 at http://127.0.0.1:11434');
+  });
+
+  it('shows the first-run guide above the chat, and Skip hides it for good', async () => {
+    await renderWith(fakeStatus(), false);
+    const guide = await screen.findByTestId('first-run');
+    await within(guide).findByText(/Ollama is running at/);
+    expect((screen.getByRole('textbox', { name: 'Message Hearth…' }) as HTMLTextAreaElement).disabled).toBe(false);
+    await fireEvent.click(within(guide).getByRole('button', { name: 'Skip setup' }));
+    expect(screen.queryByTestId('first-run')).toBeNull();
+    expect(localStorage.getItem('hearth.firstRunDone')).toBe('1');
+  });
+
+  it('opens Models and Settings from the sidebar and comes back with Ctrl+N', async () => {
+    await renderWith(fakeStatus());
+    await fireEvent.click(screen.getByRole('button', { name: 'Models' }));
+    expect(screen.getByRole('heading', { name: 'Models' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    await screen.findByLabelText('Temperature');
+    await fireEvent.keyDown(window, { key: 'n', ctrlKey: true });
+    expect(screen.getByRole('heading', { name: 'New chat' })).toBeTruthy();
   });
 
   it('keeps the composer disabled with a line that says why', async () => {
@@ -41,7 +62,7 @@ describe('App shell', () => {
 
   it('switches the sidebar between chats and files empty states', async () => {
     await renderWith(fakeStatus());
-    expect(screen.getByText('No chats yet')).toBeTruthy();
+    await screen.findByText('No chats yet');
     await fireEvent.click(screen.getByRole('tab', { name: 'Files' }));
     const panel = screen.getByRole('tabpanel');
     expect(within(panel).getByText('Memory and persona files')).toBeTruthy();

@@ -22,3 +22,85 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     ...over,
   };
 }
+
+import { vi, type Mock } from 'vitest';
+import type { Api, RunEvent } from './lib/api';
+
+/** A fake of lib/api's `api`: every binding is a vi.fn; runs are driven with emitRun. */
+export function fakeApi(over: Partial<Api> = {}) {
+  const runs = new Map<string, (ev: RunEvent) => void>();
+  const pulls = new Map<string, (ev: import('./lib/api').PullEvent) => void>();
+  const api = {
+    status: vi.fn(async () => fakeStatus()),
+    send: vi.fn(async () => 'r1'),
+    followRun: vi.fn(async (id: string, fn: (ev: RunEvent) => void) => {
+      runs.set(id, fn);
+      return () => runs.delete(id);
+    }),
+    stop: vi.fn(async () => true),
+    continueRun: vi.fn(async () => 'r2'),
+    listSessions: vi.fn(async () => []),
+    loadSession: vi.fn(async (id: string) => ({ id, title: '', model: '', messages: [], runs: [], interrupted: [] })),
+    renameSession: vi.fn(async () => {}),
+    deleteSession: vi.fn(async () => {}),
+    exportSession: vi.fn(async () => '/tmp/chat.md'),
+    sessionUsage: vi.fn(async () => ({ promptTokens: 0, completionTokens: 0, contextUsed: 0, contextLimit: 0 })),
+    listModels: vi.fn(async () => []),
+    pullModel: vi.fn(async () => 'p1'),
+    followPull: vi.fn(async (id: string, fn: (ev: import('./lib/api').PullEvent) => void) => {
+      pulls.set(id, fn);
+      return () => pulls.delete(id);
+    }),
+    cancelPull: vi.fn(async () => true),
+    deleteModel: vi.fn(async () => {}),
+    getSettings: vi.fn(async () => fakeSettings()),
+    saveSettings: vi.fn(async () => ({ saved: true, problems: [] })),
+    firstRun: vi.fn(async () => ({
+      ollamaHost: 'http://127.0.0.1:11434',
+      ollamaRunning: true,
+      ollamaInstalled: true,
+      ollamaError: '',
+      models: ['qwen3:4b'],
+      chatModels: ['qwen3:4b'],
+      modelInstalled: true,
+      model: 'ollama/qwen3:4b',
+      suggestedModel: 'qwen3:4b',
+      workspace: '/home/u/ws',
+    })),
+    chooseFolder: vi.fn(async () => ''),
+    ...over,
+  };
+  let seq = 0;
+  return {
+    api: api as unknown as Api,
+    mocks: api as unknown as { [K in keyof Api]: Mock<Api[K]> },
+    /** Delivers an event of run id as the backend would. */
+    emitRun(id: string, type: RunEvent['type'], fields: Record<string, unknown> = {}) {
+      runs.get(id)?.({ runId: id, sessionId: 's1', seq: ++seq, type, ...fields } as RunEvent);
+    },
+    emitPull(id: string, ev: Partial<import('./lib/api').PullEvent>) {
+      pulls.get(id)?.({ pullId: id, model: '', status: '', done: false, ...ev });
+    },
+  };
+}
+
+export function fakeSettings() {
+  return {
+    ollamaHost: '',
+    openai: { name: '', apiBase: 'https://api.openai.com/v1', apiKey: '', keySet: false, clearKey: false },
+    custom: [],
+    model: 'ollama/qwen3:4b',
+    embeddingModel: 'ollama/nomic-embed-text',
+    contextTokens: 8192,
+    maxTokens: 2048,
+    temperature: 0.3,
+    maxToolIterations: 40,
+    execEnabled: true,
+    webOffline: false,
+    workspace: '/home/u/ws',
+    restrictToWorkspace: true,
+    allowedPaths: [],
+    theme: 'system',
+    language: 'auto',
+  } as unknown as import('./lib/api').Settings;
+}

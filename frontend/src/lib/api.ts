@@ -1,11 +1,89 @@
 // The one place that talks to the Go side (Wails bindings and events). Components and
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
-import type { core } from '../../wailsjs/go/models';
+import { EventsOn } from '../../wailsjs/runtime/runtime';
+import type { agent, core, session } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
+export type SessionSummary = session.Summary;
+export type SessionData = core.History;
+export type ModelEntry = core.ModelEntry;
+export type Settings = core.Settings;
+export type SaveResult = core.SaveResult;
+export type FirstRunInfo = core.FirstRun;
+export type Usage = agent.UsageData;
+export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
+
+/** One event of a run's stream (backend/agent/events.go, flattened). */
+export interface RunEvent {
+  runId: string;
+  sessionId: string;
+  seq: number;
+  type:
+    | 'run_started'
+    | 'text_delta'
+    | 'reasoning_delta'
+    | 'tool_call'
+    | 'approval'
+    | 'tool_result'
+    | 'usage'
+    | 'notice'
+    | 'error'
+    | 'run_finished';
+  [field: string]: unknown;
+}
+
+/** One progress report of a model download (core.PullEvent). */
+export interface PullEvent {
+  pullId: string;
+  model: string;
+  status: string;
+  digest?: string;
+  total?: number;
+  completed?: number;
+  done: boolean;
+  error?: string;
+}
 
 export async function getStatus(): Promise<Status> {
   return App.Status();
+}
+
+/** Subscribes to a stream and tells the backend to deliver it; returns the unsubscribe. */
+async function follow<T>(channel: string, fn: (ev: T) => void): Promise<() => void> {
+  const off = EventsOn(channel, (ev: T) => fn(ev));
+  await App.AttachEvents(channel);
+  return off;
+}
+
+export const api = {
+  status: getStatus,
+  send: (input: ChatInput) => App.SendMessage(input as core.ChatInput),
+  followRun: (runId: string, fn: (ev: RunEvent) => void) => follow<RunEvent>(`run:${runId}`, fn),
+  stop: (sessionId: string) => App.StopRun(sessionId),
+  continueRun: (sessionId: string) => App.ContinueRun(sessionId),
+  listSessions: () => App.ListSessions(),
+  loadSession: (id: string) => App.LoadSession(id),
+  renameSession: (id: string, title: string) => App.RenameSession(id, title),
+  deleteSession: (id: string) => App.DeleteSession(id),
+  exportSession: (id: string, title: string, format: 'markdown' | 'json', dialogTitle: string) =>
+    App.ExportSession(id, title, format, dialogTitle),
+  sessionUsage: (id: string) => App.SessionUsage(id),
+  listModels: () => App.ListModels(),
+  pullModel: (name: string) => App.PullModel(name),
+  followPull: (pullId: string, fn: (ev: PullEvent) => void) => follow<PullEvent>(`pull:${pullId}`, fn),
+  cancelPull: (pullId: string) => App.CancelPull(pullId),
+  deleteModel: (name: string) => App.DeleteModel(name),
+  getSettings: () => App.GetSettings(),
+  saveSettings: (s: Settings) => App.SaveSettings(s),
+  firstRun: () => App.FirstRun(),
+  chooseFolder: (title: string) => App.ChooseFolder(title),
+};
+
+export type Api = typeof api;
+
+/** Error text from a rejected binding call (Wails rejects with a string). */
+export function errText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,11 +1,28 @@
 // Every UI string goes through t(): English and Simplified Chinese ship in the binary.
-import en from '../i18n/en.json';
-import zhCN from '../i18n/zh-CN.json';
-
+// Each locale is a folder of catalogs, one per area (src/i18n/<locale>/<area>.json), merged
+// here, so a feature adds its own file instead of editing a shared one.
 export type Locale = 'en' | 'zh-CN';
 type Messages = Record<string, string>;
 
-const catalogs: Record<Locale, Messages> = { en, 'zh-CN': zhCN };
+const files = import.meta.glob<Messages>('../i18n/*/*.json', { eager: true, import: 'default' });
+
+/** Merges per-area catalog files into one catalog per locale; a key defined twice is a bug. */
+export function mergeCatalogs(found: Record<string, Messages>): Record<string, Messages> {
+  const out: Record<string, Messages> = {};
+  for (const [path, messages] of Object.entries(found).sort(([a], [b]) => a.localeCompare(b))) {
+    const m = path.match(/([^/]+)\/[^/]+\.json$/);
+    if (!m) continue;
+    const cat = (out[m[1]] ??= {});
+    for (const [k, v] of Object.entries(messages)) {
+      if (k in cat) console.warn(`i18n: ${k} defined twice (${path})`);
+      cat[k] = v;
+    }
+  }
+  return out;
+}
+
+const merged = mergeCatalogs(files);
+const catalogs: Record<Locale, Messages> = { en: merged.en ?? {}, 'zh-CN': merged['zh-CN'] ?? {} };
 
 /** Picks a shipped locale for a setting ("auto" follows the system language). */
 export function resolveLocale(setting: string, systemLanguages: readonly string[]): Locale {

@@ -1,5 +1,6 @@
 import { describe, expect, it, afterEach } from 'vitest';
-import { catalogsForTest, resolveLocale, setLocale, t } from './i18n.svelte';
+import { catalogsForTest, mergeCatalogs, resolveLocale, setLocale, t } from './i18n.svelte';
+import { vi } from 'vitest';
 
 describe('i18n', () => {
   afterEach(() => setLocale('en'));
@@ -39,5 +40,18 @@ describe('i18n', () => {
     for (const key of Object.keys(en)) {
       expect(holes(zh[key]), key).toEqual(holes(en[key]));
     }
+  });
+
+  it('merges one catalog file per area and locale, warning on a key defined twice', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const merged = mergeCatalogs({
+      '../i18n/en/shell.json': { 'a.x': 'X' },
+      '../i18n/en/memory.json': { 'm.y': 'Y', 'a.x': 'again' },
+      '../i18n/zh-CN/memory.json': { 'm.y': '乙' },
+    });
+    expect(merged.en).toEqual({ 'a.x': 'X', 'm.y': 'Y' });
+    expect(merged['zh-CN']).toEqual({ 'm.y': '乙' });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('a.x defined twice'));
+    warn.mockRestore();
   });
 });

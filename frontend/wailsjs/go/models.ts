@@ -1,5 +1,341 @@
+export namespace agent {
+	
+	export class UsageData {
+	    promptTokens: number;
+	    completionTokens: number;
+	    contextUsed: number;
+	    contextLimit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageData(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.contextUsed = source["contextUsed"];
+	        this.contextLimit = source["contextLimit"];
+	    }
+	}
+
+}
+
+export namespace config {
+	
+	export class Problem {
+	    key?: string;
+	    line?: number;
+	    column?: number;
+	    msg: string;
+	    hint?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.line = source["line"];
+	        this.column = source["column"];
+	        this.msg = source["msg"];
+	        this.hint = source["hint"];
+	    }
+	}
+
+}
+
 export namespace core {
 	
+	export class ChatInput {
+	    sessionId: string;
+	    text: string;
+	    images: string[];
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.text = source["text"];
+	        this.images = source["images"];
+	        this.model = source["model"];
+	    }
+	}
+	export class FirstRun {
+	    ollamaHost: string;
+	    ollamaRunning: boolean;
+	    ollamaInstalled: boolean;
+	    ollamaError: string;
+	    models: string[];
+	    chatModels: string[];
+	    modelInstalled: boolean;
+	    model: string;
+	    suggestedModel: string;
+	    workspace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FirstRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ollamaHost = source["ollamaHost"];
+	        this.ollamaRunning = source["ollamaRunning"];
+	        this.ollamaInstalled = source["ollamaInstalled"];
+	        this.ollamaError = source["ollamaError"];
+	        this.models = source["models"];
+	        this.chatModels = source["chatModels"];
+	        this.modelInstalled = source["modelInstalled"];
+	        this.model = source["model"];
+	        this.suggestedModel = source["suggestedModel"];
+	        this.workspace = source["workspace"];
+	    }
+	}
+	export class HistoryCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class HistoryMessage {
+	    role: string;
+	    content: string;
+	    reasoning?: string;
+	    images?: string[];
+	    toolCalls?: HistoryCall[];
+	    toolCallId?: string;
+	    toolName?: string;
+	    runId?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.reasoning = source["reasoning"];
+	        this.images = source["images"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], HistoryCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.toolName = source["toolName"];
+	        this.runId = source["runId"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class History {
+	    id: string;
+	    title: string;
+	    model: string;
+	    messages: HistoryMessage[];
+	    runs: session.Run[];
+	    interrupted: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new History(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.model = source["model"];
+	        this.messages = this.convertValues(source["messages"], HistoryMessage);
+	        this.runs = this.convertValues(source["runs"], session.Run);
+	        this.interrupted = source["interrupted"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class ModelEntry {
+	    name: string;
+	    size: number;
+	    family: string;
+	    parameterSize: string;
+	    quantization: string;
+	    contextLength: number;
+	    capabilities: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.family = source["family"];
+	        this.parameterSize = source["parameterSize"];
+	        this.quantization = source["quantization"];
+	        this.contextLength = source["contextLength"];
+	        this.capabilities = source["capabilities"];
+	    }
+	}
+	export class ProviderSettings {
+	    name: string;
+	    apiBase: string;
+	    apiKey: string;
+	    keySet: boolean;
+	    clearKey: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.apiBase = source["apiBase"];
+	        this.apiKey = source["apiKey"];
+	        this.keySet = source["keySet"];
+	        this.clearKey = source["clearKey"];
+	    }
+	}
+	export class SaveResult {
+	    saved: boolean;
+	    problems: config.Problem[];
+	    notice?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SaveResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.saved = source["saved"];
+	        this.problems = this.convertValues(source["problems"], config.Problem);
+	        this.notice = source["notice"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Settings {
+	    ollamaHost: string;
+	    openai: ProviderSettings;
+	    custom: ProviderSettings[];
+	    model: string;
+	    embeddingModel: string;
+	    contextTokens: number;
+	    maxTokens: number;
+	    temperature: number;
+	    maxToolIterations: number;
+	    execEnabled: boolean;
+	    webOffline: boolean;
+	    workspace: string;
+	    restrictToWorkspace: boolean;
+	    allowedPaths: string[];
+	    theme: string;
+	    language: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ollamaHost = source["ollamaHost"];
+	        this.openai = this.convertValues(source["openai"], ProviderSettings);
+	        this.custom = this.convertValues(source["custom"], ProviderSettings);
+	        this.model = source["model"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.contextTokens = source["contextTokens"];
+	        this.maxTokens = source["maxTokens"];
+	        this.temperature = source["temperature"];
+	        this.maxToolIterations = source["maxToolIterations"];
+	        this.execEnabled = source["execEnabled"];
+	        this.webOffline = source["webOffline"];
+	        this.workspace = source["workspace"];
+	        this.restrictToWorkspace = source["restrictToWorkspace"];
+	        this.allowedPaths = source["allowedPaths"];
+	        this.theme = source["theme"];
+	        this.language = source["language"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Status {
 	    configFile: string;
 	    configError: string;
@@ -41,6 +377,119 @@ export namespace core {
 	        this.ollamaError = source["ollamaError"];
 	        this.version = source["version"];
 	    }
+	}
+
+}
+
+export namespace llm {
+	
+	export class Usage {
+	    promptTokens: number;
+	    completionTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	    }
+	}
+
+}
+
+export namespace session {
+	
+	export class Run {
+	    runId: string;
+	    status: string;
+	    final: string;
+	    error?: string;
+	    usage: llm.Usage;
+	    durationMs: number;
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Run(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.runId = source["runId"];
+	        this.status = source["status"];
+	        this.final = source["final"];
+	        this.error = source["error"];
+	        this.usage = this.convertValues(source["usage"], llm.Usage);
+	        this.durationMs = source["durationMs"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Summary {
+	    id: string;
+	    title: string;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    model: string;
+	    messages: number;
+	    archived: boolean;
+	    interrupted: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.model = source["model"];
+	        this.messages = source["messages"];
+	        this.archived = source["archived"];
+	        this.interrupted = source["interrupted"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -55,9 +55,14 @@ export function createStatusStore(fetch: Fetcher): StatusStore {
   };
 }
 
-/** Why the composer is disabled, as an i18n key: the most useful thing to fix first. */
+/** The line under the composer, as an i18n key: what to fix first, else the shortcuts. */
 export function composerHintKey(status: Status | null): string {
   if (status && !status.ollamaReachable && status.modelProvider === 'ollama') return 'chat.disabledOllama';
   if (status && !status.modelConfigured) return 'chat.disabledModel';
-  return 'chat.disabledAgent';
+  return 'chat.ready';
+}
+
+/** Whether a message can be sent: a model is set up and, for Ollama, it answers. */
+export function canChat(status: Status | null): boolean {
+  return composerHintKey(status) === 'chat.ready';
 }

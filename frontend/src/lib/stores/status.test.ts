@@ -56,9 +56,9 @@ describe('status store', () => {
     expect(composerHintKey(fakeStatus({ ollamaReachable: false }))).toBe('chat.disabledOllama');
     expect(composerHintKey(fakeStatus({ modelConfigured: false }))).toBe('chat.disabledModel');
     expect(composerHintKey(fakeStatus({ ollamaReachable: false, modelProvider: 'openai' }))).toBe(
-      'chat.disabledAgent',
+      'chat.ready',
     );
-    expect(composerHintKey(fakeStatus())).toBe('chat.disabledAgent');
-    expect(composerHintKey(null)).toBe('chat.disabledAgent');
+    expect(composerHintKey(fakeStatus())).toBe('chat.ready');
+    expect(composerHintKey(null)).toBe('chat.ready');
   });
 });

@@ -1,0 +1,87 @@
+//go:build !headless
+
+package main
+
+import (
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"hearth/backend/agent"
+	"hearth/backend/core"
+	"hearth/backend/session"
+)
+
+// The window's chat, sessions, models, settings and first-run bindings. Each one
+// forwards to backend/core; streams arrive on "run:<runId>" and "pull:<pullId>"
+// after the window calls AttachEvents for that channel.
+
+func (a *App) emit(channel string, data any) {
+	if a.ctx != nil {
+		runtime.EventsEmit(a.ctx, channel, data)
+	}
+}
+
+// SendMessage starts a turn and returns its run id.
+func (a *App) SendMessage(in core.ChatInput) (string, error) { return a.desk.Send(in) }
+
+// AttachEvents delivers a stream's held and future events (call after EventsOn).
+func (a *App) AttachEvents(channel string) { a.desk.Attach(channel) }
+
+// StopRun stops the session's running turn.
+func (a *App) StopRun(sessionID string) bool { return a.svc.Stop(sessionID) }
+
+// ContinueRun resumes the session's interrupted turn and returns its run id.
+func (a *App) ContinueRun(sessionID string) (string, error) { return a.desk.Continue(sessionID) }
+
+// ListSessions lists the chats, newest first.
+func (a *App) ListSessions() ([]session.Summary, error) { return a.svc.ListSessions() }
+
+// LoadSession reads one chat.
+func (a *App) LoadSession(id string) (core.History, error) { return a.desk.History(id) }
+
+// RenameSession sets a chat's title ("" restores the automatic one).
+func (a *App) RenameSession(id, title string) error { return a.svc.RenameSession(id, title) }
+
+// DeleteSession moves a chat to the trash.
+func (a *App) DeleteSession(id string) error { return a.svc.DeleteSession(id) }
+
+// SessionUsage is the chat's last context use.
+func (a *App) SessionUsage(id string) agent.UsageData { return a.desk.SessionUsage(id) }
+
+// ExportSession asks where to save (a dialog titled dialogTitle, in the window's
+// language) and writes the chat as "markdown" or "json"; it returns the path, or ""
+// when the dialog was cancelled.
+func (a *App) ExportSession(id, title, format, dialogTitle string) (string, error) {
+	path, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
+		Title: dialogTitle, DefaultFilename: core.ExportName(title, format),
+	})
+	if err != nil || path == "" {
+		return "", err
+	}
+	return path, a.desk.ExportFile(id, format, path)
+}
+
+// ListModels lists the installed Ollama models with details.
+func (a *App) ListModels() ([]core.ModelEntry, error) { return a.svc.ListModels(a.ctx) }
+
+// PullModel starts a download and returns its pull id.
+func (a *App) PullModel(name string) (string, error) { return a.desk.Pull(name) }
+
+// CancelPull stops a download.
+func (a *App) CancelPull(id string) bool { return a.desk.CancelPull(id) }
+
+// DeleteModel removes an installed model.
+func (a *App) DeleteModel(name string) error { return a.svc.DeleteModel(a.ctx, name) }
+
+// GetSettings returns what the Settings view edits (API keys withheld).
+func (a *App) GetSettings() core.Settings { return a.svc.Settings() }
+
+// SaveSettings validates and writes config.json.
+func (a *App) SaveSettings(s core.Settings) (core.SaveResult, error) { return a.svc.SaveSettings(s) }
+
+// FirstRun reports what the first-run guide checks.
+func (a *App) FirstRun() core.FirstRun { return a.svc.FirstRun(a.ctx, nil) }
+
+// ChooseFolder opens a folder picker; "" when cancelled.
+func (a *App) ChooseFolder(title string) (string, error) {
+	return runtime.OpenDirectoryDialog(a.ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
+}

@@ -1,0 +1,355 @@
+package core
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hearth/backend/agent"
+	"hearth/backend/config"
+	"hearth/backend/internal/fakeollama"
+)
+
+type emitted struct {
+	mu  sync.Mutex
+	got map[string][]any
+}
+
+func (e *emitted) emit(ch string, d any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.got == nil {
+		e.got = map[string][]any{}
+	}
+	e.got[ch] = append(e.got[ch], d)
+}
+
+func (e *emitted) on(ch string) []any {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]any(nil), e.got[ch]...)
+}
+
+func TestRelayHoldsUntilAttached(t *testing.T) {
+	var e emitted
+	r := NewRelay(e.emit)
+	r.Publish("run:a", 1, false)
+	r.Publish("run:a", 2, false)
+	if len(e.on("run:a")) != 0 {
+		t.Fatal("events delivered before Attach")
+	}
+	r.Attach("run:a")
+	r.Publish("run:a", 3, true)
+	if got := e.on("run:a"); len(got) != 3 || got[0] != 1 || got[2] != 3 {
+		t.Fatalf("got %v, want 1 2 3 in order", got)
+	}
+	if r.Pending() != 0 {
+		t.Errorf("finished attached channel kept: %d", r.Pending())
+	}
+	// Attach first, then a whole stream.
+	r.Attach("run:b")
+	r.Publish("run:b", "x", true)
+	if got := e.on("run:b"); len(got) != 1 {
+		t.Fatalf("run:b got %v", got)
+	}
+	// A finished stream attached late still arrives whole, then is forgotten.
+	r.Publish("run:c", "y", false)
+	r.Publish("run:c", "z", true)
+	r.Attach("run:c")
+	if got := e.on("run:c"); len(got) != 2 || r.Pending() != 0 {
+		t.Fatalf("run:c got %v, pending %d", got, r.Pending())
+	}
+}
+
+func TestRelayForgetsAbandonedStreams(t *testing.T) {
+	var e emitted
+	r := NewRelay(e.emit)
+	now := time.Unix(1000, 0)
+	r.now = func() time.Time { return now }
+	r.Publish("run:old", 1, true) // never attached
+	now = now.Add(2 * relayForget)
+	r.Publish("run:new", 1, false)
+	if r.Pending() != 1 {
+		t.Fatalf("pending %d, want only run:new", r.Pending())
+	}
+}
+
+func waitFinished(t *testing.T, e *emitted, ch string) []agent.Event {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var evs []agent.Event
+		for _, d := range e.on(ch) {
+			evs = append(evs, d.(agent.Event))
+		}
+		if n := len(evs); n > 0 && evs[n-1].Type == agent.EventRunFinished {
+			return evs
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no run_finished on %s: %v", ch, e.on(ch))
+	return nil
+}
+
+func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
+	svc, fake := chatService(t, "", fakeollama.Reply{Chunks: []string{"Hel", "lo ", "there."}})
+	var e emitted
+	d := NewDesktop(svc, e.emit)
+	img := base64.StdEncoding.EncodeToString([]byte("\x89PNG fake"))
+	runID, err := d.Send(ChatInput{Text: "hi", Images: []string{"data:image/png;base64," + img}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Attach(RunChannel(runID))
+	evs := waitFinished(t, &e, RunChannel(runID))
+	if evs[0].Type != agent.EventRunStarted || evs[0].Seq != 1 {
+		t.Errorf("first event %+v, want run_started seq 1 (held until Attach)", evs[0])
+	}
+	var text strings.Builder
+	for _, ev := range evs {
+		if ev.Type == agent.EventTextDelta {
+			text.WriteString(ev.Data.(agent.DeltaData).Text)
+		}
+	}
+	if text.String() != "Hello there." {
+		t.Errorf("streamed %q", text.String())
+	}
+	// qwen3:4b has no vision: the image reaches the runner, which says it left it out.
+	noticed := false
+	for _, ev := range evs {
+		if n, ok := ev.Data.(agent.NoticeData); ok && strings.Contains(n.Message, "cannot see images") {
+			noticed = true
+		}
+	}
+	if !noticed {
+		t.Errorf("no images notice in %v", evs)
+	}
+	if len(fake.ChatRequests()) != 1 {
+		t.Errorf("chat requests %d", len(fake.ChatRequests()))
+	}
+	list, err := svc.ListSessions()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions %v %v", list, err)
+	}
+	if _, err := d.Send(ChatInput{Text: "  "}); err == nil || !strings.Contains(err.Error(), "hint") {
+		t.Errorf("empty message: %v", err)
+	}
+	if _, err := d.Send(ChatInput{Text: "x", Images: []string{"%%%"}}); err == nil {
+		t.Error("bad image accepted")
+	}
+}
+
+func TestDesktopExportFile(t *testing.T) {
+	svc, _ := chatService(t, "", fakeollama.Reply{Content: "Exported answer."})
+	var e emitted
+	d := NewDesktop(svc, e.emit)
+	runID, err := d.Send(ChatInput{SessionID: "exp", Text: "question"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Attach(RunChannel(runID))
+	waitFinished(t, &e, RunChannel(runID))
+	dir := t.TempDir()
+	md := filepath.Join(dir, ExportName("My chat", "markdown"))
+	if err := d.ExportFile("exp", "markdown", md); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(md)
+	if !strings.Contains(string(b), "Exported answer.") || !strings.HasSuffix(md, "My chat.md") {
+		t.Errorf("%s: %s", md, b)
+	}
+	js := filepath.Join(dir, "c.json")
+	if err := d.ExportFile("exp", "json", js); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(js)
+	if !json.Valid(b) {
+		t.Errorf("json export not JSON: %s", b)
+	}
+	if err := d.ExportFile("exp", "pdf", filepath.Join(dir, "x.pdf")); err == nil {
+		t.Error("pdf accepted")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.pdf")); !os.IsNotExist(err) {
+		t.Error("failed export left a file")
+	}
+	if got := ExportName(`a/b:c`, "json"); got != "a-b-c.json" {
+		t.Errorf("ExportName = %q", got)
+	}
+}
+
+func TestDesktopPullProgressAndCancel(t *testing.T) {
+	svc, fake := chatService(t, "")
+	fake.EnqueuePull(fakeollama.PullReply{}, fakeollama.PullReply{DelayMS: 2000, Steps: []fakeollama.Progress{
+		{Status: "pulling manifest"}, {Status: "downloading", Total: 100, Completed: 10}, {Status: "downloading", Total: 100, Completed: 20}}})
+	var e emitted
+	d := NewDesktop(svc, e.emit)
+	id, err := d.Pull("ollama/tiny:1b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Attach(PullChannel(id))
+	last := waitPull(t, &e, PullChannel(id))
+	if last.Error != "" || last.Status != "success" {
+		t.Fatalf("pull ended %+v", last)
+	}
+	if len(e.on(PullChannel(id))) < 2 {
+		t.Errorf("no progress before the end: %v", e.on(PullChannel(id)))
+	}
+	id2, err := d.Pull("slow:1b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Attach(PullChannel(id2))
+	time.Sleep(100 * time.Millisecond)
+	if !d.CancelPull(id2) {
+		t.Fatal("CancelPull found no pull")
+	}
+	if last := waitPull(t, &e, PullChannel(id2)); last.Error != "cancelled" {
+		t.Fatalf("cancelled pull ended %+v", last)
+	}
+	if d.CancelPull(id2) {
+		t.Error("a finished pull cancelled again")
+	}
+	if _, err := d.Pull("openai/gpt-4o"); err == nil {
+		t.Error("pulling an OpenAI model accepted")
+	}
+}
+
+func waitPull(t *testing.T, e *emitted, ch string) PullEvent {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		got := e.on(ch)
+		if n := len(got); n > 0 && got[n-1].(PullEvent).Done {
+			return got[n-1].(PullEvent)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("pull %s did not end: %v", ch, e.on(ch))
+	return PullEvent{}
+}
+
+func TestSaveSettingsKeepsUnknownKeysAndReferences(t *testing.T) {
+	cfg := `{
+  "agents": {"defaults": {"model": "ollama/qwen3:4b", "colour": "blue"}},
+  "providers": {"openai": {"apiKey": "${HEARTH_TEST_KEY}"}, "custom": {"groq": {"apiBase": "https://api.groq.com/openai/v1", "apiKey": "${GROQ_KEY}"}}}
+}`
+	svc, _ := chatService(t, cfg)
+	s := svc.Settings()
+	if s.OpenAI.APIKey != "" || s.Custom[0].Name != "groq" || s.Custom[0].APIKey != "" {
+		t.Fatalf("keys leaked or custom missing: %+v", s)
+	}
+	s.Temperature = 0.7
+	s.ContextTokens = 16384
+	s.Theme = "dark"
+	s.Language = "zh-CN"
+	res, err := svc.SaveSettings(s)
+	if err != nil || !res.Saved {
+		t.Fatalf("save: %+v %v", res, err)
+	}
+	b, _ := os.ReadFile(svc.Paths().ConfigFile)
+	for _, want := range []string{`"colour": "blue"`, `"${HEARTH_TEST_KEY}"`, `"${GROQ_KEY}"`, `"temperature": 0.7`, `"zh-CN"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("config.json lacks %s:\n%s", want, b)
+		}
+	}
+	if got := svc.Settings(); got.Temperature != 0.7 || got.Theme != "dark" {
+		t.Errorf("settings after save %+v", got)
+	}
+
+	bad := svc.Settings()
+	bad.Temperature = 5
+	bad.OllamaHost = "ftp://x y"
+	bad.Custom = append(bad.Custom, ProviderSettings{Name: "local", APIBase: "nope"})
+	res, err = svc.SaveSettings(bad)
+	if err != nil || res.Saved {
+		t.Fatalf("bad settings saved: %+v %v", res, err)
+	}
+	keys := map[string]config.Problem{}
+	for _, p := range res.Problems {
+		keys[p.Key] = p
+	}
+	for _, k := range []string{"agents.defaults.temperature", "providers.custom.local.apiBase"} {
+		if keys[k].Msg == "" {
+			t.Errorf("no problem for %s in %+v", k, res.Problems)
+		}
+	}
+	after, _ := os.ReadFile(svc.Paths().ConfigFile)
+	if string(after) != string(b) {
+		t.Error("invalid settings changed config.json")
+	}
+}
+
+func TestSaveSettingsMovesWorkspace(t *testing.T) {
+	svc, _ := chatService(t, "")
+	s := svc.Settings()
+	ws := filepath.Join(t.TempDir(), "ws")
+	s.Workspace = ws
+	s.Custom = []ProviderSettings{{Name: "lm", APIBase: "http://127.0.0.1:1234/v1", APIKey: "sk-1"}}
+	res, err := svc.SaveSettings(s)
+	if err != nil || !res.Saved {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if svc.Paths().Workspace != ws {
+		t.Errorf("workspace %s", svc.Paths().Workspace)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "AGENTS.md")); err != nil {
+		t.Errorf("new workspace not onboarded: %v", err)
+	}
+	if got := svc.Settings().Custom; len(got) != 1 || !got[0].KeySet {
+		t.Errorf("custom %+v", got)
+	}
+}
+
+func TestFirstRun(t *testing.T) {
+	svc, _ := chatService(t, "")
+	fr := svc.FirstRun(nil, func(string) (string, error) { return "", os.ErrNotExist })
+	if !fr.OllamaRunning || !fr.OllamaInstalled || !fr.ModelInstalled || fr.SuggestedModel == "" {
+		t.Errorf("%+v", fr)
+	}
+	if len(fr.ChatModels) != 2 {
+		t.Errorf("chat models %v", fr.ChatModels)
+	}
+	setXDG(t)
+	down := Open(Options{Getenv: env(map[string]string{"OLLAMA_HOST": "127.0.0.1:9"})})
+	fr = down.FirstRun(nil, func(string) (string, error) { return "/usr/bin/ollama", nil })
+	if fr.OllamaRunning || !fr.OllamaInstalled || fr.OllamaError == "" {
+		t.Errorf("down: %+v", fr)
+	}
+}
+
+func TestDesktopHistory(t *testing.T) {
+	svc, _ := chatService(t, "",
+		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "list_dir", Arguments: json.RawMessage(`{"path":"."}`)}}},
+		fakeollama.Reply{Content: "Listed."})
+	var e emitted
+	d := NewDesktop(svc, e.emit)
+	runID, err := d.Send(ChatInput{SessionID: "h", Text: "list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Attach(RunChannel(runID))
+	waitFinished(t, &e, RunChannel(runID))
+	h, err := d.History("h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := []string{}
+	for _, m := range h.Messages {
+		roles = append(roles, m.Role)
+	}
+	if strings.Join(roles, ",") != "user,assistant,tool,assistant" {
+		t.Fatalf("roles %v", roles)
+	}
+	if c := h.Messages[1].ToolCalls; len(c) != 1 || c[0].Name != "list_dir" || !strings.Contains(c[0].Arguments, `"path"`) {
+		t.Errorf("tool calls %+v", c)
+	}
+	if len(h.Runs) != 1 || h.Runs[0].ID != runID || len(h.Interrupted) != 0 {
+		t.Errorf("runs %+v interrupted %v", h.Runs, h.Interrupted)
+	}
+}

@@ -1,0 +1,39 @@
+package core
+
+import (
+	"fmt"
+	"os"
+
+	"hearth/backend/autostart"
+)
+
+// ApplyLaunchAtLogin makes the XDG autostart entry match ui.launchAtLogin;
+// the desktop calls it at start, so moving the binary updates the entry.
+func (s *Service) ApplyLaunchAtLogin() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("launch at login: %w", err)
+	}
+	return autostart.Set(s.Config().UI.LaunchAtLogin, exe)
+}
+
+// SetLaunchAtLogin changes ui.launchAtLogin, saves the config and writes
+// or removes the autostart entry.
+func (s *Service) SetLaunchAtLogin(on bool) error {
+	s.mu.Lock()
+	s.cfg.UI.LaunchAtLogin = on
+	s.mu.Unlock()
+	if err := s.SaveConfig(); err != nil {
+		return err
+	}
+	return s.ApplyLaunchAtLogin()
+}
+
+// SetCloseToTray changes ui.closeToTray (closing the window hides it to
+// the tray) and saves the config.
+func (s *Service) SetCloseToTray(on bool) error {
+	s.mu.Lock()
+	s.cfg.UI.CloseToTray = on
+	s.mu.Unlock()
+	return s.SaveConfig()
+}

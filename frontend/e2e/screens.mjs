@@ -1,0 +1,103 @@
+// Screenshots of each main view, light and dark, for a look by eye (scripts/screens.sh).
+// Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
+// captures first run, chat, models and settings into build/screens/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+
+const out = join(repoRoot, 'build/screens');
+mkdirSync(out, { recursive: true });
+
+const answer = `Here is a small plan for **tonight**:
+
+1. Water the tomatoes
+2. Reply to Anna about *Saturday*
+3. Back up the photos
+
+\`\`\`bash
+rsync -a ~/Pictures/ /mnt/backup/pictures/
+\`\`\`
+
+| Task | Time |
+|------|------|
+| Garden | 15 min |
+| Backup | 5 min |`;
+
+const script = {
+  models: [
+    { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'], parameterSize: '4.0B', quantization: 'Q4_K_M' },
+    { name: 'llava:7b', family: 'llama', size: 4733363377, contextLength: 32768, capabilities: ['completion', 'vision'], parameterSize: '7B', quantization: 'Q4_0' },
+    { name: 'nomic-embed-text:latest', family: 'nomic-bert', size: 274302450, contextLength: 2048, capabilities: ['embedding'], parameterSize: '137M', quantization: 'F16' },
+  ],
+  replies: [
+    { thinking: 'List the files first, then plan.', toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }], promptEvalCount: 980, evalCount: 24 },
+    { content: answer, promptEvalCount: 1400, evalCount: 160 },
+    { status: 404, error: "model 'qwen3:4b' not found" },
+  ],
+  pulls: [
+    {
+      delayMs: 1500,
+      steps: [
+        { status: 'pulling manifest' },
+        ...[19, 20, 21, 22, 23, 24].map((n) => ({ status: 'pulling 8eeb52dfb3bb', total: 4700000000, completed: n * 100000000 })),
+      ],
+    },
+  ],
+};
+
+const ollama = await startFakeOllama(undefined, script);
+const app = await startHearth({ ollamaHost: ollama.host });
+const chrome = await openBrowser();
+try {
+  // Fill two chats once; every later page reads them from disk.
+  {
+    const { page, context } = await openPage(chrome.browser, app.url);
+    await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
+    const box = page.getByRole('textbox', { name: 'Message Hearth…' });
+    await box.fill('What should I do tonight? Look at my notes.');
+    await box.press('Enter');
+    await page.locator('[data-testid="msg-assistant"][data-status="ok"]').waitFor({ timeout: 20000 });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await box.fill('Summarise the meeting notes from Monday');
+    await box.press('Enter');
+    await page.getByTestId('error-card').waitFor({ timeout: 20000 });
+    await context.close();
+  }
+  for (const scheme of ['light', 'dark']) {
+    const { page, context } = await openPage(chrome.browser, app.url, { colorScheme: scheme });
+    const shot = (name) => page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    await page.getByTestId('first-run').getByText(/Ollama is running/).waitFor();
+    await shot('firstrun');
+    await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
+
+    await page.getByRole('list', { name: 'Chats' }).getByText('What should I do tonight?').click();
+    await page.getByTestId('tool-card').waitFor();
+    await page.locator('details').first().evaluate((d) => (d.open = true));
+    await shot('chat');
+    await page.getByRole('list', { name: 'Chats' }).getByText('Summarise the meeting').click();
+    await page.getByTestId('error-card').waitFor();
+    await page.getByRole('textbox', { name: 'Message Hearth…' }).fill('/');
+    await shot('chat-error');
+    await page.getByRole('textbox', { name: 'Message Hearth…' }).fill('');
+
+    await page.getByRole('button', { name: 'Models' }).click();
+    await page.getByTestId('model-qwen3:4b').waitFor();
+    if (scheme === 'light') {
+      await page.getByRole('textbox', { name: 'Model to download' }).fill('llama3.2:3b');
+      await page.getByRole('button', { name: 'Download' }).click();
+      await page.getByTestId('pull-llama3.2:3b').filter({ hasText: '1.9 GB' }).waitFor();
+    }
+    await shot('models');
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Temperature').waitFor();
+    await page.getByLabel('Temperature').fill('7');
+    await shot('settings');
+    await context.close();
+  }
+  console.log(`screens written to ${out}`);
+} finally {
+  await chrome.close();
+  await app.stop();
+  await ollama.stop();
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
+import Composer from './Composer.svelte';
+import Message from './Message.svelte';
+import ToolCard from './ToolCard.svelte';
+import SettingsView from './SettingsView.svelte';
+import ModelsView from './ModelsView.svelte';
+import { createApp } from '../lib/app.svelte';
+import { createStatusStore } from '../lib/stores/status.svelte';
+import { newTurn } from '../lib/stores/turn';
+import { fakeApi, fakeStatus } from '../test-fixtures';
+
+describe('Composer', () => {
+  it('sends on Enter, keeps Shift+Enter for a new line, and clears the box', async () => {
+    const onSend = vi.fn(async () => true);
+    render(Composer, { props: { onSend, onStop: vi.fn(), hint: 'Enter sends' } });
+    const box = screen.getByRole('textbox') as HTMLTextAreaElement;
+    await fireEvent.input(box, { target: { value: 'hello' } });
+    await fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(onSend).not.toHaveBeenCalled();
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith('hello', []);
+    await tick();
+    expect(box.value).toBe('');
+  });
+
+  it('offers slash commands and completes the chosen one', async () => {
+    const onSend = vi.fn(async () => true);
+    render(Composer, { props: { onSend, onStop: vi.fn() } });
+    const box = screen.getByRole('textbox') as HTMLTextAreaElement;
+    await fireEvent.input(box, { target: { value: '/st' } });
+    const list = screen.getByRole('listbox', { name: 'Commands' });
+    expect(within(list).getAllByRole('option').map((o) => o.textContent?.trim().split(/\s/)[0])).toEqual(['/stop', '/status']);
+    await fireEvent.keyDown(box, { key: 'ArrowDown' });
+    await fireEvent.keyDown(box, { key: 'Tab' });
+    expect(box.value).toBe('/status');
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith('/status', []);
+  });
+
+  it('shows Stop while a reply runs', async () => {
+    const onStop = vi.fn();
+    render(Composer, { props: { onSend: vi.fn(), onStop, running: true } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalled();
+  });
+
+  it('attaches a pasted image and sends it', async () => {
+    const onSend = vi.fn(async () => true);
+    render(Composer, { props: { onSend, onStop: vi.fn() } });
+    const box = screen.getByRole('textbox');
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'shot.png', { type: 'image/png' });
+    await fireEvent.paste(box, { clipboardData: { files: [file] } });
+    await vi.waitFor(() => expect(screen.getByAltText('shot.png')).toBeTruthy());
+    await fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('', [{ name: 'shot.png', url: expect.stringMatching(/^data:image\/png;base64,/) }]);
+  });
+});
+
+describe('ToolCard and Message', () => {
+  it('a tool card shows name, arguments and duration, and expands to the result', async () => {
+    render(ToolCard, {
+      props: { part: { kind: 'tool', callId: 'c1', name: 'read_file', args: '{\n  "path": "notes.md"\n}', result: 'line one\nline two', ok: true, durationMs: 14 } },
+    });
+    const card = screen.getByTestId('tool-card');
+    expect(card.textContent).toContain('read_file');
+    expect(card.textContent).toContain('14 ms');
+    expect(card.textContent).toContain('line one line two');
+    await fireEvent.click(within(card).getByRole('button'));
+    expect(card.querySelector('pre.result')?.textContent).toBe('line one\nline two');
+  });
+
+  it('an error card shows the hint and a Retry on the last reply', async () => {
+    const turn = newTurn('r1');
+    turn.status = 'error';
+    turn.parts.push({ kind: 'error', code: 'unreachable', message: 'Ollama is not reachable', hint: 'start it with ollama serve' });
+    const onRetry = vi.fn();
+    render(Message, { props: { item: turn, last: true, onRetry } });
+    const card = screen.getByTestId('error-card');
+    expect(card.textContent).toContain('start it with ollama serve');
+    await fireEvent.click(within(card).getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalled();
+  });
+
+  it('folds reasoning and counts tokens', () => {
+    const turn = newTurn('r1');
+    turn.status = 'ok';
+    turn.parts.push({ kind: 'reasoning', text: 'hmm' }, { kind: 'text', text: 'Answer **here**' });
+    turn.promptTokens = 12;
+    turn.completionTokens = 3;
+    render(Message, { props: { item: turn } });
+    expect(document.querySelector('details')?.open).toBe(false);
+    expect(screen.getByText('here').tagName).toBe('STRONG');
+    expect(screen.getByTestId('reply-tokens').textContent).toBe('12 in · 3 out');
+  });
+});
+
+function appWith(over = {}) {
+  const fake = fakeApi(over);
+  const status = createStatusStore(async () => fakeStatus());
+  return { fake, app: createApp(fake.api, status) };
+}
+
+describe('SettingsView', () => {
+  it('explains a bad value inline and saves once it is fixed', async () => {
+    const { fake, app } = appWith();
+    render(SettingsView, { props: { app } });
+    const temp = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
+    await fireEvent.input(temp, { target: { value: '9' } });
+    expect(screen.getByText('A number from 0 to 2')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.input(temp, { target: { value: '0.6' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(fake.mocks.saveSettings).toHaveBeenCalled());
+    expect(fake.mocks.saveSettings.mock.calls[0][0].temperature).toBe(0.6);
+    await screen.findByText('Saved');
+  });
+
+  it('adds a custom provider and checks its name and URL', async () => {
+    const { app } = appWith();
+    render(SettingsView, { props: { app } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Add an OpenAI-compatible provider' }));
+    expect(screen.getByText('A short name without spaces or /, e.g. groq')).toBeTruthy();
+    expect(screen.getAllByText('An http(s) URL, e.g. http://localhost:8080/v1').length).toBe(1);
+  });
+});
+
+describe('ModelsView', () => {
+  it('lists models with badges and confirms before deleting', async () => {
+    const { fake, app } = appWith({
+      listModels: async () => [
+        { name: 'qwen3:4b', size: 2497293918, family: 'qwen3', parameterSize: '4.0B', quantization: 'Q4_K_M', contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] },
+      ],
+    });
+    render(ModelsView, { props: { app } });
+    const row = await screen.findByTestId('model-qwen3:4b');
+    expect(row.textContent).toContain('2.5 GB · qwen3 · 4.0B · Q4_K_M · 40960 context');
+    expect(within(row).getByText('tools')).toBeTruthy();
+    await fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(row.textContent).toContain('Delete qwen3:4b?');
+    expect(fake.mocks.deleteModel).not.toHaveBeenCalled();
+    await fireEvent.click(within(row).getAllByRole('button', { name: 'Delete' })[0]);
+    expect(fake.mocks.deleteModel).toHaveBeenCalledWith('qwen3:4b');
+  });
+});

@@ -1,0 +1,73 @@
+// Everything a view needs, built once: the stores over the API and the navigation state.
+// Views and sidebar tabs receive it as their `app` prop.
+import { api as realApi, type Api, type Settings } from './api';
+import { setLocale, resolveLocale } from './i18n.svelte';
+import { createChatStore, type PerfProbe } from './stores/chat.svelte';
+import { createModelsStore } from './stores/models.svelte';
+import { createSessionsStore } from './stores/sessions.svelte';
+import { createSettingsStore } from './stores/settings.svelte';
+import { createStatusStore, type StatusStore } from './stores/status.svelte';
+
+export function applyAppearance(s: Pick<Settings, 'theme' | 'language'>) {
+  if (typeof document === 'undefined') return;
+  if (s.theme === 'light' || s.theme === 'dark') document.documentElement.dataset.theme = s.theme;
+  else delete document.documentElement.dataset.theme;
+  setLocale(resolveLocale(s.language || 'auto', globalThis.navigator?.languages ?? []));
+}
+
+export function createApp(api: Api = realApi, status?: StatusStore, probe?: PerfProbe) {
+  const nav = $state({ view: 'chat', tab: 'sessions', searchFocus: 0 });
+  const statusStore = status ?? createStatusStore(api.status);
+  const sessions = createSessionsStore(api);
+  const chat = createChatStore(api, {
+    onChange: () => {
+      void sessions.refresh();
+      void statusStore.refresh();
+    },
+    probe,
+  });
+  const models = createModelsStore(api);
+  const settings = createSettingsStore(api, (s) => {
+    applyAppearance(s);
+    void statusStore.refresh();
+  });
+
+  return {
+    api,
+    status: statusStore,
+    sessions,
+    chat,
+    models,
+    settings,
+    get view() {
+      return nav.view;
+    },
+    get tab() {
+      return nav.tab;
+    },
+    /** Bumps when Ctrl+K asks for the chat search box. */
+    get searchFocus() {
+      return nav.searchFocus;
+    },
+    go(view: string) {
+      nav.view = view;
+    },
+    showTab(tab: string) {
+      nav.tab = tab;
+    },
+    openChat(id: string) {
+      nav.view = 'chat';
+      void chat.open(id);
+    },
+    newChat() {
+      nav.view = 'chat';
+      chat.newChat();
+    },
+    search() {
+      nav.tab = 'sessions';
+      nav.searchFocus++;
+    },
+  };
+}
+
+export type AppCtx = ReturnType<typeof createApp>;

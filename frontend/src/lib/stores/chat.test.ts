@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { createChatStore } from './chat.svelte';
+import { applyEvent, newTurn, turnText, type Turn } from './turn';
+import { itemsFromSession } from './history';
+import { fakeApi } from '../../test-fixtures';
+import type { RunEvent } from '../api';
+
+const ev = (seq: number, type: RunEvent['type'], f: Record<string, unknown> = {}) =>
+  ({ runId: 'r1', sessionId: 's1', seq, type, ...f }) as RunEvent;
+
+describe('turn assembly', () => {
+  it('joins deltas, folds reasoning apart, pairs tool calls with results, counts tokens', () => {
+    const t = newTurn('r1');
+    const evs = [
+      ev(1, 'run_started', { model: 'ollama/qwen3:4b' }),
+      ev(2, 'reasoning_delta', { text: 'Let me ' }),
+      ev(3, 'reasoning_delta', { text: 'look.' }),
+      ev(4, 'tool_call', { callId: 'c1', name: 'list_dir', args: { path: '.' } }),
+      ev(5, 'tool_result', { callId: 'c1', name: 'list_dir', ok: true, content: 'a.txt\nb.txt', durationMs: 12 }),
+      ev(6, 'usage', { promptTokens: 300, completionTokens: 20, contextUsed: 320, contextLimit: 8192 }),
+      ev(7, 'text_delta', { text: 'Two ' }),
+      ev(8, 'text_delta', { text: 'files.' }),
+      ev(8, 'text_delta', { text: 'DUPLICATE' }),
+      ev(9, 'usage', { promptTokens: 350, completionTokens: 5, contextUsed: 355, contextLimit: 8192 }),
+      ev(10, 'run_finished', { status: 'ok', final: 'Two files.', durationMs: 900 }),
+    ];
+    for (const e of evs) applyEvent(t, e);
+    expect(t.parts.map((p) => p.kind)).toEqual(['reasoning', 'tool', 'text']);
+    expect(t.parts[0]).toMatchObject({ text: 'Let me look.' });
+    expect(t.parts[1]).toMatchObject({ name: 'list_dir', ok: true, durationMs: 12, result: 'a.txt\nb.txt' });
+    expect((t.parts[1] as { args: string }).args).toContain('"path": "."');
+    expect(turnText(t)).toBe('Two files.');
+    expect(t).toMatchObject({ status: 'ok', completionTokens: 25, promptTokens: 350, contextUsed: 355, durationMs: 900 });
+  });
+
+  it('keeps an error with its hint', () => {
+    const t = newTurn('r1');
+    applyEvent(t, ev(1, 'error', { code: 'unreachable', message: 'Ollama is not reachable', hint: 'start it' }));
+    applyEvent(t, ev(2, 'run_finished', { status: 'error' }));
+    expect(t.parts[0]).toEqual({ kind: 'error', code: 'unreachable', message: 'Ollama is not reachable', hint: 'start it' });
+    expect(t.status).toBe('error');
+  });
+});
+
+describe('chat store', () => {
+  function setup() {
+    const fake = fakeApi();
+    const frames: (() => void)[] = [];
+    const chat = createChatStore(fake.api, { schedule: (fn) => frames.push(fn) });
+    const frame = () => frames.splice(0).forEach((f) => f());
+    return { fake, chat, frames, frame };
+  }
+
+  it('applies a burst of chunks in one frame', async () => {
+    const { fake, chat, frames, frame } = setup();
+    expect(await chat.send('hello')).toBe(true);
+    expect(fake.mocks.send).toHaveBeenCalledWith({ sessionId: '', text: 'hello', images: [], model: '' });
+    fake.emitRun('r1', 'run_started', { model: 'm' });
+    for (let i = 0; i < 50; i++) fake.emitRun('r1', 'text_delta', { text: `w${i} ` });
+    expect(frames.length).toBe(1);
+    const turn = chat.items[1] as Turn;
+    expect(turnText(turn)).toBe('');
+    frame();
+    expect(turnText(turn)).toMatch(/^w0 w1 .* w49 $/);
+    expect(chat.running).toBe('r1');
+    expect(chat.sessionId).toBe('s1');
+    fake.emitRun('r1', 'run_finished', { status: 'ok' });
+    frame();
+    expect(chat.running).toBe('');
+  });
+
+  it('stops the running reply and retries after an error', async () => {
+    const { fake, chat, frame } = setup();
+    await chat.send('long one');
+    fake.emitRun('r1', 'run_started');
+    frame();
+    expect(await chat.stop()).toBe(true);
+    expect(fake.mocks.stop).toHaveBeenCalledWith('s1');
+    fake.emitRun('r1', 'error', { code: 'unreachable', message: 'down', hint: 'start it' });
+    fake.emitRun('r1', 'run_finished', { status: 'error' });
+    frame();
+    expect(chat.canRetry).toBe(true);
+    fake.mocks.send.mockResolvedValueOnce('r9');
+    await chat.retry();
+    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 's1', text: 'long one', images: [], model: '' });
+  });
+
+  it('puts the message back when sending fails', async () => {
+    const { fake, chat } = setup();
+    fake.mocks.send.mockRejectedValueOnce('model "x" not found');
+    expect(await chat.send('hi')).toBe(false);
+    expect(chat.items).toHaveLength(0);
+    expect(chat.error).toContain('not found');
+  });
+
+  it('keeps a run going off screen and shows it live when its chat is opened again', async () => {
+    const { fake, chat, frame } = setup();
+    await chat.send('one');
+    fake.emitRun('r1', 'run_started');
+    fake.emitRun('r1', 'text_delta', { text: 'Hel' });
+    frame();
+    chat.newChat();
+    expect(chat.items).toHaveLength(0);
+    expect(chat.running).toBe('');
+    expect(chat.busy).toEqual(['s1']);
+    fake.emitRun('r1', 'text_delta', { text: 'lo' });
+    frame();
+    expect(chat.items).toHaveLength(0);
+    // On disk: the question and a partial answer of the same run.
+    fake.mocks.loadSession.mockResolvedValueOnce({
+      id: 's1',
+      title: 'one',
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'one', runId: 'r1' },
+        { role: 'assistant', content: 'Hel', runId: 'r1' },
+      ],
+      runs: [],
+      interrupted: ['r1'],
+    } as never);
+    await chat.open('s1');
+    expect(chat.running).toBe('r1');
+    expect(chat.interrupted).toBe(false);
+    expect(chat.items.map((i) => i.kind)).toEqual(['user', 'assistant']);
+    expect(turnText(chat.items[1] as Turn)).toBe('Hello');
+    fake.emitRun('r1', 'text_delta', { text: '!' });
+    fake.emitRun('r1', 'run_finished', { status: 'ok' });
+    frame();
+    expect(turnText(chat.items[1] as Turn)).toBe('Hello!');
+    expect(chat.running).toBe('');
+    expect(chat.busy).toEqual([]);
+  });
+
+  it('opens a stored chat with its tool calls, runs and an interrupted turn to continue', async () => {
+    const { fake, chat } = setup();
+    fake.mocks.loadSession.mockResolvedValueOnce({
+      id: 's1',
+      title: 't',
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'list', images: ['iVBORw0KGgo='] },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'list_dir', arguments: '{"path":"."}' }], runId: 'r1' },
+        { role: 'tool', content: 'a.txt', toolCallId: 'c1', runId: 'r1' },
+        { role: 'assistant', content: 'One file.', runId: 'r1' },
+        { role: 'user', content: 'more' },
+        { role: 'assistant', content: 'Part', runId: 'r2' },
+      ],
+      runs: [{ runId: 'r1', status: 'ok', final: 'One file.', usage: { promptTokens: 10, completionTokens: 3 }, durationMs: 50 }],
+      interrupted: ['r2'],
+    } as never);
+    await chat.open('s1');
+    expect(chat.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((chat.items[0] as { images: string[] }).images[0]).toMatch(/^data:image\/png;base64,/);
+    const t1 = chat.items[1] as Turn;
+    expect(t1.parts.map((p) => p.kind)).toEqual(['tool', 'text']);
+    expect(t1.parts[0]).toMatchObject({ result: 'a.txt', ok: true });
+    expect(t1.completionTokens).toBe(3);
+    expect((chat.items[3] as Turn).status).toBe('interrupted');
+    expect(chat.interrupted).toBe(true);
+    await chat.continueRun();
+    expect(fake.mocks.continueRun).toHaveBeenCalledWith('s1');
+    expect(chat.running).toBe('r2');
+  });
+
+  it('history keeps an errored run that wrote no answer, after its question', () => {
+    const { items } = itemsFromSession({
+      id: 's',
+      title: '',
+      model: '',
+      messages: [
+        { role: 'user', content: 'x', runId: 'r1' },
+        { role: 'user', content: 'y', runId: 'r2' },
+        { role: 'assistant', content: 'fine', runId: 'r2' },
+      ],
+      runs: [
+        { runId: 'r1', status: 'error', error: "model 'q' not found", final: '', usage: {}, durationMs: 3 },
+        { runId: 'r2', status: 'ok', final: 'fine', usage: {}, durationMs: 3 },
+      ],
+      interrupted: [],
+    } as never);
+    expect(items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((items[1] as Turn).parts[0]).toMatchObject({ kind: 'error', message: "model 'q' not found" });
+    expect((items[1] as Turn).status).toBe('error');
+  });
+});
+
+describe('event order', () => {
+  it('puts events that Wails delivered out of order back in seq order', async () => {
+    const fake = fakeApi();
+    const frames: (() => void)[] = [];
+    const chat = createChatStore(fake.api, { schedule: (fn) => frames.push(fn) });
+    await chat.send('list');
+    const deliver = (seq: number, type: RunEvent['type'], f: Record<string, unknown> = {}) =>
+      (fake.api.followRun as unknown as { mock: { calls: [string, (e: RunEvent) => void][] } }).mock.calls[0][1]({
+        runId: 'r1',
+        sessionId: 's1',
+        seq,
+        type,
+        ...f,
+      } as RunEvent);
+    deliver(1, 'run_started');
+    deliver(4, 'text_delta', { text: ' holds' });
+    deliver(2, 'text_delta', { text: 'Your' });
+    deliver(5, 'run_finished', { status: 'ok' });
+    deliver(3, 'text_delta', { text: ' workspace' });
+    deliver(3, 'text_delta', { text: ' again' });
+    frames.splice(0).forEach((f) => f());
+    const turn = chat.items[1] as Turn;
+    expect(turnText(turn)).toBe('Your workspace holds');
+    expect(turn.status).toBe('ok');
+    expect(chat.running).toBe('');
+  });
+});

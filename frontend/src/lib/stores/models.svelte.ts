@@ -1,0 +1,134 @@
+// Installed Ollama models and running downloads.
+import { errText, type Api, type ModelEntry, type PullEvent } from '../api';
+
+export interface PullState {
+  id: string;
+  model: string;
+  status: string;
+  completed: number;
+  total: number;
+  done: boolean;
+  error: string;
+}
+
+export function percent(p: PullState): number {
+  if (p.done && !p.error) return 100;
+  return p.total > 0 ? Math.min(100, Math.round((p.completed / p.total) * 100)) : 0;
+}
+
+export function formatSize(bytes: number): string {
+  if (!bytes) return '';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+/** Badges shown for a model, in a fixed order. */
+export function badges(m: ModelEntry): string[] {
+  const caps = m.capabilities ?? [];
+  return ['tools', 'vision', 'thinking', 'embedding'].filter((c) => caps.includes(c));
+}
+
+export function createModelsStore(
+  api: Pick<Api, 'listModels' | 'pullModel' | 'followPull' | 'cancelPull' | 'deleteModel'>,
+) {
+  const s = $state({ list: [] as ModelEntry[], pulls: [] as PullState[], error: '', loading: false, loaded: false });
+
+  async function refresh() {
+    s.loading = true;
+    try {
+      s.list = (await api.listModels()) ?? [];
+      s.error = '';
+    } catch (err) {
+      s.error = errText(err);
+    } finally {
+      s.loading = false;
+      s.loaded = true;
+    }
+  }
+
+  function onProgress(p: PullState, ev: PullEvent) {
+    // Events may arrive out of order: nothing moves a finished pull or its bar backwards.
+    if (p.done) return;
+    if (ev.status) p.status = ev.status;
+    if (ev.total && ev.total !== p.total) {
+      p.total = ev.total;
+      p.completed = 0;
+    }
+    if (ev.completed) p.completed = Math.max(p.completed, ev.completed);
+    if (ev.done) {
+      p.done = true;
+      p.error = ev.error ?? '';
+      if (!p.error) void refresh();
+    }
+  }
+
+  async function pull(name: string) {
+    name = name.trim();
+    if (!name) return false;
+    try {
+      const id = await api.pullModel(name);
+      s.pulls.push({ id, model: name, status: '', completed: 0, total: 0, done: false, error: '' });
+      const p = s.pulls[s.pulls.length - 1];
+      let off: (() => void) | null = null;
+      off = await api.followPull(id, (ev) => {
+        onProgress(p, ev);
+        if (ev.done) off?.();
+      });
+      if (p.done) off();
+      return true;
+    } catch (err) {
+      s.error = errText(err);
+      return false;
+    }
+  }
+
+  async function cancel(id: string) {
+    return api.cancelPull(id);
+  }
+
+  function dismiss(id: string) {
+    s.pulls = s.pulls.filter((p) => p.id !== id);
+  }
+
+  async function remove(name: string) {
+    try {
+      await api.deleteModel(name);
+      await refresh();
+      return true;
+    } catch (err) {
+      s.error = errText(err);
+      return false;
+    }
+  }
+
+  return {
+    get list() {
+      return s.list;
+    },
+    get pulls() {
+      return s.pulls;
+    },
+    get error() {
+      return s.error;
+    },
+    get loading() {
+      return s.loading;
+    },
+    get loaded() {
+      return s.loaded;
+    },
+    refresh,
+    pull,
+    cancel,
+    dismiss,
+    remove,
+  };
+}
+
+export type ModelsStore = ReturnType<typeof createModelsStore>;

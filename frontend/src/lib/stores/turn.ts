@@ -1,0 +1,138 @@
+// Assembling one assistant turn from its run's events (backend/agent/events.go). Pure:
+// the chat store batches events and applies them here once per animation frame.
+import type { RunEvent } from '../api';
+
+export type Part =
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | {
+      kind: 'tool';
+      callId: string;
+      name: string;
+      args: string;
+      result?: string;
+      ok?: boolean;
+      durationMs?: number;
+    }
+  | { kind: 'notice'; level: string; message: string }
+  | { kind: 'error'; code: string; message: string; hint: string };
+
+export type TurnStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'interrupted';
+
+export interface Turn {
+  kind: 'assistant';
+  key: string;
+  runId: string;
+  model: string;
+  parts: Part[];
+  status: TurnStatus;
+  promptTokens: number;
+  completionTokens: number;
+  contextUsed: number;
+  contextLimit: number;
+  durationMs: number;
+  newSessionId: string;
+  /** The last seq applied: replayed or duplicate events are ignored. */
+  seq: number;
+}
+
+export interface UserItem {
+  kind: 'user';
+  key: string;
+  text: string;
+  images: string[];
+}
+
+export type Item = UserItem | Turn;
+
+export function newTurn(runId: string, key = `t-${runId}`): Turn {
+  return {
+    kind: 'assistant',
+    key,
+    runId,
+    model: '',
+    parts: [],
+    status: 'running',
+    promptTokens: 0,
+    completionTokens: 0,
+    contextUsed: 0,
+    contextLimit: 0,
+    durationMs: 0,
+    newSessionId: '',
+    seq: 0,
+  };
+}
+
+function appendText(turn: Turn, kind: 'text' | 'reasoning', text: string) {
+  const last = turn.parts[turn.parts.length - 1];
+  if (last && last.kind === kind) last.text += text;
+  else turn.parts.push({ kind, text });
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : JSON.stringify(v));
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+/** Applies one event to turn (in place). */
+export function applyEvent(turn: Turn, ev: RunEvent): void {
+  if (ev.seq && ev.seq <= turn.seq) return;
+  if (ev.seq) turn.seq = ev.seq;
+  switch (ev.type) {
+    case 'run_started':
+      turn.model = str(ev.model);
+      turn.status = 'running';
+      break;
+    case 'text_delta':
+      appendText(turn, 'text', str(ev.text));
+      break;
+    case 'reasoning_delta':
+      appendText(turn, 'reasoning', str(ev.text));
+      break;
+    case 'tool_call':
+      turn.parts.push({ kind: 'tool', callId: str(ev.callId), name: str(ev.name), args: prettyArgs(ev.args) });
+      break;
+    case 'tool_result': {
+      const part = turn.parts.find((p) => p.kind === 'tool' && p.callId === ev.callId);
+      if (part && part.kind === 'tool') {
+        part.result = str(ev.content);
+        part.ok = ev.ok === true;
+        part.durationMs = num(ev.durationMs);
+      }
+      break;
+    }
+    case 'usage':
+      turn.promptTokens = num(ev.promptTokens);
+      turn.completionTokens += num(ev.completionTokens);
+      turn.contextUsed = num(ev.contextUsed);
+      turn.contextLimit = num(ev.contextLimit);
+      break;
+    case 'notice':
+      turn.parts.push({ kind: 'notice', level: str(ev.level), message: str(ev.message) });
+      break;
+    case 'error':
+      turn.parts.push({ kind: 'error', code: str(ev.code), message: str(ev.message), hint: str(ev.hint) });
+      break;
+    case 'run_finished':
+      turn.status = (str(ev.status) || 'ok') as TurnStatus;
+      turn.durationMs = num(ev.durationMs);
+      turn.newSessionId = str(ev.newSessionId);
+      break;
+  }
+}
+
+export function prettyArgs(args: unknown): string {
+  if (args == null) return '{}';
+  try {
+    const v = typeof args === 'string' ? JSON.parse(args) : args;
+    return JSON.stringify(v, null, 2);
+  } catch {
+    return String(args);
+  }
+}
+
+/** The turn's answer text (what Copy copies). */
+export function turnText(turn: Turn): string {
+  return turn.parts
+    .filter((p) => p.kind === 'text')
+    .map((p) => (p as { text: string }).text)
+    .join('');
+}

@@ -1,0 +1,33 @@
+// Navigation in one list each, so a feature adds a view or a sidebar tab with one line.
+// Main views fill the window's right side; the chat view is the default. Sidebar tabs sit
+// under the "New chat" button. Every component receives the AppCtx as its `app` prop.
+import type { Component } from 'svelte';
+import type { AppCtx } from './app.svelte';
+import ModelsView from '../components/ModelsView.svelte';
+import SettingsView from '../components/SettingsView.svelte';
+import SessionList from '../components/SessionList.svelte';
+import FilesTab from '../components/FilesTab.svelte';
+
+export interface NavEntry {
+  id: string;
+  /** i18n key of the label */
+  label: string;
+  /** an SVG path in a 24-unit box */
+  icon: string;
+  component: Component<{ app: AppCtx }>;
+}
+
+export const mainViews: NavEntry[] = [
+  { id: 'models', label: 'nav.models', icon: 'M12 3l8 4.5v9L12 21l-8-4.5v-9z M12 12l8-4.5 M12 12v9 M12 12L4 7.5', component: ModelsView },
+  {
+    id: 'settings',
+    label: 'nav.settings',
+    icon: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3 M4.9 4.9l2.1 2.1 M17 17l2.1 2.1 M4.9 19.1L7 17 M17 7l2.1-2.1',
+    component: SettingsView,
+  },
+];
+
+export const sidebarTabs: NavEntry[] = [
+  { id: 'sessions', label: 'sidebar.sessions', icon: 'M4 5h16v10H8l-4 4z', component: SessionList },
+  { id: 'files', label: 'sidebar.files', icon: 'M6 3h8l4 4v14H6z M14 3v4h4', component: FilesTab },
+];
