@@ -53,8 +53,10 @@ func TestRealOllama(t *testing.T) {
 	}
 	store := session.NewStore(filepath.Join(root, "sessions"), session.Options{})
 	newRunner := func(reg *tools.Registry) *Runner {
+		// A window larger than the model's own: the usage must report the cap.
 		r, err := New(Options{Tools: reg, Store: store, Workspace: ws, DefaultModel: "ollama/" + testmodel.ChatModelName,
-			Resolve: func(name string) (llm.Provider, string, error) { return prov, strings.TrimPrefix(name, "ollama/"), nil }})
+			ContextTokens: 2 * testmodel.ContextLength,
+			Resolve:       func(name string) (llm.Provider, string, error) { return prov, strings.TrimPrefix(name, "ollama/"), nil }})
 		if err != nil {
 			t.Fatal(err)
 		}

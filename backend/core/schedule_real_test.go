@@ -24,14 +24,14 @@ import (
 func TestReminderRealOllama(t *testing.T) {
 	host := realollama.StartWithModels(t)
 	setXDG(t)
-	cfg := `{"agents": {"defaults": {"model": "ollama/` + testmodel.ChatModelName + `", "maxTokens": 512}}}`
+	cfg := `{"agents": {"defaults": {"model": "ollama/` + testmodel.ChatModelName + `", "maxTokens": 512, "contextTokens": 16384}}}`
 	p := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "hearth", "config.json")
 	os.MkdirAll(filepath.Dir(p), 0o700)
 	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	clock := schedule.NewFakeClock(bgT0)
-	ev := &bgEvents{ch: make(chan BackgroundEvent, 100)}
+	ev := &bgEvents{ch: make(chan BackgroundEvent, 100), patience: 90 * time.Second}
 	svc := Open(Options{Getenv: env(map[string]string{"OLLAMA_HOST": host}), Clock: clock, Background: ev.sink,
 		Retry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: 50 * time.Millisecond}})
 	if err := svc.ConfigError(); err != nil {

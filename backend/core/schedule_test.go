@@ -25,6 +25,9 @@ type bgEvents struct {
 	mu  sync.Mutex
 	evs []BackgroundEvent
 	ch  chan BackgroundEvent
+	// patience bounds wait; zero means 10 s (a real model on a busy CI
+	// machine needs longer).
+	patience time.Duration
 }
 
 func (b *bgEvents) sink(ev BackgroundEvent) {
@@ -38,7 +41,11 @@ func (b *bgEvents) sink(ev BackgroundEvent) {
 
 func (b *bgEvents) wait(t *testing.T, kind string) BackgroundEvent {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
+	patience := b.patience
+	if patience == 0 {
+		patience = 10 * time.Second
+	}
+	timeout := time.After(patience)
 	for {
 		select {
 		case ev := <-b.ch:

@@ -92,7 +92,7 @@ func TestRealOllama(t *testing.T) {
 	}
 	t.Logf("models created in %v", time.Since(start))
 
-	o, err := NewOllama(OllamaConfig{Host: host, ContextTokens: 8192, Retry: RetryPolicy{MaxAttempts: 2, BaseDelay: 50 * time.Millisecond}})
+	o, err := NewOllama(OllamaConfig{Host: host, ContextTokens: 2 * testmodel.ContextLength, Retry: RetryPolicy{MaxAttempts: 2, BaseDelay: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestRealOllama(t *testing.T) {
 			t.Errorf("usage %+v finish %q", resp.Usage, resp.FinishReason)
 		}
 		if resp.ContextTokens != testmodel.ContextLength {
-			t.Errorf("num_ctx %d, want the model's %d (8192 capped)", resp.ContextTokens, testmodel.ContextLength)
+			t.Errorf("num_ctx %d, want the model's %d (%d asked, capped)", resp.ContextTokens, testmodel.ContextLength, 2*testmodel.ContextLength)
 		}
 	})
 

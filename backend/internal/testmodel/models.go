@@ -13,7 +13,7 @@ const (
 	// ToolArgs are the arguments of that call.
 	ToolArgs = `{"city": "Paris"}`
 	// ContextLength is both models' own maximum context.
-	ContextLength = 4096
+	ContextLength = 16384
 	// EmbeddingLength is the embedding model's vector size.
 	EmbeddingLength = 384
 )
