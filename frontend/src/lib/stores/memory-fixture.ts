@@ -44,7 +44,7 @@ export function fakeMemory(initial: Record<string, string> = {}) {
     }),
     searchMemory: vi.fn(
       async (): Promise<MemoryResults> =>
-        ({ hits: [], mode: 'keyword', note: 'keyword search: no embedding model is set' }) as MemoryResults,
+        ({ hits: [], mode: 'keyword', note: 'keyword search: no embedding model is set' }) as unknown as MemoryResults,
     ),
     onMemoryChange: vi.fn((fn: (name: string) => void) => {
       listener = fn;

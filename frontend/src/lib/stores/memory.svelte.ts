@@ -254,7 +254,8 @@ export function createMemoryStore(api: MemoryApi) {
       return; // the next change or save reports it
     }
     if (seq !== checkSeq[path]) return; // a newer look is under way
-    if (d.status === 'saving') {
+    if ((d.status as DocStatus) === 'saving') {
+      // A save started while reading: its answer decides.
       recheck.add(path);
       return;
     }
