@@ -14,13 +14,20 @@ export function createMerge(opts: {
   mine: string;
   theirsLabel: string;
   mineLabel: string;
+  /** The title of the arrow that copies a change of theirs into mine. */
+  copyLabel: string;
   onChange: (text: string) => void;
 }): Editor {
   const mv = new MergeView({
     parent: opts.parent,
     a: {
       doc: opts.theirs,
-      extensions: [base(opts.theirsLabel), EditorState.readOnly.of(true), EditorView.editable.of(false)],
+      extensions: [
+        base(opts.theirsLabel),
+        EditorState.readOnly.of(true),
+        EditorView.editable.of(false),
+        EditorState.phrases.of({ 'Revert this chunk': opts.copyLabel }),
+      ],
     },
     b: { doc: opts.mine, extensions: [base(opts.mineLabel), onText(opts.onChange)] },
     revertControls: 'a-to-b',
