@@ -13,18 +13,20 @@ const theme = EditorView.theme({
   '&': { height: '100%', backgroundColor: 'var(--bg-elevated)', color: 'var(--text)', fontSize: '14px' },
   '&.cm-focused': { outline: 'none' },
   '.cm-scroller': { fontFamily: 'var(--font)', lineHeight: '1.65', overflow: 'auto' },
-  '.cm-content': { padding: '18px 0 40vh', caretColor: 'var(--accent)' },
+  '.cm-content': { padding: '18px 0 40vh', caretColor: 'var(--accent)', maxWidth: '880px' },
   '.cm-line': { padding: '0 28px' },
   '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--accent)', borderLeftWidth: '2px' },
   '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection':
     { backgroundColor: 'color-mix(in srgb, var(--accent) 22%, transparent)' },
   '.cm-placeholder': { color: 'var(--text-muted)' },
   '.cm-gutters': { backgroundColor: 'var(--bg-elevated)', borderRight: '1px solid var(--border)', color: 'var(--text-muted)' },
-  // The merge view's change marks, calm in both themes.
-  '&.cm-merge-a .cm-changedLine, .cm-deletedChunk': { backgroundColor: 'color-mix(in srgb, var(--bad) 10%, transparent)' },
+  // The merge view's change marks, calm in both themes: theirs amber, mine green.
+  '&.cm-merge-a .cm-changedLine, .cm-deletedChunk': { backgroundColor: 'color-mix(in srgb, var(--warn-border) 16%, transparent)' },
   '&.cm-merge-b .cm-changedLine, .cm-inlineChangedLine': { backgroundColor: 'color-mix(in srgb, var(--ok) 10%, transparent)' },
-  '&.cm-merge-a .cm-changedText': { background: 'color-mix(in srgb, var(--bad) 28%, transparent)' },
-  '&.cm-merge-b .cm-changedText': { background: 'color-mix(in srgb, var(--ok) 28%, transparent)' },
+  '&.cm-merge-a .cm-changedText': { background: 'color-mix(in srgb, var(--warn-border) 40%, transparent)' },
+  '&.cm-merge-b .cm-changedText': { background: 'color-mix(in srgb, var(--ok) 26%, transparent)' },
+  '&.cm-merge-a .cm-changedLineGutter': { background: 'var(--warn-border)' },
+  '&.cm-merge-b .cm-changedLineGutter': { background: 'var(--ok)' },
 });
 
 const highlight = HighlightStyle.define([
@@ -38,7 +40,6 @@ const highlight = HighlightStyle.define([
   { tag: tags.monospace, fontFamily: 'var(--mono)', fontSize: '0.92em' },
   { tag: tags.quote, color: 'var(--text-muted)', fontStyle: 'italic' },
   { tag: [tags.processingInstruction, tags.meta, tags.contentSeparator], color: 'var(--text-muted)' },
-  { tag: tags.list, color: 'var(--accent)' },
 ]);
 
 export function base(label: string): Extension[] {
