@@ -59,6 +59,7 @@ describe('memory sidebar', () => {
     for (const name of ['MEMORY.md', 'HISTORY.md', 'AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md', 'HEARTBEAT.md']) {
       await tree.getByRole('button', { name, exact: true }).waitFor();
     }
+    await page.getByRole('tabpanel').getByText(`In ${app.workspace}`).waitFor();
     await tree.getByRole('button', { name: 'MEMORY.md', exact: true }).click();
     await editor().getByText('# Memory').waitFor();
     assert.equal(await state().textContent(), 'Saved');
