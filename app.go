@@ -34,6 +34,7 @@ func NewApp(svc *core.Service, winPath string, win winstate.State, winErr error)
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
+	a.watchMemory() // app_memory.go
 	if a.winErr != nil {
 		slog.Warn("window state ignored", "err", a.winErr)
 	}

@@ -62,6 +62,7 @@ type Service struct {
 	parts       *agentParts // built by agent() on first use
 	hitl        *hitl       // approvals, audit log, keys (approval.go)
 	bg          background  // reminders and heartbeat (schedule.go)
+	memSubs     memorySubs  // OnMemoryChange listeners, kept across rebuilds (memory.go)
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is

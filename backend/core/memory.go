@@ -59,6 +59,7 @@ func (s *Service) newMemory(cfg *config.Config, paths config.Paths, sessions *se
 		Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 	})
 	m.block = memory.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars}
+	m.subscribe(s.memSubs.list()...)
 	return m
 }
 
@@ -177,15 +178,50 @@ func (s *Service) ReindexMemory(ctx context.Context) (memory.IndexReport, error)
 	return m.index.Reindex(ctx)
 }
 
+// memorySubs are the OnMemoryChange listeners. They live on the Service
+// because the memory parts are rebuilt when settings change: each new store
+// gets them all and starts its watcher.
+type memorySubs struct {
+	mu  sync.Mutex
+	fns []func(name string)
+}
+
+func (m *memorySubs) add(fn func(string)) {
+	m.mu.Lock()
+	m.fns = append(m.fns, fn)
+	m.mu.Unlock()
+}
+
+func (m *memorySubs) list() []func(string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]func(string){}, m.fns...)
+}
+
 // OnMemoryChange registers fn, called with the file's workspace-relative
 // path whenever the agent, a consolidation or a hand edit changes a memory
-// or persona file (the first call starts the file watcher).
+// or persona file (the first call starts the file watcher). fn stays
+// registered when the memory parts are rebuilt after a settings change.
 func (s *Service) OnMemoryChange(fn func(name string)) {
-	m, err := s.memory()
-	if err != nil {
+	s.mu.Lock() // parts built before this see fn below; parts built after list it
+	s.memSubs.add(fn)
+	p := s.parts
+	s.mu.Unlock()
+	if p != nil {
+		p.mem.subscribe(fn)
 		return
 	}
-	m.store.OnChange(fn)
+	_, _ = s.memory() // builds the parts, which subscribe every listener
+}
+
+// subscribe adds fn to the store's listeners and starts the watcher once.
+func (m *memoryParts) subscribe(fns ...func(string)) {
+	if len(fns) == 0 {
+		return
+	}
+	for _, fn := range fns {
+		m.store.OnChange(fn)
+	}
 	m.watchOnce.Do(func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		m.watchStop = cancel

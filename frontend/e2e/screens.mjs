@@ -1,7 +1,7 @@
 // Screenshots of each main view, light and dark, for a look by eye (scripts/screens.sh).
 // Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
-// captures first run, chat, models and settings into build/screens/.
-import { mkdirSync } from 'node:fs';
+// captures first run, chat, models, settings and the memory editor into build/screens/.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
 
@@ -45,8 +45,36 @@ const script = {
   ],
 };
 
+const memoryText = `# Memory
+
+<!-- Long-term facts Hearth keeps about you and your work. -->
+
+## About you
+- Lives in Lyon; works as a **landscape architect**
+- Sister Anna: birthday *3 May*
+- Prefers short answers, in English or French
+
+## Projects
+- Garden plan for the Rue Vauban courtyard — due end of November
+- Back up the photo library every Sunday (\`rsync\` to the NAS)
+`;
+const memoryFiles = {
+  'memory/MEMORY.md': memoryText,
+  'memory/HISTORY.md': '[2026-11-20 09:12] Planned the courtyard planting with the client; chose hornbeams.\n\n[2026-11-22 18:40] Bought a kayak at the harbour shop; first trip on Sunday.\n',
+  'memory/2026-11-22.md': '- Kayak bought at the harbour shop\n- Call Anna about the birthday dinner\n',
+  'memory/2026-11-23.md': '- Courtyard drawings sent\n',
+  'skills/garden/SKILL.md': '---\nname: garden\ndescription: Plan planting by season\n---\n',
+};
 const ollama = await startFakeOllama(undefined, script);
-const app = await startHearth({ ollamaHost: ollama.host });
+const app = await startHearth({ ollamaHost: ollama.host, config: { agents: { defaults: { embeddingModel: '' } } } });
+function writeMemory(files = memoryFiles) {
+  for (const [name, text] of Object.entries(files)) {
+    const p = join(app.workspace, name);
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(`${p}.tmp`, text);
+    renameSync(`${p}.tmp`, p); // as the agent writes: atomically
+  }
+}
 const chrome = await openBrowser();
 try {
   // Fill two chats once; every later page reads them from disk.
@@ -93,6 +121,29 @@ try {
     await page.getByLabel('Temperature').waitFor();
     await page.getByLabel('Temperature').fill('7');
     await shot('settings');
+
+    // Memory: the tree, the editor, recall search and a conflict.
+    writeMemory();
+    await page.getByRole('tab', { name: 'Memory' }).click();
+    await page.getByRole('navigation', { name: 'Memory files' }).getByRole('button', { name: 'MEMORY.md', exact: true }).click();
+    const content = page.getByTestId('memory-editor').locator('.cm-content');
+    await content.getByText('Garden plan').waitFor();
+    await content.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('- Try the new bakery on Rue Vauban');
+    await shot('memory');
+    await page.getByRole('searchbox', { name: 'Search memory…' }).fill('kayak harbour');
+    await page.getByRole('searchbox', { name: 'Search memory…' }).press('Enter');
+    await page.getByRole('list', { name: 'Memory search results' }).waitFor();
+    await shot('memory-search');
+    await page.getByRole('searchbox', { name: 'Search memory…' }).fill('');
+    await page.getByRole('searchbox', { name: 'Search memory…' }).press('Escape');
+    writeMemory({ 'memory/MEMORY.md': memoryText.replace('## Projects', '- Allergic to cats\n\n## Projects') });
+    await page.getByTestId('memory-disk-changed').waitFor();
+    await page.keyboard.press('Control+s');
+    await page.getByTestId('memory-conflict').locator('.cm-mergeViewEditor').nth(1).getByText('bakery').waitFor();
+    await shot('memory-conflict');
+    await page.getByRole('button', { name: 'Take theirs' }).click();
     await context.close();
   }
   console.log(`screens written to ${out}`);

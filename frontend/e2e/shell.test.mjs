@@ -51,12 +51,12 @@ describe('the window shell', () => {
     await context.close();
   });
 
-  test('files tab shows the workspace that onboarding filled', async () => {
+  test('memory tab lists the files that onboarding wrote', async () => {
     const { page, context } = await openPage(chrome.browser, app.url);
-    await page.getByRole('tab', { name: 'Files' }).click();
-    await page.getByText('Memory and persona files').waitFor();
+    await page.getByRole('tab', { name: 'Memory' }).click();
+    await page.getByRole('navigation', { name: 'Memory files' }).getByRole('button', { name: 'SOUL.md' }).waitFor();
     // The path arrives with the first App.Status() answer.
-    await page.getByRole('tabpanel').getByText(app.workspace).waitFor();
+    await page.getByRole('tabpanel').getByText(`In ${app.workspace}`).waitFor();
     for (const f of ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md', 'HEARTBEAT.md', 'memory/MEMORY.md', 'memory/HISTORY.md']) {
       assert.ok(existsSync(join(app.workspace, f)), `${f} was not written by onboarding`);
     }

@@ -60,14 +60,14 @@ describe('App shell', () => {
     expect(screen.getByTestId('status-ollama').textContent).toContain('not reachable');
   });
 
-  it('switches the sidebar between chats and files empty states', async () => {
+  it('switches the sidebar between chats and the memory files', async () => {
     await renderWith(fakeStatus());
     await screen.findByText('No chats yet');
-    await fireEvent.click(screen.getByRole('tab', { name: 'Files' }));
+    await fireEvent.click(screen.getByRole('tab', { name: 'Memory' }));
     const panel = screen.getByRole('tabpanel');
-    expect(within(panel).getByText('Memory and persona files')).toBeTruthy();
-    expect(within(panel).getByText('/home/u/.local/share/hearth/workspace')).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'Files' }).getAttribute('aria-selected')).toBe('true');
+    expect(within(panel).getByText('No memory files yet', { exact: false })).toBeTruthy();
+    expect(within(panel).getByText('In /home/u/.local/share/hearth/workspace')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Memory' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.queryByText('No chats yet')).toBeNull();
   });
 

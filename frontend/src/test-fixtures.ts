@@ -25,6 +25,7 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
 
 import { vi, type Mock } from 'vitest';
 import type { Api, RunEvent } from './lib/api';
+import { fakeMemory } from './lib/stores/memory-fixture';
 
 /** A fake of lib/api's `api`: every binding is a vi.fn; runs are driven with emitRun. */
 export function fakeApi(over: Partial<Api> = {}) {
@@ -68,6 +69,7 @@ export function fakeApi(over: Partial<Api> = {}) {
       workspace: '/home/u/ws',
     })),
     chooseFolder: vi.fn(async () => ''),
+    ...fakeMemory().api,
     ...over,
   };
   let seq = 0;

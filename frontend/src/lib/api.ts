@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, core, session } from '../../wailsjs/go/models';
+import type { agent, core, memory, session } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
@@ -13,6 +13,11 @@ export type Settings = core.Settings;
 export type SaveResult = core.SaveResult;
 export type FirstRunInfo = core.FirstRun;
 export type Usage = agent.UsageData;
+export type MemoryFileInfo = memory.FileInfo;
+export type MemoryFile = memory.File;
+export type MemorySaveResult = memory.SaveResult;
+export type MemoryResults = memory.Results;
+export type MemoryHit = memory.Hit;
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
 /** One event of a run's stream (backend/agent/events.go, flattened). */
@@ -79,6 +84,12 @@ export const api = {
   saveSettings: (s: Settings) => App.SaveSettings(s),
   firstRun: () => App.FirstRun(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
+  // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
+  listMemoryFiles: () => App.ListMemoryFiles(),
+  readMemoryFile: (name: string) => App.ReadMemoryFile(name),
+  saveMemoryFile: (name: string, content: string, expectedHash: string) => App.SaveMemoryFile(name, content, expectedHash),
+  searchMemory: (query: string, k: number) => App.SearchMemory(query, k),
+  onMemoryChange: (fn: (name: string) => void): (() => void) => EventsOn('memory:changed', (name: string) => fn(name)),
 };
 
 export type Api = typeof api;

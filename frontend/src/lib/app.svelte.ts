@@ -3,6 +3,7 @@
 import { api as realApi, type Api, type Settings } from './api';
 import { setLocale, resolveLocale } from './i18n.svelte';
 import { createChatStore, type PerfProbe } from './stores/chat.svelte';
+import { createMemoryStore } from './stores/memory.svelte';
 import { createModelsStore } from './stores/models.svelte';
 import { createSessionsStore } from './stores/sessions.svelte';
 import { createSettingsStore } from './stores/settings.svelte';
@@ -27,6 +28,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     probe,
   });
   const models = createModelsStore(api);
+  const memory = createMemoryStore(api);
   const settings = createSettingsStore(api, (s) => {
     applyAppearance(s);
     void statusStore.refresh();
@@ -39,6 +41,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     chat,
     models,
     settings,
+    memory,
     get view() {
       return nav.view;
     },

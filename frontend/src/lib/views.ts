@@ -6,7 +6,8 @@ import type { AppCtx } from './app.svelte';
 import ModelsView from '../components/ModelsView.svelte';
 import SettingsView from '../components/SettingsView.svelte';
 import SessionList from '../components/SessionList.svelte';
-import FilesTab from '../components/FilesTab.svelte';
+import MemoryTab from '../components/MemoryTab.svelte';
+import MemoryView from '../components/MemoryView.svelte';
 
 export interface NavEntry {
   id: string;
@@ -15,6 +16,8 @@ export interface NavEntry {
   /** an SVG path in a 24-unit box */
   icon: string;
   component: Component<{ app: AppCtx }>;
+  /** A main view opened from elsewhere (e.g. a sidebar tab), with no button of its own. */
+  hidden?: boolean;
 }
 
 export const mainViews: NavEntry[] = [
@@ -25,9 +28,10 @@ export const mainViews: NavEntry[] = [
     icon: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3 M4.9 4.9l2.1 2.1 M17 17l2.1 2.1 M4.9 19.1L7 17 M17 7l2.1-2.1',
     component: SettingsView,
   },
+  { id: 'memory', label: 'memory.files', icon: '', component: MemoryView, hidden: true },
 ];
 
 export const sidebarTabs: NavEntry[] = [
   { id: 'sessions', label: 'sidebar.sessions', icon: 'M4 5h16v10H8l-4 4z', component: SessionList },
-  { id: 'files', label: 'sidebar.files', icon: 'M6 3h8l4 4v14H6z M14 3v4h4', component: FilesTab },
+  { id: 'memory', label: 'memory.tab', icon: 'M6 3h8l4 4v14H6z M14 3v4h4', component: MemoryTab },
 ];

@@ -38,6 +38,10 @@ export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
 
+export function ListMemoryFiles() {
+  return window['go']['main']['App']['ListMemoryFiles']();
+}
+
 export function ListModels() {
   return window['go']['main']['App']['ListModels']();
 }
@@ -54,12 +58,24 @@ export function PullModel(arg1) {
   return window['go']['main']['App']['PullModel'](arg1);
 }
 
+export function ReadMemoryFile(arg1) {
+  return window['go']['main']['App']['ReadMemoryFile'](arg1);
+}
+
 export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
 }
 
+export function SaveMemoryFile(arg1, arg2, arg3) {
+  return window['go']['main']['App']['SaveMemoryFile'](arg1, arg2, arg3);
+}
+
 export function SaveSettings(arg1) {
   return window['go']['main']['App']['SaveSettings'](arg1);
+}
+
+export function SearchMemory(arg1, arg2) {
+  return window['go']['main']['App']['SearchMemory'](arg1, arg2);
 }
 
 export function SendMessage(arg1) {
