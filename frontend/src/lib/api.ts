@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, core, session } from '../../wailsjs/go/models';
+import type { agent, approval, audit, config, core, session } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
@@ -13,6 +13,14 @@ export type Settings = core.Settings;
 export type SaveResult = core.SaveResult;
 export type FirstRunInfo = core.FirstRun;
 export type Usage = agent.UsageData;
+/** A tool call waiting for the user (approval.Pending; args are masked JSON). */
+export type PendingApproval = Omit<approval.Pending, 'args'> & { args: unknown };
+/** One line of the audit log (audit.Entry; args are masked JSON). */
+export type AuditEntry = Omit<audit.Entry, 'args'> & { args: unknown };
+/** What the Activity view asks for (audit.Filter; times as RFC 3339, omitted when unset). */
+export type AuditFilter = Partial<Omit<audit.Filter, 'since' | 'until'>> & { since?: string; until?: string };
+export type ApprovalRules = config.Approval;
+export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
 /** One event of a run's stream (backend/agent/events.go, flattened). */
@@ -79,6 +87,13 @@ export const api = {
   saveSettings: (s: Settings) => App.SaveSettings(s),
   firstRun: () => App.FirstRun(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
+  approve: (runId: string, callId: string, decision: ApprovalDecision) => App.Approve(runId, callId, decision),
+  pendingApprovals: async (): Promise<PendingApproval[]> => (await App.PendingApprovals()) ?? [],
+  activity: async (filter: AuditFilter): Promise<AuditEntry[]> => (await App.Activity(filter as audit.Filter)) ?? [],
+  approvalRules: () => App.ApprovalRules(),
+  setApprovalMode: (mode: string) => App.SetApprovalMode(mode),
+  setToolApproval: (tool: string, rule: string) => App.SetToolApproval(tool, rule),
+  secretStorage: () => App.SecretStorage(),
 };
 
 export type Api = typeof api;
