@@ -14,11 +14,11 @@ export type SaveResult = core.SaveResult;
 export type FirstRunInfo = core.FirstRun;
 export type Usage = agent.UsageData;
 /** A tool call waiting for the user (approval.Pending; args are masked JSON). */
-export type PendingApproval = Omit<approval.Pending, 'args'> & { args: unknown };
+export type PendingApproval = Omit<approval.Pending, 'args' | 'convertValues'> & { args: unknown };
 /** One line of the audit log (audit.Entry; args are masked JSON). */
-export type AuditEntry = Omit<audit.Entry, 'args'> & { args: unknown };
+export type AuditEntry = Omit<audit.Entry, 'args' | 'convertValues'> & { args: unknown };
 /** What the Activity view asks for (audit.Filter; times as RFC 3339, omitted when unset). */
-export type AuditFilter = Partial<Omit<audit.Filter, 'since' | 'until'>> & { since?: string; until?: string };
+export type AuditFilter = Partial<Omit<audit.Filter, 'since' | 'until' | 'convertValues'>> & { since?: string; until?: string };
 export type ApprovalRules = config.Approval;
 export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };

@@ -2,6 +2,8 @@
 // Views and sidebar tabs receive it as their `app` prop.
 import { api as realApi, type Api, type Settings } from './api';
 import { setLocale, resolveLocale } from './i18n.svelte';
+import { createActivityStore } from './stores/activity.svelte';
+import { createApprovalsStore } from './stores/approvals.svelte';
 import { createChatStore, type PerfProbe } from './stores/chat.svelte';
 import { createModelsStore } from './stores/models.svelte';
 import { createSessionsStore } from './stores/sessions.svelte';
@@ -19,10 +21,12 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
   const nav = $state({ view: 'chat', tab: 'sessions', searchFocus: 0 });
   const statusStore = status ?? createStatusStore(api.status);
   const sessions = createSessionsStore(api);
+  const activity = createActivityStore(api);
   const chat = createChatStore(api, {
     onChange: () => {
       void sessions.refresh();
       void statusStore.refresh();
+      activity.runFinished();
     },
     probe,
   });
@@ -39,6 +43,8 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     chat,
     models,
     settings,
+    activity,
+    approvals: createApprovalsStore(api),
     get view() {
       return nav.view;
     },
