@@ -97,3 +97,40 @@ describe('Settings › Approvals', () => {
     expect(fake.mocks.setToolApproval).toHaveBeenLastCalledWith('web_fetch', 'always');
   });
 });
+
+describe('approval card focus', () => {
+  it('leaves the focus in a half-written message', async () => {
+    const box = document.createElement('textarea');
+    document.body.append(box);
+    box.value = 'and then';
+    box.focus();
+    render(Message, { props: { item: waitingTurn(), onApprove: vi.fn() } });
+    await tick();
+    expect(document.activeElement).toBe(box);
+    box.remove();
+  });
+});
+
+describe('chat keys while a call waits', () => {
+  it('Enter in the empty message box allows once; Esc stops the reply', async () => {
+    const { default: ChatView } = await import('./ChatView.svelte');
+    const { createChatStore } = await import('../lib/stores/chat.svelte');
+    const { createSessionsStore } = await import('../lib/stores/sessions.svelte');
+    const fake = fakeApi();
+    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
+    render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
+    await chat.send('do it');
+    fake.emitRun('r1', 'run_started');
+    fake.emitRun('r1', 'tool_call', { callId: 'c1', name: 'exec', args: { command: 'ls' } });
+    fake.emitRun('r1', 'approval', { callId: 'c1', state: 'requested' });
+    await tick();
+    await screen.findByTestId('approval-card');
+    const box = screen.getByRole('textbox', { name: 'Message Hearth…' });
+    box.focus();
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(fake.mocks.approve).toHaveBeenCalledWith('r1', 'c1', 'once');
+    expect(fake.mocks.send).toHaveBeenCalledTimes(1); // Enter did not send a message
+    await fireEvent.keyDown(box, { key: 'Escape' });
+    expect(fake.mocks.stop).toHaveBeenCalledWith('s1');
+  });
+});
