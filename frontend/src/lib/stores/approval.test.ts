@@ -138,3 +138,24 @@ describe('chat store approvals', () => {
     expect(chat.waiting).toHaveLength(0);
   });
 });
+
+describe('a call waiting in another chat', () => {
+  it('is listed until that chat is opened or the call is answered', async () => {
+    const fake = fakeApi();
+    fake.mocks.pendingApprovals.mockImplementation(async () => [pending()]);
+    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
+    await chat.send('run it');
+    fake.emitRun('r1', 'run_started');
+    chat.newChat(); // the run goes on off screen
+    fake.emitRun('r1', 'tool_call', { callId: 'c1', name: 'exec', args: {} });
+    fake.emitRun('r1', 'approval', { callId: 'c1', state: 'requested' });
+    expect(chat.asking).toEqual(['s1']);
+    await chat.open('s1');
+    expect(chat.asking).toEqual([]);
+    expect(chat.waiting).toHaveLength(1);
+    chat.newChat();
+    expect(chat.asking).toEqual(['s1']);
+    fake.emitRun('r1', 'approval', { callId: 'c1', state: 'allowed', scope: 'once' });
+    expect(chat.asking).toEqual([]);
+  });
+});

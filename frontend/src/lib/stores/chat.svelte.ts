@@ -52,6 +52,7 @@ export function createChatStore(
     contextLimit: 0,
     lastInput: null as { text: string; images: string[] } | null,
     busy: [] as string[], // sessions with a reply running, shown or not
+    asking: [] as string[], // sessions of runs off screen with a call waiting for approval
   });
   const followers = new Map<string, Follower>();
   let active: Follower | null = null; // the run shown in the open chat
@@ -60,6 +61,14 @@ export function createChatStore(
 
   function syncBusy() {
     s.busy = [...followers.values()].filter((f) => !f.done && f.sessionId).map((f) => f.sessionId);
+    syncAsking();
+  }
+
+  function syncAsking() {
+    const asking = [...followers.values()]
+      .filter((f) => f !== active && !f.done && f.sessionId && waitingCalls([f.turn]).length > 0)
+      .map((f) => f.sessionId);
+    if (asking.join() !== s.asking.join()) s.asking = asking;
   }
 
   /** Applies f's queued events to its turn; reports whether the run finished. */
@@ -82,7 +91,10 @@ export function createChatStore(
           opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
         }
       }
-      if (ev.type === 'approval' && ev.state === 'requested') void fillPending(f);
+      if (ev.type === 'approval') {
+        if (ev.state === 'requested') void fillPending(f);
+        if (f !== active) syncAsking();
+      }
       if (ev.type === 'run_finished') finish(f);
     }
   }
@@ -226,6 +238,7 @@ export function createChatStore(
       active = null;
       drain(f);
     }
+    syncAsking();
     scheduled = false;
     s.running = '';
     s.error = '';
@@ -250,6 +263,7 @@ export function createChatStore(
         active = live;
         s.running = live.runId;
         s.interrupted = false;
+        syncAsking();
       } else {
         s.items = items;
         s.interrupted = interrupted;
@@ -373,6 +387,10 @@ export function createChatStore(
     },
     get contextLimit() {
       return s.contextLimit;
+    },
+    /** Session ids of other chats whose reply waits for an approval. */
+    get asking() {
+      return s.asking;
     },
     /** Session ids with a reply running, in this chat or off screen. */
     get busy() {
