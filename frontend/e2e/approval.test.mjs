@@ -99,10 +99,17 @@ describe('approving tool calls', () => {
     assert.equal(readFileSync(join(app.workspace, 'allowed.txt'), 'utf8').trim(), 'approved');
   });
 
-  test('a waiting call comes back after a reload, and Esc still stops the run', async () => {
+  test('another chat names a waiting call; it comes back after a reload, and Esc still stops the run', async () => {
     await page.getByRole('button', { name: 'New chat' }).click();
     await send('Touch stopped.txt');
     await card().waitFor({ timeout: 15000 });
+    // Another chat names the one that waits.
+    await page.getByRole('button', { name: 'New chat' }).click();
+    const banner = page.getByTestId('asking-elsewhere');
+    await banner.getByText('“Touch stopped.txt” is waiting for your approval.').waitFor();
+    await banner.getByRole('button', { name: 'Show' }).click();
+    await card().waitFor();
+    assert.equal(await banner.count(), 0);
     await page.reload();
     // The window opens the chat whose call waits and shows its card again.
     await card().waitFor({ timeout: 15000 });
