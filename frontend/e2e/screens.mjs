@@ -1,6 +1,7 @@
 // Screenshots of each main view, light and dark, for a look by eye (scripts/screens.sh).
 // Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
-// captures first run, chat, models, settings and the memory editor into build/screens/.
+// captures first run, chat, models, settings and the memory editor into build/screens/;
+// then a call waiting for approval, the Activity view and Settings › Approvals.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
@@ -33,6 +34,11 @@ const script = {
     { thinking: 'List the files first, then plan.', toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }], promptEvalCount: 980, evalCount: 24 },
     { content: answer, promptEvalCount: 1400, evalCount: 160 },
     { status: 404, error: "model 'qwen3:4b' not found" },
+    // Approvals: a denied command, a failed read, then a command that waits for the user.
+    { toolCalls: [{ name: 'exec', arguments: { command: 'rm -rf ~/Downloads/old-builds' } }] },
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes/monday.md' } }] },
+    { content: 'I left your downloads alone, and there is no note from Monday.' },
+    { toolCalls: [{ name: 'exec', arguments: { command: 'git -C ~/src/hearth pull --rebase', working_dir: '~/src/hearth' } }] },
   ],
   pulls: [
     {
@@ -144,6 +150,42 @@ try {
     await page.getByTestId('memory-conflict').locator('.cm-mergeViewEditor').nth(1).getByText('bakery').waitFor();
     await shot('memory-conflict');
     await page.getByRole('button', { name: 'Take theirs' }).click();
+    await context.close();
+  }
+
+  // A denied call and a failed one for the Activity view, then a call left waiting: every
+  // page opened afterwards shows its approval card again.
+  {
+    const { page, context } = await openPage(chrome.browser, app.url);
+    await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
+    const box = page.getByRole('textbox', { name: 'Message Hearth…' });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await box.fill('Clean up old builds in Downloads, then read my Monday notes');
+    await box.press('Enter');
+    await page.getByTestId('approval-card').getByRole('button', { name: 'Deny' }).click();
+    await page.locator('[data-testid="msg-assistant"][data-status="ok"]').waitFor({ timeout: 20000 });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await box.fill('Update my Hearth checkout');
+    await box.press('Enter');
+    await page.getByTestId('approval-card').waitFor({ timeout: 20000 });
+    await context.close();
+  }
+  for (const scheme of ['light', 'dark']) {
+    const { page, context } = await openPage(chrome.browser, app.url, { colorScheme: scheme });
+    const shot = (name) => page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
+    await page.getByTestId('approval-card').getByText(/shell command/).waitFor({ timeout: 20000 });
+    await shot('approval');
+
+    await page.getByRole('button', { name: 'Activity' }).click();
+    await page.locator('[data-testid="activity-row"][data-approval="denied"]').getByRole('button').first().click();
+    await page.getByText(/denied by the user/).waitFor();
+    await shot('activity');
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('approval-settings').scrollIntoViewIfNeeded();
+    await page.getByTestId('approval-settings').getByRole('radio').first().waitFor();
+    await shot('settings-approvals');
     await context.close();
   }
   console.log(`screens written to ${out}`);

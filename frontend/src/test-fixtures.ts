@@ -70,6 +70,13 @@ export function fakeApi(over: Partial<Api> = {}) {
     })),
     chooseFolder: vi.fn(async () => ''),
     ...fakeMemory().api,
+    approve: vi.fn(async () => {}),
+    pendingApprovals: vi.fn(async () => [] as import('./lib/api').PendingApproval[]),
+    activity: vi.fn(async () => [] as import('./lib/api').AuditEntry[]),
+    approvalRules: vi.fn(async () => ({ mode: 'risky', always: [], ask: [], never: [] })),
+    setApprovalMode: vi.fn(async () => {}),
+    setToolApproval: vi.fn(async () => {}),
+    secretStorage: vi.fn(async () => 'config'),
     ...over,
   };
   let seq = 0;

@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, core, memory, session } from '../../wailsjs/go/models';
+import type { agent, approval, audit, config, core, memory, session } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
@@ -18,6 +18,14 @@ export type MemoryFile = memory.File;
 export type MemorySaveResult = memory.SaveResult;
 export type MemoryResults = memory.Results;
 export type MemoryHit = memory.Hit;
+/** A tool call waiting for the user (approval.Pending; args are masked JSON). */
+export type PendingApproval = Omit<approval.Pending, 'args' | 'convertValues'> & { args: unknown };
+/** One line of the audit log (audit.Entry; args are masked JSON). */
+export type AuditEntry = Omit<audit.Entry, 'args' | 'convertValues'> & { args: unknown };
+/** What the Activity view asks for (audit.Filter; times as RFC 3339, omitted when unset). */
+export type AuditFilter = Partial<Omit<audit.Filter, 'since' | 'until' | 'convertValues'>> & { since?: string; until?: string };
+export type ApprovalRules = config.Approval;
+export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
 /** One event of a run's stream (backend/agent/events.go, flattened). */
@@ -90,6 +98,13 @@ export const api = {
   saveMemoryFile: (name: string, content: string, expectedHash: string) => App.SaveMemoryFile(name, content, expectedHash),
   searchMemory: (query: string, k: number) => App.SearchMemory(query, k),
   onMemoryChange: (fn: (name: string) => void): (() => void) => EventsOn('memory:changed', (name: string) => fn(name)),
+  approve: (runId: string, callId: string, decision: ApprovalDecision) => App.Approve(runId, callId, decision),
+  pendingApprovals: async (): Promise<PendingApproval[]> => (await App.PendingApprovals()) ?? [],
+  activity: async (filter: AuditFilter): Promise<AuditEntry[]> => (await App.Activity(filter as audit.Filter)) ?? [],
+  approvalRules: () => App.ApprovalRules(),
+  setApprovalMode: (mode: string) => App.SetApprovalMode(mode),
+  setToolApproval: (tool: string, rule: string) => App.SetToolApproval(tool, rule),
+  secretStorage: () => App.SecretStorage(),
 };
 
 export type Api = typeof api;

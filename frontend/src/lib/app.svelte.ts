@@ -2,6 +2,8 @@
 // Views and sidebar tabs receive it as their `app` prop.
 import { api as realApi, type Api, type Settings } from './api';
 import { setLocale, resolveLocale } from './i18n.svelte';
+import { createActivityStore } from './stores/activity.svelte';
+import { createApprovalsStore } from './stores/approvals.svelte';
 import { createChatStore, type PerfProbe } from './stores/chat.svelte';
 import { createMemoryStore } from './stores/memory.svelte';
 import { createModelsStore } from './stores/models.svelte';
@@ -20,10 +22,12 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
   const nav = $state({ view: 'chat', tab: 'sessions', searchFocus: 0 });
   const statusStore = status ?? createStatusStore(api.status);
   const sessions = createSessionsStore(api);
+  const activity = createActivityStore(api);
   const chat = createChatStore(api, {
     onChange: () => {
       void sessions.refresh();
       void statusStore.refresh();
+      activity.runFinished();
     },
     probe,
   });
@@ -42,6 +46,8 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     models,
     settings,
     memory,
+    activity,
+    approvals: createApprovalsStore(api),
     get view() {
       return nav.view;
     },

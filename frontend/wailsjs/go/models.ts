@@ -21,8 +21,180 @@ export namespace agent {
 
 }
 
+export namespace approval {
+	
+	export class Pending {
+	    runId: string;
+	    sessionId: string;
+	    callId: string;
+	    tool: string;
+	    args: number[];
+	    reason: string;
+	    // Go type: time
+	    since: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Pending(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.runId = source["runId"];
+	        this.sessionId = source["sessionId"];
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.args = source["args"];
+	        this.reason = source["reason"];
+	        this.since = this.convertValues(source["since"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace audit {
+	
+	export class Entry {
+	    // Go type: time
+	    time: any;
+	    session: string;
+	    run: string;
+	    callId: string;
+	    tool: string;
+	    args: number[];
+	    approval: string;
+	    asked?: boolean;
+	    ok: boolean;
+	    durationMs: number;
+	    resultSize: number;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = this.convertValues(source["time"], null);
+	        this.session = source["session"];
+	        this.run = source["run"];
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.args = source["args"];
+	        this.approval = source["approval"];
+	        this.asked = source["asked"];
+	        this.ok = source["ok"];
+	        this.durationMs = source["durationMs"];
+	        this.resultSize = source["resultSize"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Filter {
+	    // Go type: time
+	    since: any;
+	    // Go type: time
+	    until: any;
+	    sessionId: string;
+	    runId: string;
+	    tool: string;
+	    approval: string;
+	    failed: boolean;
+	    text: string;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Filter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.since = this.convertValues(source["since"], null);
+	        this.until = this.convertValues(source["until"], null);
+	        this.sessionId = source["sessionId"];
+	        this.runId = source["runId"];
+	        this.tool = source["tool"];
+	        this.approval = source["approval"];
+	        this.failed = source["failed"];
+	        this.text = source["text"];
+	        this.limit = source["limit"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace config {
 	
+	export class Approval {
+	    mode: string;
+	    always: string[];
+	    ask: string[];
+	    never: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Approval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.always = source["always"];
+	        this.ask = source["ask"];
+	        this.never = source["never"];
+	    }
+	}
 	export class Problem {
 	    key?: string;
 	    line?: number;

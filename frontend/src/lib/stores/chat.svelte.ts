@@ -2,9 +2,9 @@
 // as they arrive and applied once per animation frame, so a fast stream costs one DOM
 // update per frame however many chunks came in. A run keeps going when another chat is
 // opened; its events are then applied off screen, and reopening its chat shows it live.
-import { errText, type Api, type RunEvent } from '../api';
+import { errText, type Api, type ApprovalDecision, type PendingApproval, type RunEvent } from '../api';
 import { itemsFromSession } from './history';
-import { applyEvent, newTurn, type Item, type Turn } from './turn';
+import { applyEvent, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
 
 export type Scheduler = (fn: () => void) => void;
 
@@ -29,10 +29,15 @@ interface Follower {
   queue: RunEvent[];
   unfollow: (() => void) | null;
   done: boolean;
+  /** Picked up mid-run (a call waiting for approval after a reload): its first event sets nextSeq. */
+  adopted: boolean;
 }
 
 export function createChatStore(
-  api: Pick<Api, 'send' | 'followRun' | 'stop' | 'continueRun' | 'loadSession' | 'sessionUsage'>,
+  api: Pick<
+    Api,
+    'send' | 'followRun' | 'stop' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals'
+  >,
   opts: { schedule?: Scheduler; onChange?: (sessionId: string) => void; probe?: PerfProbe } = {},
 ) {
   const schedule: Scheduler = opts.schedule ?? ((fn) => requestAnimationFrame(() => fn()));
@@ -47,6 +52,7 @@ export function createChatStore(
     contextLimit: 0,
     lastInput: null as { text: string; images: string[] } | null,
     busy: [] as string[], // sessions with a reply running, shown or not
+    asking: [] as string[], // sessions of runs off screen with a call waiting for approval
   });
   const followers = new Map<string, Follower>();
   let active: Follower | null = null; // the run shown in the open chat
@@ -55,6 +61,14 @@ export function createChatStore(
 
   function syncBusy() {
     s.busy = [...followers.values()].filter((f) => !f.done && f.sessionId).map((f) => f.sessionId);
+    syncAsking();
+  }
+
+  function syncAsking() {
+    const asking = [...followers.values()]
+      .filter((f) => f !== active && !f.done && f.sessionId && waitingCalls([f.turn]).length > 0)
+      .map((f) => f.sessionId);
+    if (asking.join() !== s.asking.join()) s.asking = asking;
   }
 
   /** Applies f's queued events to its turn; reports whether the run finished. */
@@ -77,8 +91,30 @@ export function createChatStore(
           opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
         }
       }
+      if (ev.type === 'approval') {
+        if (ev.state === 'requested') void fillPending(f);
+        if (f !== active) syncAsking();
+      }
       if (ev.type === 'run_finished') finish(f);
     }
+  }
+
+  /** Adds what the gate knows of f's waiting calls (the reason, masked arguments) to their cards. */
+  async function fillPending(f: Follower) {
+    let list: PendingApproval[];
+    try {
+      list = await api.pendingApprovals();
+    } catch {
+      return; // the card still works with the call's own arguments
+    }
+    for (const p of list) if (p.runId === f.runId) describe(f.turn, p);
+  }
+
+  function describe(turn: Turn, p: PendingApproval) {
+    const part = turn.parts.find((x) => x.kind === 'tool' && x.callId === p.callId);
+    if (part?.kind !== 'tool' || part.approval?.state !== 'requested') return;
+    part.approval.reason = p.reason;
+    part.approval.maskedArgs = prettyArgs(p.args);
   }
 
   function flush() {
@@ -97,6 +133,8 @@ export function createChatStore(
       active = null;
       s.running = '';
       if (f.turn.newSessionId) void open(f.turn.newSessionId);
+      // An adopted run showed only its end: the whole turn is on disk now.
+      else if (f.adopted && f.sessionId) void open(f.sessionId);
     }
     opts.onChange?.(f.sessionId || s.sessionId);
   }
@@ -104,6 +142,7 @@ export function createChatStore(
   function onEvent(f: Follower, ev: RunEvent) {
     if (f.done) return;
     opts.probe?.arrived(1);
+    if (f.nextSeq === 0 && ev.seq) f.nextSeq = ev.seq;
     if (!ev.seq) {
       f.queue.push(ev);
     } else if (ev.seq === f.nextSeq) {
@@ -148,6 +187,7 @@ export function createChatStore(
       queue: [],
       unfollow: null,
       done: false,
+      adopted: false,
     };
     if (shown) {
       s.items.push(f.turn);
@@ -198,6 +238,7 @@ export function createChatStore(
       active = null;
       drain(f);
     }
+    syncAsking();
     scheduled = false;
     s.running = '';
     s.error = '';
@@ -222,6 +263,7 @@ export function createChatStore(
         active = live;
         s.running = live.runId;
         s.interrupted = false;
+        syncAsking();
       } else {
         s.items = items;
         s.interrupted = interrupted;
@@ -232,6 +274,7 @@ export function createChatStore(
       if (!live && last?.kind === 'assistant' && last.status === 'error' && q?.kind === 'user') {
         s.lastInput = { text: q.text, images: q.images };
       }
+      if (!live) await adoptPending(id, gen);
       const u = await api.sessionUsage(id).catch(() => null);
       s.contextUsed = u?.contextUsed ?? 0;
       s.contextLimit = u?.contextLimit ?? 0;
@@ -240,6 +283,74 @@ export function createChatStore(
       s.items = [];
     } finally {
       if (gen === generation) s.loading = false;
+    }
+  }
+
+  /**
+   * Shows the calls of chat id that wait for approval although no run of this window
+   * follows them (the window was reloaded): their run is followed from here on.
+   */
+  async function adoptPending(id: string, gen: number) {
+    const list = (await api.pendingApprovals().catch(() => [] as PendingApproval[])).filter((p) => p.sessionId === id);
+    if (gen !== generation || list.length === 0 || active) return;
+    const runId = list[0].runId;
+    const turn = newTurn(runId, `p-${runId}`);
+    for (const p of list.filter((x) => x.runId === runId)) {
+      const args = prettyArgs(p.args);
+      turn.parts.push({
+        kind: 'tool',
+        callId: p.callId,
+        name: p.tool,
+        args,
+        approval: { state: 'requested', scope: '', reason: p.reason, maskedArgs: args, sending: false, error: '' },
+      });
+    }
+    s.items.push(turn);
+    const f: Follower = {
+      runId,
+      sessionId: id,
+      turn: s.items[s.items.length - 1] as Turn,
+      nextSeq: 0,
+      early: new Map(),
+      queue: [],
+      unfollow: null,
+      done: false,
+      adopted: true,
+    };
+    active = f;
+    s.running = runId;
+    s.interrupted = false;
+    followers.set(runId, f);
+    syncBusy();
+    f.unfollow = await api.followRun(runId, (ev) => onEvent(f, ev));
+    if (f.done) f.unfollow();
+  }
+
+  /** The chat with the oldest call waiting for approval, or '' (the window opens it on load). */
+  async function pendingChat(): Promise<string> {
+    const list = await api.pendingApprovals().catch(() => [] as PendingApproval[]);
+    return list[0]?.sessionId ?? '';
+  }
+
+  /** Answers a call waiting for approval; its card resolves when the approval event arrives. */
+  async function approve(runId: string, callId: string, decision: ApprovalDecision) {
+    const turn = s.items.find((it): it is Turn => it.kind === 'assistant' && it.runId === runId);
+    const part = turn?.parts.find((p) => p.kind === 'tool' && p.callId === callId);
+    const a = part?.kind === 'tool' ? part.approval : undefined;
+    if (a) {
+      if (a.sending || a.state !== 'requested') return false;
+      a.sending = true;
+      a.error = '';
+    }
+    try {
+      await api.approve(runId, callId, decision);
+      return true; // still sending until the approval event resolves the card
+    } catch (err) {
+      if (a) {
+        a.error = errText(err);
+        a.sending = false;
+      }
+      return false;
     }
   }
 
@@ -277,9 +388,17 @@ export function createChatStore(
     get contextLimit() {
       return s.contextLimit;
     },
+    /** Session ids of other chats whose reply waits for an approval. */
+    get asking() {
+      return s.asking;
+    },
     /** Session ids with a reply running, in this chat or off screen. */
     get busy() {
       return s.busy;
+    },
+    /** The calls of the open chat waiting for approval, oldest first. */
+    get waiting() {
+      return waitingCalls(s.items);
     },
     get canRetry() {
       return !!s.lastInput && !s.running;
@@ -290,6 +409,8 @@ export function createChatStore(
     continueRun,
     open,
     newChat,
+    approve,
+    pendingChat,
   };
 }
 

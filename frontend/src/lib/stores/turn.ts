@@ -13,9 +13,26 @@ export type Part =
       result?: string;
       ok?: boolean;
       durationMs?: number;
+      /** Set once the call needed approval (F-APPROVAL). */
+      approval?: Approval;
     }
   | { kind: 'notice'; level: string; message: string }
   | { kind: 'error'; code: string; message: string; hint: string };
+
+/** The approval of one tool call: requested (the card waits), allowed or denied. */
+export interface Approval {
+  state: 'requested' | 'allowed' | 'denied';
+  /** Which grant or rule decided (once, chat, always, user, never, cancelled, …). */
+  scope: string;
+  /** Why the call needs approval, as the backend says it ("runs a shell command"). */
+  reason: string;
+  /** The arguments with secrets masked, once the backend gave them. */
+  maskedArgs: string;
+  /** An answer is on its way to the backend. */
+  sending: boolean;
+  /** The backend refused the answer. */
+  error: string;
+}
 
 export type TurnStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'interrupted';
 
@@ -90,6 +107,23 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
     case 'tool_call':
       turn.parts.push({ kind: 'tool', callId: str(ev.callId), name: str(ev.name), args: prettyArgs(ev.args) });
       break;
+    case 'approval': {
+      const part = turn.parts.find((p) => p.kind === 'tool' && p.callId === ev.callId);
+      if (part && part.kind === 'tool') {
+        const state = str(ev.state);
+        if (state !== 'requested' && state !== 'allowed' && state !== 'denied') break;
+        const prev = part.approval;
+        part.approval = {
+          state,
+          scope: str(ev.scope),
+          reason: prev?.reason ?? '',
+          maskedArgs: prev?.maskedArgs ?? '',
+          sending: false,
+          error: '',
+        };
+      }
+      break;
+    }
     case 'tool_result': {
       const part = turn.parts.find((p) => p.kind === 'tool' && p.callId === ev.callId);
       if (part && part.kind === 'tool') {
@@ -127,6 +161,16 @@ export function prettyArgs(args: unknown): string {
   } catch {
     return String(args);
   }
+}
+
+/** The tool calls of items that wait for the user's approval, oldest first. */
+export function waitingCalls(items: Item[]): { runId: string; part: Extract<Part, { kind: 'tool' }> }[] {
+  const out: { runId: string; part: Extract<Part, { kind: 'tool' }> }[] = [];
+  for (const it of items) {
+    if (it.kind !== 'assistant') continue;
+    for (const p of it.parts) if (p.kind === 'tool' && p.approval?.state === 'requested') out.push({ runId: it.runId, part: p });
+  }
+  return out;
 }
 
 /** The turn's answer text (what Copy copies). */

@@ -6,10 +6,13 @@
 // answers every chat with a friendly sentence quoting the user. It prints
 // "fakeollama listening on http://ADDR" once it accepts connections (use
 // -addr 127.0.0.1:0 for a free port) and stops on SIGINT/SIGTERM.
+// GET /_fake/chats returns the /api/chat requests received so far, so browser
+// tests can check what the model was sent.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -54,7 +57,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /_fake/chats", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(srv.ChatRequests())
+	})
+	mux.Handle("/", srv)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		srv.Close()

@@ -70,6 +70,9 @@ func TestDefaultScript(t *testing.T) {
 	if !strings.Contains(string(b), `" said:"`) || !strings.Contains(string(b), `"done":true`) {
 		t.Errorf("chat %s", b)
 	}
+	if chats := get(t, url+"/_fake/chats"); !strings.Contains(chats, `"role":"user","content":"hi"`) {
+		t.Errorf("recorded chats %s", chats)
+	}
 }
 
 func TestScriptFileAndErrors(t *testing.T) {

@@ -1,0 +1,136 @@
+// The approval card in a chat message, the Activity view and Settings › Approvals.
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
+import Message from './Message.svelte';
+import ActivityView from './ActivityView.svelte';
+import SettingsView from './SettingsView.svelte';
+import { createApp } from '../lib/app.svelte';
+import { createStatusStore } from '../lib/stores/status.svelte';
+import { newTurn, type Turn } from '../lib/stores/turn';
+import { fakeApi, fakeStatus } from '../test-fixtures';
+
+function waitingTurn(): Turn {
+  const turn = newTurn('r1');
+  turn.parts.push({
+    kind: 'tool',
+    callId: 'c1',
+    name: 'exec',
+    args: '{"command": "rm -rf build"}',
+    approval: { state: 'requested', scope: '', reason: 'runs a shell command', maskedArgs: '{"command": "rm -rf build", "env": {"KEY": "***"}}', sending: false, error: '' },
+  });
+  return turn;
+}
+
+describe('approval card', () => {
+  it('shows tool, reason and masked arguments; each button answers; Allow once has the focus', async () => {
+    const onApprove = vi.fn();
+    render(Message, { props: { item: waitingTurn(), onApprove } });
+    const card = screen.getByTestId('approval-card');
+    expect(within(card).getByText('Allow exec?')).toBeTruthy();
+    expect(within(card).getByText('It runs a shell command on this computer.')).toBeTruthy();
+    expect(within(card).getByText('rm -rf build')).toBeTruthy();
+    expect(card.textContent).toContain('"KEY": "***"');
+    await tick();
+    expect(document.activeElement?.textContent).toBe('Allow once');
+    for (const [name, d] of [
+      ['Allow once', 'once'],
+      ['Allow for this chat', 'chat'],
+      ['Always allow this tool', 'always'],
+      ['Deny', 'deny'],
+    ]) {
+      await fireEvent.click(within(card).getByRole('button', { name }));
+      expect(onApprove).toHaveBeenLastCalledWith('r1', 'c1', d);
+    }
+  });
+
+  it('becomes a tool card saying how it was decided', async () => {
+    const turn = waitingTurn();
+    const part = turn.parts[0] as Extract<Turn['parts'][number], { kind: 'tool' }>;
+    part.approval!.state = 'denied';
+    part.approval!.scope = 'user';
+    part.result = 'Error: denied by the user — do not retry this call';
+    part.ok = false;
+    render(Message, { props: { item: turn } });
+    expect(screen.queryByTestId('approval-card')).toBeNull();
+    expect(screen.getByTestId('approval-state').textContent).toBe('denied');
+  });
+});
+
+describe('Activity view', () => {
+  it('lists calls newest first and opens one to its arguments', async () => {
+    const fake = fakeApi();
+    fake.mocks.activity.mockResolvedValue([
+      { time: '2026-11-23T10:00:00Z', session: 's1', run: 'r1', callId: 'r1-1', tool: 'exec', args: { command: 'rm x' }, approval: 'denied', asked: true, ok: false, durationMs: 0, resultSize: 52, error: 'Error: denied by the user' },
+      { time: '2026-11-23T10:01:00Z', session: 's1', run: 'r1', callId: 'r1-2', tool: 'exec', args: { command: 'echo hi' }, approval: 'once', asked: true, ok: true, durationMs: 4, resultSize: 3 },
+    ]);
+    const app = createApp(fake.api, createStatusStore(async () => fakeStatus()));
+    render(ActivityView, { props: { app } });
+    await vi.waitFor(() => expect(screen.getAllByTestId('activity-row')).toHaveLength(2));
+    const rows = screen.getAllByTestId('activity-row');
+    expect(rows.map((r) => r.dataset.approval)).toEqual(['once', 'denied']);
+    expect(rows[1].textContent).toContain('denied');
+    await fireEvent.click(within(rows[1]).getAllByRole('button')[0]);
+    expect(rows[1].textContent).toContain('rm x');
+    expect(rows[1].textContent).toContain('Error: denied by the user');
+    expect(screen.getByTestId('activity-count').textContent).toContain('2 calls');
+
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Tool' }), { target: { value: 'exec' } });
+    expect(fake.mocks.activity).toHaveBeenLastCalledWith({ limit: 500, tool: 'exec' });
+  });
+});
+
+describe('Settings › Approvals', () => {
+  it('changes the mode and a tool rule at once and says where keys are kept', async () => {
+    const fake = fakeApi();
+    fake.mocks.approvalRules.mockResolvedValue({ mode: 'risky', always: ['exec'], ask: [], never: [] });
+    const app = createApp(fake.api, createStatusStore(async () => fakeStatus()));
+    render(SettingsView, { props: { app } });
+    const section = await screen.findByTestId('approval-settings');
+    await vi.waitFor(() => expect(screen.getByTestId('key-storage').textContent).toMatch(/config\.json/));
+    await fireEvent.click(within(section).getByRole('radio', { name: /Ask every time/ }));
+    expect(fake.mocks.setApprovalMode).toHaveBeenCalledWith('ask');
+    await fireEvent.change(within(section).getByRole('combobox', { name: 'Rule for exec' }), { target: { value: 'never' } });
+    expect(fake.mocks.setToolApproval).toHaveBeenCalledWith('exec', 'never');
+    await fireEvent.input(within(section).getByRole('combobox', { name: 'Tool name' }), { target: { value: 'web_fetch' } });
+    await fireEvent.click(within(section).getByRole('button', { name: 'Add rule' }));
+    expect(fake.mocks.setToolApproval).toHaveBeenLastCalledWith('web_fetch', 'always');
+  });
+});
+
+describe('approval card focus', () => {
+  it('leaves the focus in a half-written message', async () => {
+    const box = document.createElement('textarea');
+    document.body.append(box);
+    box.value = 'and then';
+    box.focus();
+    render(Message, { props: { item: waitingTurn(), onApprove: vi.fn() } });
+    await tick();
+    expect(document.activeElement).toBe(box);
+    box.remove();
+  });
+});
+
+describe('chat keys while a call waits', () => {
+  it('Enter in the empty message box allows once; Esc stops the reply', async () => {
+    const { default: ChatView } = await import('./ChatView.svelte');
+    const { createChatStore } = await import('../lib/stores/chat.svelte');
+    const { createSessionsStore } = await import('../lib/stores/sessions.svelte');
+    const fake = fakeApi();
+    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
+    render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
+    await chat.send('do it');
+    fake.emitRun('r1', 'run_started');
+    fake.emitRun('r1', 'tool_call', { callId: 'c1', name: 'exec', args: { command: 'ls' } });
+    fake.emitRun('r1', 'approval', { callId: 'c1', state: 'requested' });
+    await tick();
+    await screen.findByTestId('approval-card');
+    const box = screen.getByRole('textbox', { name: 'Message Hearth…' });
+    box.focus();
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(fake.mocks.approve).toHaveBeenCalledWith('r1', 'c1', 'once');
+    expect(fake.mocks.send).toHaveBeenCalledTimes(1); // Enter did not send a message
+    await fireEvent.keyDown(box, { key: 'Escape' });
+    expect(fake.mocks.stop).toHaveBeenCalledWith('s1');
+  });
+});
