@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, core, session } from '../../wailsjs/go/models';
+import type { agent, core, schedule, session } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
@@ -13,6 +13,19 @@ export type Settings = core.Settings;
 export type SaveResult = core.SaveResult;
 export type FirstRunInfo = core.FirstRun;
 export type Usage = agent.UsageData;
+export type Job = schedule.Job;
+export type JobSpec = schedule.JobSpec;
+export type JobProblem = schedule.JobProblem;
+export type RunRecord = schedule.RunRecord;
+export type BackgroundSettings = core.BackgroundSettings;
+/** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
+export interface BackgroundEvent {
+  kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
+  title: string;
+  text: string;
+  sessionId?: string;
+  jobId?: string;
+}
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
 /** One event of a run's stream (backend/agent/events.go, flattened). */
@@ -79,6 +92,23 @@ export const api = {
   saveSettings: (s: Settings) => App.SaveSettings(s),
   firstRun: () => App.FirstRun(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
+  // Reminders and background settings (app_reminders.go)
+  listJobs: () => App.ListJobs(),
+  jobProblems: () => App.JobProblems(),
+  addJob: (spec: JobSpec) => App.AddJob(spec),
+  removeJob: (id: string) => App.RemoveJob(id),
+  runJobNow: (id: string) => App.RunJobNow(id),
+  pauseJob: (id: string, paused: boolean) => App.PauseJob(id, paused),
+  setRemindersPaused: (paused: boolean) => App.SetRemindersPaused(paused),
+  getBackgroundSettings: () => App.GetBackgroundSettings(),
+  setHeartbeat: (enabled: boolean, minutes: number) => App.SetHeartbeat(enabled, minutes),
+  setMissedRuns: (policy: string) => App.SetMissedRuns(policy),
+  setCloseToTray: (on: boolean) => App.SetCloseToTray(on),
+  setLaunchAtLogin: (on: boolean) => App.SetLaunchAtLogin(on),
+  // Background work (background.go): events, a chat to open, the tray's New chat
+  onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
+  onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),
+  onNewSession: (fn: () => void) => EventsOn('session:new', fn),
 };
 
 export type Api = typeof api;

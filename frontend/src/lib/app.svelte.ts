@@ -4,6 +4,7 @@ import { api as realApi, type Api, type Settings } from './api';
 import { setLocale, resolveLocale } from './i18n.svelte';
 import { createChatStore, type PerfProbe } from './stores/chat.svelte';
 import { createModelsStore } from './stores/models.svelte';
+import { createRemindersStore } from './stores/reminders.svelte';
 import { createSessionsStore } from './stores/sessions.svelte';
 import { createSettingsStore } from './stores/settings.svelte';
 import { createStatusStore, type StatusStore } from './stores/status.svelte';
@@ -27,6 +28,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     probe,
   });
   const models = createModelsStore(api);
+  const reminders = createRemindersStore(api);
   const settings = createSettingsStore(api, (s) => {
     applyAppearance(s);
     void statusStore.refresh();
@@ -38,6 +40,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     sessions,
     chat,
     models,
+    reminders,
     settings,
     get view() {
       return nav.view;

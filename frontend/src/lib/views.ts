@@ -7,6 +7,7 @@ import ModelsView from '../components/ModelsView.svelte';
 import SettingsView from '../components/SettingsView.svelte';
 import SessionList from '../components/SessionList.svelte';
 import FilesTab from '../components/FilesTab.svelte';
+import RemindersView from '../components/RemindersView.svelte';
 
 export interface NavEntry {
   id: string;
@@ -18,6 +19,7 @@ export interface NavEntry {
 }
 
 export const mainViews: NavEntry[] = [
+  { id: 'reminders', label: 'nav.reminders', icon: 'M12 21a8 8 0 1 0 0-16 8 8 0 0 0 0 16z M12 9v4l2.5 2.5 M5 3L2 6 M19 3l3 3', component: RemindersView },
   { id: 'models', label: 'nav.models', icon: 'M12 3l8 4.5v9L12 21l-8-4.5v-9z M12 12l8-4.5 M12 12v9 M12 12L4 7.5', component: ModelsView },
   {
     id: 'settings',
