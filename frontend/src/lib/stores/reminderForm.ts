@@ -123,13 +123,16 @@ export function fieldForError(message: string): { field: string; text: string } 
   return { field: '_form', text };
 }
 
+/** A schedule.Schedule as JSON (the generated class without its methods). */
+export type ScheduleShape = Pick<Job['schedule'], 'kind' | 'everySeconds' | 'expr' | 'tz'> & { at?: unknown };
+
 export interface Words {
   key: string;
   params: Record<string, string | number>;
 }
 
 /** i18n keys and params describing a job's schedule; fmt words a one-shot's time. */
-export function describe(s: Job['schedule'], fmt: (d: Date) => string): Words[] {
+export function describe(s: ScheduleShape, fmt: (d: Date) => string): Words[] {
   const out: Words[] = [];
   if (s.kind === 'at') {
     const at = goTime(s.at);
