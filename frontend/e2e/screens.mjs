@@ -1,6 +1,6 @@
 // Screenshots of each main view, light and dark, for a look by eye (scripts/screens.sh).
 // Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
-// captures first run, chat, models and settings into build/screens/.
+// captures first run, chat, models, settings and reminders into build/screens/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
@@ -33,6 +33,9 @@ const script = {
     { thinking: 'List the files first, then plan.', toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }], promptEvalCount: 980, evalCount: 24 },
     { content: answer, promptEvalCount: 1400, evalCount: 160 },
     { status: 404, error: "model 'qwen3:4b' not found" },
+    // Reminders: Run now of "Stand-up" answers, of "Plants" fails.
+    { content: 'Stand-up in 15 minutes: yesterday you finished the backup script.', promptEvalCount: 600, evalCount: 20 },
+    { status: 400, error: 'model requires more system memory (9.4 GiB) than is available (6.1 GiB)' },
   ],
   pulls: [
     {
@@ -61,6 +64,43 @@ try {
     await box.fill('Summarise the meeting notes from Monday');
     await box.press('Enter');
     await page.getByTestId('error-card').waitFor({ timeout: 20000 });
+
+    // Three reminders through the form: one answered, one failed and paused, one ahead.
+    await page.getByRole('button', { name: 'Reminders' }).click();
+    const form = page.getByRole('form', { name: 'New reminder' });
+    await form.waitFor(); // no reminder yet: the form is open
+    const create = async (name, message, fill) => {
+      if (!(await form.isVisible())) await page.getByRole('button', { name: 'New reminder' }).click();
+      await form.getByLabel('Name (optional)').fill(name);
+      await form.getByLabel('Message').fill(message);
+      await fill();
+      await form.getByRole('button', { name: 'Create' }).click();
+      await page.locator('[data-testid^="job-"]').filter({ hasText: name }).waitFor();
+      await form.waitFor({ state: 'detached' });
+    };
+    await create('Stand-up', 'Remind me of the stand-up and what I did yesterday', async () => {
+      await form.getByRole('radio', { name: 'Cron' }).check();
+      await form.getByLabel('Cron expression').fill('45 9 * * 1-5');
+      await form.getByLabel('Time zone').fill('Europe/Berlin');
+    });
+    await create('Plants', 'Ask me whether I watered the plants', async () => {
+      await form.getByRole('radio', { name: 'Every' }).check();
+      await form.getByLabel('Interval').fill('2');
+      await form.getByLabel('Unit').selectOption('days');
+    });
+    await create('Call Anna', 'Remind me to call Anna about Saturday', async () => {
+      const at = new Date(Date.now() + 26 * 3600_000);
+      at.setMinutes(30, 0, 0);
+      const p = (n) => String(n).padStart(2, '0');
+      await form.getByLabel('Date and time').fill(`${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}T${p(at.getHours())}:${p(at.getMinutes())}:00`);
+    });
+    const job = (name) => page.locator('[data-testid^="job-"]').filter({ hasText: name });
+    await job('Stand-up').getByRole('button', { name: 'Run now' }).click();
+    await job('Stand-up').getByTestId('job-last').getByText('Done').waitFor({ timeout: 20000 });
+    await job('Plants').getByRole('button', { name: 'Run now' }).click();
+    await job('Plants').getByTestId('job-last').getByText('Failed').waitFor({ timeout: 20000 });
+    await job('Plants').getByRole('button', { name: 'Pause' }).click();
+    await page.locator('[data-paused="true"]').waitFor();
     await context.close();
   }
   for (const scheme of ['light', 'dark']) {
@@ -93,6 +133,17 @@ try {
     await page.getByLabel('Temperature').waitFor();
     await page.getByLabel('Temperature').fill('7');
     await shot('settings');
+    await page.getByTestId('background-settings').scrollIntoViewIfNeeded();
+    await shot('settings-background');
+
+    await page.getByRole('button', { name: 'Reminders' }).click();
+    await page.locator('[data-testid^="job-"]').first().waitFor();
+    await page.locator('[data-testid^="job-"]').filter({ hasText: 'Stand-up' }).getByText(/^History/).click();
+    await shot('reminders');
+    await page.getByRole('button', { name: 'New reminder' }).click();
+    await page.getByRole('form', { name: 'New reminder' }).getByRole('radio', { name: 'Cron' }).check();
+    await page.getByRole('form', { name: 'New reminder' }).getByLabel('Cron expression').fill('0 9 * *');
+    await shot('reminders-form');
     await context.close();
   }
   console.log(`screens written to ${out}`);
