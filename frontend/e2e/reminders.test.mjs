@@ -63,9 +63,9 @@ describe('reminders', () => {
 
     const item = job('Stretch');
     await item.waitFor();
-    assert.match(await item.getByTestId('job-schedule').innerText(), /^Once, /);
-    assert.match(await item.getByTestId('job-next').innerText(), /in \d+ seconds/);
-    assert.match(await item.getByTestId('job-last').innerText(), /Not run yet/);
+    assert.match(await item.getByTestId('reminder-schedule').innerText(), /^Once, /);
+    assert.match(await item.getByTestId('reminder-next').innerText(), /in \d+ seconds/);
+    assert.match(await item.getByTestId('reminder-last').innerText(), /Not run yet/);
     const id = (await item.getAttribute('data-testid')).replace(/^job-/, '');
     assert.equal(storedJobs()[0].id, id);
     assert.equal(storedJobs()[0].name, 'Stretch');
@@ -93,14 +93,14 @@ describe('reminders', () => {
 
     const item = job('Plants');
     await item.waitFor();
-    assert.equal(await item.getByTestId('job-schedule').innerText(), 'Every 2 hours');
-    assert.match(await item.getByTestId('job-next').innerText(), /in 2 hours/);
+    assert.equal(await item.getByTestId('reminder-schedule').innerText(), 'Every 2 hours');
+    assert.match(await item.getByTestId('reminder-next').innerText(), /in 2 hours/);
     await form().waitFor({ state: 'detached' });
 
     await item.getByRole('button', { name: 'Run now' }).click();
-    await item.getByTestId('job-last').getByText('Done').waitFor({ timeout: 20000 });
+    await item.getByTestId('reminder-last').getByText('Done').waitFor({ timeout: 20000 });
     await item.getByRole('button', { name: 'Run now' }).waitFor(); // no longer "Running…"
-    assert.match(await item.getByTestId('job-next').innerText(), /in 2 hours/); // its schedule stays
+    assert.match(await item.getByTestId('reminder-next').innerText(), /in 2 hours/); // its schedule stays
     await item.getByText('History (1)').click();
     await item.locator('.history li').first().getByText('Done').waitFor();
 
@@ -110,7 +110,7 @@ describe('reminders', () => {
     await openReminders();
     await item.getByRole('button', { name: 'Pause' }).click();
     await page.locator('[data-testid^="job-"][data-paused="true"]').filter({ hasText: 'Plants' }).waitFor();
-    assert.equal((await item.getByTestId('job-next').innerText()).trim(), 'Paused');
+    assert.equal((await item.getByTestId('reminder-next').innerText()).trim(), 'Paused');
     assert.equal(storedJobs()[0].paused, true);
     await item.getByRole('button', { name: 'Resume' }).click();
     await page.locator('[data-testid^="job-"][data-paused="false"]').filter({ hasText: 'Plants' }).waitFor();
@@ -142,7 +142,7 @@ describe('reminders', () => {
     await f.getByRole('button', { name: 'Create' }).click();
     const item = job('Stand-up');
     await item.waitFor();
-    assert.equal(await item.getByTestId('job-schedule').innerText(), 'Weekdays at 09:30 (Europe/Berlin)');
+    assert.equal(await item.getByTestId('reminder-schedule').innerText(), 'Weekdays at 09:30 (Europe/Berlin)');
     assert.equal(storedJobs()[0].schedule.tz, 'Europe/Berlin');
     // With a reminder listed, the form closes and New reminder opens it again.
     await form().waitFor({ state: 'detached' });

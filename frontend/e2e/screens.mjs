@@ -96,9 +96,9 @@ try {
     });
     const job = (name) => page.locator('[data-testid^="job-"]').filter({ hasText: name });
     await job('Stand-up').getByRole('button', { name: 'Run now' }).click();
-    await job('Stand-up').getByTestId('job-last').getByText('Done').waitFor({ timeout: 20000 });
+    await job('Stand-up').getByTestId('reminder-last').getByText('Done').waitFor({ timeout: 20000 });
     await job('Plants').getByRole('button', { name: 'Run now' }).click();
-    await job('Plants').getByTestId('job-last').getByText('Failed').waitFor({ timeout: 20000 });
+    await job('Plants').getByTestId('reminder-last').getByText('Failed').waitFor({ timeout: 20000 });
     await job('Plants').getByRole('button', { name: 'Pause' }).click();
     await page.locator('[data-paused="true"]').waitFor();
     await context.close();

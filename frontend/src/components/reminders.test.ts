@@ -38,15 +38,15 @@ describe('RemindersView', () => {
   it('lists each job with its schedule in words, next run, last status and history', async () => {
     mount();
     const a = await screen.findByTestId('job-a1');
-    expect(within(a).getByTestId('job-schedule').textContent).toBe('Weekdays at 09:30 (Europe/Berlin)');
-    expect(within(a).getByTestId('job-next').textContent).toMatch(/in 2 minutes/);
-    expect(within(a).getByTestId('job-last').textContent).toMatch(/Failed/);
+    expect(within(a).getByTestId('reminder-schedule').textContent).toBe('Weekdays at 09:30 (Europe/Berlin)');
+    expect(within(a).getByTestId('reminder-next').textContent).toMatch(/in 2 minutes/);
+    expect(within(a).getByTestId('reminder-last').textContent).toMatch(/Failed/);
     expect(within(a).getAllByRole('alert')[0].textContent).toBe('model not found');
     expect(within(a).getByText('History (2)')).toBeTruthy();
     const b = screen.getByTestId('job-b2');
     expect(within(b).getByText('Water the plants')).toBeTruthy();
-    expect(within(b).getByTestId('job-schedule').textContent).toBe('Every 2 hours');
-    expect(within(b).getByTestId('job-next').textContent?.trim()).toBe('Paused');
+    expect(within(b).getByTestId('reminder-schedule').textContent).toBe('Every 2 hours');
+    expect(within(b).getByTestId('reminder-next').textContent?.trim()).toBe('Paused');
     expect(within(b).getByRole('button', { name: 'Resume' })).toBeTruthy();
   });
 
