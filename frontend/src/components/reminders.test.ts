@@ -77,6 +77,18 @@ describe('RemindersView', () => {
     expect(within(form).getByText('Write what the reminder should do or say.')).toBeTruthy();
   });
 
+  it('names the damaged entries of jobs.json that are kept but not run', async () => {
+    mount({ jobProblems: vi.fn(async () => [{ index: 1, id: 'c3', error: 'schedule kind "weekly" is unknown (hint: at, every or cron)' }]) });
+    const box = await screen.findByText(/1 damaged entries in jobs.json/);
+    expect(box.parentElement?.textContent).toMatch(/c3 schedule kind "weekly" is unknown/);
+  });
+
+  it('shows a jobs.json that cannot be read, with its hint, and no form', async () => {
+    mount({ listJobs: vi.fn(async () => Promise.reject('reminders: jobs.json is not valid JSON (hint: fix it by hand; it is kept as is)')) });
+    expect((await screen.findByRole('alert')).textContent).toMatch(/jobs.json is not valid JSON/);
+    expect(screen.queryByRole('form')).toBeNull();
+  });
+
   it('says when all reminders are paused and resumes them', async () => {
     const { mocks } = mount({ getBackgroundSettings: vi.fn(async () => fakeBackgroundSettings({ remindersPaused: true })) });
     const banner = await screen.findByTestId('reminders-paused');
