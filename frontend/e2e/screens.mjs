@@ -1,7 +1,7 @@
 // Screenshots of each main view, light and dark, for a look by eye (scripts/screens.sh).
 // Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
-// captures first run, chat, models, settings and the memory editor into build/screens/;
-// then a call waiting for approval, the Activity view and Settings › Approvals.
+// captures first run, chat, models, settings, the memory editor, reminders into
+// build/screens/; then a call waiting for approval, the Activity view and Settings › Approvals.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
@@ -39,6 +39,9 @@ const script = {
     { toolCalls: [{ name: 'read_file', arguments: { path: 'notes/monday.md' } }] },
     { content: 'I left your downloads alone, and there is no note from Monday.' },
     { toolCalls: [{ name: 'exec', arguments: { command: 'git -C ~/src/hearth pull --rebase', working_dir: '~/src/hearth' } }] },
+    // Reminders: Run now of "Stand-up" answers, of "Plants" fails.
+    { content: 'Stand-up in 15 minutes: yesterday you finished the backup script.', promptEvalCount: 600, evalCount: 20 },
+    { status: 400, error: 'model requires more system memory (9.4 GiB) than is available (6.1 GiB)' },
   ],
   pulls: [
     {
@@ -95,6 +98,43 @@ try {
     await box.fill('Summarise the meeting notes from Monday');
     await box.press('Enter');
     await page.getByTestId('error-card').waitFor({ timeout: 20000 });
+
+    // Three reminders through the form: one answered, one failed and paused, one ahead.
+    await page.getByRole('button', { name: 'Reminders' }).click();
+    const form = page.getByRole('form', { name: 'New reminder' });
+    await form.waitFor(); // no reminder yet: the form is open
+    const create = async (name, message, fill) => {
+      if (!(await form.isVisible())) await page.getByRole('button', { name: 'New reminder' }).click();
+      await form.getByLabel('Name (optional)').fill(name);
+      await form.getByLabel('Message').fill(message);
+      await fill();
+      await form.getByRole('button', { name: 'Create' }).click();
+      await page.locator('[data-testid^="job-"]').filter({ hasText: name }).waitFor();
+      await form.waitFor({ state: 'detached' });
+    };
+    await create('Stand-up', 'Remind me of the stand-up and what I did yesterday', async () => {
+      await form.getByRole('radio', { name: 'Cron' }).check();
+      await form.getByLabel('Cron expression').fill('45 9 * * 1-5');
+      await form.getByLabel('Time zone').fill('Europe/Berlin');
+    });
+    await create('Plants', 'Ask me whether I watered the plants', async () => {
+      await form.getByRole('radio', { name: 'Every' }).check();
+      await form.getByLabel('Interval').fill('2');
+      await form.getByLabel('Unit').selectOption('days');
+    });
+    await create('Call Anna', 'Remind me to call Anna about Saturday', async () => {
+      const at = new Date(Date.now() + 26 * 3600_000);
+      at.setMinutes(30, 0, 0);
+      const p = (n) => String(n).padStart(2, '0');
+      await form.getByLabel('Date and time').fill(`${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}T${p(at.getHours())}:${p(at.getMinutes())}:00`);
+    });
+    const job = (name) => page.locator('[data-testid^="job-"]').filter({ hasText: name });
+    await job('Stand-up').getByRole('button', { name: 'Run now' }).click();
+    await job('Stand-up').getByTestId('reminder-last').getByText('Done').waitFor({ timeout: 20000 });
+    await job('Plants').getByRole('button', { name: 'Run now' }).click();
+    await job('Plants').getByTestId('reminder-last').getByText('Failed').waitFor({ timeout: 20000 });
+    await job('Plants').getByRole('button', { name: 'Pause' }).click();
+    await page.locator('[data-paused="true"]').waitFor();
     await context.close();
   }
   for (const scheme of ['light', 'dark']) {
@@ -186,6 +226,17 @@ try {
     await page.getByTestId('approval-settings').scrollIntoViewIfNeeded();
     await page.getByTestId('approval-settings').getByRole('radio').first().waitFor();
     await shot('settings-approvals');
+    await page.getByTestId('background-settings').scrollIntoViewIfNeeded();
+    await shot('settings-background');
+
+    await page.getByRole('button', { name: 'Reminders' }).click();
+    await page.locator('[data-testid^="job-"]').first().waitFor();
+    await page.locator('[data-testid^="job-"]').filter({ hasText: 'Stand-up' }).getByText(/^History/).click();
+    await shot('reminders');
+    await page.getByRole('button', { name: 'New reminder' }).click();
+    await page.getByRole('form', { name: 'New reminder' }).getByRole('radio', { name: 'Cron' }).check();
+    await page.getByRole('form', { name: 'New reminder' }).getByLabel('Cron expression').fill('0 9 * *');
+    await shot('reminders-form');
     await context.close();
   }
   console.log(`screens written to ${out}`);

@@ -31,6 +31,7 @@ import { fakeMemory } from './lib/stores/memory-fixture';
 export function fakeApi(over: Partial<Api> = {}) {
   const runs = new Map<string, (ev: RunEvent) => void>();
   const pulls = new Map<string, (ev: import('./lib/api').PullEvent) => void>();
+  const listeners: BackgroundListeners = { background: new Set(), open: new Set(), newChat: new Set() };
   const api = {
     status: vi.fn(async () => fakeStatus()),
     send: vi.fn(async () => 'r1'),
@@ -77,6 +78,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     setApprovalMode: vi.fn(async () => {}),
     setToolApproval: vi.fn(async () => {}),
     secretStorage: vi.fn(async () => 'config'),
+    ...fakeReminderApi(listeners),
     ...over,
   };
   let seq = 0;
@@ -89,6 +91,16 @@ export function fakeApi(over: Partial<Api> = {}) {
     },
     emitPull(id: string, ev: Partial<import('./lib/api').PullEvent>) {
       pulls.get(id)?.({ pullId: id, model: '', status: '', done: false, ...ev });
+    },
+    /** Delivers a "background" event (or "session:open" / "session:new") as background.go would. */
+    emitBackground(ev: Partial<import('./lib/api').BackgroundEvent>) {
+      for (const fn of listeners.background) fn({ kind: 'jobs', title: '', text: '', ...ev });
+    },
+    emitOpenSession(id: string) {
+      for (const fn of listeners.open) fn(id);
+    },
+    emitNewSession() {
+      for (const fn of listeners.newChat) fn();
     },
   };
 }
@@ -112,4 +124,51 @@ export function fakeSettings() {
     theme: 'system',
     language: 'auto',
   } as unknown as import('./lib/api').Settings;
+}
+
+/** Who listens to the background events of one fakeApi. */
+interface BackgroundListeners {
+  background: Set<(ev: import('./lib/api').BackgroundEvent) => void>;
+  open: Set<(id: string) => void>;
+  newChat: Set<() => void>;
+}
+
+export function fakeBackgroundSettings(
+  over: Partial<import('./lib/api').BackgroundSettings> = {},
+): import('./lib/api').BackgroundSettings {
+  return {
+    heartbeatEnabled: true,
+    heartbeatMinutes: 30,
+    missedRuns: 'catchup',
+    closeToTray: true,
+    launchAtLogin: false,
+    remindersPaused: false,
+    ...over,
+  };
+}
+
+/** The reminders and background bindings of fakeApi. */
+function fakeReminderApi(listeners: BackgroundListeners) {
+  const on = <T>(set: Set<T>) =>
+    vi.fn((fn: T) => {
+      set.add(fn);
+      return () => void set.delete(fn);
+    });
+  return {
+    listJobs: vi.fn(async () => []),
+    jobProblems: vi.fn(async () => []),
+    addJob: vi.fn(async (spec: import('./lib/api').JobSpec) => ({ id: 'j1', ...spec }) as import('./lib/api').Job),
+    removeJob: vi.fn(async () => {}),
+    runJobNow: vi.fn(async () => {}),
+    pauseJob: vi.fn(async () => {}),
+    setRemindersPaused: vi.fn(async () => {}),
+    getBackgroundSettings: vi.fn(async () => fakeBackgroundSettings()),
+    setHeartbeat: vi.fn(async () => {}),
+    setMissedRuns: vi.fn(async () => {}),
+    setCloseToTray: vi.fn(async () => {}),
+    setLaunchAtLogin: vi.fn(async () => {}),
+    onBackground: on(listeners.background),
+    onOpenSession: on(listeners.open),
+    onNewSession: on(listeners.newChat),
+  };
 }

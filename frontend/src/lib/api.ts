@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, approval, audit, config, core, memory, session } from '../../wailsjs/go/models';
+import type { agent, approval, audit, config, core, memory, schedule, session } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
@@ -26,6 +26,19 @@ export type AuditEntry = Omit<audit.Entry, 'args' | 'convertValues'> & { args: u
 export type AuditFilter = Partial<Omit<audit.Filter, 'since' | 'until' | 'convertValues'>> & { since?: string; until?: string };
 export type ApprovalRules = config.Approval;
 export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
+export type Job = schedule.Job;
+export type JobSpec = schedule.JobSpec;
+export type JobProblem = schedule.JobProblem;
+export type RunRecord = schedule.RunRecord;
+export type BackgroundSettings = core.BackgroundSettings;
+/** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
+export interface BackgroundEvent {
+  kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
+  title: string;
+  text: string;
+  sessionId?: string;
+  jobId?: string;
+}
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
 /** One event of a run's stream (backend/agent/events.go, flattened). */
@@ -105,6 +118,23 @@ export const api = {
   setApprovalMode: (mode: string) => App.SetApprovalMode(mode),
   setToolApproval: (tool: string, rule: string) => App.SetToolApproval(tool, rule),
   secretStorage: () => App.SecretStorage(),
+  // Reminders and background settings (app_reminders.go)
+  listJobs: () => App.ListJobs(),
+  jobProblems: () => App.JobProblems(),
+  addJob: (spec: JobSpec) => App.AddJob(spec),
+  removeJob: (id: string) => App.RemoveJob(id),
+  runJobNow: (id: string) => App.RunJobNow(id),
+  pauseJob: (id: string, paused: boolean) => App.PauseJob(id, paused),
+  setRemindersPaused: (paused: boolean) => App.SetRemindersPaused(paused),
+  getBackgroundSettings: () => App.GetBackgroundSettings(),
+  setHeartbeat: (enabled: boolean, minutes: number) => App.SetHeartbeat(enabled, minutes),
+  setMissedRuns: (policy: string) => App.SetMissedRuns(policy),
+  setCloseToTray: (on: boolean) => App.SetCloseToTray(on),
+  setLaunchAtLogin: (on: boolean) => App.SetLaunchAtLogin(on),
+  // Background work (background.go): events, a chat to open, the tray's New chat
+  onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
+  onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),
+  onNewSession: (fn: () => void) => EventsOn('session:new', fn),
 };
 
 export type Api = typeof api;

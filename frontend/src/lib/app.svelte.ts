@@ -7,6 +7,7 @@ import { createApprovalsStore } from './stores/approvals.svelte';
 import { createChatStore, type PerfProbe } from './stores/chat.svelte';
 import { createMemoryStore } from './stores/memory.svelte';
 import { createModelsStore } from './stores/models.svelte';
+import { createRemindersStore } from './stores/reminders.svelte';
 import { createSessionsStore } from './stores/sessions.svelte';
 import { createSettingsStore } from './stores/settings.svelte';
 import { createStatusStore, type StatusStore } from './stores/status.svelte';
@@ -33,6 +34,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
   });
   const models = createModelsStore(api);
   const memory = createMemoryStore(api);
+  const reminders = createRemindersStore(api);
   const settings = createSettingsStore(api, (s) => {
     applyAppearance(s);
     void statusStore.refresh();
@@ -44,6 +46,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     sessions,
     chat,
     models,
+    reminders,
     settings,
     memory,
     activity,

@@ -9,6 +9,7 @@ import SessionList from '../components/SessionList.svelte';
 import MemoryTab from '../components/MemoryTab.svelte';
 import MemoryView from '../components/MemoryView.svelte';
 import ActivityView from '../components/ActivityView.svelte';
+import RemindersView from '../components/RemindersView.svelte';
 
 export interface NavEntry {
   id: string;
@@ -22,6 +23,7 @@ export interface NavEntry {
 }
 
 export const mainViews: NavEntry[] = [
+  { id: 'reminders', label: 'nav.reminders', icon: 'M12 21a8 8 0 1 0 0-16 8 8 0 0 0 0 16z M12 9v4l2.5 2.5 M5 3L2 6 M19 3l3 3', component: RemindersView },
   { id: 'models', label: 'nav.models', icon: 'M12 3l8 4.5v9L12 21l-8-4.5v-9z M12 12l8-4.5 M12 12v9 M12 12L4 7.5', component: ModelsView },
   { id: 'activity', label: 'activity.nav', icon: 'M3 12h4l3-8 4 16 3-8h4', component: ActivityView },
   {

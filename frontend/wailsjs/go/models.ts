@@ -220,6 +220,28 @@ export namespace config {
 
 export namespace core {
 	
+	export class BackgroundSettings {
+	    heartbeatEnabled: boolean;
+	    heartbeatMinutes: number;
+	    missedRuns: string;
+	    closeToTray: boolean;
+	    launchAtLogin: boolean;
+	    remindersPaused: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackgroundSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.heartbeatEnabled = source["heartbeatEnabled"];
+	        this.heartbeatMinutes = source["heartbeatMinutes"];
+	        this.missedRuns = source["missedRuns"];
+	        this.closeToTray = source["closeToTray"];
+	        this.launchAtLogin = source["launchAtLogin"];
+	        this.remindersPaused = source["remindersPaused"];
+	    }
+	}
 	export class ChatInput {
 	    sessionId: string;
 	    text: string;
@@ -762,6 +784,203 @@ export namespace memory {
 		    return a;
 		}
 	}
+
+}
+
+export namespace schedule {
+	
+	export class RunRecord {
+	    // Go type: time
+	    at: any;
+	    status: string;
+	    error?: string;
+	    runId?: string;
+	    durationMs?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = this.convertValues(source["at"], null);
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.runId = source["runId"];
+	        this.durationMs = source["durationMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Schedule {
+	    kind: string;
+	    // Go type: time
+	    at: any;
+	    everySeconds?: number;
+	    expr?: string;
+	    tz?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Schedule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.everySeconds = source["everySeconds"];
+	        this.expr = source["expr"];
+	        this.tz = source["tz"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Job {
+	    id: string;
+	    name: string;
+	    message: string;
+	    schedule: Schedule;
+	    sessionId?: string;
+	    allowTools?: string[];
+	    paused?: boolean;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    nextRun: any;
+	    // Go type: time
+	    lastRun: any;
+	    lastStatus?: string;
+	    lastError?: string;
+	    history?: RunRecord[];
+	    description?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Job(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.message = source["message"];
+	        this.schedule = this.convertValues(source["schedule"], Schedule);
+	        this.sessionId = source["sessionId"];
+	        this.allowTools = source["allowTools"];
+	        this.paused = source["paused"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.nextRun = this.convertValues(source["nextRun"], null);
+	        this.lastRun = this.convertValues(source["lastRun"], null);
+	        this.lastStatus = source["lastStatus"];
+	        this.lastError = source["lastError"];
+	        this.history = this.convertValues(source["history"], RunRecord);
+	        this.description = source["description"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class JobProblem {
+	    index: number;
+	    id?: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new JobProblem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.id = source["id"];
+	        this.error = source["error"];
+	    }
+	}
+	export class JobSpec {
+	    name: string;
+	    message: string;
+	    schedule: Schedule;
+	    sessionId?: string;
+	    allowTools?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new JobSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.message = source["message"];
+	        this.schedule = this.convertValues(source["schedule"], Schedule);
+	        this.sessionId = source["sessionId"];
+	        this.allowTools = source["allowTools"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

@@ -6,6 +6,10 @@ export function Activity(arg1) {
   return window['go']['main']['App']['Activity'](arg1);
 }
 
+export function AddJob(arg1) {
+  return window['go']['main']['App']['AddJob'](arg1);
+}
+
 export function ApprovalMode() {
   return window['go']['main']['App']['ApprovalMode']();
 }
@@ -50,8 +54,20 @@ export function FirstRun() {
   return window['go']['main']['App']['FirstRun']();
 }
 
+export function GetBackgroundSettings() {
+  return window['go']['main']['App']['GetBackgroundSettings']();
+}
+
 export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
+}
+
+export function JobProblems() {
+  return window['go']['main']['App']['JobProblems']();
+}
+
+export function ListJobs() {
+  return window['go']['main']['App']['ListJobs']();
 }
 
 export function ListMemoryFiles() {
@@ -70,6 +86,10 @@ export function LoadSession(arg1) {
   return window['go']['main']['App']['LoadSession'](arg1);
 }
 
+export function PauseJob(arg1, arg2) {
+  return window['go']['main']['App']['PauseJob'](arg1, arg2);
+}
+
 export function PendingApprovals() {
   return window['go']['main']['App']['PendingApprovals']();
 }
@@ -82,8 +102,16 @@ export function ReadMemoryFile(arg1) {
   return window['go']['main']['App']['ReadMemoryFile'](arg1);
 }
 
+export function RemoveJob(arg1) {
+  return window['go']['main']['App']['RemoveJob'](arg1);
+}
+
 export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
+}
+
+export function RunJobNow(arg1) {
+  return window['go']['main']['App']['RunJobNow'](arg1);
 }
 
 export function SaveMemoryFile(arg1, arg2, arg3) {
@@ -112,6 +140,26 @@ export function SessionUsage(arg1) {
 
 export function SetApprovalMode(arg1) {
   return window['go']['main']['App']['SetApprovalMode'](arg1);
+}
+
+export function SetCloseToTray(arg1) {
+  return window['go']['main']['App']['SetCloseToTray'](arg1);
+}
+
+export function SetHeartbeat(arg1, arg2) {
+  return window['go']['main']['App']['SetHeartbeat'](arg1, arg2);
+}
+
+export function SetLaunchAtLogin(arg1) {
+  return window['go']['main']['App']['SetLaunchAtLogin'](arg1);
+}
+
+export function SetMissedRuns(arg1) {
+  return window['go']['main']['App']['SetMissedRuns'](arg1);
+}
+
+export function SetRemindersPaused(arg1) {
+  return window['go']['main']['App']['SetRemindersPaused'](arg1);
 }
 
 export function SetToolApproval(arg1, arg2) {

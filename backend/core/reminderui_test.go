@@ -1,0 +1,47 @@
+package core
+
+import (
+	"testing"
+)
+
+// The Settings view's background section reads what the setters wrote, and
+// saving the rest of Settings afterwards keeps it.
+func TestBackgroundSettingsFollowTheSetters(t *testing.T) {
+	svc, _, _, _ := bgService(t, "")
+	got := svc.BackgroundSettings()
+	want := BackgroundSettings{HeartbeatEnabled: true, HeartbeatMinutes: 30, MissedRuns: "catchup", CloseToTray: true}
+	if got != want {
+		t.Fatalf("defaults %+v, want %+v", got, want)
+	}
+	if err := svc.SetHeartbeat(false, 45); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetMissedRuns("skip"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetCloseToTray(false); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetLaunchAtLogin(true); err != nil {
+		t.Fatal(err)
+	}
+	svc.SetRemindersPaused(true)
+	want = BackgroundSettings{HeartbeatMinutes: 45, MissedRuns: "skip", LaunchAtLogin: true, RemindersPaused: true}
+	if got := svc.BackgroundSettings(); got != want {
+		t.Fatalf("after setters %+v, want %+v", got, want)
+	}
+	s := svc.Settings()
+	s.Temperature = 0.3
+	res, err := svc.SaveSettings(s)
+	if err != nil || !res.Saved {
+		t.Fatalf("save settings: %v %+v", err, res)
+	}
+	// A fresh Service reads the file: the background settings were written, and
+	// the Settings view's save did not undo them.
+	svc2 := Open(Options{Getenv: env(map[string]string{})})
+	defer svc2.Shutdown(t.Context())
+	want.RemindersPaused = false // lasts until Hearth quits
+	if got := svc2.BackgroundSettings(); got != want {
+		t.Errorf("reloaded %+v, want %+v", got, want)
+	}
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createApp } from './app.svelte';
+import { listenBackground } from './background';
+import { createStatusStore } from './stores/status.svelte';
+import { fakeApi } from '../test-fixtures';
+
+function setup() {
+  const f = fakeApi();
+  const app = createApp(f.api, createStatusStore(f.api.status));
+  const off = listenBackground(app);
+  return { ...f, app, off };
+}
+
+describe('background events in the window', () => {
+  it('refreshes the Reminders view on "jobs" once it has been opened', async () => {
+    const { app, mocks, emitBackground } = setup();
+    emitBackground({ kind: 'jobs' });
+    expect(mocks.listJobs).not.toHaveBeenCalled();
+    await app.reminders.refresh();
+    emitBackground({ kind: 'jobs' });
+    await vi.waitFor(() => expect(mocks.listJobs).toHaveBeenCalledTimes(2));
+    expect(mocks.listSessions).not.toHaveBeenCalled();
+  });
+
+  it('lists the chat a reminder reached and reloads it when it is open', async () => {
+    const { app, mocks, emitBackground } = setup();
+    await app.chat.open('cron:a1');
+    mocks.loadSession.mockClear();
+    emitBackground({ kind: 'reminder', title: 'stretch', text: 'Time to stretch', sessionId: 'cron:a1' });
+    await vi.waitFor(() => expect(mocks.loadSession).toHaveBeenCalledWith('cron:a1'));
+    expect(mocks.listSessions).toHaveBeenCalled();
+    // Another chat's news only refreshes the list.
+    mocks.loadSession.mockClear();
+    for (const kind of ['message', 'heartbeat', 'subagent'] as const) emitBackground({ kind, sessionId: 'other' });
+    await vi.waitFor(() => expect(mocks.listSessions).toHaveBeenCalledTimes(4));
+    expect(mocks.loadSession).not.toHaveBeenCalled();
+    // A notice reaches no chat.
+    emitBackground({ kind: 'notice', text: '2 missed reminders were run' });
+    expect(mocks.listSessions).toHaveBeenCalledTimes(4);
+  });
+
+  it('leaves an open chat alone while its own reply streams', async () => {
+    const { app, mocks, emitBackground } = setup();
+    await app.chat.open('s1');
+    await app.chat.send('hello');
+    mocks.loadSession.mockClear();
+    emitBackground({ kind: 'message', sessionId: 's1' });
+    await vi.waitFor(() => expect(mocks.listSessions).toHaveBeenCalled());
+    expect(mocks.loadSession).not.toHaveBeenCalled();
+  });
+
+  it('opens the chat of a clicked notification and starts a new one from the tray', async () => {
+    const { app, mocks, emitOpenSession, emitNewSession, off } = setup();
+    app.go('reminders');
+    emitOpenSession('cron:a1');
+    expect(app.view).toBe('chat');
+    await vi.waitFor(() => expect(mocks.loadSession).toHaveBeenCalledWith('cron:a1'));
+    expect(app.chat.sessionId).toBe('cron:a1');
+    app.go('settings');
+    emitNewSession();
+    expect(app.view).toBe('chat');
+    expect(app.chat.sessionId).toBe('');
+    off();
+    emitOpenSession('cron:b2');
+    expect(app.chat.sessionId).toBe('');
+  });
+});

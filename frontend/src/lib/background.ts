@@ -1,0 +1,32 @@
+// The window side of background work (background.go): a "background" event refreshes the
+// Reminders view (kind "jobs") or, when a reminder, the heartbeat, the message tool or a
+// helper reached a chat, the chat list and that chat if it is open; "session:open" (a
+// clicked notification) opens a chat; "session:new" (the tray's New chat) starts one.
+import type { BackgroundEvent } from './api';
+import type { AppCtx } from './app.svelte';
+
+type Ctx = Pick<AppCtx, 'api' | 'reminders' | 'sessions' | 'chat' | 'openChat' | 'newChat'>;
+
+const reachesAChat = new Set<BackgroundEvent['kind']>(['message', 'reminder', 'heartbeat', 'subagent']);
+
+export function onBackgroundEvent(app: Ctx, ev: BackgroundEvent): void {
+  if (ev.kind === 'jobs') {
+    // The view reads the jobs when it opens; until then there is nothing to refresh.
+    if (app.reminders.loaded) void app.reminders.refresh();
+    return;
+  }
+  if (!reachesAChat.has(ev.kind)) return;
+  void app.sessions.refresh();
+  // The open chat shows the new turn; a turn of the window's own stays as it streams.
+  if (ev.sessionId && app.chat.sessionId === ev.sessionId && !app.chat.running) void app.chat.open(ev.sessionId);
+}
+
+/** Subscribes to the three events; returns the unsubscribe. */
+export function listenBackground(app: Ctx): () => void {
+  const offs = [
+    app.api.onBackground((ev) => onBackgroundEvent(app, ev)),
+    app.api.onOpenSession((id) => id && app.openChat(id)),
+    app.api.onNewSession(() => app.newChat()),
+  ];
+  return () => offs.forEach((off) => off());
+}
