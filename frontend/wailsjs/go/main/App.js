@@ -38,12 +38,24 @@ export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
 
+export function ImportClaudeDesktop(arg1) {
+  return window['go']['main']['App']['ImportClaudeDesktop'](arg1);
+}
+
+export function ListMCPServers() {
+  return window['go']['main']['App']['ListMCPServers']();
+}
+
 export function ListModels() {
   return window['go']['main']['App']['ListModels']();
 }
 
 export function ListSessions() {
   return window['go']['main']['App']['ListSessions']();
+}
+
+export function ListSkills() {
+  return window['go']['main']['App']['ListSkills']();
 }
 
 export function LoadSession(arg1) {
@@ -54,8 +66,16 @@ export function PullModel(arg1) {
   return window['go']['main']['App']['PullModel'](arg1);
 }
 
+export function RemoveMCPServer(arg1) {
+  return window['go']['main']['App']['RemoveMCPServer'](arg1);
+}
+
 export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
+}
+
+export function SaveMCPServer(arg1, arg2) {
+  return window['go']['main']['App']['SaveMCPServer'](arg1, arg2);
 }
 
 export function SaveSettings(arg1) {
@@ -70,10 +90,18 @@ export function SessionUsage(arg1) {
   return window['go']['main']['App']['SessionUsage'](arg1);
 }
 
+export function SetSkillEnabled(arg1, arg2) {
+  return window['go']['main']['App']['SetSkillEnabled'](arg1, arg2);
+}
+
 export function Status() {
   return window['go']['main']['App']['Status']();
 }
 
 export function StopRun(arg1) {
   return window['go']['main']['App']['StopRun'](arg1);
+}
+
+export function TestMCPServer(arg1) {
+  return window['go']['main']['App']['TestMCPServer'](arg1);
 }

@@ -1,0 +1,93 @@
+package core
+
+import (
+	"context"
+	"time"
+
+	"hearth/backend/config"
+	"hearth/backend/mcp"
+)
+
+// The window's shapes for MCP servers. mcp.Status and mcp.TestResult hold SDK
+// types (and a package named like the SDK's) that the binding generator
+// cannot name cleanly, so the window gets these plain copies instead.
+
+// MCPServerView is one configured MCP server as the MCP view lists it.
+type MCPServerView struct {
+	Name string `json:"name"`
+	// Config is the entry as config.json holds it (what the editor edits).
+	Config    config.MCPServer `json:"config"`
+	Transport string           `json:"transport"`
+	Connected bool             `json:"connected"`
+	// Tools counts the offered tools, resources and prompts.
+	Tools     int      `json:"tools"`
+	ToolNames []string `json:"toolNames"`
+	LastError string   `json:"lastError"`
+	// Since is when the server connected or last changed state (RFC 3339, or "").
+	Since         string `json:"since"`
+	ServerName    string `json:"serverName"`
+	ServerVersion string `json:"serverVersion"`
+}
+
+// MCPTestView is what a connection test found.
+type MCPTestView struct {
+	Transport     string   `json:"transport"`
+	ServerName    string   `json:"serverName"`
+	ServerVersion string   `json:"serverVersion"`
+	Tools         []string `json:"tools"`
+	DurationMs    int64    `json:"durationMs"`
+}
+
+// MCPServerViews lists every configured MCP server with its live state.
+func (s *Service) MCPServerViews() ([]MCPServerView, error) {
+	list, err := s.ListMCPServers()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	saved := make(map[string]config.MCPServer, len(s.cfg.Tools.MCPServers))
+	for name, c := range s.cfg.Tools.MCPServers {
+		saved[name] = c
+	}
+	s.mu.Unlock()
+	out := make([]MCPServerView, 0, len(list))
+	for _, st := range list {
+		v := MCPServerView{Name: st.Name, Config: st.Config, Transport: st.Transport, Connected: st.Connected,
+			Tools: st.Tools, ToolNames: st.ToolNames, LastError: st.LastError}
+		if c, ok := saved[st.Name]; ok {
+			v.Config = c
+		}
+		if v.ToolNames == nil {
+			v.ToolNames = []string{}
+		}
+		if !st.Since.IsZero() {
+			v.Since = st.Since.UTC().Format(time.RFC3339)
+		}
+		if st.Server != nil {
+			v.ServerName, v.ServerVersion = st.Server.Name, st.Server.Version
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// TestMCPServerView tests a configured server's connection (TestMCPServer)
+// and reports what it offers.
+func (s *Service) TestMCPServerView(ctx context.Context, name string) (MCPTestView, error) {
+	r, err := s.TestMCPServer(ctx, name)
+	if err != nil {
+		return MCPTestView{}, err
+	}
+	return testView(r), nil
+}
+
+func testView(r mcp.TestResult) MCPTestView {
+	v := MCPTestView{Transport: r.Transport, Tools: r.Tools, DurationMs: r.Duration.Milliseconds()}
+	if v.Tools == nil {
+		v.Tools = []string{}
+	}
+	if r.Server != nil {
+		v.ServerName, v.ServerVersion = r.Server.Name, r.Server.Version
+	}
+	return v
+}
