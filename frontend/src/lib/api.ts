@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, core, session } from '../../wailsjs/go/models';
+import type { agent, config, core, session, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
@@ -13,6 +13,10 @@ export type Settings = core.Settings;
 export type SaveResult = core.SaveResult;
 export type FirstRunInfo = core.FirstRun;
 export type Usage = agent.UsageData;
+export type McpServer = core.MCPServerView;
+export type McpConfig = config.MCPServer;
+export type McpTest = core.MCPTestView;
+export type Skill = skills.Skill;
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
 /** One event of a run's stream (backend/agent/events.go, flattened). */
@@ -79,6 +83,13 @@ export const api = {
   saveSettings: (s: Settings) => App.SaveSettings(s),
   firstRun: () => App.FirstRun(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
+  listMcpServers: () => App.ListMCPServers(),
+  saveMcpServer: (name: string, c: McpConfig) => App.SaveMCPServer(name, c),
+  removeMcpServer: (name: string) => App.RemoveMCPServer(name),
+  importClaudeDesktop: (block: string) => App.ImportClaudeDesktop(block),
+  testMcpServer: (name: string) => App.TestMCPServer(name),
+  listSkills: () => App.ListSkills(),
+  setSkillEnabled: (name: string, enabled: boolean) => App.SetSkillEnabled(name, enabled),
 };
 
 export type Api = typeof api;
