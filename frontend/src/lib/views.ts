@@ -5,6 +5,8 @@ import type { Component } from 'svelte';
 import type { AppCtx } from './app.svelte';
 import ModelsView from '../components/ModelsView.svelte';
 import SettingsView from '../components/SettingsView.svelte';
+import McpView from '../components/McpView.svelte';
+import SkillsView from '../components/SkillsView.svelte';
 import SessionList from '../components/SessionList.svelte';
 import FilesTab from '../components/FilesTab.svelte';
 
@@ -19,6 +21,8 @@ export interface NavEntry {
 
 export const mainViews: NavEntry[] = [
   { id: 'models', label: 'nav.models', icon: 'M12 3l8 4.5v9L12 21l-8-4.5v-9z M12 12l8-4.5 M12 12v9 M12 12L4 7.5', component: ModelsView },
+  { id: 'mcp', label: 'nav.mcp', icon: 'M9 3v5 M15 3v5 M6 8h12v3a6 6 0 0 1-12 0z M12 17v4', component: McpView },
+  { id: 'skills', label: 'nav.skills', icon: 'M5 4.5A1.5 1.5 0 0 1 6.5 3H19v15H6.5A1.5 1.5 0 0 0 5 19.5z M5 19.5A1.5 1.5 0 0 0 6.5 21H19v-3 M9 7h6', component: SkillsView },
   {
     id: 'settings',
     label: 'nav.settings',

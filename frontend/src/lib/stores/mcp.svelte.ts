@@ -157,15 +157,16 @@ export function createMcpStore(api: McpApi) {
     tests: {} as Record<string, TestState>,
   });
 
-  async function refresh() {
-    s.loading = true;
+  /** Reads the servers' state; quiet (a poll) leaves the loading flag alone. */
+  async function refresh(quiet = false) {
+    if (!quiet) s.loading = true;
     try {
       s.list = (await api.listMcpServers()) ?? [];
       s.error = '';
     } catch (err) {
       s.error = errText(err);
     } finally {
-      s.loading = false;
+      if (!quiet) s.loading = false;
       s.loaded = true;
     }
   }
