@@ -152,6 +152,10 @@ describe('skills', () => {
 
     await memory.getByRole('switch', { name: 'Offer memory to the model' }).uncheck();
     await page.locator('[data-testid="skill-memory"][data-enabled="false"]').waitFor();
+    // The switch shows the change at once; the file follows when the backend answers.
+    await page.locator('[data-testid="skill-memory"] input[role="switch"]:not([disabled])').waitFor();
+    const kept = JSON.parse(readFileSync(join(app.workspace, '.hearth', 'skills.json'), 'utf8'));
+    assert.deepEqual(kept.disabled, ['memory']);
     await page.screenshot({ path: join(shots, 'reach-skills.png') });
     await page.reload();
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Skills' }).click();
