@@ -38,3 +38,8 @@ func (a *App) ListSkills() ([]skills.Skill, error) { return a.svc.ListSkills() }
 func (a *App) SetSkillEnabled(name string, enabled bool) error {
 	return a.svc.SetSkillEnabled(name, enabled)
 }
+
+// TestMCPDraft tests a server entry from the editor before it is saved.
+func (a *App) TestMCPDraft(name string, c config.MCPServer) (core.MCPTestView, error) {
+	return a.svc.TestMCPDraft(a.ctx, name, c)
+}

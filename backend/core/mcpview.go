@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"hearth/backend/config"
@@ -75,6 +76,26 @@ func (s *Service) MCPServerViews() ([]MCPServerView, error) {
 // and reports what it offers.
 func (s *Service) TestMCPServerView(ctx context.Context, name string) (MCPTestView, error) {
 	r, err := s.TestMCPServer(ctx, name)
+	if err != nil {
+		return MCPTestView{}, err
+	}
+	return testView(r), nil
+}
+
+// TestMCPDraft tests a server entry that is not saved yet (the editor's
+// Test button): the same check and connection as a saved one, nothing written.
+func (s *Service) TestMCPDraft(ctx context.Context, name string, c config.MCPServer) (MCPTestView, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := mcp.CheckServer(name, c); err != nil {
+		return MCPTestView{}, fmt.Errorf("test MCP server: %w", err)
+	}
+	p, err := s.agent()
+	if err != nil {
+		return MCPTestView{}, err
+	}
+	r, err := p.reach.mcp.Test(ctx, name, expandServer(c, s.getenv))
 	if err != nil {
 		return MCPTestView{}, err
 	}

@@ -63,4 +63,17 @@ func TestMCPServerViews(t *testing.T) {
 		!strings.Contains(err.Error(), "broken") {
 		t.Errorf("testing a broken server: %v", err)
 	}
+
+	// A draft is tested without being saved; a bad one says what is wrong.
+	res, err = svc.TestMCPDraft(context.Background(), "draft", config.MCPServer{URL: url})
+	if err != nil || !slices.Equal(res.Tools, []string{"mcp_draft_echo"}) {
+		t.Errorf("draft test: %+v, %v", res, err)
+	}
+	if _, err := svc.TestMCPDraft(context.Background(), "draft", config.MCPServer{URL: "ftp://x"}); err == nil ||
+		!strings.Contains(err.Error(), "not http(s)") {
+		t.Errorf("bad draft: %v", err)
+	}
+	if views, _ := svc.MCPServerViews(); len(views) != 3 {
+		t.Errorf("testing a draft changed the servers: %+v", views)
+	}
 }

@@ -1,7 +1,7 @@
 // The MCP servers and Skills views against the dev build and the real Go backend: a Claude
 // Desktop block naming a real stdio MCP server (backend/internal/fakemcp, built here) is
 // imported and connects with its tools; a broken server shows its error; a server is
-// edited, tested and removed; a skill is turned off and stays off after a reload.
+// edited, tested (saved, and from the form before saving) and removed; a skill is turned off and stays off after a reload.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -116,6 +116,12 @@ describe('MCP servers', () => {
     await form.getByLabel('Connection').selectOption('streamableHttp');
     await form.getByLabel('URL').fill('http://127.0.0.1:9/mcp');
     await form.getByLabel('Headers').fill('Authorization: Bearer ${HEARTH_E2E_TOKEN}');
+    // Tested before it is saved: the form says why it cannot connect, config.json is untouched.
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    const tested = form.getByTestId('mcp-test');
+    await tested.waitFor({ timeout: 20000 });
+    assert.match(await tested.innerText(), /The test failed:[\s\S]*connection refused/);
+    assert.equal(config().tools.mcpServers.remote, undefined);
     await form.getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-testid="mcp-remote"][data-state="failed"]').waitFor({ timeout: 20000 });
     assert.deepEqual(config().tools.mcpServers.remote, {

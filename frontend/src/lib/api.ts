@@ -88,6 +88,7 @@ export const api = {
   removeMcpServer: (name: string) => App.RemoveMCPServer(name),
   importClaudeDesktop: (block: string) => App.ImportClaudeDesktop(block),
   testMcpServer: (name: string) => App.TestMCPServer(name),
+  testMcpDraft: (name: string, c: McpConfig) => App.TestMCPDraft(name, c),
   listSkills: () => App.ListSkills(),
   setSkillEnabled: (name: string, enabled: boolean) => App.SetSkillEnabled(name, enabled),
 };

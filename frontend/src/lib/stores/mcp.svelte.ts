@@ -137,7 +137,10 @@ export function fromDraft(d: McpDraft, taken: string[]): { config: McpConfig; er
   return { config: c, errors };
 }
 
-type McpApi = Pick<Api, 'listMcpServers' | 'saveMcpServer' | 'removeMcpServer' | 'importClaudeDesktop' | 'testMcpServer'>;
+type McpApi = Pick<
+  Api,
+  'listMcpServers' | 'saveMcpServer' | 'removeMcpServer' | 'importClaudeDesktop' | 'testMcpServer' | 'testMcpDraft'
+>;
 
 export function createMcpStore(api: McpApi) {
   const s = $state({
@@ -155,6 +158,7 @@ export function createMcpStore(api: McpApi) {
     importing: false,
     removing: '',
     tests: {} as Record<string, TestState>,
+    draftTest: null as TestState | null,
   });
 
   /** Reads the servers' state; quiet (a poll) leaves the loading flag alone. */
@@ -176,12 +180,32 @@ export function createMcpStore(api: McpApi) {
     s.draft = server ? toDraft(server) : emptyDraft();
     s.errors = {};
     s.saveError = '';
+    s.draftTest = null;
   }
 
   function cancelEdit() {
     s.draft = null;
     s.errors = {};
     s.saveError = '';
+    s.draftTest = null;
+  }
+
+  /** Tests the form as it stands, without saving it. */
+  async function testDraft() {
+    const d = s.draft;
+    if (!d) return;
+    const { config, errors } = fromDraft(d, s.list.map((x) => x.name));
+    // A name taken by another server does not stop a test.
+    delete errors.name;
+    s.errors = errors;
+    if (Object.keys(errors).length) return;
+    s.draftTest = { running: true, result: null, error: '' };
+    try {
+      const result = await api.testMcpDraft(d.name.trim() || 'test', config);
+      s.draftTest = { running: false, result, error: '' };
+    } catch (err) {
+      s.draftTest = { running: false, result: null, error: errText(err) };
+    }
   }
 
   /** Saves the draft (a renamed server is saved under its new name, then the old one removed). */
@@ -199,6 +223,7 @@ export function createMcpStore(api: McpApi) {
       if (d.original && d.original !== name) await api.removeMcpServer(d.original);
       delete s.tests[name];
       s.draft = null;
+      s.draftTest = null;
       await refresh();
       return true;
     } catch (err) {
@@ -255,8 +280,10 @@ export function createMcpStore(api: McpApi) {
     }
   }
 
-  function dismissTest(name: string) {
-    delete s.tests[name];
+  /** Hides a test result: a server's, or the form's when name is omitted. */
+  function dismissTest(name?: string) {
+    if (name === undefined) s.draftTest = null;
+    else delete s.tests[name];
   }
 
   return {
@@ -306,6 +333,10 @@ export function createMcpStore(api: McpApi) {
     get tests() {
       return s.tests;
     },
+    /** the editor's test of the unsaved form */
+    get draftTest() {
+      return s.draftTest;
+    },
     refresh,
     edit,
     cancelEdit,
@@ -313,6 +344,7 @@ export function createMcpStore(api: McpApi) {
     remove,
     importBlock,
     test,
+    testDraft,
     dismissTest,
   };
 }

@@ -24,6 +24,7 @@ function fakeMcp(list: McpServer[] = [server()]) {
     removeMcpServer: vi.fn(async () => {}),
     importClaudeDesktop: vi.fn(async () => ['files']),
     testMcpServer: vi.fn(async () => ({ transport: 'stdio', serverName: 'fs', serverVersion: '1', tools: ['mcp_files_read'], durationMs: 12 })),
+    testMcpDraft: vi.fn(async () => ({ transport: 'stdio', serverName: 'fs', serverVersion: '1', tools: [], durationMs: 1 })),
   };
 }
 
@@ -155,5 +156,30 @@ describe('MCP store', () => {
     await store.refresh();
     expect(store.error).toBe('agent: no workspace');
     expect(store.loaded).toBe(true);
+  });
+});
+
+describe('MCP store: testing the form', () => {
+  it('tests the unsaved form, shows field errors first, and never saves', async () => {
+    const api = { ...fakeMcp(), testMcpDraft: vi.fn(async () => ({ transport: 'sse', serverName: 'r', serverVersion: '', tools: [], durationMs: 3 })) };
+    const store = createMcpStore(api);
+    await store.refresh();
+    store.edit(null);
+    store.draft!.transport = 'sse';
+    store.draft!.url = 'nope';
+    await store.testDraft();
+    expect(store.errors.url.key).toBe('mcp.err.url');
+    expect(store.errors.name).toBeUndefined();
+    expect(api.testMcpDraft).not.toHaveBeenCalled();
+    store.draft!.url = 'http://127.0.0.1:8000/sse';
+    await store.testDraft();
+    expect(api.testMcpDraft).toHaveBeenCalledWith('test', { url: 'http://127.0.0.1:8000/sse' });
+    expect(store.draftTest).toMatchObject({ running: false, error: '', result: { tools: [] } });
+    api.testMcpDraft.mockRejectedValueOnce('MCP server test: connection refused');
+    await store.testDraft();
+    expect(store.draftTest?.error).toMatch(/connection refused/);
+    store.dismissTest();
+    expect(store.draftTest).toBeNull();
+    expect(api.saveMcpServer).not.toHaveBeenCalled();
   });
 });

@@ -56,4 +56,6 @@ export function Status():Promise<core.Status>;
 
 export function StopRun(arg1:string):Promise<boolean>;
 
+export function TestMCPDraft(arg1:string,arg2:config.MCPServer):Promise<core.MCPTestView>;
+
 export function TestMCPServer(arg1:string):Promise<core.MCPTestView>;

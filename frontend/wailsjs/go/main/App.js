@@ -102,6 +102,10 @@ export function StopRun(arg1) {
   return window['go']['main']['App']['StopRun'](arg1);
 }
 
+export function TestMCPDraft(arg1, arg2) {
+  return window['go']['main']['App']['TestMCPDraft'](arg1, arg2);
+}
+
 export function TestMCPServer(arg1) {
   return window['go']['main']['App']['TestMCPServer'](arg1);
 }
