@@ -127,6 +127,8 @@ try {
     await shot('mcp');
     if (scheme === 'light') {
       await page.getByTestId('mcp-search').getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('form', { name: 'Edit search' }).getByRole('button', { name: 'Test connection' }).click();
+      await page.getByRole('form', { name: 'Edit search' }).getByTestId('mcp-test').waitFor({ timeout: 20000 });
       await page.getByRole('form', { name: 'Edit search' }).getByLabel('URL').fill('ftp://example.com');
       await page.getByRole('form', { name: 'Edit search' }).getByRole('button', { name: 'Save' }).click();
       await shot('mcp-edit');
