@@ -2,7 +2,10 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"reflect"
 	"time"
 
 	"hearth/backend/config"
@@ -50,7 +53,15 @@ func (s *Service) MCPServerViews() ([]MCPServerView, error) {
 	for name, c := range s.cfg.Tools.MCPServers {
 		saved[name] = c
 	}
+	file := s.paths.ConfigFile
 	s.mu.Unlock()
+	// A loaded config holds ${VAR} references expanded; the window edits the entry
+	// as the file has it, so a secret kept in the environment is not shown.
+	for name, raw := range asWritten(file) {
+		if c, ok := saved[name]; ok && reflect.DeepEqual(expandServer(raw, s.getenv), expandServer(c, s.getenv)) {
+			saved[name] = raw
+		}
+	}
 	out := make([]MCPServerView, 0, len(list))
 	for _, st := range list {
 		v := MCPServerView{Name: st.Name, Config: st.Config, Transport: st.Transport, Connected: st.Connected,
@@ -70,6 +81,24 @@ func (s *Service) MCPServerViews() ([]MCPServerView, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// asWritten reads tools.mcpServers from the config file without expanding
+// anything; an unreadable file gives nothing (the loaded entries are shown).
+func asWritten(path string) map[string]config.MCPServer {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var f struct {
+		Tools struct {
+			MCPServers map[string]config.MCPServer `json:"mcpServers"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(data, &f) != nil {
+		return nil
+	}
+	return f.Tools.MCPServers
 }
 
 // TestMCPServerView tests a configured server's connection (TestMCPServer)

@@ -15,7 +15,8 @@ import (
 // (a ${VAR} reference stays as written); a test lists the tools.
 func TestMCPServerViews(t *testing.T) {
 	url := echoServer(t)
-	svc, _ := chatService(t, `{"tools": {"mcpServers": {"e": {"url": "`+url+`", "toolTimeout": 5},
+	svc, _ := chatService(t, `{"tools": {"mcpServers": {"e": {"url": "`+url+`", "toolTimeout": 5,
+		"headers": {"Authorization": "Bearer ${HEARTH_TEST_MCP_TOKEN}"}},
 		"broken": {"command": "/nonexistent/hearth-mcp-server"}}}}`)
 	waitMCP(t, svc, "e")
 	if err := svc.SaveMCPServer("ref", config.MCPServer{URL: "http://127.0.0.1:9/${HEARTH_TEST_MCP_PATH}"}); err != nil {
@@ -47,6 +48,9 @@ func TestMCPServerViews(t *testing.T) {
 	if !e.Connected || e.Tools != 1 || !slices.Equal(e.ToolNames, []string{"mcp_e_echo"}) ||
 		e.ServerName != "echo" || e.Config.ToolTimeout != 5 || e.Since == "" || e.LastError != "" {
 		t.Errorf("connected server: %+v", e)
+	}
+	if got := e.Config.Headers["Authorization"]; got != "Bearer ${HEARTH_TEST_MCP_TOKEN}" {
+		t.Errorf("a loaded entry shows %q, want the reference as the file has it", got)
 	}
 	if r.Config.URL != "http://127.0.0.1:9/${HEARTH_TEST_MCP_PATH}" {
 		t.Errorf("saved config shown as %q, want the reference as written", r.Config.URL)
