@@ -1,8 +1,11 @@
 // Screenshots of each main view, light and dark, for a look by eye (scripts/screens.sh).
 // Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
-// captures first run, chat, models, settings, the memory editor, reminders into
-// build/screens/; then a call waiting for approval, the Activity view and Settings › Approvals.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+// captures first run, chat, models, settings, the memory editor, reminders, MCP servers and
+// skills into build/screens/; then a call waiting for approval, the Activity view and
+// Settings › Approvals.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
 
@@ -74,6 +77,10 @@ const memoryFiles = {
   'memory/2026-11-23.md': '- Courtyard drawings sent\n',
   'skills/garden/SKILL.md': '---\nname: garden\ndescription: Plan planting by season\n---\n',
 };
+// A real stdio MCP server for the MCP servers view.
+const fakemcp = join(mkdtempSync(join(tmpdir(), 'hearth-fakemcp-')), 'fakemcp');
+execFileSync('go', ['build', '-o', fakemcp, './backend/internal/fakemcp'], { cwd: repoRoot, stdio: 'inherit' });
+
 const ollama = await startFakeOllama(undefined, script);
 const app = await startHearth({ ollamaHost: ollama.host, config: { agents: { defaults: { embeddingModel: '' } } } });
 function writeMemory(files = memoryFiles) {
@@ -135,6 +142,25 @@ try {
     await job('Plants').getByTestId('reminder-last').getByText('Failed').waitFor({ timeout: 20000 });
     await job('Plants').getByRole('button', { name: 'Pause' }).click();
     await page.locator('[data-paused="true"]').waitFor();
+    // MCP servers: one working, one broken, one remote that is down; a workspace skill
+    // that misses a program.
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'MCP servers' }).click();
+    const block = {
+      mcpServers: {
+        notes: { command: fakemcp, env: { GREETING: 'hi' } },
+        calendar: { command: fakemcp, args: ['-fail', 'calendar: cannot read ~/.local/share/calendar.db: permission denied'] },
+        search: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${SEARCH_TOKEN}' }, toolTimeout: 60 },
+      },
+    };
+    await page.getByRole('textbox', { name: 'Claude Desktop JSON' }).fill(JSON.stringify(block, null, 2));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.locator('[data-testid="mcp-notes"][data-state="connected"]').waitFor({ timeout: 20000 });
+    const dir = join(app.workspace, 'skills', 'transcribe');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), '---\nname: transcribe\ndescription: Turn voice memos into text notes.\nbins: [whisper-cli]\n---\n# Transcribe\n');
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Skills' }).click();
+    await page.getByRole('switch', { name: 'Offer summarize to the model' }).uncheck();
+    await page.locator('[data-testid="skill-summarize"][data-enabled="false"]').waitFor();
     await context.close();
   }
   for (const scheme of ['light', 'dark']) {
@@ -237,6 +263,25 @@ try {
     await page.getByRole('form', { name: 'New reminder' }).getByRole('radio', { name: 'Cron' }).check();
     await page.getByRole('form', { name: 'New reminder' }).getByLabel('Cron expression').fill('0 9 * *');
     await shot('reminders-form');
+    await page.getByRole('button', { name: 'MCP servers' }).click();
+    await page.locator('[data-testid="mcp-calendar"][data-state="failed"]').waitFor({ timeout: 20000 });
+    await page.locator('[data-testid="mcp-search"][data-state="failed"]').waitFor({ timeout: 20000 });
+    await page.getByTestId('mcp-notes').getByRole('button', { name: 'Test connection' }).click();
+    await page.getByTestId('mcp-notes').getByTestId('mcp-test').waitFor({ timeout: 20000 });
+    await shot('mcp');
+    if (scheme === 'light') {
+      await page.getByTestId('mcp-search').getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('form', { name: 'Edit search' }).getByRole('button', { name: 'Test connection' }).click();
+      await page.getByRole('form', { name: 'Edit search' }).getByTestId('mcp-test').waitFor({ timeout: 20000 });
+      await page.getByRole('form', { name: 'Edit search' }).getByLabel('URL').fill('ftp://example.com');
+      await page.getByRole('form', { name: 'Edit search' }).getByRole('button', { name: 'Save' }).click();
+      await shot('mcp-edit');
+    }
+
+    await page.getByRole('button', { name: 'Skills' }).click();
+    await page.getByTestId('skill-transcribe').waitFor();
+    await page.waitForTimeout(300); // let the switches finish sliding
+    await shot('skills');
     await context.close();
   }
   console.log(`screens written to ${out}`);

@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, approval, audit, config, core, memory, schedule, session } from '../../wailsjs/go/models';
+import type { agent, approval, audit, config, core, memory, schedule, session, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = core.Status;
@@ -39,6 +39,10 @@ export interface BackgroundEvent {
   sessionId?: string;
   jobId?: string;
 }
+export type McpServer = core.MCPServerView;
+export type McpConfig = config.MCPServer;
+export type McpTest = core.MCPTestView;
+export type Skill = skills.Skill;
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
 /** One event of a run's stream (backend/agent/events.go, flattened). */
@@ -135,6 +139,14 @@ export const api = {
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),
   onNewSession: (fn: () => void) => EventsOn('session:new', fn),
+  listMcpServers: () => App.ListMCPServers(),
+  saveMcpServer: (name: string, c: McpConfig) => App.SaveMCPServer(name, c),
+  removeMcpServer: (name: string) => App.RemoveMCPServer(name),
+  importClaudeDesktop: (block: string) => App.ImportClaudeDesktop(block),
+  testMcpServer: (name: string) => App.TestMCPServer(name),
+  testMcpDraft: (name: string, c: McpConfig) => App.TestMCPDraft(name, c),
+  listSkills: () => App.ListSkills(),
+  setSkillEnabled: (name: string, enabled: boolean) => App.SetSkillEnabled(name, enabled),
 };
 
 export type Api = typeof api;

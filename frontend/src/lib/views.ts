@@ -5,6 +5,8 @@ import type { Component } from 'svelte';
 import type { AppCtx } from './app.svelte';
 import ModelsView from '../components/ModelsView.svelte';
 import SettingsView from '../components/SettingsView.svelte';
+import McpView from '../components/McpView.svelte';
+import SkillsView from '../components/SkillsView.svelte';
 import SessionList from '../components/SessionList.svelte';
 import MemoryTab from '../components/MemoryTab.svelte';
 import MemoryView from '../components/MemoryView.svelte';
@@ -26,6 +28,8 @@ export const mainViews: NavEntry[] = [
   { id: 'reminders', label: 'nav.reminders', icon: 'M12 21a8 8 0 1 0 0-16 8 8 0 0 0 0 16z M12 9v4l2.5 2.5 M5 3L2 6 M19 3l3 3', component: RemindersView },
   { id: 'models', label: 'nav.models', icon: 'M12 3l8 4.5v9L12 21l-8-4.5v-9z M12 12l8-4.5 M12 12v9 M12 12L4 7.5', component: ModelsView },
   { id: 'activity', label: 'activity.nav', icon: 'M3 12h4l3-8 4 16 3-8h4', component: ActivityView },
+  { id: 'mcp', label: 'nav.mcp', icon: 'M9 3v5 M15 3v5 M6 8h12v3a6 6 0 0 1-12 0z M12 17v4', component: McpView },
+  { id: 'skills', label: 'nav.skills', icon: 'M5 4.5A1.5 1.5 0 0 1 6.5 3H19v15H6.5A1.5 1.5 0 0 0 5 19.5z M5 19.5A1.5 1.5 0 0 0 6.5 21H19v-3 M9 7h6', component: SkillsView },
   {
     id: 'settings',
     label: 'nav.settings',

@@ -195,6 +195,32 @@ export namespace config {
 	        this.never = source["never"];
 	    }
 	}
+	export class MCPServer {
+	    command?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    url?: string;
+	    type?: string;
+	    headers?: Record<string, string>;
+	    enabledTools?: string[];
+	    toolTimeout?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.url = source["url"];
+	        this.type = source["type"];
+	        this.headers = source["headers"];
+	        this.enabledTools = source["enabledTools"];
+	        this.toolTimeout = source["toolTimeout"];
+	    }
+	}
 	export class Problem {
 	    key?: string;
 	    line?: number;
@@ -392,6 +418,74 @@ export namespace core {
 	}
 	
 	
+	export class MCPServerView {
+	    name: string;
+	    config: config.MCPServer;
+	    transport: string;
+	    connected: boolean;
+	    tools: number;
+	    toolNames: string[];
+	    lastError: string;
+	    since: string;
+	    serverName: string;
+	    serverVersion: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.config = this.convertValues(source["config"], config.MCPServer);
+	        this.transport = source["transport"];
+	        this.connected = source["connected"];
+	        this.tools = source["tools"];
+	        this.toolNames = source["toolNames"];
+	        this.lastError = source["lastError"];
+	        this.since = source["since"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPTestView {
+	    transport: string;
+	    serverName: string;
+	    serverVersion: string;
+	    tools: string[];
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTestView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.transport = source["transport"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	        this.tools = source["tools"];
+	        this.durationMs = source["durationMs"];
+	    }
+	}
 	export class ModelEntry {
 	    name: string;
 	    size: number;
@@ -1074,6 +1168,47 @@ export namespace session {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace skills {
+	
+	export class Skill {
+	    name: string;
+	    description: string;
+	    source: string;
+	    always: boolean;
+	    bins?: string[];
+	    env?: string[];
+	    available: boolean;
+	    missingBins?: string[];
+	    missingEnv?: string[];
+	    enabled: boolean;
+	    path: string;
+	    location: string;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Skill(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.source = source["source"];
+	        this.always = source["always"];
+	        this.bins = source["bins"];
+	        this.env = source["env"];
+	        this.available = source["available"];
+	        this.missingBins = source["missingBins"];
+	        this.missingEnv = source["missingEnv"];
+	        this.enabled = source["enabled"];
+	        this.path = source["path"];
+	        this.location = source["location"];
+	        this.problem = source["problem"];
+	    }
 	}
 
 }

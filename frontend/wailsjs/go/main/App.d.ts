@@ -6,6 +6,7 @@ import {config} from '../models';
 import {core} from '../models';
 import {memory} from '../models';
 import {session} from '../models';
+import {skills} from '../models';
 import {approval} from '../models';
 import {agent} from '../models';
 
@@ -39,15 +40,21 @@ export function GetBackgroundSettings():Promise<core.BackgroundSettings>;
 
 export function GetSettings():Promise<core.Settings>;
 
+export function ImportClaudeDesktop(arg1:string):Promise<Array<string>>;
+
 export function JobProblems():Promise<Array<schedule.JobProblem>>;
 
 export function ListJobs():Promise<Array<schedule.Job>>;
+
+export function ListMCPServers():Promise<Array<core.MCPServerView>>;
 
 export function ListMemoryFiles():Promise<Array<memory.FileInfo>>;
 
 export function ListModels():Promise<Array<core.ModelEntry>>;
 
 export function ListSessions():Promise<Array<session.Summary>>;
+
+export function ListSkills():Promise<Array<skills.Skill>>;
 
 export function LoadSession(arg1:string):Promise<core.History>;
 
@@ -61,9 +68,13 @@ export function ReadMemoryFile(arg1:string):Promise<memory.File>;
 
 export function RemoveJob(arg1:string):Promise<void>;
 
+export function RemoveMCPServer(arg1:string):Promise<void>;
+
 export function RenameSession(arg1:string,arg2:string):Promise<void>;
 
 export function RunJobNow(arg1:string):Promise<void>;
+
+export function SaveMCPServer(arg1:string,arg2:config.MCPServer):Promise<void>;
 
 export function SaveMemoryFile(arg1:string,arg2:string,arg3:string):Promise<memory.SaveResult>;
 
@@ -89,8 +100,14 @@ export function SetMissedRuns(arg1:string):Promise<void>;
 
 export function SetRemindersPaused(arg1:boolean):Promise<void>;
 
+export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<void>;
+
 export function SetToolApproval(arg1:string,arg2:string):Promise<void>;
 
 export function Status():Promise<core.Status>;
 
 export function StopRun(arg1:string):Promise<boolean>;
+
+export function TestMCPDraft(arg1:string,arg2:config.MCPServer):Promise<core.MCPTestView>;
+
+export function TestMCPServer(arg1:string):Promise<core.MCPTestView>;

@@ -62,12 +62,20 @@ export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
 
+export function ImportClaudeDesktop(arg1) {
+  return window['go']['main']['App']['ImportClaudeDesktop'](arg1);
+}
+
 export function JobProblems() {
   return window['go']['main']['App']['JobProblems']();
 }
 
 export function ListJobs() {
   return window['go']['main']['App']['ListJobs']();
+}
+
+export function ListMCPServers() {
+  return window['go']['main']['App']['ListMCPServers']();
 }
 
 export function ListMemoryFiles() {
@@ -80,6 +88,10 @@ export function ListModels() {
 
 export function ListSessions() {
   return window['go']['main']['App']['ListSessions']();
+}
+
+export function ListSkills() {
+  return window['go']['main']['App']['ListSkills']();
 }
 
 export function LoadSession(arg1) {
@@ -106,12 +118,20 @@ export function RemoveJob(arg1) {
   return window['go']['main']['App']['RemoveJob'](arg1);
 }
 
+export function RemoveMCPServer(arg1) {
+  return window['go']['main']['App']['RemoveMCPServer'](arg1);
+}
+
 export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
 }
 
 export function RunJobNow(arg1) {
   return window['go']['main']['App']['RunJobNow'](arg1);
+}
+
+export function SaveMCPServer(arg1, arg2) {
+  return window['go']['main']['App']['SaveMCPServer'](arg1, arg2);
 }
 
 export function SaveMemoryFile(arg1, arg2, arg3) {
@@ -162,6 +182,10 @@ export function SetRemindersPaused(arg1) {
   return window['go']['main']['App']['SetRemindersPaused'](arg1);
 }
 
+export function SetSkillEnabled(arg1, arg2) {
+  return window['go']['main']['App']['SetSkillEnabled'](arg1, arg2);
+}
+
 export function SetToolApproval(arg1, arg2) {
   return window['go']['main']['App']['SetToolApproval'](arg1, arg2);
 }
@@ -172,4 +196,12 @@ export function Status() {
 
 export function StopRun(arg1) {
   return window['go']['main']['App']['StopRun'](arg1);
+}
+
+export function TestMCPDraft(arg1, arg2) {
+  return window['go']['main']['App']['TestMCPDraft'](arg1, arg2);
+}
+
+export function TestMCPServer(arg1) {
+  return window['go']['main']['App']['TestMCPServer'](arg1);
 }

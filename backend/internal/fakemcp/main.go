@@ -1,0 +1,55 @@
+// Command fakemcp is a small stdio MCP server for the window's end-to-end
+// tests: it offers the tools echo, add and greeting, built with the
+// same SDK Hearth connects with. With -fail it writes a message to stderr and
+// exits before speaking MCP, as a misconfigured server does.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type textIn struct {
+	Text string `json:"text" jsonschema:"the text to echo"`
+}
+
+type addIn struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+
+type noIn struct{}
+
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+func main() {
+	fail := flag.String("fail", "", "print this to stderr and exit 2 instead of serving")
+	flag.Parse()
+	if *fail != "" {
+		fmt.Fprintln(os.Stderr, *fail)
+		os.Exit(2)
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "fakemcp", Version: "1.0.0"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text back."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in textIn) (*sdk.CallToolResult, any, error) {
+			return text("echo: " + in.Text), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Add two numbers."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, any, error) {
+			return text(fmt.Sprint(in.A + in.B)), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "greeting", Description: "Say hello, with $GREETING if set."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
+			return text("hello " + os.Getenv("GREETING")), nil, nil
+		})
+	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "fakemcp:", err)
+		os.Exit(1)
+	}
+}

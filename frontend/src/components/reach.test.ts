@@ -1,0 +1,76 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import McpView from './McpView.svelte';
+import SkillsView from './SkillsView.svelte';
+import { createApp } from '../lib/app.svelte';
+import { createStatusStore } from '../lib/stores/status.svelte';
+import { fakeApi, fakeStatus } from '../test-fixtures';
+import type { Api, McpServer, Skill } from '../lib/api';
+
+function appWith(over: Partial<Api>) {
+  const fake = fakeApi(over);
+  return createApp(fake.api, createStatusStore(async () => fakeStatus()));
+}
+
+const servers = [
+  { name: 'notes', config: { command: '/usr/bin/notes-mcp' }, transport: 'stdio', connected: true, tools: 2, toolNames: ['mcp_notes_a', 'mcp_notes_b'], lastError: '', since: '', serverName: 'notes', serverVersion: '1' },
+  { name: 'cal', config: { url: 'http://127.0.0.1:9/sse' }, transport: 'sse', connected: false, tools: 0, toolNames: [], lastError: 'connection refused', since: '', serverName: '', serverVersion: '' },
+] as McpServer[];
+
+describe('McpView', () => {
+  it('shows each server state, its tool count or its last error, and tests a server', async () => {
+    const testMcpServer = vi.fn(async () => ({ transport: 'stdio', serverName: 'notes', serverVersion: '1', tools: ['mcp_notes_a', 'mcp_notes_b'], durationMs: 7 }));
+    const app = appWith({ listMcpServers: vi.fn(async () => servers), testMcpServer } as Partial<Api>);
+    render(McpView, { props: { app } });
+    const notes = await screen.findByTestId('mcp-notes');
+    expect(notes.dataset.state).toBe('connected');
+    expect(within(notes).getByTestId('mcp-tools').textContent).toBe('2 tools');
+    const cal = screen.getByTestId('mcp-cal');
+    expect(cal.dataset.state).toBe('failed');
+    expect(within(cal).getByTestId('mcp-error').textContent).toContain('connection refused');
+    expect(within(cal).getByText('SSE')).toBeTruthy();
+    await fireEvent.click(within(notes).getByRole('button', { name: 'Test connection' }));
+    const result = await within(notes).findByTestId('mcp-test');
+    expect(result.textContent).toContain('Connected to notes 1 in 7 ms. It offers 2 tools:');
+    expect(testMcpServer).toHaveBeenCalledWith('notes');
+  });
+
+  it('explains bad fields in the form and saves nothing until they are fixed', async () => {
+    const saveMcpServer = vi.fn(async () => {});
+    const app = appWith({ listMcpServers: vi.fn(async () => servers), saveMcpServer } as Partial<Api>);
+    render(McpView, { props: { app } });
+    await screen.findByTestId('mcp-notes');
+    await fireEvent.click(screen.getByRole('button', { name: 'Add server' }));
+    const form = screen.getByRole('form', { name: 'New MCP server' });
+    await fireEvent.input(within(form).getByLabelText(/^Name/), { target: { value: 'notes' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(within(form).getByText('A server named notes exists already.')).toBeTruthy();
+    expect(within(form).getByText('Give the program to run.')).toBeTruthy();
+    expect(saveMcpServer).not.toHaveBeenCalled();
+    await fireEvent.input(within(form).getByLabelText(/^Name/), { target: { value: 'files' } });
+    await fireEvent.input(within(form).getByLabelText(/^Command/), { target: { value: 'npx' } });
+    await fireEvent.input(within(form).getByLabelText('Arguments (one per line)'), { target: { value: '-y\nserver-files' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(saveMcpServer).toHaveBeenCalledWith('files', { command: 'npx', args: ['-y', 'server-files'] }));
+  });
+});
+
+describe('SkillsView', () => {
+  it('lists skills with what they miss and turns one off', async () => {
+    const setSkillEnabled = vi.fn(async () => {});
+    const list = [
+      { name: 'memory', description: 'Remember.', source: 'builtin', always: true, available: true, enabled: true, path: '/ws/.hearth/skills/memory/SKILL.md', location: '.hearth/skills/memory/SKILL.md' },
+      { name: 'video', description: 'Cut videos.', source: 'workspace', always: false, available: false, missingBins: ['ffmpeg'], enabled: true, path: '/ws/skills/video/SKILL.md', location: 'skills/video/SKILL.md' },
+    ] as Skill[];
+    const app = appWith({ listSkills: vi.fn(async () => list), setSkillEnabled } as Partial<Api>);
+    render(SkillsView, { props: { app } });
+    const video = await screen.findByTestId('skill-video');
+    expect(within(video).getByText('Workspace')).toBeTruthy();
+    expect(within(video).getByTestId('skill-missing').textContent).toBe('Missing: bin: ffmpeg');
+    expect(within(screen.getByTestId('skill-memory')).getByText('Always on')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('switch', { name: 'Offer memory to the model' }));
+    expect(setSkillEnabled).toHaveBeenCalledWith('memory', false);
+    await fireEvent.click(within(video).getByRole('button', { name: 'Open in editor' }));
+    expect(screen.getByRole('status').textContent).toContain('/ws/skills/video/SKILL.md');
+  });
+});
