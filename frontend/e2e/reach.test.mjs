@@ -153,8 +153,10 @@ describe('skills', () => {
       await tr.getByTestId('skill-missing').innerText(),
       'Missing: bin: hearth-no-such-whisper, env: HEARTH_E2E_WHISPER_KEY',
     );
+    // A workspace skill opens in the memory editor; back to the list afterwards.
     await tr.getByRole('button', { name: 'Open in editor' }).click();
-    await page.getByRole('status').filter({ hasText: join('skills', 'transcribe', 'SKILL.md') }).waitFor();
+    await page.getByTestId('memory-editor').locator('.cm-content').getByText('Turn recordings into text.').waitFor();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Skills' }).click();
 
     await memory.getByRole('switch', { name: 'Offer memory to the model' }).uncheck();
     await page.locator('[data-testid="skill-memory"][data-enabled="false"]').waitFor();

@@ -82,7 +82,7 @@ describe('the window shell', () => {
   test('speaks Simplified Chinese on a Chinese system', async () => {
     const { page, context } = await openPage(chrome.browser, app.url, { locale: 'zh-CN' });
     await page.getByRole('heading', { name: '新对话' }).waitFor();
-    assert.ok(await page.getByRole('tab', { name: '文件' }).isVisible());
+    assert.ok(await page.getByRole('tab', { name: '记忆' }).isVisible());
     await context.close();
   });
 });
