@@ -37,14 +37,16 @@ const script = {
     { thinking: 'List the files first, then plan.', toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }], promptEvalCount: 980, evalCount: 24 },
     { content: answer, promptEvalCount: 1400, evalCount: 160 },
     { status: 404, error: "model 'qwen3:4b' not found" },
+    // The replies are taken in the order the script asks: the chats and the reminders are
+    // filled first, the approvals come last.
+    // Reminders: Run now of "Stand-up" answers, of "Plants" fails.
+    { content: 'Stand-up in 15 minutes: yesterday you finished the backup script.', promptEvalCount: 600, evalCount: 20 },
+    { status: 400, error: 'model requires more system memory (9.4 GiB) than is available (6.1 GiB)' },
     // Approvals: a denied command, a failed read, then a command that waits for the user.
     { toolCalls: [{ name: 'exec', arguments: { command: 'rm -rf ~/Downloads/old-builds' } }] },
     { toolCalls: [{ name: 'read_file', arguments: { path: 'notes/monday.md' } }] },
     { content: 'I left your downloads alone, and there is no note from Monday.' },
     { toolCalls: [{ name: 'exec', arguments: { command: 'git -C ~/src/hearth pull --rebase', working_dir: '~/src/hearth' } }] },
-    // Reminders: Run now of "Stand-up" answers, of "Plants" fails.
-    { content: 'Stand-up in 15 minutes: yesterday you finished the backup script.', promptEvalCount: 600, evalCount: 20 },
-    { status: 400, error: 'model requires more system memory (9.4 GiB) than is available (6.1 GiB)' },
   ],
   pulls: [
     {
