@@ -225,6 +225,9 @@ type emitter struct {
 	seq       int64
 	sinks     []Sink
 	finished  bool
+	// redact masks secrets in error and notice texts: a provider's error
+	// may quote a request that held a key (F-SECRETS).
+	redact func(string) string
 }
 
 func (em *emitter) emit(t EventType, data any) {
@@ -232,6 +235,16 @@ func (em *emitter) emit(t EventType, data any) {
 	defer em.mu.Unlock()
 	if em.finished {
 		return // nothing may follow run_finished
+	}
+	if em.redact != nil {
+		switch d := data.(type) {
+		case ErrorData:
+			d.Message, d.Hint = em.redact(d.Message), em.redact(d.Hint)
+			data = d
+		case NoticeData:
+			d.Message = em.redact(d.Message)
+			data = d
+		}
 	}
 	em.seq++
 	ev := Event{RunID: em.runID, SessionID: em.sessionID, Seq: em.seq, Type: t, Data: data}

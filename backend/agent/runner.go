@@ -92,6 +92,9 @@ type Options struct {
 	// Commands are extra slash commands by name without the slash (memory's
 	// /remember); built-in names win.
 	Commands map[string]Command
+	// Redact masks secrets in the texts of error and notice events (the
+	// configured API keys); nil leaves them as they are.
+	Redact func(string) string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// OnStop is told when the user stops a session (Stop, /stop): the hook
@@ -247,7 +250,7 @@ func (r *Runner) start(ctx context.Context, req Request, sink Sink, cont bool) (
 	runCtx, cancel := context.WithCancelCause(ctx)
 	run.cancel = cancel
 	l := &loop{r: r, run: run, req: req, ctx: runCtx, started: r.opts.Now(),
-		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}}}
+		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}, redact: r.opts.Redact}}
 	if cont {
 		if err := l.prepareContinue(); err != nil {
 			r.release(run)

@@ -68,7 +68,7 @@ func parseSlash(text string) (cmd, arg string, ok bool) {
 // are not part of the conversation and are not stored as messages.
 func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink Sink) (*Run, error) {
 	run := &Run{ID: newRunID(), SessionID: req.SessionID, done: make(chan struct{})}
-	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}}
+	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}, redact: r.opts.Redact}
 	start := r.opts.Now()
 	em.emit(EventRunStarted, StartedData{Model: r.sessionModel(req.SessionID)})
 	res := Result{RunID: run.ID, SessionID: run.SessionID, Status: StatusOK}

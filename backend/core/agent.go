@@ -91,6 +91,7 @@ func (s *Service) agent() (*agentParts, error) {
 		Channel:            prompt.ChannelDesktop,
 		Gate:               s.hitl.gate,
 		Observer:           s.hitl.audit.Observe,
+		Redact:             s.hitl.mask,
 		OnStop:             p.reach.stopSubagents,
 		OnNew:              p.mem.onNew,
 		OnLeftOut:          p.mem.onLeftOut,

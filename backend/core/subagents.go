@@ -61,6 +61,7 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 		// and their tool calls are audited like any other.
 		Gate:     s.hitl.gate,
 		Observer: s.hitl.audit.Observe,
+		Redact:   s.hitl.mask,
 	})
 	if err != nil {
 		return fmt.Errorf("subagents: %w", err)
