@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"hearth/backend/agent"
@@ -31,6 +32,9 @@ type agentParts struct {
 func (s *Service) agent() (*agentParts, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.parts != nil && s.partsStale && s.idleLocked() {
+		s.retireLocked() // settings saved during a reply apply now
+	}
 	if s.parts != nil {
 		return s.parts, nil
 	}
@@ -220,14 +224,43 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	p := s.parts
 	s.mu.Unlock()
+	defer s.retiring.Wait() // parts replaced by a settings save close too
 	if p == nil {
 		return nil
 	}
+	return closeParts(ctx, p)
+}
+
+// closeParts stops what the parts run: MCP servers and subagents, the
+// runner, memory consolidation (finished, or deferred untouched) and the
+// memory watcher.
+func closeParts(ctx context.Context, p *agentParts) error {
 	p.reach.close(ctx)
 	err := p.runner.Shutdown(ctx)
-	_ = p.mem.cons.Wait(ctx) // consolidations finish, or are deferred untouched
+	_ = p.mem.cons.Wait(ctx)
 	p.mem.close()
 	return err
+}
+
+// retireLocked drops the parts so the next use rebuilds them from the
+// current config, and closes the old ones in the background (their MCP
+// server processes and file watcher would otherwise live on). The caller
+// holds s.mu and has checked that no reply is running.
+func (s *Service) retireLocked() {
+	old := s.parts
+	s.parts, s.partsStale = nil, false
+	if old == nil {
+		return
+	}
+	s.retiring.Add(1)
+	go func() {
+		defer s.retiring.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := closeParts(ctx, old); err != nil {
+			slog.Warn("closing the agent after a settings change", "err", err)
+		}
+	}()
 }
 
 // ListSessions lists the sessions, newest first as the store orders them.

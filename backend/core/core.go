@@ -60,9 +60,11 @@ type Service struct {
 	onboardDone bool
 	retry       llm.RetryPolicy
 	parts       *agentParts // built by agent() on first use
-	hitl        *hitl       // approvals, audit log, keys (approval.go)
-	bg          background  // reminders and heartbeat (schedule.go)
-	memSubs     memorySubs  // OnMemoryChange listeners, kept across rebuilds (memory.go)
+	partsStale  bool        // settings changed during a reply: rebuild when idle
+	retiring    sync.WaitGroup
+	hitl        *hitl      // approvals, audit log, keys (approval.go)
+	bg          background // reminders and heartbeat (schedule.go)
+	memSubs     memorySubs // OnMemoryChange listeners, kept across rebuilds (memory.go)
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is

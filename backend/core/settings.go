@@ -172,8 +172,10 @@ func (s *Service) SaveSettings(in Settings) (SaveResult, error) {
 	}
 	if s.parts != nil {
 		if s.idleLocked() {
-			s.parts = nil // rebuilt with the new settings on the next message
+			s.retireLocked() // rebuilt with the new settings on the next message
 		} else {
+			// agent() swaps the parts once the running replies are done.
+			s.partsStale = true
 			res.Notice = "settings apply from the next reply"
 		}
 	}

@@ -52,10 +52,15 @@ func TestSaveSettingsWhileARunIsGoing(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// The save made during the reply applies now, without another save.
+	rebuilt, _ := svc.agent()
+	if rebuilt == before {
+		t.Error("settings saved during the reply were not applied once it ended")
+	}
 	if res, err := svc.SaveSettings(svc.Settings()); err != nil || res.Notice != "" {
 		t.Fatalf("idle save: %+v %v", res, err)
 	}
-	if after, _ := svc.agent(); after == before {
+	if after, _ := svc.agent(); after == rebuilt {
 		t.Error("agent not rebuilt after an idle save")
 	}
 }
