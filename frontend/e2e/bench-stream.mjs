@@ -45,7 +45,12 @@ const ollama = await startFakeOllama(undefined, {
   models: [{ name: 'qwen3:4b', family: 'qwen3', contextLength: 40960, capabilities: ['completion', 'tools'] }],
   replies: [{ chunks: answerChunks(), delayMs: 1, evalCount: TOKENS }],
 });
-const app = await startHearth({ ollamaHost: ollama.host });
+// The synthetic 500-message history would be due for memory consolidation, whose model
+// call would take the scripted answer: the benchmark measures streaming only.
+const app = await startHearth({
+  ollamaHost: ollama.host,
+  config: { agents: { defaults: { memoryWindow: 100000, recallBlock: { enabled: false } } } },
+});
 const chrome = await openBrowser();
 try {
   const dir = join(app.home, 'data', 'hearth', 'sessions');
