@@ -161,8 +161,26 @@ func (l *loop) resolve() error {
 }
 
 // call builds the context and streams one model reply. extra messages go
-// after the built context (the summary instruction).
+// after the built context (the summary instruction). When the provider
+// refuses the request as too long although the budget said it fits (a
+// tokenizer denser than the estimate), the estimate is raised and the
+// request rebuilt smaller, a few times at most, before the error stands.
 func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
+	for attempt := 1; ; attempt++ {
+		resp, err := l.callOnce(defs, extra...)
+		le, ok := llm.AsError(err)
+		if !ok || le.Kind != llm.KindContextOverflow || attempt >= 4 || l.r.opts.OnOverflow == nil ||
+			resp.Message.Content != "" || len(resp.Message.ToolCalls) > 0 || !l.r.opts.OnOverflow(l.model) {
+			return resp, err
+		}
+		if !l.noticed["overflow"] {
+			l.noticed["overflow"] = true
+			l.em.notice(LevelInfo, "The model counts more tokens than Hearth estimated; the request was made smaller to fit its context window (%d tokens).", l.limit)
+		}
+	}
+}
+
+func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
 		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
 		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),

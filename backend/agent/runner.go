@@ -92,6 +92,11 @@ type Options struct {
 	// Commands are extra slash commands by name without the slash (memory's
 	// /remember); built-in names win.
 	Commands map[string]Command
+	// OnOverflow is told when the provider refused a request as too long
+	// although the budget said it fits; it returns true when the estimate
+	// was raised (PromptContext's Estimator.Overflowed), and the loop then
+	// rebuilds the request (leaving out more history) and tries again.
+	OnOverflow func(model string) bool
 	// Redact masks secrets in the texts of error and notice events (the
 	// configured API keys); nil leaves them as they are.
 	Redact func(string) string

@@ -80,11 +80,13 @@ func (s *Service) agent() (*agentParts, error) {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
 	temp := d.Temperature
+	est := prompt.NewEstimator() // calibrated per model from the provider's counts
 	p.runner, err = agent.New(agent.Options{
 		Resolve:            s.resolveModel,
 		Tools:              p.registry,
 		Store:              p.store,
-		Context:            shortHistory(p.mem.context(&agent.PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()})),
+		Context:            shortHistory(p.mem.context(&agent.PromptContext{Prompt: pb, Estimator: est})),
+		OnOverflow:         est.Overflowed,
 		DefaultModel:       d.Model,
 		Workspace:          paths.Workspace,
 		MaxToolIterations:  d.MaxToolIterations,

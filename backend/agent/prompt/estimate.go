@@ -215,6 +215,27 @@ func (e *Estimator) Ratio(model string) float64 {
 	return 1
 }
 
+// Overflowed records that the provider refused a request the estimate said
+// would fit: the model's tokenizer spends more than estimated (a dense or
+// tiny vocabulary). The ratio grows by half, up to the cap; it reports
+// whether it grew, i.e. whether a rebuilt request can be smaller.
+func (e *Estimator) Overflowed(model string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ratios == nil {
+		e.ratios = map[string]float64{}
+	}
+	r, ok := e.ratios[model]
+	if !ok {
+		r = 1
+	}
+	if r >= maxRatio {
+		return false
+	}
+	e.ratios[model] = min(r*1.5, maxRatio)
+	return true
+}
+
 // Observe feeds one provider report into the calibration: estimated is the raw
 // (unscaled) estimate of the request, e.g. Fit.RawTokens; reported is the
 // provider's prompt token count. It reports whether the observation was used.
