@@ -293,7 +293,11 @@ func (s *Service) DeleteSession(id string) error {
 	if runID, busy := p.runner.Busy(id); busy {
 		return fmt.Errorf("delete session %s: %w with run %s (hint: stop it first)", id, agent.ErrBusy, runID)
 	}
-	return p.store.Delete(id, s.Paths().Workspace)
+	if err := p.store.Delete(id, s.Paths().Workspace); err != nil {
+		return err
+	}
+	s.hitl.gate.ForgetChat(id) // a new chat under the same id asks again
+	return nil
 }
 
 // RenameSession sets a session's title ("" restores the automatic one).

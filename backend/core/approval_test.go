@@ -237,3 +237,32 @@ func TestSetToolApproval(t *testing.T) {
 		t.Errorf("rules %+v", a)
 	}
 }
+
+// "Allow for this chat" ends with the chat: a chat deleted and started again
+// under the same id asks again.
+func TestChatGrantEndsWithDeletedChat(t *testing.T) {
+	svc, _, _ := hitlService(t, "", nil, execReply("echo one"), fakeollama.Reply{Content: "One."},
+		execReply("echo two"), fakeollama.Reply{Content: "Two."})
+	a := newAnswerer(svc, approval.Chat)
+	run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "c", Text: "first"}, a.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := run.Wait(); res.Status != agent.StatusOK {
+		t.Fatalf("first run %+v", res)
+	}
+	if err := svc.DeleteSession("c"); err != nil {
+		t.Fatal(err)
+	}
+	b := newAnswerer(svc, approval.Once)
+	run, err = svc.SendRequest(context.Background(), agent.Request{SessionID: "c", Text: "second"}, b.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := run.Wait(); res.Status != agent.StatusOK {
+		t.Fatalf("second run %+v", res)
+	}
+	if got := strings.Join(b.approvals(), " "); got != "requested: allowed:once" {
+		t.Errorf("the deleted chat's grant still applied: %q", got)
+	}
+}
