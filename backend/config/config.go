@@ -143,6 +143,9 @@ type Heartbeat struct {
 type Schedule struct {
 	// MissedRuns is "catchup" (one run at start for jobs whose time passed) or "skip".
 	MissedRuns string `json:"missedRuns"`
+	// Paused holds every reminder and the heartbeat (the tray's Pause
+	// reminders), across restarts.
+	Paused bool `json:"paused"`
 }
 
 // UI holds appearance and window behaviour.

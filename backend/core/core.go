@@ -88,6 +88,7 @@ func Open(opts Options) *Service {
 	}
 	cfg, warnings, err := config.Load(cfgFile, s.getenv)
 	s.cfg, s.warnings = cfg, warnings
+	s.bg.paused = cfg.Schedule.Paused // reminders stay paused across restarts
 	if s.configErr == nil {
 		s.configErr = err
 	}

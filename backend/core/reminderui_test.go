@@ -40,8 +40,13 @@ func TestBackgroundSettingsFollowTheSetters(t *testing.T) {
 	// the Settings view's save did not undo them.
 	svc2 := Open(Options{Getenv: env(map[string]string{})})
 	defer svc2.Shutdown(t.Context())
-	want.RemindersPaused = false // lasts until Hearth quits
-	if got := svc2.BackgroundSettings(); got != want {
+	if got := svc2.BackgroundSettings(); got != want { // paused survives the restart (schedule.paused)
 		t.Errorf("reloaded %+v, want %+v", got, want)
+	}
+	svc2.SetRemindersPaused(false)
+	svc3 := Open(Options{Getenv: env(map[string]string{})})
+	defer svc3.Shutdown(t.Context())
+	if svc3.RemindersPaused() {
+		t.Error("resumed reminders are paused again after a restart")
 	}
 }

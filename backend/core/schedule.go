@@ -223,6 +223,17 @@ func (s *Service) SetRemindersPaused(paused bool) {
 	if sc != nil {
 		sc.SetPaused(paused)
 	}
+	// Kept in config.json (schedule.paused) so a restart does not quietly
+	// resume what the user paused; a failed save still pauses this run.
+	s.mu.Lock()
+	changed := s.cfg.Schedule.Paused != paused
+	s.cfg.Schedule.Paused = paused
+	s.mu.Unlock()
+	if changed {
+		if err := s.SaveConfig(); err != nil {
+			slog.Warn("reminders paused for this run only", "err", err)
+		}
+	}
 	s.bg.emit(BackgroundEvent{Kind: BackgroundJobs})
 }
 
