@@ -63,6 +63,19 @@ describe('MemoryTab', () => {
     await vi.waitFor(() => expect(within(tree).getByRole('img', { name: 'Unsaved changes' })).toBeTruthy());
   });
 
+  it("opens today's daily note, which need not exist yet", async () => {
+    const { app } = setup({ [M]: 'm' });
+    render(MemoryTab, { props: { app } });
+    await fireEvent.click(await screen.findByRole('button', { name: "Today's note" }));
+    const d = new Date();
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const want = `memory/${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}.md`;
+    expect(app.view).toBe('memory');
+    expect(app.memory.current).toBe(want);
+    await vi.waitFor(() => expect(app.memory.doc?.loaded).toBe(true));
+    expect(app.memory.doc?.text ?? '').toBe('');
+  });
+
   it('searches memory and says when it is keyword-only, with source, date, snippet and mode', async () => {
     const { mem, app } = setup();
     mem.api.searchMemory.mockResolvedValue({
