@@ -35,9 +35,13 @@ frontend: frontend/dist/index.html
 frontend/dist/index.html: $(FRONTEND_SRC)
 	cd frontend && npm run build --silent
 
-## desktop: the app (what `wails build` makes)
+## desktop: the app users run, $(BIN)/hearth: the CLI-only build carrying the desktop
+## image (what `wails build` makes, also left as $(BIN)/hearth-desktop), so commands start
+## without loading GTK/WebKit; see backend/launch.
 desktop: frontend
-	go build -tags desktop,production -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth .
+	go build -tags desktop,production -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth-desktop .
+	gzip -6 -n -c $(BIN)/hearth-desktop > $(BIN)/hearth-desktop.gz
+	go build -tags headless,launcher -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth .
 
 ## headless: CLI-only binary, no GTK/WebKit
 headless:

@@ -34,7 +34,8 @@ func main() {
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), runDesktop, os.Stdout, os.Stderr))
 }
 
-func runDesktop(svc *core.Service) error {
+func runDesktop(open func() *core.Service) error {
+	svc := open()
 	lock, err := applock.Acquire(svc.Paths().LockFile)
 	if errors.Is(err, applock.ErrHeld) {
 		// Another Hearth window is open: bring it forward instead of opening a second one.

@@ -1,7 +1,8 @@
-//go:build headless
+//go:build headless && !launcher
 
 // The headless build is the CLI alone: no Wails import, so it links no GTK or WebKit and
-// runs on servers. With no subcommand it prints help.
+// runs on servers. With no subcommand it prints help. (main_launcher.go is the same CLI
+// carrying the desktop app: that is the `hearth` users run.)
 package main
 
 import (

@@ -2,7 +2,7 @@
 # Start-up benchmarks (make bench): prints each figure beside its target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export HEARTH_BIN=$(pwd)/build/bin/hearth HEARTH_HEADLESS_BIN=$(pwd)/build/bin/hearth-headless
+export HEARTH_BIN=$(pwd)/build/bin/hearth HEARTH_DESKTOP_BIN=$(pwd)/build/bin/hearth-desktop HEARTH_HEADLESS_BIN=$(pwd)/build/bin/hearth-headless
 dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" \
   go test -run '^$' -bench . -benchtime 10x ./bench/ | tee /tmp/hearth-bench.txt
 echo

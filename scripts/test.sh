@@ -118,6 +118,8 @@ check "committed bindings are current (git diff frontend/wailsjs)" bash -c 'scri
 
 # --- Native smoke: the production binary maps its window under Xvfb ----------------------
 check "native smoke (production build under Xvfb)" scripts/smoke.sh
+# The launcher embeds the desktop image the smoke test just built (make desktop).
+check "go vet (launcher)" bash -c 'go vet -tags headless,launcher . && echo "go vet -tags headless,launcher: clean"'
 
 section "summary"
 ((${#failures[@]})) && printf 'failed: %s\n' "${failures[@]}"

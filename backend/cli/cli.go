@@ -34,9 +34,10 @@ type BuildInfo struct {
 	Commit  string
 }
 
-// DesktopFunc starts the desktop app (Wails window + tray) with the opened service and
-// returns when the app quits. The headless build passes nil.
-type DesktopFunc func(svc *core.Service) error
+// DesktopFunc starts the desktop app (Wails window + tray) and returns when the app quits.
+// open opens the service with the command line's flags; the `hearth` launcher never calls
+// it, since the desktop image it starts opens its own. The headless build passes nil.
+type DesktopFunc func(open func() *core.Service) error
 
 // env is what every command shares: build info, output streams, flag values and the
 // lazily opened service.
@@ -185,7 +186,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 			if e.desktop == nil {
 				return cmd.Help()
 			}
-			if err := e.desktop(e.service()); err != nil {
+			if err := e.desktop(e.service); err != nil {
 				return fmt.Errorf("desktop app: %w", err)
 			}
 			return nil

@@ -255,7 +255,7 @@ func TestOnboardCommand(t *testing.T) {
 func TestDesktop(t *testing.T) {
 	setup(t, "")
 	var got *core.Service
-	desktop := func(svc *core.Service) error { got = svc; return nil }
+	desktop := func(open func() *core.Service) error { got = open(); return nil }
 	code, out, _ := run(t, desktop, "--workspace", filepath.Join(t.TempDir(), "w"))
 	if code != 0 || got == nil || out != "" {
 		t.Fatalf("desktop not started: %d %q", code, out)
@@ -268,7 +268,7 @@ func TestDesktop(t *testing.T) {
 	if code, _, errOut := run(t, desktop, "--gtk-thing", "-x"); code != 0 || got == nil {
 		t.Errorf("unknown root flags: %d %q", code, errOut)
 	}
-	failing := func(*core.Service) error { return errors.New("no display") }
+	failing := func(func() *core.Service) error { return errors.New("no display") }
 	if code, _, errOut := run(t, failing); code != 1 || !strings.Contains(errOut, "desktop app: no display") {
 		t.Errorf("failing desktop: %d %q", code, errOut)
 	}

@@ -321,6 +321,28 @@ func TestLaunchAtLoginSetting(t *testing.T) {
 	}
 }
 
+// Started by the `hearth` launcher, the desktop image writes an autostart entry that
+// runs the launcher: the unpacked image is replaced by every new version.
+func TestLaunchAtLoginNamesTheLauncher(t *testing.T) {
+	setXDG(t)
+	launcher := filepath.Join(t.TempDir(), "bin dir", "hearth")
+	os.MkdirAll(filepath.Dir(launcher), 0o755)
+	if err := os.WriteFile(launcher, []byte("x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	svc := Open(Options{Getenv: env(map[string]string{"OLLAMA_HOST": "127.0.0.1:9", "HEARTH_LAUNCHER": launcher})})
+	if err := svc.SetLaunchAtLogin(true); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(autostart.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Exec=\"" + launcher + "\" --hidden\n"; !strings.Contains(string(data), want) {
+		t.Errorf("entry does not run the launcher (%q):\n%s", want, data)
+	}
+}
+
 // gateRecorder is a Gate that records what it is asked and allows all.
 type gateRecorder struct {
 	mu    sync.Mutex

@@ -2,15 +2,16 @@ package core
 
 import (
 	"fmt"
-	"os"
 
 	"hearth/backend/autostart"
+	"hearth/backend/launch"
 )
 
 // ApplyLaunchAtLogin makes the XDG autostart entry match ui.launchAtLogin;
-// the desktop calls it at start, so moving the binary updates the entry.
+// the desktop calls it at start, so moving the binary updates the entry. The entry
+// names the `hearth` launcher, not the unpacked desktop image it runs.
 func (s *Service) ApplyLaunchAtLogin() error {
-	exe, err := os.Executable()
+	exe, err := launch.Executable(s.getenv)
 	if err != nil {
 		return fmt.Errorf("launch at login: %w", err)
 	}

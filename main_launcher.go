@@ -1,0 +1,36 @@
+//go:build headless && launcher
+
+// The launcher is the `hearth` users run (`make desktop`): the CLI of the headless build,
+// so commands start without loading GTK and WebKit, carrying the desktop app
+// (build/bin/hearth-desktop, gzip-compressed) for when the window is wanted. See
+// backend/launch for why.
+package main
+
+import (
+	_ "embed"
+	"os"
+	"path/filepath"
+
+	"github.com/adrg/xdg"
+
+	"hearth/backend/cli"
+	"hearth/backend/core"
+	"hearth/backend/launch"
+)
+
+//go:embed build/bin/hearth-desktop.gz
+var desktopImage []byte
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], buildInfo(), openWindow, os.Stdout, os.Stderr))
+}
+
+// openWindow replaces this process with the desktop app, passing the command line on
+// unchanged (--config, --workspace, --hidden, toolkit flags).
+func openWindow(func() *core.Service) error {
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
+	}
+	return launch.Exec(desktopImage, filepath.Join(xdg.CacheHome, "hearth", "desktop"), self, os.Args)
+}
