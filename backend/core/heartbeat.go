@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -103,6 +104,7 @@ func (s *Service) runHeartbeat(ctx context.Context, text string) (string, error)
 		return "", err
 	}
 	res := run.Wait()
+	s.trimHeartbeat()
 	s.bg.mu.Lock()
 	posted := s.bg.posted[run.ID]
 	delete(s.bg.posted, run.ID)
@@ -117,4 +119,18 @@ func (s *Service) runHeartbeat(ctx context.Context, text string) (string, error)
 		return schedule.HeartbeatOK, nil // it already told the user
 	}
 	return res.Final, nil
+}
+
+// trimHeartbeat keeps the heartbeat chat's file to its last runs (F-HEARTBEAT: its history
+// is kept short); the model already sees only the last few.
+func (s *Service) trimHeartbeat() {
+	p, err := s.agent()
+	if err != nil {
+		return // the run just used the agent; an error here is reported by the next run
+	}
+	if n, err := p.store.KeepRecent(schedule.HeartbeatSession, schedule.HeartbeatKeepRuns); err != nil {
+		slog.Warn("heartbeat chat not trimmed", "err", err)
+	} else if n > 0 {
+		slog.Info("heartbeat chat trimmed", "messagesDropped", n)
+	}
 }

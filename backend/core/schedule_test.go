@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
+	"hearth/backend/session"
 )
 
 var bgT0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
@@ -267,6 +269,43 @@ func TestHeartbeatThroughCore(t *testing.T) {
 	req := fake.ChatRequests()[1]
 	if last := req.Messages[len(req.Messages)-1].Content; !strings.HasPrefix(last, schedule.HeartbeatPrompt) || !strings.Contains(last, "Channel: heartbeat") {
 		t.Errorf("heartbeat prompt %q", last)
+	}
+}
+
+// The heartbeat chat's file stays bounded: after a run it holds its last runs only.
+func TestHeartbeatChatStaysShortOnDisk(t *testing.T) {
+	svc, _, _, _ := bgService(t, `{"heartbeat": {"enabled": true, "intervalMinutes": 5}}`,
+		fakeollama.Reply{Content: "HEARTBEAT_OK"})
+	startBackground(t, svc)
+	store := session.NewStore(svc.Paths().SessionsDir, session.Options{})
+	if _, err := store.Ensure(session.CreateOptions{ID: schedule.HeartbeatSession}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2*schedule.HeartbeatKeepRuns + 20 {
+		run := fmt.Sprintf("old%d", i)
+		if err := store.Append(schedule.HeartbeatSession,
+			session.MessageRecord(run, llm.Message{Role: llm.RoleUser, Content: "tick"}),
+			session.MessageRecord(run, llm.Message{Role: llm.RoleAssistant, Content: "HEARTBEAT_OK"}),
+			session.RunRecord(session.Run{ID: run, Status: session.StatusOK, Final: "HEARTBEAT_OK"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hb := filepath.Join(svc.Paths().Workspace, "HEARTBEAT.md")
+	if err := os.WriteFile(hb, []byte("## Active tasks\n- Warn me about rain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ran, err := svc.HeartbeatNow(context.Background()); !ran || err != nil {
+		t.Fatalf("heartbeat: ran=%v err=%v", ran, err)
+	}
+	sess, err := store.Load(schedule.HeartbeatSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sess.Runs); n != schedule.HeartbeatKeepRuns {
+		t.Fatalf("heartbeat chat holds %d runs, want %d", n, schedule.HeartbeatKeepRuns)
+	}
+	if last := sess.Runs[len(sess.Runs)-1]; strings.HasPrefix(last.ID, "old") {
+		t.Errorf("the new run was trimmed away: last run %s", last.ID)
 	}
 }
 

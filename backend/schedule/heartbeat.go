@@ -23,6 +23,10 @@ const (
 	// HeartbeatTurns is how many past turns of the heartbeat session a run
 	// sees: enough to avoid repeating itself, not a growing token bill.
 	HeartbeatTurns = 3
+	// HeartbeatKeepRuns is how many runs the heartbeat chat keeps on disk. It runs every
+	// half hour forever; without a bound its file (and the time to open it) would grow
+	// by some 17 000 runs a year.
+	HeartbeatKeepRuns = 50
 )
 
 var (
