@@ -278,7 +278,13 @@ try {
       await page.getByRole('form', { name: 'Edit search' }).getByLabel('URL').fill('ftp://example.com');
       await page.getByRole('form', { name: 'Edit search' }).getByRole('button', { name: 'Save' }).click();
       await shot('mcp-edit');
+      await page.getByRole('form', { name: 'Edit search' }).getByRole('button', { name: 'Cancel' }).click();
     }
+    // A local server's environment: its value stays hidden in the form.
+    await page.getByTestId('mcp-notes').getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('form', { name: 'Edit notes' }).getByTestId('masked-pairs').waitFor();
+    await shot('mcp-edit-env');
+    await page.getByRole('form', { name: 'Edit notes' }).getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByRole('button', { name: 'Skills' }).click();
     await page.getByTestId('skill-transcribe').waitFor();

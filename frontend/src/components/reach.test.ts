@@ -55,6 +55,41 @@ describe('McpView', () => {
   });
 });
 
+describe('McpView secrets', () => {
+  it('keeps env and header values hidden until asked, and saves them unchanged', async () => {
+    const saveMcpServer = vi.fn(async () => {});
+    const withKeys = [
+      { ...servers[0], config: { command: '/usr/bin/notes-mcp', env: { NOTES_KEY: 'sk-live-123', HOME_DIR: '${HOME}' } } },
+      { ...servers[1], config: { url: 'http://127.0.0.1:9/sse', headers: { 'X-Ref': '${TOKEN}' } } },
+    ] as unknown as McpServer[];
+    const app = appWith({ listMcpServers: vi.fn(async () => withKeys), saveMcpServer } as Partial<Api>);
+    const { container } = render(McpView, { props: { app } });
+    const notes = await screen.findByTestId('mcp-notes');
+    await fireEvent.click(within(notes).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit notes' });
+    expect(container.textContent).not.toContain('sk-live-123');
+    expect(within(form).getByTestId('masked-pairs').textContent).toBe('HOME_DIR=${HOME}\nNOTES_KEY=••••••••');
+    await fireEvent.click(within(form).getByRole('button', { name: 'Show values' }));
+    const env = within(form).getByLabelText(/^Environment/) as HTMLTextAreaElement;
+    expect(env.value).toBe('HOME_DIR=${HOME}\nNOTES_KEY=sk-live-123');
+    await fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() =>
+      expect(saveMcpServer).toHaveBeenCalledWith('notes', { command: '/usr/bin/notes-mcp', env: { HOME_DIR: '${HOME}', NOTES_KEY: 'sk-live-123' } }),
+    );
+  });
+
+  it('shows references-only headers as an editable field', async () => {
+    const withRef = [{ ...servers[1], config: { url: 'http://127.0.0.1:9/sse', headers: { 'X-Ref': '${TOKEN}' } } }] as unknown as McpServer[];
+    const app = appWith({ listMcpServers: vi.fn(async () => withRef) } as Partial<Api>);
+    render(McpView, { props: { app } });
+    const cal = await screen.findByTestId('mcp-cal');
+    await fireEvent.click(within(cal).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit cal' });
+    expect(within(form).queryByTestId('masked-pairs')).toBeNull();
+    expect((within(form).getByLabelText(/^Headers/) as HTMLTextAreaElement).value).toBe('X-Ref: ${TOKEN}');
+  });
+});
+
 describe('SkillsView', () => {
   it('lists skills with what they miss and turns one off', async () => {
     const setSkillEnabled = vi.fn(async () => {});

@@ -57,6 +57,26 @@ const pairs = (m: Record<string, string> | undefined, sep: string) =>
     .map(([k, v]) => `${k}${sep}${v}`)
     .join('\n');
 
+// A value that takes its secret from an environment variable (${VAR}, also inside
+// "Bearer ${TOKEN}") holds none itself.
+const reference = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
+
+/** maskPairs hides the values of NAME=value (or Name: value) lines, keeping the names and
+ * ${VAR} references, so keys and tokens are not shown on screen until asked for. Every
+ * hidden value looks the same: its length is not shown either. */
+export function maskPairs(text: string, sep: '=' | ':'): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const i = line.indexOf(sep);
+      if (i < 0) return line.trim() ? '••••••••' : line;
+      const value = line.slice(i + 1).trim();
+      if (!value || reference.test(value)) return line;
+      return line.slice(0, i + 1) + (sep === ':' ? ' ' : '') + '••••••••';
+    })
+    .join('\n');
+}
+
 export function emptyDraft(): McpDraft {
   return { original: '', name: '', transport: 'stdio', command: '', args: '', env: '', url: '', headers: '', enabledTools: '', toolTimeout: null, type: '' };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { McpServer } from '../api';
-import { createMcpStore, emptyDraft, fromDraft, toDraft, transportOf } from './mcp.svelte';
+import { createMcpStore, emptyDraft, fromDraft, maskPairs, toDraft, transportOf } from './mcp.svelte';
 
 const server = (over: Partial<McpServer> = {}): McpServer =>
   ({
@@ -181,5 +181,18 @@ describe('MCP store: testing the form', () => {
     store.dismissTest();
     expect(store.draftTest).toBeNull();
     expect(api.saveMcpServer).not.toHaveBeenCalled();
+  });
+});
+
+describe('maskPairs', () => {
+  it('hides values but keeps names, ${VAR} references and blank lines', () => {
+    const env = 'API_KEY=sk-live-123\nHOME_DIR=${HOME}\n\nEMPTY=\nstray-secret';
+    expect(maskPairs(env, '=')).toBe('API_KEY=••••••••\nHOME_DIR=${HOME}\n\nEMPTY=\n••••••••');
+    expect(maskPairs('Authorization: Bearer abc\nX-Token: ${TOKEN}', ':')).toBe('Authorization: ••••••••\nX-Token: ${TOKEN}');
+    // The secret of "Bearer ${TOKEN}" is in the environment: shown as written.
+    expect(maskPairs('Authorization: Bearer ${TOKEN}', ':')).toBe('Authorization: Bearer ${TOKEN}');
+    // "$X" and "{X}" are not references.
+    expect(maskPairs('A=$X\nB={X}', '=')).toBe('A=••••••••\nB=••••••••');
+    expect(maskPairs('', '=')).toBe('');
   });
 });
