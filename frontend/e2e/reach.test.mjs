@@ -88,6 +88,11 @@ describe('MCP servers', () => {
     const form = page.getByRole('form', { name: 'Edit local' });
     await form.getByLabel('Only these tools').fill('echo\nadd');
     await form.getByLabel('Tool timeout (seconds)').fill('45');
+    // The saved value is hidden until asked for.
+    assert.equal(await form.getByTestId('masked-pairs').innerText(), 'GREETING=••••••••');
+    assert.ok(!(await form.innerText()).includes('there'), 'the value is on screen');
+    await form.getByRole('button', { name: 'Show values' }).click();
+    assert.equal(await form.getByLabel('Environment').inputValue(), 'GREETING=there');
     await form.getByLabel('Environment').fill('GREETING');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('Write NAME=value (not "GREETING").').waitFor();

@@ -86,7 +86,12 @@ describe('McpView secrets', () => {
     await fireEvent.click(within(cal).getByRole('button', { name: 'Edit' }));
     const form = screen.getByRole('form', { name: 'Edit cal' });
     expect(within(form).queryByTestId('masked-pairs')).toBeNull();
-    expect((within(form).getByLabelText(/^Headers/) as HTMLTextAreaElement).value).toBe('X-Ref: ${TOKEN}');
+    const headers = within(form).getByLabelText(/^Headers/) as HTMLTextAreaElement;
+    expect(headers.value).toBe('X-Ref: ${TOKEN}');
+    // Typing a new secret does not hide the field under the user's fingers.
+    await fireEvent.input(headers, { target: { value: 'X-Ref: ${TOKEN}\nX-Key: abc' } });
+    expect(within(form).queryByTestId('masked-pairs')).toBeNull();
+    expect((within(form).getByLabelText(/^Headers/) as HTMLTextAreaElement).value).toContain('X-Key: abc');
   });
 });
 
