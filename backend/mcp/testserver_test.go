@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,8 +20,24 @@ import (
 // TestMain serves MCP on stdin/stdout instead of running the tests.
 const serverEnvVar = "HEARTH_MCP_TEST_SERVER"
 
+// With these set, the stdio test server first starts `sh -c $childCmdVar` and writes the
+// child's pid to the file named by childPIDFileVar.
+const (
+	childPIDFileVar = "HEARTH_MCP_TEST_CHILD_PIDFILE"
+	childCmdVar     = "HEARTH_MCP_TEST_CHILD_CMD"
+)
+
 func TestMain(m *testing.M) {
 	if os.Getenv(serverEnvVar) == "stdio" {
+		// Like `npx some-server`: the process Hearth starts has a child of its own.
+		if pidFile := os.Getenv(childPIDFileVar); pidFile != "" {
+			child := exec.Command("sh", "-c", os.Getenv(childCmdVar))
+			if err := child.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, "test server child:", err)
+				os.Exit(1)
+			}
+			_ = os.WriteFile(pidFile, []byte(strconv.Itoa(child.Process.Pid)), 0o600)
+		}
 		srv := newTestServer(nil)
 		if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "test server:", err)

@@ -97,7 +97,7 @@ func (m *Manager) transport(c config.MCPServer, stderr *tail) (sdk.Transport, er
 		if m.opts.Dir != "" {
 			cmd.Dir = m.opts.Dir
 		}
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+		return newStdioTransport(cmd, 2*time.Second), nil
 	case TransportSSE:
 		if c.URL == "" {
 			return nil, fmt.Errorf("type is sse but no url is set")
