@@ -112,7 +112,7 @@ func TestAllTransports(t *testing.T) {
 	for name, want := range map[string]string{"stdio": TransportStdio, "sse": TransportSSE, "stream": TransportStreamable} {
 		t.Run(name, func(t *testing.T) {
 			st := f.connected(t, name)
-			if st.Transport != want || st.Tools != 9 || st.LastError != "" || st.Server == nil || st.Server.Name != "testsrv" {
+			if st.Transport != want || st.Tools != 12 || st.LastError != "" || st.Server == nil || st.Server.Name != "testsrv" {
 				t.Errorf("status %+v", st)
 			}
 			p := "mcp_" + name + "_"
@@ -179,7 +179,7 @@ func TestCrashMidCallAndReconnect(t *testing.T) {
 	if r.IsError || r.Content != "echo: again" {
 		t.Fatalf("after the crash: %+v (status %+v)", r, f.status("s"))
 	}
-	if st := f.status("s"); !st.Connected || st.Tools != 9 {
+	if st := f.status("s"); !st.Connected || st.Tools != 12 {
 		t.Errorf("status after reconnect %+v", st)
 	}
 }
@@ -222,7 +222,7 @@ func TestReconnectWithBackoff(t *testing.T) {
 	}
 	h.down.Store(false)
 	st = f.connected(t, "late")
-	if st.LastError != "" || st.Tools != 9 {
+	if st.LastError != "" || st.Tools != 12 {
 		t.Errorf("status after recovery %+v", st)
 	}
 	if r := f.call("mcp_late_echo", `{"text": "up"}`); r.Content != "echo: up" {
@@ -272,7 +272,12 @@ func TestListChanged(t *testing.T) {
 		if r := f.call("mcp_"+name+"_late", `{}`); r.Content != "late tool here" {
 			t.Errorf("%s late: %+v", name, r)
 		}
-		if st := f.status(name); st.Tools != 10 {
+		// The template added with it arrives with resources/list_changed.
+		waitFor(t, name+" to offer the late template", func() bool { _, ok := f.reg.Get("mcp_" + name + "_later"); return ok })
+		if r := f.call("mcp_"+name+"_later", `{"x": "1"}`); r.Content != "later test://later/1" {
+			t.Errorf("%s later: %+v", name, r)
+		}
+		if st := f.status(name); st.Tools != 14 {
 			t.Errorf("%s tools after refresh: %d", name, st.Tools)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -193,8 +194,9 @@ func (s *server) connected(sess *sdk.ClientSession, ws []*wrapped, errTail *tail
 }
 
 // list reads the server's tools, resources and prompts as wrapped tools,
-// filtered by enabledTools. Names are unique: a resource or prompt whose
-// name a tool already has gets a _resource / _prompt suffix.
+// filtered by enabledTools. Names are unique: a resource, prompt or resource
+// template whose name is already taken gets a _resource / _prompt / _template
+// suffix.
 func (s *server) list(ctx context.Context, sess *sdk.ClientSession) ([]*wrapped, error) {
 	var caps *sdk.ServerCapabilities
 	if ir := sess.InitializeResult(); ir != nil {
@@ -206,11 +208,14 @@ func (s *server) list(ctx context.Context, sess *sdk.ClientSession) ([]*wrapped,
 	var out []*wrapped
 	seen := map[string]bool{}
 	add := func(w *wrapped, remoteName, suffix string) {
-		if !enabled(s.cfg, remoteName, w.name) {
+		alt := ToolName(s.name, remoteName+suffix)
+		// enabledTools may name the suffixed form it saw in the status.
+		byAlt := suffix != "" && !enabled(s.cfg, remoteName, w.name) && slices.Contains(s.cfg.EnabledTools, alt)
+		if !byAlt && !enabled(s.cfg, remoteName, w.name) {
 			return
 		}
-		if seen[w.name] {
-			w.name = ToolName(s.name, remoteName+suffix)
+		if byAlt || seen[w.name] {
+			w.name = alt
 			if seen[w.name] {
 				return
 			}
@@ -248,6 +253,17 @@ func (s *server) list(ctx context.Context, sess *sdk.ClientSession) ([]*wrapped,
 			}
 			add(&wrapped{srv: s, kind: kindPrompt, name: ToolName(s.name, p.Name), remote: p.Name,
 				desc: describe("Get prompt "+p.Name+". "+p.Description, ""), params: promptSchema(p)}, p.Name, "_prompt")
+		}
+	}
+	// Templates come last so that adding them renames nothing offered before.
+	if caps.Resources != nil {
+		for t, err := range templates(ctx, sess) {
+			if err != nil {
+				return nil, err
+			}
+			if w, name := s.templateTool(t); w != nil {
+				add(w, name, "_template")
+			}
 		}
 	}
 	return out, nil

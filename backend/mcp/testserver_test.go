@@ -101,6 +101,10 @@ func newTestServer(release chan struct{}) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "grow", Description: "Add the tool late."},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
 			grew.Do(func() {
+				s.AddResourceTemplate(&sdk.ResourceTemplate{Name: "later", URITemplate: "test://later/{x}"},
+					func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+						return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Text: "later " + req.Params.URI}}}, nil
+					})
 				sdk.AddTool(s, &sdk.Tool{Name: "late", Description: "Added later."},
 					func(_ context.Context, _ *sdk.CallToolRequest, _ noIn) (*sdk.CallToolResult, any, error) {
 						return text("late tool here"), nil, nil
@@ -111,6 +115,24 @@ func newTestServer(release chan struct{}) *sdk.Server {
 	s.AddResource(&sdk.Resource{Name: "notes", URI: "test://notes", Description: "The notes.", MIMEType: "text/plain"},
 		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Text: "Note one"}}}, nil
+		})
+	// Resource templates: "file" echoes the URI it was asked for, "notes"
+	// clashes with the resource of that name, "record" fails or is binary.
+	s.AddResourceTemplate(&sdk.ResourceTemplate{Name: "file", URITemplate: "test://files/{dir}/{name}",
+		Title: "File", Description: "A file by folder and name.", MIMEType: "text/plain"},
+		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Text: "read " + req.Params.URI}}}, nil
+		})
+	s.AddResourceTemplate(&sdk.ResourceTemplate{Name: "notes", URITemplate: "test://notes/{id}", Title: "One note"},
+		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Text: "note " + req.Params.URI}}}, nil
+		})
+	s.AddResourceTemplate(&sdk.ResourceTemplate{Name: "record", URITemplate: "test://records/{id}"},
+		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			if req.Params.URI == "test://records/bin" {
+				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "image/png", Blob: []byte{0x89, 'P', 'N', 'G'}}}}, nil
+			}
+			return nil, fmt.Errorf("record store offline")
 		})
 	s.AddPrompt(&sdk.Prompt{Name: "greet", Description: "A greeting.", Arguments: []*sdk.PromptArgument{{Name: "name", Required: true}}},
 		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {

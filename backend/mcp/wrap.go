@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"hearth/backend/tools"
 )
@@ -45,6 +46,7 @@ const (
 	kindTool kind = iota
 	kindResource
 	kindPrompt
+	kindTemplate
 )
 
 // wrapped is one MCP tool, resource or prompt offered as a Hearth tool.
@@ -52,9 +54,10 @@ type wrapped struct {
 	srv    *server
 	kind   kind
 	name   string // the wrapped name, mcp_<server>_<x>
-	remote string // the tool or prompt name, or the resource URI
+	remote string // the tool or prompt name, the resource URI or the URI template
 	desc   string
 	params *jsonschema.Schema
+	tmpl   *uritemplate.Template // kindTemplate only
 }
 
 var _ tools.Originer = (*wrapped)(nil)
@@ -89,6 +92,18 @@ func (w *wrapped) Execute(ctx context.Context, args tools.Args) (tools.Result, e
 		r, err = sess.ReadResource(ctx, &sdk.ReadResourceParams{URI: w.remote})
 		if err == nil {
 			res = resourceResult(r)
+		}
+	case kindTemplate:
+		uri, xerr := expand(w.tmpl, args)
+		if xerr != nil {
+			return tools.Result{}, xerr
+		}
+		var r *sdk.ReadResourceResult
+		r, err = sess.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+		if err == nil {
+			res = resourceResult(r)
+		} else {
+			err = fmt.Errorf("read %s: %w", uri, err)
 		}
 	case kindPrompt:
 		strArgs := map[string]string{}
