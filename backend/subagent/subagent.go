@@ -160,18 +160,25 @@ func (m *Manager) Spawn(parentSessionID, text, label string) (Info, error) {
 		return Info{}, fmt.Errorf("spawn: %w", err)
 	}
 	go func() {
+		defer m.wg.Done() // Close waits for the report to be delivered
 		res := run.Wait()
 		cancel()
+		// Off the running list before the report goes out: whoever reacts to the report
+		// (the window refreshing its list) must not still see the helper running.
+		m.untrack(t)
 		m.deliver(t, run, res)
-		m.finish(t)
 	}()
 	return t.info, nil
 }
 
-func (m *Manager) finish(t *task) {
+func (m *Manager) untrack(t *task) {
 	m.mu.Lock()
 	delete(m.tasks, t.info.ID)
 	m.mu.Unlock()
+}
+
+func (m *Manager) finish(t *task) {
+	m.untrack(t)
 	m.wg.Done()
 }
 

@@ -31,7 +31,9 @@ type env struct {
 	mu      sync.Mutex
 	notices []agent.Event
 	reports []Report
-	done    chan Report
+	// runningAtReport is how many subagents Running listed when each report arrived.
+	runningAtReport []int
+	done            chan Report
 }
 
 func isolate(t *testing.T) string {
@@ -88,8 +90,10 @@ func newEnv(t *testing.T, resolveSub agent.ResolveFunc, model string) *env {
 			e.mu.Unlock()
 		},
 		Notify: func(r Report) {
+			n := len(e.mgr.Running())
 			e.mu.Lock()
 			e.reports = append(e.reports, r)
+			e.runningAtReport = append(e.runningAtReport, n)
 			e.mu.Unlock()
 			e.done <- r
 		}})
@@ -152,6 +156,12 @@ func TestSpawnDelivers(t *testing.T) {
 	if rep.Status != agent.StatusOK || rep.Result != "There are 0 files." || rep.ParentSessionID != "chat" || rep.Label != "count files" {
 		t.Fatalf("report %+v", rep)
 	}
+	// Whoever reacts to the report (the window refreshing its list) sees it no longer running.
+	e.mu.Lock()
+	if n := e.runningAtReport[0]; n != 0 {
+		t.Errorf("%d subagents listed as running when the report arrived", n)
+	}
+	e.mu.Unlock()
 	sess, err = e.parents.Load("chat")
 	if err != nil {
 		t.Fatal(err)
