@@ -10,7 +10,7 @@ import (
 // printPlainKeys adds the "API keys" lines to `hearth status`: one per key
 // written in config.json in plain text, then what to do about them. It prints
 // nothing when every key is in the keyring, in the environment or unset.
-func printPlainKeys(w io.Writer, configFile string, r core.PlainKeyReport) {
+func printPlainKeys(w io.Writer, r core.PlainKeyReport) {
 	if len(r.Plain) == 0 {
 		return
 	}
@@ -34,6 +34,6 @@ func printPlainKeys(w io.Writer, configFile string, r core.PlainKeyReport) {
 		fmt.Fprintln(w)
 	}
 	if !r.Private && r.FileMode != "" {
-		fmt.Fprintf(w, "%sWARNING: other users can read config.json (mode %s); run: chmod 600 %s\n", pad, r.FileMode, configFile)
+		fmt.Fprintf(w, "%sWARNING: other users can read config.json (mode %s); run: chmod 600 %s\n", pad, r.FileMode, r.ConfigFile)
 	}
 }

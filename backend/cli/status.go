@@ -102,6 +102,6 @@ func printStatus(w io.Writer, st core.Status, cfgErr error) {
 		fmt.Fprintf(w, "%sNOT reachable: %s\n", pad, st.OllamaError)
 	}
 	if st.APIKeys != nil {
-		printPlainKeys(w, st.ConfigFile, *st.APIKeys)
+		printPlainKeys(w, *st.APIKeys)
 	}
 }

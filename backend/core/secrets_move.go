@@ -32,6 +32,8 @@ type PlainKeyReport struct {
 	// Keyring: the OS keyring answers, so the keys can move there. It is asked
 	// only when Plain is not empty (false otherwise).
 	Keyring bool `json:"keyring"`
+	// ConfigFile is the path of config.json.
+	ConfigFile string `json:"configFile"`
 	// FileMode is config.json's permission bits ("0600"; "" when there is no file);
 	// Private says that only its owner can read it.
 	FileMode string `json:"fileMode"`
@@ -72,7 +74,7 @@ func isPlainKey(v string) bool {
 // file as it is on disk now, not as loaded).
 func (s *Service) PlainKeys() PlainKeyReport {
 	path := s.Paths().ConfigFile
-	rep := PlainKeyReport{Plain: []PlainKey{}}
+	rep := PlainKeyReport{Plain: []PlainKey{}, ConfigFile: path}
 	if fi, err := os.Stat(path); err == nil {
 		rep.FileMode = fmt.Sprintf("%04o", fi.Mode().Perm())
 		rep.Private = fi.Mode().Perm()&0o077 == 0

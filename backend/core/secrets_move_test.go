@@ -135,7 +135,7 @@ func TestPlainKeysFindsEachKind(t *testing.T) {
 		{Provider: "custom.plain", Key: "providers.custom.plain.apiKey"},
 		{Provider: "web.search", Key: "tools.web.search.apiKey"},
 	}
-	if !slices.Equal(rep.Plain, want) || !rep.Keyring || rep.FileMode != "0600" || !rep.Private || rep.Error != "" {
+	if !slices.Equal(rep.Plain, want) || !rep.Keyring || rep.FileMode != "0600" || !rep.Private || rep.Error != "" || rep.ConfigFile != svc.Paths().ConfigFile {
 		t.Errorf("report %+v, want plain %v with the keyring answering and a private 0600 file", rep, want)
 	}
 
