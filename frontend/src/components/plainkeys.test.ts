@@ -65,7 +65,7 @@ describe('Settings › API keys in plain text', () => {
     setup({ plain: all.slice(0, 1), keyring: false, fileMode: '0600', private: true, configFile: '/c/config.json' });
     const openai = await screen.findByTestId('plain-key');
     expect(within(openai).queryByRole('button')).toBeNull();
-    expect(openai.textContent).toContain('No system keyring answers, so it stays there; the file is readable only by you (0600).');
+    expect(openai.textContent).toContain('No system keyring answers; only you can read the file (0600).');
   });
 
   it('tells how to close a file others can read', async () => {
