@@ -261,7 +261,7 @@ try {
     // Move to keyring when a Secret Service answers. Then config.json goes back as it was.
     {
       const before = readFileSync(app.configPath, 'utf8');
-      await page.getByLabel('API key').first().fill('sk-typed-into-settings');
+      await page.getByLabel('API key').first().fill(`sk-typed-into-settings-${scheme}`);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').getByText(/^Saved/).waitFor();
       const cfg = JSON.parse(readFileSync(app.configPath, 'utf8'));
