@@ -21,6 +21,8 @@ func newStatusCmd(e *env) *cobra.Command {
 		Long: `Show where Hearth keeps its files, whether the config file is valid (with the
 line and column of any error), which model is the default and whether its provider
 is configured, and whether Ollama answers at its host (GET /api/version, 1.5 s).
+It also names any API key written in config.json in plain text, and how to move
+it into the OS keyring (Hearth never moves one on its own).
 
 Exit codes:
   0  the config is valid and Ollama is reachable
@@ -98,5 +100,8 @@ func printStatus(w io.Writer, st core.Status, cfgErr error) {
 		fmt.Fprintf(w, "%sreachable (version %s)\n", pad, st.OllamaVersion)
 	} else {
 		fmt.Fprintf(w, "%sNOT reachable: %s\n", pad, st.OllamaError)
+	}
+	if st.APIKeys != nil {
+		printPlainKeys(w, *st.APIKeys)
 	}
 }

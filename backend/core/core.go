@@ -179,6 +179,9 @@ type Status struct {
 	OllamaVersion   string   `json:"ollamaVersion"`
 	OllamaError     string   `json:"ollamaError"` // why OllamaReachable is false, with a hint
 	Version         string   `json:"version"`
+	// APIKeys lists the API keys written in config.json in plain text
+	// (F-SECRETS); nil (left out of the JSON) when there is none.
+	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
 }
 
 // OllamaCheckTimeout bounds the reachability check so status stays snappy.
@@ -217,6 +220,9 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.ModelConfigured, st.ModelProblem = cfg.ProviderConfigured(provider)
 	}
 	st.OllamaVersion, st.OllamaReachable, st.OllamaError = s.checkOllama(ctx, st.OllamaHost)
+	if keys := s.PlainKeys(); len(keys.Plain) > 0 {
+		st.APIKeys = &keys
+	}
 	return st
 }
 

@@ -159,9 +159,15 @@ func (s *Service) SaveSettings(in Settings) (SaveResult, error) {
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].Key < ps[j].Key })
 		return SaveResult{Problems: ps}, nil
 	}
+	undoKeys, keysSaved, err := s.settingsKeysToKeyring(old, n)
+	if err != nil {
+		return SaveResult{}, fmt.Errorf("settings not saved: %w", err)
+	}
 	if err := n.Save(paths.ConfigFile); err != nil {
+		undoKeys()
 		return SaveResult{}, fmt.Errorf("settings: %w", err)
 	}
+	keysSaved()
 	res := SaveResult{Saved: true}
 	s.mu.Lock()
 	s.cfg = n

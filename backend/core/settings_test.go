@@ -1,10 +1,13 @@
 package core
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zalando/go-keyring"
 
 	"hearth/backend/config"
 	"hearth/backend/internal/fakeollama"
@@ -66,6 +69,7 @@ func TestSaveSettingsWhileARunIsGoing(t *testing.T) {
 }
 
 func TestSaveSettingsKeysAndBrokenFile(t *testing.T) {
+	keyring.MockInitWithError(errors.New("no keyring: the key stays in config.json")) // another test may have set up the mock
 	svc, _ := chatService(t, `{"providers": {"openai": {"apiKey": "sk-old"}}}`)
 	s := svc.Settings()
 	if !s.OpenAI.KeySet || s.OpenAI.APIKey != "" {

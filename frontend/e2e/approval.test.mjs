@@ -5,7 +5,7 @@
 // the Activity view listing every call. The tests share one Hearth and run in order.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
 
@@ -165,6 +165,28 @@ describe('Activity', () => {
     await page.locator('[data-testid="activity-row"][data-approval="auto"]').waitFor({ timeout: 20000 });
     assert.equal(await rows.first().getAttribute('data-approval'), 'auto');
     assert.match(await rows.first().textContent(), /echo live-run/);
+    assert.deepEqual(errors, []);
+  });
+
+  test('a key typed into config.json by hand is named in Settings, never moved on its own (F-SECRETS)', async () => {
+    const cfg = JSON.parse(readFileSync(app.configPath, 'utf8'));
+    cfg.providers = { ...cfg.providers, openai: { apiKey: 'sk-typed-by-hand-e2e' } };
+    writeFileSync(app.configPath, JSON.stringify(cfg, null, 2), { mode: 0o600 });
+    await page.getByRole('button', { name: 'Activity' }).click();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const warning = page.locator('[data-testid="plain-key"][data-provider="openai"]');
+    await warning.waitFor();
+    assert.match(await warning.textContent(), /providers\.openai\.apiKey is stored in plain text in config\.json/);
+    assert.match(readFileSync(app.configPath, 'utf8'), /sk-typed-by-hand-e2e/); // still there: the user decides
+    const move = warning.getByRole('button', { name: 'Move to keyring' });
+    if (await move.count()) {
+      // A Secret Service answers here: the key moves and config.json only names it.
+      await move.click();
+      await page.getByTestId('key-moved').waitFor();
+      assert.equal(JSON.parse(readFileSync(app.configPath, 'utf8')).providers.openai.apiKey, '${keyring:openai}');
+    } else {
+      assert.match(await warning.textContent(), /No system keyring answers; only you can read the file \(0600\)/);
+    }
     assert.deepEqual(errors, []);
   });
 });

@@ -4,7 +4,7 @@
 // skills into build/screens/; then a call waiting for approval, the Activity view and
 // Settings › Approvals.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
@@ -256,6 +256,31 @@ try {
     await shot('settings-approvals');
     await page.getByTestId('background-settings').scrollIntoViewIfNeeded();
     await shot('settings-background');
+    // API keys in config.json in plain text: one saved from Settings (it lands in the file when
+    // no system keyring answers), one typed into the file by hand. Each gets a warning, and
+    // Move to keyring when a Secret Service answers. Then config.json goes back as it was.
+    {
+      const before = readFileSync(app.configPath, 'utf8');
+      await page.getByLabel('API key').first().fill(`sk-typed-into-settings-${scheme}`);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').getByText(/^Saved/).waitFor();
+      const cfg = JSON.parse(readFileSync(app.configPath, 'utf8'));
+      cfg.tools = { ...cfg.tools, web: { ...cfg.tools?.web, search: { provider: 'brave', apiKey: 'BSA-typed-by-hand' } } };
+      writeFileSync(app.configPath, JSON.stringify(cfg, null, 2), { mode: 0o600 });
+      await page.getByRole('button', { name: 'Activity' }).click();
+      await page.getByRole('button', { name: 'Settings' }).click();
+      const warning = page.getByTestId('plain-key').first();
+      await warning.waitFor();
+      await page.getByRole('group', { name: 'Providers' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await shot('settings-keys');
+      const move = warning.getByRole('button', { name: 'Move to keyring' });
+      if (scheme === 'light' && (await move.count())) {
+        await move.click();
+        await page.getByTestId('key-moved').waitFor();
+        await shot('settings-keys-moved');
+      }
+      writeFileSync(app.configPath, before, { mode: 0o600 });
+    }
 
     await page.getByRole('button', { name: 'Reminders' }).click();
     await page.locator('[data-testid^="job-"]').first().waitFor();

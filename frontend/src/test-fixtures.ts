@@ -78,6 +78,8 @@ export function fakeApi(over: Partial<Api> = {}) {
     setApprovalMode: vi.fn(async () => {}),
     setToolApproval: vi.fn(async () => {}),
     secretStorage: vi.fn(async () => 'config'),
+    plainKeys: vi.fn(async (): Promise<import('./lib/api').PlainKeyReport> => ({ plain: [], keyring: false, fileMode: '0600', private: true, configFile: '/home/u/.config/hearth/config.json' })),
+    moveKeyToKeyring: vi.fn(async () => {}),
     ...fakeReminderApi(listeners),
     ...over,
   };

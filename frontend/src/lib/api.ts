@@ -5,7 +5,7 @@ import { EventsOn } from '../../wailsjs/runtime/runtime';
 import type { agent, approval, audit, config, core, memory, schedule, session, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
-export type Status = core.Status;
+export type Status = Omit<core.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
 export type SessionData = core.History;
 export type ModelEntry = core.ModelEntry;
@@ -31,6 +31,8 @@ export type JobSpec = schedule.JobSpec;
 export type JobProblem = schedule.JobProblem;
 export type RunRecord = schedule.RunRecord;
 export type BackgroundSettings = core.BackgroundSettings;
+/** API keys written in config.json in plain text (core.PlainKeyReport). */
+export type PlainKeyReport = Omit<core.PlainKeyReport, 'convertValues'>;
 /** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
 export interface BackgroundEvent {
   kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
@@ -122,6 +124,9 @@ export const api = {
   setApprovalMode: (mode: string) => App.SetApprovalMode(mode),
   setToolApproval: (tool: string, rule: string) => App.SetToolApproval(tool, rule),
   secretStorage: () => App.SecretStorage(),
+  // API keys in config.json in plain text (app_keys.go)
+  plainKeys: (): Promise<PlainKeyReport> => App.PlainKeys(),
+  moveKeyToKeyring: (provider: string) => App.MoveKeyToKeyring(provider),
   // Reminders and background settings (app_reminders.go)
   listJobs: () => App.ListJobs(),
   jobProblems: () => App.JobProblems(),

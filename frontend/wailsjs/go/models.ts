@@ -510,6 +510,60 @@ export namespace core {
 	        this.capabilities = source["capabilities"];
 	    }
 	}
+	export class PlainKey {
+	    provider: string;
+	    key: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlainKey(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.key = source["key"];
+	    }
+	}
+	export class PlainKeyReport {
+	    plain: PlainKey[];
+	    keyring: boolean;
+	    configFile: string;
+	    fileMode: string;
+	    private: boolean;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlainKeyReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plain = this.convertValues(source["plain"], PlainKey);
+	        this.keyring = source["keyring"];
+	        this.configFile = source["configFile"];
+	        this.fileMode = source["fileMode"];
+	        this.private = source["private"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ProviderSettings {
 	    name: string;
 	    apiBase: string;
@@ -641,6 +695,7 @@ export namespace core {
 	    ollamaVersion: string;
 	    ollamaError: string;
 	    version: string;
+	    apiKeys?: PlainKeyReport;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -664,7 +719,26 @@ export namespace core {
 	        this.ollamaVersion = source["ollamaVersion"];
 	        this.ollamaError = source["ollamaError"];
 	        this.version = source["version"];
+	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

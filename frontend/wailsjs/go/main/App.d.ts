@@ -58,9 +58,13 @@ export function ListSkills():Promise<Array<skills.Skill>>;
 
 export function LoadSession(arg1:string):Promise<core.History>;
 
+export function MoveKeyToKeyring(arg1:string):Promise<void>;
+
 export function PauseJob(arg1:string,arg2:boolean):Promise<void>;
 
 export function PendingApprovals():Promise<Array<approval.Pending>>;
+
+export function PlainKeys():Promise<core.PlainKeyReport>;
 
 export function PullModel(arg1:string):Promise<string>;
 

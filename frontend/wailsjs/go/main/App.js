@@ -98,12 +98,20 @@ export function LoadSession(arg1) {
   return window['go']['main']['App']['LoadSession'](arg1);
 }
 
+export function MoveKeyToKeyring(arg1) {
+  return window['go']['main']['App']['MoveKeyToKeyring'](arg1);
+}
+
 export function PauseJob(arg1, arg2) {
   return window['go']['main']['App']['PauseJob'](arg1, arg2);
 }
 
 export function PendingApprovals() {
   return window['go']['main']['App']['PendingApprovals']();
+}
+
+export function PlainKeys() {
+  return window['go']['main']['App']['PlainKeys']();
 }
 
 export function PullModel(arg1) {

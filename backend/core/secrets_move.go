@@ -1,0 +1,243 @@
+package core
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+
+	"hearth/backend/config"
+	keystore "hearth/backend/secrets"
+)
+
+// API keys written in config.json as they are (F-SECRETS): typed in by hand,
+// or saved while no OS keyring answered. Hearth finds them and says so
+// (`hearth status`, the Settings view) but never moves one on its own: a
+// config.json synced between machines must not lose its key behind the
+// user's back. The user moves a key with MoveKeyToKeyring.
+
+// PlainKey is one API key stored in plain text in config.json.
+type PlainKey struct {
+	// Provider is the name SetAPIKey takes: "openai", "custom.<name>" or "web.search".
+	Provider string `json:"provider"`
+	// Key is where it is in config.json, e.g. "providers.openai.apiKey".
+	Key string `json:"key"`
+}
+
+// PlainKeyReport says which API keys sit in config.json in plain text and
+// what can be done about them.
+type PlainKeyReport struct {
+	Plain []PlainKey `json:"plain"`
+	// Keyring: the OS keyring answers, so the keys can move there. It is asked
+	// only when Plain is not empty (false otherwise).
+	Keyring bool `json:"keyring"`
+	// ConfigFile is the path of config.json.
+	ConfigFile string `json:"configFile"`
+	// FileMode is config.json's permission bits ("0600"; "" when there is no file);
+	// Private says that only its owner can read it.
+	FileMode string `json:"fileMode"`
+	Private  bool   `json:"private"`
+	// Error says why config.json could not be read (nothing else is then known).
+	Error string `json:"error,omitempty"`
+}
+
+// keyField is a place in config.json that holds an API key.
+type keyField struct {
+	provider string
+	path     []string
+}
+
+func (f keyField) dotted() string { return strings.Join(f.path, ".") }
+
+// keyFields lists the key fields SetAPIKey knows, for the providers the file has.
+func keyFields(raw *config.Raw) []keyField {
+	fs := []keyField{{config.ProviderOpenAI, []string{"providers", "openai", "apiKey"}}}
+	for _, name := range raw.Members("providers", "custom") {
+		fs = append(fs, keyField{"custom." + name, []string{"providers", "custom", name, "apiKey"}})
+	}
+	return append(fs, keyField{"web.search", []string{"tools", "web", "search", "apiKey"}})
+}
+
+// anyRef matches a "${…}" reference anywhere in a value: one that names an
+// environment variable or the keyring keeps the key out of the file.
+var anyRef = regexp.MustCompile(`\$\{(keyring:[^}]*|[A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// isPlainKey reports whether a config value, as written in the file, is a key
+// itself: not empty and no reference.
+func isPlainKey(v string) bool {
+	v = strings.TrimSpace(v)
+	return v != "" && !anyRef.MatchString(v)
+}
+
+// PlainKeys reports the API keys that config.json holds in plain text (the
+// file as it is on disk now, not as loaded).
+func (s *Service) PlainKeys() PlainKeyReport {
+	path := s.Paths().ConfigFile
+	rep := PlainKeyReport{Plain: []PlainKey{}, ConfigFile: path}
+	if fi, err := os.Stat(path); err == nil {
+		rep.FileMode = fmt.Sprintf("%04o", fi.Mode().Perm())
+		rep.Private = fi.Mode().Perm()&0o077 == 0
+	}
+	raw, err := config.ReadRaw(path)
+	if err != nil {
+		rep.Error = err.Error()
+		return rep
+	}
+	for _, f := range keyFields(raw) {
+		if v, ok := raw.String(f.path...); ok && isPlainKey(v) {
+			rep.Plain = append(rep.Plain, PlainKey{Provider: f.provider, Key: f.dotted()})
+		}
+	}
+	if len(rep.Plain) > 0 {
+		rep.Keyring = s.hitl.secrets.Available()
+	}
+	return rep
+}
+
+// MoveKeyToKeyring moves the API key of provider ("openai", "custom.<name>",
+// "web.search"), written in config.json in plain text, into the OS keyring;
+// config.json then holds "${keyring:<provider>}". The file is rewritten
+// through config.Save (atomic, 0600, unknown keys and ${VAR} references kept)
+// and only after the keyring has the key: when the keyring fails, config.json
+// is left as it was. A config.json with errors is refused before anything is
+// written.
+func (s *Service) MoveKeyToKeyring(provider string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	path := s.paths.ConfigFile
+	fail := func(err error) error { return fmt.Errorf("move the %s key to the OS keyring: %w", provider, err) }
+	if s.configErr != nil {
+		return fail(fmt.Errorf("%w (hint: fix config.json by hand first; Hearth will not rewrite it)", s.configErr))
+	}
+	cfg, _, err := config.Load(path, s.getenv)
+	if err != nil {
+		return fail(fmt.Errorf("%w (hint: fix config.json by hand first; Hearth will not rewrite it)", err))
+	}
+	raw, err := config.ReadRaw(path)
+	if err != nil {
+		return fail(err)
+	}
+	var field *keyField
+	for _, f := range keyFields(raw) {
+		if f.provider == provider {
+			field = &f
+			break
+		}
+	}
+	if field == nil {
+		return fail(fmt.Errorf("config.json has no such key (hint: use one of %s)", providerNames(keyFields(raw))))
+	}
+	key, _ := raw.String(field.path...)
+	if !isPlainKey(key) {
+		return fail(fmt.Errorf("%s is not a key written in plain text (nothing to move)", field.dotted()))
+	}
+	_, set, err := apiKeyField(cfg, provider)
+	if err != nil {
+		return fail(err)
+	}
+	if !s.hitl.secrets.Available() {
+		return fail(fmt.Errorf("%w (hint: the key stays in config.json, which only you can read; unlock or start your keyring, e.g. GNOME Keyring or KWallet, and try again)", keystore.ErrUnavailable))
+	}
+	undo, err := s.hitl.keyringPut(provider, strings.TrimSpace(key))
+	if err != nil {
+		return fail(fmt.Errorf("%w (hint: config.json was not changed; unlock the keyring and try again)", err))
+	}
+	set(keystore.Ref(provider))
+	if err := cfg.Save(path); err != nil {
+		undo()
+		return fail(err)
+	}
+	if fresh, warnings, err := config.Load(path, s.getenv); err == nil {
+		s.cfg, s.warnings = fresh, warnings
+	}
+	if s.parts != nil {
+		delete(s.parts.providers, provider) // rebuilt with the key from the keyring
+	}
+	s.hitl.refreshMasker(s.cfg)
+	slog.Info("API key moved to the OS keyring", "provider", provider)
+	return nil
+}
+
+func providerNames(fs []keyField) string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = fmt.Sprintf("%q", f.provider)
+	}
+	return strings.Join(names, ", ")
+}
+
+// keyringPut stores key under name and returns how to take that back: the
+// entry it replaced comes back, or the new one goes.
+func (h *hitl) keyringPut(name, key string) (undo func(), err error) {
+	prev, gerr := h.secrets.Get(name)
+	had := gerr == nil
+	if err := h.secrets.Set(name, key); err != nil {
+		return nil, err
+	}
+	return func() {
+		var err error
+		if had {
+			err = h.secrets.Set(name, prev)
+		} else {
+			err = h.secrets.Delete(name)
+		}
+		if err != nil {
+			slog.Warn("keyring entry not restored", "name", name, "err", err)
+		}
+	}, nil
+}
+
+// settingsKeysToKeyring is SaveSettings' part of F-SECRETS: a key typed into
+// the Settings view goes to the OS keyring when one answers (n then holds
+// "${keyring:<provider>}"), as SetAPIKey does. Keys n keeps unchanged from old
+// are left where they are. undo takes the keyring entries back if the save
+// fails; done removes the entries old referred to that n no longer does.
+func (s *Service) settingsKeysToKeyring(old, n *config.Config) (undo, done func(), err error) {
+	var undos []func()
+	undo = func() {
+		for _, u := range undos {
+			u()
+		}
+	}
+	type field struct {
+		provider string
+		get      func(*config.Config) string
+		set      func(string)
+	}
+	fs := []field{{config.ProviderOpenAI, func(c *config.Config) string { return c.Providers.OpenAI.APIKey },
+		func(v string) { n.Providers.OpenAI.APIKey = v }}}
+	for name := range n.Providers.Custom {
+		fs = append(fs, field{"custom." + name, func(c *config.Config) string { return c.Providers.Custom[name].APIKey },
+			func(v string) { p := n.Providers.Custom[name]; p.APIKey = v; n.Providers.Custom[name] = p }})
+	}
+	for _, f := range fs {
+		v := strings.TrimSpace(f.get(n))
+		if v == f.get(old) || !isPlainKey(v) || !s.hitl.secrets.Available() {
+			continue
+		}
+		u, err := s.hitl.keyringPut(f.provider, v)
+		if err != nil {
+			undo()
+			return nil, nil, fmt.Errorf("store the %s key in the OS keyring: %w (hint: nothing was saved; unlock the keyring and save again)", f.provider, err)
+		}
+		undos = append(undos, u)
+		f.set(keystore.Ref(f.provider))
+	}
+	done = func() {
+		now := map[string]bool{}
+		for _, v := range secrets(n) {
+			if name, ok := keystore.ParseRef(v); ok {
+				now[name] = true
+			}
+		}
+		for _, v := range secrets(old) {
+			if name, ok := keystore.ParseRef(v); ok && !now[name] {
+				if err := s.hitl.secrets.Delete(name); err != nil {
+					slog.Warn("old key left in the OS keyring", "name", name, "err", err)
+				}
+			}
+		}
+	}
+	return undo, done, nil
+}
