@@ -31,6 +31,8 @@ export type JobSpec = schedule.JobSpec;
 export type JobProblem = schedule.JobProblem;
 export type RunRecord = schedule.RunRecord;
 export type BackgroundSettings = core.BackgroundSettings;
+/** A missed reminder or a damaged jobs file, shown until dismissed (core.Notice; times as RFC 3339). */
+export type Notice = core.Notice;
 /** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
 export interface BackgroundEvent {
   kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
@@ -135,6 +137,8 @@ export const api = {
   setMissedRuns: (policy: string) => App.SetMissedRuns(policy),
   setCloseToTray: (on: boolean) => App.SetCloseToTray(on),
   setLaunchAtLogin: (on: boolean) => App.SetLaunchAtLogin(on),
+  backgroundNotices: async (): Promise<Notice[]> => (await App.BackgroundNotices()) ?? [],
+  dismissNotice: (id: string) => App.DismissNotice(id),
   // Background work (background.go): events, a chat to open, the tray's New chat
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),
