@@ -38,7 +38,8 @@ type Notice struct {
 	Due       time.Time `json:"due,omitzero"`
 	// Outcome is MissedSkipped, or for a caught-up run MissedRunning until
 	// it has finished, then MissedDone or MissedFailed (with Error), or
-	// MissedInterrupted when Hearth quit before it finished.
+	// MissedInterrupted when Hearth quit before it finished, MissedRemoved
+	// when the reminder was deleted before its catch-up ran.
 	Outcome string    `json:"outcome,omitempty"`
 	RanAt   time.Time `json:"ranAt,omitzero"` // when the catch-up run started
 	Error   string    `json:"error,omitempty"`
@@ -57,6 +58,7 @@ const (
 	MissedDone        = "done"
 	MissedFailed      = "failed"
 	MissedInterrupted = "interrupted"
+	MissedRemoved     = "removed"
 )
 
 // NoticesFile keeps the missed-run notices in the state directory.
@@ -216,6 +218,21 @@ func (b *noticeBook) record(n schedule.Notice, now time.Time) {
 			func(x Notice) bool { return x.Kind == NoticeJobsFile })
 	case schedule.NoticeJobsFileOK:
 		b.list = slices.DeleteFunc(b.list, func(x Notice) bool { return x.Kind == NoticeJobsFile })
+	}
+}
+
+// removed marks a catch-up still to run of a deleted reminder: it never will.
+func (b *noticeBook) removed(jobID string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	changed := false
+	for i := range b.list {
+		if n := &b.list[i]; n.Kind == NoticeMissed && n.JobID == jobID && n.Outcome == MissedRunning {
+			n.Outcome, changed = MissedRemoved, true
+		}
+	}
+	if changed {
+		b.saveLocked()
 	}
 }
 

@@ -290,3 +290,25 @@ func TestDamagedNoticesFileIsMovedAside(t *testing.T) {
 		t.Errorf("damaged file not kept aside: %v %q", err, data)
 	}
 }
+
+func TestCatchUpOfADeletedReminderSaysItWillNotRun(t *testing.T) {
+	setXDG(t)
+	writeConfig(t, `{"heartbeat":{"enabled":false},"schedule":{"paused":true}}`)
+	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}})
+	jobs := addWhileOpen(t, url, hourly)
+	h := openHearth(t, url, restart)
+	h.start(t)
+	// Reminders are paused: the catch-up waits for Resume.
+	if n := h.svc.BackgroundNotices(); len(n) != 1 || n[0].Outcome != MissedRunning {
+		t.Fatalf("while paused: %+v", n)
+	}
+	if err := h.svc.RemoveJob(jobs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.svc.BackgroundNotices(); len(n) != 1 || n[0].Outcome != MissedRemoved || n[0].Title != "Morning brief" {
+		t.Errorf("after deleting it: %+v", n)
+	}
+	if len(fake.ChatRequests()) != 0 {
+		t.Error("a paused reminder ran")
+	}
+}

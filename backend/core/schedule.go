@@ -186,6 +186,7 @@ func (s *Service) RemoveJob(id string) error {
 	if err := st.Remove(id); err != nil {
 		return err
 	}
+	s.notices().removed(id)
 	s.jobsChanged()
 	return nil
 }

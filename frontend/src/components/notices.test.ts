@@ -89,10 +89,11 @@ describe('Reminders view: notices of reminders missed while Hearth was closed', 
     expect(mocks.dismissNotice.mock.calls.map((c) => c[0]).sort()).toEqual(['n1', 'n2']);
   });
 
-  it('says a run still to come waits for Resume when reminders are paused, and why a catch-up failed', async () => {
+  it('says a run still to come waits for Resume when reminders are paused, why a catch-up failed, and a deleted one', async () => {
     const running = { ...caughtUp(), id: 'n3', outcome: 'running', ranAt: '0001-01-01T00:00:00Z' } as Notice;
     const failed = { ...caughtUp(), id: 'n4', jobId: 'c3', title: 'Backup', outcome: 'failed', error: 'model not found' } as Notice;
-    const { app } = setup([running, failed], {
+    const gone = { ...caughtUp(), id: 'n5', jobId: 'd4', title: 'Old', outcome: 'removed', ranAt: '0001-01-01T00:00:00Z' } as Notice;
+    const { app } = setup([running, failed, gone], {
       getBackgroundSettings: vi.fn(async () => fakeBackgroundSettings({ remindersPaused: true })),
     });
     render(RemindersView, { props: { app } });
@@ -102,6 +103,8 @@ describe('Reminders view: notices of reminders missed while Hearth was closed', 
     expect(f.textContent).toContain(`Caught up at ${hhmm(9)}, but it failed:`);
     expect(f.textContent).toContain('model not found');
     expect(within(f).getByRole('button', { name: 'Open chat' })).toBeTruthy();
+    expect(screen.getByTestId('notice-n5').textContent).toContain('Not caught up: the reminder was deleted');
+    expect(within(screen.getByTestId('notice-n5')).queryByRole('button', { name: 'Open chat' })).toBeNull();
   });
 
   it('tells a damaged jobs file once, with its hint, until dismissed', async () => {
