@@ -9,7 +9,7 @@ import (
 
 // The Reminders view's and the background settings' bindings, each a
 // forward to backend/core. Changes arrive back as "background" events of
-// kind "jobs" (background.go).
+// kind "jobs" (background.go); "notice" and "jobs" events refresh the notices.
 
 // ListJobs lists the reminders, soonest first.
 func (a *App) ListJobs() ([]schedule.Job, error) { return a.svc.ListJobs() }
@@ -48,3 +48,10 @@ func (a *App) SetCloseToTray(on bool) error { return a.svc.SetCloseToTray(on) }
 
 // SetLaunchAtLogin sets whether Hearth starts (in the tray) at login.
 func (a *App) SetLaunchAtLogin(on bool) error { return a.svc.SetLaunchAtLogin(on) }
+
+// BackgroundNotices lists what the window shows until dismissed: reminders
+// missed while Hearth was closed (caught up or skipped) and a damaged jobs file.
+func (a *App) BackgroundNotices() []core.Notice { return a.svc.BackgroundNotices() }
+
+// DismissNotice removes one of them.
+func (a *App) DismissNotice(id string) error { return a.svc.DismissNotice(id) }

@@ -53,6 +53,8 @@ type background struct {
 	started bool
 	ctx     context.Context // StartBackground's, for restarting the heartbeat
 
+	notices noticeBook // what the window shows until dismissed (notices.go)
+
 	hbMu     sync.Mutex // serialises heartbeat restarts
 	hbCancel context.CancelFunc
 	wg       sync.WaitGroup // the heartbeat loop
@@ -184,6 +186,7 @@ func (s *Service) RemoveJob(id string) error {
 	if err := st.Remove(id); err != nil {
 		return err
 	}
+	s.notices().removed(id)
 	s.jobsChanged()
 	return nil
 }
@@ -275,9 +278,7 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 	cfg := s.Config()
 	sc, err := schedule.New(schedule.Options{
 		Store: st, Run: s.runJob, Clock: s.bg.clock, MissedRuns: cfg.Schedule.MissedRuns, Watch: true,
-		Notice: func(text string) {
-			s.bg.emit(BackgroundEvent{Kind: BackgroundNotice, Title: "Hearth reminders", Text: text})
-		},
+		Notice:  s.schedulerNotice,
 		Changed: func() { s.bg.emit(BackgroundEvent{Kind: BackgroundJobs}) },
 	})
 	if err != nil {
@@ -297,6 +298,7 @@ func (s *Service) StartBackground(ctx context.Context, held *applock.Lock) error
 	if paused {
 		sc.SetPaused(true)
 	}
+	s.notices().interruptStale()
 	sc.Start(ctx)
 	return s.restartHeartbeat()
 }
@@ -321,7 +323,15 @@ func (s *Service) StopBackground() {
 // the Gate from Request.Unattended and AllowTools); nothing ever waits for
 // a human. The answer is delivered as a notification unless the run already
 // reached the user with the message tool.
-func (s *Service) runJob(ctx context.Context, j schedule.Job) schedule.Outcome {
+func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outcome) {
+	started := s.bg.clock.Now()
+	defer func() {
+		// A missed run being caught up: its notice says how it went. A busy
+		// chat retries later; a run cut by shutdown is caught up next start.
+		if !out.Busy && ctx.Err() == nil {
+			s.notices().ran(j.ID, started, out)
+		}
+	}()
 	run, err := s.SendRequest(ctx, agent.Request{SessionID: j.Session(), Text: j.Message, Unattended: true,
 		AllowTools: j.AllowTools, Channel: prompt.ChannelCron}, nil)
 	if errors.Is(err, agent.ErrBusy) {
@@ -335,7 +345,7 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) schedule.Outcome {
 	posted := s.bg.posted[run.ID]
 	delete(s.bg.posted, run.ID)
 	s.bg.mu.Unlock()
-	out := schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
+	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
 	switch res.Status {
 	case agent.StatusOK:
 	case agent.StatusError:

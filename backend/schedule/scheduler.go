@@ -53,8 +53,9 @@ type Options struct {
 	// closed: MissedCatchup (default) or MissedSkip.
 	MissedRuns string
 	// Notice tells the user something (missed runs caught up or skipped, a
-	// damaged jobs file). Called from the scheduler's goroutine.
-	Notice func(text string)
+	// damaged jobs file, that file readable again). Called from the
+	// scheduler's goroutine.
+	Notice func(Notice)
 	// Changed is called after the jobs changed (a run finished, another
 	// process edited the file): the tray's "Next:" label listens.
 	Changed func()
@@ -184,15 +185,17 @@ func (s *Scheduler) loop(ctx context.Context) {
 func (s *Scheduler) catchUp() {
 	now := s.opts.Clock.Now()
 	var names []string
+	var missed []MissedRun
 	skip := s.opts.MissedRuns == MissedSkip
 	err := s.opts.Store.Update(func(jobs []Job) ([]Job, error) {
-		names = names[:0]
+		names, missed = names[:0], missed[:0]
 		for i := range jobs {
 			j := &jobs[i]
 			if j.Paused || j.NextRun.IsZero() || !j.NextRun.Before(now) {
 				continue
 			}
 			names = append(names, j.Title())
+			missed = append(missed, MissedRun{JobID: j.ID, Title: j.Title(), SessionID: j.Session(), Due: j.NextRun, Skipped: skip})
 			if !skip {
 				continue // due: the first wake runs it once
 			}
@@ -215,11 +218,13 @@ func (s *Scheduler) catchUp() {
 	if len(names) == 0 {
 		return
 	}
+	n := Notice{Kind: NoticeMissed, Missed: missed}
 	if skip {
-		s.notice(fmt.Sprintf("Skipped %d reminder(s) missed while Hearth was closed (schedule.missedRuns is skip): %s", len(names), strings.Join(names, ", ")))
+		n.Text = fmt.Sprintf("Skipped %d reminder(s) missed while Hearth was closed (schedule.missedRuns is skip): %s", len(names), strings.Join(names, ", "))
 	} else {
-		s.notice(fmt.Sprintf("Running %d reminder(s) missed while Hearth was closed, once each (schedule.missedRuns is catchup): %s", len(names), strings.Join(names, ", ")))
+		n.Text = fmt.Sprintf("Running %d reminder(s) missed while Hearth was closed, once each (schedule.missedRuns is catchup): %s", len(names), strings.Join(names, ", "))
 	}
+	s.notice(n)
 }
 
 var errNoChange = errors.New("no change")
@@ -280,20 +285,26 @@ func (s *Scheduler) reload() {
 		msg = fmt.Sprintf("%d reminder(s) in %s could not be read and are kept but not run: %s", len(problems), s.opts.Store.Path(), problems[0].Error)
 	}
 	tell := msg != "" && msg != s.lastShown
+	fixed := msg == "" && s.lastShown != ""
 	s.lastShown = msg
 	s.mu.Unlock()
-	if tell {
-		s.notice(msg)
+	switch {
+	case tell:
+		s.notice(Notice{Kind: NoticeJobsFile, Text: msg})
+	case fixed:
+		s.notice(Notice{Kind: NoticeJobsFileOK})
 	}
 	if s.opts.Changed != nil {
 		s.opts.Changed()
 	}
 }
 
-func (s *Scheduler) notice(text string) {
-	s.opts.Log.Info("reminders: " + text)
+func (s *Scheduler) notice(n Notice) {
+	if n.Text != "" {
+		s.opts.Log.Info("reminders: " + n.Text)
+	}
 	if s.opts.Notice != nil {
-		s.opts.Notice(text)
+		s.opts.Notice(n)
 	}
 }
 

@@ -46,7 +46,7 @@ type harness struct {
 	clock   *FakeClock
 	rec     *recorder
 	sched   *Scheduler
-	notices []string
+	notices []Notice
 	mu      sync.Mutex
 }
 
@@ -55,7 +55,7 @@ func newHarness(t *testing.T, dir string, missed string) *harness {
 	h := &harness{store: NewStore(dir), clock: NewFakeClock(t0), rec: newRecorder()}
 	var err error
 	h.sched, err = New(Options{Store: h.store, Run: h.rec.run, Clock: h.clock, MissedRuns: missed,
-		Notice: func(s string) { h.mu.Lock(); h.notices = append(h.notices, s); h.mu.Unlock() }})
+		Notice: func(n Notice) { h.mu.Lock(); h.notices = append(h.notices, n); h.mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,21 @@ func newHarness(t *testing.T, dir string, missed string) *harness {
 func (h *harness) notice() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return strings.Join(h.notices, "\n")
+	var texts []string
+	for _, n := range h.notices {
+		texts = append(texts, n.Text)
+	}
+	return strings.Join(texts, "\n")
+}
+
+// last is the last notice told, or the zero Notice.
+func (h *harness) last() Notice {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.notices) == 0 {
+		return Notice{}
+	}
+	return h.notices[len(h.notices)-1]
 }
 
 // tick advances the clock and runs one wake, waiting for the runs it started.
@@ -176,6 +190,10 @@ func TestMissedRunsCatchup(t *testing.T) {
 	if n := h2.notice(); !strings.Contains(n, "catchup") || !strings.Contains(n, "hourly") || strings.Contains(n, "later") {
 		t.Errorf("notice %q: want the catch-up policy and the missed job only", n)
 	}
+	if n := h2.last(); n.Kind != NoticeMissed || len(n.Missed) != 1 || n.Missed[0] != (MissedRun{JobID: a.ID,
+		Title: "hourly", SessionID: "cron:" + a.ID, Due: t0.Add(time.Hour)}) {
+		t.Errorf("structured notice %+v: want hourly, due 10:00, caught up", n)
+	}
 	h2.tick(0)
 	if got := h2.rec.ran; len(got) != 1 || got[0] != a.ID {
 		t.Fatalf("catch-up ran %v, want %s once", got, a.ID)
@@ -203,6 +221,10 @@ func TestMissedRunsSkip(t *testing.T) {
 	}
 	if n := h2.notice(); !strings.Contains(n, "Skipped 2") || !strings.Contains(n, "skip") {
 		t.Errorf("notice %q", n)
+	}
+	if n := h2.last(); n.Kind != NoticeMissed || len(n.Missed) != 2 || !n.Missed[0].Skipped || !n.Missed[1].Skipped ||
+		!n.Missed[0].Due.Equal(t0.Add(time.Hour)) || !n.Missed[1].Due.Equal(t0.Add(time.Hour)) {
+		t.Errorf("structured notice %+v: want both skipped, due 10:00", n)
 	}
 	got, _ := h2.store.Get(a.ID)
 	if got.LastStatus != StatusSkipped || !got.NextRun.Equal(time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)) {
@@ -276,6 +298,15 @@ func TestCorruptFileKeptAndReported(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(h.store.Path()); !bytes.Equal(before, after) {
 		t.Error("damaged jobs.json was rewritten")
+	}
+	if n := h.last(); n.Kind != NoticeJobsFile {
+		t.Errorf("notice kind %q, want %q", n.Kind, NoticeJobsFile)
+	}
+	// Fixed by hand: the user is told nothing more, the stale notice can go.
+	os.WriteFile(h.store.Path(), []byte(`{"version":1,"jobs":[]}`), 0o600)
+	h.tick(time.Minute)
+	if n := h.last(); n.Kind != NoticeJobsFileOK || n.Text != "" {
+		t.Errorf("after the fix: %+v, want a textless %q", n, NoticeJobsFileOK)
 	}
 }
 

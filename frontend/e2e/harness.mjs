@@ -81,9 +81,10 @@ export async function startFakeOllama(port, script) {
 
 /**
  * Starts the dev build with a fresh home. options.config is written to config.json as given
- * (a string is written verbatim, so tests can hand it broken JSON).
+ * (a string is written verbatim, so tests can hand it broken JSON); options.files maps paths
+ * under the home (e.g. data/hearth/cron/jobs.json) to contents written before Hearth starts.
  */
-export async function startHearth({ config, ollamaHost } = {}) {
+export async function startHearth({ config, ollamaHost, files = {} } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
   const xdg = {
     HOME: home,
@@ -96,6 +97,10 @@ export async function startHearth({ config, ollamaHost } = {}) {
   if (config !== undefined) {
     mkdirSync(join(xdg.XDG_CONFIG_HOME, 'hearth'), { recursive: true });
     writeFileSync(configPath, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  }
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(home, rel, '..'), { recursive: true });
+    writeFileSync(join(home, rel), text);
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -34,6 +34,8 @@ const script = {
     { name: 'nomic-embed-text:latest', family: 'nomic-bert', size: 274302450, contextLength: 2048, capabilities: ['embedding'], parameterSize: '137M', quantization: 'F16' },
   ],
   replies: [
+    // The reminder missed while Hearth was closed, caught up at start (before any chat).
+    { content: 'Good morning: the courtyard drawings are due today, and Anna called yesterday.', promptEvalCount: 500, evalCount: 18 },
     { thinking: 'List the files first, then plan.', toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }], promptEvalCount: 980, evalCount: 24 },
     { content: answer, promptEvalCount: 1400, evalCount: 160 },
     { status: 404, error: "model 'qwen3:4b' not found" },
@@ -84,7 +86,25 @@ const fakemcp = join(mkdtempSync(join(tmpdir(), 'hearth-fakemcp-')), 'fakemcp');
 execFileSync('go', ['build', '-o', fakemcp, './backend/internal/fakemcp'], { cwd: repoRoot, stdio: 'inherit' });
 
 const ollama = await startFakeOllama(undefined, script);
-const app = await startHearth({ ollamaHost: ollama.host, config: { agents: { defaults: { embeddingModel: '' } } } });
+// Reminders missed while Hearth was closed: one due 70 minutes ago (caught up at start), and
+// one skipped at an earlier start, still not dismissed.
+const ago = (min) => new Date(Date.now() - min * 60_000).toISOString();
+const missedJobs = {
+  version: 1,
+  jobs: [{ id: 'brief001', name: 'Morning brief', message: 'Give me my morning brief', schedule: { kind: 'every', everySeconds: 86400 }, created: ago(5000), nextRun: ago(70) }],
+};
+const oldNotices = [
+  { id: 'n0', kind: 'missed', at: ago(1200), jobId: 'balc0002', title: 'Water the balcony', sessionId: 'cron:balc0002', due: ago(1500), outcome: 'skipped' },
+];
+const app = await startHearth({
+  ollamaHost: ollama.host,
+  config: { agents: { defaults: { embeddingModel: '' } } },
+  files: { 'data/hearth/cron/jobs.json': JSON.stringify(missedJobs), 'state/hearth/notices.json': JSON.stringify(oldNotices) },
+});
+// The catch-up takes the first reply: wait for it before any chat asks for one.
+for (let i = 0; i < 200 && !readFileSync(join(app.home, 'data/hearth/cron/jobs.json'), 'utf8').includes('"lastStatus": "ok"'); i++) {
+  await new Promise((r) => setTimeout(r, 100));
+}
 function writeMemory(files = memoryFiles) {
   for (const [name, text] of Object.entries(files)) {
     const p = join(app.workspace, name);
@@ -111,7 +131,7 @@ try {
     // Three reminders through the form: one answered, one failed and paused, one ahead.
     await page.getByRole('button', { name: 'Reminders' }).click();
     const form = page.getByRole('form', { name: 'New reminder' });
-    await form.waitFor(); // no reminder yet: the form is open
+    await page.locator('[data-testid^="job-"]').filter({ hasText: 'Morning brief' }).waitFor(); // the one from before
     const create = async (name, message, fill) => {
       if (!(await form.isVisible())) await page.getByRole('button', { name: 'New reminder' }).click();
       await form.getByLabel('Name (optional)').fill(name);

@@ -169,6 +169,8 @@ function fakeReminderApi(listeners: BackgroundListeners) {
     setMissedRuns: vi.fn(async () => {}),
     setCloseToTray: vi.fn(async () => {}),
     setLaunchAtLogin: vi.fn(async () => {}),
+    backgroundNotices: vi.fn(async () => [] as import('./lib/api').Notice[]),
+    dismissNotice: vi.fn(async () => {}),
     onBackground: on(listeners.background),
     onOpenSession: on(listeners.open),
     onNewSession: on(listeners.newChat),

@@ -31,8 +31,13 @@ export type JobSpec = schedule.JobSpec;
 export type JobProblem = schedule.JobProblem;
 export type RunRecord = schedule.RunRecord;
 export type BackgroundSettings = core.BackgroundSettings;
+<<<<<<< HEAD
 /** API keys written in config.json in plain text (core.PlainKeyReport). */
 export type PlainKeyReport = Omit<core.PlainKeyReport, 'convertValues'>;
+=======
+/** A missed reminder or a damaged jobs file, shown until dismissed (core.Notice; times as RFC 3339). */
+export type Notice = core.Notice;
+>>>>>>> missed
 /** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
 export interface BackgroundEvent {
   kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
@@ -140,6 +145,8 @@ export const api = {
   setMissedRuns: (policy: string) => App.SetMissedRuns(policy),
   setCloseToTray: (on: boolean) => App.SetCloseToTray(on),
   setLaunchAtLogin: (on: boolean) => App.SetLaunchAtLogin(on),
+  backgroundNotices: async (): Promise<Notice[]> => (await App.BackgroundNotices()) ?? [],
+  dismissNotice: (id: string) => App.DismissNotice(id),
   // Background work (background.go): events, a chat to open, the tray's New chat
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),

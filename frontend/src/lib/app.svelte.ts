@@ -7,6 +7,7 @@ import { createApprovalsStore } from './stores/approvals.svelte';
 import { createChatStore, type PerfProbe } from './stores/chat.svelte';
 import { createMemoryStore } from './stores/memory.svelte';
 import { createModelsStore } from './stores/models.svelte';
+import { createNoticesStore } from './stores/notices.svelte';
 import { createRemindersStore } from './stores/reminders.svelte';
 import { createSessionsStore } from './stores/sessions.svelte';
 import { createSettingsStore } from './stores/settings.svelte';
@@ -47,6 +48,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     chat,
     models,
     reminders,
+    notices: createNoticesStore(api),
     settings,
     memory,
     activity,

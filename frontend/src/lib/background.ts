@@ -1,15 +1,17 @@
 // The window side of background work (background.go): a "background" event refreshes the
 // Reminders view (kind "jobs") or, when a reminder, the heartbeat, the message tool or a
 // helper reached a chat, the chat list and that chat if it is open; "session:open" (a
-// clicked notification) opens a chat; "session:new" (the tray's New chat) starts one.
+// clicked notification) opens a chat; "session:new" (the tray's New chat) starts one. A
+// "notice" or "jobs" event reads the notices again (missed reminders, a damaged jobs file).
 import type { BackgroundEvent } from './api';
 import type { AppCtx } from './app.svelte';
 
-type Ctx = Pick<AppCtx, 'api' | 'reminders' | 'sessions' | 'chat' | 'openChat' | 'newChat'>;
+type Ctx = Pick<AppCtx, 'api' | 'reminders' | 'notices' | 'sessions' | 'chat' | 'openChat' | 'newChat'>;
 
 const reachesAChat = new Set<BackgroundEvent['kind']>(['message', 'reminder', 'heartbeat', 'subagent']);
 
 export function onBackgroundEvent(app: Ctx, ev: BackgroundEvent): void {
+  if (ev.kind === 'notice' || ev.kind === 'jobs') void app.notices.refresh();
   if (ev.kind === 'jobs') {
     // The view reads the jobs when it opens; until then there is nothing to refresh.
     if (app.reminders.loaded) void app.reminders.refresh();
@@ -21,12 +23,14 @@ export function onBackgroundEvent(app: Ctx, ev: BackgroundEvent): void {
   if (ev.sessionId && app.chat.sessionId === ev.sessionId && !app.chat.running) void app.chat.open(ev.sessionId);
 }
 
-/** Subscribes to the three events; returns the unsubscribe. */
+/** Subscribes to the three events, then reads the notices; returns the unsubscribe. */
 export function listenBackground(app: Ctx): () => void {
   const offs = [
     app.api.onBackground((ev) => onBackgroundEvent(app, ev)),
     app.api.onOpenSession((id) => id && app.openChat(id)),
     app.api.onNewSession(() => app.newChat()),
   ];
+  // After subscribing: a notice raised in between is read by one or the other.
+  void app.notices.refresh();
   return () => offs.forEach((off) => off());
 }

@@ -22,10 +22,13 @@ export interface NavEntry {
   component: Component<{ app: AppCtx }>;
   /** A main view opened from elsewhere (e.g. a sidebar tab), with no button of its own. */
   hidden?: boolean;
+  /** How many things wait in the view for the user (a quiet count on its button). */
+  badge?: (app: AppCtx) => number;
 }
 
 export const mainViews: NavEntry[] = [
-  { id: 'reminders', label: 'nav.reminders', icon: 'M12 21a8 8 0 1 0 0-16 8 8 0 0 0 0 16z M12 9v4l2.5 2.5 M5 3L2 6 M19 3l3 3', component: RemindersView },
+  { id: 'reminders', label: 'nav.reminders', icon: 'M12 21a8 8 0 1 0 0-16 8 8 0 0 0 0 16z M12 9v4l2.5 2.5 M5 3L2 6 M19 3l3 3', component: RemindersView,
+    badge: (app) => app.notices.count },
   { id: 'models', label: 'nav.models', icon: 'M12 3l8 4.5v9L12 21l-8-4.5v-9z M12 12l8-4.5 M12 12v9 M12 12L4 7.5', component: ModelsView },
   { id: 'activity', label: 'activity.nav', icon: 'M3 12h4l3-8 4 16 3-8h4', component: ActivityView },
   { id: 'mcp', label: 'nav.mcp', icon: 'M9 3v5 M15 3v5 M6 8h12v3a6 6 0 0 1-12 0z M12 17v4', component: McpView },

@@ -510,6 +510,59 @@ export namespace core {
 	        this.capabilities = source["capabilities"];
 	    }
 	}
+	export class Notice {
+	    id: string;
+	    kind: string;
+	    // Go type: time
+	    at: any;
+	    text?: string;
+	    jobId?: string;
+	    title?: string;
+	    sessionId?: string;
+	    // Go type: time
+	    due: any;
+	    outcome?: string;
+	    // Go type: time
+	    ranAt: any;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Notice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.text = source["text"];
+	        this.jobId = source["jobId"];
+	        this.title = source["title"];
+	        this.sessionId = source["sessionId"];
+	        this.due = this.convertValues(source["due"], null);
+	        this.outcome = source["outcome"];
+	        this.ranAt = this.convertValues(source["ranAt"], null);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class PlainKey {
 	    provider: string;
 	    key: string;

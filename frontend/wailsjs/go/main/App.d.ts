@@ -22,6 +22,8 @@ export function Approve(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function AttachEvents(arg1:string):Promise<void>;
 
+export function BackgroundNotices():Promise<Array<core.Notice>>;
+
 export function CancelPull(arg1:string):Promise<boolean>;
 
 export function ChooseFolder(arg1:string):Promise<string>;
@@ -31,6 +33,8 @@ export function ContinueRun(arg1:string):Promise<string>;
 export function DeleteModel(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
+
+export function DismissNotice(arg1:string):Promise<void>;
 
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 

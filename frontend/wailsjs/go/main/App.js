@@ -26,6 +26,10 @@ export function AttachEvents(arg1) {
   return window['go']['main']['App']['AttachEvents'](arg1);
 }
 
+export function BackgroundNotices() {
+  return window['go']['main']['App']['BackgroundNotices']();
+}
+
 export function CancelPull(arg1) {
   return window['go']['main']['App']['CancelPull'](arg1);
 }
@@ -44,6 +48,10 @@ export function DeleteModel(arg1) {
 
 export function DeleteSession(arg1) {
   return window['go']['main']['App']['DeleteSession'](arg1);
+}
+
+export function DismissNotice(arg1) {
+  return window['go']['main']['App']['DismissNotice'](arg1);
 }
 
 export function ExportSession(arg1, arg2, arg3, arg4) {

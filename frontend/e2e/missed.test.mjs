@@ -1,0 +1,137 @@
+// Reminders missed while Hearth was closed, as a person meets them: jobs.json holds
+// reminders whose time passed before Hearth starts; the dev build's scheduler catches them
+// up (or skips them) at start, before the window has loaded, and the window still tells
+// which ones, when they were due and what happened, until dismissed. Each test starts its
+// own Hearth on a fresh home with a scripted fake Ollama, and stops it before the next (one
+// desktop Hearth at a time: a second would hand over to the first).
+import { afterEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openBrowser, openPage, startFakeOllama, startHearth } from './harness.mjs';
+
+const model = { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] };
+const ago = (minutes) => new Date(Date.now() - minutes * 60_000).toISOString();
+/** How the window words a time of today (reminderForm.clock in en-US, no seconds). */
+const hhmm = (iso) => new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+
+/** Two reminders due while Hearth was closed, and one still ahead. */
+function jobsFile() {
+  const brief = ago(90);
+  const call = ago(30);
+  const jobs = [
+    { id: 'brief001', name: 'Morning brief', message: 'Give me my morning brief', schedule: { kind: 'every', everySeconds: 86400 }, created: ago(3000), nextRun: brief },
+    { id: 'anna0002', name: 'Call Anna', message: 'Remind me to call Anna', schedule: { kind: 'at', at: call }, created: ago(3000), nextRun: call },
+    { id: 'later003', name: 'Tomorrow', message: 'Later', schedule: { kind: 'every', everySeconds: 86400 }, created: ago(3000), nextRun: new Date(Date.now() + 86400_000).toISOString() },
+  ];
+  return { text: JSON.stringify({ version: 1, jobs }, null, 2), brief, call };
+}
+
+const cron = 'data/hearth/cron/jobs.json';
+let open = [];
+async function stopAll() {
+  for (const stop of open.reverse()) await stop().catch(() => {});
+  open = [];
+}
+afterEach(stopAll);
+
+async function start(config, replies = []) {
+  const chrome = await openBrowser();
+  const ollama = await startFakeOllama(undefined, { models: [model], replies });
+  const jobs = jobsFile();
+  const app = await startHearth({ ollamaHost: ollama.host, config, files: { [cron]: jobs.text } });
+  open.push(() => chrome.close(), () => app.stop(), () => ollama.stop());
+  return { chrome, app, jobs };
+}
+
+/** Opens the window once the scheduler has applied the policy (jobs.json changed). */
+async function openWindow(chrome, app, done) {
+  const deadline = Date.now() + 20000;
+  while (!done(JSON.parse(readFileSync(join(app.home, cron), 'utf8')).jobs)) {
+    if (Date.now() > deadline) throw new Error(`missed runs not handled at start\n${app.log.join('')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { page, errors, context } = await openPage(chrome.browser, app.url);
+  open.push(() => context.close());
+  await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
+  return { page, errors };
+}
+
+const views = (page) => page.getByRole('navigation', { name: 'Views' });
+
+describe('reminders missed while Hearth was closed', () => {
+  test('caught up at start: the window, opened afterwards, says which, and keeps saying until dismissed', async () => {
+    const { chrome, app, jobs } = await start(undefined, [
+      { content: 'Good morning: two meetings today, and the courtyard drawings are due.', promptEvalCount: 300, evalCount: 14 },
+      { content: 'Time to call Anna about Saturday.', promptEvalCount: 300, evalCount: 8 },
+    ]);
+    // Both ran before the window loaded: the one-shot is gone, the daily one moved on a day.
+    const { page, errors } = await openWindow(chrome, app, (stored) => stored.length === 2 && stored[0].lastStatus === 'ok');
+
+    // At start, outside the Reminders view: a quiet count on its button.
+    const badge = views(page).getByTestId('badge-reminders');
+    await badge.waitFor();
+    assert.match(await badge.innerText(), /^2\b/);
+
+    await views(page).getByRole('button', { name: 'Reminders' }).click();
+    const box = page.getByTestId('missed-notices');
+    await box.getByRole('heading', { name: 'Missed while Hearth was closed' }).waitFor();
+    const brief = box.locator('[data-kind="missed"]').filter({ hasText: 'Morning brief' });
+    const call = box.locator('[data-kind="missed"]').filter({ hasText: 'Call Anna' });
+    await box.locator('[data-kind="missed"][data-outcome="done"]').filter({ hasText: 'Morning brief' }).waitFor();
+    assert.match(await brief.innerText(), new RegExp(`was due ${hhmm(jobs.brief)}`));
+    assert.match(await brief.innerText(), /Caught up at \d/);
+    assert.match(await call.innerText(), new RegExp(`was due ${hhmm(jobs.call)}`));
+    assert.match(await call.innerText(), /Caught up at \d/);
+
+    // Its chat holds the run that caught up.
+    await brief.getByRole('button', { name: 'Open chat' }).click();
+    await page.getByTestId('msg-assistant').getByText('Good morning: two meetings today').waitFor();
+    assert.equal(await page.getByTestId('msg-user').last().innerText(), 'Give me my morning brief');
+
+    // A reload (or a restart) shows them again: they stay until dismissed.
+    await page.reload();
+    await views(page).getByRole('button', { name: 'Reminders' }).click();
+    await call.getByRole('button', { name: 'Dismiss' }).click();
+    await call.waitFor({ state: 'detached' });
+    assert.match(await badge.innerText(), /^1\b/);
+    await brief.getByRole('button', { name: 'Dismiss' }).click();
+    await box.waitFor({ state: 'detached' });
+    await badge.waitFor({ state: 'detached' });
+    const stored = JSON.parse(readFileSync(join(app.home, 'state', 'hearth', 'notices.json'), 'utf8'));
+    assert.deepEqual(stored, []);
+    assert.deepEqual(errors, []);
+  });
+
+  test('skipped at start (schedule.missedRuns is skip): the window says which were skipped, and nothing ran', async () => {
+    const { chrome, app, jobs } = await start({ schedule: { missedRuns: 'skip' } });
+    const { page, errors } = await openWindow(chrome, app, (stored) => stored.every((j) => j.id === 'later003' || j.lastStatus === 'skipped'));
+    await views(page).getByTestId('badge-reminders').waitFor();
+    await views(page).getByRole('button', { name: 'Reminders' }).click();
+    const box = page.getByTestId('missed-notices');
+    const brief = box.locator('[data-kind="missed"]').filter({ hasText: 'Morning brief' });
+    await brief.waitFor();
+    assert.match(await brief.innerText(), new RegExp(`was due ${hhmm(jobs.brief)}`));
+    assert.match(await brief.innerText(), /Skipped/);
+    assert.equal(await brief.getByRole('button', { name: 'Open chat' }).count(), 0);
+    assert.match(await box.locator('[data-kind="missed"]').filter({ hasText: 'Call Anna' }).innerText(), /Skipped/);
+    assert.equal(await box.locator('[data-kind="missed"]').filter({ hasText: 'Tomorrow' }).count(), 0);
+    await box.getByRole('button', { name: 'Dismiss all' }).click();
+    await box.waitFor({ state: 'detached' });
+    const sessions = join(app.home, 'data', 'hearth', 'sessions');
+    const ran = existsSync(sessions) ? readdirSync(sessions).filter((f) => /brief001|anna0002/.test(f)) : [];
+    assert.deepEqual(ran, [], 'a skipped reminder ran');
+
+    // Live, with the window open: jobs.json damaged by hand is told at once, once, and the
+    // notice goes by itself when the file is fixed.
+    const good = readFileSync(join(app.home, cron), 'utf8');
+    writeFileSync(join(app.home, cron), '{"jobs": [ {"id": "a"');
+    const file = page.locator('[data-kind="jobsFile"]');
+    await file.getByText('The reminders file could not be read').waitFor();
+    assert.match(await file.innerText(), /is damaged.*hint/s);
+    assert.equal(await page.getByText(/is damaged/).count(), 1);
+    writeFileSync(join(app.home, cron), good);
+    await file.waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+  });
+});
