@@ -31,13 +31,10 @@ export type JobSpec = schedule.JobSpec;
 export type JobProblem = schedule.JobProblem;
 export type RunRecord = schedule.RunRecord;
 export type BackgroundSettings = core.BackgroundSettings;
-<<<<<<< HEAD
 /** API keys written in config.json in plain text (core.PlainKeyReport). */
 export type PlainKeyReport = Omit<core.PlainKeyReport, 'convertValues'>;
-=======
 /** A missed reminder or a damaged jobs file, shown until dismissed (core.Notice; times as RFC 3339). */
 export type Notice = core.Notice;
->>>>>>> missed
 /** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
 export interface BackgroundEvent {
   kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
