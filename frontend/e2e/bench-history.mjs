@@ -20,11 +20,23 @@ function answer(i) {
   return parts.join('\n\n');
 }
 
+/** A very long answer of about `tokens` words: paragraphs of 60 words, a code block every 400. */
+export function longAnswer(tokens) {
+  let s = '';
+  for (let i = 0; i < tokens; i++) {
+    if (i % 400 === 399) s += '\n\n```js\nconst x = ' + i + ';\n```\n\n';
+    else if (i % 60 === 59) s += '.\n\n';
+    else s += i % 7 === 0 ? ' **word' + i + '**' : ' word' + i;
+  }
+  return s;
+}
+
 /**
  * The lines of a session file holding `messages` stored messages (user, assistant and tool),
- * ending with the assistant message "Last answer <id>". Every fourth exchange calls tools.
+ * ending with the assistant message "Last answer <id>" (followed by `lastTokens` words when
+ * given). Every fourth exchange calls tools.
  */
-export function historyLines(id, title, messages) {
+export function historyLines(id, title, messages, lastTokens = 0) {
   const at = (i) => new Date(Date.UTC(2026, 0, 1, 8, 0, 0, i * 1000)).toISOString();
   const lines = [
     { type: 'meta', v: 1, id, title, created: at(0), updated: at(messages + 1), model: 'ollama/qwen3:4b', lastConsolidated: -1, archived: false },
@@ -48,7 +60,7 @@ export function historyLines(id, title, messages) {
       }
     }
     const last = n + 1 >= messages;
-    lines.push({ type: 'message', at: at(n), runId, role: 'assistant', content: last ? `Last answer ${id}.\n\n` + answer(i) : answer(i) });
+    lines.push({ type: 'message', at: at(n), runId, role: 'assistant', content: last ? `Last answer ${id}.\n\n` + (lastTokens ? longAnswer(lastTokens) : answer(i)) : answer(i) });
     n++;
     lines.push({ type: 'run', at: at(n), runId, status: 'ok', final: 'x', usage: { promptTokens: 100, completionTokens: 50 }, durationMs: 900 });
   }

@@ -184,12 +184,17 @@ describe('an interrupted reply', () => {
 describe('a long chat', () => {
   test('opens at its end; scrolling up reaches its first message and keeps the view still', async () => {
     mkdirSync(join(app.workspace, '..', 'sessions'), { recursive: true });
-    writeFileSync(join(app.workspace, '..', 'sessions', 'long.jsonl'), historyLines('long', 'A long chat', 300));
+    writeFileSync(join(app.workspace, '..', 'sessions', 'long.jsonl'), historyLines('long', 'A long chat', 300, 3000));
     await page.reload();
     // As in WebKitGTK, which has no scroll anchoring of its own: the view keeps still by itself.
     await page.addStyleTag({ content: '[data-testid="messages"] { overflow-anchor: none; }' });
     await page.getByRole('list', { name: 'Chats' }).getByText('A long chat').click();
+    // Its last answer is long: its end shows at once, the rest comes in above without moving it.
+    const end = page.getByText('word2998');
+    await end.waitFor();
+    const endTop = await end.evaluate((el) => el.getBoundingClientRect().top);
     await page.getByText('Last answer long.').waitFor();
+    assert.equal(await end.evaluate((el) => el.getBoundingClientRect().top), endTop);
     const rendered = await page.locator('[data-testid^="msg-"]').count();
     assert.ok(rendered < 60, `opening renders only the latest messages, not ${rendered}`);
     const messages = page.getByTestId('messages');

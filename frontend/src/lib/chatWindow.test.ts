@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import ChatView from '../components/ChatView.svelte';
+import Markdown from '../components/Markdown.svelte';
 import type { SessionData } from './api';
-import { earlierIndex, firstIndex, itemLines, keepAnchor, MAX_ITEMS, MIN_ITEMS, SCREEN_LINES, wantsEarlier } from './chatWindow';
+import { earlierIndex, firstIndex, itemLines, keepAnchor, LAZY_BLOCKS, MAX_ITEMS, MIN_ITEMS, SCREEN_LINES, wantsEarlier } from './chatWindow';
 import { createChatStore } from './stores/chat.svelte';
 import { createSessionsStore } from './stores/sessions.svelte';
 import { newTurn, type Item } from './stores/turn';
@@ -65,6 +66,14 @@ describe('chat window', () => {
     expect(scroller.scrollTop).toBe(690);
     await keepAnchor(scroller, null, async () => {}); // nothing rendered yet: nothing to keep
     expect(scroller.scrollTop).toBe(690);
+
+    // onlyAbove: content added inside the view (the anchor is below its top) scrolls nothing.
+    const view = { scrollTop: 0, getBoundingClientRect: () => ({ top: 46 }) };
+    await keepAnchor(view, anchor, async () => void (top += 300), true);
+    expect(view.scrollTop).toBe(0);
+    top = 10;
+    await keepAnchor(view, anchor, async () => void (top += 300), true);
+    expect(view.scrollTop).toBe(300);
   });
 });
 
@@ -169,5 +178,26 @@ describe('a long chat in the chat view', () => {
     await tick();
     expect(count()).toBe(4);
     expect(screen.queryByRole('button', { name: /earlier messages/ })).toBeNull();
+  });
+});
+
+describe('a long answer from history', () => {
+  const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
+
+  it('renders its last blocks at once and the earlier ones over the next frames', async () => {
+    const { container } = render(Markdown, { props: { text: paragraphs(100) } });
+    const blocks = () => container.querySelectorAll('.block').length;
+    expect(blocks()).toBe(LAZY_BLOCKS);
+    expect(container.textContent).toContain('Paragraph 99');
+    expect(container.textContent).not.toContain('Paragraph 0 ');
+    await waitFor(() => expect(blocks()).toBe(100));
+    expect(container.querySelector('.block')?.textContent?.trim()).toBe('Paragraph 0 with bold text.');
+  });
+
+  it('renders a streaming answer, and a short one, whole', () => {
+    const streamed = render(Markdown, { props: { text: paragraphs(100), streaming: true } });
+    expect(streamed.container.querySelectorAll('.block').length).toBe(100);
+    const short = render(Markdown, { props: { text: paragraphs(LAZY_BLOCKS) } });
+    expect(short.container.querySelectorAll('.block').length).toBe(LAZY_BLOCKS);
   });
 });

@@ -59,16 +59,37 @@ export function wantsEarlier(v: Viewport, start: number): boolean {
   return start > 0 && v.scrollTop < v.clientHeight;
 }
 
+/** Blocks of a long answer opened from history rendered at first, and added at a time. */
+export const LAZY_BLOCKS = 30;
+
 /**
- * Keeps what the reader sees still while items are added above: note where a rendered
- * element is, change the items, then put the scroll back by how far that element moved.
+ * Keeps what the reader sees still while content is added above anchor (a rendered element):
+ * note where anchor is, make the change, then scroll by how far anchor moved. With
+ * onlyAbove, content added below the top of the view (which moves only what is under it)
+ * scrolls nothing.
  */
 export async function keepAnchor(
-  scroller: { scrollTop: number },
+  scroller: { scrollTop: number; getBoundingClientRect?(): { top: number } },
   anchor: { getBoundingClientRect(): { top: number }; isConnected: boolean } | null,
   change: () => Promise<void>,
+  onlyAbove = false,
 ): Promise<void> {
   const before = anchor?.getBoundingClientRect().top ?? 0;
+  const above = !onlyAbove || before <= (scroller.getBoundingClientRect?.().top ?? -Infinity) + 1;
   await change();
-  if (anchor?.isConnected) scroller.scrollTop += anchor.getBoundingClientRect().top - before;
+  if (anchor?.isConnected && above) scroller.scrollTop += anchor.getBoundingClientRect().top - before;
+}
+
+/** Runs fn once the next frame has been painted. */
+export function afterPaint(fn: () => void): void {
+  requestAnimationFrame(() => setTimeout(fn));
+}
+
+/** The element that scrolls el (or the document's). */
+export function scrollParent(el: HTMLElement): HTMLElement {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if (o === 'auto' || o === 'scroll') return p;
+  }
+  return (document.scrollingElement as HTMLElement | null) ?? document.documentElement;
 }
