@@ -23,3 +23,7 @@ echo
 go build -tags dev -o build/bin/hearth-dev .
 go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
 dbus-run-session -- xvfb-run -a node frontend/e2e/bench-stream.mjs 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)' || true
+
+# Opening chats of 500 and 2 000 messages (Markdown, code, tool cards): click to the last
+# message painted, and long tasks.
+dbus-run-session -- xvfb-run -a node frontend/e2e/bench-open.mjs 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)' || true

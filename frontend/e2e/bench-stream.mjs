@@ -90,7 +90,12 @@ try {
   });
   const page = await context.newPage();
   await page.goto(app.url);
-  await page.getByRole('list', { name: 'Chats' }).getByText('Benchmark chat').click();
+  const item = page.getByRole('list', { name: 'Chats' }).getByText('Benchmark chat');
+  await item.waitFor();
+  await page.waitForTimeout(500);
+  // Long tasks of starting the page are not the chat's.
+  await page.evaluate(() => (window.__hearthBench.at.length = 0, window.__hearthBench.longTasks.length = 0));
+  await item.click();
   await page.getByText(`Answer ${HISTORY - 2}.`).waitFor({ timeout: 60000 });
   await page.getByRole('button', { name: /earlier messages/ }).waitFor();
   const loadLong = await page.evaluate(() => (window.__hearthBench.at.length = 0, window.__hearthBench.longTasks.splice(0)));

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { historyLines } from './bench-history.mjs';
 
 const out = join(repoRoot, 'build/screens');
 mkdirSync(out, { recursive: true });
@@ -115,6 +116,8 @@ function writeMemory(files = memoryFiles) {
 }
 const chrome = await openBrowser();
 try {
+  mkdirSync(join(app.workspace, '..', 'sessions'), { recursive: true });
+  writeFileSync(join(app.workspace, '..', 'sessions', 'long.jsonl'), historyLines('long', 'A long chat', 600));
   // Fill two chats once; every later page reads them from disk.
   {
     const { page, context } = await openPage(chrome.browser, app.url);
@@ -201,6 +204,15 @@ try {
     await page.getByRole('textbox', { name: 'Message Hearth…' }).fill('/');
     await shot('chat-error');
     await page.getByRole('textbox', { name: 'Message Hearth…' }).fill('');
+
+    // A long chat, scrolled up a few screens: earlier messages came in above as it went.
+    await page.getByRole('list', { name: 'Chats' }).getByText('A long chat').click();
+    await page.getByText('Last answer long.').waitFor();
+    for (let i = 0; i < 4; i++) {
+      await page.getByTestId('messages').evaluate((el) => (el.scrollTop -= 700));
+      await page.waitForTimeout(150);
+    }
+    await shot('chat-long');
 
     await page.getByRole('button', { name: 'Models' }).click();
     await page.getByTestId('model-qwen3:4b').waitFor();

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { historyLines } from './bench-history.mjs';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
@@ -177,6 +178,49 @@ describe('an interrupted reply', () => {
     await page.locator('[data-testid="msg-assistant"][data-status="ok"]').last().waitFor({ timeout: 10000 });
     assert.match(await lastAnswer().textContent(), /Plan the trip to Lisbon/);
     assert.equal(await banner.count(), 0);
+  });
+});
+
+describe('a long chat', () => {
+  test('opens at its end; scrolling up reaches its first message and keeps the view still', async () => {
+    mkdirSync(join(app.workspace, '..', 'sessions'), { recursive: true });
+    writeFileSync(join(app.workspace, '..', 'sessions', 'long.jsonl'), historyLines('long', 'A long chat', 300, 3000));
+    await page.reload();
+    // As in WebKitGTK, which has no scroll anchoring of its own: the view keeps still by itself.
+    await page.addStyleTag({ content: '[data-testid="messages"] { overflow-anchor: none; }' });
+    await page.getByRole('list', { name: 'Chats' }).getByText('A long chat').click();
+    // Its last answer is long: its end shows at once, the rest comes in above without moving it.
+    const end = page.getByText('word2998');
+    await end.waitFor();
+    const endTop = await end.evaluate((el) => el.getBoundingClientRect().top);
+    await page.getByText('Last answer long.').waitFor();
+    assert.equal(await end.evaluate((el) => el.getBoundingClientRect().top), endTop);
+    const rendered = await page.locator('[data-testid^="msg-"]').count();
+    assert.ok(rendered < 60, `opening renders only the latest messages, not ${rendered}`);
+    const messages = page.getByTestId('messages');
+    const first = page.getByText('Question 0: how do I do thing 0?');
+    for (let i = 0; i < 300 && !(await first.count()); i++) {
+      // Scroll up 1200 px: a message on screen must move down by just that much (or by what
+      // was left above), however many earlier messages came in above it meanwhile.
+      const step = await messages.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const m = [...el.querySelectorAll('[data-testid^="msg-"]')].find((x) => x.getBoundingClientRect().bottom > box.top + 40);
+        m.dataset.seen = String(m.getBoundingClientRect().top);
+        const by = Math.min(1200, el.scrollTop);
+        el.scrollTop -= 1200;
+        return by;
+      });
+      await page.waitForTimeout(80);
+      const moved = await messages.evaluate((el) => {
+        const m = el.querySelector('[data-seen]');
+        const d = m.getBoundingClientRect().top - Number(m.dataset.seen);
+        delete m.dataset.seen;
+        return d;
+      });
+      assert.ok(Math.abs(moved - step) <= 2, `the view jumped: scrolled ${step} px, a message moved ${moved} px`);
+    }
+    await first.waitFor({ timeout: 1000 });
+    assert.equal(await page.getByRole('button', { name: /earlier messages/ }).count(), 0);
   });
 });
 

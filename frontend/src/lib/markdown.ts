@@ -65,6 +65,11 @@ function makeMarked(highlight: boolean, copyLabel: string) {
 
 const cache = new Map<string, ReturnType<typeof makeMarked>>();
 
+// An instance of its own with its settings fixed once: given per call, DOMPurify would read
+// them again for every block it cleans.
+const purify = DOMPurify();
+purify.setConfig({ ADD_ATTR: ['target'] });
+
 /** Renders markdown to sanitized HTML. */
 export function renderMarkdown(text: string, opts: { highlight?: boolean; copyLabel?: string } = {}): string {
   const highlight = opts.highlight ?? true;
@@ -73,7 +78,7 @@ export function renderMarkdown(text: string, opts: { highlight?: boolean; copyLa
   let m = cache.get(k);
   if (!m) cache.set(k, (m = makeMarked(highlight, copyLabel)));
   const html = m.parse(text, { async: false }) as string;
-  return DOMPurify.sanitize(html, { ADD_ATTR: ['target'] });
+  return purify.sanitize(html);
 }
 
 /**
