@@ -4,6 +4,7 @@
 package bench
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,23 +84,33 @@ func benchWindow(b *testing.B, fresh bool) {
 		}
 		app := exec.Command(bin)
 		app.Env = env
+		var out bytes.Buffer
+		app.Stdout, app.Stderr = &out, &out
 		start := time.Now()
 		if err := app.Start(); err != nil {
 			b.Fatal(err)
 		}
-		// Poll every 10 ms: `xdotool search --sync` sleeps 500 ms between looks, which
-		// would round every launch up to a multiple of half a second.
+		exited := make(chan struct{})
+		go func() { _ = app.Wait(); close(exited) }()
+		// Poll every 50 ms: `xdotool search --sync` sleeps 500 ms between looks, which
+		// would round every launch up to a multiple of half a second. Not faster: with an X
+		// client every 10 ms, about one launch in twenty fails to open the display under
+		// Xvfb ("failed to init GTK"); at 50 ms none did in 80.
 		for exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Hearth$").Run() != nil {
+			select {
+			case <-exited:
+				b.Fatalf("the app exited before its window mapped:\n%s", out.String())
+			case <-time.After(50 * time.Millisecond):
+			}
 			if time.Since(start) > 30*time.Second {
 				_ = app.Process.Kill()
-				_ = app.Wait()
-				b.Fatal("window never mapped within 30 s")
+				<-exited
+				b.Fatalf("window never mapped within 30 s; the app wrote:\n%s", out.String())
 			}
-			time.Sleep(10 * time.Millisecond)
 		}
 		took := time.Since(start)
 		_ = app.Process.Signal(syscall.SIGTERM)
-		_ = app.Wait()
+		<-exited
 		return took
 	}
 	if !fresh {

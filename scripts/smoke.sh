@@ -50,12 +50,13 @@ start() { # start [VAR=value...]: launch the app and wait for its window
   pid=$!
   local t0 t1
   t0=$(date +%s%N)
-  # Poll every 20 ms (`xdotool search --sync` looks only every 500 ms).
+  # Poll every 50 ms (`xdotool search --sync` looks only every 500 ms; an X client every
+  # 10-20 ms makes about one launch in twenty fail to open the display under Xvfb).
   wid=""
   while [[ -z $wid ]]; do
     wid=$(xdotool search --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || true
     (($(date +%s%N) - t0 < 30000000000)) || fail "no window titled Hearth within 30 s"
-    [[ -z $wid ]] && sleep 0.02
+    [[ -z $wid ]] && sleep 0.05
   done
   t1=$(date +%s%N)
   mapped_ms=$(((t1 - t0) / 1000000))
