@@ -238,20 +238,21 @@ func (s *Service) SetAPIKey(provider, key string) error {
 	}
 	old := get()
 	value := key
-	inKeyring := false
+	var undo func() // takes the keyring entry back if the config cannot be saved
 	switch {
 	case key == "" || keystore.IsEnvRef(key):
 	case s.hitl.secrets.Available():
-		if err := s.hitl.secrets.Set(provider, key); err != nil {
+		if undo, err = s.hitl.keyringPut(provider, key); err != nil {
 			return fmt.Errorf("set API key of %s: %w", provider, err)
 		}
-		value, inKeyring = keystore.Ref(provider), true
+		value = keystore.Ref(provider)
 	}
+	inKeyring := undo != nil
 	set(value)
 	if err := s.cfg.Save(s.paths.ConfigFile); err != nil {
 		set(old)
 		if inKeyring {
-			_ = s.hitl.secrets.Delete(provider)
+			undo()
 		}
 		return fmt.Errorf("set API key of %s: %w", provider, err)
 	}

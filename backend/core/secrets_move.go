@@ -200,29 +200,30 @@ func (s *Service) settingsKeysToKeyring(old, n *config.Config) (undo, done func(
 			u()
 		}
 	}
-	type field struct {
-		provider string
-		get      func(*config.Config) string
-		set      func(string)
-	}
-	fs := []field{{config.ProviderOpenAI, func(c *config.Config) string { return c.Providers.OpenAI.APIKey },
-		func(v string) { n.Providers.OpenAI.APIKey = v }}}
+	providers := []string{config.ProviderOpenAI, "web.search"}
 	for name := range n.Providers.Custom {
-		fs = append(fs, field{"custom." + name, func(c *config.Config) string { return c.Providers.Custom[name].APIKey },
-			func(v string) { p := n.Providers.Custom[name]; p.APIKey = v; n.Providers.Custom[name] = p }})
+		providers = append(providers, "custom."+name)
 	}
-	for _, f := range fs {
-		v := strings.TrimSpace(f.get(n))
-		if v == f.get(old) || !isPlainKey(v) || !s.hitl.secrets.Available() {
+	for _, p := range providers {
+		get, set, err := apiKeyField(n, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		before := ""
+		if oldGet, _, err := apiKeyField(old, p); err == nil {
+			before = oldGet() // a custom provider new in n has none
+		}
+		v := strings.TrimSpace(get())
+		if v == before || !isPlainKey(v) || !s.hitl.secrets.Available() {
 			continue
 		}
-		u, err := s.hitl.keyringPut(f.provider, v)
+		u, err := s.hitl.keyringPut(p, v)
 		if err != nil {
 			undo()
-			return nil, nil, fmt.Errorf("store the %s key in the OS keyring: %w (hint: nothing was saved; unlock the keyring and save again)", f.provider, err)
+			return nil, nil, fmt.Errorf("store the %s key in the OS keyring: %w (hint: nothing was saved; unlock the keyring and save again)", p, err)
 		}
 		undos = append(undos, u)
-		f.set(keystore.Ref(f.provider))
+		set(keystore.Ref(p))
 	}
 	done = func() {
 		now := map[string]bool{}
