@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hearth/backend/internal/atomicfile"
+
 	"github.com/adrg/xdg"
 )
 
@@ -64,22 +66,7 @@ func Set(enabled bool, exe string) error {
 	if cur, err := os.ReadFile(p); err == nil && string(cur) == want {
 		return nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".hearth-*.desktop")
-	if err != nil {
-		return fmt.Errorf("launch at login: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.WriteString(want)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
+	if err := atomicfile.WriteExact(p, []byte(want), 0o644); err != nil {
 		return fmt.Errorf("launch at login: write %s: %w", p, err)
 	}
 	return nil

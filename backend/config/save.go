@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+
+	"hearth/backend/internal/atomicfile"
 )
 
 // ErrBrokenFile is wrapped by Save when the file on disk (or the file this Config came
@@ -179,34 +181,11 @@ func keysOf(o *object) []string {
 
 // writeAtomic writes data to a temp file beside path, fsyncs it, renames it over path and
 // fsyncs the directory, so a crash leaves either the old or the new file, never a torn one.
-func writeAtomic(path string, data []byte, mode os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("create temp file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("chmod temp file: %w", err)
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("write temp file: %w", err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("sync temp file: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("close temp file: %w", err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
+	if err := atomicfile.WriteExact(path, data, mode); err != nil {
 		return fmt.Errorf("replace %s: %w", filepath.Base(path), err)
 	}
-	if d, derr := os.Open(dir); derr == nil {
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		_ = d.Sync() // best effort: not every platform can sync a directory
 		_ = d.Close()
 	}

@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"hearth/backend/agent"
+	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 )
@@ -163,19 +162,15 @@ func (d *Desktop) ExportFile(id, format, path string) error {
 	if strings.TrimSpace(path) == "" {
 		return fmt.Errorf("export: no file chosen")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".hearth-export-*")
+	f, err := atomicfile.Pending(path) // 0600: a chat is private
 	if err != nil {
 		return fmt.Errorf("export to %s: %w (hint: choose a folder you can write to)", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := d.svc.Export(id, session.Format(format), tmp); err != nil {
-		tmp.Close()
+	defer f.Cleanup() // a failed export leaves nothing behind
+	if err := d.svc.Export(id, session.Format(format), f); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := f.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("export to %s: %w", path, err)
 	}
 	return nil

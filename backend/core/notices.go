@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/internal/atomicfile"
+
 	"hearth/backend/schedule"
 )
 
@@ -140,21 +142,7 @@ func writeJSONAtomic(path string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".notices-*.json")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err = tmp.Write(append(data, '\n')); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := atomicfile.Write(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

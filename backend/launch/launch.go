@@ -23,7 +23,11 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/google/renameio/v2"
+
 	"golang.org/x/sys/unix"
+
+	"hearth/backend/internal/atomicfile"
 )
 
 // EnvLauncher names the `hearth` file that started the desktop image. The desktop app
@@ -42,7 +46,7 @@ func ID(gz []byte) string {
 
 // Unpack writes the image to <cacheDir>/<ID>/hearth unless it is already there, removes
 // images of other versions, and returns the path. Concurrent launches are safe: each
-// writes its own temporary file and renames it into place.
+// writes its own temporary file and renames it into place (atomicfile).
 func Unpack(gz []byte, cacheDir string) (string, error) {
 	dir := filepath.Join(cacheDir, ID(gz))
 	path := filepath.Join(dir, imageName)
@@ -52,23 +56,15 @@ func Unpack(gz []byte, cacheDir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("unpack the desktop app: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".unpack-*")
+	f, err := atomicfile.Pending(path, renameio.WithStaticPermissions(0o755))
 	if err != nil {
 		return "", fmt.Errorf("unpack the desktop app: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // gone after the rename; cleans up after a failure
-	if err := decompress(tmp, gz); err != nil {
-		tmp.Close()
+	defer f.Cleanup() // removes the partial file after a failure
+	if err := decompress(f, gz); err != nil {
 		return "", fmt.Errorf("unpack the desktop app into %s: %w", dir, err)
 	}
-	if err := tmp.Chmod(0o755); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("unpack the desktop app: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("unpack the desktop app: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := f.CloseAtomicallyReplace(); err != nil {
 		return "", fmt.Errorf("unpack the desktop app: %w", err)
 	}
 	removeOthers(cacheDir, ID(gz))

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"hearth/backend/internal/atomicfile"
 )
 
 // The memory files, relative to the workspace (F-MEMFILES).
@@ -330,34 +332,10 @@ func (s *Store) lockFile() (func(), error) {
 // writeAtomic writes b to p through a temp file in the same folder and a
 // rename, keeping p's mode (0600 for a new file).
 func writeAtomic(p string, b []byte) error {
-	mode := fs.FileMode(0o600)
-	if fi, err := os.Stat(p); err == nil {
-		mode = fi.Mode().Perm()
-	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return atomicfile.Write(p, b, 0o600)
 }
 
 // EntryTime is the stamp format of HISTORY.md entries.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"hearth/backend/internal/atomicfile"
 )
 
 // FileName is the jobs file inside the cron directory (SPEC §2).
@@ -282,28 +284,8 @@ func (s *Store) write(jobs []Job, bad []json.RawMessage) error {
 		return fmt.Errorf("reminders: encode: %w", err)
 	}
 	data = append(data, '\n')
-	mode := os.FileMode(0o600)
-	if fi, err := os.Stat(s.Path()); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(s.dir, ".jobs-*.json")
-	if err != nil {
-		return fmt.Errorf("reminders: write %s: %w", s.Path(), err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.Path())
-	}
-	if err != nil {
+	// A new file is 0600; an existing one keeps its mode.
+	if err := atomicfile.Write(s.Path(), data, 0o600); err != nil {
 		return fmt.Errorf("reminders: write %s: %w", s.Path(), err)
 	}
 	return nil

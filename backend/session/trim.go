@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"hearth/backend/internal/atomicfile"
 )
 
 // KeepRecent rewrites session id to hold only its last keep finished runs (and anything
@@ -115,27 +117,7 @@ func cutAfterRuns(data []byte, keep int) int {
 
 // replaceFile writes data to a temporary file beside path and renames it over path.
 func replaceFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".trim-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // gone after the rename; cleans up after a failure
-	if err := tmp.Chmod(fileMode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteExact(path, data, fileMode); err != nil {
 		return err
 	}
 	syncDir(filepath.Dir(path))

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hearth/backend/internal/atomicfile"
+
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -64,34 +66,9 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create parent folders: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("create temp file: %w", err)
+	if err := atomicfile.WriteExact(path, data, perm); err != nil {
+		return fmt.Errorf("write: %w", err)
 	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write temp file: %w", err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("set mode: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("sync: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close temp file: %w", err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("rename into place: %w", err)
-	}
-	ok = true
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"hearth/backend/internal/atomicfile"
 )
 
 // State is what window.json holds. Width and Height are the last normal (not maximised)
@@ -73,19 +75,7 @@ func Save(path string, s State) error {
 	if err != nil {
 		return fmt.Errorf("save window state: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".window-*.json")
-	if err != nil {
-		return fmt.Errorf("save window state: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save window state %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save window state %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("save window state %s: %w", path, err)
 	}
 	return nil

@@ -1,0 +1,59 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteReplacesWholeAndKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.json")
+	if err := Write(p, []byte("one"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(p, []byte("two"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	if string(data) != "two" || fi.Mode().Perm() != 0o640 {
+		t.Errorf("got %q mode %v, want \"two\" 0640 (existing mode kept)", data, fi.Mode().Perm())
+	}
+	if err := WriteExact(p, []byte("three"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("static mode: %v", fi.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestPendingLeavesNothingWhenAbandoned(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "export.md")
+	f, err := Pending(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("half"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Cleanup(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("an abandoned write left %v", entries)
+	}
+}
+
+func TestWriteIntoMissingFolderFails(t *testing.T) {
+	if err := Write(filepath.Join(t.TempDir(), "no", "such", "f"), []byte("x"), 0o600); err == nil {
+		t.Error("no error for a missing folder")
+	}
+}
