@@ -69,38 +69,8 @@ func TestMCPThroughService(t *testing.T) {
 	if st.Tools != 1 || st.Transport != mcp.TransportStreamable || st.LastError != "" {
 		t.Errorf("status %+v", st)
 	}
-	// MCP tools ask first in the default (risky) approval mode: the user
-	// allows this call once from the approval event, as the window would.
-	var ev events
-	asked := make(chan [2]string, 1)
-	sink := func(e agent.Event) {
-		ev.sink(e)
-		if d, ok := e.Data.(agent.ApprovalData); ok && d.State == "requested" {
-			asked <- [2]string{e.RunID, d.CallID}
-		}
-	}
-	run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "m", Text: "echo hi"}, sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case a := <-asked:
-		if err := svc.Approve(a[0], a[1], approval.Once); err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the MCP tool call did not ask for approval in risky mode")
-	}
-	if res := run.Wait(); res.Status != agent.StatusOK || res.Final != "done" {
-		t.Fatalf("run %+v", res)
-	}
-	var got []string
-	for _, e := range ev.evs {
-		if d, ok := e.Data.(agent.ToolResultData); ok {
-			got = append(got, d.Content)
-		}
-	}
-	if !slices.Equal(got, []string{"echo: hi"}) {
+	// MCP tools ask first in the default (risky) approval mode.
+	if got := sendApprovingOnce(t, svc, agent.Request{SessionID: "m", Text: "echo hi"}); !slices.Equal(got, []string{"echo: hi"}) {
 		t.Errorf("tool results %q", got)
 	}
 	req := fake.ChatRequests()[0]
@@ -175,4 +145,41 @@ func TestMCPBrokenServerKeepsChat(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// sendApprovingOnce sends req, allows its one tool call once from the approval event (as
+// the window would; failing if none is asked for), waits for a "done" answer and returns
+// the tool results.
+func sendApprovingOnce(t *testing.T, svc *Service, req agent.Request) []string {
+	t.Helper()
+	var ev events
+	asked := make(chan [2]string, 1)
+	sink := func(e agent.Event) {
+		ev.sink(e)
+		if d, ok := e.Data.(agent.ApprovalData); ok && d.State == "requested" {
+			asked <- [2]string{e.RunID, d.CallID}
+		}
+	}
+	run, err := svc.SendRequest(context.Background(), req, sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case a := <-asked:
+		if err := svc.Approve(a[0], a[1], approval.Once); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the MCP tool call did not ask for approval in risky mode")
+	}
+	if res := run.Wait(); res.Status != agent.StatusOK || res.Final != "done" {
+		t.Fatalf("run %+v", res)
+	}
+	var got []string
+	for _, e := range ev.evs {
+		if d, ok := e.Data.(agent.ToolResultData); ok {
+			got = append(got, d.Content)
+		}
+	}
+	return got
 }

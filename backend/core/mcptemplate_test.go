@@ -7,12 +7,10 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"hearth/backend/agent"
-	"hearth/backend/approval"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -34,36 +32,7 @@ func TestMCPResourceTemplateThroughService(t *testing.T) {
 	if st := waitMCP(t, svc, "l"); !slices.Equal(st.ToolNames, []string{"mcp_l_day"}) {
 		t.Fatalf("status %+v", st)
 	}
-	var ev events
-	asked := make(chan [2]string, 1)
-	sink := func(e agent.Event) {
-		ev.sink(e)
-		if d, ok := e.Data.(agent.ApprovalData); ok && d.State == "requested" {
-			asked <- [2]string{e.RunID, d.CallID}
-		}
-	}
-	run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "t", Text: "today's log"}, sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case a := <-asked:
-		if err := svc.Approve(a[0], a[1], approval.Once); err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the template tool did not ask for approval in risky mode")
-	}
-	if res := run.Wait(); res.Status != agent.StatusOK || res.Final != "done" {
-		t.Fatalf("run %+v", res)
-	}
-	var got []string
-	for _, e := range ev.evs {
-		if d, ok := e.Data.(agent.ToolResultData); ok {
-			got = append(got, d.Content)
-		}
-	}
-	if !slices.Equal(got, []string{"log of file:///logs/2026-11-23.log"}) {
+	if got := sendApprovingOnce(t, svc, agent.Request{SessionID: "t", Text: "today's log"}); !slices.Equal(got, []string{"log of file:///logs/2026-11-23.log"}) {
 		t.Errorf("tool results %q", got)
 	}
 	req := fake.ChatRequests()[0]
