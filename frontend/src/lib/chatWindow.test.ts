@@ -104,18 +104,23 @@ function fakeLayout(el: HTMLElement) {
   Object.defineProperty(el, 'scrollTop', { configurable: true, get: () => top, set: (v: number) => (top = Math.max(0, v)) });
 }
 
+/** Renders the chat view (with fakeLayout) and opens the chat "long" in it. */
+async function openLong(fake: ReturnType<typeof fakeApi>) {
+  const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
+  render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
+  const scroller = screen.getByTestId('messages');
+  fakeLayout(scroller);
+  await chat.open('long');
+  await tick();
+  const count = () => scroller.querySelectorAll('[data-testid^="msg-"]').length;
+  return { chat, scroller, count };
+}
+
 describe('a long chat in the chat view', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('renders its latest messages only, and earlier ones as the view is scrolled to the top', async () => {
-    const fake = fakeApi({ loadSession: async () => longSession(2000) });
-    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
-    render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
-    const scroller = screen.getByTestId('messages');
-    fakeLayout(scroller);
-    await chat.open('long');
-    await tick();
-    const count = () => scroller.querySelectorAll('[data-testid^="msg-"]').length;
+    const { scroller, count } = await openLong(fakeApi({ loadSession: async () => longSession(2000) }));
     expect(screen.getByText('Answer 1998')).toBeTruthy();
     const first = count();
     expect(first).toBeGreaterThanOrEqual(MIN_ITEMS);
@@ -139,14 +144,7 @@ describe('a long chat in the chat view', () => {
   });
 
   it('scrolling to the top again and again reaches the first message', async () => {
-    const fake = fakeApi({ loadSession: async () => longSession(300) });
-    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
-    render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
-    const scroller = screen.getByTestId('messages');
-    fakeLayout(scroller);
-    await chat.open('long');
-    await tick();
-    const count = () => scroller.querySelectorAll('[data-testid^="msg-"]').length;
+    const { scroller, count } = await openLong(fakeApi({ loadSession: async () => longSession(300) }));
     for (let i = 0; i < 400 && !screen.queryByText('Question 0'); i++) {
       const n = count();
       scroller.scrollTop = 0;
@@ -159,14 +157,7 @@ describe('a long chat in the chat view', () => {
   });
 
   it('a new message goes at the end without dropping what is rendered; another chat starts afresh', async () => {
-    const fake = fakeApi({ loadSession: async (id: string) => (id === 'long' ? longSession(400) : longSession(4)) });
-    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
-    render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
-    const scroller = screen.getByTestId('messages');
-    fakeLayout(scroller);
-    await chat.open('long');
-    await tick();
-    const count = () => scroller.querySelectorAll('[data-testid^="msg-"]').length;
+    const { chat, scroller, count } = await openLong(fakeApi({ loadSession: async (id: string) => (id === 'long' ? longSession(400) : longSession(4)) }));
     const before = count();
     const top = scroller.querySelector('[data-testid^="msg-"]')?.textContent;
     await chat.send('one more');
