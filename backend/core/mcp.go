@@ -56,7 +56,7 @@ func (r *reachParts) waitMCP(ctx context.Context, notice func(level, msg string)
 	})
 	for _, name := range rep.Late {
 		notice(agent.LevelWarning, fmt.Sprintf("MCP server %s did not connect within %s; this reply goes on without its tools, "+
-			"which are offered as soon as it connects (its status is in Settings → MCP, or `hearth mcp list`).", name, bound))
+			"which are offered as soon as it connects.", name, bound))
 	}
 	for _, name := range rep.Waited {
 		if why, failed := rep.Failed[name]; failed {
