@@ -34,6 +34,11 @@ func NewApp(svc *core.Service, winPath string, win winstate.State, winErr error)
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
+	// MCP servers connect from now on, not with the first message (this
+	// builds the agent, which watchMemory needs anyway, and waits for no server).
+	if err := a.desk.Start(); err != nil {
+		slog.Warn("MCP servers not started", "err", err)
+	}
 	a.watchMemory() // app_memory.go
 	if a.winErr != nil {
 		slog.Warn("window state ignored", "err", a.winErr)

@@ -68,6 +68,9 @@ Exit codes:
 			if cmd.Flags().Changed("message") && strings.TrimSpace(f.message) == "" {
 				return usageError{fmt.Errorf("-m needs a message")}
 			}
+			// MCP server processes end with the command (their whole process
+			// group), not when they notice their stdin close.
+			defer e.shutdown()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			if f.message != "" {
@@ -282,6 +285,9 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		}
 	}()
 	svc := e.service()
+	// MCP servers connect while the first line is typed; an error here is
+	// reported when that line is sent.
+	_ = svc.ConnectMCP()
 	sessionID := f.session
 	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
 		firstNonEmptyString(f.model, svc.Config().Agents.Defaults.Model))

@@ -99,6 +99,7 @@ func (s *Service) agent() (*agentParts, error) {
 		Observer:           s.hitl.audit.Observe,
 		Redact:             s.hitl.mask,
 		OnStop:             p.reach.stopSubagents,
+		WaitTools:          p.reach.waitMCP,
 		OnNew:              p.mem.onNew,
 		OnLeftOut:          p.mem.onLeftOut,
 		Commands:           p.mem.commands(),

@@ -30,6 +30,14 @@ func NewDesktop(svc *Service, emit func(channel string, data any)) *Desktop {
 	return &Desktop{svc: svc, relay: NewRelay(emit), pulls: map[string]context.CancelFunc{}}
 }
 
+// Start readies what the first message needs as the window opens: the
+// configured MCP servers start connecting now (in the background) rather
+// than with the first message, which then finds their tools. It returns
+// once they are started, not connected.
+func (d *Desktop) Start() error {
+	return d.svc.ConnectMCP()
+}
+
 // RunChannel is the event name of a run's stream.
 func RunChannel(runID string) string { return "run:" + runID }
 

@@ -6,15 +6,20 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
+	"strings"
+	"time"
 
+	"hearth/backend/agent"
 	"hearth/backend/config"
 	"hearth/backend/mcp"
 	"hearth/backend/tools"
 )
 
 // startMCP builds the MCP manager over the main and the subagents'
-// registries and starts connecting in the background: this runs when the
-// agent is first used, never at startup, and never waits for a server.
+// registries and starts connecting in the background. It runs when the agent
+// is built: at start in the desktop app (ConnectMCP), on first use in the
+// CLI. It never waits for a server; runs do, bounded (waitMCP).
 func (s *Service) startMCP(p *agentParts, cfg *config.Config) {
 	servers := map[string]config.MCPServer{}
 	for name, c := range cfg.Tools.MCPServers {
@@ -27,6 +32,50 @@ func (s *Service) startMCP(p *agentParts, cfg *config.Config) {
 	p.reach.mcp = mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: s.getenv,
 		Dir: s.paths.Workspace, Version: s.version})
 	p.reach.mcp.Start()
+}
+
+// ConnectMCP starts connecting the configured MCP servers in the background
+// (it builds the agent if that is not built yet) and returns without waiting
+// for them. The desktop calls it as it opens, so that the servers are ready
+// by the first message instead of starting with it.
+func (s *Service) ConnectMCP() error {
+	_, err := s.agent()
+	return err
+}
+
+// waitMCP is the runner's WaitTools: before a run's first model request it
+// waits, at most mcp.ReadyWait, for the servers still connecting, and says
+// so in the chat when that takes a moment.
+func (r *reachParts) waitMCP(ctx context.Context, notice func(level, msg string)) {
+	if r == nil || r.mcp == nil {
+		return
+	}
+	bound := seconds(mcp.ReadyWait)
+	rep := r.mcp.WaitReady(ctx, func(names []string) {
+		notice(agent.LevelInfo, fmt.Sprintf("Waiting for %s to connect (up to %s)…", serversNamed(names), bound))
+	})
+	for _, name := range rep.Late {
+		notice(agent.LevelWarning, fmt.Sprintf("MCP server %s did not connect within %s; this reply goes on without its tools, "+
+			"which are offered as soon as it connects.", name, bound))
+	}
+	for _, name := range rep.Waited {
+		if why, failed := rep.Failed[name]; failed {
+			notice(agent.LevelWarning, fmt.Sprintf("MCP server %s could not connect: %s. This reply goes on without its tools; "+
+				"Hearth retries in the background.", name, why))
+		}
+	}
+}
+
+func serversNamed(names []string) string {
+	if len(names) == 1 {
+		return "MCP server " + names[0]
+	}
+	return "MCP servers " + strings.Join(names, ", ")
+}
+
+// seconds writes d as people read it in a notice: "5 s", "1.5 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
 var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
