@@ -33,8 +33,10 @@ type callForm struct {
 	open     string
 	close    string
 	explicit bool
-	// wordStart: the opener counts only after a blank or at a line start.
-	wordStart bool
+	// wordStart: the opener counts only after a blank or at a line start;
+	// lineStart: only at the start of a line (after blanks), as Markdown
+	// fences.
+	wordStart, lineStart bool
 	// jsonBody: a tagged body may be a JSON value (or a Python call list);
 	// such a body may also end without the closing tag.
 	jsonBody bool
@@ -89,7 +91,7 @@ var (
 		lead: functionNameLead, parse: parseFunctionName}
 
 	formThinkBlock = &callForm{kind: formThink, open: "<think>"}
-	formFenceOpen  = &callForm{kind: formFence, open: "```"}
+	formFenceOpen  = &callForm{kind: formFence, open: "```", lineStart: true}
 	formBareObj    = &callForm{kind: formBareObject, open: "{"}
 	formBareLst    = &callForm{kind: formBareList, open: "["}
 	formFirstLine  = &callForm{kind: formNameLine}

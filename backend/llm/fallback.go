@@ -250,7 +250,7 @@ func (f *textFilter) findConstruct(final bool) (int, *callForm) {
 			if !tools && form.kind != formThink {
 				continue
 			}
-			if form.wordStart && !atStart && !isBlank(f.byteBefore(i)) {
+			if !f.placed(form, i, atStart) {
 				continue
 			}
 			if strings.HasPrefix(p[i:], form.open) {
@@ -258,8 +258,8 @@ func (f *textFilter) findConstruct(final bool) (int, *callForm) {
 			}
 		}
 		for _, form := range formsByByte[c] {
-			if (tools || form.kind == formThink) && !final && len(p)-i < len(form.open) && strings.HasPrefix(form.open, p[i:]) &&
-				(!form.wordStart || atStart || isBlank(f.byteBefore(i))) {
+			if (tools || form.kind == formThink) && !final && len(p)-i < len(form.open) &&
+				strings.HasPrefix(form.open, p[i:]) && f.placed(form, i, atStart) {
 				return i, nil
 			}
 		}
@@ -282,6 +282,17 @@ func (f *textFilter) findConstruct(final bool) (int, *callForm) {
 		}
 	}
 	return -1, nil
+}
+
+// placed reports whether form's opener may start at pending[i].
+func (f *textFilter) placed(form *callForm, i int, atStart bool) bool {
+	switch {
+	case form.lineStart:
+		return atStart
+	case form.wordStart:
+		return atStart || isBlank(f.byteBefore(i))
+	}
+	return true
 }
 
 func (f *textFilter) byteBefore(i int) byte {

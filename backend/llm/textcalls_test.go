@@ -115,6 +115,9 @@ var familyCases = []familyCase{
 	{name: "openai echo", text: `{"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}`, calls: weather()},
 	{name: "json list", text: "Here:\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]", visible: "Here:\n", calls: weather()},
 	{name: "pretty json list", text: "[\n  {\n    \"name\": \"get_weather\",\n    \"arguments\": {\"city\": \"Paris\"}\n  }\n]", calls: weather()},
+	// Triple backticks inside a sentence do not open a code block.
+	{name: "inline backticks then a call", text: "Wrap code in ``` fences.\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls\"}}",
+		visible: "Wrap code in ``` fences.\n", calls: []wantCall{{name: "exec", args: `{"command":"ls"}`}}},
 	// Small models often drop the opening tag but keep the closing one.
 	{name: "json with stray closer", text: "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>", calls: weather()},
 
@@ -144,6 +147,11 @@ var familyCases = []familyCase{
 	{name: "tool call token at the end", text: "The token is [TOOL_CALLS]", visible: "The token is [TOOL_CALLS]"},
 	{name: "stray closer in prose", text: "It ends with </tool_call> usually.", visible: "It ends with </tool_call> usually."},
 	{name: "glm tags naming a word", text: "Wrap it: <tool_call>name</tool_call>.", visible: "Wrap it: <tool_call>name</tool_call>."},
+	{name: "echoed tool definition", text: "I can use:\n{\"type\": \"function\", \"function\": {\"name\": \"exec\", \"description\": \"Run a command\", \"parameters\": {\"type\": \"object\", \"properties\": {\"command\": {\"type\": \"string\"}}}}}",
+		visible: "I can use:\n{\"type\": \"function\", \"function\": {\"name\": \"exec\", \"description\": \"Run a command\", \"parameters\": {\"type\": \"object\", \"properties\": {\"command\": {\"type\": \"string\"}}}}}"},
+	{name: "echoed tools block", text: "<tools>[{\"name\": \"exec\", \"parameters\": {\"type\": \"object\", \"properties\": {}}}]</tools>",
+		visible: "<tools>[{\"name\": \"exec\", \"parameters\": {\"type\": \"object\", \"properties\": {}}}]</tools>"},
+	{name: "data with an id and a tool's name", text: "{\"id\": 3, \"name\": \"web_search\"}", visible: "{\"id\": 3, \"name\": \"web_search\"}"},
 	{name: "call inside reasoning", text: "<think>Maybe [TOOL_CALLS]exec[ARGS]{\"command\": \"ls\"}</think>No need.", visible: "No need."},
 }
 

@@ -74,7 +74,7 @@ func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolC
 		}
 		repaired = true
 	}
-	raw, ok := collectCalls(v, 0)
+	raw, ok := collectCalls(v, 0, !explicit)
 	if !ok {
 		return nil, false
 	}
@@ -83,8 +83,10 @@ func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolC
 
 // collectCalls finds the calls in a decoded JSON value: an object or a list
 // of objects in the shapes models print ({"name","arguments"|"parameters"},
-// {"function":{…}}, {"tool_calls":[…]}, {"tool","args"}, …).
-func collectCalls(v any, depth int) ([]rawCall, bool) {
+// {"function":{…}}, {"tool_calls":[…]}, {"tool","args"}, …). needArgs asks
+// each call to carry an arguments key: without a tool-call token, an object
+// with just a name is more likely data (`{"id": 3, "name": "web_search"}`).
+func collectCalls(v any, depth int, needArgs bool) ([]rawCall, bool) {
 	if depth > 3 {
 		return nil, false
 	}
@@ -95,7 +97,7 @@ func collectCalls(v any, depth int) ([]rawCall, bool) {
 			if _, ok := e.(map[string]any); !ok {
 				return nil, false
 			}
-			calls, ok := collectCalls(e, depth+1)
+			calls, ok := collectCalls(e, depth+1, needArgs)
 			if !ok {
 				return nil, false
 			}
@@ -104,13 +106,13 @@ func collectCalls(v any, depth int) ([]rawCall, bool) {
 		return out, len(out) > 0
 	case map[string]any:
 		if list, ok := t["tool_calls"].([]any); ok {
-			return collectCalls(list, depth+1)
+			return collectCalls(list, depth+1, needArgs)
 		}
 		if one, ok := t["tool_call"].(map[string]any); ok {
-			return collectCalls(one, depth+1)
+			return collectCalls(one, depth+1, needArgs)
 		}
-		name, args, ok := callFields(t)
-		if !ok {
+		name, args, hasArgs := callFields(t)
+		if name == "" || needArgs && !hasArgs || isDefinition(t, args) {
 			return nil, false
 		}
 		return []rawCall{{name: name, args: args}}, true
@@ -118,7 +120,8 @@ func collectCalls(v any, depth int) ([]rawCall, bool) {
 	return nil, false
 }
 
-// callFields finds the tool name and arguments of one call object.
+// callFields finds the tool name and arguments of one call object, and
+// whether it had an arguments key. The name is "" when there is none.
 func callFields(o map[string]any) (string, any, bool) {
 	if fn, ok := o["function"].(map[string]any); ok {
 		return callFields(fn)
@@ -138,7 +141,25 @@ func callFields(o map[string]any) (string, any, bool) {
 			return name, a, true
 		}
 	}
-	return name, nil, true
+	return name, nil, false
+}
+
+// isDefinition reports a tool definition rather than a call: models asked
+// what they can do echo their tools in the request's own format, with a
+// description and a JSON schema where a call has its arguments.
+func isDefinition(o map[string]any, args any) bool {
+	if fn, ok := o["function"].(map[string]any); ok {
+		o = fn
+	}
+	if _, ok := o["description"]; ok {
+		return true
+	}
+	schema, ok := args.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, props := schema["properties"].(map[string]any)
+	return schema["type"] == "object" && props
 }
 
 // callsFrom turns raw calls into ToolCalls. Outside an explicit tool-call
