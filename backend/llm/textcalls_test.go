@@ -302,3 +302,26 @@ func TestFilterLongHeldCall(t *testing.T) {
 		t.Fatalf("shown %d bytes (want %d), calls %d", shown.Len(), len(want), len(calls))
 	}
 }
+
+// BenchmarkTextFilterMarkup streams a long reply dense in the characters
+// that may open a call ('<', '[', '{', '`' at line starts, JSON data, HTML,
+// a Python block) in token-sized deltas, then a Mistral call. Target: under
+// 2 µs per delta, like BenchmarkTextFilter, and flat in the reply's length.
+func BenchmarkTextFilterMarkup(b *testing.B) {
+	part := "Here is <b>bold</b> and [a link](https://example.org) and `code`.\n" +
+		"- [x] done <br/>\n[1, 2, 3]\n{\"id\": 7, \"title\": \"data\", \"tags\": [\"a\", \"b\"]}\n" +
+		"```python\nprint({'name': 'exec'}) # <tool_call>\n```\n> quoted >>> text\n"
+	text := strings.Repeat(part, 40) + `[TOOL_CALLS]exec[ARGS]{"command": "ls"}`
+	deltas := tokenRE.FindAllString(text, -1)
+	offered := toolSet(familyTools)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := newTextFilter(offered)
+		for _, d := range deltas {
+			f.write(d)
+		}
+		f.flush()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(deltas)), "ns/delta")
+}
