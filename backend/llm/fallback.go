@@ -17,8 +17,9 @@ const (
 // callforms.go. Text that might be the start of a call is held back only
 // until it can be decided, so the user never sees a call flash by, and is
 // released the moment it cannot be one. The result depends only on the
-// text, never on how it was split into deltas, and each byte is looked at a
-// bounded number of times (no rescans of a long reply).
+// text, never on how it was split into deltas, and the work per delta is
+// bounded by the delta and small fixed windows, never by the length of the
+// reply or of a held call.
 type textFilter struct {
 	offered map[string]bool
 	// pending is text not yet decided: a cut-off marker, or a candidate call
@@ -394,97 +395,6 @@ func (f *textFilter) decide(c *candidate, final bool) outcome {
 		return f.stepNameLine(c, final)
 	}
 	return asText(len(f.pending))
-}
-
-// value scans the candidate's value (starting at c.valAt) as far as pending
-// goes and returns its end, -1 while it is open.
-func (c *candidate) value(p string) int {
-	if c.valEnd >= 0 {
-		return c.valEnd
-	}
-	c.fed = max(c.fed, c.valAt)
-	if e := c.val.feed(p[c.fed:]); e >= 0 {
-		c.valEnd = c.fed + e
-	}
-	c.fed = len(p)
-	return c.valEnd
-}
-
-// startValue points the candidate at a new value starting at i. Outside a
-// tool-call token a value ends at a blank line at the latest: JSON and
-// Python literals cannot hold one, and a broken value must not hide the
-// rest of the reply.
-func (c *candidate) startValue(i int) {
-	c.valAt, c.fed, c.valEnd, c.val = i, i, -1, depthScan{blankStop: !c.form.explicit}
-}
-
-// closer finds the first occurrence of tag at or after from in p, resuming
-// where the last search stopped.
-func (c *candidate) closer(p, tag string, from int) int {
-	c.search = max(c.search, from)
-	if k := strings.Index(p[c.search:], tag); k >= 0 {
-		return c.search + k
-	}
-	c.search = max(from, len(p)-len(tag)+1)
-	return -1
-}
-
-// sequence scans values separated by ';' (Llama prints several calls so).
-// It returns the end of the last value and false while more may follow.
-func (c *candidate) sequence(p string, final bool) (int, bool) {
-	if c.seqEnd > 0 {
-		return c.seqEnd, true
-	}
-	for {
-		end := c.value(p)
-		if end < 0 {
-			return -1, final
-		}
-		j := skipSpaceNL(p, end)
-		if j == len(p) || p[j] != ';' {
-			if j == len(p) && !final {
-				return end, false
-			}
-			c.spans = append(c.spans, [2]int{c.valAt, end})
-			c.seqEnd = end
-			return end, true
-		}
-		k := skipSpaceNL(p, j+1)
-		if k == len(p) && !final {
-			return end, false
-		}
-		c.spans = append(c.spans, [2]int{c.valAt, end})
-		if k == len(p) || p[k] != '{' {
-			c.seqEnd = end
-			return end, true
-		}
-		c.startValue(k)
-	}
-}
-
-// restOfLine checks that nothing but blanks, a closing token or the next
-// call follows a call without a marker on its line: `{…} is how I would
-// call it` is prose.
-func (f *textFilter) restOfLine(p string, end int, final bool) (ok, wait bool) {
-	j := skipBlank(p, end)
-	if j == len(p) {
-		return final, !final
-	}
-	if p[j] == '\n' {
-		return true, false
-	}
-	for _, form := range formsByByte[p[j]] {
-		if form.kind == formFence || form.kind == formThink {
-			continue
-		}
-		if strings.HasPrefix(p[j:], form.open) {
-			return true, false
-		}
-		if !final && strings.HasPrefix(form.open, p[j:]) {
-			return false, true
-		}
-	}
-	return false, false
 }
 
 // partialSuffix is the length of the longest proper prefix of marker that
