@@ -30,6 +30,10 @@ var familyCases = []familyCase{
 	{name: "hermes", text: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", calls: weather()},
 	{name: "qwen with prose and two calls", text: "Let me check both.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.md\"}}\n</tool_call>",
 		visible: "Let me check both.\n\n", calls: []wantCall{{name: "get_weather", args: paris}, {name: "read_file", args: `{"path":"notes.md"}`}}},
+	{name: "hermes closing tag inside an argument", text: "<tool_call>{\"name\": \"exec\", \"arguments\": {\"command\": \"echo '</tool_call>'\"}}</tool_call>",
+		calls: []wantCall{{name: "exec", args: `{"command":"echo '</tool_call>'"}`}}},
+	{name: "bare call between paragraphs", text: "Sure!\n\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls\"}}\n\nThen I'll sum up.",
+		visible: "Sure!\n\n\n\nThen I'll sum up.", calls: []wantCall{{name: "exec", args: `{"command":"ls"}`}}},
 	// Hermes 2 Pro also answers with <function=NAME>{json}</function> and
 	// <function name="NAME">{json}</function> (as llama.cpp's Hermes parser accepts).
 	{name: "hermes function-name form", text: `<function name="get_weather">{"city": "Paris"}</function>`, calls: weather()},
