@@ -16,7 +16,7 @@ import (
 func newModelsCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "models",
-		Short: "List, pull and remove local Ollama models",
+		Short: "List, pull, remove and check local Ollama models",
 		Long: `Manage the models of the local Ollama server (providers.ollama.host, else
 OLLAMA_HOST, else http://127.0.0.1:11434). Names may carry the "ollama/" prefix
 used in config.json.
@@ -27,11 +27,12 @@ Exit codes:
   2  usage error`,
 		Example: `  hearth models list
   hearth models pull qwen3:4b
-  hearth models rm ollama/llama3.2`,
+  hearth models rm ollama/llama3.2
+  hearth models check qwen3:4b`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newModelsListCmd(e), newModelsPullCmd(e), newModelsRmCmd(e))
+	cmd.AddCommand(newModelsListCmd(e), newModelsPullCmd(e), newModelsRmCmd(e), newModelsCheckCmd(e))
 	return cmd
 }
 

@@ -207,8 +207,7 @@ func send(ctx context.Context, p llm.Provider, model string, pr probe, timeout t
 			Message: fmt.Sprintf("check %s: the model did not finish the %s within %s", model, pr.name, timeout.Round(time.Second)),
 			Hint:    "the model is too slow on this machine or still loading — try again in a minute, or pick a smaller model"}
 	}
-	le, ok := llm.AsError(err)
-	if ok && le.Kind == llm.KindBadResponse {
+	if le, ok := llm.AsError(err); ok && le.ModelFault() {
 		o.failed = le // the model's own failure: judged, not fatal
 		return o, nil
 	}

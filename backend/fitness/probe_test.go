@@ -73,6 +73,8 @@ func TestProbeJudgements(t *testing.T) {
 			fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 1},
 		{"writes a call the server cannot parse", []fakeollama.Reply{{Error: "error parsing tool call: invalid character"}, {Error: "error parsing tool call: invalid character"}},
 			fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 2},
+		{"answers nothing", []fakeollama.Reply{{Chunks: []string{""}}, {Chunks: []string{""}}},
+			fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 2},
 		{"chokes on its call for 2 + 2", []fakeollama.Reply{asText, {Error: "error parsing tool call"}, {Error: "error parsing tool call"}, sunny},
 			fitness.CallsText, false, true, fitness.VerdictTextFallback, []fitness.Caveat{fitness.CaveatEager}, 4},
 	} {
@@ -194,6 +196,13 @@ func TestCheckErrorsHaveHints(t *testing.T) {
 		p, _ := provider(t, toolModel())
 		_, err := fitness.Check(context.Background(), p, "llama9:70b", fitness.Options{})
 		if le, ok := llm.AsError(err); !ok || le.Kind != llm.KindModelNotFound || !strings.Contains(le.Hint, "hearth models pull llama9:70b") {
+			t.Errorf("err %v", err)
+		}
+	})
+	t.Run("Ollama fails", func(t *testing.T) {
+		p, _ := provider(t, toolModel(), fakeollama.Reply{Status: 500, Error: "llama runner process has terminated"})
+		_, err := fitness.Check(context.Background(), p, "qwen3:4b", fitness.Options{})
+		if le, ok := llm.AsError(err); !ok || le.ModelFault() || !strings.Contains(le.Hint, "server log") {
 			t.Errorf("err %v", err)
 		}
 	})

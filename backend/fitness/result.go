@@ -136,32 +136,41 @@ func (r *Result) judge(badArgs bool) {
 
 // advice is the verdict and its caveats in words.
 func (r Result) advice() string {
-	var head string
+	but := r.CaveatTexts()
+	if len(but) == 0 {
+		return r.Headline()
+	}
+	return r.Headline() + "; but " + strings.Join(but, "; ")
+}
+
+// Headline says what the verdict means for the user.
+func (r Result) Headline() string {
 	switch r.Verdict {
 	case VerdictChatOnly:
-		head = "chat only — Hearth will not offer it tools, so it cannot read files or run commands; pick a model with tool support for that"
+		return "chat only — Hearth will not offer it tools, so it cannot read files or run commands; pick a model with tool support for that"
 	case VerdictTextFallback:
-		head = "works with the text fallback — it prints its tool calls and Hearth turns them into calls"
+		return "works with the text fallback — it prints its tool calls and Hearth turns them into calls"
 	default:
-		head = "good for tools"
+		return "good for tools"
 	}
-	var but []string
+}
+
+// CaveatTexts says each caveat in words.
+func (r Result) CaveatTexts() []string {
+	var out []string
 	for _, c := range r.Caveats {
 		switch c {
 		case CaveatEager:
-			but = append(but, "it also calls a tool when none is needed, which costs an extra round")
+			out = append(out, "it also calls a tool when none is needed, which costs an extra round")
 		case CaveatRepeats:
-			but = append(but, "it calls the tool again after getting the result (Hearth stops repeats, but answers take longer)")
+			out = append(out, "it calls the tool again after getting the result (Hearth stops repeats, but answers take longer)")
 		case CaveatBadArgs:
-			but = append(but, "it passed unexpected arguments to the tool")
+			out = append(out, "it passed unexpected arguments to the tool")
 		case CaveatSlow:
-			but = append(but, fmt.Sprintf("it is slow on this machine (%.1f tokens/s); a smaller model answers faster", r.TokensPerSecond))
+			out = append(out, fmt.Sprintf("it is slow on this machine (%.1f tokens/s); a smaller model answers faster", r.TokensPerSecond))
 		case CaveatSmallWindow:
-			but = append(but, fmt.Sprintf("its context window is small (%d tokens), so long chats and files are cut to fit", r.ContextMax))
+			out = append(out, fmt.Sprintf("its context window is small (%d tokens), so long chats and files are cut to fit", r.ContextMax))
 		}
 	}
-	if len(but) == 0 {
-		return head
-	}
-	return head + "; but " + strings.Join(but, "; ")
+	return out
 }

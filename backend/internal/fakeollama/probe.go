@@ -14,9 +14,10 @@ import (
 //     "2 + 2", and answers with the tool's result once it has one;
 //   - "text" prints the call as a JSON object instead;
 //   - "eager" calls the tool for every question, even "2 + 2";
-//   - "none" never calls.
+//   - "none" never calls;
+//   - "broken" fails every request with HTTP 500.
 //
-// Every reply reports 25 tokens per second.
+// Every reply reports 25 tokens per second and takes the model's ProbeDelayMS.
 func probeReply(m Model, req ChatRequest) Reply {
 	style := m.ToolStyle
 	if style == "" {
@@ -30,8 +31,10 @@ func probeReply(m Model, req ChatRequest) Reply {
 		last = req.Messages[n-1]
 	}
 	text := strings.ToLower(last.Content)
-	var r Reply
+	r := Reply{DelayMS: m.ProbeDelayMS}
 	switch {
+	case style == "broken":
+		return Reply{Status: 500, Error: "llama runner process has terminated"}
 	case last.Role == "tool":
 		r.Content = "It is 18 °C and sunny in Paris."
 	case len(req.Tools) > 0 && style != "none" && (strings.Contains(text, "weather") || style == "eager"):
@@ -47,6 +50,9 @@ func probeReply(m Model, req ChatRequest) Reply {
 		r.Content = "I cannot look up the weather, sorry."
 	default:
 		r.Content = "OK."
+	}
+	if r.Content != "" {
+		r.Chunks = []string{r.Content} // one line: ProbeDelayMS is paid once per answer
 	}
 	r.EvalCount = 8
 	r.EvalDurationMS = 320

@@ -26,9 +26,11 @@ type Model struct {
 	// otherwise): a test changes it to play a re-pulled model.
 	Digest string `json:"digest,omitempty"`
 	// ToolStyle is how the model answers the fitness check's requests (see
-	// probe.go): "structured", "text", "none" or "eager"; empty means
-	// "structured" for a model with the tools capability, else "none".
+	// probe.go): "structured", "text", "none", "eager" or "broken"; empty
+	// means "structured" for a model with the tools capability, else "none".
 	ToolStyle string `json:"toolStyle,omitempty"`
+	// ProbeDelayMS slows the answers to the fitness check (a model on a slow CPU).
+	ProbeDelayMS int `json:"probeDelayMs,omitempty"`
 }
 
 // ToolCall is a structured call in a streamed line.
