@@ -183,8 +183,14 @@ func Check(ctx context.Context, p llm.Provider, model string, opts Options) (Res
 	return r, nil
 }
 
+// thinkingMaxTokens is the reply limit of a probe sent again to a model that
+// thought through the first limit although asked not to think.
+const thinkingMaxTokens = 1024
+
 // send runs one probe with its own deadline, at temperature 0 and without
-// thinking (a thinking model would spend minutes of a CPU on "2 + 2").
+// thinking (a thinking model would spend minutes of a CPU on "2 + 2"). Some
+// models think anyway (gpt-oss has no "off"): a reply cut off while the model
+// was still thinking is sent once more with room to finish.
 func send(ctx context.Context, p llm.Provider, model string, pr probe, timeout time.Duration, now func() time.Time) (outcome, error) {
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -195,6 +201,10 @@ func send(ctx context.Context, p llm.Provider, model string, pr probe, timeout t
 		Think: &noThink, MaxTokens: pr.maxTokens, Temperature: &zero}
 	t0 := now()
 	resp, err := p.Chat(pctx, req, nil)
+	if le, ok := llm.AsError(err); ok && le.ModelFault() && resp.FinishReason == llm.FinishLength && resp.Message.Reasoning != "" {
+		req.MaxTokens = thinkingMaxTokens
+		resp, err = p.Chat(pctx, req, nil)
+	}
 	o := outcome{resp: resp, wall: now().Sub(t0)}
 	if err == nil {
 		return o, nil

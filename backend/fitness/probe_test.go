@@ -135,6 +135,21 @@ func TestProbesAreShortAndDeterministic(t *testing.T) {
 	}
 }
 
+// A model that thinks although asked not to (gpt-oss has no "off") and runs out
+// of reply tokens mid-thought gets the probe again with room to finish.
+func TestModelThatThinksAnyway(t *testing.T) {
+	thinking := fakeollama.Reply{Thinking: "The user asks about the weather in Paris. I should call the tool.", DoneReason: "length"}
+	p, srv := provider(t, fakeollama.DefaultModel(), thinking, weatherCall, four, sunny)
+	r := check(t, p, "qwen3:4b")
+	if r.ToolCalls != fitness.CallsStructured || r.Verdict != fitness.VerdictGood {
+		t.Errorf("%+v", r)
+	}
+	reqs := srv.ChatRequests()
+	if len(reqs) != 4 || reqs[0].Options["num_predict"] != 160.0 || reqs[1].Options["num_predict"] != 1024.0 {
+		t.Errorf("%d requests; reply limits %v then %v", len(reqs), reqs[0].Options["num_predict"], reqs[1].Options["num_predict"])
+	}
+}
+
 // The model's own numbers: its context maximum and digest from /api/show and
 // /api/tags, its speed from the reported eval counts and durations.
 func TestContextMaxDigestAndSpeed(t *testing.T) {
