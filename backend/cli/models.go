@@ -55,7 +55,8 @@ func newModelsListCmd(e *env) *cobra.Command {
 		Short:   "List installed models with size, family, context length and capabilities",
 		Long: `List the models installed in Ollama: name, size on disk, family, the model's
 own maximum context length, and capability badges (tools, vision, thinking,
-embedding) read from /api/show.`,
+embedding) read from /api/show, and the verdict of the model's fitness check
+([fit: good], [fit: text-fallback], [fit: chat-only]) once it was checked.`,
 		Example: `  hearth models list
   hearth models list --json`,
 		Args: usageArgs(cobra.NoArgs),
@@ -89,7 +90,11 @@ func printModels(w io.Writer, models []core.ModelEntry) {
 		if m.ContextLength > 0 {
 			ctx = fmt.Sprint(m.ContextLength)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, humanSize(m.Size), orDash(m.Family), ctx, badges(m.Capabilities))
+		b := badges(m.Capabilities)
+		if m.Fitness != nil { // the fitness check's verdict (hearth models check)
+			b = strings.TrimPrefix(b+" [fit: "+string(m.Fitness.Verdict)+"]", "- ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, humanSize(m.Size), orDash(m.Family), ctx, b)
 	}
 	_ = tw.Flush()
 }

@@ -46,6 +46,14 @@ func TestModelsCheck(t *testing.T) {
 		t.Errorf("chat-only model: exit %d\n%s", code, out)
 	}
 
+	code, out, _ = run(t, nil, "models", "list")
+	for _, want := range []string{`(?m)^qwen3:4b\s.*\[tools\] \[thinking\] \[fit: good\]$`, `(?m)^printer:3b\s.*\[tools\] \[fit: text-fallback\]$`,
+		`(?m)^mute:1b\s.*\[fit: chat-only\]$`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("models list lacks %s:\n%s", want, out)
+		}
+	}
+
 	code, out, errOut = run(t, nil, "models", "check", "--json", "mute:1b")
 	var got map[string]any
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 || errOut != "" {
