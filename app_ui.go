@@ -7,6 +7,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/core"
+	"hearth/backend/fitness"
 	"hearth/backend/session"
 )
 
@@ -71,6 +72,12 @@ func (a *App) CancelPull(id string) bool { return a.desk.CancelPull(id) }
 
 // DeleteModel removes an installed model.
 func (a *App) DeleteModel(name string) error { return a.svc.DeleteModel(a.ctx, name) }
+
+// CheckModel runs the model fitness check now (up to half a minute) and keeps the
+// result; background checks arrive on "models:checked" (core.ModelCheckedEvent).
+func (a *App) CheckModel(name string) (fitness.Result, error) {
+	return a.svc.CheckModel(a.ctx, name)
+}
 
 // GetSettings returns what the Settings view edits (API keys withheld).
 func (a *App) GetSettings() core.Settings { return a.svc.Settings() }

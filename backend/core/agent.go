@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"hearth/backend/agent"
@@ -82,7 +83,7 @@ func (s *Service) agent() (*agentParts, error) {
 	temp := d.Temperature
 	est := prompt.NewEstimator() // calibrated per model from the provider's counts
 	p.runner, err = agent.New(agent.Options{
-		Resolve:            s.resolveModel,
+		Resolve:            s.resolveChat,
 		Tools:              p.registry,
 		Store:              p.store,
 		Context:            shortHistory(p.mem.context(&agent.PromptContext{Prompt: pb, Estimator: est})),
@@ -96,7 +97,7 @@ func (s *Service) agent() (*agentParts, error) {
 		MaxToolResultChars: d.MaxToolResultChars,
 		Channel:            prompt.ChannelDesktop,
 		Gate:               s.hitl.gate,
-		Observer:           s.hitl.audit.Observe,
+		Observer:           func(ev agent.Event) { s.hitl.audit.Observe(ev); s.observeRun(ev) },
 		Redact:             s.hitl.mask,
 		OnStop:             p.reach.stopSubagents,
 		WaitTools:          p.reach.waitMCP,
@@ -139,27 +140,38 @@ func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
 	if p, ok := s.parts.providers[key]; ok {
 		return p, model, nil
 	}
+	p, err := s.newProvider(cfg, key, nil, s.retry)
+	if err != nil {
+		return nil, "", err
+	}
+	s.parts.providers[key] = p
+	return p, model, nil
+}
+
+// newProvider builds the provider of key from cfg; a nil client means the
+// provider's own.
+func (s *Service) newProvider(cfg *config.Config, key string, client *http.Client, retry llm.RetryPolicy) (llm.Provider, error) {
 	ctxTokens := cfg.Agents.Defaults.ContextTokens
 	var p llm.Provider
+	var err error
 	switch key {
 	case config.ProviderOllama:
-		p, err = llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.getenv), ContextTokens: ctxTokens, Retry: s.retry})
+		p, err = llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.getenv), ContextTokens: ctxTokens, HTTPClient: client, Retry: retry})
 	case config.ProviderOpenAI:
 		o := cfg.Providers.OpenAI
 		if o.APIKey, err = s.apiKey(o.APIKey); err == nil {
-			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: o.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: o.APIKey, ContextTokens: ctxTokens, HTTPClient: client, Retry: retry})
 		}
 	default:
 		c := cfg.Providers.Custom[key[len("custom."):]]
 		if c.APIKey, err = s.apiKey(c.APIKey); err == nil {
-			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: c.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
+			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: c.APIKey, ContextTokens: ctxTokens, HTTPClient: client, Retry: retry})
 		}
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("provider %s: %w", key, err)
+		return nil, fmt.Errorf("provider %s: %w", key, err)
 	}
-	s.parts.providers[key] = p
-	return p, model, nil
+	return p, nil
 }
 
 // Send starts a turn in session sessionID (empty starts a new session) and
@@ -224,6 +236,7 @@ func (s *Service) Continue(ctx context.Context, sessionID string, sink agent.Sin
 // Shutdown stops accepting turns and interrupts the running ones (they can
 // be continued after the next start), waiting for them until ctx is done.
 func (s *Service) Shutdown(ctx context.Context) error {
+	s.checks.close()
 	s.mu.Lock()
 	p := s.parts
 	s.mu.Unlock()

@@ -62,9 +62,10 @@ type Service struct {
 	parts       *agentParts // built by agent() on first use
 	partsStale  bool        // settings changed during a reply: rebuild when idle
 	retiring    sync.WaitGroup
-	hitl        *hitl      // approvals, audit log, keys (approval.go)
-	bg          background // reminders and heartbeat (schedule.go)
-	memSubs     memorySubs // OnMemoryChange listeners, kept across rebuilds (memory.go)
+	hitl        *hitl        // approvals, audit log, keys (approval.go)
+	bg          background   // reminders and heartbeat (schedule.go)
+	memSubs     memorySubs   // OnMemoryChange listeners, kept across rebuilds (memory.go)
+	checks      *modelChecks // the model fitness check (modelcheck.go)
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -98,6 +99,7 @@ func Open(opts Options) *Service {
 	} else {
 		s.onboardErr = s.pathsErr
 	}
+	s.checks = newModelChecks(s.paths)
 	s.openHITL(opts.Keyring)
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"hearth/backend/agent"
+	"hearth/backend/fitness"
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -25,8 +26,14 @@ type Desktop struct {
 	seq   int
 }
 
-// NewDesktop wraps svc; emit sends one event to the window.
+// ModelCheckedEvent carries every new fitness.Result to the window.
+const ModelCheckedEvent = "models:checked"
+
+// NewDesktop wraps svc; emit sends one event to the window. The desktop checks
+// a model's fitness by itself after its first reply (Service.AutoCheckModels).
 func NewDesktop(svc *Service, emit func(channel string, data any)) *Desktop {
+	svc.AutoCheckModels()
+	svc.OnModelChecked(func(r fitness.Result) { emit(ModelCheckedEvent, r) })
 	return &Desktop{svc: svc, relay: NewRelay(emit), pulls: map[string]context.CancelFunc{}}
 }
 

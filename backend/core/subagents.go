@@ -45,7 +45,7 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 	}
 	temp := d.Temperature
 	runner, err := agent.New(agent.Options{
-		Resolve:            s.resolveModel,
+		Resolve:            s.resolveChat,
 		Tools:              reg,
 		Store:              session.NewStore(filepath.Join(s.paths.SessionsDir, ".subagents"), session.Options{}),
 		Context:            subagent.NewContext(ws),

@@ -4,6 +4,7 @@ import {audit} from '../models';
 import {schedule} from '../models';
 import {config} from '../models';
 import {core} from '../models';
+import {fitness} from '../models';
 import {memory} from '../models';
 import {session} from '../models';
 import {skills} from '../models';
@@ -25,6 +26,8 @@ export function AttachEvents(arg1:string):Promise<void>;
 export function BackgroundNotices():Promise<Array<core.Notice>>;
 
 export function CancelPull(arg1:string):Promise<boolean>;
+
+export function CheckModel(arg1:string):Promise<fitness.Result>;
 
 export function ChooseFolder(arg1:string):Promise<string>;
 
