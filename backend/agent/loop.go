@@ -72,7 +72,12 @@ func (l *loop) prepare() error {
 	if err := st.Sync(id); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
 	}
-	l.history = append(sess.Messages(), user)
+	// One allocation for a long chat's history and the new message.
+	l.history = make([]llm.Message, 0, len(sess.Entries)+1)
+	for _, e := range sess.Entries {
+		l.history = append(l.history, e.Message)
+	}
+	l.history = append(l.history, user)
 	return nil
 }
 
