@@ -10,27 +10,28 @@ import (
 	"strings"
 
 	"hearth/backend/internal/atomicfile"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
-type writeFileTool struct{ fsBase }
-
-func (t *writeFileTool) Name() string { return "write_file" }
-func (t *writeFileTool) Description() string {
-	return "Create or overwrite a file with content; creates parent folders."
+// FileWrite is implemented by the arguments of tools that write one file:
+// the approval gate judges the path the tool will write.
+type FileWrite interface {
+	WritePath() string
 }
-func (t *writeFileTool) Parameters() *jsonschema.Schema {
-	return object([]string{"path", "content"}, map[string]*jsonschema.Schema{
-		"path":    str(""),
-		"content": str(""),
-	})
-}
-func (t *writeFileTool) ReadOnly() bool  { return false }
-func (t *writeFileTool) Exclusive() bool { return false }
 
-func (t *writeFileTool) Execute(ctx context.Context, args Args) (Result, error) {
-	path, content := args.String("path"), args.String("content")
+type writeFileArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+func (a writeFileArgs) WritePath() string { return a.Path }
+
+func writeFileTool(b fsBase) Tool {
+	return New(Def[writeFileArgs]{Name: "write_file", Run: b.writeFile,
+		Description: "Create or overwrite a file with content; creates parent folders."})
+}
+
+func (t fsBase) writeFile(ctx context.Context, a writeFileArgs) (Result, error) {
+	path, content := a.Path, a.Content
 	abs, err := t.policy.ResolveWrite(path)
 	if err != nil {
 		return Result{}, fmt.Errorf("write_file: %w", err)
@@ -75,26 +76,23 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 // maxEditSize bounds the files edit_file loads whole.
 const maxEditSize = 32 << 20
 
-type editFileTool struct{ fsBase }
-
-func (t *editFileTool) Name() string { return "edit_file" }
-func (t *editFileTool) Description() string {
-	return "Replace exact text old_text with new_text in a file. old_text must match once unless replace_all."
+type editFileArgs struct {
+	Path       string `json:"path"`
+	OldText    string `json:"old_text"`
+	NewText    string `json:"new_text"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
 }
-func (t *editFileTool) Parameters() *jsonschema.Schema {
-	return object([]string{"path", "old_text", "new_text"}, map[string]*jsonschema.Schema{
-		"path":        str(""),
-		"old_text":    str(""),
-		"new_text":    str(""),
-		"replace_all": boolean(""),
-	})
-}
-func (t *editFileTool) ReadOnly() bool  { return false }
-func (t *editFileTool) Exclusive() bool { return false }
 
-func (t *editFileTool) Execute(ctx context.Context, args Args) (Result, error) {
-	path := args.String("path")
-	oldText, newText := args.String("old_text"), args.String("new_text")
+func (a editFileArgs) WritePath() string { return a.Path }
+
+func editFileTool(b fsBase) Tool {
+	return New(Def[editFileArgs]{Name: "edit_file", Run: b.editFile,
+		Description: "Replace exact text old_text with new_text in a file. old_text must match once unless replace_all."})
+}
+
+func (t fsBase) editFile(ctx context.Context, a editFileArgs) (Result, error) {
+	path := a.Path
+	oldText, newText := a.OldText, a.NewText
 	if oldText == "" {
 		return Result{}, errors.New("edit_file: old_text is empty; to create or replace a whole file use write_file")
 	}
@@ -123,12 +121,12 @@ func (t *editFileTool) Execute(ctx context.Context, args Args) (Result, error) {
 	case count == 0:
 		return Result{}, fmt.Errorf("edit_file %s: old_text not found (it must match exactly, whitespace included). %s",
 			path, closestMatch(text, oldText))
-	case count > 1 && !args.Bool("replace_all"):
+	case count > 1 && !a.ReplaceAll:
 		return Result{}, fmt.Errorf("edit_file %s: old_text matches %d times (at lines %s); include more surrounding lines to make it unique, or set replace_all=true",
 			path, count, matchLines(text, oldText, 10))
 	}
 	line := strings.Count(text[:strings.Index(text, oldText)], "\n") + 1
-	if args.Bool("replace_all") {
+	if a.ReplaceAll {
 		text = strings.ReplaceAll(text, oldText, newText)
 	} else {
 		text = strings.Replace(text, oldText, newText, 1)

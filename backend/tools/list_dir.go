@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -8,30 +9,23 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 const defaultMaxEntries = 200
 
-type listDirTool struct{ fsBase }
-
-func (t *listDirTool) Name() string { return "list_dir" }
-func (t *listDirTool) Description() string {
-	return "List a folder; folders end with /. recursive skips .git and node_modules."
+type listDirArgs struct {
+	Path       string `json:"path"`
+	Recursive  bool   `json:"recursive,omitempty"`
+	MaxEntries int    `json:"max_entries,omitempty" jsonschema:"default 200" min:"1"`
 }
-func (t *listDirTool) Parameters() *jsonschema.Schema {
-	return object([]string{"path"}, map[string]*jsonschema.Schema{
-		"path":        str(""),
-		"recursive":   boolean(""),
-		"max_entries": integer("default 200", 1, 0),
-	})
-}
-func (t *listDirTool) ReadOnly() bool  { return true }
-func (t *listDirTool) Exclusive() bool { return false }
 
-func (t *listDirTool) Execute(ctx context.Context, args Args) (Result, error) {
-	path := args.String("path")
+func listDirTool(b fsBase) Tool {
+	return New(Def[listDirArgs]{Name: "list_dir", ReadOnly: true, Run: b.listDir,
+		Description: "List a folder; folders end with /. recursive skips .git and node_modules."})
+}
+
+func (t fsBase) listDir(ctx context.Context, a listDirArgs) (Result, error) {
+	path := a.Path
 	abs, err := t.policy.Resolve(path)
 	if err != nil {
 		return Result{}, fmt.Errorf("list_dir: %w", err)
@@ -43,7 +37,7 @@ func (t *listDirTool) Execute(ctx context.Context, args Args) (Result, error) {
 	if !st.IsDir() {
 		return Result{}, fmt.Errorf("list_dir %s: not a folder; use read_file for files", path)
 	}
-	max := args.Int("max_entries", defaultMaxEntries)
+	max := cmp.Or(a.MaxEntries, defaultMaxEntries)
 	var entries []string
 	total := 0
 	add := func(rel string, d fs.DirEntry) {
@@ -59,7 +53,7 @@ func (t *listDirTool) Execute(ctx context.Context, args Args) (Result, error) {
 		}
 		entries = append(entries, filepath.ToSlash(rel))
 	}
-	if args.Bool("recursive") {
+	if a.Recursive {
 		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || p == abs {
 				return nil // unreadable entries are skipped, not fatal

@@ -16,7 +16,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/boyter/gocodewalker"
 	"github.com/boyter/gocodewalker/go-gitignore"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 const (
@@ -143,23 +142,18 @@ func (b fsBase) searchRoot(p string) (string, error) {
 	return b.policy.Resolve(p)
 }
 
-type globTool struct{ fsBase }
-
-func (t *globTool) Name() string { return "glob" }
-func (t *globTool) Description() string {
-	return "Find files by glob pattern (e.g. **/*.go; no / = any depth), newest first. Honours .gitignore."
+type globArgs struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty" jsonschema:"folder, default workspace"`
 }
-func (t *globTool) Parameters() *jsonschema.Schema {
-	return object([]string{"pattern"}, map[string]*jsonschema.Schema{
-		"pattern": str(""),
-		"path":    str("folder, default workspace"),
-	})
-}
-func (t *globTool) ReadOnly() bool  { return true }
-func (t *globTool) Exclusive() bool { return false }
 
-func (t *globTool) Execute(ctx context.Context, args Args) (Result, error) {
-	pattern, dir := args.String("pattern"), args.String("path")
+func globTool(b fsBase) Tool {
+	return New(Def[globArgs]{Name: "glob", ReadOnly: true, Run: b.glob,
+		Description: "Find files by glob pattern (e.g. **/*.go; no / = any depth), newest first. Honours .gitignore."})
+}
+
+func (t fsBase) glob(ctx context.Context, a globArgs) (Result, error) {
+	pattern, dir := a.Pattern, a.Path
 	if filepath.IsAbs(pattern) {
 		// "/abs/dir/**/*.md": walk the fixed folder, match the rest.
 		base, pat := doublestar.SplitPattern(filepath.ToSlash(pattern))
