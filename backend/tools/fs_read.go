@@ -5,14 +5,15 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // image.DecodeConfig for read_file's image summary
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
+	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,22 +37,19 @@ func readFileTool(b fsBase) Tool {
 
 func (t fsBase) readFile(ctx context.Context, a readFileArgs) (Result, error) {
 	path := a.Path
-	abs, err := t.policy.Resolve(path)
+	acc := t.policy.access()
+	defer acc.close()
+	f, st, abs, err := acc.open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Result{}, fmt.Errorf("read_file %s: %w; check the name with list_dir or glob", path, err)
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("read_file: %w", err)
 	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return Result{}, fmt.Errorf("read_file %s: %w; check the name with list_dir or glob", path, err)
-	}
+	defer f.Close()
 	if st.IsDir() {
 		return Result{}, fmt.Errorf("read_file %s: is a directory; use list_dir", path)
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return Result{}, fmt.Errorf("read_file %s: %w", path, err)
-	}
-	defer f.Close()
 
 	head := make([]byte, sniffLen)
 	n, _ := io.ReadFull(f, head)

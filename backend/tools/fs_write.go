@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/confined"
 )
 
 // FileWrite is implemented by the arguments of tools that write one file:
@@ -32,45 +30,20 @@ func writeFileTool(b fsBase) Tool {
 
 func (t fsBase) writeFile(ctx context.Context, a writeFileArgs) (Result, error) {
 	path, content := a.Path, a.Content
-	abs, err := t.policy.ResolveWrite(path)
+	acc := t.policy.access()
+	defer acc.close()
+	w, err := acc.writeFile(path, []byte(content), 0o644)
 	if err != nil {
-		return Result{}, fmt.Errorf("write_file: %w", err)
-	}
-	existed := true
-	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		existed = false
-	}
-	if err := WriteFileAtomic(abs, []byte(content), 0o644); err != nil {
 		return Result{}, fmt.Errorf("write_file %s: %w", path, err)
 	}
 	verb := "Created"
-	if existed {
+	if w.Existed {
 		verb = "Overwrote"
 	}
 	return Result{
-		Content: fmt.Sprintf("%s %s (%d bytes, %d lines).", verb, t.policy.display(abs), len(content), countLines(content)),
-		Meta:    map[string]string{MetaPath: abs},
+		Content: fmt.Sprintf("%s %s (%d bytes, %d lines).", verb, t.policy.display(w.Real), len(content), countLines(content)),
+		Meta:    map[string]string{MetaPath: w.Real},
 	}, nil
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// folder and a rename, so readers never see half a file. An existing file keeps
-// its mode; a new one gets perm. Parent folders are created (0755).
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return errors.New("is a directory; give a file path")
-		}
-		perm = st.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create parent folders: %w", err)
-	}
-	if err := atomicfile.WriteExact(path, data, perm); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	return nil
 }
 
 // maxEditSize bounds the files edit_file loads whole.
@@ -96,16 +69,19 @@ func (t fsBase) editFile(ctx context.Context, a editFileArgs) (Result, error) {
 	if oldText == "" {
 		return Result{}, errors.New("edit_file: old_text is empty; to create or replace a whole file use write_file")
 	}
-	abs, err := t.policy.ResolveWrite(path)
-	if err != nil {
+	if _, err := t.policy.ResolveWrite(path); err != nil {
 		return Result{}, fmt.Errorf("edit_file: %w", err)
 	}
-	if st, err := os.Stat(abs); err == nil && st.Size() > maxEditSize {
-		return Result{}, fmt.Errorf("edit_file %s: file is %s, over the %s edit limit; use exec with a stream editor", path, sizeWords(st.Size()), sizeWords(maxEditSize))
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
+	acc := t.policy.access()
+	defer acc.close()
+	data, _, err := acc.readFile(path, maxEditSize)
+	switch {
+	case errors.Is(err, confined.ErrTooBig):
+		return Result{}, fmt.Errorf("edit_file %s: file is over the %s edit limit; use exec with a stream editor", path, sizeWords(maxEditSize))
+	case errors.Is(err, fs.ErrNotExist):
 		return Result{}, fmt.Errorf("edit_file %s: %w; check the name with list_dir or glob", path, err)
+	case err != nil:
+		return Result{}, fmt.Errorf("edit_file %s: %w", path, err)
 	}
 	if isBinary(data[:min(len(data), sniffLen)]) {
 		return Result{}, fmt.Errorf("edit_file %s: binary file; only text files can be edited", path)
@@ -131,15 +107,16 @@ func (t fsBase) editFile(ctx context.Context, a editFileArgs) (Result, error) {
 	} else {
 		text = strings.Replace(text, oldText, newText, 1)
 	}
-	if err := WriteFileAtomic(abs, []byte(text), 0o644); err != nil {
+	w, err := acc.writeFile(path, []byte(text), 0o644)
+	if err != nil {
 		return Result{}, fmt.Errorf("edit_file %s: %w", path, err)
 	}
 	what := fmt.Sprintf("1 occurrence at line %d", line)
 	if count > 1 {
 		what = fmt.Sprintf("%d occurrences (first at line %d)", count, line)
 	}
-	return Result{Content: fmt.Sprintf("Edited %s: replaced %s.", t.policy.display(abs), what),
-		Meta: map[string]string{MetaPath: abs}}, nil
+	return Result{Content: fmt.Sprintf("Edited %s: replaced %s.", t.policy.display(w.Real), what),
+		Meta: map[string]string{MetaPath: w.Real}}, nil
 }
 
 func countLines(s string) int {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -58,17 +57,16 @@ func (t fsBase) grep(ctx context.Context, a grepArgs) (Result, error) {
 	}
 	mode := cmp.Or(a.OutputMode, "files_with_matches")
 
+	acc := t.policy.access()
+	defer acc.close()
 	var files []grepFile
 	visit := func(abs string) bool {
 		rel, _ := filepath.Rel(root, abs)
 		if filter != nil && !filter(filepath.ToSlash(rel)) {
 			return true
 		}
-		fi, err := os.Stat(abs)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxGrepFileLen {
-			return true
-		}
-		data, err := os.ReadFile(abs)
+		// Read through the confined root: the walk only proposes names.
+		data, _, err := acc.readFile(abs, maxGrepFileLen)
 		if err != nil || isBinary(data[:min(len(data), sniffLen)]) || !re.Match(data) {
 			return true
 		}
@@ -84,7 +82,7 @@ func (t fsBase) grep(ctx context.Context, a grepArgs) (Result, error) {
 		files = append(files, gf)
 		return true
 	}
-	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+	if fi, _, err := acc.stat(root); err == nil && !fi.IsDir() {
 		visit(root) // a single file
 	} else if err := walkFiles(ctx, t.policy, root, visit); err != nil {
 		return Result{}, fmt.Errorf("grep %s: %w", pattern, err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -26,13 +25,15 @@ func listDirTool(b fsBase) Tool {
 
 func (t fsBase) listDir(ctx context.Context, a listDirArgs) (Result, error) {
 	path := a.Path
-	abs, err := t.policy.Resolve(path)
+	acc := t.policy.access()
+	defer acc.close()
+	root, dir, abs, err := acc.at(path, false)
 	if err != nil {
 		return Result{}, fmt.Errorf("list_dir: %w", err)
 	}
-	st, err := os.Stat(abs)
+	st, err := root.Stat(dir)
 	if err != nil {
-		return Result{}, fmt.Errorf("list_dir %s: %w", path, err)
+		return Result{}, fmt.Errorf("list_dir %s: %w", path, acc.why(path, err))
 	}
 	if !st.IsDir() {
 		return Result{}, fmt.Errorf("list_dir %s: not a folder; use read_file for files", path)
@@ -54,23 +55,24 @@ func (t fsBase) listDir(ctx context.Context, a listDirArgs) (Result, error) {
 		entries = append(entries, filepath.ToSlash(rel))
 	}
 	if a.Recursive {
-		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || p == abs {
+		// Walked through the confined root: a folder swapped for a
+		// symlink mid-walk is not entered.
+		err = fs.WalkDir(root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == dir {
 				return nil // unreadable entries are skipped, not fatal
 			}
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if d.IsDir() && skipDir(d.Name()) {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
-			rel, _ := filepath.Rel(abs, p)
-			add(rel, d)
+			add(strings.TrimPrefix(p, dir+"/"), d)
 			return nil
 		})
 	} else {
 		var des []fs.DirEntry
-		des, err = os.ReadDir(abs)
+		des, err = root.ReadDir(dir)
 		for _, d := range des {
 			add(d.Name(), d)
 		}

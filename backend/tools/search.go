@@ -175,13 +175,15 @@ func (t fsBase) glob(ctx context.Context, a globArgs) (Result, error) {
 		mod  time.Time
 	}
 	var hits []hit
+	acc := t.policy.access()
+	defer acc.close()
 	err = walkFiles(ctx, t.policy, root, func(abs string) bool {
 		rel, _ := filepath.Rel(root, abs)
 		if !match(filepath.ToSlash(rel)) {
 			return true
 		}
-		fi, err := os.Stat(abs)
-		if err != nil || !fi.Mode().IsRegular() || (!wantBinary && fileIsBinary(abs)) {
+		fi, binary, err := sniff(acc, abs)
+		if err != nil || (!wantBinary && binary) {
 			return true
 		}
 		hits = append(hits, hit{abs, fi.ModTime()})
@@ -216,14 +218,18 @@ func (t fsBase) glob(ctx context.Context, a globArgs) (Result, error) {
 	return Text(out), nil
 }
 
-// fileIsBinary sniffs the start of a file; unreadable files count as binary.
-func fileIsBinary(abs string) bool {
-	f, err := os.Open(abs)
+// sniff opens a file through the confined root and tells whether its start
+// looks binary; folders and files that cannot be opened are errors.
+func sniff(acc *access, abs string) (fs.FileInfo, bool, error) {
+	f, fi, _, err := acc.open(abs)
 	if err != nil {
-		return true
+		return nil, false, err
 	}
 	defer f.Close()
+	if !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%s is not a file", abs)
+	}
 	buf := make([]byte, sniffLen)
 	n, _ := f.Read(buf)
-	return isBinary(buf[:n])
+	return fi, isBinary(buf[:n]), nil
 }
