@@ -19,52 +19,43 @@ import (
 // object must still be unambiguous: a key given twice, or twice in different
 // case, is an error (checkKeys).
 func ParseArgs(raw json.RawMessage) (map[string]any, error) {
-	text, err := objectText(raw, 0)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkKeys(text); err != nil {
-		return nil, err
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(text, &obj); err != nil {
-		return nil, fmt.Errorf("arguments are not valid JSON (%v); send one JSON object", err)
-	}
-	return obj, nil
+	return parseObject(raw, 0)
 }
 
-// objectText repairs raw into the text of one JSON object.
-func objectText(raw json.RawMessage, depth int) ([]byte, error) {
-	text := strings.TrimSpace(string(raw))
-	if text == "" || text == "null" {
-		return []byte("{}"), nil
+func parseObject(raw json.RawMessage, depth int) (map[string]any, error) {
+	text := []byte(strings.TrimSpace(string(raw)))
+	if len(text) == 0 || string(text) == "null" {
+		return map[string]any{}, nil
 	}
 	var v any
-	if err := json.Unmarshal([]byte(text), &v); err != nil {
-		fixed, rerr := jsonrepair.Repair(text)
+	if err := json.Unmarshal(text, &v); err != nil {
+		fixed, rerr := jsonrepair.Repair(string(text))
 		if rerr != nil {
 			return nil, fmt.Errorf("arguments are not valid JSON and could not be repaired (%v); send one JSON object", err)
 		}
 		if err := json.Unmarshal([]byte(fixed), &v); err != nil {
 			return nil, fmt.Errorf("arguments are not valid JSON even after repair (%v); send one JSON object", err)
 		}
-		text = fixed
+		text = []byte(fixed)
 	}
-	// Some models encode the object twice: "{\"path\": \"a\"}".
-	if s, ok := v.(string); ok {
-		if depth > 0 || !strings.HasPrefix(strings.TrimSpace(s), "{") {
-			return nil, fmt.Errorf("arguments must be a JSON object, got the string %q", truncate(s, 80))
+	// Checked on the very text decoded: repair must not pick one of two keys.
+	if err := checkKeys(text); err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		return x, nil
+	case string: // some models encode the object twice: "{\"path\": \"a\"}"
+		if depth > 0 || !strings.HasPrefix(strings.TrimSpace(x), "{") {
+			return nil, fmt.Errorf("arguments must be a JSON object, got the string %q", truncate(x, 80))
 		}
-		inner, err := objectText(json.RawMessage(s), depth+1)
-		if err != nil {
-			return nil, fmt.Errorf("arguments are a string, not a JSON object: %q", truncate(s, 80))
+		inner, err := parseObject(json.RawMessage(x), depth+1)
+		if err != nil && strings.Contains(err.Error(), "not valid JSON") {
+			return nil, fmt.Errorf("arguments are a string, not a JSON object: %q", truncate(x, 80))
 		}
-		return inner, nil
+		return inner, err
 	}
-	if _, ok := v.(map[string]any); !ok {
-		return nil, fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(v))
-	}
-	return []byte(text), nil
+	return nil, fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(v))
 }
 
 // CastArgs converts values to the types the schema asks for, where that is

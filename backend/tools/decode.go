@@ -3,11 +3,10 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -99,67 +98,89 @@ func decodeArgs(e entry, raw json.RawMessage) (Args, []string) {
 // spellings that differ only in case ("path" and "Path"). encoding/json keeps
 // the last of two equal keys and matches struct fields case-insensitively,
 // so either would let one reader see a different value than another — the
-// approval gate judging one path while the tool writes another.
+// approval gate judging one path while the tool writes another. text must
+// be valid JSON (json.Unmarshal has accepted it).
 func checkKeys(text []byte) error { return scanKeys(text, true) }
 
-// scanKeys checks text for repeated keys; with folded, for keys equal
-// under case folding as well.
+// scanKeys walks valid JSON once, byte by byte, and checks each object's
+// keys; with folded, keys equal under case folding count as repeated too.
+// encoding/json (v1) has no option for this, and its token API costs an
+// allocation per value; this pass allocates only for the keys.
 func scanKeys(text []byte, folded bool) error {
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	if err := walkKeys(dec, "", 0, folded); err != nil {
-		return err
+	type frame struct {
+		obj  bool
+		keys map[string]string // folded key → key as first given
+		at   string            // the key or [index] this value sits at
+		n    int               // array index
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("arguments hold more than one JSON value; send one JSON object")
+	stack := []frame{}
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack[1:] {
+			b.WriteString(f.at)
+		}
+		return strings.TrimPrefix(b.String(), ".")
 	}
-	return nil
-}
-
-func walkKeys(dec *json.Decoder, path string, depth int, folded bool) error {
-	if depth > maxArgDepth {
-		return fmt.Errorf("arguments nest more than %d levels deep; send a flatter object", maxArgDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("arguments are not valid JSON (%v); send one JSON object", err)
-	}
-	switch tok {
-	case json.Delim('{'):
-		seen := map[string]string{} // folded key → key as first given
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return fmt.Errorf("arguments are not valid JSON (%v); send one JSON object", err)
+	expectKey, lastKey := false, ""
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '{', '[':
+			if len(stack) > maxArgDepth {
+				return fmt.Errorf("arguments nest more than %d levels deep; send a flatter object", maxArgDepth)
 			}
-			key, _ := kt.(string)
-			fold := key
-			if folded {
-				fold = foldKey(key)
-			}
-			if prev, dup := seen[fold]; dup {
-				if prev == key {
-					return fmt.Errorf("%sthe key %q is given twice; give each field once", where(path), key)
+			at := ""
+			if len(stack) > 0 {
+				if top := stack[len(stack)-1]; top.obj {
+					at = "." + lastKey
+				} else {
+					at = fmt.Sprintf("[%d]", top.n)
 				}
-				return fmt.Errorf("%sthe keys %q and %q differ only in case; give each field once, spelled exactly as in the schema (names are case-sensitive)",
-					where(path), prev, key)
 			}
-			seen[fold] = key
-			if err := walkKeys(dec, path+"."+key, depth+1, folded); err != nil {
-				return err
+			stack = append(stack, frame{obj: text[i] == '{', at: at})
+			expectKey = text[i] == '{'
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
 			}
+			expectKey = false
+		case ',':
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				top.n++
+				expectKey = top.obj
+			}
+		case '"':
+			j, escaped := i+1, false
+			for ; j < len(text) && text[j] != '"'; j++ {
+				if text[j] == '\\' {
+					escaped = true
+					j++
+				}
+			}
+			if expectKey {
+				key := string(text[i+1 : j])
+				if escaped || !utf8.ValidString(key) {
+					_ = json.Unmarshal(text[i:j+1], &key) // as encoding/json reads it
+				}
+				top := &stack[len(stack)-1]
+				if top.keys == nil {
+					top.keys = map[string]string{}
+				}
+				fold := key
+				if folded {
+					fold = foldKey(key)
+				}
+				if prev, dup := top.keys[fold]; dup {
+					if prev == key {
+						return fmt.Errorf("%sthe key %q is given twice; give each field once", where(path()), key)
+					}
+					return fmt.Errorf("%sthe keys %q and %q differ only in case; give each field once, spelled exactly as in the schema (names are case-sensitive)",
+						where(path()), prev, key)
+				}
+				top.keys[fold], lastKey, expectKey = key, key, false
+			}
+			i = j
 		}
-		_, err = dec.Token()
-	case json.Delim('['):
-		for i := 0; dec.More(); i++ {
-			if err := walkKeys(dec, fmt.Sprintf("%s[%d]", path, i), depth+1, folded); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-	}
-	if err != nil {
-		return fmt.Errorf("arguments are not valid JSON (%v); send one JSON object", err)
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -28,6 +30,13 @@ func FuzzPrepare(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		if json.Valid(raw) {
+			for _, folded := range []bool{true, false} {
+				if got, want := scanKeys(raw, folded), refKeys(raw, folded); (got == nil) != (want == nil) {
+					t.Fatalf("scanKeys(%q, %v) = %v, the token walk says %v", raw, folded, got, want)
+				}
+			}
+		}
 		ambiguous := json.Valid(raw) && checkKeys(raw) != nil
 		for _, tool := range []string{"put", "loose"} {
 			p := r.Prepare(tool, raw)
@@ -55,4 +64,48 @@ func FuzzPrepare(f *testing.F) {
 			}
 		}
 	})
+}
+
+// refKeys is the slow, obvious check scanKeys must agree with: every object
+// walked through encoding/json's token API.
+func refKeys(text []byte, folded bool) error {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	var walk func(depth int) error
+	walk = func(depth int) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if (tok == json.Delim('{') || tok == json.Delim('[')) && depth > maxArgDepth {
+			return errors.New("too deep")
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, _ := dec.Token()
+				k := kt.(string)
+				if folded {
+					k = foldKey(k)
+				}
+				if seen[k] {
+					return errors.New("repeated")
+				}
+				seen[k] = true
+				if err := walk(depth + 1); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(depth + 1); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+		}
+		return err
+	}
+	return walk(0)
 }
