@@ -54,6 +54,15 @@ func (a *access) at(path string, write bool) (*confined.Root, string, string, er
 		return nil, "", "", fmt.Errorf("%q resolves to %s, %w; use a path inside the workspace", path, abs, ErrOutsideWorkspace)
 	}
 	r := a.roots[dir]
+	if r == nil && write {
+		// A configured folder that does not exist yet is created by the
+		// first write into it, as any missing parent folder is.
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, "", "", fmt.Errorf("create %s: %w", dir, err)
+			}
+		}
+	}
 	if r == nil {
 		// Hard links are Hearth's business only while it confines the
 		// tools; unrestricted, any file may be read anyway.

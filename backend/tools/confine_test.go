@@ -135,3 +135,15 @@ func TestSpillRefusesSwappedFolder(t *testing.T) {
 		t.Errorf("refusal reads as a missing file: %v", err)
 	}
 }
+
+// An allowed folder that does not exist yet is created by the first write,
+// as before; reading from it says the file is missing.
+func TestWriteIntoMissingAllowedPath(t *testing.T) {
+	s := newSandbox(t)
+	s.policy.AllowedPaths = []string{"~/notes"}
+	wantErr(t, s.call(t, "read_file", map[string]any{"path": "~/notes/today.md"}), "no such file")
+	wantOK(t, s.call(t, "write_file", map[string]any{"path": "~/notes/today.md", "content": "x"}), "Created")
+	if b, err := os.ReadFile(filepath.Join(s.home, "notes", "today.md")); err != nil || string(b) != "x" {
+		t.Errorf("written %q %v", b, err)
+	}
+}
