@@ -12,6 +12,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
+	"hearth/backend/internal/confined"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
 	"hearth/backend/session"
@@ -76,7 +77,10 @@ func (s *Service) agent() (*agentParts, error) {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
 	s.hitl.setRegistry(p.registry)
-	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
+	// Persona and memory files are read confined to the workspace: one that is
+	// a symlink out (MEMORY.md → config.json) is left out with a warning.
+	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt,
+		FS: confined.Files{Dir: paths.Workspace}})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
