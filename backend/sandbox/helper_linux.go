@@ -275,7 +275,9 @@ func loopbackUp() {
 // sockets of processes outside, no ptrace (so no /proc/<pid>/environ) of them either.
 func confine(p Policy, ns bool) error {
 	cfg := landlock.V11.BestEffort()
-	if p.Network {
+	if p.Network || ns {
+		// With a network namespace of its own the command has only a private loopback:
+		// a test server may listen there.
 		cfg.HandledAccessNet = 0
 	}
 	var rules []landlock.Rule

@@ -75,8 +75,6 @@ type Status struct {
 type Options struct {
 	// Exe is the Hearth binary to re-execute; empty means this process's own.
 	Exe string
-	// Disabled turns confinement off (the reaper still runs).
-	Disabled bool
 }
 
 // Sandbox wraps commands. It probes the machine once, on first use.
@@ -109,9 +107,6 @@ func (s *Sandbox) Status() Status {
 // the command's own.
 func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) {
 	st := s.Status()
-	if s.opts.Disabled {
-		p.Confine = false
-	}
 	if p.Confine && st.Mode == ModeBubblewrap {
 		wrapBubblewrap(cmd, st.Bubblewrap, p)
 		return

@@ -95,10 +95,6 @@ func probe(o Options) Status {
 		st.Bubblewrap = bw
 	}
 	switch {
-	case o.Disabled:
-		st.Summary = "off (tools.exec.sandbox is false): commands run with your full rights"
-		st.Warning = st.Summary
-		return st
 	case st.LandlockABI > 0:
 		st.Namespaces = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true}) == nil
 		if st.Namespaces || tryHelper(o.Exe, request{Policy: Policy{Confine: true}}) == nil {

@@ -16,6 +16,7 @@ import (
 // to model mistakes; the boundary is the OS sandbox exec runs in (docs/safety.md).
 type ExecGuard struct {
 	policy *Policy
+	off    bool // tests of the OS sandbox itself run commands the guard would refuse
 }
 
 // NewExecGuard returns a guard that judges paths with policy.
@@ -42,6 +43,9 @@ func refuse(rule, format string, a ...any) error {
 
 // Check returns a *GuardError if command (run in dir) breaks a rule.
 func (g *ExecGuard) Check(command, dir string) error {
+	if g.off {
+		return nil
+	}
 	return g.check(command, dir, 0)
 }
 
