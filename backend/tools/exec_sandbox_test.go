@@ -97,16 +97,16 @@ func newJailFixture(t *testing.T) jailFixture {
 	f := jailFixture{root: root, home: home, ws: filepath.Join(home, ".local/share/hearth/workspace"),
 		tmp: filepath.Join(root, "tmp"), outside: filepath.Join(root, "outside")}
 	files := map[string]string{
-		".config/hearth/config.json":                 `{"providers":{"openai":{"apiKey":"` + secretKey + `"}}}`,
-		".local/share/hearth/sessions/a.jsonl":       `{"role":"user","content":"` + secretKey + `"}`,
-		".local/state/hearth/audit/audit.jsonl":      "{}",
-		".bashrc":                                    "# rc\n",
-		".profile":                                   "# profile\n",
-		".ssh/authorized_keys":                       "ssh-ed25519 AAAA me\n",
-		".ssh/id_ed25519":                            "PRIVATE\n",
-		"Documents/notes.txt":                        "notes\n",
-		".cache/other/blob":                          "cache\n",
-		".local/share/hearth/workspace/AGENTS.md":    "# agents\n",
+		".config/hearth/config.json":                  `{"providers":{"openai":{"apiKey":"` + secretKey + `"}}}`,
+		".local/share/hearth/sessions/a.jsonl":        `{"role":"user","content":"` + secretKey + `"}`,
+		".local/state/hearth/audit/audit.jsonl":       "{}",
+		".bashrc":                                     "# rc\n",
+		".profile":                                    "# profile\n",
+		".ssh/authorized_keys":                        "ssh-ed25519 AAAA me\n",
+		".ssh/id_ed25519":                             "PRIVATE\n",
+		"Documents/notes.txt":                         "notes\n",
+		".cache/other/blob":                           "cache\n",
+		".local/share/hearth/workspace/AGENTS.md":     "# agents\n",
 		".local/share/hearth/workspace/memory/MEM.md": "memory\n",
 	}
 	for rel, body := range files {
