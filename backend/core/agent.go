@@ -60,8 +60,9 @@ func (s *Service) agent() (*agentParts, error) {
 			ProtectedPaths: append(append([]string(nil), cfg.Tools.ProtectedPaths...), paths.ConfigFile),
 		},
 		MaxResultChars: d.MaxToolResultChars,
-		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: s.hitl.lookupEnv},
-		DisableExec:    !cfg.Tools.Exec.Enabled,
+		Exec: tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: s.hitl.lookupEnv,
+			Sandbox: s.sandbox, Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network, Hidden: hearthDirs(paths)},
+		DisableExec: !cfg.Tools.Exec.Enabled,
 	})...)
 	if err == nil {
 		err = s.registerReach(p, cfg)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hearth/backend/sandbox"
 	"io"
 	"net/http"
 	"os"
@@ -66,6 +67,7 @@ type Service struct {
 	bg          background   // reminders and heartbeat (schedule.go)
 	memSubs     memorySubs   // OnMemoryChange listeners, kept across rebuilds (memory.go)
 	checks      *modelChecks // the model fitness check (modelcheck.go)
+	sandbox     *sandbox.Sandbox
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -74,6 +76,7 @@ type Service struct {
 // reported by OnboardError.
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry}
+	s.sandbox = sandbox.New(sandbox.Options{Exe: sandboxExe(opts.Getenv)})
 	s.bg.init(opts.Background, opts.Clock)
 	if s.getenv == nil {
 		s.getenv = os.Getenv
@@ -184,6 +187,8 @@ type Status struct {
 	// APIKeys lists the API keys written in config.json in plain text
 	// (F-SECRETS); nil (left out of the JSON) when there is none.
 	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
+	// Sandbox says how exec commands are confined on this machine (docs/safety.md).
+	Sandbox sandbox.Status `json:"sandbox"`
 }
 
 // OllamaCheckTimeout bounds the reachability check so status stays snappy.
@@ -206,6 +211,12 @@ func (s *Service) Status(ctx context.Context) Status {
 		Model:          cfg.Agents.Defaults.Model,
 		OllamaHost:     cfg.OllamaHost(s.getenv),
 		Version:        s.version,
+		Sandbox:        s.sandbox.Status(),
+	}
+	if !cfg.Tools.Exec.SandboxOn() {
+		st.Sandbox.Mode = sandbox.ModeNone
+		st.Sandbox.Summary = "off (tools.exec.sandbox is false)"
+		st.Sandbox.Warning = "the sandbox is switched off (tools.exec.sandbox): commands run with your full rights"
 	}
 	if s.configErr != nil {
 		st.ConfigError = s.configErr.Error()
