@@ -17,7 +17,8 @@ func Tools(store *Store, index *Index) []tools.Tool {
 
 type searchTool struct{ index *Index }
 
-func (t *searchTool) Name() string { return "memory_search" }
+func (t *searchTool) Name() string             { return "memory_search" }
+func (t *searchTool) ShortDescription() string { return "Search past chats and notes." }
 func (t *searchTool) Description() string {
 	return "Search past history, daily notes, notes and archived chats. Returns dated snippets with scores."
 }
@@ -72,8 +73,9 @@ func indentLines(s, pad string) string {
 
 type rememberTool struct{ store *Store }
 
-func (t *rememberTool) Name() string        { return "remember" }
-func (t *rememberTool) Description() string { return "Save a lasting fact to memory/MEMORY.md." }
+func (t *rememberTool) Name() string             { return "remember" }
+func (t *rememberTool) ShortDescription() string { return "Save a fact to memory." }
+func (t *rememberTool) Description() string      { return "Save a lasting fact to memory/MEMORY.md." }
 func (t *rememberTool) Parameters() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", Required: []string{"text"}, Properties: map[string]*jsonschema.Schema{
 		"text": {Type: "string"},

@@ -55,7 +55,8 @@ type cronTool struct {
 	loc  *time.Location
 }
 
-func (*cronTool) Name() string { return "cron" }
+func (*cronTool) Name() string             { return "cron" }
+func (*cronTool) ShortDescription() string { return "Add, list or remove reminders." }
 func (*cronTool) Description() string {
 	return "Reminders: add (message + one of at, every_seconds, cron_expr), list, remove (id). Each runs message later as a task and notifies the user."
 }
@@ -175,7 +176,8 @@ func (c *cronTool) when(j Job) string {
 // messageTool lets a background run reach the user (F-CRON, F-HEARTBEAT).
 type messageTool struct{ post PostFunc }
 
-func (*messageTool) Name() string { return "message" }
+func (*messageTool) Name() string             { return "message" }
+func (*messageTool) ShortDescription() string { return "Message the user now." }
 func (*messageTool) Description() string {
 	return "Send content to the user now, in this chat and as a notification."
 }

@@ -15,7 +15,8 @@ func (m *Manager) Tool() tools.Tool { return spawnTool{m} }
 
 type spawnTool struct{ m *Manager }
 
-func (spawnTool) Name() string { return "spawn" }
+func (spawnTool) Name() string             { return "spawn" }
+func (spawnTool) ShortDescription() string { return "Run a task in the background." }
 func (spawnTool) Description() string {
 	return "Run a self-contained task in the background; the result is posted to this chat later."
 }

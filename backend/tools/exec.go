@@ -67,7 +67,8 @@ func NewExec(policy *Policy, opts ExecOptions) *ExecTool {
 	return &ExecTool{policy: policy, opts: opts, guard: g}
 }
 
-func (t *ExecTool) Name() string { return "exec" }
+func (t *ExecTool) Name() string             { return "exec" }
+func (t *ExecTool) ShortDescription() string { return "Run a shell command." }
 func (t *ExecTool) Description() string {
 	return "Run a shell command (sh -c) and return its output. Prefer read_file/edit_file/grep/glob over cat/sed/grep/find. Non-interactive only."
 }

@@ -26,7 +26,8 @@ const (
 
 type readFileTool struct{ fsBase }
 
-func (t *readFileTool) Name() string { return "read_file" }
+func (t *readFileTool) Name() string             { return "read_file" }
+func (t *readFileTool) ShortDescription() string { return "Read a text file as numbered lines." }
 func (t *readFileTool) Description() string {
 	return "Read a text file as numbered lines (line<TAB>text), paged; offset is the 1-based first line. Images are described, not shown."
 }

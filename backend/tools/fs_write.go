@@ -16,7 +16,8 @@ import (
 
 type writeFileTool struct{ fsBase }
 
-func (t *writeFileTool) Name() string { return "write_file" }
+func (t *writeFileTool) Name() string             { return "write_file" }
+func (t *writeFileTool) ShortDescription() string { return "Create or overwrite a file." }
 func (t *writeFileTool) Description() string {
 	return "Create or overwrite a file with content; creates parent folders."
 }
@@ -77,7 +78,8 @@ const maxEditSize = 32 << 20
 
 type editFileTool struct{ fsBase }
 
-func (t *editFileTool) Name() string { return "edit_file" }
+func (t *editFileTool) Name() string             { return "edit_file" }
+func (t *editFileTool) ShortDescription() string { return "Replace exact text in a file." }
 func (t *editFileTool) Description() string {
 	return "Replace exact text old_text with new_text in a file. old_text must match once unless replace_all."
 }

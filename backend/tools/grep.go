@@ -19,7 +19,8 @@ const (
 
 type grepTool struct{ fsBase }
 
-func (t *grepTool) Name() string { return "grep" }
+func (t *grepTool) Name() string             { return "grep" }
+func (t *grepTool) ShortDescription() string { return "Search file contents by regex." }
 func (t *grepTool) Description() string {
 	return "Search file contents with a regular expression (RE2). Honours .gitignore, skips binary files."
 }

@@ -16,7 +16,8 @@ const defaultMaxEntries = 200
 
 type listDirTool struct{ fsBase }
 
-func (t *listDirTool) Name() string { return "list_dir" }
+func (t *listDirTool) Name() string             { return "list_dir" }
+func (t *listDirTool) ShortDescription() string { return "List a folder." }
 func (t *listDirTool) Description() string {
 	return "List a folder; folders end with /. recursive skips .git and node_modules."
 }

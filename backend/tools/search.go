@@ -145,7 +145,8 @@ func (b fsBase) searchRoot(p string) (string, error) {
 
 type globTool struct{ fsBase }
 
-func (t *globTool) Name() string { return "glob" }
+func (t *globTool) Name() string             { return "glob" }
+func (t *globTool) ShortDescription() string { return "Find files by glob pattern." }
 func (t *globTool) Description() string {
 	return "Find files by glob pattern (e.g. **/*.go; no / = any depth), newest first. Honours .gitignore."
 }

@@ -38,7 +38,8 @@ type fetchTool struct {
 	client *http.Client
 }
 
-func (t *fetchTool) Name() string { return "web_fetch" }
+func (t *fetchTool) Name() string             { return "web_fetch" }
+func (t *fetchTool) ShortDescription() string { return "Fetch a web page as text." }
 func (t *fetchTool) Description() string {
 	return "Fetch a web page (http/https) as readable Markdown."
 }

@@ -31,7 +31,8 @@ type SearchResult struct {
 
 type searchTool struct{ opts Options }
 
-func (t *searchTool) Name() string { return "web_search" }
+func (t *searchTool) Name() string             { return "web_search" }
+func (t *searchTool) ShortDescription() string { return "Search the web." }
 func (t *searchTool) Description() string {
 	return "Search the web; returns titles, URLs and snippets."
 }
