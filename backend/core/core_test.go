@@ -18,7 +18,7 @@ import (
 	"hearth/backend/workspace"
 )
 
-func setXDG(t *testing.T) string {
+func setXDG(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
 	t.Setenv("HOME", filepath.Join(root, "home"))
