@@ -83,6 +83,8 @@ func TestOpenDefaults(t *testing.T) {
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
 		Model: "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
 		OllamaHost: srv.URL, OllamaReachable: true, OllamaVersion: "0.17.4", Version: "1.2.3",
+		EmbeddingModel: "ollama/nomic-embed-text", Recall: RecallKeyword,
+		RecallNote: "the embedding model nomic-embed-text is not installed (hint: hearth models pull nomic-embed-text)",
 	}
 	gotJSON, _ := json.Marshal(st)
 	wantJSON, _ := json.Marshal(want)
