@@ -368,3 +368,24 @@ func TestFitFailureAdvice(t *testing.T) {
 }
 
 var _ tools.Tool = (*docTool)(nil)
+
+// An answer cut off at a reply limit that was lowered to fit the window
+// says so, instead of advising a larger maxTokens that cannot help.
+func TestCutOffAtLoweredReplyLimit(t *testing.T) {
+	h := fitHarness(t, 3072, fakeollama.Reply{Content: "The notes say", DoneReason: "length", PromptEvalCount: 1})
+	res, evs := h.send("fit", "hi")
+	if res.Status != StatusOK {
+		t.Fatalf("%+v %s", res, describe(evs))
+	}
+	np := int(h.fake.ChatRequests()[0].Options["num_predict"].(float64))
+	var cut string
+	for _, n := range ofType[NoticeData](evs) {
+		if strings.Contains(n.Message, "cut off") {
+			cut = n.Message
+		}
+	}
+	if np >= DefaultMaxTokens || !strings.Contains(cut, fmt.Sprintf("reply limit of %d tokens (lowered from maxTokens %d", np, DefaultMaxTokens)) ||
+		strings.Contains(cut, "raise maxTokens") {
+		t.Fatalf("reply limit %d, notice %q", np, cut)
+	}
+}

@@ -99,3 +99,22 @@ func toolName(tb testing.TB, raw json.RawMessage) string {
 	}
 	return w.Function.Name
 }
+
+// Every built-in tool has a short form of its description for small
+// windows, and it is shorter than the long one.
+func TestEveryBuiltinToolHasAShortForm(t *testing.T) {
+	svc, _ := chatService(t, "")
+	p, err := svc.agent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := p.registry.Definitions()
+	if len(defs) < 14 {
+		t.Fatalf("%d tools", len(defs))
+	}
+	for _, d := range defs {
+		if d.Short == "" || len(d.Short) >= len(d.Description) && len(d.Description) > 40 || len(d.Short) > 60 {
+			t.Errorf("%s: short form %q for %q", d.Name, d.Short, d.Description)
+		}
+	}
+}
