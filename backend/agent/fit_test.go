@@ -41,9 +41,11 @@ func (r recallBlock) Build(ctx context.Context, in ContextInput) (ContextOutput,
 	return r.ContextBuilder.Build(ctx, in)
 }
 
-const fitRecall = "[Possibly relevant history, recalled automatically; ignore it if unrelated]\n" +
-	"- (memory/HISTORY.md) The user keeps a shopping list and a list of calls in notes.md, updated every week.\n" +
-	"- (memory/HISTORY.md) Last month the notes also held the garden plan and the dentist's number.\n[End of recalled history]"
+// fitRecall is about 300 tokens: the recall step spans as many tokens of window.
+var fitRecall = "[Possibly relevant history, recalled automatically; ignore it if unrelated]\n" +
+	strings.Repeat("- (memory/HISTORY.md) The user keeps a shopping list and a list of calls in notes.md, updated every week.\n"+
+		"- (memory/HISTORY.md) Last month the notes also held the garden plan and the dentist's number.\n", 6) +
+	"[End of recalled history]"
 
 // fitHarness is a runner on the default workspace (system prompt), every
 // built-in tool and three long optional ones, with a recall block, against a
@@ -70,21 +72,27 @@ func fitHarness(t *testing.T, window int, replies ...fakeollama.Reply) *harness 
 		}
 	}
 	writeFile(t, filepath.Join(h.ws, "notes.md"), strings.Repeat("- buy bread, milk and apples; call Lena about the weekend\n", 40))
+	olderTurns(t, h, "fit")
+	return h
+}
+
+// olderTurns starts session id with three older turns.
+func olderTurns(t *testing.T, h *harness, id string) {
+	t.Helper()
 	var recs []session.Record
 	for i := range 3 {
-		id := fmt.Sprintf("old%d", i)
+		id := fmt.Sprintf("%s-old%d", id, i)
 		recs = append(recs,
 			session.MessageRecord(id, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("Earlier question %d: %s", i, strings.Repeat("how was the weekend? ", 25))}),
 			session.MessageRecord(id, llm.Message{Role: llm.RoleAssistant, Content: fmt.Sprintf("Earlier answer %d: %s", i, strings.Repeat("it was fine, thanks. ", 25))}),
 			session.RunRecord(session.Run{ID: id, Status: session.StatusOK}))
 	}
-	if _, err := h.store.Create(session.CreateOptions{ID: "fit"}); err != nil {
+	if _, err := h.store.Create(session.CreateOptions{ID: id}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.store.Append("fit", recs...); err != nil {
+	if err := h.store.Append(id, recs...); err != nil {
 		t.Fatal(err)
 	}
-	return h
 }
 
 // readNotes is the model's side of "What is in my notes?": read_file, then
@@ -161,9 +169,16 @@ func TestFitOrderOnTheWire(t *testing.T) {
 	reached := map[int]int{}
 	last := 0
 	var failure *ErrorData
-	for window := 8192; window >= 768; window -= 96 {
-		h := fitHarness(t, window, readNotes()...)
-		res, evs := h.send("fit", "What is in my notes?")
+	h := fitHarness(t, 8192)
+	for window := 8192; window >= 768; window -= 192 {
+		model := fakeollama.DefaultModel()
+		model.ContextLength = window
+		h.fake.SetModels(model)
+		h.fake.Enqueue(readNotes()...)
+		id := fmt.Sprintf("fit%d", window)
+		olderTurns(t, h, id)
+		before := len(h.fake.ChatRequests())
+		res, evs := h.send(id, "What is in my notes?")
 		if res.Status != StatusOK {
 			e := ofType[ErrorData](evs)
 			if len(e) != 1 || e[0].Code != string(llm.KindContextOverflow) {
@@ -173,7 +188,7 @@ func TestFitOrderOnTheWire(t *testing.T) {
 			t.Logf("window %d fails: %s (hint: %s)", window, e[0].Message, e[0].Hint)
 			break
 		}
-		reqs := h.fake.ChatRequests()
+		reqs := h.fake.ChatRequests()[before:]
 		if len(reqs) != 2 || res.Final != "Bread, milk, apples, and a call to Lena." {
 			t.Fatalf("window %d: %d requests, result %+v %s", window, len(reqs), res, describe(evs))
 		}

@@ -122,7 +122,12 @@ func TestRealOllamaSmallWindows(t *testing.T) {
 		if res.Status != agent.StatusOK || res.Final != testmodel.ChatReply || calls != 1 || results != 1 {
 			t.Fatalf("result %+v (%d calls, %d results)\n%s", res, calls, results, describeEvents(evs))
 		}
-		t.Logf("events:\n%s", describeEvents(evs))
+		// The tokenizer really is dense: the ~2 400 bytes of system prompt
+		// and message cost about as many tokens.
+		if u := usages(evs); len(u) == 0 || u[0].PromptTokens < 2000 || u[0].ContextLimit != 4096 {
+			t.Errorf("usage %+v: want a token per byte of a ~2 400-byte prompt in a 4096 window", u)
+		}
+		t.Logf("usage %+v", usages(evs))
 	})
 
 	t.Run("2048 window: a plain answer, saying what was left out", func(t *testing.T) {
@@ -130,6 +135,10 @@ func TestRealOllamaSmallWindows(t *testing.T) {
 		res, evs := send(svc, "What is the capital of France?")
 		if res.Status != agent.StatusOK || res.Final != testmodel.ChatReply {
 			t.Fatalf("result %+v\n%s", res, describeEvents(evs))
+		}
+		// About four characters a token: the same prompt costs a quarter.
+		if u := usages(evs); len(u) != 1 || u[0].PromptTokens > 1000 || u[0].ContextLimit != 2048 {
+			t.Errorf("usage %+v: want about four characters a token in a 2048 window", u)
 		}
 		var notices []string
 		for _, e := range evs {
@@ -140,7 +149,18 @@ func TestRealOllamaSmallWindows(t *testing.T) {
 		if len(notices) != 1 || !strings.Contains(strings.ToLower(notices[0]), "left out") {
 			t.Fatalf("want one notice saying what was left out, got %q", notices)
 		}
+		t.Logf("usage %+v; notice: %s", usages(evs), notices[0])
 	})
+}
+
+func usages(evs []agent.Event) []agent.UsageData {
+	var out []agent.UsageData
+	for _, e := range evs {
+		if u, ok := e.Data.(agent.UsageData); ok {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 func describeEvents(evs []agent.Event) string {
