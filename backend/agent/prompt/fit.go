@@ -201,6 +201,8 @@ func (c Counter) Fit(req Request) (Fit, error) {
 		shed.Shortened = f.shortened
 		if f.fixedTok()+p.sum > budget {
 			shed.Tools = f.dropTools(budget, p.sum)
+			// Shortened names only tools still sent.
+			shed.Shortened = slices.DeleteFunc(shed.Shortened, func(n string) bool { return slices.Contains(shed.Tools, n) })
 		}
 	}
 	out := f.result(p)
