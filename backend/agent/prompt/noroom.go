@@ -17,8 +17,10 @@ type NoRoomError struct {
 	// Tools are its system prompt's and tools' shares, Turn the rest (the
 	// current turn, cut as far as Fit cuts).
 	Need, System, Tools, Turn int
-	// ToolCount is how many tools the smallest request still had.
-	ToolCount int
+	// ToolCount is how many tools the smallest request still had, MCPTools
+	// how many of them came from MCP servers (kept because the model called
+	// them in this turn).
+	ToolCount, MCPTools int
 }
 
 func (e *NoRoomError) Error() string {
@@ -69,6 +71,9 @@ func (e *NoRoomError) Advice(modelMax int) []string {
 		out = append(out, fmt.Sprintf("raise agents.defaults.contextTokens to %d if the model allows it", need))
 	}
 	out = append(out, fmt.Sprintf("use a model with a context window of at least %d tokens", need))
+	if e.MCPTools > 0 {
+		out = append(out, "turn off MCP servers you do not need")
+	}
 	if e.System > e.Need/2 {
 		out = append(out, fmt.Sprintf("shorten the workspace files sent with every request (%s, %s): they take ~%d tokens",
 			strings.Join(BootstrapFiles(), ", "), MemoryFile, e.System))
@@ -84,6 +89,13 @@ func (e *NoRoomError) Advice(modelMax int) []string {
 func (f *fitter) noRoom(floor, need int) error {
 	sys := f.c.scale(f.sysRaw)
 	tools := f.c.Tools(f.tools)
+	mcp := 0
+	for _, t := range f.tools {
+		if strings.HasPrefix(t.Name, "mcp_") {
+			mcp++
+		}
+	}
 	return &NoRoomError{Window: f.req.Window, Reply: f.req.Reply, Floor: floor,
-		Need: need, System: sys, Tools: tools, Turn: max(need-sys-tools-f.c.scale(requestOverhead), 0), ToolCount: len(f.tools)}
+		Need: need, System: sys, Tools: tools, Turn: max(need-sys-tools-f.c.scale(requestOverhead), 0),
+		ToolCount: len(f.tools), MCPTools: mcp}
 }

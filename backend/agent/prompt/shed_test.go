@@ -319,6 +319,14 @@ func TestNoRoomAdvice(t *testing.T) {
 	if !strings.Contains(adv, "raise agents.defaults.contextTokens to 4096 (this model allows up to 32768)") {
 		t.Errorf("advice for a model with a larger maximum: %s", adv)
 	}
+	// An MCP tool the model called in this turn stays, so fewer MCP servers
+	// is worth saying.
+	used := append(slices.Clone(h), llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "m", Name: "mcp_notes_find", Arguments: json.RawMessage(`{}`)}}},
+		llm.Message{Role: llm.RoleTool, ToolCallID: "m", ToolName: "mcp_notes_find", Content: "found"})
+	_, err = Counter{}.Fit(Request{System: sys, Tools: manyTools, History: used, Window: 3072, Reply: 2048})
+	if !errors.As(err, &nr) || nr.MCPTools != 1 || !slices.Contains(nr.Advice(3072), "turn off MCP servers you do not need") {
+		t.Errorf("MCP advice: %v %+v", err, nr)
+	}
 	// A tiny window fails however little is sent.
 	if _, err := (Counter{}).Fit(Request{System: "sys", History: h, Window: 256, Reply: 2048}); !errors.Is(err, ErrNoRoom) {
 		t.Fatalf("256-token window: %v", err)
