@@ -184,6 +184,13 @@ type Status struct {
 	OllamaVersion   string   `json:"ollamaVersion"`
 	OllamaError     string   `json:"ollamaError"` // why OllamaReachable is false, with a hint
 	Version         string   `json:"version"`
+	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how
+	// memory recall searches: RecallHybrid (by meaning and by words) when
+	// the embedding model is there, RecallKeyword (by words only) when it is
+	// not set, not installed or unreachable; RecallNote says why.
+	EmbeddingModel string `json:"embeddingModel"`
+	Recall         string `json:"recall"`
+	RecallNote     string `json:"recallNote,omitempty"`
 	// APIKeys lists the API keys written in config.json in plain text
 	// (F-SECRETS); nil (left out of the JSON) when there is none.
 	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
@@ -233,6 +240,8 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.ModelConfigured, st.ModelProblem = cfg.ProviderConfigured(provider)
 	}
 	st.OllamaVersion, st.OllamaReachable, st.OllamaError = s.checkOllama(ctx, st.OllamaHost)
+	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
+	st.Recall, st.RecallNote = s.checkRecall(ctx, cfg, st.OllamaReachable)
 	if keys := s.PlainKeys(); len(keys.Plain) > 0 {
 		st.APIKeys = &keys
 	}

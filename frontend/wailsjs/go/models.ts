@@ -768,6 +768,9 @@ export namespace core {
 	    ollamaVersion: string;
 	    ollamaError: string;
 	    version: string;
+	    embeddingModel: string;
+	    recall: string;
+	    recallNote?: string;
 	    apiKeys?: PlainKeyReport;
 	
 	    static createFrom(source: any = {}) {
@@ -792,6 +795,9 @@ export namespace core {
 	        this.ollamaVersion = source["ollamaVersion"];
 	        this.ollamaError = source["ollamaError"];
 	        this.version = source["version"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.recall = source["recall"];
+	        this.recallNote = source["recallNote"];
 	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
 	    }
 	
