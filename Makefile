@@ -6,6 +6,10 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 BIN     := build/bin
+# WebKitGTK 4.1 (libsoup 3): the only WebKitGTK API Debian 13 and Ubuntu 24.04 still ship
+# headers for, and packaged on Debian 12 and Ubuntu 22.04 too. Without this tag Wails
+# builds against 4.0.
+WEBKIT  := webkit2_41
 
 FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/wailsjs -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/package-lock.json
@@ -36,10 +40,10 @@ frontend/dist/index.html: $(FRONTEND_SRC)
 	cd frontend && npm run build --silent
 
 ## desktop: the app users run, $(BIN)/hearth: the CLI-only build carrying the desktop
-## image (what `wails build` makes, also left as $(BIN)/hearth-desktop), so commands start
-## without loading GTK/WebKit; see backend/launch.
+## image (what `wails build -tags webkit2_41` makes, also left as $(BIN)/hearth-desktop),
+## so commands start without loading GTK/WebKit; see backend/launch.
 desktop: frontend
-	go build -tags desktop,production -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth-desktop .
+	go build -tags desktop,production,$(WEBKIT) -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth-desktop .
 	gzip -6 -n -c $(BIN)/hearth-desktop > $(BIN)/hearth-desktop.gz
 	go build -tags headless,launcher -trimpath -ldflags "-w -s $(LDFLAGS)" -o $(BIN)/hearth .
 
@@ -49,7 +53,7 @@ headless:
 
 ## dev: the app with Wails' dev server on :34115 (browser tests)
 dev: frontend
-	go build -tags dev -ldflags "$(LDFLAGS)" -o $(BIN)/hearth-dev .
+	go build -tags dev,$(WEBKIT) -ldflags "$(LDFLAGS)" -o $(BIN)/hearth-dev .
 
 clean:
 	rm -rf $(BIN) frontend/dist/assets frontend/dist/index.html

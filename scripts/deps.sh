@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
+run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
 # Browser e2e and native smoke (xvfb, chromium, dbus), the tray host, and what the real
 # Ollama server build needs.
 test_pkgs=(xvfb xauth xdotool imagemagick chromium dbus-daemon dbus-x11 haskell-gtk-sni-tray-utils

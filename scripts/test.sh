@@ -48,7 +48,7 @@ else
   bad "frontend build"
 fi
 
-check "go vet" bash -c 'go vet ./... && go vet -tags headless . && go vet -tags desktop,production . && echo "go vet: clean"'
+check "go vet" bash -c 'go vet ./... && go vet -tags headless . && go vet -tags desktop,production,webkit2_41 . && echo "go vet: clean"'
 
 # Real-Ollama tests need the pinned server; it is built once and cached.
 if [[ -x scripts/ollama-build.sh ]]; then
@@ -95,7 +95,7 @@ ok vitest "${vt_pass:-0}"
 
 # --- Browser end-to-end against the real Go backend (dev build) --------------------------
 section "browser e2e (dev build under Xvfb)"
-if go build -tags dev -o build/bin/hearth-dev . 2>"$out/devbuild.log" &&
+if go build -tags dev,webkit2_41 -o build/bin/hearth-dev . 2>"$out/devbuild.log" &&
   go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama 2>>"$out/devbuild.log"; then
   HEARTH_DEV_BIN="$root/build/bin/hearth-dev" HEARTH_FAKEOLLAMA_BIN="$root/build/bin/fakeollama" \
     dbus-run-session -- xvfb-run -a node --test --test-concurrency=1 --test-reporter=spec frontend/e2e/ 2>&1 |
