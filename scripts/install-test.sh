@@ -43,11 +43,14 @@ app_pid=""
 installed_deb=""
 lintian_pid=""
 sudo=()
+mandb_flag=/var/lib/man-db/auto-update
+mandb_paused=""
 cleanup() {
   [[ -n $app_pid ]] && kill -KILL "$app_pid" 2>/dev/null
   [[ -n $lintian_pid ]] && kill "$lintian_pid" 2>/dev/null
   # Never leave the package on the machine, whatever failed above.
   [[ -n $installed_deb ]] && "${sudo[@]}" dpkg --purge hearth >/dev/null 2>&1
+  [[ -n $mandb_paused ]] && "${sudo[@]}" touch "$mandb_flag"
   [[ -d $tmp/home/.local/bin ]] && HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share scripts/install.sh uninstall >/dev/null 2>&1
   rm -rf "$tmp"
 }
@@ -163,6 +166,10 @@ elif dpkg-query -W -f '${Status}' hearth 2>/dev/null | grep -q ' installed'; the
   skip "installing the package: a hearth package is already installed here, and this test does not replace it"
 else
   cp "$deb" "$tmp/" && chmod 644 "$tmp/$(basename "$deb")"
+  # man-db's trigger re-indexes every man page on the machine at each install and removal
+  # (15 s each on a busy machine): paused while this test installs and removes, restored
+  # after (and by the exit trap).
+  if [[ -e $mandb_flag ]] && "${sudo[@]}" rm -f "$mandb_flag"; then mandb_paused=yes; fi
   installed_deb=yes
   # dpkg -i checks the Depends against the installed packages; when some are missing, apt
   # installs them (apt-get -f install), as `apt-get install ./hearth_*.deb` would.
@@ -196,6 +203,7 @@ else
     cat "$tmp/dpkg.log"
     fail "dpkg --purge hearth"
   fi
+  [[ -n $mandb_paused ]] && "${sudo[@]}" touch "$mandb_flag" && mandb_paused=""
   check "nothing of the package is left (${#pkg_files[@]} files, the menu entry, the icons)" \
     gone "${pkg_files[@]}" "$entry" /usr/share/icons/hicolor/*/apps/hearth.* /usr/share/man/man1/hearth*.1.gz
   check "dpkg no longer knows hearth" bash -c '! dpkg-query -W -f "\${Status}" hearth 2>/dev/null | grep -q " installed"'

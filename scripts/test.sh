@@ -124,7 +124,7 @@ check "committed bindings are current (git diff frontend/wailsjs)" bash -c 'scri
 check "native smoke (production build under Xvfb)" scripts/smoke.sh
 
 # --- Install: the Debian package and make install, each started from its menu entry ------
-section "install (make package + apt-get install + dpkg --purge; make install + uninstall)"
+section "install (make package, dpkg -i, dpkg --purge; make install, make uninstall)"
 scripts/install-test.sh 2>&1 | tee "$out/install.log"
 in_rc=${PIPESTATUS[0]}
 in_pass=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$out/install.log" | tail -n 1)

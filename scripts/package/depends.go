@@ -92,31 +92,38 @@ func declared(deps []string, pkg string) bool {
 	return false
 }
 
-// ownersFunc finds the packages that ship a file named soname (dpkg -S on a Debian build
-// machine).
-type ownersFunc func(soname string) ([]string, error)
+// ownersFunc finds the packages that ship a file named like each soname (dpkg -S on a
+// Debian build machine), keyed by soname.
+type ownersFunc func(sonames []string) (map[string][]string, error)
 
-// dpkgOwners asks dpkg which installed packages ship a file named soname.
-func dpkgOwners(soname string) ([]string, error) {
-	out, err := exec.Command("dpkg-query", "-S", "*/"+soname).Output()
-	if err != nil {
-		return nil, fmt.Errorf("no installed package ships %s (dpkg-query -S): %w", soname, err)
+// dpkgOwners asks dpkg which installed packages ship the sonames, in one query: each
+// query reads dpkg's whole file list, a second or more on a busy machine.
+func dpkgOwners(sonames []string) (map[string][]string, error) {
+	want := map[string]bool{}
+	args := []string{"-S"}
+	for _, so := range sonames {
+		want[so] = true
+		args = append(args, "*/"+so)
 	}
-	var owners []string
+	// dpkg-query exits 1 when a pattern matches nothing, after printing the other matches;
+	// a soname with no owner is reported by checkDeclared.
+	out, err := exec.Command("dpkg-query", args...).Output()
+	if err != nil && len(out) == 0 {
+		return nil, fmt.Errorf("dpkg-query -S: %w", err)
+	}
+	owners := map[string][]string{}
 	for _, line := range strings.Split(string(out), "\n") {
 		pkgs, file, ok := strings.Cut(line, ": ")
-		if !ok || path.Base(file) != soname {
+		so := path.Base(file)
+		if !ok || !want[so] {
 			continue
 		}
 		for _, p := range strings.Split(pkgs, ", ") {
 			p, _, _ = strings.Cut(p, ":") // drop the architecture
-			if !slices.Contains(owners, p) {
-				owners = append(owners, p)
+			if !slices.Contains(owners[so], p) {
+				owners[so] = append(owners[so], p)
 			}
 		}
-	}
-	if len(owners) == 0 {
-		return nil, fmt.Errorf("no installed package ships %s", soname)
 	}
 	return owners, nil
 }
@@ -124,11 +131,16 @@ func dpkgOwners(soname string) ([]string, error) {
 // checkDeclared fails when a library the binaries link comes from a package the Depends
 // list does not name, so a new link (a Wails or WebKit update) cannot ship undeclared.
 func checkDeclared(libs, deps []string, owners ownersFunc) error {
+	libs = slices.Compact(slices.Sorted(slices.Values(libs)))
+	found, err := owners(libs)
+	if err != nil {
+		return fmt.Errorf("check the package's dependencies: %w", err)
+	}
 	var missing []string
 	for _, lib := range libs {
-		pkgs, err := owners(lib)
-		if err != nil {
-			return fmt.Errorf("check the package's dependencies: %w", err)
+		pkgs := found[lib]
+		if len(pkgs) == 0 {
+			return fmt.Errorf("check the package's dependencies: no installed package ships %s, which the desktop app links", lib)
 		}
 		if !slices.ContainsFunc(pkgs, func(p string) bool { return declared(deps, p) }) {
 			missing = append(missing, fmt.Sprintf("%s (from %s)", lib, strings.Join(pkgs, " or ")))

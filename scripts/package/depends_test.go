@@ -15,25 +15,38 @@ func TestDependsDeclaresEveryLinkedLibrary(t *testing.T) {
 		"libwebkit2gtk-4.1.so.0": {"libwebkit2gtk-4.1-0"},
 		"libnew.so.1":            {"libnew1"},
 	}
-	lookup := func(so string) ([]string, error) {
-		if p, ok := owners[so]; ok {
-			return p, nil
+	calls := 0
+	lookup := func(sonames []string) (map[string][]string, error) {
+		calls++
+		found := map[string][]string{}
+		for _, so := range sonames {
+			if p, ok := owners[so]; ok {
+				found[so] = p
+			}
 		}
-		return nil, errors.New("not found")
+		return found, nil
 	}
 	deps := depends("2.34")
 	if deps[0] != "libc6 (>= 2.34)" {
 		t.Errorf("libc entry %q", deps[0])
 	}
-	if err := checkDeclared([]string{"libc.so.6", "libgtk-3.so.0", "libglib-2.0.so.0", "libwebkit2gtk-4.1.so.0"}, deps, lookup); err != nil {
+	if err := checkDeclared([]string{"libc.so.6", "libgtk-3.so.0", "libglib-2.0.so.0", "libwebkit2gtk-4.1.so.0", "libc.so.6"}, deps, lookup); err != nil {
 		t.Errorf("declared libraries reported: %v", err)
+	}
+	if calls != 1 {
+		t.Errorf("%d owner queries for one check, want 1 (each reads dpkg's whole file list)", calls)
 	}
 	err := checkDeclared([]string{"libc.so.6", "libnew.so.1"}, deps, lookup)
 	if err == nil || !strings.Contains(err.Error(), "libnew.so.1 (from libnew1)") || !strings.Contains(err.Error(), "depends.go") {
 		t.Errorf("an undeclared library: %v", err)
 	}
-	if err := checkDeclared([]string{"libgone.so.2"}, deps, lookup); err == nil {
-		t.Error("a library no package ships passed the check")
+	if err := checkDeclared([]string{"libgone.so.2"}, deps, lookup); err == nil || !strings.Contains(err.Error(), "no installed package ships libgone.so.2") {
+		t.Errorf("a library no package ships: %v", err)
+	}
+	if err := checkDeclared([]string{"libc.so.6"}, deps, func([]string) (map[string][]string, error) {
+		return nil, errors.New("dpkg broke")
+	}); err == nil || !strings.Contains(err.Error(), "dpkg broke") {
+		t.Errorf("a failed query: %v", err)
 	}
 	if depends("")[0] != "libc6" {
 		t.Errorf("no glibc version: %q", depends("")[0])
@@ -74,9 +87,16 @@ func TestLinkedReadsARealProgram(t *testing.T) {
 	if _, err := os.Stat("/var/lib/dpkg/status"); err != nil {
 		return
 	}
+	found, err := dpkgOwners(append(libs, "libnothing-at-all.so.9"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, l := range libs {
-		if _, err := dpkgOwners(l); err != nil {
-			t.Errorf("dpkgOwners(%s): %v", l, err)
+		if len(found[l]) == 0 {
+			t.Errorf("dpkg knows no package of %s: %v", l, found)
 		}
+	}
+	if _, ok := found["libnothing-at-all.so.9"]; ok {
+		t.Errorf("an owner for a library that does not exist: %v", found)
 	}
 }
