@@ -24,7 +24,7 @@ go test -run '^$' -bench 'IdleWake' -benchtime 200x ./backend/schedule/ | grep -
 # The window streaming a 20 000-token answer into a 500-message chat (Chromium, dev build,
 # fake Ollama): long tasks and chunk-to-paint latency.
 echo
-go build -tags dev -o build/bin/hearth-dev .
+go build -tags dev,webkit2_41 -o build/bin/hearth-dev .
 go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
 dbus-run-session -- xvfb-run -a node frontend/e2e/bench-stream.mjs 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)' || true
 
