@@ -68,7 +68,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	}
 	left := false
 	for _, n := range ofType[NoticeData](evs) {
-		left = left || strings.Contains(n.Message, "left out to fit")
+		left = left || strings.Contains(n.Message, "Left out to fit") && strings.Contains(n.Message, "older turns")
 	}
 	if len(leftOut) == 0 || leftOut[0] < 400-40 || leftOut[0] > 400 {
 		t.Errorf("OnLeftOut reports %v: want the index of the first kept message, near the end of the 400 old ones", leftOut)

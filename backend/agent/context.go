@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"hearth/backend/agent/prompt"
 	"hearth/backend/llm"
 )
 
@@ -36,6 +37,13 @@ type ContextInput struct {
 	// for the reply (maxTokens).
 	ContextLimit int
 	ReplyTokens  int
+	// ModelContext is the model's own maximum window when known (0 when
+	// not): advice never suggests a window beyond it.
+	ModelContext int
+	// Recall is a block of recalled memory for the current user message,
+	// set by a wrapping builder (memory's RecallContext); the builder puts
+	// it before that message when there is room.
+	Recall string
 	// Channel says where the user is ("desktop", "cli", "cron", …).
 	Channel string
 }
@@ -54,8 +62,18 @@ type ContextOutput struct {
 	LeftOutTurns int
 	FirstKept    int
 	// Notices are things the user should know about this request (a file
-	// of the system prompt unreadable, the current turn shortened).
+	// of the system prompt unreadable).
 	Notices []string
+	// Tools are the tool definitions to send when the builder fitted them
+	// to the window (fewer, or in their short form); nil means
+	// ContextInput.Tools as they are.
+	Tools []llm.ToolDef
+	// ReplyTokens is the reply limit to ask for when the builder lowered it
+	// to fit the window; 0 means ContextInput.ReplyTokens.
+	ReplyTokens int
+	// Shed says what was left out or shortened to fit the window; the
+	// runner tells the user once per run.
+	Shed prompt.Shed
 }
 
 // PlainContext is the builder used when none is configured: an optional
@@ -73,6 +91,14 @@ func (p PlainContext) Build(_ context.Context, in ContextInput) (ContextOutput, 
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: p.System})
 	}
 	msgs = append(msgs, in.History...)
+	if in.Recall != "" {
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if msgs[i].Role == llm.RoleUser {
+				msgs[i].Content = in.Recall + "\n\n" + msgs[i].Content
+				break
+			}
+		}
+	}
 	return ContextOutput{Messages: msgs, EstimatedTokens: estimateChars(msgs, in.Tools)}, nil
 }
 

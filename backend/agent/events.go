@@ -62,7 +62,19 @@ type ApprovalData struct {
 	CallID string `json:"callId"`
 	State  string `json:"state"` // requested, allowed, denied
 	Scope  string `json:"scope,omitempty"`
+	// Sandbox says, on a request, what the call will be allowed to do once allowed (exec:
+	// where it may write, whether it has network); empty when nothing confines it.
+	Sandbox string `json:"sandbox,omitempty"`
 }
+
+// ApprovalDenied is the denied State of ApprovalData.
+const ApprovalDenied = "denied"
+
+// ScopeInvalid is the scope of the denied approval event the loop itself
+// emits for a call whose arguments were refused before the Gate was asked
+// (a key given twice or in two spellings of case, a missing or unknown
+// field): the audit log records it as "invalid".
+const ScopeInvalid = "invalid"
 
 // ToolResultData is the payload of tool_result.
 type ToolResultData struct {

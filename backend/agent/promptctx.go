@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"hearth/backend/agent/prompt"
@@ -54,13 +56,10 @@ func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput
 		keep = prompt.KeepToolResults
 	}
 	msgs := prompt.CompactToolResults(hist, keep)
-	fit, err := p.Estimator.Counter(in.Model).Fit(system, in.Tools, msgs, in.ContextLimit, in.ReplyTokens)
+	fit, err := p.Estimator.Counter(in.Model).Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
+		Recall: in.Recall, Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
-		if errors.Is(err, prompt.ErrNoRoom) {
-			return out, &llm.Error{Kind: llm.KindContextOverflow, Message: "this message does not fit the model's context window", Err: err,
-				Hint: "raise agents.defaults.contextTokens, lower maxTokens, or start a new chat with /new"}
-		}
-		return out, err
+		return out, OverflowError(err, "this message does not fit the model's context window", in)
 	}
 	out.Messages = make([]llm.Message, 0, len(fit.Messages)+1)
 	if system != "" {
@@ -69,15 +68,21 @@ func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput
 	out.Messages = append(out.Messages, fit.Messages...)
 	out.EstimatedTokens, out.FirstKept = fit.RawTokens, fit.FirstKept
 	out.Tokens = fit.Tokens
-	for _, m := range hist[:fit.Dropped] {
-		if m.Role == llm.RoleUser {
-			out.LeftOutTurns++
-		}
-	}
-	if fit.Omitted > 0 || fit.Truncated {
-		out.Notices = append(out.Notices, "This turn is too long for the model's context window: older tool results of it were left out or shortened.")
-	}
+	out.LeftOutTurns = fit.Shed.Turns
+	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	return out, nil
+}
+
+// OverflowError turns prompt.Fit's failure into the run's context_overflow
+// error (msg says what did not fit), with what would work with this model
+// as the hint. Other errors pass through.
+func OverflowError(err error, msg string, in ContextInput) error {
+	var nr *prompt.NoRoomError
+	if !errors.As(err, &nr) {
+		return err
+	}
+	return &llm.Error{Kind: llm.KindContextOverflow, Message: msg + " (" + strconv.Itoa(in.ContextLimit) + " tokens)", Err: err,
+		Hint: strings.Join(nr.Advice(in.ModelContext), "; ")}
 }
 
 // Calibrate implements Calibrator.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hearth/backend/agent"
+	"hearth/backend/tools"
 )
 
 // Decision is the user's answer to an approval request.
@@ -79,6 +80,9 @@ type Options struct {
 	Mask func(string) string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Sandbox says what a tool's call may do once allowed (shown on the approval card);
+	// nil or "" says nothing.
+	Sandbox func(tool string) string
 }
 
 // Gate implements agent.Gate. It is safe for concurrent use; grants "for this
@@ -129,9 +133,9 @@ const (
 	Never
 )
 
-// Judge applies the current rules to a call of tool with args; reason says
-// why the call needs approval (also for AllowedAlways).
-func (g *Gate) Judge(tool string, args json.RawMessage) (v Verdict, reason string) {
+// Judge applies the current rules to a call of tool with its decoded args;
+// reason says why the call needs approval (also for AllowedAlways).
+func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, reason string) {
 	r := g.rules()
 	if has(r.Never, tool) {
 		return Never, ""
@@ -157,7 +161,11 @@ func (g *Gate) Judge(tool string, args json.RawMessage) (v Verdict, reason strin
 func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 	emit := func(state, scope string) {
 		if c.Emit != nil {
-			c.Emit(agent.ApprovalData{CallID: c.CallID, State: state, Scope: scope})
+			d := agent.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
+			if state == StateRequested && g.opts.Sandbox != nil {
+				d.Sandbox = g.opts.Sandbox(c.Name)
+			}
+			c.Emit(d)
 		}
 	}
 	verdict, reason := g.Judge(c.Name, c.Args)
@@ -198,7 +206,7 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 // wait registers the call, announces it and blocks until Approve answers or
 // the run stops.
 func (g *Gate) wait(ctx context.Context, c agent.GateCall, reason string, emit func(state, scope string)) agent.GateDecision {
-	args := string(c.Args)
+	args := string(c.Args.JSON())
 	if g.opts.Mask != nil {
 		args = g.opts.Mask(args)
 	}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hearth/backend/sandbox"
 	"io"
 	"os"
 	"runtime"
@@ -110,7 +111,14 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 // Main runs the hearth command line with args (without the program name) and returns the
 // process exit code: 0 ok, 1 runtime error, 2 usage error.
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	return mainIO(args, info, desktop, os.Stdin, stdout, stderr)
+}
+
+// Command is the command tree, not run, for documents made from it (the man pages of
+// scripts/manpage).
+func Command(info BuildInfo) *cobra.Command {
+	return newRootCmd(&env{info: info, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
 }
 
 // mainIO is Main with the input stream given (the agent REPL reads it).

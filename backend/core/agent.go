@@ -12,6 +12,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
+	"hearth/backend/internal/confined"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
 	"hearth/backend/session"
@@ -59,8 +60,9 @@ func (s *Service) agent() (*agentParts, error) {
 			ProtectedPaths: append(append([]string(nil), cfg.Tools.ProtectedPaths...), paths.ConfigFile),
 		},
 		MaxResultChars: d.MaxToolResultChars,
-		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: s.hitl.lookupEnv},
-		DisableExec:    !cfg.Tools.Exec.Enabled,
+		Exec: tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: s.hitl.lookupEnv,
+			Sandbox: s.sandbox, Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network, Hidden: hearthDirs(paths)},
+		DisableExec: !cfg.Tools.Exec.Enabled,
 	})...)
 	if err == nil {
 		err = s.registerReach(p, cfg)
@@ -76,7 +78,10 @@ func (s *Service) agent() (*agentParts, error) {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
 	s.hitl.setRegistry(p.registry)
-	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
+	// Persona and memory files are read confined to the workspace: one that is
+	// a symlink out (MEMORY.md → config.json) is left out with a warning.
+	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt,
+		FS: confined.Files{Dir: paths.Workspace}})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}

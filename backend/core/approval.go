@@ -34,7 +34,8 @@ type hitl struct {
 // once the paths are known.
 func (s *Service) openHITL(kr keystore.Keyring) {
 	h := &hitl{secrets: keystore.New(keystore.Options{Keyring: kr})}
-	h.gate = approval.New(approval.Options{Rules: s.approvalRules, Grant: s.grantAlways, Workspace: s.paths.Workspace, Mask: h.mask})
+	h.gate = approval.New(approval.Options{Rules: s.approvalRules, Grant: s.grantAlways, Workspace: s.paths.Workspace, Mask: h.mask,
+		Sandbox: h.sandboxNote})
 	h.audit = audit.New(audit.Options{Dir: s.paths.AuditDir, Mask: h.mask,
 		OnError: func(err error) { slog.Warn("audit log not written", "err", err) }})
 	s.hitl = h
@@ -86,6 +87,21 @@ func (h *hitl) currentMasker() *tools.Masker {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.masker
+}
+
+// sandboxNote is what the named tool's calls may do once allowed (exec's sandbox).
+func (h *hitl) sandboxNote(tool string) string {
+	h.mu.RLock()
+	reg := h.registry
+	h.mu.RUnlock()
+	if reg == nil {
+		return ""
+	}
+	t, ok := reg.Get(tool)
+	if n, is := t.(interface{ SandboxNote() string }); ok && is {
+		return n.SandboxNote()
+	}
+	return ""
 }
 
 func (h *hitl) setRegistry(r *tools.Registry) {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hearth/backend/sandbox"
 	"io"
 	"net/http"
 	"os"
@@ -66,6 +67,7 @@ type Service struct {
 	bg          background   // reminders and heartbeat (schedule.go)
 	memSubs     memorySubs   // OnMemoryChange listeners, kept across rebuilds (memory.go)
 	checks      *modelChecks // the model fitness check (modelcheck.go)
+	sandbox     *sandbox.Sandbox
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -74,6 +76,7 @@ type Service struct {
 // reported by OnboardError.
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, retry: opts.Retry}
+	s.sandbox = sandbox.New(sandbox.Options{Exe: sandboxExe(opts.Getenv)})
 	s.bg.init(opts.Background, opts.Clock)
 	if s.getenv == nil {
 		s.getenv = os.Getenv
@@ -181,9 +184,18 @@ type Status struct {
 	OllamaVersion   string   `json:"ollamaVersion"`
 	OllamaError     string   `json:"ollamaError"` // why OllamaReachable is false, with a hint
 	Version         string   `json:"version"`
+	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how
+	// memory recall searches: RecallHybrid (by meaning and by words) when
+	// the embedding model is there, RecallKeyword (by words only) when it is
+	// not set, not installed or unreachable; RecallNote says why.
+	EmbeddingModel string `json:"embeddingModel"`
+	Recall         string `json:"recall"`
+	RecallNote     string `json:"recallNote,omitempty"`
 	// APIKeys lists the API keys written in config.json in plain text
 	// (F-SECRETS); nil (left out of the JSON) when there is none.
 	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
+	// Sandbox says how exec commands are confined on this machine (docs/safety.md).
+	Sandbox sandbox.Status `json:"sandbox"`
 }
 
 // OllamaCheckTimeout bounds the reachability check so status stays snappy.
@@ -206,6 +218,12 @@ func (s *Service) Status(ctx context.Context) Status {
 		Model:          cfg.Agents.Defaults.Model,
 		OllamaHost:     cfg.OllamaHost(s.getenv),
 		Version:        s.version,
+		Sandbox:        s.sandbox.Status(),
+	}
+	if !cfg.Tools.Exec.SandboxOn() {
+		st.Sandbox.Mode = sandbox.ModeNone
+		st.Sandbox.Summary = "off (tools.exec.sandbox is false)"
+		st.Sandbox.Warning = "the sandbox is switched off (tools.exec.sandbox): commands run with your full rights"
 	}
 	if s.configErr != nil {
 		st.ConfigError = s.configErr.Error()
@@ -222,6 +240,8 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.ModelConfigured, st.ModelProblem = cfg.ProviderConfigured(provider)
 	}
 	st.OllamaVersion, st.OllamaReachable, st.OllamaError = s.checkOllama(ctx, st.OllamaHost)
+	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
+	st.Recall, st.RecallNote = s.checkRecall(ctx, cfg, st.OllamaReachable)
 	if keys := s.PlainKeys(); len(keys.Plain) > 0 {
 		st.APIKeys = &keys
 	}

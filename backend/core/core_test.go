@@ -18,7 +18,7 @@ import (
 	"hearth/backend/workspace"
 )
 
-func setXDG(t *testing.T) string {
+func setXDG(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
 	t.Setenv("HOME", filepath.Join(root, "home"))
@@ -83,6 +83,12 @@ func TestOpenDefaults(t *testing.T) {
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
 		Model: "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
 		OllamaHost: srv.URL, OllamaReachable: true, OllamaVersion: "0.17.4", Version: "1.2.3",
+		EmbeddingModel: "ollama/nomic-embed-text", Recall: RecallKeyword,
+		RecallNote: "the embedding model nomic-embed-text is not installed (hint: hearth models pull nomic-embed-text)",
+		Sandbox:    st.Sandbox, // what this machine offers; backend/sandbox tests it
+	}
+	if st.Sandbox.Summary == "" {
+		t.Error("Status says nothing about the sandbox")
 	}
 	gotJSON, _ := json.Marshal(st)
 	wantJSON, _ := json.Marshal(want)

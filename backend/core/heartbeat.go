@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
+	"hearth/backend/internal/confined"
 	"hearth/backend/schedule"
 )
 
@@ -38,7 +37,7 @@ func (s *Service) restartHeartbeat() error {
 		Interval: time.Duration(cfg.Heartbeat.IntervalMinutes) * time.Minute,
 		Clock:    s.bg.clock,
 		Read: func() (string, error) {
-			b, err := os.ReadFile(filepath.Join(ws, "HEARTBEAT.md"))
+			b, err := confined.Files{Dir: ws}.ReadFile("HEARTBEAT.md")
 			return string(b), err
 		},
 		Run: s.runHeartbeat,

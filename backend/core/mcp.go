@@ -1,9 +1,12 @@
 package core
 
 import (
+	"os"
+
 	"context"
 	"errors"
 	"fmt"
+	"hearth/backend/sandbox"
 	"regexp"
 	"sort"
 	"strconv"
@@ -30,7 +33,10 @@ func (s *Service) startMCP(p *agentParts, cfg *config.Config) {
 		regs = append(regs, p.reach.subRegistry)
 	}
 	p.reach.mcp = mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: s.getenv,
-		Dir: s.paths.Workspace, Version: s.version})
+		Dir: s.paths.Workspace, Version: s.version, Sandbox: s.sandbox, Policy: sandbox.Policy{
+			Writable: append([]string{s.paths.Workspace, os.TempDir()}, cfg.Tools.AllowedPaths...),
+			Hidden:   hearthDirs(s.paths), Network: cfg.Tools.Exec.Network,
+		}})
 	p.reach.mcp.Start()
 }
 

@@ -44,11 +44,11 @@ func (s *Service) newMemory(cfg *config.Config, paths config.Paths, sessions *se
 		opts.Embed = func(ctx context.Context, texts []string) ([][]float32, error) {
 			p, model, err := s.resolveModel(name)
 			if err != nil {
-				return nil, fmt.Errorf("embedding model %s: %w", name, err)
+				return nil, fmt.Errorf("embedding model %s: %w: %w", name, err, memory.ErrEmbedUnavailable)
 			}
 			e, ok := p.(llm.Embedder)
 			if !ok {
-				return nil, fmt.Errorf("embedding model %s: its provider cannot embed (hint: use an Ollama embedding model such as ollama/nomic-embed-text)", name)
+				return nil, fmt.Errorf("embedding model %s: its provider cannot embed: %w (hint: use an Ollama embedding model such as ollama/nomic-embed-text)", name, memory.ErrEmbedUnavailable)
 			}
 			return e.Embed(ctx, model, texts)
 		}

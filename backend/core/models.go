@@ -101,7 +101,23 @@ func (s *Service) PullModel(ctx context.Context, name string, fn func(llm.PullPr
 	if err != nil {
 		return err
 	}
-	return o.Pull(ctx, model, fn)
+	if err := o.Pull(ctx, model, fn); err != nil {
+		return err
+	}
+	s.recheckRecall()
+	return nil
+}
+
+// recheckRecall makes the recall index ask for the embedding model again:
+// it was maybe just pulled, and a missing one is otherwise not asked about
+// for a while (memory's absentRetry).
+func (s *Service) recheckRecall() {
+	s.mu.Lock()
+	p := s.parts
+	s.mu.Unlock()
+	if p != nil && p.mem != nil {
+		p.mem.index.Recheck()
+	}
 }
 
 // DeleteModel removes an installed Ollama model.

@@ -48,11 +48,16 @@ func webTools(cfg *config.Config) ([]tools.Tool, error) {
 }
 
 // registerReach builds the skills loader and adds the tools that exist
-// before the runner: web_search and web_fetch.
+// before the runner: web_search and web_fetch, unless the web is off
+// (tools.web.offline): then their schemas would only cost every request
+// tokens for tools that refuse.
 func (s *Service) registerReach(p *agentParts, cfg *config.Config) error {
 	p.reach = &reachParts{
 		skills: skills.New(skills.Options{Workspace: s.paths.Workspace, Getenv: s.getenv,
 			OnWarning: func(w string) { slog.Warn("skills", "problem", w) }}),
+	}
+	if cfg.Tools.Web.Offline {
+		return nil
 	}
 	ws, err := webTools(cfg)
 	if err != nil {

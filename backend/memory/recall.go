@@ -70,12 +70,9 @@ func (r *RecallContext) Build(ctx context.Context, in agent.ContextInput) (agent
 			if in.History[i].Role != llm.RoleUser {
 				continue
 			}
-			if block := r.block(ctx, in.SessionID, i, in.History[i].Content); block != "" {
-				hist := make([]llm.Message, len(in.History))
-				copy(hist, in.History)
-				hist[i].Content = block + "\n\n" + hist[i].Content
-				in.History = hist
-			}
+			// The inner builder puts the block before the message when there
+			// is room: it is the first thing left out in a small window.
+			in.Recall = r.block(ctx, in.SessionID, i, in.History[i].Content)
 			break
 		}
 	}

@@ -2,7 +2,6 @@ package subagent
 
 import (
 	"context"
-	"errors"
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
@@ -32,19 +31,14 @@ func NewContext(workspace string) *Context {
 func (c *Context) Build(_ context.Context, in agent.ContextInput) (agent.ContextOutput, error) {
 	var out agent.ContextOutput
 	msgs := prompt.CompactToolResults(in.History, prompt.KeepToolResults)
-	fit, err := c.Estimator.Counter(in.Model).Fit(c.System, in.Tools, msgs, in.ContextLimit, in.ReplyTokens)
+	fit, err := c.Estimator.Counter(in.Model).Fit(prompt.Request{System: c.System, Tools: in.Tools, History: msgs,
+		Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
-		if errors.Is(err, prompt.ErrNoRoom) {
-			return out, &llm.Error{Kind: llm.KindContextOverflow, Message: "the task does not fit the model's context window", Err: err,
-				Hint: "give the helper a shorter task or raise agents.defaults.contextTokens"}
-		}
-		return out, err
+		return out, agent.OverflowError(err, "the task does not fit the model's context window", in)
 	}
 	out.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: c.System}}, fit.Messages...)
 	out.EstimatedTokens, out.Tokens, out.FirstKept = fit.RawTokens, fit.Tokens, fit.FirstKept
-	if fit.Omitted > 0 || fit.Truncated {
-		out.Notices = append(out.Notices, "The helper's work is too long for the model's context window: older tool results were left out or shortened.")
-	}
+	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	return out, nil
 }
 

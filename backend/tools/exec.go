@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	osbox "hearth/backend/sandbox"
 )
 
 // Exec defaults (SPEC §8).
@@ -36,14 +36,33 @@ type ExecOptions struct {
 	LookupEnv func(string) (string, bool)
 	// Guard refuses destructive commands; nil means NewExecGuard(policy).
 	Guard *ExecGuard
+	// Sandbox confines commands and ends all they start (backend/sandbox); nil runs
+	// them as plain child processes.
+	Sandbox *osbox.Sandbox
+	// Unconfined keeps the sandbox's reaper but drops its confinement
+	// (tools.exec.sandbox false).
+	Unconfined bool
+	// Hidden are folders commands may not read: Hearth's config, state, data, cache.
+	Hidden []string
+	// Network lets commands use the network (tools.exec.network).
+	Network bool
+	// TempDir is writable in the sandbox and passed as TMPDIR; empty means os.TempDir().
+	TempDir string
 }
 
 // ExecTool runs shell commands: sh -c in its own process group, minimal
 // environment, killed as a group on timeout or cancel (F-CANCEL).
 type ExecTool struct {
+	*typed[execArgs]
 	policy *Policy
 	opts   ExecOptions
 	guard  *ExecGuard
+}
+
+type execArgs struct {
+	Command    string `json:"command"`
+	WorkingDir string `json:"working_dir,omitempty" jsonschema:"default workspace"`
+	Timeout    int    `json:"timeout,omitempty" jsonschema:"seconds, default 60" min:"1" max:"600"`
 }
 
 // NewExec builds the exec tool over a sandbox policy.
@@ -64,33 +83,20 @@ func NewExec(policy *Policy, opts ExecOptions) *ExecTool {
 	if g == nil {
 		g = NewExecGuard(policy)
 	}
-	return &ExecTool{policy: policy, opts: opts, guard: g}
+	t := &ExecTool{policy: policy, opts: opts, guard: g}
+	t.typed = New(Def[execArgs]{Name: "exec", Short: "Run a shell command.", Exclusive: true, Run: t.run,
+		// A limit a little beyond the command's own, so the process group is
+		// killed and reported by exec itself rather than abandoned.
+		Timeout:     func(a execArgs) time.Duration { return t.timeout(a) + 5*time.Second },
+		Description: "Run a shell command (sh -c) and return its output. Prefer read_file/edit_file/grep/glob over cat/sed/grep/find. Non-interactive only.",
+	}).(*typed[execArgs])
+	return t
 }
 
-func (t *ExecTool) Name() string { return "exec" }
-func (t *ExecTool) Description() string {
-	return "Run a shell command (sh -c) and return its output. Prefer read_file/edit_file/grep/glob over cat/sed/grep/find. Non-interactive only."
-}
-func (t *ExecTool) Parameters() *jsonschema.Schema {
-	return object([]string{"command"}, map[string]*jsonschema.Schema{
-		"command":     str(""),
-		"working_dir": str("default workspace"),
-		"timeout":     integer("seconds, default 60", 1, MaxExecTimeout.Seconds()),
-	})
-}
-func (t *ExecTool) ReadOnly() bool  { return false }
-func (t *ExecTool) Exclusive() bool { return true }
-
-// Timeout gives the Registry a limit a little beyond the command's own, so the
-// process group is killed and reported by exec itself rather than abandoned.
-func (t *ExecTool) Timeout(args Args) time.Duration {
-	return t.timeout(args) + 5*time.Second
-}
-
-func (t *ExecTool) timeout(args Args) time.Duration {
+func (t *ExecTool) timeout(a execArgs) time.Duration {
 	d := t.opts.Timeout
-	if s := args.Int("timeout", 0); s > 0 {
-		d = time.Duration(s) * time.Second
+	if a.Timeout > 0 {
+		d = time.Duration(a.Timeout) * time.Second
 	}
 	return min(d, MaxExecTimeout)
 }
@@ -126,22 +132,22 @@ func (t *ExecTool) Env() []string {
 	return env
 }
 
-func (t *ExecTool) Execute(ctx context.Context, args Args) (Result, error) {
+func (t *ExecTool) run(ctx context.Context, a execArgs) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("exec: not started: %w", err)
 	}
-	command := args.String("command")
+	command := a.Command
 	if strings.TrimSpace(command) == "" {
 		return Result{}, errors.New("exec: command is empty")
 	}
-	dir, err := t.policy.ResolveDir(args.String("working_dir"))
+	dir, err := t.policy.ResolveDir(a.WorkingDir)
 	if err != nil {
 		return Result{}, fmt.Errorf("exec: %w", err)
 	}
 	if err := t.guard.Check(command, dir); err != nil {
 		return Result{}, fmt.Errorf("exec: %w", err)
 	}
-	limit := t.timeout(args)
+	limit := t.timeout(a)
 
 	out := newCapWriter(t.opts.MaxOutputChars)
 	cmd := exec.Command("sh", "-c", command)
@@ -152,12 +158,14 @@ func (t *ExecTool) Execute(ctx context.Context, args Args) (Result, error) {
 	cmd.Stderr = out
 	cmd.WaitDelay = 500 * time.Millisecond // a child that escaped the group cannot hold the pipes open
 	setProcessGroup(cmd)
+	t.sandbox(cmd)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("exec: start sh: %w", err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { err := cmd.Wait(); close(exited); done <- err }()
 
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
@@ -171,7 +179,11 @@ func (t *ExecTool) Execute(ctx context.Context, args Args) (Result, error) {
 		reason = "cancelled"
 	}
 	if reason != "" {
-		killProcessGroup(cmd)
+		if t.opts.Sandbox != nil {
+			osbox.Stop(cmd, exited, time.Second)
+		} else {
+			killProcessGroup(cmd)
+		}
 		waitErr = <-done
 	}
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -119,6 +120,22 @@ func TestSSRFTable(t *testing.T) {
 		{"192.168.50.7", false}, // in the allow-list
 		{"allowed-lan.test", false},
 		{"::ffff:192.168.50.7", false},
+		// IPv6 forms that carry an IPv4 address are judged as that address.
+		{"[::127.0.0.1]", true},                         // IPv4-compatible loopback
+		{"::a9fe:a9fe", true},                           // IPv4-compatible cloud metadata
+		{"[::10.0.0.1]", true},                          // IPv4-compatible private
+		{"[2002:7f00:1::]", true},                       // 6to4 of 127.0.0.1
+		{"2002:a9fe:a9fe::1", true},                     // 6to4 of 169.254.169.254
+		{"2002:c0a8:101::", true},                       // 6to4 of 192.168.1.1
+		{"64:ff9b::10.0.0.1", true},                     // NAT64 /96
+		{"64:ff9b:1:7f00:0:100::", true},                // local-use NAT64 /48 of 127.0.0.1
+		{"64:ff9b:1::7f00:1", true},                     // local-use NAT64, /96 place
+		{"2001:0:4136:e378:8000:63bf:80ff:fffe", true},  // Teredo, client 127.0.0.1
+		{"2001:0:4136:e378:8000:63bf:f7f7:f7f7", false}, // Teredo, client 8.8.8.8
+		{"[2002:808:808::]", false},                     // 6to4 of 8.8.8.8
+		{"64:ff9b::8.8.8.8", false},                     // NAT64 of a public address
+		{"[::8.8.8.8]", false},                          // IPv4-compatible public
+		{"2002:c0a8:3207::", false},                     // 6to4 of an allowed LAN address
 	}
 	for _, c := range cases {
 		err := g.CheckHost(context.Background(), c.host)
@@ -176,13 +193,13 @@ func newFetch(t *testing.T, opts Options) tools.Tool {
 	return ts[0]
 }
 
-func call(t *testing.T, tl tools.Tool, args tools.Args) tools.Result {
+func call(t *testing.T, tl tools.Tool, args map[string]any) tools.Result {
 	t.Helper()
-	res, err := tl.Execute(context.Background(), args)
+	raw, err := json.Marshal(args)
 	if err != nil {
-		res = tools.Result{Content: "Error: " + err.Error(), IsError: true}
+		t.Fatal(err)
 	}
-	return res
+	return tools.Invoke(context.Background(), tl, raw)
 }
 
 // The guard blocks the real fetch: numeric forms of 127.0.0.1 reach nothing
@@ -197,15 +214,32 @@ func TestFetchLoopbackForms(t *testing.T) {
 	for _, host := range []string{"127.0.0.1", "localhost", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "[::ffff:127.0.0.1]"} {
 		u := fmt.Sprintf("http://%s:%d/", host, port)
 		before := hits.Load()
-		if r := call(t, deny, tools.Args{"url": u}); !r.IsError || !strings.Contains(r.Content, "blocked") {
+		if r := call(t, deny, map[string]any{"url": u}); !r.IsError || !strings.Contains(r.Content, "blocked") {
 			t.Errorf("%s: not blocked: %s", u, r.Content)
 		}
 		if hits.Load() != before {
 			t.Fatalf("%s: the server was reached", u)
 		}
-		if r := call(t, allow, tools.Args{"url": u}); r.IsError || !strings.Contains(r.Content, "hello from the test server") {
+		if r := call(t, allow, map[string]any{"url": u}); r.IsError || !strings.Contains(r.Content, "hello from the test server") {
 			t.Errorf("%s with allow-list: %s", u, r.Content)
 		}
+	}
+}
+
+// The IPv6 forms that carry 127.0.0.1 (compatible, 6to4, NAT64, Teredo) are refused
+// before anything is dialled: these are the forms web_fetch used to reach.
+func TestFetchEmbeddedIPv4Forms(t *testing.T) {
+	srv, hits := counting(t, nil)
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	deny := newFetch(t, Options{Resolver: newResolver(nil)})
+	for _, host := range []string{"[::127.0.0.1]", "[2002:7f00:1::]", "[64:ff9b::7f00:1]", "[2001:0:4136:e378:8000:63bf:80ff:fffe]"} {
+		u := fmt.Sprintf("http://%s:%d/", host, port)
+		if r := call(t, deny, map[string]any{"url": u}); !r.IsError || !strings.Contains(r.Content, "127.0.0.1") {
+			t.Errorf("%s: not blocked as 127.0.0.1: %s", u, r.Content)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatal("the server was reached")
 	}
 }
 
@@ -216,7 +250,7 @@ func TestFetchDNSRebinding(t *testing.T) {
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	res := newResolver(map[string][][]string{"rebind.test": {{"93.184.216.34"}, {"127.0.0.1"}}})
 	tl := newFetch(t, Options{Resolver: res})
-	r := call(t, tl, tools.Args{"url": fmt.Sprintf("http://rebind.test:%d/", port)})
+	r := call(t, tl, map[string]any{"url": fmt.Sprintf("http://rebind.test:%d/", port)})
 	if !r.IsError || !strings.Contains(r.Content, "blocked") || !strings.Contains(r.Content, "127.0.0.1") {
 		t.Fatalf("rebinding not blocked: %s", r.Content)
 	}
@@ -259,11 +293,11 @@ func TestFetchRedirects(t *testing.T) {
 	res := newResolver(map[string][][]string{"rebind.test": {{"93.184.216.34"}, {"10.9.9.9"}}})
 	tl := newFetch(t, Options{Resolver: res, SSRFAllow: []string{"127.0.0.1/32"}})
 
-	r := call(t, tl, tools.Args{"url": srv.URL + "/hop/5"})
+	r := call(t, tl, map[string]any{"url": srv.URL + "/hop/5"})
 	if r.IsError || !strings.Contains(r.Content, "arrived") || !strings.Contains(r.Content, "URL: "+srv.URL+"/final") {
 		t.Errorf("5 redirects: %s", r.Content)
 	}
-	r = call(t, tl, tools.Args{"url": srv.URL + "/hop/6"})
+	r = call(t, tl, map[string]any{"url": srv.URL + "/hop/6"})
 	if !r.IsError || !strings.Contains(r.Content, "stopped after 5 redirects") {
 		t.Errorf("6 redirects: %s", r.Content)
 	}
@@ -272,7 +306,7 @@ func TestFetchRedirects(t *testing.T) {
 		"/to-rebind": "10.9.9.9",
 	} {
 		before := hits.Load()
-		r = call(t, tl, tools.Args{"url": srv.URL + path})
+		r = call(t, tl, map[string]any{"url": srv.URL + path})
 		if !r.IsError || !strings.Contains(r.Content, want) {
 			t.Errorf("%s: %s (want %q)", path, r.Content, want)
 		}
@@ -280,7 +314,7 @@ func TestFetchRedirects(t *testing.T) {
 			t.Errorf("%s: %d requests reached the server, want only the first", path, hits.Load()-before)
 		}
 	}
-	if r := call(t, tl, tools.Args{"url": "ftp://example.com/x"}); !r.IsError || !strings.Contains(r.Content, "only http and https") {
+	if r := call(t, tl, map[string]any{"url": "ftp://example.com/x"}); !r.IsError || !strings.Contains(r.Content, "only http and https") {
 		t.Errorf("ftp: %s", r.Content)
 	}
 }
@@ -296,11 +330,11 @@ func TestOffline(t *testing.T) {
 	}
 	for _, c := range []struct {
 		tl   tools.Tool
-		args tools.Args
+		args map[string]any
 	}{
-		{ts[0], tools.Args{"url": srv.URL}},
-		{ts[0], tools.Args{"url": "http://example.com/"}},
-		{ts[1], tools.Args{"query": "coffee"}},
+		{ts[0], map[string]any{"url": srv.URL}},
+		{ts[0], map[string]any{"url": "http://example.com/"}},
+		{ts[1], map[string]any{"query": "coffee"}},
 	} {
 		r := call(t, c.tl, c.args)
 		if !r.IsError || !strings.Contains(r.Content, "offline mode") || !strings.Contains(r.Content, "no request was made") {

@@ -19,6 +19,8 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     ollamaReachable: true,
     ollamaVersion: '0.17.4',
     ollamaError: '',
+    embeddingModel: 'ollama/nomic-embed-text',
+    recall: 'hybrid',
     ...over,
   };
 }

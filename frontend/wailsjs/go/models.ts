@@ -204,6 +204,7 @@ export namespace config {
 	    headers?: Record<string, string>;
 	    enabledTools?: string[];
 	    toolTimeout?: number;
+	    sandbox?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPServer(source);
@@ -219,6 +220,7 @@ export namespace config {
 	        this.headers = source["headers"];
 	        this.enabledTools = source["enabledTools"];
 	        this.toolTimeout = source["toolTimeout"];
+	        this.sandbox = source["sandbox"];
 	    }
 	}
 	export class Problem {
@@ -768,7 +770,11 @@ export namespace core {
 	    ollamaVersion: string;
 	    ollamaError: string;
 	    version: string;
+	    embeddingModel: string;
+	    recall: string;
+	    recallNote?: string;
 	    apiKeys?: PlainKeyReport;
+	    sandbox: sandbox.Status;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -792,7 +798,11 @@ export namespace core {
 	        this.ollamaVersion = source["ollamaVersion"];
 	        this.ollamaError = source["ollamaError"];
 	        this.version = source["version"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.recall = source["recall"];
+	        this.recallNote = source["recallNote"];
 	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
+	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Status);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1086,6 +1096,33 @@ export namespace memory {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace sandbox {
+	
+	export class Status {
+	    mode: string;
+	    landlockABI: number;
+	    namespaces: boolean;
+	    bubblewrap?: string;
+	    summary: string;
+	    warning?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.landlockABI = source["landlockABI"];
+	        this.namespaces = source["namespaces"];
+	        this.bubblewrap = source["bubblewrap"];
+	        this.summary = source["summary"];
+	        this.warning = source["warning"];
+	    }
 	}
 
 }
