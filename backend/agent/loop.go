@@ -214,7 +214,7 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 
 func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
-		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
+		SessionID: l.run.SessionID, RunID: l.run.ID, Model: l.model, History: l.history, Tools: defs,
 		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, ModelContext: l.modelMax,
 		Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
 	})

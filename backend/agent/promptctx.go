@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"hearth/backend/agent/prompt"
@@ -25,6 +26,44 @@ type PromptContext struct {
 	Now func() time.Time
 	// Keep is how many recent tool results stay in full (default 10).
 	Keep int
+
+	mu      sync.Mutex
+	systems map[string]runSystem // by session id (one run per session at a time)
+}
+
+// runSystem is the system prompt a run was given.
+type runSystem struct {
+	runID, text string
+	err         error
+}
+
+// maxRunSystems bounds the runs whose system prompt is kept; a session's
+// next run replaces its entry, so only many sessions at once reach it.
+const maxRunSystems = 64
+
+// system is the run's system prompt: built for its first request and kept
+// for the others. A run sees one persona and one MEMORY.md from start to end
+// (what the agent writes to memory during the run is in its history, and
+// the next turn's prompt shows it), the server's prompt cache keeps the
+// unchanged prefix, and a tool round does not stat every workspace file.
+func (p *PromptContext) system(sessionID, runID string) (string, error) {
+	if runID == "" {
+		return p.Prompt.SystemPrompt()
+	}
+	p.mu.Lock()
+	rs, ok := p.systems[sessionID]
+	p.mu.Unlock()
+	if ok && rs.runID == runID {
+		return rs.text, rs.err
+	}
+	text, err := p.Prompt.SystemPrompt()
+	p.mu.Lock()
+	if p.systems == nil || len(p.systems) >= maxRunSystems {
+		p.systems = map[string]runSystem{}
+	}
+	p.systems[sessionID] = runSystem{runID: runID, text: text, err: err}
+	p.mu.Unlock()
+	return text, err
 }
 
 var _ Calibrator = (*PromptContext)(nil)
@@ -34,7 +73,7 @@ var _ Calibrator = (*PromptContext)(nil)
 // turn's user message only.
 func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput, error) {
 	var out ContextOutput
-	system, err := p.Prompt.SystemPrompt()
+	system, err := p.system(in.SessionID, in.RunID)
 	if err != nil {
 		// One unreadable file is left out of the prompt; chat goes on.
 		out.Notices = append(out.Notices, fmt.Sprintf("Part of the system prompt could not be read: %v", err))
