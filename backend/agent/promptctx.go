@@ -82,20 +82,22 @@ func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput
 	if p.Now != nil {
 		now = p.Now
 	}
-	hist := make([]llm.Message, len(in.History))
-	copy(hist, in.History)
-	for i := len(hist) - 1; i >= 0; i-- {
-		if hist[i].Role == llm.RoleUser {
-			hist[i].Content = prompt.AppendRuntimeContext(hist[i].Content, now(), p.TZ, in.Channel)
-			break
-		}
-	}
 	keep := p.Keep
 	if keep <= 0 {
 		keep = prompt.KeepToolResults
 	}
-	msgs := prompt.CompactToolResults(hist, keep)
-	fit, err := p.Estimator.Counter(in.Model).Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
+	counter := p.Estimator.Counter(in.Model)
+	// Only the part of a long chat that could still fit is copied and
+	// compacted: what a turn costs follows what it sends, not the chat's length.
+	reach := counter.Reach(in.History, in.ContextLimit)
+	msgs := prompt.CompactToolResults(in.History[reach:], keep) // a copy
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser {
+			msgs[i].Content = prompt.AppendRuntimeContext(msgs[i].Content, now(), p.TZ, in.Channel)
+			break
+		}
+	}
+	fit, err := counter.Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
 		Recall: in.Recall, Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
 		return out, OverflowError(err, "this message does not fit the model's context window", in)
@@ -105,7 +107,12 @@ func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput
 		out.Messages = append(out.Messages, llm.Message{Role: llm.RoleSystem, Content: system})
 	}
 	out.Messages = append(out.Messages, fit.Messages...)
-	out.EstimatedTokens, out.FirstKept = fit.RawTokens, fit.FirstKept
+	for _, m := range in.History[:reach] {
+		if m.Role == llm.RoleUser {
+			fit.Shed.Turns++
+		}
+	}
+	out.EstimatedTokens, out.FirstKept = fit.RawTokens, reach+fit.FirstKept
 	out.Tokens = fit.Tokens
 	out.LeftOutTurns = fit.Shed.Turns
 	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
