@@ -58,7 +58,7 @@ func (l *loop) prepare() error {
 	if _, err := st.Ensure(session.CreateOptions{ID: id}); err != nil {
 		return fmt.Errorf("start run: %w", err)
 	}
-	sess, err := st.Load(id)
+	sess, err := st.LoadConversation(id)
 	if err != nil {
 		return fmt.Errorf("start run: %w", err)
 	}
@@ -76,19 +76,14 @@ func (l *loop) prepare() error {
 	if err := st.Sync(id); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
 	}
-	// One allocation for a long chat's history and the new message.
-	l.history = make([]llm.Message, 0, len(sess.Entries)+1)
-	for _, e := range sess.Entries {
-		l.history = append(l.history, e.Message)
-	}
-	l.history = append(l.history, user)
+	l.history = append(sess.Messages, user) // it has room for one more
 	return nil
 }
 
 // prepareContinue picks up the session's last interrupted run.
 func (l *loop) prepareContinue() error {
 	l.cont = true
-	sess, err := l.r.opts.Store.Load(l.run.SessionID)
+	sess, err := l.r.opts.Store.LoadConversation(l.run.SessionID)
 	if err != nil {
 		return fmt.Errorf("continue: %w", err)
 	}
@@ -98,7 +93,7 @@ func (l *loop) prepareContinue() error {
 	in := sess.Interrupted[len(sess.Interrupted)-1]
 	l.run.ID = in.RunID
 	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.r.opts.DefaultModel)
-	l.history = sess.Messages()
+	l.history = sess.Messages
 	return nil
 }
 

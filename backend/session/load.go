@@ -348,17 +348,56 @@ func (p *parser) snapshot(modTime time.Time) *Session {
 	if !p.started {
 		s.Warnings = append(s.Warnings, Warning{Message: "file is empty: metadata rebuilt from the file name"})
 	}
-	// Open runs in the order they started, each with its messages (those of
-	// other runs written meanwhile left out).
+	s.Interrupted = p.interrupted()
+	return s
+}
+
+// interrupted lists the open runs in the order they started, each with its
+// messages (those of other runs written meanwhile left out).
+func (p *parser) interrupted() []Interrupted {
+	var out []Interrupted
 	for id, first := range p.open {
 		in := Interrupted{RunID: id, First: first}
-		for _, e := range s.Entries[first:] {
+		for _, e := range p.s.Entries[first:] {
 			if e.RunID == id {
 				in.Entries = append(in.Entries, e)
 			}
 		}
-		s.Interrupted = append(s.Interrupted, in)
+		out = append(out, in)
 	}
-	slices.SortFunc(s.Interrupted, func(a, b Interrupted) int { return a.First - b.First })
-	return s
+	slices.SortFunc(out, func(a, b Interrupted) int { return a.First - b.First })
+	return out
+}
+
+// Conversation is what a run reads of its session.
+type Conversation struct {
+	Meta Meta
+	// Messages are the conversation as the model sees it, with room to
+	// append the run's new message without a copy.
+	Messages    []llm.Message
+	Interrupted []Interrupted
+}
+
+// LoadConversation reads session id as Load does, keeping of each entry only
+// its message: one copy of a long chat where Load and Messages make two.
+func (s *Store) LoadConversation(id string) (*Conversation, error) {
+	p, err := s.Path(id)
+	if err != nil {
+		return nil, fmt.Errorf("load session: %w", err)
+	}
+	var c *Conversation
+	err = s.withState(id, p, func(p *parser, modTime time.Time) {
+		c = &Conversation{Meta: p.metaAsOf(modTime), Interrupted: p.interrupted(),
+			Messages: make([]llm.Message, len(p.s.Entries), len(p.s.Entries)+1)}
+		for i, e := range p.s.Entries {
+			c.Messages[i] = e.Message
+		}
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("load session %s: %w (it may have been deleted; see the trash)", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w (check the file's permissions)", id, err)
+	}
+	return c, nil
 }

@@ -348,3 +348,21 @@ func TestMetaMatchesLoad(t *testing.T) {
 		t.Errorf("missing session: %v", err)
 	}
 }
+
+func TestLoadConversationMatchesLoad(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{})
+	mustAppend(t, s, m.ID, MessageRecord("r1", user("hello")), MessageRecord("r1", assistant("hi")),
+		RunRecord(Run{ID: "r1", Status: StatusOK}), MessageRecord("r2", user("and now?")))
+	c, err := s.LoadConversation(m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fresh(t, s, m.ID)
+	if !reflect.DeepEqual(c.Messages, want.Messages()) || c.Meta != want.Meta || !reflect.DeepEqual(c.Interrupted, want.Interrupted) {
+		t.Errorf("conversation %+v\nload %+v", c, want)
+	}
+	if cap(c.Messages) <= len(c.Messages) {
+		t.Error("no room for the run's new message")
+	}
+}
