@@ -77,8 +77,9 @@ func runDesktop(open func() *core.Service) error {
 			OnSecondInstanceLaunch: app.secondInstance,
 		},
 		Linux: &linux.Options{
-			Icon:        icon,
-			ProgramName: "hearth",
+			Icon:             icon,
+			ProgramName:      "hearth",
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})
 }
