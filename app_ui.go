@@ -5,8 +5,8 @@ package main
 import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"hearth/backend/agent"
 	"hearth/backend/core"
+	"hearth/backend/event"
 	"hearth/backend/session"
 )
 
@@ -45,7 +45,7 @@ func (a *App) RenameSession(id, title string) error { return a.svc.RenameSession
 func (a *App) DeleteSession(id string) error { return a.svc.DeleteSession(id) }
 
 // SessionUsage is the chat's last context use.
-func (a *App) SessionUsage(id string) agent.UsageData { return a.desk.SessionUsage(id) }
+func (a *App) SessionUsage(id string) event.UsageData { return a.desk.SessionUsage(id) }
 
 // ExportSession asks where to save (a dialog titled dialogTitle, in the window's
 // language) and writes the chat as "markdown" or "json"; it returns the path, or ""

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -106,8 +107,8 @@ func BenchmarkLoopIteration(b *testing.B) {
 				}
 				prov.calls.Store(int64(rounds))
 				start := time.Now()
-				res, err := r.Send(context.Background(), Request{SessionID: "bench", Text: "go"}, func(Event) {})
-				if err != nil || res.Status != StatusOK {
+				res, err := r.Send(context.Background(), Request{SessionID: "bench", Text: "go"}, func(event.Event) {})
+				if err != nil || res.Status != event.StatusOK {
 					b.Fatalf("run: %+v %v", res, err)
 				}
 				return time.Since(start)

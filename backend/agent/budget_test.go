@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -63,18 +64,18 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	}
 
 	res, evs := h.send("long", "read the big thing again")
-	if res.Status != StatusOK || res.Final != "Read it all." {
+	if res.Status != event.StatusOK || res.Final != "Read it all." {
 		t.Fatalf("result %+v %s", res, describe(evs))
 	}
 	left := false
-	for _, n := range ofType[NoticeData](evs) {
+	for _, n := range ofType[event.NoticeData](evs) {
 		left = left || strings.Contains(n.Message, "left out to fit")
 	}
 	if len(leftOut) == 0 || leftOut[0] < 400-40 || leftOut[0] > 400 {
 		t.Errorf("OnLeftOut reports %v: want the index of the first kept message, near the end of the 400 old ones", leftOut)
 	}
 	if !left {
-		t.Errorf("no notice about history left out: %+v", ofType[NoticeData](evs))
+		t.Errorf("no notice about history left out: %+v", ofType[event.NoticeData](evs))
 	}
 	reqs := h.fake.ChatRequests()
 	if len(reqs) != 3 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -95,12 +96,12 @@ func (l *loop) prepareContinue() error {
 // execute runs the loop and always ends with exactly one run_finished.
 func (l *loop) execute() (res Result) {
 	l.noticed, l.guard = map[string]bool{}, map[string]int{}
-	l.em.emit(EventRunStarted, StartedData{Model: l.model, Continued: l.cont})
+	l.em.emit(event.RunStarted, event.StartedData{Model: l.model, Continued: l.cont})
 	defer func() {
 		// A bug in the loop must not take the app down or leave the UI
 		// waiting for run_finished.
 		if p := recover(); p != nil {
-			res = l.finish("", &runError{code: CodeInternal, msg: fmt.Sprintf("internal error in the agent loop: %v", p),
+			res = l.finish("", &runError{code: event.CodeInternal, msg: fmt.Sprintf("internal error in the agent loop: %v", p),
 				hint: "this is a bug in Hearth; try again, and report it if it repeats"})
 		}
 	}()
@@ -127,7 +128,7 @@ func (l *loop) body() (string, error) {
 		msg := resp.Message
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == llm.FinishLength {
-				l.em.notice(LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.r.opts.MaxTokens)
+				l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.r.opts.MaxTokens)
 			}
 			l.finalMsg = &msg
 			return msg.Content, nil
@@ -142,7 +143,7 @@ func (l *loop) body() (string, error) {
 func (l *loop) resolve() error {
 	p, m, err := l.r.opts.Resolve(l.model)
 	if err != nil {
-		return &runError{code: CodeModel, msg: fmt.Sprintf("model %q: %v", l.model, err), err: err,
+		return &runError{code: event.CodeModel, msg: fmt.Sprintf("model %q: %v", l.model, err), err: err,
 			hint: "check agents.defaults.model and the providers section of config.json, or pick another model with /model"}
 	}
 	l.provider, l.provModel, l.limit = p, m, l.r.opts.ContextTokens
@@ -175,7 +176,7 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 		}
 		if !l.noticed["overflow"] {
 			l.noticed["overflow"] = true
-			l.em.notice(LevelInfo, "The model counts more tokens than Hearth estimated; the request was made smaller to fit its context window (%d tokens).", l.limit)
+			l.em.notice(event.LevelInfo, "The model counts more tokens than Hearth estimated; the request was made smaller to fit its context window (%d tokens).", l.limit)
 		}
 	}
 }
@@ -189,13 +190,13 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
 	}
 	if err != nil {
-		return llm.Response{}, &runError{code: CodeInternal, msg: "build the context: " + err.Error(), err: err,
+		return llm.Response{}, &runError{code: event.CodeInternal, msg: "build the context: " + err.Error(), err: err,
 			hint: "check that the workspace files are readable"}
 	}
 	for _, n := range out.Notices {
 		if !l.noticed[n] {
 			l.noticed[n] = true
-			l.em.notice(LevelWarning, "%s", n)
+			l.em.notice(event.LevelWarning, "%s", n)
 		}
 	}
 	if out.LeftOutTurns > l.leftOut {
@@ -203,7 +204,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		if l.r.opts.OnLeftOut != nil {
 			l.r.opts.OnLeftOut(l.run.SessionID, out.FirstKept)
 		}
-		l.em.notice(LevelInfo, "%d older turn(s) of this chat were left out to fit the model's context window (%d tokens); start a new chat with /new to begin fresh.",
+		l.em.notice(event.LevelInfo, "%d older turn(s) of this chat were left out to fit the model's context window (%d tokens); start a new chat with /new to begin fresh.",
 			out.LeftOutTurns, l.limit)
 	}
 	msgs := out.Messages
@@ -215,11 +216,11 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	resp, err := l.provider.Chat(l.ctx, req, l.onChunk)
 	if resp.ToolsDropped && !l.noticed["tools"] {
 		l.noticed["tools"] = true
-		l.em.notice(LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
+		l.em.notice(event.LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
 	}
 	if resp.ImagesDropped && !l.noticed["images"] {
 		l.noticed["images"] = true
-		l.em.notice(LevelWarning, "The model %s cannot see images; they were left out.", l.model)
+		l.em.notice(event.LevelWarning, "The model %s cannot see images; they were left out.", l.model)
 	}
 	if u := resp.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
 		l.usage.PromptTokens += u.PromptTokens
@@ -228,10 +229,10 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		if limit <= 0 {
 			limit = l.limit
 		}
-		ud := UsageData{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+		ud := event.UsageData{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 			ContextUsed: u.PromptTokens + u.CompletionTokens, ContextLimit: limit}
 		l.r.setUsage(l.run.SessionID, ud)
-		l.em.emit(EventUsage, ud)
+		l.em.emit(event.Usage, ud)
 		if c, ok := l.r.opts.Context.(Calibrator); ok && u.PromptTokens > 0 && out.EstimatedTokens > 0 {
 			c.Calibrate(l.model, out.EstimatedTokens, u.PromptTokens)
 		}
@@ -242,9 +243,9 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 func (l *loop) onChunk(c llm.Chunk) {
 	switch c.Kind {
 	case llm.ChunkText:
-		l.em.emit(EventTextDelta, DeltaData{Text: c.Text})
+		l.em.emit(event.TextDelta, event.DeltaData{Text: c.Text})
 	case llm.ChunkReasoning:
-		l.em.emit(EventReasoningDelta, DeltaData{Text: c.Text})
+		l.em.emit(event.ReasoningDelta, event.DeltaData{Text: c.Text})
 	}
 	// Tool calls are announced when they run, with their session-unique ids.
 }
@@ -266,7 +267,7 @@ const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds a
 // answer at the iteration limit (F-LOOP: never a silent stop).
 func (l *loop) summarise() (string, error) {
 	n := l.r.opts.MaxToolIterations
-	l.em.notice(LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
+	l.em.notice(event.LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
 	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(summarisePrompt, n)})
 	if err != nil {
 		if l.ctx.Err() != nil {
@@ -274,14 +275,14 @@ func (l *loop) summarise() (string, error) {
 		}
 		text := fmt.Sprintf("I reached the limit of %d tool rounds before finishing, and could not sum up what I did (%v). Ask me to continue, or split the task into smaller steps.", n, err)
 		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
-		l.em.emit(EventTextDelta, DeltaData{Text: text})
+		l.em.emit(event.TextDelta, event.DeltaData{Text: text})
 		return text, nil
 	}
 	msg := resp.Message
 	msg.ToolCalls = nil // nothing was offered; a call printed anyway is not run
 	if strings.TrimSpace(msg.Content) == "" {
 		msg.Content = fmt.Sprintf("I reached the limit of %d tool rounds before finishing. Ask me to continue, or split the task into smaller steps.", n)
-		l.em.emit(EventTextDelta, DeltaData{Text: msg.Content})
+		l.em.emit(event.TextDelta, event.DeltaData{Text: msg.Content})
 	}
 	l.finalMsg = &msg
 	return msg.Content, nil
@@ -289,19 +290,19 @@ func (l *loop) summarise() (string, error) {
 
 // finish writes the run's last lines and emits run_finished.
 func (l *loop) finish(final string, err error) Result {
-	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: StatusOK, Final: final, Usage: l.usage}
+	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: event.StatusOK, Final: final, Usage: l.usage}
 	switch {
 	case err == nil:
 	case l.shuttingDown():
-		res.Status = StatusInterrupted
+		res.Status = event.StatusInterrupted
 	case l.ctx.Err() != nil:
-		res.Status = StatusCancelled
+		res.Status = event.StatusCancelled
 	default:
-		res.Status, res.Err = StatusError, err
-		l.em.emit(EventError, errorData(err))
+		res.Status, res.Err = event.StatusError, err
+		l.em.emit(event.Error, errorData(err))
 	}
 	st, id := l.r.opts.Store, l.run.SessionID
-	if res.Status == StatusInterrupted {
+	if res.Status == event.StatusInterrupted {
 		// No run line: the run stays interrupted and Continue resumes it.
 		_ = st.Sync(id)
 	} else {
@@ -320,31 +321,31 @@ func (l *loop) finish(final string, err error) Result {
 			werr = st.Sync(id)
 		}
 		if werr != nil {
-			l.em.emit(EventError, ErrorData{Code: CodeStorage, Message: "could not save the end of this run: " + werr.Error(),
+			l.em.emit(event.Error, event.ErrorData{Code: event.CodeStorage, Message: "could not save the end of this run: " + werr.Error(),
 				Hint: "check free disk space and the permissions of the sessions folder"})
-			if res.Status == StatusOK {
-				res.Status, res.Err = StatusError, werr
+			if res.Status == event.StatusOK {
+				res.Status, res.Err = event.StatusError, werr
 			}
 		}
 	}
 	// Free the session first: a client that sends the next message as soon
 	// as it sees run_finished must not find the session busy.
 	l.r.release(l.run)
-	l.em.emit(EventRunFinished, FinishedData{Status: res.Status, Final: final,
+	l.em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: final,
 		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds()})
 	return res
 }
 
 // errorData turns a run error into the error event's payload.
-func errorData(err error) ErrorData {
+func errorData(err error) event.ErrorData {
 	var re *runError
 	if errors.As(err, &re) {
-		return ErrorData{Code: re.code, Message: re.msg, Hint: re.hint}
+		return event.ErrorData{Code: re.code, Message: re.msg, Hint: re.hint}
 	}
 	if le, ok := llm.AsError(err); ok {
-		return ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
+		return event.ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
 	}
-	return ErrorData{Code: CodeInternal, Message: err.Error(), Hint: "try again; if it repeats, check the logs"}
+	return event.ErrorData{Code: event.CodeInternal, Message: err.Error(), Hint: "try again; if it repeats, check the logs"}
 }
 
 func toolDefs(defs []tools.Definition) []llm.ToolDef {

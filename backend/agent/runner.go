@@ -19,20 +19,10 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
-)
-
-// Status is how a run ended; the values are those of the session store.
-type Status = session.RunStatus
-
-// Run statuses (run_finished status).
-const (
-	StatusOK          = session.StatusOK
-	StatusError       = session.StatusError
-	StatusCancelled   = session.StatusCancelled
-	StatusInterrupted = session.StatusInterrupted
 )
 
 // Defaults of Options.
@@ -79,7 +69,7 @@ type Options struct {
 	Channel string
 	// Observer sees every event of every run after the run's own sink (audit
 	// log, activity view).
-	Observer Sink
+	Observer event.Sink
 	// OnNew runs before /new archives a session: the hook for memory
 	// consolidation (F-CONSOLIDATE). An error keeps the session as it is.
 	OnNew func(ctx context.Context, sessionID string) error
@@ -114,7 +104,7 @@ type Runner struct {
 
 	mu      sync.Mutex
 	active  map[string]*Run // by session id
-	usage   map[string]UsageData
+	usage   map[string]event.UsageData
 	closing bool
 }
 
@@ -149,7 +139,7 @@ func New(opts Options) (*Runner, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]UsageData{}}, nil
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}}, nil
 }
 
 // Request is one user turn.
@@ -174,7 +164,7 @@ type Request struct {
 type Result struct {
 	RunID     string
 	SessionID string
-	Status    Status
+	Status    event.Status
 	// Final is the answer (partial when cancelled).
 	Final string
 	// Err is the run's error for StatusError (an *llm.Error for provider
@@ -214,7 +204,7 @@ var (
 // Start begins a run for req and returns at once; events go to sink (which
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
 // command (F-SLASH). Cancelling ctx stops the run like Stop.
-func (r *Runner) Start(ctx context.Context, req Request, sink Sink) (*Run, error) {
+func (r *Runner) Start(ctx context.Context, req Request, sink event.Sink) (*Run, error) {
 	if cmd, arg, ok := parseSlash(req.Text); ok {
 		return r.slash(ctx, req, cmd, arg, sink)
 	}
@@ -222,7 +212,7 @@ func (r *Runner) Start(ctx context.Context, req Request, sink Sink) (*Run, error
 }
 
 // Send runs req to the end and returns its result (Start + Wait).
-func (r *Runner) Send(ctx context.Context, req Request, sink Sink) (Result, error) {
+func (r *Runner) Send(ctx context.Context, req Request, sink event.Sink) (Result, error) {
 	run, err := r.Start(ctx, req, sink)
 	if err != nil {
 		return Result{}, err
@@ -233,11 +223,11 @@ func (r *Runner) Send(ctx context.Context, req Request, sink Sink) (Result, erro
 // Continue resumes the last interrupted run of a session (after a crash or a
 // shutdown): its partial turn is kept and the loop goes on from it under the
 // same run id.
-func (r *Runner) Continue(ctx context.Context, sessionID string, sink Sink) (*Run, error) {
+func (r *Runner) Continue(ctx context.Context, sessionID string, sink event.Sink) (*Run, error) {
 	return r.start(ctx, Request{SessionID: sessionID}, sink, true)
 }
 
-func (r *Runner) start(ctx context.Context, req Request, sink Sink, cont bool) (*Run, error) {
+func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont bool) (*Run, error) {
 	if req.SessionID == "" {
 		if cont {
 			return nil, fmt.Errorf("continue: no session id (hint: name the session whose run was interrupted)")
@@ -255,7 +245,7 @@ func (r *Runner) start(ctx context.Context, req Request, sink Sink, cont bool) (
 	runCtx, cancel := context.WithCancelCause(ctx)
 	run.cancel = cancel
 	l := &loop{r: r, run: run, req: req, ctx: runCtx, started: r.opts.Now(),
-		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}, redact: r.opts.Redact}}
+		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact}}
 	if cont {
 		if err := l.prepareContinue(); err != nil {
 			r.release(run)
@@ -352,14 +342,14 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 }
 
 // Usage is the last usage report of a session's model call (for /status).
-func (r *Runner) Usage(sessionID string) (UsageData, bool) {
+func (r *Runner) Usage(sessionID string) (event.UsageData, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	u, ok := r.usage[sessionID]
 	return u, ok
 }
 
-func (r *Runner) setUsage(sessionID string, u UsageData) {
+func (r *Runner) setUsage(sessionID string, u event.UsageData) {
 	r.mu.Lock()
 	r.usage[sessionID] = u
 	r.mu.Unlock()

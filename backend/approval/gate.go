@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 )
 
 // Decision is the user's answer to an approval request.
@@ -157,7 +158,7 @@ func (g *Gate) Judge(tool string, args json.RawMessage) (v Verdict, reason strin
 func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 	emit := func(state, scope string) {
 		if c.Emit != nil {
-			c.Emit(agent.ApprovalData{CallID: c.CallID, State: state, Scope: scope})
+			c.Emit(event.ApprovalData{CallID: c.CallID, State: state, Scope: scope})
 		}
 	}
 	verdict, reason := g.Judge(c.Name, c.Args)

@@ -17,6 +17,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/approval"
+	"hearth/backend/event"
 	"hearth/backend/llm"
 )
 
@@ -98,20 +99,20 @@ type printer struct {
 	mu        sync.Mutex
 	lineOpen  bool // stdout has text without its final newline
 	reasoning bool // stderr is inside a reasoning block
-	errData   *agent.ErrorData
-	finished  agent.FinishedData
+	errData   *event.ErrorData
+	finished  event.FinishedData
 	// onApproval answers approval requests (called with mu held); denied
 	// holds the calls it denied and already reported.
-	onApproval func(agent.Event, agent.ApprovalData)
+	onApproval func(event.Event, event.ApprovalData)
 	denied     map[string]bool
 }
 
-func (p *printer) sink(ev agent.Event) {
+func (p *printer) sink(ev event.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch d := ev.Data.(type) {
-	case agent.DeltaData:
-		if ev.Type == agent.EventReasoningDelta {
+	case event.DeltaData:
+		if ev.Type == event.ReasoningDelta {
 			if p.showReasoning {
 				if !p.reasoning {
 					p.breakLine()
@@ -127,24 +128,24 @@ func (p *printer) sink(ev agent.Event) {
 			fmt.Fprint(p.out, d.Text)
 			p.lineOpen = !strings.HasSuffix(d.Text, "\n")
 		}
-	case agent.ToolCallData:
+	case event.ToolCallData:
 		p.endReasoning()
 		p.breakLine()
 		fmt.Fprintf(p.errw, "↳ %s%s\n", d.Name, argHint(d.Args))
-	case agent.ToolResultData:
+	case event.ToolResultData:
 		if !d.OK && !p.denied[d.CallID] {
 			fmt.Fprintf(p.errw, "  ✗ %s\n", firstLine(d.Content, 120))
 		}
-	case agent.ApprovalData:
+	case event.ApprovalData:
 		if d.State == approval.StateRequested && p.onApproval != nil {
 			p.onApproval(ev, d)
 		}
-	case agent.NoticeData:
+	case event.NoticeData:
 		p.breakLine()
 		fmt.Fprintf(p.errw, "Note: %s\n", d.Message)
-	case agent.ErrorData:
+	case event.ErrorData:
 		p.errData = &d
-	case agent.FinishedData:
+	case event.FinishedData:
 		p.endReasoning()
 		p.breakLine()
 		p.finished = d
@@ -170,10 +171,10 @@ func (p *printer) report(res agent.Result) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch res.Status {
-	case agent.StatusCancelled, agent.StatusInterrupted:
+	case event.StatusCancelled, event.StatusInterrupted:
 		fmt.Fprintln(p.errw, "Stopped.")
 		return ExitInterrupted
-	case agent.StatusError:
+	case event.StatusError:
 		msg, hint := "", ""
 		if p.errData != nil {
 			msg, hint = p.errData.Message, p.errData.Hint
@@ -337,7 +338,7 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 				}
 			}
 		}
-		if res.Status != agent.StatusOK {
+		if res.Status != event.StatusOK {
 			p.report(res)
 		}
 		if res.SessionID != "" && sessionID == "" {

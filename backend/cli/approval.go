@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"hearth/backend/agent"
 	"hearth/backend/approval"
 	"hearth/backend/core"
+	"hearth/backend/event"
 )
 
 // approvalAsk is a tool call waiting for the user, as the REPL asks about it.
@@ -39,8 +39,8 @@ func describeCall(p approval.Pending) string {
 // onceApprover answers approval requests of `hearth agent -m`, where nobody
 // is asked: allowed with --yes, else denied, saying so. It runs inside the
 // printer's sink (p.mu held).
-func onceApprover(svc *core.Service, yes bool, p *printer) func(agent.Event, agent.ApprovalData) {
-	return func(ev agent.Event, a agent.ApprovalData) {
+func onceApprover(svc *core.Service, yes bool, p *printer) func(event.Event, event.ApprovalData) {
+	return func(ev event.Event, a event.ApprovalData) {
 		info, ok := pendingInfo(svc, ev.RunID, a.CallID)
 		if !ok {
 			return
@@ -68,8 +68,8 @@ func onceApprover(svc *core.Service, yes bool, p *printer) func(agent.Event, age
 // queueApprover hands approval requests to the REPL, which asks the user.
 // It never blocks the run's sink (the REPL takes the printer's lock to ask):
 // when the queue is full the request is handed over from a goroutine.
-func queueApprover(asks chan<- approvalAsk) func(agent.Event, agent.ApprovalData) {
-	return func(ev agent.Event, a agent.ApprovalData) {
+func queueApprover(asks chan<- approvalAsk) func(event.Event, event.ApprovalData) {
+	return func(ev event.Event, a event.ApprovalData) {
 		ask := approvalAsk{runID: ev.RunID, callID: a.CallID}
 		select {
 		case asks <- ask:

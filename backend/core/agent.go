@@ -11,6 +11,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
 	"hearth/backend/session"
@@ -166,7 +167,7 @@ func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
 // forwards them on "run:<runId>"). The run outlives ctx's cancellation on
 // purpose: it ends by itself or by Stop. A session that is already running
 // refuses with agent.ErrBusy. Text starting with "/" is a slash command.
-func (s *Service) Send(ctx context.Context, sessionID, text string, sink agent.Sink) (string, error) {
+func (s *Service) Send(ctx context.Context, sessionID, text string, sink event.Sink) (string, error) {
 	if ctx == nil {
 		ctx = context.Background() // the desktop may call before its context exists
 	}
@@ -180,7 +181,7 @@ func (s *Service) Send(ctx context.Context, sessionID, text string, sink agent.S
 // SendRequest starts a turn with every option (Model for `--model`, images,
 // channel); cancelling ctx stops the run. Wait on the returned run for its
 // result.
-func (s *Service) SendRequest(ctx context.Context, req agent.Request, sink agent.Sink) (*agent.Run, error) {
+func (s *Service) SendRequest(ctx context.Context, req agent.Request, sink event.Sink) (*agent.Run, error) {
 	p, err := s.agent()
 	if err != nil {
 		return nil, err
@@ -205,7 +206,7 @@ func (s *Service) Stop(sessionID string) bool {
 
 // Continue resumes the session's interrupted run (after a crash or a quit
 // mid-turn) and returns its run id; events go to sink.
-func (s *Service) Continue(ctx context.Context, sessionID string, sink agent.Sink) (string, error) {
+func (s *Service) Continue(ctx context.Context, sessionID string, sink event.Sink) (string, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

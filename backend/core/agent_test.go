@@ -14,6 +14,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -44,10 +45,10 @@ func chatService(t *testing.T, cfgJSON string, replies ...fakeollama.Reply) (*Se
 
 type events struct {
 	mu  sync.Mutex
-	evs []agent.Event
+	evs []event.Event
 }
 
-func (e *events) sink(ev agent.Event) { e.mu.Lock(); e.evs = append(e.evs, ev); e.mu.Unlock() }
+func (e *events) sink(ev event.Event) { e.mu.Lock(); e.evs = append(e.evs, ev); e.mu.Unlock() }
 
 func TestSendAndSessions(t *testing.T) {
 	svc, fake := chatService(t, "", fakeollama.Reply{Content: "Hi from core."}, fakeollama.Reply{Content: "Second."})
@@ -57,10 +58,10 @@ func TestSendAndSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := run.Wait()
-	if res.Status != agent.StatusOK || res.Final != "Hi from core." {
+	if res.Status != event.StatusOK || res.Final != "Hi from core." {
 		t.Fatalf("result %+v", res)
 	}
-	if ev.evs[0].Type != agent.EventRunStarted || ev.evs[len(ev.evs)-1].Type != agent.EventRunFinished {
+	if ev.evs[0].Type != event.RunStarted || ev.evs[len(ev.evs)-1].Type != event.RunFinished {
 		t.Errorf("events %+v", ev.evs)
 	}
 	// The default config's num_ctx, temperature and tools reach Ollama.
@@ -74,8 +75,8 @@ func TestSendAndSessions(t *testing.T) {
 
 	// Send is asynchronous: it returns the run id before the run ends.
 	done := make(chan struct{})
-	id, err := svc.Send(context.Background(), "chat1", "again", func(e agent.Event) {
-		if e.Type == agent.EventRunFinished {
+	id, err := svc.Send(context.Background(), "chat1", "again", func(e event.Event) {
+		if e.Type == event.RunFinished {
 			close(done)
 		}
 	})
@@ -119,7 +120,7 @@ func TestSendModelOverrideAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK || fake.ChatRequests()[0].Model != "small:1b" {
+	if res := run.Wait(); res.Status != event.StatusOK || fake.ChatRequests()[0].Model != "small:1b" {
 		t.Errorf("override: %+v, model %q", res, fake.ChatRequests()[0].Model)
 	}
 	if sess, _ := svc.LoadSession(run.SessionID); sess.Meta.Model != "" {
@@ -148,7 +149,7 @@ func TestSecretsMaskedInToolResults(t *testing.T) {
 	}
 	run.Wait()
 	for _, e := range ev.evs {
-		if r, ok := e.Data.(agent.ToolResultData); ok && (strings.Contains(r.Content, "sk-test") || !strings.Contains(r.Content, "[redacted]")) {
+		if r, ok := e.Data.(event.ToolResultData); ok && (strings.Contains(r.Content, "sk-test") || !strings.Contains(r.Content, "[redacted]")) {
 			t.Errorf("secret not masked: %s", r.Content)
 		}
 	}
@@ -171,7 +172,7 @@ func TestStopAndBusy(t *testing.T) {
 	if !svc.Stop("busy") {
 		t.Fatal("nothing stopped")
 	}
-	if res := run.Wait(); res.Status != agent.StatusCancelled {
+	if res := run.Wait(); res.Status != event.StatusCancelled {
 		t.Errorf("status %s", res.Status)
 	}
 	if svc.Stop("busy") {

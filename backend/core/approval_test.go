@@ -13,6 +13,7 @@ import (
 	"hearth/backend/approval"
 	"hearth/backend/audit"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 )
@@ -55,16 +56,16 @@ type answerer struct {
 	events
 	svc       *Service
 	decisions []approval.Decision
-	requested chan agent.ApprovalData
+	requested chan event.ApprovalData
 }
 
 func newAnswerer(svc *Service, ds ...approval.Decision) *answerer {
-	return &answerer{svc: svc, decisions: ds, requested: make(chan agent.ApprovalData, 8)}
+	return &answerer{svc: svc, decisions: ds, requested: make(chan event.ApprovalData, 8)}
 }
 
-func (a *answerer) sink(ev agent.Event) {
+func (a *answerer) sink(ev event.Event) {
 	a.events.sink(ev)
-	if d, ok := ev.Data.(agent.ApprovalData); ok && d.State == approval.StateRequested {
+	if d, ok := ev.Data.(event.ApprovalData); ok && d.State == approval.StateRequested {
 		if len(a.decisions) > 0 {
 			dec := a.decisions[0]
 			a.decisions = a.decisions[1:]
@@ -81,7 +82,7 @@ func (a *answerer) approvals() []string {
 	defer a.mu.Unlock()
 	var out []string
 	for _, e := range a.evs {
-		if d, ok := e.Data.(agent.ApprovalData); ok {
+		if d, ok := e.Data.(event.ApprovalData); ok {
 			out = append(out, d.State+":"+d.Scope)
 		}
 	}
@@ -163,7 +164,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	if err := svc.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusInterrupted {
+	if res := run.Wait(); res.Status != event.StatusInterrupted {
 		t.Fatalf("status %s", res.Status)
 	}
 	svc2 := Open(opts)
@@ -173,9 +174,9 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	}
 	a2 := newAnswerer(svc2, approval.Once)
 	done := make(chan struct{})
-	_, err = svc2.Continue(context.Background(), "r", func(ev agent.Event) {
+	_, err = svc2.Continue(context.Background(), "r", func(ev event.Event) {
 		a2.sink(ev)
-		if ev.Type == agent.EventRunFinished {
+		if ev.Type == event.RunFinished {
 			close(done)
 		}
 	})
@@ -198,12 +199,12 @@ func TestUnattendedDeniedWithNotice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK {
+	if res := run.Wait(); res.Status != event.StatusOK {
 		t.Fatalf("result %+v", res)
 	}
 	var notice string
 	for _, e := range ev.evs {
-		if n, ok := e.Data.(agent.NoticeData); ok {
+		if n, ok := e.Data.(event.NoticeData); ok {
 			notice = n.Message
 		}
 	}
@@ -248,7 +249,7 @@ func TestChatGrantEndsWithDeletedChat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK {
+	if res := run.Wait(); res.Status != event.StatusOK {
 		t.Fatalf("first run %+v", res)
 	}
 	if err := svc.DeleteSession("c"); err != nil {
@@ -259,7 +260,7 @@ func TestChatGrantEndsWithDeletedChat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK {
+	if res := run.Wait(); res.Status != event.StatusOK {
 		t.Fatalf("second run %+v", res)
 	}
 	if got := strings.Join(b.approvals(), " "); got != "requested: allowed:once" {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -71,8 +72,8 @@ func DecodeImages(in []string) ([][]byte, error) {
 }
 
 // sink publishes a run's events on its channel.
-func (d *Desktop) sink(ev agent.Event) {
-	d.relay.Publish(RunChannel(ev.RunID), ev, ev.Type == agent.EventRunFinished)
+func (d *Desktop) sink(ev event.Event) {
+	d.relay.Publish(RunChannel(ev.RunID), ev, ev.Type == event.RunFinished)
 }
 
 // Send starts a turn and returns its run id; events follow on RunChannel(id)
@@ -197,10 +198,10 @@ func ExportName(title, format string) string {
 }
 
 // SessionUsage is the last context use of a session's model call.
-func (d *Desktop) SessionUsage(sessionID string) agent.UsageData {
+func (d *Desktop) SessionUsage(sessionID string) event.UsageData {
 	p, err := d.svc.agent()
 	if err != nil {
-		return agent.UsageData{}
+		return event.UsageData{}
 	}
 	u, _ := p.runner.Usage(sessionID)
 	return u

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"hearth/backend/agent"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -79,15 +79,15 @@ func TestRelayForgetsAbandonedStreams(t *testing.T) {
 	}
 }
 
-func waitFinished(t *testing.T, e *emitted, ch string) []agent.Event {
+func waitFinished(t *testing.T, e *emitted, ch string) []event.Event {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		var evs []agent.Event
+		var evs []event.Event
 		for _, d := range e.on(ch) {
-			evs = append(evs, d.(agent.Event))
+			evs = append(evs, d.(event.Event))
 		}
-		if n := len(evs); n > 0 && evs[n-1].Type == agent.EventRunFinished {
+		if n := len(evs); n > 0 && evs[n-1].Type == event.RunFinished {
 			return evs
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -107,13 +107,13 @@ func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
 	}
 	d.Attach(RunChannel(runID))
 	evs := waitFinished(t, &e, RunChannel(runID))
-	if evs[0].Type != agent.EventRunStarted || evs[0].Seq != 1 {
+	if evs[0].Type != event.RunStarted || evs[0].Seq != 1 {
 		t.Errorf("first event %+v, want run_started seq 1 (held until Attach)", evs[0])
 	}
 	var text strings.Builder
 	for _, ev := range evs {
-		if ev.Type == agent.EventTextDelta {
-			text.WriteString(ev.Data.(agent.DeltaData).Text)
+		if ev.Type == event.TextDelta {
+			text.WriteString(ev.Data.(event.DeltaData).Text)
 		}
 	}
 	if text.String() != "Hello there." {
@@ -122,7 +122,7 @@ func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
 	// qwen3:4b has no vision: the image reaches the runner, which says it left it out.
 	noticed := false
 	for _, ev := range evs {
-		if n, ok := ev.Data.(agent.NoticeData); ok && strings.Contains(n.Message, "cannot see images") {
+		if n, ok := ev.Data.(event.NoticeData); ok && strings.Contains(n.Message, "cannot see images") {
 			noticed = true
 		}
 	}

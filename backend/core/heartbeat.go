@@ -12,6 +12,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/schedule"
 )
 
@@ -109,7 +110,7 @@ func (s *Service) runHeartbeat(ctx context.Context, text string) (string, error)
 	posted := s.bg.posted[run.ID]
 	delete(s.bg.posted, run.ID)
 	s.bg.mu.Unlock()
-	if res.Status != agent.StatusOK {
+	if res.Status != event.StatusOK {
 		if res.Err != nil {
 			return "", res.Err
 		}

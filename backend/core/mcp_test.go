@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"hearth/backend/approval"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hearth/backend/approval"
+	"hearth/backend/event"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -131,7 +133,7 @@ func TestMCPBrokenServerKeepsChat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK || time.Since(start) > 3*time.Second {
+	if res := run.Wait(); res.Status != event.StatusOK || time.Since(start) > 3*time.Second {
 		t.Fatalf("run %+v after %s", res, time.Since(start))
 	}
 	deadline := time.Now().Add(5 * time.Second)
@@ -154,9 +156,9 @@ func sendApprovingOnce(t *testing.T, svc *Service, req agent.Request) []string {
 	t.Helper()
 	var ev events
 	asked := make(chan [2]string, 1)
-	sink := func(e agent.Event) {
+	sink := func(e event.Event) {
 		ev.sink(e)
-		if d, ok := e.Data.(agent.ApprovalData); ok && d.State == "requested" {
+		if d, ok := e.Data.(event.ApprovalData); ok && d.State == "requested" {
 			asked <- [2]string{e.RunID, d.CallID}
 		}
 	}
@@ -172,12 +174,12 @@ func sendApprovingOnce(t *testing.T, svc *Service, req agent.Request) []string {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the MCP tool call did not ask for approval in risky mode")
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK || res.Final != "done" {
+	if res := run.Wait(); res.Status != event.StatusOK || res.Final != "done" {
 		t.Fatalf("run %+v", res)
 	}
 	var got []string
 	for _, e := range ev.evs {
-		if d, ok := e.Data.(agent.ToolResultData); ok {
+		if d, ok := e.Data.(event.ToolResultData); ok {
 			got = append(got, d.Content)
 		}
 	}

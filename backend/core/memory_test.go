@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/memory"
 )
@@ -72,7 +73,7 @@ func TestMemoryAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK || res.Final != "Noted." {
+	if res := run.Wait(); res.Status != event.StatusOK || res.Final != "Noted." {
 		t.Fatalf("run %+v", res)
 	}
 	ch.waitFor(t, "memory/MEMORY.md")
@@ -105,7 +106,7 @@ func TestMemoryAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK || res.NewSessionID == "" {
+	if res := run.Wait(); res.Status != event.StatusOK || res.NewSessionID == "" {
 		t.Fatalf("/new %+v", res)
 	}
 	h, _ := svc.ReadMemoryFile(memory.HistoryFile)
@@ -142,7 +143,7 @@ func TestBudgetConsolidatesLeftOutTurns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res := run.Wait(); res.Status != agent.StatusOK {
+		if res := run.Wait(); res.Status != event.StatusOK {
 			t.Fatalf("run %d: %+v", i, res)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -22,7 +23,7 @@ func TestFirstRequestSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK {
+	if res := run.Wait(); res.Status != event.StatusOK {
 		t.Fatalf("run: %+v", res)
 	}
 	reqs := fake.ChatRequests()

@@ -9,6 +9,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 )
@@ -77,14 +78,14 @@ func TestSpawnThroughService(t *testing.T) {
 	// The chat switched model: its helper uses the same one.
 	if run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "chat", Text: "/model ollama/small:1b"}, nil); err != nil {
 		t.Fatal(err)
-	} else if res := run.Wait(); res.Status != agent.StatusOK {
+	} else if res := run.Wait(); res.Status != event.StatusOK {
 		t.Fatalf("/model: %+v", res)
 	}
 	run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "chat", Text: "do it in the background"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK {
+	if res := run.Wait(); res.Status != event.StatusOK {
 		t.Fatalf("run %+v", res)
 	}
 	select {

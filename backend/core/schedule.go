@@ -12,6 +12,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
+	"hearth/backend/event"
 	"hearth/backend/schedule"
 )
 
@@ -347,8 +348,8 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	s.bg.mu.Unlock()
 	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
 	switch res.Status {
-	case agent.StatusOK:
-	case agent.StatusError:
+	case event.StatusOK:
+	case event.StatusError:
 		out.Status, out.Err = schedule.StatusError, res.Err
 		if out.Err == nil {
 			out.Err = errors.New("the run failed")

@@ -15,6 +15,7 @@ import (
 	"hearth/backend/applock"
 	"hearth/backend/autostart"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
@@ -211,7 +212,7 @@ func TestReminderRunsBesideAChat(t *testing.T) {
 	if !svc.Stop("chat") {
 		t.Error("the chat was not running any more")
 	}
-	if res := chat.Wait(); res.Status != agent.StatusCancelled || res.Final != "a long answer" {
+	if res := chat.Wait(); res.Status != event.StatusCancelled || res.Final != "a long answer" {
 		t.Errorf("chat %+v", res)
 	}
 }

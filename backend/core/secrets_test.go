@@ -22,6 +22,7 @@ import (
 	"hearth/backend/approval"
 	"hearth/backend/audit"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -38,7 +39,7 @@ type fileSink struct {
 	f  *os.File
 }
 
-func (s *fileSink) sink(ev agent.Event) {
+func (s *fileSink) sink(ev event.Event) {
 	b, err := json.Marshal(ev)
 	if err != nil {
 		panic(err)
@@ -88,10 +89,10 @@ func searchTree(t *testing.T, root string, skip map[string]bool, keys ...string)
 	return files
 }
 
-func toolResults(evs []agent.Event) []agent.ToolResultData {
-	var out []agent.ToolResultData
+func toolResults(evs []event.Event) []event.ToolResultData {
+	var out []event.ToolResultData
 	for _, e := range evs {
-		if r, ok := e.Data.(agent.ToolResultData); ok {
+		if r, ok := e.Data.(event.ToolResultData); ok {
 			out = append(out, r)
 		}
 	}
@@ -155,13 +156,13 @@ func TestKeysNeverLeak(t *testing.T) {
 	defer evf.Close()
 	out := &fileSink{f: evf}
 	a := newAnswerer(svc, approval.Once)
-	sink := func(ev agent.Event) { out.sink(ev); a.sink(ev) }
+	sink := func(ev event.Event) { out.sink(ev); a.sink(ev) }
 
 	run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "leak", Text: "show me env and keys.txt"}, sink)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusOK {
+	if res := run.Wait(); res.Status != event.StatusOK {
 		t.Fatalf("result %+v", res)
 	}
 	rs := toolResults(a.evs)
@@ -194,7 +195,7 @@ func TestKeysNeverLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusError {
+	if res := run.Wait(); res.Status != event.StatusError {
 		t.Errorf("cloud run %+v", res)
 	}
 	authMu.Lock()

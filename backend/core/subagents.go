@@ -9,6 +9,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/session"
 	"hearth/backend/subagent"
 	"hearth/backend/tools"
@@ -81,7 +82,7 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 		// the chat, and the window reloads that chat (it got a new message).
 		Notify: func(r subagent.Report) {
 			title := fmt.Sprintf("Background task %q finished", r.Label)
-			if r.Status != agent.StatusOK {
+			if r.Status != event.StatusOK {
 				title = fmt.Sprintf("Background task %q %s", r.Label, r.Status)
 			}
 			s.bg.emit(BackgroundEvent{Kind: BackgroundSubagent, Title: title,

@@ -49,7 +49,7 @@ export type McpTest = core.MCPTestView;
 export type Skill = skills.Skill;
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
-/** One event of a run's stream (backend/agent/events.go, flattened). */
+/** One event of a run's stream (backend/event/run.go, flattened). */
 export interface RunEvent {
   runId: string;
   sessionId: string;

@@ -1,28 +1,45 @@
-package agent
+// Package event holds what Hearth's parts tell each other and the user: the ordered
+// stream of a run (run_started … run_finished, the JSON contract the window and the CLI
+// read) and the other typed news (memory changed, MCP changed, background notices),
+// delivered through Broker. It is a leaf: it imports no other Hearth package, so the
+// agent, the audit log, the approval gate, the services and both front ends can all
+// share these types.
+package event
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sync"
 )
 
-// EventType names an event in the run's stream (F-EVENTS).
-type EventType string
+// Type names an event in the run's stream.
+type Type string
 
 // Event types, in the order a run may emit them: run_started first, exactly
 // one run_finished last, anything else in between.
 const (
-	EventRunStarted     EventType = "run_started"
-	EventTextDelta      EventType = "text_delta"
-	EventReasoningDelta EventType = "reasoning_delta"
-	EventToolCall       EventType = "tool_call"
-	EventApproval       EventType = "approval" // reserved for F-APPROVAL; emitted by a Gate
-	EventToolResult     EventType = "tool_result"
-	EventUsage          EventType = "usage"
-	EventNotice         EventType = "notice"
-	EventError          EventType = "error"
-	EventRunFinished    EventType = "run_finished"
+	RunStarted     Type = "run_started"
+	TextDelta      Type = "text_delta"
+	ReasoningDelta Type = "reasoning_delta"
+	ToolCall       Type = "tool_call"
+	Approval       Type = "approval" // emitted by the approval gate
+	ToolResult     Type = "tool_result"
+	Usage          Type = "usage"
+	Notice         Type = "notice"
+	Error          Type = "error"
+	RunFinished    Type = "run_finished"
+)
+
+// Status is how a run ended (run_finished status; the session file keeps the same
+// values).
+type Status string
+
+// Run statuses.
+const (
+	StatusOK          Status = "ok"
+	StatusError       Status = "error"
+	StatusCancelled   Status = "cancelled"
+	StatusInterrupted Status = "interrupted" // cut by a shutdown or crash: can be continued
 )
 
 // Event is one entry of a run's stream. It marshals as one flat JSON object:
@@ -33,7 +50,7 @@ type Event struct {
 	SessionID string
 	// Seq starts at 1 and grows by one per event of the run.
 	Seq  int64
-	Type EventType
+	Type Type
 	// Data is the payload: one of the *Data types below, matching Type.
 	Data any
 }
@@ -57,7 +74,7 @@ type ToolCallData struct {
 	Args   json.RawMessage `json:"args"`
 }
 
-// ApprovalData is the payload of approval (F-APPROVAL, emitted by a Gate).
+// ApprovalData is the payload of approval (emitted by the approval gate).
 type ApprovalData struct {
 	CallID string `json:"callId"`
 	State  string `json:"state"` // requested, allowed, denied
@@ -123,10 +140,10 @@ type FinishedData struct {
 }
 
 type envelope struct {
-	RunID     string    `json:"runId"`
-	SessionID string    `json:"sessionId"`
-	Seq       int64     `json:"seq"`
-	Type      EventType `json:"type"`
+	RunID     string `json:"runId"`
+	SessionID string `json:"sessionId"`
+	Seq       int64  `json:"seq"`
+	Type      Type   `json:"type"`
 }
 
 // MarshalJSON writes the envelope and the payload's fields as one object.
@@ -163,23 +180,23 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	e.RunID, e.SessionID, e.Seq, e.Type = env.RunID, env.SessionID, env.Seq, env.Type
 	var data any
 	switch env.Type {
-	case EventRunStarted:
+	case RunStarted:
 		data = &StartedData{}
-	case EventTextDelta, EventReasoningDelta:
+	case TextDelta, ReasoningDelta:
 		data = &DeltaData{}
-	case EventToolCall:
+	case ToolCall:
 		data = &ToolCallData{}
-	case EventApproval:
+	case Approval:
 		data = &ApprovalData{}
-	case EventToolResult:
+	case ToolResult:
 		data = &ToolResultData{}
-	case EventUsage:
+	case Usage:
 		data = &UsageData{}
-	case EventNotice:
+	case Notice:
 		data = &NoticeData{}
-	case EventError:
+	case Error:
 		data = &ErrorData{}
-	case EventRunFinished:
+	case RunFinished:
 		data = &FinishedData{}
 	default:
 		return fmt.Errorf("unknown event type %q", env.Type)
@@ -215,56 +232,3 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 // Sink receives a run's events in order, from the run's goroutines one at a
 // time. It must not block for long: the run waits for it.
 type Sink func(Event)
-
-// emitter numbers and delivers the events of one run. Parallel tools emit
-// from several goroutines; the lock keeps seq and delivery order the same.
-type emitter struct {
-	mu        sync.Mutex
-	runID     string
-	sessionID string
-	seq       int64
-	sinks     []Sink
-	finished  bool
-	// redact masks secrets in error and notice texts: a provider's error
-	// may quote a request that held a key (F-SECRETS).
-	redact func(string) string
-}
-
-func (em *emitter) emit(t EventType, data any) {
-	em.mu.Lock()
-	defer em.mu.Unlock()
-	if em.finished {
-		return // nothing may follow run_finished
-	}
-	if em.redact != nil {
-		switch d := data.(type) {
-		case ErrorData:
-			d.Message, d.Hint = em.redact(d.Message), em.redact(d.Hint)
-			data = d
-		case NoticeData:
-			d.Message = em.redact(d.Message)
-			data = d
-		}
-	}
-	em.seq++
-	ev := Event{RunID: em.runID, SessionID: em.sessionID, Seq: em.seq, Type: t, Data: data}
-	if t == EventRunFinished {
-		em.finished = true
-	}
-	for _, s := range em.sinks {
-		if s != nil {
-			deliver(s, ev)
-		}
-	}
-}
-
-// deliver calls one sink; a sink that panics (a UI or log bug) loses that
-// event but never takes the run, or a parallel tool's goroutine, down.
-func deliver(s Sink, ev Event) {
-	defer func() { _ = recover() }()
-	s(ev)
-}
-
-func (em *emitter) notice(level, format string, args ...any) {
-	em.emit(EventNotice, NoticeData{Level: level, Message: fmt.Sprintf(format, args...)})
-}
