@@ -8,6 +8,7 @@ import (
 	"hearth/backend/core"
 	"hearth/backend/event"
 	"hearth/backend/session"
+	"hearth/backend/sessions"
 )
 
 // The window's chat, sessions, models, settings and first-run bindings. Each one
@@ -36,7 +37,7 @@ func (a *App) ContinueRun(sessionID string) (string, error) { return a.desk.Cont
 func (a *App) ListSessions() ([]session.Summary, error) { return a.svc.ListSessions() }
 
 // LoadSession reads one chat.
-func (a *App) LoadSession(id string) (core.History, error) { return a.desk.History(id) }
+func (a *App) LoadSession(id string) (sessions.History, error) { return a.desk.History(id) }
 
 // RenameSession sets a chat's title ("" restores the automatic one).
 func (a *App) RenameSession(id, title string) error { return a.svc.RenameSession(id, title) }
@@ -52,7 +53,7 @@ func (a *App) SessionUsage(id string) event.UsageData { return a.desk.SessionUsa
 // when the dialog was cancelled.
 func (a *App) ExportSession(id, title, format, dialogTitle string) (string, error) {
 	path, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
-		Title: dialogTitle, DefaultFilename: core.ExportName(title, format),
+		Title: dialogTitle, DefaultFilename: sessions.ExportName(title, format),
 	})
 	if err != nil || path == "" {
 		return "", err

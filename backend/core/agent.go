@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,7 +44,7 @@ func (s *Service) agent() (*agentParts, error) {
 	cfg, paths := s.cfg, s.paths
 	d := cfg.Agents.Defaults
 	p := &agentParts{
-		store:     session.NewStore(paths.SessionsDir, session.Options{}),
+		store:     s.sessions.Store(),
 		registry:  tools.NewRegistry(tools.RegistryOptions{Masker: s.hitl.refreshMasker(cfg)}),
 		providers: map[string]llm.Provider{},
 	}
@@ -266,58 +265,34 @@ func (s *Service) retireLocked() {
 	}()
 }
 
-// ListSessions lists the sessions, newest first as the store orders them.
-func (s *Service) ListSessions() ([]session.Summary, error) {
-	p, err := s.agent()
-	if err != nil {
-		return nil, err
-	}
-	return p.store.List()
-}
-
-// LoadSession reads one session with its messages, runs and interrupted turns.
-func (s *Service) LoadSession(id string) (*session.Session, error) {
-	p, err := s.agent()
-	if err != nil {
-		return nil, err
-	}
-	return p.store.Load(id)
-}
-
-// DeleteSession moves a session to the trash and removes its spilled tool
-// results. A running session is refused.
-func (s *Service) DeleteSession(id string) error {
-	p, err := s.agent()
-	if err != nil {
-		return err
+// inUse refuses to delete a session with a running turn.
+func (s *Service) inUse(id string) error {
+	s.mu.Lock()
+	p := s.parts
+	s.mu.Unlock()
+	if p == nil {
+		return nil
 	}
 	if runID, busy := p.runner.Busy(id); busy {
-		return fmt.Errorf("delete session %s: %w with run %s (hint: stop it first)", id, agent.ErrBusy, runID)
+		return fmt.Errorf("%w with run %s", agent.ErrBusy, runID)
 	}
-	if err := p.store.Delete(id, s.Paths().Workspace); err != nil {
-		return err
-	}
-	s.hitl.gate.ForgetChat(id) // a new chat under the same id asks again
 	return nil
 }
 
+// ListSessions lists the sessions, newest first as the store orders them.
+func (s *Service) ListSessions() ([]session.Summary, error) { return s.sessions.List() }
+
+// LoadSession reads one session with its messages, runs and interrupted turns.
+func (s *Service) LoadSession(id string) (*session.Session, error) { return s.sessions.Load(id) }
+
+// DeleteSession moves a session to the trash and removes its spilled tool
+// results. A running session is refused.
+func (s *Service) DeleteSession(id string) error { return s.sessions.Delete(id) }
+
 // RenameSession sets a session's title ("" restores the automatic one).
-func (s *Service) RenameSession(id, title string) error {
-	p, err := s.agent()
-	if err != nil {
-		return err
-	}
-	return p.store.Rename(id, title)
-}
+func (s *Service) RenameSession(id, title string) error { return s.sessions.Rename(id, title) }
 
 // Export writes a session as "markdown" or "json" to w.
 func (s *Service) Export(id string, format session.Format, w io.Writer) error {
-	p, err := s.agent()
-	if err != nil {
-		return err
-	}
-	if format != session.FormatMarkdown && format != session.FormatJSON {
-		return errors.New("export: format must be markdown or json")
-	}
-	return p.store.Export(id, format, w)
+	return s.sessions.Export(id, format, w)
 }

@@ -19,6 +19,7 @@ import (
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
 	keystore "hearth/backend/secrets"
+	"hearth/backend/sessions"
 	"hearth/backend/workspace"
 )
 
@@ -62,7 +63,8 @@ type Service struct {
 	parts       *agentParts // built by agent() on first use
 	partsStale  bool        // settings changed during a reply: rebuild when idle
 	retiring    sync.WaitGroup
-	hitl        *hitl      // approvals, audit log, keys (approval.go)
+	hitl        *hitl // approvals, audit log, keys (approval.go)
+	sessions    *sessions.Service
 	bg          background // reminders and heartbeat (schedule.go)
 	memSubs     memorySubs // OnMemoryChange listeners, kept across rebuilds (memory.go)
 }
@@ -99,6 +101,12 @@ func Open(opts Options) *Service {
 		s.onboardErr = s.pathsErr
 	}
 	s.openHITL(opts.Keyring)
+	s.sessions = sessions.New(sessions.Options{
+		Dir:       s.paths.SessionsDir,
+		Workspace: func() string { return s.Paths().Workspace },
+		InUse:     s.inUse,
+		Deleted:   s.hitl.gate.ForgetChat, // a new chat under the same id asks again
+	})
 	return s
 }
 

@@ -9,9 +9,8 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
-	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
-	"hearth/backend/session"
+	"hearth/backend/sessions"
 )
 
 // Desktop is what the window needs on top of Service: streams delivered per
@@ -157,45 +156,13 @@ func (d *Desktop) CancelPull(id string) bool {
 	return ok
 }
 
-// ExportFile writes session id as "markdown" or "json" to path (atomically:
-// a failed export leaves no half file).
+// ExportFile writes session id as "markdown" or "json" to path.
 func (d *Desktop) ExportFile(id, format, path string) error {
-	if strings.TrimSpace(path) == "" {
-		return fmt.Errorf("export: no file chosen")
-	}
-	f, err := atomicfile.Pending(path) // 0600: a chat is private
-	if err != nil {
-		return fmt.Errorf("export to %s: %w (hint: choose a folder you can write to)", path, err)
-	}
-	defer f.Cleanup() // a failed export leaves nothing behind
-	if err := d.svc.Export(id, session.Format(format), f); err != nil {
-		return err
-	}
-	if err := f.CloseAtomicallyReplace(); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	return nil
+	return d.svc.sessions.ExportFile(id, format, path)
 }
 
-// ExportName is a file name to offer in the save dialog.
-func ExportName(title, format string) string {
-	base := strings.Map(func(r rune) rune {
-		if strings.ContainsRune(`/\:*?"<>|`, r) || r < 32 {
-			return '-'
-		}
-		return r
-	}, strings.TrimSpace(title))
-	if base == "" {
-		base = "chat"
-	}
-	if len([]rune(base)) > 60 {
-		base = string([]rune(base)[:60])
-	}
-	if format == string(session.FormatJSON) {
-		return base + ".json"
-	}
-	return base + ".md"
-}
+// History loads session id for the window.
+func (d *Desktop) History(id string) (sessions.History, error) { return d.svc.sessions.History(id) }
 
 // SessionUsage is the last context use of a session's model call.
 func (d *Desktop) SessionUsage(sessionID string) event.UsageData {

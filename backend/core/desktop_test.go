@@ -144,44 +144,6 @@ func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
 	}
 }
 
-func TestDesktopExportFile(t *testing.T) {
-	svc, _ := chatService(t, "", fakeollama.Reply{Content: "Exported answer."})
-	var e emitted
-	d := NewDesktop(svc, e.emit)
-	runID, err := d.Send(ChatInput{SessionID: "exp", Text: "question"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Attach(RunChannel(runID))
-	waitFinished(t, &e, RunChannel(runID))
-	dir := t.TempDir()
-	md := filepath.Join(dir, ExportName("My chat", "markdown"))
-	if err := d.ExportFile("exp", "markdown", md); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(md)
-	if !strings.Contains(string(b), "Exported answer.") || !strings.HasSuffix(md, "My chat.md") {
-		t.Errorf("%s: %s", md, b)
-	}
-	js := filepath.Join(dir, "c.json")
-	if err := d.ExportFile("exp", "json", js); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = os.ReadFile(js)
-	if !json.Valid(b) {
-		t.Errorf("json export not JSON: %s", b)
-	}
-	if err := d.ExportFile("exp", "pdf", filepath.Join(dir, "x.pdf")); err == nil {
-		t.Error("pdf accepted")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "x.pdf")); !os.IsNotExist(err) {
-		t.Error("failed export left a file")
-	}
-	if got := ExportName(`a/b:c`, "json"); got != "a-b-c.json" {
-		t.Errorf("ExportName = %q", got)
-	}
-}
-
 func TestDesktopPullProgressAndCancel(t *testing.T) {
 	svc, fake := chatService(t, "")
 	fake.EnqueuePull(fakeollama.PullReply{}, fakeollama.PullReply{DelayMS: 2000, Steps: []fakeollama.Progress{

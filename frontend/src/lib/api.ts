@@ -2,17 +2,17 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, approval, audit, config, core, memory, schedule, session, skills } from '../../wailsjs/go/models';
+import type { approval, audit, config, core, event, memory, schedule, session, sessions, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
 export type Status = Omit<core.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
-export type SessionData = core.History;
+export type SessionData = sessions.History;
 export type ModelEntry = core.ModelEntry;
 export type Settings = core.Settings;
 export type SaveResult = core.SaveResult;
 export type FirstRunInfo = core.FirstRun;
-export type Usage = agent.UsageData;
+export type Usage = event.UsageData;
 export type MemoryFileInfo = memory.FileInfo;
 export type MemoryFile = memory.File;
 export type MemorySaveResult = memory.SaveResult;

@@ -1,26 +1,3 @@
-export namespace agent {
-	
-	export class UsageData {
-	    promptTokens: number;
-	    completionTokens: number;
-	    contextUsed: number;
-	    contextLimit: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new UsageData(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.promptTokens = source["promptTokens"];
-	        this.completionTokens = source["completionTokens"];
-	        this.contextUsed = source["contextUsed"];
-	        this.contextLimit = source["contextLimit"];
-	    }
-	}
-
-}
-
 export namespace approval {
 	
 	export class Pending {
@@ -316,108 +293,6 @@ export namespace core {
 	        this.workspace = source["workspace"];
 	    }
 	}
-	export class HistoryCall {
-	    id: string;
-	    name: string;
-	    arguments: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new HistoryCall(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.arguments = source["arguments"];
-	    }
-	}
-	export class HistoryMessage {
-	    role: string;
-	    content: string;
-	    reasoning?: string;
-	    images?: string[];
-	    toolCalls?: HistoryCall[];
-	    toolCallId?: string;
-	    toolName?: string;
-	    runId?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new HistoryMessage(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.role = source["role"];
-	        this.content = source["content"];
-	        this.reasoning = source["reasoning"];
-	        this.images = source["images"];
-	        this.toolCalls = this.convertValues(source["toolCalls"], HistoryCall);
-	        this.toolCallId = source["toolCallId"];
-	        this.toolName = source["toolName"];
-	        this.runId = source["runId"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class History {
-	    id: string;
-	    title: string;
-	    model: string;
-	    messages: HistoryMessage[];
-	    runs: session.Run[];
-	    interrupted: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new History(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.title = source["title"];
-	        this.model = source["model"];
-	        this.messages = this.convertValues(source["messages"], HistoryMessage);
-	        this.runs = this.convertValues(source["runs"], session.Run);
-	        this.interrupted = source["interrupted"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
-	
 	export class MCPServerView {
 	    name: string;
 	    config: config.MCPServer;
@@ -792,6 +667,29 @@ export namespace core {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace event {
+	
+	export class UsageData {
+	    promptTokens: number;
+	    completionTokens: number;
+	    contextUsed: number;
+	    contextLimit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageData(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.contextUsed = source["contextUsed"];
+	        this.contextLimit = source["contextLimit"];
+	    }
 	}
 
 }
@@ -1296,6 +1194,112 @@ export namespace session {
 		    return a;
 		}
 	}
+
+}
+
+export namespace sessions {
+	
+	export class HistoryCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class HistoryMessage {
+	    role: string;
+	    content: string;
+	    reasoning?: string;
+	    images?: string[];
+	    toolCalls?: HistoryCall[];
+	    toolCallId?: string;
+	    toolName?: string;
+	    runId?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.reasoning = source["reasoning"];
+	        this.images = source["images"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], HistoryCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.toolName = source["toolName"];
+	        this.runId = source["runId"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class History {
+	    id: string;
+	    title: string;
+	    model: string;
+	    messages: HistoryMessage[];
+	    runs: session.Run[];
+	    interrupted: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new History(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.model = source["model"];
+	        this.messages = this.convertValues(source["messages"], HistoryMessage);
+	        this.runs = this.convertValues(source["runs"], session.Run);
+	        this.interrupted = source["interrupted"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

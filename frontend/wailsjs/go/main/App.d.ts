@@ -7,8 +7,9 @@ import {core} from '../models';
 import {memory} from '../models';
 import {session} from '../models';
 import {skills} from '../models';
+import {sessions} from '../models';
 import {approval} from '../models';
-import {agent} from '../models';
+import {event} from '../models';
 
 export function Activity(arg1:audit.Filter):Promise<Array<audit.Entry>>;
 
@@ -60,7 +61,7 @@ export function ListSessions():Promise<Array<session.Summary>>;
 
 export function ListSkills():Promise<Array<skills.Skill>>;
 
-export function LoadSession(arg1:string):Promise<core.History>;
+export function LoadSession(arg1:string):Promise<sessions.History>;
 
 export function MoveKeyToKeyring(arg1:string):Promise<void>;
 
@@ -94,7 +95,7 @@ export function SecretStorage():Promise<string>;
 
 export function SendMessage(arg1:core.ChatInput):Promise<string>;
 
-export function SessionUsage(arg1:string):Promise<agent.UsageData>;
+export function SessionUsage(arg1:string):Promise<event.UsageData>;
 
 export function SetApprovalMode(arg1:string):Promise<void>;
 

@@ -1,4 +1,4 @@
-package core
+package sessions
 
 import (
 	"encoding/base64"
@@ -37,8 +37,8 @@ type History struct {
 }
 
 // History loads session id for the window.
-func (d *Desktop) History(id string) (History, error) {
-	s, err := d.svc.LoadSession(id)
+func (svc *Service) History(id string) (History, error) {
+	s, err := svc.store.Load(id)
 	if err != nil {
 		return History{}, err
 	}
