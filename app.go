@@ -10,6 +10,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"hearth/backend/core"
+	"hearth/backend/settings"
 	"hearth/backend/winstate"
 )
 
@@ -73,6 +74,6 @@ func (a *App) secondInstance(options.SecondInstanceData) {
 }
 
 // Status reports what the footer shows: workspace, model, config problems, Ollama.
-func (a *App) Status() core.Status {
+func (a *App) Status() settings.Status {
 	return a.svc.Status(a.ctx)
 }

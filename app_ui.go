@@ -9,6 +9,7 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/session"
 	"hearth/backend/sessions"
+	"hearth/backend/settings"
 )
 
 // The window's chat, sessions, models, settings and first-run bindings. Each one
@@ -74,10 +75,12 @@ func (a *App) CancelPull(id string) bool { return a.desk.CancelPull(id) }
 func (a *App) DeleteModel(name string) error { return a.svc.DeleteModel(a.ctx, name) }
 
 // GetSettings returns what the Settings view edits (API keys withheld).
-func (a *App) GetSettings() core.Settings { return a.svc.Settings() }
+func (a *App) GetSettings() settings.Settings { return a.svc.Settings() }
 
 // SaveSettings validates and writes config.json.
-func (a *App) SaveSettings(s core.Settings) (core.SaveResult, error) { return a.svc.SaveSettings(s) }
+func (a *App) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
+	return a.svc.SaveSettings(s)
+}
 
 // FirstRun reports what the first-run guide checks.
 func (a *App) FirstRun() core.FirstRun { return a.svc.FirstRun(a.ctx, nil) }

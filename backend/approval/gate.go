@@ -74,8 +74,9 @@ type Options struct {
 	// Grant saves "always allow tool" (to config tools.approval.always); nil
 	// keeps it in memory only.
 	Grant func(tool string) error
-	// Workspace locates the memory files, which risky mode lets the agent write.
-	Workspace string
+	// Workspace locates the memory files, which risky mode lets the agent write
+	// (read at every call: the workspace can move while Hearth runs).
+	Workspace func() string
 	// Mask hides secrets in the arguments shown by Pendings.
 	Mask func(string) string
 	// Now is the clock; nil means time.Now.
@@ -143,7 +144,7 @@ func (g *Gate) Judge(tool string, args json.RawMessage) (v Verdict, reason strin
 	case r.Mode == ModeAsk:
 		reason = "approval mode is ask"
 	case r.Mode == ModeRisky:
-		reason = Risk(g.opts.Workspace, tool, args)
+		reason = Risk(g.workspace(), tool, args)
 	}
 	switch {
 	case reason == "":
@@ -311,4 +312,11 @@ func (g *Gate) ForgetChat(sessionID string) {
 	g.mu.Lock()
 	delete(g.chat, sessionID)
 	g.mu.Unlock()
+}
+
+func (g *Gate) workspace() string {
+	if g.opts.Workspace == nil {
+		return ""
+	}
+	return g.opts.Workspace()
 }

@@ -102,7 +102,7 @@ func TestModesAndOverrides(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g := New(Options{Rules: func() Rules { return c.rules }, Workspace: ws})
+			g := New(Options{Rules: func() Rules { return c.rules }, Workspace: func() string { return ws }})
 			var evs []event.ApprovalData
 			var notices []string
 			d := g.Check(context.Background(), agent.GateCall{RunID: "r", SessionID: "s", CallID: "c", Name: c.tool,

@@ -49,7 +49,7 @@ func newRig(t *testing.T, rules Rules, replies ...fakeollama.Reply) *rig {
 		t.Fatal(err)
 	}
 	r.store = session.NewStore(filepath.Join(root, "sessions"), session.Options{})
-	r.gate = New(Options{Rules: r.getRules, Workspace: r.ws, Grant: func(tool string) error {
+	r.gate = New(Options{Rules: r.getRules, Workspace: func() string { return r.ws }, Grant: func(tool string) error {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if tool == "write_file" {
@@ -338,7 +338,7 @@ func TestRestartAsksAgain(t *testing.T) {
 		t.Fatalf("status %s", res.Status)
 	}
 	// "Restart": a new gate (nothing pending) and a new runner on the same store.
-	r.gate = New(Options{Rules: r.getRules, Workspace: r.ws})
+	r.gate = New(Options{Rules: r.getRules, Workspace: func() string { return r.ws }})
 	r.runner = r.newRunner(r.url)
 	w2 := newWatcher(r.gate, Once)
 	cont, err := r.runner.Continue(context.Background(), "s", w2.sink)

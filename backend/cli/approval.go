@@ -19,7 +19,7 @@ type approvalAsk struct {
 
 // pendingInfo finds the waiting call's tool, arguments and reason.
 func pendingInfo(svc *core.Service, runID, callID string) (approval.Pending, bool) {
-	for _, p := range svc.PendingApprovals() {
+	for _, p := range svc.Guard().Pending() {
 		if p.RunID == runID && p.CallID == callID {
 			return p, true
 		}
@@ -51,7 +51,7 @@ func onceApprover(svc *core.Service, yes bool, p *printer) func(event.Event, eve
 		}
 		p.endReasoning()
 		p.breakLine()
-		if err := svc.Approve(ev.RunID, a.CallID, d); err != nil {
+		if err := svc.Guard().Approve(ev.RunID, a.CallID, d); err != nil {
 			fmt.Fprintf(p.errw, "Error: %v\n", err)
 			return
 		}
@@ -117,7 +117,7 @@ func askApproval(e *env, svc *core.Service, p *printer, ask approvalAsk, lines <
 			fmt.Fprintln(e.stderr, "Please answer y, a or n.")
 			continue
 		}
-		err := svc.Approve(ask.runID, ask.callID, d)
+		err := svc.Guard().Approve(ask.runID, ask.callID, d)
 		switch {
 		case err == nil:
 			if d == approval.Always {

@@ -17,6 +17,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/core"
+	"hearth/backend/settings"
 	"hearth/backend/workspace"
 )
 
@@ -204,7 +205,7 @@ func TestStatus(t *testing.T) {
 		}
 		ws := filepath.Join(root, "ws")
 		code, out, _ := run(t, nil, "status", "--json", "--config", cfg, "--workspace", ws)
-		var st core.Status
+		var st settings.Status
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, out)
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"hearth/backend/config"
-	"hearth/backend/core"
+	"hearth/backend/settings"
 )
 
 func newStatusCmd(e *env) *cobra.Command {
@@ -57,7 +57,7 @@ Exit codes:
 
 const pad = "            "
 
-func printStatus(w io.Writer, st core.Status, cfgErr error) {
+func printStatus(w io.Writer, st settings.Status, cfgErr error) {
 	fmt.Fprintf(w, "Hearth %s\n\n", st.Version)
 	fmt.Fprintf(w, "Config      %s\n", st.ConfigFile)
 	var le *config.LoadError

@@ -38,14 +38,15 @@ func (s *Service) agent() (*agentParts, error) {
 	if s.parts != nil {
 		return s.parts, nil
 	}
-	if s.pathsErr != nil {
-		return nil, fmt.Errorf("agent: %w (hint: fix --workspace or agents.defaults.workspace)", s.pathsErr)
+	if err := s.settings.PathsError(); err != nil {
+		return nil, fmt.Errorf("agent: %w (hint: fix --workspace or agents.defaults.workspace)", err)
 	}
-	cfg, paths := s.cfg, s.paths
+	cfg, paths := s.settings.Config(), s.settings.Paths()
+	keys := s.settings.Keys()
 	d := cfg.Agents.Defaults
 	p := &agentParts{
 		store:     s.sessions.Store(),
-		registry:  tools.NewRegistry(tools.RegistryOptions{Masker: s.hitl.refreshMasker(cfg)}),
+		registry:  tools.NewRegistry(tools.RegistryOptions{Masker: keys.Masker()}),
 		providers: map[string]llm.Provider{},
 	}
 	execTimeout := time.Duration(cfg.Tools.Exec.Timeout) * time.Second
@@ -58,7 +59,7 @@ func (s *Service) agent() (*agentParts, error) {
 			ProtectedPaths: append(append([]string(nil), cfg.Tools.ProtectedPaths...), paths.ConfigFile),
 		},
 		MaxResultChars: d.MaxToolResultChars,
-		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: s.hitl.lookupEnv},
+		Exec:           tools.ExecOptions{Timeout: execTimeout, AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv},
 		DisableExec:    !cfg.Tools.Exec.Enabled,
 	})...)
 	if err == nil {
@@ -74,7 +75,6 @@ func (s *Service) agent() (*agentParts, error) {
 	if err := p.registry.Register(schedule.Tools(s, s.postMessage, s.bg.clock.Now, nil)...); err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
-	s.hitl.setRegistry(p.registry)
 	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
@@ -95,9 +95,9 @@ func (s *Service) agent() (*agentParts, error) {
 		Temperature:        &temp,
 		MaxToolResultChars: d.MaxToolResultChars,
 		Channel:            prompt.ChannelDesktop,
-		Gate:               s.hitl.gate,
-		Observer:           s.hitl.audit.Observe,
-		Redact:             s.hitl.mask,
+		Gate:               s.guard.Gate(),
+		Observer:           s.guard.Observe,
+		Redact:             keys.Mask,
 		OnStop:             p.reach.stopSubagents,
 		OnNew:              p.mem.onNew,
 		OnLeftOut:          p.mem.onLeftOut,
@@ -113,21 +113,12 @@ func (s *Service) agent() (*agentParts, error) {
 	return p, nil
 }
 
-// secrets are the configured keys that tool output must never show (F-SECRETS).
-func secrets(cfg *config.Config) []string {
-	out := []string{cfg.Providers.OpenAI.APIKey, cfg.Tools.Web.Search.APIKey}
-	for _, c := range cfg.Providers.Custom {
-		out = append(out, c.APIKey)
-	}
-	return out
-}
-
 // resolveModel maps a model name to its provider (built once per provider
 // key, so Ollama's capability cache is shared by all runs).
 func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
+	cfg := s.settings.Config()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cfg := s.cfg
 	key, model, err := cfg.ResolveModel(name)
 	if err != nil {
 		return nil, "", err
@@ -142,15 +133,15 @@ func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
 	var p llm.Provider
 	switch key {
 	case config.ProviderOllama:
-		p, err = llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.getenv), ContextTokens: ctxTokens, Retry: s.retry})
+		p, err = llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.settings.Getenv), ContextTokens: ctxTokens, Retry: s.retry})
 	case config.ProviderOpenAI:
 		o := cfg.Providers.OpenAI
-		if o.APIKey, err = s.apiKey(o.APIKey); err == nil {
+		if o.APIKey, err = s.settings.Keys().Resolve(o.APIKey); err == nil {
 			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: o.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
 		}
 	default:
 		c := cfg.Providers.Custom[key[len("custom."):]]
-		if c.APIKey, err = s.apiKey(c.APIKey); err == nil {
+		if c.APIKey, err = s.settings.Keys().Resolve(c.APIKey); err == nil {
 			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: c.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
 		}
 	}
@@ -295,4 +286,18 @@ func (s *Service) RenameSession(id, title string) error { return s.sessions.Rena
 // Export writes a session as "markdown" or "json" to w.
 func (s *Service) Export(id string, format session.Format, w io.Writer) error {
 	return s.sessions.Export(id, format, w)
+}
+
+// idleLocked reports whether no session has a running turn. Called with mu held.
+func (s *Service) idleLocked() bool {
+	list, err := s.parts.store.List()
+	if err != nil {
+		return false
+	}
+	for _, sum := range list {
+		if _, busy := s.parts.runner.Busy(sum.ID); busy {
+			return false
+		}
+	}
+	return true
 }

@@ -69,7 +69,7 @@ func (a *answerer) sink(ev event.Event) {
 		if len(a.decisions) > 0 {
 			dec := a.decisions[0]
 			a.decisions = a.decisions[1:]
-			if err := a.svc.Approve(ev.RunID, d.CallID, dec); err != nil {
+			if err := a.svc.Guard().Approve(ev.RunID, d.CallID, dec); err != nil {
 				panic(err)
 			}
 		}
@@ -92,8 +92,8 @@ func (a *answerer) approvals() []string {
 func TestApprovalAlwaysSavedAndAudited(t *testing.T) {
 	svc, _, _ := hitlService(t, "", nil, execReply("echo one"), fakeollama.Reply{Content: "1"},
 		execReply("echo two"), fakeollama.Reply{Content: "2"})
-	if svc.ApprovalMode() != "risky" {
-		t.Errorf("default mode %q", svc.ApprovalMode())
+	if svc.Guard().Mode() != "risky" {
+		t.Errorf("default mode %q", svc.Guard().Mode())
 	}
 	a := newAnswerer(svc)
 	run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: "s", Text: "one"}, a.sink)
@@ -101,11 +101,11 @@ func TestApprovalAlwaysSavedAndAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := <-a.requested
-	p := svc.PendingApprovals()
+	p := svc.Guard().Pending()
 	if len(p) != 1 || p[0].Tool != "exec" || p[0].CallID != req.CallID || !strings.Contains(string(p[0].Args), "echo one") || p[0].Reason == "" {
 		t.Fatalf("pending %+v", p)
 	}
-	if err := svc.Approve(run.ID, req.CallID, approval.Always); err != nil {
+	if err := svc.Guard().Approve(run.ID, req.CallID, approval.Always); err != nil {
 		t.Fatal(err)
 	}
 	if res := run.Wait(); res.Final != "1" {
@@ -119,11 +119,11 @@ func TestApprovalAlwaysSavedAndAudited(t *testing.T) {
 	if res := run.Wait(); res.Final != "2" || strings.Join(a2.approvals(), " ") != "allowed:always" {
 		t.Errorf("asked again after always: %+v %v", res, a2.approvals())
 	}
-	got, err := svc.Activity(audit.Filter{SessionID: "s"})
+	got, err := svc.Guard().Activity(audit.Filter{SessionID: "s"})
 	if err != nil || len(got) != 2 || got[0].Approval != audit.Always || got[1].Approval != audit.Always || !got[0].OK || got[0].Tool != "exec" {
 		t.Errorf("activity %+v %v", got, err)
 	}
-	if got, _ := svc.Activity(audit.Filter{Approval: "asked"}); len(got) != 1 {
+	if got, _ := svc.Guard().Activity(audit.Filter{Approval: "asked"}); len(got) != 1 {
 		t.Errorf("asked filter: %+v", got)
 	}
 }
@@ -131,13 +131,13 @@ func TestApprovalAlwaysSavedAndAudited(t *testing.T) {
 func TestSetApprovalMode(t *testing.T) {
 	svc, _, _ := hitlService(t, "", nil, fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "list_dir", Arguments: json.RawMessage(`{"path":"."}`)}}},
 		fakeollama.Reply{Content: "listed"})
-	if err := svc.SetApprovalMode("sometimes"); err == nil || !strings.Contains(err.Error(), "hint") {
+	if err := svc.Guard().SetMode("sometimes"); err == nil || !strings.Contains(err.Error(), "hint") {
 		t.Errorf("bad mode: %v", err)
 	}
-	if err := svc.SetApprovalMode("ask"); err != nil {
+	if err := svc.Guard().SetMode("ask"); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, _, _ := config.Load(svc.Paths().ConfigFile, nil); cfg.Tools.Approval.Mode != "ask" || svc.ApprovalMode() != "ask" {
+	if cfg, _, _ := config.Load(svc.Paths().ConfigFile, nil); cfg.Tools.Approval.Mode != "ask" || svc.Guard().Mode() != "ask" {
 		t.Errorf("mode not saved: %q", cfg.Tools.Approval.Mode)
 	}
 	// Ask mode applies at once: even list_dir asks.
@@ -169,7 +169,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	}
 	svc2 := Open(opts)
 	t.Cleanup(func() { _ = svc2.Shutdown(context.Background()) })
-	if p := svc2.PendingApprovals(); len(p) != 0 {
+	if p := svc2.Guard().Pending(); len(p) != 0 {
 		t.Fatalf("a pending approval survived the restart: %+v", p)
 	}
 	a2 := newAnswerer(svc2, approval.Once)
@@ -187,7 +187,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	if got := strings.Join(a2.approvals(), " "); got != "requested: allowed:once" {
 		t.Errorf("continue did not ask again: %q", got)
 	}
-	if got, _ := svc2.Activity(audit.Filter{SessionID: "r"}); len(got) != 2 || got[0].Approval != audit.Cancelled || got[1].Approval != audit.Once {
+	if got, _ := svc2.Guard().Activity(audit.Filter{SessionID: "r"}); len(got) != 2 || got[0].Approval != audit.Cancelled || got[1].Approval != audit.Once {
 		t.Errorf("activity %+v", got)
 	}
 }
@@ -208,33 +208,33 @@ func TestUnattendedDeniedWithNotice(t *testing.T) {
 			notice = n.Message
 		}
 	}
-	if !strings.Contains(notice, "exec was not run") || len(svc.PendingApprovals()) != 0 {
-		t.Errorf("notice %q, pending %+v", notice, svc.PendingApprovals())
+	if !strings.Contains(notice, "exec was not run") || len(svc.Guard().Pending()) != 0 {
+		t.Errorf("notice %q, pending %+v", notice, svc.Guard().Pending())
 	}
-	if got, _ := svc.Activity(audit.Filter{}); len(got) != 1 || got[0].Approval != audit.Unattended || got[0].OK {
+	if got, _ := svc.Guard().Activity(audit.Filter{}); len(got) != 1 || got[0].Approval != audit.Unattended || got[0].OK {
 		t.Errorf("activity %+v", got)
 	}
 }
 
 func TestSetToolApproval(t *testing.T) {
 	svc, _, _ := hitlService(t, `{"tools":{"approval":{"always":["exec"]}}}`, nil)
-	if err := svc.SetToolApproval("exec", "never"); err != nil {
+	if err := svc.Guard().SetToolApproval("exec", "never"); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.SetToolApproval("read_file", "ask"); err != nil {
+	if err := svc.Guard().SetToolApproval("read_file", "ask"); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.SetToolApproval("read_file", "sometimes"); err == nil || !strings.Contains(err.Error(), "hint") {
+	if err := svc.Guard().SetToolApproval("read_file", "sometimes"); err == nil || !strings.Contains(err.Error(), "hint") {
 		t.Errorf("bad rule: %v", err)
 	}
 	cfg, _, err := config.Load(svc.Paths().ConfigFile, nil)
 	if a := cfg.Tools.Approval; err != nil || len(a.Always) != 0 || len(a.Never) != 1 || a.Never[0] != "exec" || len(a.Ask) != 1 || a.Ask[0] != "read_file" {
 		t.Errorf("saved %+v %v", cfg.Tools.Approval, err)
 	}
-	if err := svc.SetToolApproval("exec", ""); err != nil {
+	if err := svc.Guard().SetToolApproval("exec", ""); err != nil {
 		t.Fatal(err)
 	}
-	if a := svc.ApprovalRules(); len(a.Never) != 0 || len(a.Ask) != 1 {
+	if a := svc.Guard().Rules(); len(a.Never) != 0 || len(a.Ask) != 1 {
 		t.Errorf("rules %+v", a)
 	}
 }

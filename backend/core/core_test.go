@@ -15,6 +15,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/config"
+	"hearth/backend/settings"
 	"hearth/backend/workspace"
 )
 
@@ -78,7 +79,7 @@ func TestOpenDefaults(t *testing.T) {
 		}
 	}
 	st := s.Status(context.Background())
-	want := Status{
+	want := settings.Status{
 		ConfigFile: p.ConfigFile, ConfigWarnings: []string{}, Workspace: p.Workspace,
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
 		Model: "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
@@ -133,9 +134,8 @@ func TestOpenBrokenConfigAndFlags(t *testing.T) {
 	if !strings.Contains(st.ConfigError, ":2:") || st.OllamaReachable || !strings.Contains(st.OllamaError, "ollama serve") {
 		t.Errorf("status = %+v", st)
 	}
-	s.Config().UI.Theme = "dark"
-	if err := s.SaveConfig(); !config.IsBroken(err) {
-		t.Errorf("SaveConfig over broken file: %v", err)
+	if err := s.SettingsService().Update(func(c *config.Config) error { c.UI.Theme = "dark"; return nil }); !config.IsBroken(err) {
+		t.Errorf("Update over broken file: %v", err)
 	}
 	if data, _ := os.ReadFile(cfgPath); string(data) != broken {
 		t.Errorf("broken config changed")

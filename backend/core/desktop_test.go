@@ -13,6 +13,7 @@ import (
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/settings"
 )
 
 type emitted struct {
@@ -227,7 +228,7 @@ func TestSaveSettingsKeepsUnknownKeysAndReferences(t *testing.T) {
 	bad := svc.Settings()
 	bad.Temperature = 5
 	bad.OllamaHost = "ftp://x y"
-	bad.Custom = append(bad.Custom, ProviderSettings{Name: "local", APIBase: "nope"})
+	bad.Custom = append(bad.Custom, settings.ProviderSettings{Name: "local", APIBase: "nope"})
 	res, err = svc.SaveSettings(bad)
 	if err != nil || res.Saved {
 		t.Fatalf("bad settings saved: %+v %v", res, err)
@@ -252,7 +253,7 @@ func TestSaveSettingsMovesWorkspace(t *testing.T) {
 	s := svc.Settings()
 	ws := filepath.Join(t.TempDir(), "ws")
 	s.Workspace = ws
-	s.Custom = []ProviderSettings{{Name: "lm", APIBase: "http://127.0.0.1:1234/v1", APIKey: "sk-1"}}
+	s.Custom = []settings.ProviderSettings{{Name: "lm", APIBase: "http://127.0.0.1:1234/v1", APIKey: "sk-1"}}
 	res, err := svc.SaveSettings(s)
 	if err != nil || !res.Saved {
 		t.Fatalf("%+v %v", res, err)

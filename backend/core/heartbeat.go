@@ -65,10 +65,11 @@ func (s *Service) SetHeartbeat(enabled bool, intervalMinutes int) error {
 	if intervalMinutes < 1 {
 		return fmt.Errorf("heartbeat interval %d minutes: must be at least 1", intervalMinutes)
 	}
-	s.mu.Lock()
-	s.cfg.Heartbeat = config.Heartbeat{Enabled: enabled, IntervalMinutes: intervalMinutes}
-	s.mu.Unlock()
-	if err := s.SaveConfig(); err != nil {
+	err := s.settings.Update(func(c *config.Config) error {
+		c.Heartbeat = config.Heartbeat{Enabled: enabled, IntervalMinutes: intervalMinutes}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return s.restartHeartbeat()
@@ -80,10 +81,7 @@ func (s *Service) SetMissedRuns(policy string) error {
 	if policy != schedule.MissedCatchup && policy != schedule.MissedSkip {
 		return fmt.Errorf("schedule.missedRuns %q: must be catchup or skip", policy)
 	}
-	s.mu.Lock()
-	s.cfg.Schedule.MissedRuns = policy
-	s.mu.Unlock()
-	return s.SaveConfig()
+	return s.settings.Update(func(c *config.Config) error { c.Schedule.MissedRuns = policy; return nil })
 }
 
 // HeartbeatNow runs one heartbeat check now and reports whether the model

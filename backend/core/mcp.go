@@ -18,14 +18,14 @@ import (
 func (s *Service) startMCP(p *agentParts, cfg *config.Config) {
 	servers := map[string]config.MCPServer{}
 	for name, c := range cfg.Tools.MCPServers {
-		servers[name] = expandServer(c, s.getenv)
+		servers[name] = expandServer(c, s.settings.Getenv)
 	}
 	regs := []*tools.Registry{p.registry}
 	if p.reach.subRegistry != nil {
 		regs = append(regs, p.reach.subRegistry)
 	}
-	p.reach.mcp = mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: s.getenv,
-		Dir: s.paths.Workspace, Version: s.version})
+	p.reach.mcp = mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: s.settings.Getenv,
+		Dir: s.settings.Paths().Workspace, Version: s.settings.Version()})
 	p.reach.mcp.Start()
 }
 
@@ -83,30 +83,17 @@ func (s *Service) saveMCPServers(servers map[string]config.MCPServer) error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	old := map[string]config.MCPServer{}
-	for name := range servers {
-		if c, ok := s.cfg.Tools.MCPServers[name]; ok {
-			old[name] = c
+	err = s.settings.Update(func(c *config.Config) error {
+		for name, sc := range servers {
+			c.Tools.MCPServers[name] = sc
 		}
-		s.cfg.Tools.MCPServers[name] = servers[name]
-	}
-	err = s.cfg.Save(s.paths.ConfigFile)
-	if err != nil { // nothing is lost: the config in memory goes back to what is on disk
-		for name := range servers {
-			if c, ok := old[name]; ok {
-				s.cfg.Tools.MCPServers[name] = c
-			} else {
-				delete(s.cfg.Tools.MCPServers, name)
-			}
-		}
-	}
-	s.mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("save MCP server: %w", err)
 	}
 	for name, c := range servers {
-		p.reach.mcp.Set(name, expandServer(c, s.getenv))
+		p.reach.mcp.Set(name, expandServer(c, s.settings.Getenv))
 	}
 	return nil
 }
@@ -117,19 +104,10 @@ func (s *Service) RemoveMCPServer(name string) error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	c, ok := s.cfg.Tools.MCPServers[name]
-	if !ok {
-		s.mu.Unlock()
+	if _, ok := s.Config().Tools.MCPServers[name]; !ok {
 		return fmt.Errorf("remove MCP server: no server named %q", name)
 	}
-	delete(s.cfg.Tools.MCPServers, name)
-	err = s.cfg.Save(s.paths.ConfigFile)
-	if err != nil {
-		s.cfg.Tools.MCPServers[name] = c
-	}
-	s.mu.Unlock()
-	if err != nil {
+	if err := s.settings.Update(func(c *config.Config) error { delete(c.Tools.MCPServers, name); return nil }); err != nil {
 		return fmt.Errorf("remove MCP server: %w", err)
 	}
 	p.reach.mcp.Remove(name)
@@ -165,11 +143,9 @@ func (s *Service) TestMCPServer(ctx context.Context, name string) (mcp.TestResul
 	if err != nil {
 		return mcp.TestResult{}, err
 	}
-	s.mu.Lock()
-	c, ok := s.cfg.Tools.MCPServers[name]
-	s.mu.Unlock()
+	c, ok := s.Config().Tools.MCPServers[name]
 	if !ok {
 		return mcp.TestResult{}, errors.New("test MCP server: no server named " + fmt.Sprintf("%q", name))
 	}
-	return p.reach.mcp.Test(ctx, name, expandServer(c, s.getenv))
+	return p.reach.mcp.Test(ctx, name, expandServer(c, s.settings.Getenv))
 }

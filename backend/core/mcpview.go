@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"time"
@@ -48,17 +49,12 @@ func (s *Service) MCPServerViews() ([]MCPServerView, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	saved := make(map[string]config.MCPServer, len(s.cfg.Tools.MCPServers))
-	for name, c := range s.cfg.Tools.MCPServers {
-		saved[name] = c
-	}
-	file := s.paths.ConfigFile
-	s.mu.Unlock()
+	saved := maps.Clone(s.Config().Tools.MCPServers)
+	file := s.Paths().ConfigFile
 	// A loaded config holds ${VAR} references expanded; the window edits the entry
 	// as the file has it, so a secret kept in the environment is not shown.
 	for name, raw := range asWritten(file) {
-		if c, ok := saved[name]; ok && reflect.DeepEqual(expandServer(raw, s.getenv), expandServer(c, s.getenv)) {
+		if c, ok := saved[name]; ok && reflect.DeepEqual(expandServer(raw, s.settings.Getenv), expandServer(c, s.settings.Getenv)) {
 			saved[name] = raw
 		}
 	}
@@ -124,7 +120,7 @@ func (s *Service) TestMCPDraft(ctx context.Context, name string, c config.MCPSer
 	if err != nil {
 		return MCPTestView{}, err
 	}
-	r, err := p.reach.mcp.Test(ctx, name, expandServer(c, s.getenv))
+	r, err := p.reach.mcp.Test(ctx, name, expandServer(c, s.settings.Getenv))
 	if err != nil {
 		return MCPTestView{}, err
 	}

@@ -28,11 +28,9 @@ func modelRetry() llm.RetryPolicy {
 
 // ollama builds a provider for the configured Ollama host.
 func (s *Service) ollama() (*llm.Ollama, error) {
-	s.mu.Lock()
-	cfg := s.cfg
-	s.mu.Unlock()
+	cfg := s.settings.Config()
 	o, err := llm.NewOllama(llm.OllamaConfig{
-		Host:          cfg.OllamaHost(s.getenv),
+		Host:          cfg.OllamaHost(s.settings.Getenv),
 		ContextTokens: cfg.Agents.Defaults.ContextTokens,
 		Retry:         modelRetry(),
 	})

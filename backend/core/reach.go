@@ -51,7 +51,7 @@ func webTools(cfg *config.Config) ([]tools.Tool, error) {
 // before the runner: web_search and web_fetch.
 func (s *Service) registerReach(p *agentParts, cfg *config.Config) error {
 	p.reach = &reachParts{
-		skills: skills.New(skills.Options{Workspace: s.paths.Workspace, Getenv: s.getenv,
+		skills: skills.New(skills.Options{Workspace: s.settings.Paths().Workspace, Getenv: s.settings.Getenv,
 			OnWarning: func(w string) { slog.Warn("skills", "problem", w) }}),
 	}
 	ws, err := webTools(cfg)

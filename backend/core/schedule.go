@@ -12,6 +12,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
+	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/schedule"
 )
@@ -94,10 +95,7 @@ func shortHistory(inner agent.ContextBuilder) agent.ContextBuilder {
 func (s *Service) jobStore() (*schedule.Store, error) {
 	p := s.Paths()
 	if p.CronDir == "" {
-		s.mu.Lock()
-		err := s.pathsErr
-		s.mu.Unlock()
-		return nil, fmt.Errorf("reminders: no data directory: %v", err)
+		return nil, fmt.Errorf("reminders: no data directory: %v", s.settings.PathsError())
 	}
 	return schedule.NewStore(p.CronDir), nil
 }
@@ -229,12 +227,9 @@ func (s *Service) SetRemindersPaused(paused bool) {
 	}
 	// Kept in config.json (schedule.paused) so a restart does not quietly
 	// resume what the user paused; a failed save still pauses this run.
-	s.mu.Lock()
-	changed := s.cfg.Schedule.Paused != paused
-	s.cfg.Schedule.Paused = paused
-	s.mu.Unlock()
-	if changed {
-		if err := s.SaveConfig(); err != nil {
+	if s.Config().Schedule.Paused != paused {
+		err := s.settings.Update(func(c *config.Config) error { c.Schedule.Paused = paused; return nil })
+		if err != nil {
 			slog.Warn("reminders paused for this run only", "err", err)
 		}
 	}

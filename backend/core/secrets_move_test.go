@@ -18,6 +18,7 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/llm"
+	"hearth/backend/settings"
 )
 
 // fakeKeyring is an in-memory OS keyring behind keystore.Keyring. down makes
@@ -130,7 +131,7 @@ func TestPlainKeysFindsEachKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := svc.PlainKeys()
-	want := []PlainKey{
+	want := []settings.PlainKey{
 		{Provider: "openai", Key: "providers.openai.apiKey"},
 		{Provider: "custom.plain", Key: "providers.custom.plain.apiKey"},
 		{Provider: "web.search", Key: "tools.web.search.apiKey"},
@@ -226,7 +227,7 @@ func TestMoveKeyToKeyring(t *testing.T) {
 		t.Errorf("config.json mode %v %v, want 0600", fi.Mode().Perm(), err)
 	}
 	rep := svc.PlainKeys()
-	if slices.ContainsFunc(rep.Plain, func(k PlainKey) bool { return k.Provider == "openai" }) || len(rep.Plain) != 2 {
+	if slices.ContainsFunc(rep.Plain, func(k settings.PlainKey) bool { return k.Provider == "openai" }) || len(rep.Plain) != 2 {
 		t.Errorf("after the move: %+v", rep)
 	}
 	if got := svc.Config().Providers.OpenAI.APIKey; got != "${keyring:openai}" {
@@ -259,7 +260,7 @@ func TestMoveKeyToKeyring(t *testing.T) {
 	}
 	authMu.Unlock()
 	// The masker knows the moved key.
-	if got := svc.hitl.mask("key=sk-hand-typed"); strings.Contains(got, "sk-hand-typed") {
+	if got := svc.settings.Keys().Mask("key=sk-hand-typed"); strings.Contains(got, "sk-hand-typed") {
 		t.Errorf("masker misses the moved key: %q", got)
 	}
 

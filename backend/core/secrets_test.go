@@ -219,12 +219,12 @@ func TestKeysNeverLeak(t *testing.T) {
 	// the two planted in the workspace on purpose.
 	skip := map[string]bool{filepath.Join(ws, "keys.txt"): true, filepath.Join(ws, "later.txt"): true}
 	n := searchTree(t, root, skip, keyInKeyring, keyFromEnv, keyLater)
-	auditFiles, _ := filepath.Glob(filepath.Join(svc.AuditDir(), "*.jsonl"))
+	auditFiles, _ := filepath.Glob(filepath.Join(svc.Guard().AuditDir(), "*.jsonl"))
 	sessions, _ := filepath.Glob(filepath.Join(xdg.DataHome, "hearth", "sessions", "*.jsonl"))
 	if len(auditFiles) != 1 || len(sessions) < 2 || n < 6 {
 		t.Errorf("searched %d files; audit %v sessions %v", n, auditFiles, sessions)
 	}
-	if got, _ := svc.Activity(audit.Filter{}); len(got) != 3 {
+	if got, _ := svc.Guard().Activity(audit.Filter{}); len(got) != 3 {
 		t.Errorf("audit entries %d", len(got))
 	}
 }
@@ -256,7 +256,7 @@ func TestKeyInConfigWithoutKeyring(t *testing.T) {
 		t.Errorf("reference not expanded in memory: %q", got)
 	}
 	// Another save must keep the reference, never write the expanded value.
-	if err := svc.SetApprovalMode("ask"); err != nil {
+	if err := svc.Guard().SetMode("ask"); err != nil {
 		t.Fatal(err)
 	}
 	p := svc.Paths().ConfigFile
@@ -271,7 +271,7 @@ func TestKeyInConfigWithoutKeyring(t *testing.T) {
 		t.Errorf("reload: %v", err)
 	}
 	// The key stored in the config is masked in tool output too.
-	if err := svc.SetApprovalMode("risky"); err != nil {
+	if err := svc.Guard().SetMode("risky"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(svc.Paths().Workspace, "k.txt"), []byte(keyInKeyring), 0o600); err != nil {

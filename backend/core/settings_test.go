@@ -60,7 +60,9 @@ func TestSaveSettingsWhileARunIsGoing(t *testing.T) {
 	if rebuilt == before {
 		t.Error("settings saved during the reply were not applied once it ended")
 	}
-	if res, err := svc.SaveSettings(svc.Settings()); err != nil || res.Notice != "" {
+	idle := svc.Settings()
+	idle.MaxToolIterations = 8
+	if res, err := svc.SaveSettings(idle); err != nil || res.Notice != "" {
 		t.Fatalf("idle save: %+v %v", res, err)
 	}
 	if after, _ := svc.agent(); after == rebuilt {

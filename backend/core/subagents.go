@@ -39,8 +39,9 @@ func subagentRegistry(main *tools.Registry, masker *tools.Masker) (*tools.Regist
 // out of the sessions list.
 func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 	d := cfg.Agents.Defaults
-	ws := s.paths.Workspace
-	reg, err := subagentRegistry(p.registry, s.hitl.currentMasker())
+	paths := s.settings.Paths()
+	ws := paths.Workspace
+	reg, err := subagentRegistry(p.registry, s.settings.Keys().Masker())
 	if err != nil {
 		return fmt.Errorf("subagents: %w", err)
 	}
@@ -48,7 +49,7 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 	runner, err := agent.New(agent.Options{
 		Resolve:            s.resolveModel,
 		Tools:              reg,
-		Store:              session.NewStore(filepath.Join(s.paths.SessionsDir, ".subagents"), session.Options{}),
+		Store:              session.NewStore(filepath.Join(paths.SessionsDir, ".subagents"), session.Options{}),
 		Context:            subagent.NewContext(ws),
 		DefaultModel:       d.Model,
 		Workspace:          ws,
@@ -60,9 +61,9 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 		Channel:            "subagent",
 		// Subagents are unattended: the gate never waits for them (F-APPROVAL),
 		// and their tool calls are audited like any other.
-		Gate:     s.hitl.gate,
-		Observer: s.hitl.audit.Observe,
-		Redact:   s.hitl.mask,
+		Gate:     s.guard.Gate(),
+		Observer: s.guard.Observe,
+		Redact:   s.settings.Keys().Mask,
 	})
 	if err != nil {
 		return fmt.Errorf("subagents: %w", err)

@@ -6,3 +6,20 @@ package event
 type MemoryChanged struct {
 	File string `json:"file"`
 }
+
+// SettingsChanged says a saved change of the config touched these parts
+// (settings.Part*: "providers", "workspace", "tools", …); the new values are read
+// from the settings service.
+type SettingsChanged struct {
+	Parts []string `json:"parts"`
+}
+
+// Has reports whether part changed.
+func (c SettingsChanged) Has(part string) bool {
+	for _, p := range c.Parts {
+		if p == part {
+			return true
+		}
+	}
+	return false
+}

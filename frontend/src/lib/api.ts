@@ -2,15 +2,15 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { approval, audit, config, core, event, memory, schedule, session, sessions, skills } from '../../wailsjs/go/models';
+import type { approval, audit, config, core, event, memory, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
-/** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
-export type Status = Omit<core.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
+/** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
+export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
 export type SessionData = sessions.History;
 export type ModelEntry = core.ModelEntry;
-export type Settings = core.Settings;
-export type SaveResult = core.SaveResult;
+export type Settings = settings.Settings;
+export type SaveResult = settings.SaveResult;
 export type FirstRunInfo = core.FirstRun;
 export type Usage = event.UsageData;
 export type MemoryFileInfo = memory.FileInfo;
@@ -31,8 +31,8 @@ export type JobSpec = schedule.JobSpec;
 export type JobProblem = schedule.JobProblem;
 export type RunRecord = schedule.RunRecord;
 export type BackgroundSettings = core.BackgroundSettings;
-/** API keys written in config.json in plain text (core.PlainKeyReport). */
-export type PlainKeyReport = Omit<core.PlainKeyReport, 'convertValues'>;
+/** API keys written in config.json in plain text (settings.PlainKeyReport). */
+export type PlainKeyReport = Omit<settings.PlainKeyReport, 'convertValues'>;
 /** A missed reminder or a damaged jobs file, shown until dismissed (core.Notice; times as RFC 3339). */
 export type Notice = core.Notice;
 /** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */

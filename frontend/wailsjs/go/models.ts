@@ -438,236 +438,6 @@ export namespace core {
 		    return a;
 		}
 	}
-	export class PlainKey {
-	    provider: string;
-	    key: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new PlainKey(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.provider = source["provider"];
-	        this.key = source["key"];
-	    }
-	}
-	export class PlainKeyReport {
-	    plain: PlainKey[];
-	    keyring: boolean;
-	    configFile: string;
-	    fileMode: string;
-	    private: boolean;
-	    error?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new PlainKeyReport(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.plain = this.convertValues(source["plain"], PlainKey);
-	        this.keyring = source["keyring"];
-	        this.configFile = source["configFile"];
-	        this.fileMode = source["fileMode"];
-	        this.private = source["private"];
-	        this.error = source["error"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ProviderSettings {
-	    name: string;
-	    apiBase: string;
-	    apiKey: string;
-	    keySet: boolean;
-	    clearKey: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ProviderSettings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.apiBase = source["apiBase"];
-	        this.apiKey = source["apiKey"];
-	        this.keySet = source["keySet"];
-	        this.clearKey = source["clearKey"];
-	    }
-	}
-	export class SaveResult {
-	    saved: boolean;
-	    problems: config.Problem[];
-	    notice?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new SaveResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.saved = source["saved"];
-	        this.problems = this.convertValues(source["problems"], config.Problem);
-	        this.notice = source["notice"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Settings {
-	    ollamaHost: string;
-	    openai: ProviderSettings;
-	    custom: ProviderSettings[];
-	    model: string;
-	    embeddingModel: string;
-	    contextTokens: number;
-	    maxTokens: number;
-	    temperature: number;
-	    maxToolIterations: number;
-	    execEnabled: boolean;
-	    webOffline: boolean;
-	    workspace: string;
-	    restrictToWorkspace: boolean;
-	    allowedPaths: string[];
-	    theme: string;
-	    language: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Settings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.ollamaHost = source["ollamaHost"];
-	        this.openai = this.convertValues(source["openai"], ProviderSettings);
-	        this.custom = this.convertValues(source["custom"], ProviderSettings);
-	        this.model = source["model"];
-	        this.embeddingModel = source["embeddingModel"];
-	        this.contextTokens = source["contextTokens"];
-	        this.maxTokens = source["maxTokens"];
-	        this.temperature = source["temperature"];
-	        this.maxToolIterations = source["maxToolIterations"];
-	        this.execEnabled = source["execEnabled"];
-	        this.webOffline = source["webOffline"];
-	        this.workspace = source["workspace"];
-	        this.restrictToWorkspace = source["restrictToWorkspace"];
-	        this.allowedPaths = source["allowedPaths"];
-	        this.theme = source["theme"];
-	        this.language = source["language"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Status {
-	    configFile: string;
-	    configError: string;
-	    configWarnings: string[];
-	    workspace: string;
-	    workspaceError: string;
-	    dataDir: string;
-	    stateDir: string;
-	    model: string;
-	    modelProvider: string;
-	    modelConfigured: boolean;
-	    modelProblem: string;
-	    ollamaHost: string;
-	    ollamaReachable: boolean;
-	    ollamaVersion: string;
-	    ollamaError: string;
-	    version: string;
-	    apiKeys?: PlainKeyReport;
-	
-	    static createFrom(source: any = {}) {
-	        return new Status(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.configFile = source["configFile"];
-	        this.configError = source["configError"];
-	        this.configWarnings = source["configWarnings"];
-	        this.workspace = source["workspace"];
-	        this.workspaceError = source["workspaceError"];
-	        this.dataDir = source["dataDir"];
-	        this.stateDir = source["stateDir"];
-	        this.model = source["model"];
-	        this.modelProvider = source["modelProvider"];
-	        this.modelConfigured = source["modelConfigured"];
-	        this.modelProblem = source["modelProblem"];
-	        this.ollamaHost = source["ollamaHost"];
-	        this.ollamaReachable = source["ollamaReachable"];
-	        this.ollamaVersion = source["ollamaVersion"];
-	        this.ollamaError = source["ollamaError"];
-	        this.version = source["version"];
-	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 
 }
 
@@ -1300,6 +1070,241 @@ export namespace sessions {
 		}
 	}
 	
+
+}
+
+export namespace settings {
+	
+	export class PlainKey {
+	    provider: string;
+	    key: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlainKey(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.key = source["key"];
+	    }
+	}
+	export class PlainKeyReport {
+	    plain: PlainKey[];
+	    keyring: boolean;
+	    configFile: string;
+	    fileMode: string;
+	    private: boolean;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlainKeyReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plain = this.convertValues(source["plain"], PlainKey);
+	        this.keyring = source["keyring"];
+	        this.configFile = source["configFile"];
+	        this.fileMode = source["fileMode"];
+	        this.private = source["private"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderSettings {
+	    name: string;
+	    apiBase: string;
+	    apiKey: string;
+	    keySet: boolean;
+	    clearKey: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.apiBase = source["apiBase"];
+	        this.apiKey = source["apiKey"];
+	        this.keySet = source["keySet"];
+	        this.clearKey = source["clearKey"];
+	    }
+	}
+	export class SaveResult {
+	    saved: boolean;
+	    problems: config.Problem[];
+	    notice?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SaveResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.saved = source["saved"];
+	        this.problems = this.convertValues(source["problems"], config.Problem);
+	        this.notice = source["notice"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Settings {
+	    ollamaHost: string;
+	    openai: ProviderSettings;
+	    custom: ProviderSettings[];
+	    model: string;
+	    embeddingModel: string;
+	    contextTokens: number;
+	    maxTokens: number;
+	    temperature: number;
+	    maxToolIterations: number;
+	    execEnabled: boolean;
+	    webOffline: boolean;
+	    workspace: string;
+	    restrictToWorkspace: boolean;
+	    allowedPaths: string[];
+	    theme: string;
+	    language: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ollamaHost = source["ollamaHost"];
+	        this.openai = this.convertValues(source["openai"], ProviderSettings);
+	        this.custom = this.convertValues(source["custom"], ProviderSettings);
+	        this.model = source["model"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.contextTokens = source["contextTokens"];
+	        this.maxTokens = source["maxTokens"];
+	        this.temperature = source["temperature"];
+	        this.maxToolIterations = source["maxToolIterations"];
+	        this.execEnabled = source["execEnabled"];
+	        this.webOffline = source["webOffline"];
+	        this.workspace = source["workspace"];
+	        this.restrictToWorkspace = source["restrictToWorkspace"];
+	        this.allowedPaths = source["allowedPaths"];
+	        this.theme = source["theme"];
+	        this.language = source["language"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Status {
+	    configFile: string;
+	    configError: string;
+	    configWarnings: string[];
+	    workspace: string;
+	    workspaceError: string;
+	    dataDir: string;
+	    stateDir: string;
+	    model: string;
+	    modelProvider: string;
+	    modelConfigured: boolean;
+	    modelProblem: string;
+	    ollamaHost: string;
+	    ollamaReachable: boolean;
+	    ollamaVersion: string;
+	    ollamaError: string;
+	    version: string;
+	    apiKeys?: PlainKeyReport;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.configFile = source["configFile"];
+	        this.configError = source["configError"];
+	        this.configWarnings = source["configWarnings"];
+	        this.workspace = source["workspace"];
+	        this.workspaceError = source["workspaceError"];
+	        this.dataDir = source["dataDir"];
+	        this.stateDir = source["stateDir"];
+	        this.model = source["model"];
+	        this.modelProvider = source["modelProvider"];
+	        this.modelConfigured = source["modelConfigured"];
+	        this.modelProblem = source["modelProblem"];
+	        this.ollamaHost = source["ollamaHost"];
+	        this.ollamaReachable = source["ollamaReachable"];
+	        this.ollamaVersion = source["ollamaVersion"];
+	        this.ollamaError = source["ollamaError"];
+	        this.version = source["version"];
+	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

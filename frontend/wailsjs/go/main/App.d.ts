@@ -4,6 +4,7 @@ import {audit} from '../models';
 import {schedule} from '../models';
 import {config} from '../models';
 import {core} from '../models';
+import {settings} from '../models';
 import {memory} from '../models';
 import {session} from '../models';
 import {skills} from '../models';
@@ -43,7 +44,7 @@ export function FirstRun():Promise<core.FirstRun>;
 
 export function GetBackgroundSettings():Promise<core.BackgroundSettings>;
 
-export function GetSettings():Promise<core.Settings>;
+export function GetSettings():Promise<settings.Settings>;
 
 export function ImportClaudeDesktop(arg1:string):Promise<Array<string>>;
 
@@ -69,7 +70,7 @@ export function PauseJob(arg1:string,arg2:boolean):Promise<void>;
 
 export function PendingApprovals():Promise<Array<approval.Pending>>;
 
-export function PlainKeys():Promise<core.PlainKeyReport>;
+export function PlainKeys():Promise<settings.PlainKeyReport>;
 
 export function PullModel(arg1:string):Promise<string>;
 
@@ -87,7 +88,7 @@ export function SaveMCPServer(arg1:string,arg2:config.MCPServer):Promise<void>;
 
 export function SaveMemoryFile(arg1:string,arg2:string,arg3:string):Promise<memory.SaveResult>;
 
-export function SaveSettings(arg1:core.Settings):Promise<core.SaveResult>;
+export function SaveSettings(arg1:settings.Settings):Promise<settings.SaveResult>;
 
 export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
 
@@ -113,7 +114,7 @@ export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetToolApproval(arg1:string,arg2:string):Promise<void>;
 
-export function Status():Promise<core.Status>;
+export function Status():Promise<settings.Status>;
 
 export function StopRun(arg1:string):Promise<boolean>;
 

@@ -1,9 +1,10 @@
-package core
+package settings
 
 import (
 	"fmt"
 
 	"hearth/backend/autostart"
+	"hearth/backend/config"
 	"hearth/backend/launch"
 )
 
@@ -21,10 +22,7 @@ func (s *Service) ApplyLaunchAtLogin() error {
 // SetLaunchAtLogin changes ui.launchAtLogin, saves the config and writes
 // or removes the autostart entry.
 func (s *Service) SetLaunchAtLogin(on bool) error {
-	s.mu.Lock()
-	s.cfg.UI.LaunchAtLogin = on
-	s.mu.Unlock()
-	if err := s.SaveConfig(); err != nil {
+	if err := s.Update(func(c *config.Config) error { c.UI.LaunchAtLogin = on; return nil }); err != nil {
 		return err
 	}
 	return s.ApplyLaunchAtLogin()
@@ -33,8 +31,5 @@ func (s *Service) SetLaunchAtLogin(on bool) error {
 // SetCloseToTray changes ui.closeToTray (closing the window hides it to
 // the tray) and saves the config.
 func (s *Service) SetCloseToTray(on bool) error {
-	s.mu.Lock()
-	s.cfg.UI.CloseToTray = on
-	s.mu.Unlock()
-	return s.SaveConfig()
+	return s.Update(func(c *config.Config) error { c.UI.CloseToTray = on; return nil })
 }

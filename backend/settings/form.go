@@ -1,4 +1,4 @@
-package core
+package settings
 
 import (
 	"fmt"
@@ -137,14 +137,27 @@ func keep(old string, p ProviderSettings) string {
 
 // SaveSettings validates in and writes it to config.json through the config
 // package (unknown keys, key order and ${VAR} references are kept). Nothing
-// is written when a value is wrong: the problems come back per key.
-func (s *Service) SaveSettings(in Settings) (SaveResult, error) {
-	s.mu.Lock()
-	old, paths := s.cfg, s.paths
-	s.mu.Unlock()
-	if s.ConfigError() != nil {
-		return SaveResult{}, fmt.Errorf("settings not saved: %w", s.ConfigError())
+// is written when a value is wrong: the problems come back per key. busy (may be
+// nil) says whether a reply is running: the change then applies from the next one.
+func (s *Service) SaveSettings(in Settings, busy func() bool) (SaveResult, error) {
+	if err := s.ConfigError(); err != nil {
+		return SaveResult{}, fmt.Errorf("settings not saved: %w", err)
 	}
+	old, n, moved, res, err := s.saveSettings(in)
+	if err != nil || !res.Saved {
+		return res, err
+	}
+	if busy != nil && busy() {
+		res.Notice = "settings apply from the next reply"
+	}
+	s.report(old, n, moved)
+	return res, nil
+}
+
+func (s *Service) saveSettings(in Settings) (old, n *config.Config, moved bool, res SaveResult, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, paths := s.cfg, s.paths
 	n, ps := apply(old, in)
 	ws := strings.TrimSpace(in.Workspace)
 	if ws == paths.Workspace && old.Agents.Defaults.Workspace == "" {
@@ -157,48 +170,21 @@ func (s *Service) SaveSettings(in Settings) (SaveResult, error) {
 	}
 	if len(ps) > 0 {
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].Key < ps[j].Key })
-		return SaveResult{Problems: ps}, nil
+		return old, n, false, SaveResult{Problems: ps}, nil
 	}
-	undoKeys, keysSaved, err := s.settingsKeysToKeyring(old, n)
+	undoKeys, keysSaved, err := s.keys.toKeyring(old, n)
 	if err != nil {
-		return SaveResult{}, fmt.Errorf("settings not saved: %w", err)
+		return old, n, false, res, fmt.Errorf("settings not saved: %w", err)
 	}
 	if err := n.Save(paths.ConfigFile); err != nil {
 		undoKeys()
-		return SaveResult{}, fmt.Errorf("settings: %w", err)
+		return old, n, false, res, fmt.Errorf("settings: %w", err)
 	}
 	keysSaved()
-	res := SaveResult{Saved: true}
-	s.mu.Lock()
 	s.cfg = n
-	moved := newPaths.Workspace != s.paths.Workspace
-	if moved {
+	if moved = newPaths.Workspace != s.paths.Workspace; moved {
 		s.paths = newPaths
 		s.onboarded, s.onboardErr = workspace.Onboard(newPaths.Workspace)
 	}
-	if s.parts != nil {
-		if s.idleLocked() {
-			s.retireLocked() // rebuilt with the new settings on the next message
-		} else {
-			// agent() swaps the parts once the running replies are done.
-			s.partsStale = true
-			res.Notice = "settings apply from the next reply"
-		}
-	}
-	s.mu.Unlock()
-	return res, nil
-}
-
-// idleLocked reports whether no session has a running turn. Called with mu held.
-func (s *Service) idleLocked() bool {
-	list, err := s.parts.store.List()
-	if err != nil {
-		return false
-	}
-	for _, sum := range list {
-		if _, busy := s.parts.runner.Busy(sum.ID); busy {
-			return false
-		}
-	}
-	return true
+	return old, n, moved, SaveResult{Saved: true}, nil
 }

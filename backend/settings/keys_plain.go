@@ -1,4 +1,4 @@
-package core
+package settings
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	keystore "hearth/backend/secrets"
 )
 
-// API keys written in config.json as they are (F-SECRETS): typed in by hand,
+// API keys written in config.json as they are: typed in by hand,
 // or saved while no OS keyring answered. Hearth finds them and says so
 // (`hearth status`, the Settings view) but never moves one on its own: a
 // config.json synced between machines must not lose its key behind the
@@ -72,8 +72,8 @@ func isPlainKey(v string) bool {
 
 // PlainKeys reports the API keys that config.json holds in plain text (the
 // file as it is on disk now, not as loaded).
-func (s *Service) PlainKeys() PlainKeyReport {
-	path := s.Paths().ConfigFile
+func (k *Keys) PlainKeys() PlainKeyReport {
+	path := k.s.Paths().ConfigFile
 	rep := PlainKeyReport{Plain: []PlainKey{}, ConfigFile: path}
 	if fi, err := os.Stat(path); err == nil {
 		rep.FileMode = fmt.Sprintf("%04o", fi.Mode().Perm())
@@ -90,7 +90,7 @@ func (s *Service) PlainKeys() PlainKeyReport {
 		}
 	}
 	if len(rep.Plain) > 0 {
-		rep.Keyring = s.hitl.secrets.Available()
+		rep.Keyring = k.store.Available()
 	}
 	return rep
 }
@@ -102,10 +102,17 @@ func (s *Service) PlainKeys() PlainKeyReport {
 // and only after the keyring has the key: when the keyring fails, config.json
 // is left as it was. A config.json with errors is refused before anything is
 // written.
-func (s *Service) MoveKeyToKeyring(provider string) error {
+func (k *Keys) MoveKeyToKeyring(provider string) error {
+	s := k.s
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	path := s.paths.ConfigFile
+	path, old := s.paths.ConfigFile, s.cfg
+	defer func() {
+		now := s.cfg
+		s.mu.Unlock()
+		if now != old {
+			s.report(old, now, false)
+		}
+	}()
 	fail := func(err error) error { return fmt.Errorf("move the %s key to the OS keyring: %w", provider, err) }
 	if s.configErr != nil {
 		return fail(fmt.Errorf("%w (hint: fix config.json by hand first; Hearth will not rewrite it)", s.configErr))
@@ -136,10 +143,10 @@ func (s *Service) MoveKeyToKeyring(provider string) error {
 	if err != nil {
 		return fail(err)
 	}
-	if !s.hitl.secrets.Available() {
+	if !k.store.Available() {
 		return fail(fmt.Errorf("%w (hint: the key stays in config.json, which only you can read; unlock or start your keyring, e.g. GNOME Keyring or KWallet, and try again)", keystore.ErrUnavailable))
 	}
-	undo, err := s.hitl.keyringPut(provider, strings.TrimSpace(key))
+	undo, err := k.keyringPut(provider, strings.TrimSpace(key))
 	if err != nil {
 		return fail(fmt.Errorf("%w (hint: config.json was not changed; unlock the keyring and try again)", err))
 	}
@@ -148,13 +155,7 @@ func (s *Service) MoveKeyToKeyring(provider string) error {
 		undo()
 		return fail(err)
 	}
-	if fresh, warnings, err := config.Load(path, s.getenv); err == nil {
-		s.cfg, s.warnings = fresh, warnings
-	}
-	if s.parts != nil {
-		delete(s.parts.providers, provider) // rebuilt with the key from the keyring
-	}
-	s.hitl.refreshMasker(s.cfg)
+	s.reloadLocked()
 	slog.Info("API key moved to the OS keyring", "provider", provider)
 	return nil
 }
@@ -167,33 +168,12 @@ func providerNames(fs []keyField) string {
 	return strings.Join(names, ", ")
 }
 
-// keyringPut stores key under name and returns how to take that back: the
-// entry it replaced comes back, or the new one goes.
-func (h *hitl) keyringPut(name, key string) (undo func(), err error) {
-	prev, gerr := h.secrets.Get(name)
-	had := gerr == nil
-	if err := h.secrets.Set(name, key); err != nil {
-		return nil, err
-	}
-	return func() {
-		var err error
-		if had {
-			err = h.secrets.Set(name, prev)
-		} else {
-			err = h.secrets.Delete(name)
-		}
-		if err != nil {
-			slog.Warn("keyring entry not restored", "name", name, "err", err)
-		}
-	}, nil
-}
-
-// settingsKeysToKeyring is SaveSettings' part of F-SECRETS: a key typed into
+// toKeyring is SaveSettings' part of keeping keys out of config.json: a key typed into
 // the Settings view goes to the OS keyring when one answers (n then holds
 // "${keyring:<provider>}"), as SetAPIKey does. Keys n keeps unchanged from old
 // are left where they are. undo takes the keyring entries back if the save
 // fails; done removes the entries old referred to that n no longer does.
-func (s *Service) settingsKeysToKeyring(old, n *config.Config) (undo, done func(), err error) {
+func (k *Keys) toKeyring(old, n *config.Config) (undo, done func(), err error) {
 	var undos []func()
 	undo = func() {
 		for _, u := range undos {
@@ -214,10 +194,10 @@ func (s *Service) settingsKeysToKeyring(old, n *config.Config) (undo, done func(
 			before = oldGet() // a custom provider new in n has none
 		}
 		v := strings.TrimSpace(get())
-		if v == before || !isPlainKey(v) || !s.hitl.secrets.Available() {
+		if v == before || !isPlainKey(v) || !k.store.Available() {
 			continue
 		}
-		u, err := s.hitl.keyringPut(p, v)
+		u, err := k.keyringPut(p, v)
 		if err != nil {
 			undo()
 			return nil, nil, fmt.Errorf("store the %s key in the OS keyring: %w (hint: nothing was saved; unlock the keyring and save again)", p, err)
@@ -234,7 +214,7 @@ func (s *Service) settingsKeysToKeyring(old, n *config.Config) (undo, done func(
 		}
 		for _, v := range secrets(old) {
 			if name, ok := keystore.ParseRef(v); ok && !now[name] {
-				if err := s.hitl.secrets.Delete(name); err != nil {
+				if err := k.store.Delete(name); err != nil {
 					slog.Warn("old key left in the OS keyring", "name", name, "err", err)
 				}
 			}

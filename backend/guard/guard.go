@@ -1,0 +1,144 @@
+// Package guard is the approvals service: the gate every tool call passes (mode,
+// per-tool overrides, grants for a chat or for always, waiting for the user), the
+// audit log of what ran, and the settings behind them. It asks nothing of the user by
+// itself: the window and the CLI answer the approval events of a run.
+package guard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"hearth/backend/approval"
+	"hearth/backend/audit"
+	"hearth/backend/config"
+	"hearth/backend/event"
+	"hearth/backend/settings"
+)
+
+// Service is the approvals service. It is made at start and touches no file until a
+// tool call is audited or a grant is saved.
+type Service struct {
+	settings *settings.Service
+	gate     *approval.Gate
+	audit    *audit.Log
+}
+
+// New builds the gate and the audit log over the settings; both hide the API keys
+// in what they show and write.
+func New(s *settings.Service) *Service {
+	g := &Service{settings: s}
+	mask := s.Keys().Mask
+	g.gate = approval.New(approval.Options{Rules: g.rules, Grant: g.grantAlways, Mask: mask,
+		Workspace: func() string { return s.Paths().Workspace }})
+	g.audit = audit.New(audit.Options{Dir: s.Paths().AuditDir, Mask: mask,
+		OnError: func(err error) { slog.Warn("audit log not written", "err", err) }})
+	return g
+}
+
+// Gate is the approval gate the runs consult before every tool call.
+func (g *Service) Gate() *approval.Gate { return g.gate }
+
+// Observe is the runs' observer: it writes the audit log.
+func (g *Service) Observe(ev event.Event) { g.audit.Observe(ev) }
+
+// ForgetChat drops the grants made "for this chat" (the chat was deleted: a new chat
+// under the same id asks again).
+func (g *Service) ForgetChat(sessionID string) { g.gate.ForgetChat(sessionID) }
+
+// rules are the gate's rules, read from the config at every call.
+func (g *Service) rules() approval.Rules { return approval.RulesFrom(g.Rules()) }
+
+// grantAlways adds tool to tools.approval.always and saves the config.
+func (g *Service) grantAlways(tool string) error {
+	if slices.Contains(g.settings.Config().Tools.Approval.Always, tool) {
+		return nil
+	}
+	return g.settings.Update(func(c *config.Config) error {
+		if !slices.Contains(c.Tools.Approval.Always, tool) {
+			c.Tools.Approval.Always = append(c.Tools.Approval.Always, tool)
+		}
+		return nil
+	})
+}
+
+// Approve answers a tool call that waits for approval (the approval event with state
+// "requested"): once, for this chat, always (saved to tools.approval.always) or deny.
+func (g *Service) Approve(runID, callID string, decision approval.Decision) error {
+	return g.gate.Approve(runID, callID, decision)
+}
+
+// Pending lists the tool calls waiting for the user, oldest first. They live in
+// memory: after a restart a continued run asks again.
+func (g *Service) Pending() []approval.Pending { return g.gate.Pendings() }
+
+// Mode is tools.approval.mode: "all", "risky" or "ask".
+func (g *Service) Mode() string { return g.settings.Config().Tools.Approval.Mode }
+
+// SetMode changes tools.approval.mode and saves the config; it applies to the next
+// tool call.
+func (g *Service) SetMode(mode string) error {
+	m, err := approval.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	if err := g.settings.Update(func(c *config.Config) error { c.Tools.Approval.Mode = string(m); return nil }); err != nil {
+		return fmt.Errorf("set approval mode: %w", err)
+	}
+	return nil
+}
+
+// Rules returns a copy of tools.approval (mode and per-tool overrides).
+func (g *Service) Rules() config.Approval {
+	a := g.settings.Config().Tools.Approval
+	a.Always, a.Ask, a.Never = slices.Clone(a.Always), slices.Clone(a.Ask), slices.Clone(a.Never)
+	return a
+}
+
+// SetToolApproval sets the per-tool override of tool: "always" (never asks), "ask"
+// (always asks), "never" (always denied) or "" (the mode decides), and saves the
+// config.
+func (g *Service) SetToolApproval(tool, rule string) error {
+	tool = strings.TrimSpace(tool)
+	if tool == "" {
+		return errors.New("set tool approval: empty tool name (hint: name a tool such as exec or mcp_<server>_<tool>)")
+	}
+	if rule != "" && rule != "always" && rule != "ask" && rule != "never" {
+		return fmt.Errorf("set tool approval of %s: unknown rule %q (hint: use \"always\", \"ask\", \"never\" or \"\")", tool, rule)
+	}
+	err := g.settings.Update(func(c *config.Config) error {
+		a := &c.Tools.Approval
+		without := func(l []string) []string {
+			return slices.DeleteFunc(l, func(t string) bool { return t == tool })
+		}
+		a.Always, a.Ask, a.Never = without(a.Always), without(a.Ask), without(a.Never)
+		switch rule {
+		case "always":
+			a.Always = append(a.Always, tool)
+		case "ask":
+			a.Ask = append(a.Ask, tool)
+		case "never":
+			a.Never = append(a.Never, tool)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("set tool approval of %s: %w", tool, err)
+	}
+	return nil
+}
+
+// Activity reads the audit log: the entries that match filter, oldest first.
+func (g *Service) Activity(filter audit.Filter) ([]audit.Entry, error) { return g.audit.Query(filter) }
+
+// TailAudit calls fn with the last n audit entries and, with follow, with every later
+// one until ctx ends (`hearth audit tail`).
+func (g *Service) TailAudit(ctx context.Context, n int, follow bool, fn func(audit.Entry)) error {
+	return g.audit.Tail(ctx, n, follow, fn)
+}
+
+// AuditDir is where the audit files are.
+func (g *Service) AuditDir() string { return g.audit.Dir() }
