@@ -7,6 +7,7 @@ import (
 
 	"hearth/backend/core"
 	"hearth/backend/event"
+	"hearth/backend/models"
 	"hearth/backend/session"
 	"hearth/backend/sessions"
 	"hearth/backend/settings"
@@ -63,7 +64,7 @@ func (a *App) ExportSession(id, title, format, dialogTitle string) (string, erro
 }
 
 // ListModels lists the installed Ollama models with details.
-func (a *App) ListModels() ([]core.ModelEntry, error) { return a.svc.ListModels(a.ctx) }
+func (a *App) ListModels() ([]models.ModelEntry, error) { return a.svc.Models().List(a.ctx) }
 
 // PullModel starts a download and returns its pull id.
 func (a *App) PullModel(name string) (string, error) { return a.desk.Pull(name) }
@@ -72,7 +73,7 @@ func (a *App) PullModel(name string) (string, error) { return a.desk.Pull(name) 
 func (a *App) CancelPull(id string) bool { return a.desk.CancelPull(id) }
 
 // DeleteModel removes an installed model.
-func (a *App) DeleteModel(name string) error { return a.svc.DeleteModel(a.ctx, name) }
+func (a *App) DeleteModel(name string) error { return a.svc.Models().Delete(a.ctx, name) }
 
 // GetSettings returns what the Settings view edits (API keys withheld).
 func (a *App) GetSettings() settings.Settings { return a.svc.Settings() }
@@ -83,7 +84,7 @@ func (a *App) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
 }
 
 // FirstRun reports what the first-run guide checks.
-func (a *App) FirstRun() core.FirstRun { return a.svc.FirstRun(a.ctx, nil) }
+func (a *App) FirstRun() models.FirstRun { return a.svc.Models().FirstRun(a.ctx, nil) }
 
 // ChooseFolder opens a folder picker; "" when cancelled.
 func (a *App) ChooseFolder(title string) (string, error) {

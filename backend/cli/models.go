@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/core"
 	"hearth/backend/llm"
+	"hearth/backend/models"
 )
 
 func newModelsCmd(e *env) *cobra.Command {
@@ -59,16 +59,16 @@ embedding) read from /api/show.`,
   hearth models list --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			models, err := e.service().ListModels(cmd.Context())
+			list, err := e.service().Models().List(cmd.Context())
 			if err != nil {
 				return reportModelError(e, err)
 			}
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(models)
+				return enc.Encode(list)
 			}
-			printModels(e.stdout, models)
+			printModels(e.stdout, list)
 			return nil
 		},
 	}
@@ -76,14 +76,14 @@ embedding) read from /api/show.`,
 	return cmd
 }
 
-func printModels(w io.Writer, models []core.ModelEntry) {
-	if len(models) == 0 {
+func printModels(w io.Writer, list []models.ModelEntry) {
+	if len(list) == 0 {
 		fmt.Fprintln(w, "No models installed. Pull one with `hearth models pull qwen3:4b`.")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSIZE\tFAMILY\tCONTEXT\tCAPABILITIES")
-	for _, m := range models {
+	for _, m := range list {
 		ctx := "?"
 		if m.ContextLength > 0 {
 			ctx = fmt.Sprint(m.ContextLength)
@@ -140,7 +140,7 @@ stderr; the last line on stdout says the model is ready.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pr := &progressPrinter{w: e.stderr}
-			err := e.service().PullModel(cmd.Context(), args[0], pr.print)
+			err := e.service().Models().Pull(cmd.Context(), args[0], pr.print)
 			if err != nil {
 				return reportModelError(e, err)
 			}
@@ -185,7 +185,7 @@ func newModelsRmCmd(e *env) *cobra.Command {
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, name := range args {
-				if err := e.service().DeleteModel(cmd.Context(), name); err != nil {
+				if err := e.service().Models().Delete(cmd.Context(), name); err != nil {
 					return reportModelError(e, err)
 				}
 				fmt.Fprintf(e.stdout, "Removed %s\n", name)

@@ -9,9 +9,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
-	"hearth/backend/config"
 	"hearth/backend/event"
-	"hearth/backend/llm"
 	"hearth/backend/schedule"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -20,12 +18,11 @@ import (
 // agentParts is what chatting needs, built from the config on first use so
 // that cheap commands (status, version) never touch the sessions directory.
 type agentParts struct {
-	store     *session.Store
-	registry  *tools.Registry
-	runner    *agent.Runner
-	providers map[string]llm.Provider // by provider key; guarded by Service.mu
-	reach     *reachParts             // skills, MCP, subagents (core/reach.go)
-	mem       *memoryParts
+	store    *session.Store
+	registry *tools.Registry
+	runner   *agent.Runner
+	reach    *reachParts // skills, MCP, subagents (core/reach.go)
+	mem      *memoryParts
 }
 
 // agent returns the agent parts, building them on first use.
@@ -45,9 +42,8 @@ func (s *Service) agent() (*agentParts, error) {
 	keys := s.settings.Keys()
 	d := cfg.Agents.Defaults
 	p := &agentParts{
-		store:     s.sessions.Store(),
-		registry:  tools.NewRegistry(tools.RegistryOptions{Masker: keys.Masker()}),
-		providers: map[string]llm.Provider{},
+		store:    s.sessions.Store(),
+		registry: tools.NewRegistry(tools.RegistryOptions{Masker: keys.Masker()}),
 	}
 	execTimeout := time.Duration(cfg.Tools.Exec.Timeout) * time.Second
 	err := p.registry.Register(tools.Builtins(tools.Options{
@@ -82,7 +78,7 @@ func (s *Service) agent() (*agentParts, error) {
 	temp := d.Temperature
 	est := prompt.NewEstimator() // calibrated per model from the provider's counts
 	p.runner, err = agent.New(agent.Options{
-		Resolve:            s.resolveModel,
+		Resolve:            s.models.Resolve,
 		Tools:              p.registry,
 		Store:              p.store,
 		Context:            shortHistory(p.mem.context(&agent.PromptContext{Prompt: pb, Estimator: est})),
@@ -113,45 +109,6 @@ func (s *Service) agent() (*agentParts, error) {
 	return p, nil
 }
 
-// resolveModel maps a model name to its provider (built once per provider
-// key, so Ollama's capability cache is shared by all runs).
-func (s *Service) resolveModel(name string) (llm.Provider, string, error) {
-	cfg := s.settings.Config()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key, model, err := cfg.ResolveModel(name)
-	if err != nil {
-		return nil, "", err
-	}
-	if ok, reason := cfg.ProviderConfigured(key); !ok {
-		return nil, "", fmt.Errorf("provider %s is not set up: %s", key, reason)
-	}
-	if p, ok := s.parts.providers[key]; ok {
-		return p, model, nil
-	}
-	ctxTokens := cfg.Agents.Defaults.ContextTokens
-	var p llm.Provider
-	switch key {
-	case config.ProviderOllama:
-		p, err = llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.settings.Getenv), ContextTokens: ctxTokens, Retry: s.retry})
-	case config.ProviderOpenAI:
-		o := cfg.Providers.OpenAI
-		if o.APIKey, err = s.settings.Keys().Resolve(o.APIKey); err == nil {
-			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: o.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
-		}
-	default:
-		c := cfg.Providers.Custom[key[len("custom."):]]
-		if c.APIKey, err = s.settings.Keys().Resolve(c.APIKey); err == nil {
-			p, err = llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: c.APIKey, ContextTokens: ctxTokens, Retry: s.retry})
-		}
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("provider %s: %w", key, err)
-	}
-	s.parts.providers[key] = p
-	return p, model, nil
-}
-
 // Send starts a turn in session sessionID (empty starts a new session) and
 // returns its run id at once; events go to sink as the run goes (the desktop
 // forwards them on "run:<runId>"). The run outlives ctx's cancellation on
@@ -177,7 +134,7 @@ func (s *Service) SendRequest(ctx context.Context, req agent.Request, sink event
 		return nil, err
 	}
 	if req.Model != "" {
-		if _, _, err := s.resolveModel(req.Model); err != nil {
+		if _, _, err := s.models.Resolve(req.Model); err != nil {
 			return nil, fmt.Errorf("model %q: %w", req.Model, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/guard"
 	"hearth/backend/llm"
+	"hearth/backend/models"
 	"hearth/backend/schedule"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/sessions"
@@ -44,7 +45,7 @@ type Service struct {
 	settings *settings.Service
 	guard    *guard.Service
 	sessions *sessions.Service
-	retry    llm.RetryPolicy
+	models   *models.Service
 
 	mu         sync.Mutex
 	parts      *agentParts // built by agent() on first use
@@ -59,13 +60,14 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by OnboardError.
 func Open(opts Options) *Service {
-	s := &Service{retry: opts.Retry}
+	s := &Service{}
 	s.bg.init(opts.Background, opts.Clock)
 	s.settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: s.settingsChanged})
 	s.bg.paused = s.settings.Config().Schedule.Paused // reminders stay paused across restarts
 	s.guard = guard.New(s.settings)
+	s.models = models.New(s.settings, opts.Retry)
 	s.sessions = sessions.New(sessions.Options{
 		Dir:       s.settings.Paths().SessionsDir,
 		Workspace: func() string { return s.Paths().Workspace },
@@ -99,7 +101,7 @@ func (s *Service) settingsChanged(c event.SettingsChanged) {
 	case only(settings.PartApproval, settings.PartUI, settings.PartHeartbeat, settings.PartSchedule, settings.PartMCP):
 		// read where they are used
 	case only(settings.PartProviders):
-		clear(s.parts.providers) // rebuilt with the new keys on the next call
+		// the models service builds a provider again when its settings changed
 	case s.idleLocked():
 		s.retireLocked() // rebuilt with the new settings on the next message
 	default:
@@ -176,6 +178,9 @@ func (s *Service) SetLaunchAtLogin(on bool) error { return s.settings.SetLaunchA
 
 // SetCloseToTray changes ui.closeToTray.
 func (s *Service) SetCloseToTray(on bool) error { return s.settings.SetCloseToTray(on) }
+
+// Models is the models service.
+func (s *Service) Models() *models.Service { return s.models }
 
 // Guard is the approvals service.
 func (s *Service) Guard() *guard.Service { return s.guard }

@@ -5,11 +5,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
-	"sync"
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
-	"hearth/backend/llm"
+	"hearth/backend/models"
 	"hearth/backend/sessions"
 )
 
@@ -19,15 +18,11 @@ import (
 type Desktop struct {
 	svc   *Service
 	relay *Relay
-
-	mu    sync.Mutex
-	pulls map[string]context.CancelFunc
-	seq   int
 }
 
 // NewDesktop wraps svc; emit sends one event to the window.
 func NewDesktop(svc *Service, emit func(channel string, data any)) *Desktop {
-	return &Desktop{svc: svc, relay: NewRelay(emit), pulls: map[string]context.CancelFunc{}}
+	return &Desktop{svc: svc, relay: NewRelay(emit)}
 }
 
 // RunChannel is the event name of a run's stream.
@@ -99,62 +94,14 @@ func (d *Desktop) Continue(sessionID string) (string, error) {
 	return d.svc.Continue(context.Background(), sessionID, d.sink)
 }
 
-// PullEvent is one progress report of a pull; Done ends the stream, with
-// Error set when the pull failed ("cancelled" when stopped).
-type PullEvent struct {
-	PullID string `json:"pullId"`
-	Model  string `json:"model"`
-	llm.PullProgress
-	Done  bool   `json:"done"`
-	Error string `json:"error,omitempty"`
-}
-
 // Pull starts downloading an Ollama model and returns its pull id; progress
 // follows on PullChannel(id) once the window calls Attach.
 func (d *Desktop) Pull(name string) (string, error) {
-	model, err := ollamaModelName(name)
-	if err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	d.mu.Lock()
-	d.seq++
-	id := fmt.Sprintf("p%d", d.seq)
-	d.pulls[id] = cancel
-	d.mu.Unlock()
-	ch := PullChannel(id)
-	go func() {
-		defer cancel()
-		err := d.svc.PullModel(ctx, model, func(p llm.PullProgress) {
-			d.relay.Publish(ch, PullEvent{PullID: id, Model: model, PullProgress: p}, false)
-		})
-		end := PullEvent{PullID: id, Model: model, Done: true}
-		switch {
-		case ctx.Err() != nil:
-			end.Error = "cancelled"
-		case err != nil:
-			end.Error = err.Error()
-		default:
-			end.Status = "success"
-		}
-		d.mu.Lock()
-		delete(d.pulls, id)
-		d.mu.Unlock()
-		d.relay.Publish(ch, end, true)
-	}()
-	return id, nil
+	return d.svc.models.StartPull(name, func(ev models.PullEvent) { d.relay.Publish(PullChannel(ev.PullID), ev, ev.Done) })
 }
 
 // CancelPull stops a pull; it reports whether one was running.
-func (d *Desktop) CancelPull(id string) bool {
-	d.mu.Lock()
-	cancel, ok := d.pulls[id]
-	d.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (d *Desktop) CancelPull(id string) bool { return d.svc.models.CancelPull(id) }
 
 // ExportFile writes session id as "markdown" or "json" to path.
 func (d *Desktop) ExportFile(id, format, path string) error {

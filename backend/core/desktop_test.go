@@ -13,6 +13,7 @@ import (
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/models"
 	"hearth/backend/settings"
 )
 
@@ -183,18 +184,18 @@ func TestDesktopPullProgressAndCancel(t *testing.T) {
 	}
 }
 
-func waitPull(t *testing.T, e *emitted, ch string) PullEvent {
+func waitPull(t *testing.T, e *emitted, ch string) models.PullEvent {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		got := e.on(ch)
-		if n := len(got); n > 0 && got[n-1].(PullEvent).Done {
-			return got[n-1].(PullEvent)
+		if n := len(got); n > 0 && got[n-1].(models.PullEvent).Done {
+			return got[n-1].(models.PullEvent)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("pull %s did not end: %v", ch, e.on(ch))
-	return PullEvent{}
+	return models.PullEvent{}
 }
 
 func TestSaveSettingsKeepsUnknownKeysAndReferences(t *testing.T) {
@@ -271,7 +272,7 @@ func TestSaveSettingsMovesWorkspace(t *testing.T) {
 
 func TestFirstRun(t *testing.T) {
 	svc, _ := chatService(t, "")
-	fr := svc.FirstRun(nil, func(string) (string, error) { return "", os.ErrNotExist })
+	fr := svc.Models().FirstRun(nil, func(string) (string, error) { return "", os.ErrNotExist })
 	if !fr.OllamaRunning || !fr.OllamaInstalled || !fr.ModelInstalled || fr.SuggestedModel == "" {
 		t.Errorf("%+v", fr)
 	}
@@ -280,7 +281,7 @@ func TestFirstRun(t *testing.T) {
 	}
 	setXDG(t)
 	down := Open(Options{Getenv: env(map[string]string{"OLLAMA_HOST": "127.0.0.1:9"})})
-	fr = down.FirstRun(nil, func(string) (string, error) { return "/usr/bin/ollama", nil })
+	fr = down.Models().FirstRun(nil, func(string) (string, error) { return "/usr/bin/ollama", nil })
 	if fr.OllamaRunning || !fr.OllamaInstalled || fr.OllamaError == "" {
 		t.Errorf("down: %+v", fr)
 	}

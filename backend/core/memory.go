@@ -42,7 +42,7 @@ func (s *Service) newMemory(cfg *config.Config, paths config.Paths, sessions *se
 	if name := strings.TrimSpace(d.EmbeddingModel); name != "" {
 		opts.Model = name
 		opts.Embed = func(ctx context.Context, texts []string) ([][]float32, error) {
-			p, model, err := s.resolveModel(name)
+			p, model, err := s.models.Resolve(name)
 			if err != nil {
 				return nil, fmt.Errorf("embedding model %s: %w", name, err)
 			}
@@ -55,7 +55,7 @@ func (s *Service) newMemory(cfg *config.Config, paths config.Paths, sessions *se
 	}
 	m.index = memory.NewIndex(opts)
 	m.cons = memory.NewConsolidator(memory.ConsolidatorOptions{
-		Store: m.store, Sessions: sessions, Resolve: s.resolveModel, DefaultModel: d.Model,
+		Store: m.store, Sessions: sessions, Resolve: s.models.Resolve, DefaultModel: d.Model,
 		Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 	})
 	m.block = memory.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars}

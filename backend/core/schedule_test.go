@@ -407,7 +407,7 @@ func TestReminderRunIsUnattendedAtTheGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	gate := &gateRecorder{}
-	parts.runner, err = agent.New(agent.Options{Resolve: svc.resolveModel, Tools: parts.registry, Store: parts.store,
+	parts.runner, err = agent.New(agent.Options{Resolve: svc.models.Resolve, Tools: parts.registry, Store: parts.store,
 		Gate: gate, DefaultModel: svc.Config().Agents.Defaults.Model})
 	if err != nil {
 		t.Fatal(err)

@@ -241,7 +241,7 @@ func TestMoveKeyToKeyring(t *testing.T) {
 	if _, err := svc2.agent(); err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := svc2.resolveModel("openai/gpt-test")
+	p, _, err := svc2.models.Resolve("openai/gpt-test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func (s *Service) startSubagents(p *agentParts, cfg *config.Config) error {
 	}
 	temp := d.Temperature
 	runner, err := agent.New(agent.Options{
-		Resolve:            s.resolveModel,
+		Resolve:            s.models.Resolve,
 		Tools:              reg,
 		Store:              session.NewStore(filepath.Join(paths.SessionsDir, ".subagents"), session.Options{}),
 		Context:            subagent.NewContext(ws),

@@ -21,9 +21,10 @@ type Keys struct {
 	s     *Service
 	store *keystore.Store
 
-	mu     sync.Mutex
-	masker *tools.Masker
-	from   *config.Config // the config masker was made from
+	mu      sync.Mutex
+	masker  *tools.Masker
+	from    *config.Config // the config masker was made from
+	version int            // counts keyring writes: a key replaced under the same reference
 }
 
 func newKeys(s *Service, kr keystore.Keyring) *Keys {
@@ -149,6 +150,14 @@ func apiKeyField(cfg *config.Config, provider string) (get func() string, set fu
 		` (hint: use "openai", "custom.<name>" or "web.search")`)
 }
 
+// Version changes whenever a key in the keyring is written: a provider built with
+// the old key must be built again although the config's reference stays the same.
+func (k *Keys) Version() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.version
+}
+
 // keyringPut stores key under name and returns how to take that back: the entry it
 // replaced comes back, or the new one goes.
 func (k *Keys) keyringPut(name, key string) (undo func(), err error) {
@@ -157,7 +166,9 @@ func (k *Keys) keyringPut(name, key string) (undo func(), err error) {
 	if err := k.store.Set(name, key); err != nil {
 		return nil, err
 	}
+	k.bump()
 	return func() {
+		defer k.bump()
 		var err error
 		if had {
 			err = k.store.Set(name, prev)
@@ -168,4 +179,11 @@ func (k *Keys) keyringPut(name, key string) (undo func(), err error) {
 			slog.Warn("keyring entry not restored", "name", name, "err", err)
 		}
 	}, nil
+}
+
+func (k *Keys) bump() {
+	k.mu.Lock()
+	k.version++
+	k.masker = nil // made again with the key now in the keyring
+	k.mu.Unlock()
 }

@@ -2,16 +2,16 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { approval, audit, config, core, event, memory, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, config, core, event, memory, models, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
 export type SessionData = sessions.History;
-export type ModelEntry = core.ModelEntry;
+export type ModelEntry = models.ModelEntry;
 export type Settings = settings.Settings;
 export type SaveResult = settings.SaveResult;
-export type FirstRunInfo = core.FirstRun;
+export type FirstRunInfo = models.FirstRun;
 export type Usage = event.UsageData;
 export type MemoryFileInfo = memory.FileInfo;
 export type MemoryFile = memory.File;
@@ -68,7 +68,7 @@ export interface RunEvent {
   [field: string]: unknown;
 }
 
-/** One progress report of a model download (core.PullEvent). */
+/** One progress report of a model download (models.PullEvent). */
 export interface PullEvent {
   pullId: string;
   model: string;

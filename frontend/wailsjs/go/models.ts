@@ -263,36 +263,6 @@ export namespace core {
 	        this.model = source["model"];
 	    }
 	}
-	export class FirstRun {
-	    ollamaHost: string;
-	    ollamaRunning: boolean;
-	    ollamaInstalled: boolean;
-	    ollamaError: string;
-	    models: string[];
-	    chatModels: string[];
-	    modelInstalled: boolean;
-	    model: string;
-	    suggestedModel: string;
-	    workspace: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new FirstRun(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.ollamaHost = source["ollamaHost"];
-	        this.ollamaRunning = source["ollamaRunning"];
-	        this.ollamaInstalled = source["ollamaInstalled"];
-	        this.ollamaError = source["ollamaError"];
-	        this.models = source["models"];
-	        this.chatModels = source["chatModels"];
-	        this.modelInstalled = source["modelInstalled"];
-	        this.model = source["model"];
-	        this.suggestedModel = source["suggestedModel"];
-	        this.workspace = source["workspace"];
-	    }
-	}
 	export class MCPServerView {
 	    name: string;
 	    config: config.MCPServer;
@@ -359,30 +329,6 @@ export namespace core {
 	        this.serverVersion = source["serverVersion"];
 	        this.tools = source["tools"];
 	        this.durationMs = source["durationMs"];
-	    }
-	}
-	export class ModelEntry {
-	    name: string;
-	    size: number;
-	    family: string;
-	    parameterSize: string;
-	    quantization: string;
-	    contextLength: number;
-	    capabilities: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ModelEntry(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.size = source["size"];
-	        this.family = source["family"];
-	        this.parameterSize = source["parameterSize"];
-	        this.quantization = source["quantization"];
-	        this.contextLength = source["contextLength"];
-	        this.capabilities = source["capabilities"];
 	    }
 	}
 	export class Notice {
@@ -672,6 +618,65 @@ export namespace memory {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace models {
+	
+	export class FirstRun {
+	    ollamaHost: string;
+	    ollamaRunning: boolean;
+	    ollamaInstalled: boolean;
+	    ollamaError: string;
+	    models: string[];
+	    chatModels: string[];
+	    modelInstalled: boolean;
+	    model: string;
+	    suggestedModel: string;
+	    workspace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FirstRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ollamaHost = source["ollamaHost"];
+	        this.ollamaRunning = source["ollamaRunning"];
+	        this.ollamaInstalled = source["ollamaInstalled"];
+	        this.ollamaError = source["ollamaError"];
+	        this.models = source["models"];
+	        this.chatModels = source["chatModels"];
+	        this.modelInstalled = source["modelInstalled"];
+	        this.model = source["model"];
+	        this.suggestedModel = source["suggestedModel"];
+	        this.workspace = source["workspace"];
+	    }
+	}
+	export class ModelEntry {
+	    name: string;
+	    size: number;
+	    family: string;
+	    parameterSize: string;
+	    quantization: string;
+	    contextLength: number;
+	    capabilities: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.family = source["family"];
+	        this.parameterSize = source["parameterSize"];
+	        this.quantization = source["quantization"];
+	        this.contextLength = source["contextLength"];
+	        this.capabilities = source["capabilities"];
+	    }
 	}
 
 }

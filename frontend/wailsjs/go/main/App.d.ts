@@ -4,6 +4,7 @@ import {audit} from '../models';
 import {schedule} from '../models';
 import {config} from '../models';
 import {core} from '../models';
+import {models} from '../models';
 import {settings} from '../models';
 import {memory} from '../models';
 import {session} from '../models';
@@ -40,7 +41,7 @@ export function DismissNotice(arg1:string):Promise<void>;
 
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
-export function FirstRun():Promise<core.FirstRun>;
+export function FirstRun():Promise<models.FirstRun>;
 
 export function GetBackgroundSettings():Promise<core.BackgroundSettings>;
 
@@ -56,7 +57,7 @@ export function ListMCPServers():Promise<Array<core.MCPServerView>>;
 
 export function ListMemoryFiles():Promise<Array<memory.FileInfo>>;
 
-export function ListModels():Promise<Array<core.ModelEntry>>;
+export function ListModels():Promise<Array<models.ModelEntry>>;
 
 export function ListSessions():Promise<Array<session.Summary>>;
 

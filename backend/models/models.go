@@ -1,4 +1,8 @@
-package core
+// Package models is the models service: one provider per configured provider key
+// (built on first use and rebuilt only when that provider's settings or key change),
+// and the Ollama model management the Models view and `hearth models` use: list,
+// pull (with progress, cancellable), delete and the first-run check.
+package models
 
 import (
 	"context"
@@ -55,9 +59,9 @@ func ollamaModelName(name string) (string, error) {
 	return name, nil
 }
 
-// ListModels lists the installed Ollama models with their details (one
+// List lists the installed Ollama models with their details (one
 // /api/show per model). A model whose details cannot be read is still listed.
-func (s *Service) ListModels(ctx context.Context) ([]ModelEntry, error) {
+func (s *Service) List(ctx context.Context) ([]ModelEntry, error) {
 	o, err := s.ollama()
 	if err != nil {
 		return nil, err
@@ -82,8 +86,8 @@ func (s *Service) ListModels(ctx context.Context) ([]ModelEntry, error) {
 	return out, nil
 }
 
-// PullModel downloads an Ollama model, reporting progress to fn.
-func (s *Service) PullModel(ctx context.Context, name string, fn func(llm.PullProgress)) error {
+// Pull downloads an Ollama model, reporting progress to fn.
+func (s *Service) Pull(ctx context.Context, name string, fn func(llm.PullProgress)) error {
 	model, err := ollamaModelName(name)
 	if err != nil {
 		return err
@@ -95,8 +99,8 @@ func (s *Service) PullModel(ctx context.Context, name string, fn func(llm.PullPr
 	return o.Pull(ctx, model, fn)
 }
 
-// DeleteModel removes an installed Ollama model.
-func (s *Service) DeleteModel(ctx context.Context, name string) error {
+// Delete removes an installed Ollama model.
+func (s *Service) Delete(ctx context.Context, name string) error {
 	model, err := ollamaModelName(name)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package core
+package models
 
 import (
 	"context"
@@ -35,7 +35,7 @@ func (s *Service) FirstRun(ctx context.Context, lookPath func(string) (string, e
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
-	st := s.Status(ctx)
+	st := s.settings.Status(ctx)
 	fr := FirstRun{
 		OllamaHost: st.OllamaHost, OllamaRunning: st.OllamaReachable, OllamaError: st.OllamaError,
 		Models: []string{}, ChatModels: []string{}, Model: st.Model, SuggestedModel: SuggestedModel, Workspace: st.Workspace,
@@ -45,7 +45,7 @@ func (s *Service) FirstRun(ctx context.Context, lookPath func(string) (string, e
 	if !fr.OllamaRunning {
 		return fr
 	}
-	models, err := s.ListModels(ctx)
+	models, err := s.List(ctx)
 	if err != nil {
 		fr.OllamaError = err.Error()
 		return fr
