@@ -86,7 +86,7 @@ show its transport, whether it is connected, how many tools it offers and its la
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			defer e.shutdown()
-			res, err := e.service().TestMCPServer(cmd.Context(), args[0])
+			res, err := e.service().Reach().TestMCPServer(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -121,7 +121,7 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 			if err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
-			names, err := e.service().ImportClaudeDesktop(string(data))
+			names, err := e.service().Reach().ImportClaudeDesktop(string(data))
 			if err != nil {
 				return err
 			}
@@ -136,7 +136,7 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			defer e.shutdown()
-			if err := e.service().RemoveMCPServer(args[0]); err != nil {
+			if err := e.service().Reach().RemoveMCPServer(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed %s.\n", args[0])
@@ -181,10 +181,7 @@ func newSkillsCmd(e *env) *cobra.Command {
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			defer e.shutdown()
-			list, err := e.service().ListSkills()
-			if err != nil {
-				return err
-			}
+			list := e.service().Reach().ListSkills()
 			if asJSON {
 				return printJSON(e.stdout, list)
 			}
@@ -213,7 +210,7 @@ func newSkillsCmd(e *env) *cobra.Command {
 			Args:    usageArgs(cobra.ExactArgs(1)),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				defer e.shutdown()
-				if err := e.service().SetSkillEnabled(args[0], on); err != nil {
+				if err := e.service().Reach().SetSkillEnabled(args[0], on); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "%s %sd.\n", args[0], use)

@@ -21,7 +21,7 @@ type agentParts struct {
 	store    *session.Store
 	registry *tools.Registry
 	runner   *agent.Runner
-	reach    *reachParts // skills, MCP, subagents (core/reach.go)
+	reach    *reachParts // subagents (core/subagents.go)
 	mem      *memoryParts
 }
 
@@ -42,6 +42,7 @@ func (s *Service) agent() (*agentParts, error) {
 	keys := s.settings.Keys()
 	d := cfg.Agents.Defaults
 	p := &agentParts{
+		reach:    &reachParts{},
 		store:    s.sessions.Store(),
 		registry: tools.NewRegistry(tools.RegistryOptions{Masker: keys.Masker()}),
 	}
@@ -59,7 +60,10 @@ func (s *Service) agent() (*agentParts, error) {
 		DisableExec:    !cfg.Tools.Exec.Enabled,
 	})...)
 	if err == nil {
-		err = s.registerReach(p, cfg)
+		var web []tools.Tool
+		if web, err = s.reach.Tools(); err == nil {
+			err = p.registry.Register(web...)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
@@ -71,7 +75,7 @@ func (s *Service) agent() (*agentParts, error) {
 	if err := p.registry.Register(schedule.Tools(s, s.postMessage, s.bg.clock.Now, nil)...); err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
-	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: p.reach.skills.Prompt})
+	pb, err := prompt.New(prompt.Options{Workspace: paths.Workspace, Skills: s.reach.SkillsPrompt})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
@@ -100,11 +104,13 @@ func (s *Service) agent() (*agentParts, error) {
 		Commands:           p.mem.commands(),
 	})
 	if err == nil {
-		err = s.startReach(p, cfg)
+		err = s.startSubagents(p, cfg)
 	}
 	if err != nil {
 		return nil, err
 	}
+	regs := []*tools.Registry{p.registry, p.reach.subRegistry}
+	s.reach.Start(context.Background(), regs...) // connects in the background, never waits
 	s.parts = p
 	return p, nil
 }
@@ -175,6 +181,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	p := s.parts
 	s.mu.Unlock()
 	defer s.retiring.Wait() // parts replaced by a settings save close too
+	_ = s.reach.Close(ctx)
 	if p == nil {
 		return nil
 	}

@@ -12,7 +12,9 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/guard"
 	"hearth/backend/llm"
+	"hearth/backend/mcp"
 	"hearth/backend/models"
+	"hearth/backend/reach"
 	"hearth/backend/schedule"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/sessions"
@@ -46,6 +48,7 @@ type Service struct {
 	guard    *guard.Service
 	sessions *sessions.Service
 	models   *models.Service
+	reach    *reach.Service
 
 	mu         sync.Mutex
 	parts      *agentParts // built by agent() on first use
@@ -68,6 +71,7 @@ func Open(opts Options) *Service {
 	s.bg.paused = s.settings.Config().Schedule.Paused // reminders stay paused across restarts
 	s.guard = guard.New(s.settings)
 	s.models = models.New(s.settings, opts.Retry)
+	s.reach = reach.New(s.settings, nil)
 	s.sessions = sessions.New(sessions.Options{
 		Dir:       s.settings.Paths().SessionsDir,
 		Workspace: func() string { return s.Paths().Workspace },
@@ -181,6 +185,25 @@ func (s *Service) SetCloseToTray(on bool) error { return s.settings.SetCloseToTr
 
 // Models is the models service.
 func (s *Service) Models() *models.Service { return s.models }
+
+// Reach is the MCP, skills and web service.
+func (s *Service) Reach() *reach.Service { return s.reach }
+
+// ListMCPServers starts the agent (which connects the MCP servers) and lists them.
+func (s *Service) ListMCPServers() ([]mcp.Status, error) {
+	if _, err := s.agent(); err != nil {
+		return nil, err
+	}
+	return s.reach.ListMCPServers(), nil
+}
+
+// MCPServerViews starts the agent and lists the MCP servers for the window.
+func (s *Service) MCPServerViews() ([]reach.MCPServerView, error) {
+	if _, err := s.agent(); err != nil {
+		return nil, err
+	}
+	return s.reach.MCPServerViews(), nil
+}
 
 // Guard is the approvals service.
 func (s *Service) Guard() *guard.Service { return s.guard }

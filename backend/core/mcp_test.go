@@ -85,18 +85,18 @@ func TestMCPThroughService(t *testing.T) {
 	}
 
 	// Settings: save a second server, import a Claude Desktop block, test, remove.
-	if err := svc.SaveMCPServer("bad", config.MCPServer{}); err == nil || !strings.Contains(err.Error(), `give "command"`) {
+	if err := svc.Reach().SaveMCPServer("bad", config.MCPServer{}); err == nil || !strings.Contains(err.Error(), `give "command"`) {
 		t.Errorf("bad server: %v", err)
 	}
-	if err := svc.SaveMCPServer("f", config.MCPServer{URL: url, ToolTimeout: 5}); err != nil {
+	if err := svc.Reach().SaveMCPServer("f", config.MCPServer{URL: url, ToolTimeout: 5}); err != nil {
 		t.Fatal(err)
 	}
 	waitMCP(t, svc, "f")
-	names, err := svc.ImportClaudeDesktop(`{"mcpServers": {"g": {"url": "` + url + `"}}, "globalShortcut": ""}`)
+	names, err := svc.Reach().ImportClaudeDesktop(`{"mcpServers": {"g": {"url": "` + url + `"}}, "globalShortcut": ""}`)
 	if err != nil || !slices.Equal(names, []string{"g"}) {
 		t.Fatalf("import %v %v", names, err)
 	}
-	res, err := svc.TestMCPServer(context.Background(), "g")
+	res, err := svc.Reach().TestMCPServer(context.Background(), "g")
 	if err != nil || !slices.Equal(res.Tools, []string{"mcp_g_echo"}) {
 		t.Errorf("test %+v %v", res, err)
 	}
@@ -106,10 +106,10 @@ func TestMCPThroughService(t *testing.T) {
 			t.Errorf("config file lacks %s:\n%s", want, data)
 		}
 	}
-	if err := svc.RemoveMCPServer("g"); err != nil {
+	if err := svc.Reach().RemoveMCPServer("g"); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.RemoveMCPServer("g"); err == nil {
+	if err := svc.Reach().RemoveMCPServer("g"); err == nil {
 		t.Error("removing twice worked")
 	}
 	list, _ := svc.ListMCPServers()
@@ -120,7 +120,7 @@ func TestMCPThroughService(t *testing.T) {
 	if !slices.Equal(have, []string{"e", "f"}) {
 		t.Errorf("servers %v", have)
 	}
-	if _, err := svc.TestMCPServer(context.Background(), "nope"); err == nil {
+	if _, err := svc.Reach().TestMCPServer(context.Background(), "nope"); err == nil {
 		t.Error("test of an unknown server worked")
 	}
 }

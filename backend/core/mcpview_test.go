@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/backend/config"
+	"hearth/backend/reach"
 )
 
 // The window's views of MCP servers: a connected server shows its tools and
@@ -19,10 +20,10 @@ func TestMCPServerViews(t *testing.T) {
 		"headers": {"Authorization": "Bearer ${HEARTH_TEST_MCP_TOKEN}"}},
 		"broken": {"command": "/nonexistent/hearth-mcp-server"}}}}`)
 	waitMCP(t, svc, "e")
-	if err := svc.SaveMCPServer("ref", config.MCPServer{URL: "http://127.0.0.1:9/${HEARTH_TEST_MCP_PATH}"}); err != nil {
+	if err := svc.Reach().SaveMCPServer("ref", config.MCPServer{URL: "http://127.0.0.1:9/${HEARTH_TEST_MCP_PATH}"}); err != nil {
 		t.Fatal(err)
 	}
-	var views []MCPServerView
+	var views []reach.MCPServerView
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var err error
@@ -56,24 +57,24 @@ func TestMCPServerViews(t *testing.T) {
 		t.Errorf("saved config shown as %q, want the reference as written", r.Config.URL)
 	}
 
-	res, err := svc.TestMCPServerView(context.Background(), "e")
+	res, err := svc.Reach().TestMCPServerView(context.Background(), "e")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(res.Tools, []string{"mcp_e_echo"}) || res.ServerName != "echo" || res.Transport != "streamableHttp" {
 		t.Errorf("test result %+v", res)
 	}
-	if _, err := svc.TestMCPServerView(context.Background(), "broken"); err == nil ||
+	if _, err := svc.Reach().TestMCPServerView(context.Background(), "broken"); err == nil ||
 		!strings.Contains(err.Error(), "broken") {
 		t.Errorf("testing a broken server: %v", err)
 	}
 
 	// A draft is tested without being saved; a bad one says what is wrong.
-	res, err = svc.TestMCPDraft(context.Background(), "draft", config.MCPServer{URL: url})
+	res, err = svc.Reach().TestMCPDraft(context.Background(), "draft", config.MCPServer{URL: url})
 	if err != nil || !slices.Equal(res.Tools, []string{"mcp_draft_echo"}) {
 		t.Errorf("draft test: %+v, %v", res, err)
 	}
-	if _, err := svc.TestMCPDraft(context.Background(), "draft", config.MCPServer{URL: "ftp://x"}); err == nil ||
+	if _, err := svc.Reach().TestMCPDraft(context.Background(), "draft", config.MCPServer{URL: "ftp://x"}); err == nil ||
 		!strings.Contains(err.Error(), "not http(s)") {
 		t.Errorf("bad draft: %v", err)
 	}

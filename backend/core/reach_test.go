@@ -18,9 +18,8 @@ import (
 // ~150 tokens of F-PROMPTSIZE), and a disabled skill leaves it.
 func TestSkillsInPrompt(t *testing.T) {
 	svc, fake := chatService(t, "", fakeollama.Reply{Content: "ok"}, fakeollama.Reply{Content: "ok"})
-	list, err := svc.ListSkills()
-	if err != nil || len(list) != 4 {
-		t.Fatalf("skills %+v %v", list, err)
+	if list := svc.Reach().ListSkills(); len(list) != 4 {
+		t.Fatalf("skills %+v", list)
 	}
 	send := func(id string) string {
 		run, err := svc.SendRequest(context.Background(), agent.Request{SessionID: id, Text: "hello"}, nil)
@@ -49,7 +48,7 @@ func TestSkillsInPrompt(t *testing.T) {
 			t.Errorf("summary lacks %s:\n%s", n, section)
 		}
 	}
-	if err := svc.SetSkillEnabled("summarize", false); err != nil {
+	if err := svc.Reach().SetSkillEnabled("summarize", false); err != nil {
 		t.Fatal(err)
 	}
 	if sys := send("b"); strings.Contains(sys, `name="summarize"`) || !strings.Contains(sys, `name="memory"`) {

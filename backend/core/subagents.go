@@ -116,9 +116,6 @@ func (r *reachParts) close(ctx context.Context) {
 			slog.Warn("shutdown", "err", err)
 		}
 	}
-	if r.mcp != nil {
-		r.mcp.Close()
-	}
 }
 
 // Subagents lists the running background tasks.
@@ -141,4 +138,11 @@ func firstLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// reachParts are the subagents the agent owns: their manager and their registry
+// (the main tools minus spawn, message and cron; MCP tools are added there too).
+type reachParts struct {
+	subagents   *subagent.Manager
+	subRegistry *tools.Registry
 }

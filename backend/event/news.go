@@ -23,3 +23,8 @@ func (c SettingsChanged) Has(part string) bool {
 	}
 	return false
 }
+
+// MCPChanged says an MCP server connected, failed, changed its tools or went away.
+type MCPChanged struct {
+	Server string `json:"server"`
+}

@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { approval, audit, config, core, event, memory, models, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, config, core, event, memory, models, reach, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
@@ -43,9 +43,9 @@ export interface BackgroundEvent {
   sessionId?: string;
   jobId?: string;
 }
-export type McpServer = core.MCPServerView;
+export type McpServer = reach.MCPServerView;
 export type McpConfig = config.MCPServer;
-export type McpTest = core.MCPTestView;
+export type McpTest = reach.MCPTestView;
 export type Skill = skills.Skill;
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 

@@ -263,74 +263,6 @@ export namespace core {
 	        this.model = source["model"];
 	    }
 	}
-	export class MCPServerView {
-	    name: string;
-	    config: config.MCPServer;
-	    transport: string;
-	    connected: boolean;
-	    tools: number;
-	    toolNames: string[];
-	    lastError: string;
-	    since: string;
-	    serverName: string;
-	    serverVersion: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new MCPServerView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.config = this.convertValues(source["config"], config.MCPServer);
-	        this.transport = source["transport"];
-	        this.connected = source["connected"];
-	        this.tools = source["tools"];
-	        this.toolNames = source["toolNames"];
-	        this.lastError = source["lastError"];
-	        this.since = source["since"];
-	        this.serverName = source["serverName"];
-	        this.serverVersion = source["serverVersion"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class MCPTestView {
-	    transport: string;
-	    serverName: string;
-	    serverVersion: string;
-	    tools: string[];
-	    durationMs: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new MCPTestView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.transport = source["transport"];
-	        this.serverName = source["serverName"];
-	        this.serverVersion = source["serverVersion"];
-	        this.tools = source["tools"];
-	        this.durationMs = source["durationMs"];
-	    }
-	}
 	export class Notice {
 	    id: string;
 	    kind: string;
@@ -676,6 +608,79 @@ export namespace models {
 	        this.quantization = source["quantization"];
 	        this.contextLength = source["contextLength"];
 	        this.capabilities = source["capabilities"];
+	    }
+	}
+
+}
+
+export namespace reach {
+	
+	export class MCPServerView {
+	    name: string;
+	    config: config.MCPServer;
+	    transport: string;
+	    connected: boolean;
+	    tools: number;
+	    toolNames: string[];
+	    lastError: string;
+	    since: string;
+	    serverName: string;
+	    serverVersion: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.config = this.convertValues(source["config"], config.MCPServer);
+	        this.transport = source["transport"];
+	        this.connected = source["connected"];
+	        this.tools = source["tools"];
+	        this.toolNames = source["toolNames"];
+	        this.lastError = source["lastError"];
+	        this.since = source["since"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPTestView {
+	    transport: string;
+	    serverName: string;
+	    serverVersion: string;
+	    tools: string[];
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTestView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.transport = source["transport"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	        this.tools = source["tools"];
+	        this.durationMs = source["durationMs"];
 	    }
 	}
 

@@ -6,6 +6,7 @@ import {config} from '../models';
 import {core} from '../models';
 import {models} from '../models';
 import {settings} from '../models';
+import {reach} from '../models';
 import {memory} from '../models';
 import {session} from '../models';
 import {skills} from '../models';
@@ -53,7 +54,7 @@ export function JobProblems():Promise<Array<schedule.JobProblem>>;
 
 export function ListJobs():Promise<Array<schedule.Job>>;
 
-export function ListMCPServers():Promise<Array<core.MCPServerView>>;
+export function ListMCPServers():Promise<Array<reach.MCPServerView>>;
 
 export function ListMemoryFiles():Promise<Array<memory.FileInfo>>;
 
@@ -119,6 +120,6 @@ export function Status():Promise<settings.Status>;
 
 export function StopRun(arg1:string):Promise<boolean>;
 
-export function TestMCPDraft(arg1:string,arg2:config.MCPServer):Promise<core.MCPTestView>;
+export function TestMCPDraft(arg1:string,arg2:config.MCPServer):Promise<reach.MCPTestView>;
 
-export function TestMCPServer(arg1:string):Promise<core.MCPTestView>;
+export function TestMCPServer(arg1:string):Promise<reach.MCPTestView>;

@@ -1,4 +1,4 @@
-package core
+package reach
 
 import (
 	"context"
@@ -44,17 +44,14 @@ type MCPTestView struct {
 }
 
 // MCPServerViews lists every configured MCP server with its live state.
-func (s *Service) MCPServerViews() ([]MCPServerView, error) {
-	list, err := s.ListMCPServers()
-	if err != nil {
-		return nil, err
-	}
-	saved := maps.Clone(s.Config().Tools.MCPServers)
-	file := s.Paths().ConfigFile
+func (r *Service) MCPServerViews() []MCPServerView {
+	list := r.ListMCPServers()
+	saved := maps.Clone(r.settings.Config().Tools.MCPServers)
+	file := r.settings.Paths().ConfigFile
 	// A loaded config holds ${VAR} references expanded; the window edits the entry
 	// as the file has it, so a secret kept in the environment is not shown.
 	for name, raw := range asWritten(file) {
-		if c, ok := saved[name]; ok && reflect.DeepEqual(expandServer(raw, s.settings.Getenv), expandServer(c, s.settings.Getenv)) {
+		if c, ok := saved[name]; ok && reflect.DeepEqual(expandServer(raw, r.settings.Getenv), expandServer(c, r.settings.Getenv)) {
 			saved[name] = raw
 		}
 	}
@@ -76,7 +73,7 @@ func (s *Service) MCPServerViews() ([]MCPServerView, error) {
 		}
 		out = append(out, v)
 	}
-	return out, nil
+	return out
 }
 
 // asWritten reads tools.mcpServers from the config file without expanding
@@ -99,32 +96,29 @@ func asWritten(path string) map[string]config.MCPServer {
 
 // TestMCPServerView tests a configured server's connection (TestMCPServer)
 // and reports what it offers.
-func (s *Service) TestMCPServerView(ctx context.Context, name string) (MCPTestView, error) {
-	r, err := s.TestMCPServer(ctx, name)
+func (r *Service) TestMCPServerView(ctx context.Context, name string) (MCPTestView, error) {
+	res, err := r.TestMCPServer(ctx, name)
 	if err != nil {
 		return MCPTestView{}, err
 	}
-	return testView(r), nil
+	return testView(res), nil
 }
 
 // TestMCPDraft tests a server entry that is not saved yet (the editor's
 // Test button): the same check and connection as a saved one, nothing written.
-func (s *Service) TestMCPDraft(ctx context.Context, name string, c config.MCPServer) (MCPTestView, error) {
+func (r *Service) TestMCPDraft(ctx context.Context, name string, c config.MCPServer) (MCPTestView, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if err := mcp.CheckServer(name, c); err != nil {
 		return MCPTestView{}, fmt.Errorf("test MCP server: %w", err)
 	}
-	p, err := s.agent()
+	m, _ := r.manager()
+	res, err := m.Test(ctx, name, expandServer(c, r.settings.Getenv))
 	if err != nil {
 		return MCPTestView{}, err
 	}
-	r, err := p.reach.mcp.Test(ctx, name, expandServer(c, s.settings.Getenv))
-	if err != nil {
-		return MCPTestView{}, err
-	}
-	return testView(r), nil
+	return testView(res), nil
 }
 
 func testView(r mcp.TestResult) MCPTestView {
