@@ -94,7 +94,7 @@ func BenchmarkLoopIteration(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				builder = &PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()}
+				builder = &PromptContext{System: pb.SystemPrompt, Estimator: prompt.NewEstimator()}
 			}
 			r, err := New(Options{Tools: reg, Store: store, DefaultModel: "x/y", MaxToolIterations: 100, Context: builder,
 				Resolve: func(string) (llm.Provider, string, error) { return prov, "y", nil }})

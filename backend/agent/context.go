@@ -15,10 +15,14 @@ type ContextBuilder interface {
 	Build(ctx context.Context, in ContextInput) (ContextOutput, error)
 }
 
-// Calibrator is implemented by builders whose token estimator learns from
-// the prompt token counts providers report (F-BUDGET).
-type Calibrator interface {
-	Calibrate(model string, estimated, reported int)
+// Estimator is the token estimator behind a builder, told what the provider counted:
+// Observe after every call that reports its prompt tokens (the estimate calibrates
+// itself), Overflowed when the provider refused a request the estimate said fits (it
+// returns true when it raised the estimate, and the loop then rebuilds the request
+// smaller). prompt.Estimator is the one the app uses.
+type Estimator interface {
+	Observe(model string, estimated, reported int) bool
+	Overflowed(model string) bool
 }
 
 // ContextInput is everything a builder needs for one request.
@@ -50,7 +54,7 @@ type ContextOutput struct {
 	Tokens int
 	// LeftOutTurns counts the oldest turns left out to fit the window; the
 	// runner tells the user with a notice. FirstKept is the history index of
-	// the first message sent (for Options.OnLeftOut).
+	// the first message sent (Result.FirstKept: what memory may consolidate).
 	LeftOutTurns int
 	FirstKept    int
 	// Notices are things the user should know about this request (a file

@@ -29,12 +29,14 @@ type loop struct {
 	limit     int
 	history   []llm.Message
 
-	callSeq  int
-	usage    llm.Usage
-	leftOut  int
-	noticed  map[string]bool
-	guard    map[string]int
-	finalMsg *llm.Message // the assistant message that ends the run
+	callSeq   int
+	usage     llm.Usage
+	leftOut   int
+	firstKept int // of the last request built
+	built     int // history length of the last request built
+	noticed   map[string]bool
+	guard     map[string]int
+	finalMsg  *llm.Message // the assistant message that ends the run
 }
 
 // runError is a run failure with what the error event says.
@@ -97,6 +99,9 @@ func (l *loop) prepareContinue() error {
 func (l *loop) execute() (res Result) {
 	l.noticed, l.guard = map[string]bool{}, map[string]int{}
 	l.em.emit(event.RunStarted, event.StartedData{Model: l.model, Continued: l.cont})
+	for _, n := range l.req.Notices {
+		l.em.notice(event.LevelWarning, "%s", n)
+	}
 	defer func() {
 		// A bug in the loop must not take the app down or leave the UI
 		// waiting for run_finished.
@@ -170,8 +175,8 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 	for attempt := 1; ; attempt++ {
 		resp, err := l.callOnce(defs, extra...)
 		le, ok := llm.AsError(err)
-		if !ok || le.Kind != llm.KindContextOverflow || attempt >= 4 || l.r.opts.OnOverflow == nil ||
-			resp.Message.Content != "" || len(resp.Message.ToolCalls) > 0 || !l.r.opts.OnOverflow(l.model) {
+		if !ok || le.Kind != llm.KindContextOverflow || attempt >= 4 || l.r.opts.Estimator == nil ||
+			resp.Message.Content != "" || len(resp.Message.ToolCalls) > 0 || !l.r.opts.Estimator.Overflowed(l.model) {
 			return resp, err
 		}
 		if !l.noticed["overflow"] {
@@ -199,11 +204,9 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 			l.em.notice(event.LevelWarning, "%s", n)
 		}
 	}
+	l.firstKept, l.built = out.FirstKept, len(l.history)
 	if out.LeftOutTurns > l.leftOut {
 		l.leftOut = out.LeftOutTurns
-		if l.r.opts.OnLeftOut != nil {
-			l.r.opts.OnLeftOut(l.run.SessionID, out.FirstKept)
-		}
 		l.em.notice(event.LevelInfo, "%d older turn(s) of this chat were left out to fit the model's context window (%d tokens); start a new chat with /new to begin fresh.",
 			out.LeftOutTurns, l.limit)
 	}
@@ -233,8 +236,8 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 			ContextUsed: u.PromptTokens + u.CompletionTokens, ContextLimit: limit}
 		l.r.setUsage(l.run.SessionID, ud)
 		l.em.emit(event.Usage, ud)
-		if c, ok := l.r.opts.Context.(Calibrator); ok && u.PromptTokens > 0 && out.EstimatedTokens > 0 {
-			c.Calibrate(l.model, out.EstimatedTokens, u.PromptTokens)
+		if e := l.r.opts.Estimator; e != nil && u.PromptTokens > 0 && out.EstimatedTokens > 0 {
+			e.Observe(l.model, out.EstimatedTokens, u.PromptTokens)
 		}
 	}
 	return resp, err
@@ -290,7 +293,8 @@ func (l *loop) summarise() (string, error) {
 
 // finish writes the run's last lines and emits run_finished.
 func (l *loop) finish(final string, err error) Result {
-	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: event.StatusOK, Final: final, Usage: l.usage}
+	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: event.StatusOK, Final: final, Usage: l.usage,
+		HistoryLen: l.built, FirstKept: l.firstKept}
 	switch {
 	case err == nil:
 	case l.shuttingDown():

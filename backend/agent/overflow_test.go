@@ -37,8 +37,8 @@ func TestProviderOverflowShrinksAndRetries(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o.Context = &PromptContext{Prompt: b, Estimator: est}
-				o.OnOverflow = est.Overflowed
+				o.Context = &PromptContext{System: b.SystemPrompt, Estimator: est}
+				o.Estimator = est
 				o.ContextTokens = 4096
 				o.MaxTokens = 256
 			})

@@ -73,20 +73,17 @@ type Options struct {
 	// OnNew runs before /new archives a session: the hook for memory
 	// consolidation (F-CONSOLIDATE). An error keeps the session as it is.
 	OnNew func(ctx context.Context, sessionID string) error
-	// OnLeftOut is told when the budget left history out of a request:
-	// messages [0, firstKept) of the session were not sent. It is the hook
-	// for consolidating them into memory (F-CONSOLIDATE) instead of losing
-	// them unseen; it runs on the run's goroutine, so it should only start
-	// the work.
-	OnLeftOut func(sessionID string, firstKept int)
+	// AfterRun is told how every run ended (not slash commands), on the run's
+	// goroutine after run_finished and before Wait returns: the one place where
+	// the chat service asks memory to consolidate what fell out of the window.
+	// It should only start work.
+	AfterRun func(Result)
 	// Commands are extra slash commands by name without the slash (memory's
 	// /remember); built-in names win.
 	Commands map[string]Command
-	// OnOverflow is told when the provider refused a request as too long
-	// although the budget said it fits; it returns true when the estimate
-	// was raised (PromptContext's Estimator.Overflowed), and the loop then
-	// rebuilds the request (leaving out more history) and tries again.
-	OnOverflow func(model string) bool
+	// Estimator is the context builder's token estimator, told the provider's
+	// counts (see Estimator); nil learns nothing and never retries an overflow.
+	Estimator Estimator
 	// Redact masks secrets in the texts of error and notice events (the
 	// configured API keys); nil leaves them as they are.
 	Redact func(string) string
@@ -158,6 +155,9 @@ type Request struct {
 	AllowTools []string
 	// Channel overrides Options.Channel for this run ("cli", "cron", …).
 	Channel string
+	// Notices are told to the user as the run starts (warnings the caller has
+	// for this chat, e.g. that saving older messages to memory failed).
+	Notices []string
 }
 
 // Result is how a run ended.
@@ -173,6 +173,10 @@ type Result struct {
 	Usage llm.Usage
 	// NewSessionID is set by /new.
 	NewSessionID string
+	// HistoryLen is the length of the history the run's last request was
+	// built from, and FirstKept the index of its first message sent (0:
+	// nothing was left out). Memory consolidates what fell out.
+	HistoryLen, FirstKept int
 }
 
 // Run is a started run.
@@ -263,6 +267,9 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 		defer cancel(nil)
 		defer r.release(run)
 		run.result = l.execute()
+		if r.opts.AfterRun != nil {
+			r.opts.AfterRun(run.result)
+		}
 	}()
 	return run, nil
 }

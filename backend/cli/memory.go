@@ -79,7 +79,7 @@ func newMemoryReindexCmd(e *env) *cobra.Command {
 archived chats (embedding every chunk again when an embedding model is set).`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := e.service().ReindexMemory(cmd.Context())
+			rep, err := e.service().Memory().Reindex(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -22,7 +22,6 @@ type agentParts struct {
 	registry *tools.Registry
 	runner   *agent.Runner
 	reach    *reachParts // subagents (core/subagents.go)
-	mem      *memoryParts
 }
 
 // agent returns the agent parts, building them on first use.
@@ -68,8 +67,7 @@ func (s *Service) agent() (*agentParts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: register tools: %w", err)
 	}
-	p.mem = s.newMemory(cfg, paths, p.store)
-	if err := p.registry.Register(p.mem.tools()...); err != nil {
+	if err := p.registry.Register(s.memory.Tools()...); err != nil {
 		return nil, fmt.Errorf("agent: register memory tools: %w", err)
 	}
 	if err := p.registry.Register(schedule.Tools(s, s.postMessage, s.bg.clock.Now, nil)...); err != nil {
@@ -82,11 +80,12 @@ func (s *Service) agent() (*agentParts, error) {
 	temp := d.Temperature
 	est := prompt.NewEstimator() // calibrated per model from the provider's counts
 	p.runner, err = agent.New(agent.Options{
-		Resolve:            s.models.Resolve,
-		Tools:              p.registry,
-		Store:              p.store,
-		Context:            shortHistory(p.mem.context(&agent.PromptContext{Prompt: pb, Estimator: est})),
-		OnOverflow:         est.Overflowed,
+		Resolve: s.models.Resolve,
+		Tools:   p.registry,
+		Store:   p.store,
+		Context: &agent.PromptContext{System: pb.SystemPrompt, Estimator: est, Recall: s.memory.Recall,
+			Window: heartbeatWindow},
+		Estimator:          est,
 		DefaultModel:       d.Model,
 		Workspace:          paths.Workspace,
 		MaxToolIterations:  d.MaxToolIterations,
@@ -99,9 +98,9 @@ func (s *Service) agent() (*agentParts, error) {
 		Observer:           s.guard.Observe,
 		Redact:             keys.Mask,
 		OnStop:             p.reach.stopSubagents,
-		OnNew:              p.mem.onNew,
-		OnLeftOut:          p.mem.onLeftOut,
-		Commands:           p.mem.commands(),
+		OnNew:              s.memory.ConsolidateAll,
+		AfterRun:           s.afterRun,
+		Commands:           s.rememberCommand(),
 	})
 	if err == nil {
 		err = s.startSubagents(p, cfg)
@@ -144,6 +143,7 @@ func (s *Service) SendRequest(ctx context.Context, req agent.Request, sink event
 			return nil, fmt.Errorf("model %q: %w", req.Model, err)
 		}
 	}
+	s.memoryNotices(&req)
 	return p.runner.Start(ctx, req, sink)
 }
 
@@ -182,10 +182,12 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	defer s.retiring.Wait() // parts replaced by a settings save close too
 	_ = s.reach.Close(ctx)
-	if p == nil {
-		return nil
+	var err error
+	if p != nil {
+		err = closeParts(ctx, p)
 	}
-	return closeParts(ctx, p)
+	_ = s.memory.Close(ctx)
+	return err
 }
 
 // closeParts stops what the parts run: MCP servers and subagents, the
@@ -193,10 +195,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 // memory watcher.
 func closeParts(ctx context.Context, p *agentParts) error {
 	p.reach.close(ctx)
-	err := p.runner.Shutdown(ctx)
-	_ = p.mem.cons.Wait(ctx)
-	p.mem.close()
-	return err
+	return p.runner.Shutdown(ctx)
 }
 
 // retireLocked drops the parts so the next use rebuilds them from the

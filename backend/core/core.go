@@ -13,6 +13,7 @@ import (
 	"hearth/backend/guard"
 	"hearth/backend/llm"
 	"hearth/backend/mcp"
+	"hearth/backend/memory"
 	"hearth/backend/models"
 	"hearth/backend/reach"
 	"hearth/backend/schedule"
@@ -55,7 +56,9 @@ type Service struct {
 	partsStale bool        // settings changed during a reply: rebuild when idle
 	retiring   sync.WaitGroup
 	bg         background // reminders and heartbeat (schedule.go)
-	memSubs    memorySubs // OnMemoryChange listeners, kept across rebuilds (memory.go)
+	memory     *memory.Service
+	memChanges *event.Broker[event.MemoryChanged]
+	watchOnce  sync.Once
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -78,6 +81,8 @@ func Open(opts Options) *Service {
 		InUse:     s.inUse,
 		Deleted:   s.guard.ForgetChat, // a new chat under the same id asks again
 	})
+	s.memChanges = event.NewBroker[event.MemoryChanged](0)
+	s.memory = memory.NewService(s.memoryOptions(), s.memChanges)
 	return s
 }
 
@@ -85,6 +90,12 @@ func Open(opts Options) *Service {
 // no reply runs, else once the replies are done. A changed key only drops its
 // provider.
 func (s *Service) settingsChanged(c event.SettingsChanged) {
+	if c.Has(settings.PartWorkspace) || c.Has(settings.PartAgent) {
+		s.memory.Apply(s.memoryOptions())
+	}
+	if c.Has(settings.PartWorkspace) {
+		s.reach.Apply(c)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.parts == nil {

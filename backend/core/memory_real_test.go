@@ -49,7 +49,7 @@ func TestRealOllamaMemorySearch(t *testing.T) {
 	if res.Mode != memory.ModeHybrid || res.Note != "" || len(res.Hits) != 3 || res.Hits[0].Date != "2026-03-02 11:00" || res.Hits[0].Mode != memory.ModeHybrid {
 		t.Fatalf("search %+v", res)
 	}
-	rep, err := svc.ReindexMemory(ctx)
+	rep, err := svc.Memory().Reindex(ctx)
 	if err != nil || rep.Chunks != 3 || rep.Vectors != 3 || rep.Embedded != 3 || rep.Mode != memory.ModeHybrid {
 		t.Fatalf("reindex %+v %v", rep, err)
 	}

@@ -50,7 +50,7 @@ func TestMemoryAPI(t *testing.T) {
 	ch := &changes{}
 	svc.OnMemoryChange(ch.add)
 
-	files, err := svc.ListMemoryFiles()
+	files, err := svc.Memory().List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestMemoryAPI(t *testing.T) {
 			t.Errorf("ListMemoryFiles lacks %s: %v", want, paths)
 		}
 	}
-	opened, err := svc.ReadMemoryFile("memory/MEMORY.md")
+	opened, err := svc.Memory().Read("memory/MEMORY.md")
 	if err != nil || !opened.Exists {
 		t.Fatal(opened, err)
 	}
@@ -77,7 +77,7 @@ func TestMemoryAPI(t *testing.T) {
 		t.Fatalf("run %+v", res)
 	}
 	ch.waitFor(t, "memory/MEMORY.md")
-	res, err := svc.SaveMemoryFile("memory/MEMORY.md", opened.Content+"- Likes jazz\n", opened.Hash)
+	res, err := svc.Memory().Save("memory/MEMORY.md", opened.Content+"- Likes jazz\n", opened.Hash)
 	if err != nil || res.Saved || res.Conflict == nil || !strings.Contains(res.Conflict.Theirs, "Sister's birthday is 3 May") ||
 		!strings.HasSuffix(res.Conflict.Mine, "- Likes jazz\n") {
 		t.Fatalf("save over the agent's write: %+v %v", res, err)
@@ -89,15 +89,16 @@ func TestMemoryAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch.waitFor(t, "memory/2026-06-01.md")
-	hits, err := svc.SearchMemory(context.Background(), "kayak", 3)
+	found, err := svc.Memory().Search(context.Background(), "kayak", 3)
+	hits := found.Hits
 	if err != nil || len(hits) != 1 || hits[0].Source != "memory/2026-06-01.md" || hits[0].Mode != memory.ModeKeyword {
 		t.Fatalf("search: %+v %v", hits, err)
 	}
-	rep, err := svc.ReindexMemory(context.Background())
+	rep, err := svc.Memory().Reindex(context.Background())
 	if err != nil || !rep.Rebuilt || rep.Chunks < 1 || rep.Mode != memory.ModeKeyword {
 		t.Errorf("reindex %+v %v", rep, err)
 	}
-	if _, err := svc.ReadMemoryFile("../config.json"); err == nil {
+	if _, err := svc.Memory().Read("../config.json"); err == nil {
 		t.Error("read outside the memory files allowed")
 	}
 
@@ -109,7 +110,7 @@ func TestMemoryAPI(t *testing.T) {
 	if res := run.Wait(); res.Status != event.StatusOK || res.NewSessionID == "" {
 		t.Fatalf("/new %+v", res)
 	}
-	h, _ := svc.ReadMemoryFile(memory.HistoryFile)
+	h, _ := svc.Memory().Read(memory.HistoryFile)
 	if !strings.Contains(h.Content, "] Talked about the sister's birthday.") {
 		t.Errorf("HISTORY.md %q", h.Content)
 	}
@@ -121,15 +122,15 @@ func TestMemoryAPI(t *testing.T) {
 		t.Errorf("%d requests", len(reqs))
 	}
 	// The archived chat is now searchable.
-	if hits, _ := svc.SearchMemory(context.Background(), "sister birthday", 5); len(hits) == 0 {
+	if res, _ := svc.Memory().Search(context.Background(), "sister birthday", 5); len(res.Hits) == 0 {
 		t.Error("archived chat not recalled")
 	} else {
 		found := false
-		for _, h := range hits {
+		for _, h := range res.Hits {
 			found = found || h.Source == "sessions/m1"
 		}
 		if !found {
-			t.Errorf("hits %+v", hits)
+			t.Errorf("hits %+v", res.Hits)
 		}
 	}
 }

@@ -86,10 +86,13 @@ func (s *Service) SetBackgroundSink(sink BackgroundSink) {
 	s.bg.mu.Unlock()
 }
 
-// shortHistory keeps the heartbeat session's requests to its last turns.
-func shortHistory(inner agent.ContextBuilder) agent.ContextBuilder {
-	return schedule.ShortHistory{ContextBuilder: inner, Turns: schedule.HeartbeatTurns,
-		Sessions: map[string]bool{schedule.HeartbeatSession: true}}
+// heartbeatWindow keeps the heartbeat session's requests to its last turns: it
+// runs every half hour and must not send a longer history each time.
+func heartbeatWindow(sessionID string) int {
+	if sessionID == schedule.HeartbeatSession {
+		return schedule.HeartbeatTurns
+	}
+	return 0
 }
 
 func (s *Service) jobStore() (*schedule.Store, error) {

@@ -18,10 +18,7 @@ type Context struct {
 	Estimator *prompt.Estimator
 }
 
-var (
-	_ agent.ContextBuilder = (*Context)(nil)
-	_ agent.Calibrator     = (*Context)(nil)
-)
+var _ agent.ContextBuilder = (*Context)(nil)
 
 // NewContext returns the builder for workspace.
 func NewContext(workspace string) *Context {
@@ -46,9 +43,4 @@ func (c *Context) Build(_ context.Context, in agent.ContextInput) (agent.Context
 		out.Notices = append(out.Notices, "The helper's work is too long for the model's context window: older tool results were left out or shortened.")
 	}
 	return out, nil
-}
-
-// Calibrate implements agent.Calibrator.
-func (c *Context) Calibrate(model string, estimated, reported int) {
-	c.Estimator.Observe(model, estimated, reported)
 }
