@@ -13,8 +13,8 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"hearth/backend/app"
 	"hearth/backend/cli"
-	"hearth/backend/core"
 	"hearth/backend/launch"
 )
 
@@ -27,7 +27,7 @@ func main() {
 
 // openWindow replaces this process with the desktop app, passing the command line on
 // unchanged (--config, --workspace, --hidden, toolkit flags).
-func openWindow(func() *core.Service) error {
+func openWindow(func() (*app.App, error)) error {
 	self, err := os.Executable()
 	if err != nil {
 		self = os.Args[0]

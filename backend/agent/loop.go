@@ -20,6 +20,7 @@ type loop struct {
 	req     Request
 	ctx     context.Context
 	em      *emitter
+	t       Tuning // read once, when the run starts
 	started time.Time
 	cont    bool
 
@@ -66,7 +67,7 @@ func (l *loop) prepare() error {
 			return fmt.Errorf("start run: %w", err)
 		}
 	}
-	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.r.opts.DefaultModel)
+	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
 	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
 	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
@@ -90,7 +91,7 @@ func (l *loop) prepareContinue() error {
 	}
 	in := sess.Interrupted[len(sess.Interrupted)-1]
 	l.run.ID = in.RunID
-	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.r.opts.DefaultModel)
+	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
 	l.history = sess.Messages()
 	return nil
 }
@@ -123,7 +124,7 @@ func (l *loop) body() (string, error) {
 		return last.Content, nil // a continued run that had already answered
 	}
 	for iter := 1; ; iter++ {
-		if iter > l.r.opts.MaxToolIterations {
+		if iter > l.t.MaxToolIterations {
 			return l.summarise()
 		}
 		resp, err := l.call(defs)
@@ -133,7 +134,7 @@ func (l *loop) body() (string, error) {
 		msg := resp.Message
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == llm.FinishLength {
-				l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.r.opts.MaxTokens)
+				l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.t.MaxTokens)
 			}
 			l.finalMsg = &msg
 			return msg.Content, nil
@@ -151,7 +152,7 @@ func (l *loop) resolve() error {
 		return &runError{code: event.CodeModel, msg: fmt.Sprintf("model %q: %v", l.model, err), err: err,
 			hint: "check agents.defaults.model and the providers section of config.json, or pick another model with /model"}
 	}
-	l.provider, l.provModel, l.limit = p, m, l.r.opts.ContextTokens
+	l.provider, l.provModel, l.limit = p, m, l.t.ContextTokens
 	// Budget against what the model really has (Ollama caps num_ctx at the
 	// model's maximum); the provider caches this, so Chat pays nothing more.
 	if sh, ok := p.(llm.ModelShower); ok {
@@ -189,7 +190,7 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
 		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
-		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
+		ContextLimit: l.limit, ReplyTokens: l.t.MaxTokens, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
 	})
 	if _, ok := llm.AsError(err); ok {
 		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
@@ -215,7 +216,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		msgs = append(msgs[:len(msgs):len(msgs)], extra...)
 	}
 	req := llm.Request{Model: l.provModel, Messages: msgs, Tools: defs, ContextTokens: l.limit,
-		MaxTokens: l.r.opts.MaxTokens, Temperature: l.r.opts.Temperature}
+		MaxTokens: l.t.MaxTokens, Temperature: l.t.Temperature}
 	resp, err := l.provider.Chat(l.ctx, req, l.onChunk)
 	if resp.ToolsDropped && !l.noticed["tools"] {
 		l.noticed["tools"] = true
@@ -269,7 +270,7 @@ const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds a
 // summarise makes one final call WITHOUT tools so the user always gets an
 // answer at the iteration limit (F-LOOP: never a silent stop).
 func (l *loop) summarise() (string, error) {
-	n := l.r.opts.MaxToolIterations
+	n := l.t.MaxToolIterations
 	l.em.notice(event.LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
 	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(summarisePrompt, n)})
 	if err != nil {

@@ -89,3 +89,20 @@ func TestAfterRunAndRequestNotices(t *testing.T) {
 		t.Errorf("events %s", describe(evs))
 	}
 }
+
+// A settings change reaches the next run through Tune, without a new Runner.
+func TestTuneAppliesFromTheNextRun(t *testing.T) {
+	maxTokens := 300
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{{Content: "one"}, {Content: "two"}}}, func(o *Options) {
+		o.Tune = func() Tuning {
+			return Tuning{DefaultModel: "ollama/qwen3:4b", MaxTokens: maxTokens, Workspace: o.Workspace}
+		}
+	})
+	h.send("s", "first")
+	maxTokens = 123
+	h.send("s", "second")
+	reqs := h.fake.ChatRequests()
+	if len(reqs) != 2 || reqs[0].Options["num_predict"] != float64(300) || reqs[1].Options["num_predict"] != float64(123) {
+		t.Errorf("num_predict of the two runs: %+v", reqs)
+	}
+}

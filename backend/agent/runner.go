@@ -40,7 +40,7 @@ var ErrNothingToContinue = errors.New("nothing to continue")
 
 // ResolveFunc maps a configured model name ("ollama/qwen3:4b", or
 // "qwen3:4b" for the default provider) to its provider and the provider's own
-// model name. core builds it from config.ResolveModel.
+// model name. The models service builds it from config.ResolveModel.
 type ResolveFunc func(name string) (llm.Provider, string, error)
 
 // Options configure a Runner. Resolve, Tools and Store are required.
@@ -87,12 +87,50 @@ type Options struct {
 	// Redact masks secrets in the texts of error and notice events (the
 	// configured API keys); nil leaves them as they are.
 	Redact func(string) string
+	// Tune returns the current Tuning, read by every run as it starts (a
+	// settings change applies from the next run); nil uses the fields above.
+	Tune func() Tuning
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// OnStop is told when the user stops a session (Stop, /stop): the hook
 	// that cancels the session's background subagents (F-CANCEL). It
 	// reports whether it stopped anything.
 	OnStop func(sessionID string) bool
+}
+
+// Tuning are the options a settings change may alter while the Runner lives. A run
+// reads them once, when it starts; a run already going keeps its own.
+type Tuning struct {
+	DefaultModel       string
+	MaxToolIterations  int
+	ContextTokens      int
+	MaxTokens          int
+	Temperature        *float64
+	MaxToolResultChars int
+	Workspace          string
+}
+
+// tuning is the Tuning for a run starting now, with the defaults filled in.
+func (r *Runner) tuning() Tuning {
+	o := r.opts
+	t := Tuning{DefaultModel: o.DefaultModel, MaxToolIterations: o.MaxToolIterations, ContextTokens: o.ContextTokens,
+		MaxTokens: o.MaxTokens, Temperature: o.Temperature, MaxToolResultChars: o.MaxToolResultChars, Workspace: o.Workspace}
+	if o.Tune != nil {
+		t = o.Tune()
+	}
+	if t.MaxToolIterations <= 0 {
+		t.MaxToolIterations = DefaultMaxToolIterations
+	}
+	if t.ContextTokens <= 0 {
+		t.ContextTokens = DefaultContextTokens
+	}
+	if t.MaxTokens <= 0 {
+		t.MaxTokens = DefaultMaxTokens
+	}
+	if t.MaxToolResultChars <= 0 {
+		t.MaxToolResultChars = tools.DefaultMaxResultChars
+	}
+	return t
 }
 
 // Runner runs agent turns. It is safe for concurrent use.
@@ -120,18 +158,6 @@ func New(opts Options) (*Runner, error) {
 	}
 	if opts.Gate == nil {
 		opts.Gate = AllowAll{}
-	}
-	if opts.MaxToolIterations <= 0 {
-		opts.MaxToolIterations = DefaultMaxToolIterations
-	}
-	if opts.ContextTokens <= 0 {
-		opts.ContextTokens = DefaultContextTokens
-	}
-	if opts.MaxTokens <= 0 {
-		opts.MaxTokens = DefaultMaxTokens
-	}
-	if opts.MaxToolResultChars <= 0 {
-		opts.MaxToolResultChars = tools.DefaultMaxResultChars
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -248,7 +274,7 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	run.cancel = cancel
-	l := &loop{r: r, run: run, req: req, ctx: runCtx, started: r.opts.Now(),
+	l := &loop{r: r, run: run, req: req, ctx: runCtx, t: r.tuning(), started: r.opts.Now(),
 		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact}}
 	if cont {
 		if err := l.prepareContinue(); err != nil {
@@ -311,6 +337,13 @@ func (r *Runner) Stop(sessionID string) bool {
 		ok = true
 	}
 	return ok
+}
+
+// Active is the number of runs going.
+func (r *Runner) Active() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.active)
 }
 
 // Busy returns the id of the session's running run, if any.

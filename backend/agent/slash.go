@@ -115,7 +115,7 @@ func (r *Runner) sessionModel(id string) string {
 			return s.Meta.Model
 		}
 	}
-	return r.opts.DefaultModel
+	return r.tuning().DefaultModel
 }
 
 func (r *Runner) statusText(id string) string {
@@ -128,7 +128,7 @@ func (r *Runner) statusText(id string) string {
 		}
 		fmt.Fprintf(&b, "Context: %d / %d tokens (%d%%)", u.ContextUsed, u.ContextLimit, pct)
 	} else {
-		fmt.Fprintf(&b, "Context: no model call yet in this chat (limit %d tokens)", r.opts.ContextTokens)
+		fmt.Fprintf(&b, "Context: no model call yet in this chat (limit %d tokens)", r.tuning().ContextTokens)
 	}
 	if runID, busy := r.Busy(id); busy && id != "" {
 		fmt.Fprintf(&b, "\nRunning: %s", runID)

@@ -113,12 +113,12 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Call(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
 			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), tc.Name, tc.Arguments)
-		if l.r.opts.Workspace != "" {
-			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {
+		if l.t.Workspace != "" {
+			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled
 			} else {
 				l.em.notice(event.LevelWarning, "Could not save the long result of %s to a file (%v); it was cut instead.", tc.Name, err)
-				res.Content = cut(res.Content, l.r.opts.MaxToolResultChars)
+				res.Content = cut(res.Content, l.t.MaxToolResultChars)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -232,9 +233,13 @@ func firstLine(s string, n int) string {
 // runOnce sends one message and exits with the turn's outcome.
 func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning, denied: map[string]bool{}}
-	p.onApproval = onceApprover(e.service(), f.yes, p)
-	e.service().HoldBackground() // consolidations run after the answer, see finishBackground
-	run, err := e.service().SendRequest(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+	a, err := e.started(ctx)
+	if err != nil {
+		return err
+	}
+	p.onApproval = onceApprover(a, f.yes, p)
+	a.Memory.Hold() // consolidations run after the answer, see finishBackground
+	run, err := a.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 	if err != nil {
 		return reportStartError(e, err)
 	}
@@ -282,10 +287,13 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			lines <- sc.Text()
 		}
 	}()
-	svc := e.service()
+	svc, err := e.started(ctx)
+	if err != nil {
+		return err
+	}
 	sessionID := f.session
 	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
-		firstNonEmptyString(f.model, svc.Config().Agents.Defaults.Model))
+		cmp.Or(f.model, svc.Settings.Config().Agents.Defaults.Model))
 	armed := false // one Ctrl-C at the prompt arms the exit
 	for {
 		fmt.Fprint(e.stderr, "> ")
@@ -318,7 +326,7 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		if f.yes {
 			p.onApproval = onceApprover(svc, true, p)
 		}
-		run, err := svc.SendRequest(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+		run, err := svc.Chat.Start(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue
@@ -331,10 +339,10 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 				res = run.Wait()
 				break wait
 			case <-sigs:
-				svc.Stop(run.SessionID)
+				svc.Chat.Stop(run.SessionID)
 			case ask := <-asks:
 				if !askApproval(e, svc, p, ask, lines, sigs) {
-					svc.Stop(run.SessionID)
+					svc.Chat.Stop(run.SessionID)
 				}
 			}
 		}
@@ -348,13 +356,4 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			sessionID = res.NewSessionID
 		}
 	}
-}
-
-func firstNonEmptyString(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

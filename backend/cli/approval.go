@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"hearth/backend/app"
 	"hearth/backend/approval"
-	"hearth/backend/core"
 	"hearth/backend/event"
 )
 
@@ -18,8 +18,8 @@ type approvalAsk struct {
 }
 
 // pendingInfo finds the waiting call's tool, arguments and reason.
-func pendingInfo(svc *core.Service, runID, callID string) (approval.Pending, bool) {
-	for _, p := range svc.Guard().Pending() {
+func pendingInfo(svc *app.App, runID, callID string) (approval.Pending, bool) {
+	for _, p := range svc.Guard.Pending() {
 		if p.RunID == runID && p.CallID == callID {
 			return p, true
 		}
@@ -39,7 +39,7 @@ func describeCall(p approval.Pending) string {
 // onceApprover answers approval requests of `hearth agent -m`, where nobody
 // is asked: allowed with --yes, else denied, saying so. It runs inside the
 // printer's sink (p.mu held).
-func onceApprover(svc *core.Service, yes bool, p *printer) func(event.Event, event.ApprovalData) {
+func onceApprover(svc *app.App, yes bool, p *printer) func(event.Event, event.ApprovalData) {
 	return func(ev event.Event, a event.ApprovalData) {
 		info, ok := pendingInfo(svc, ev.RunID, a.CallID)
 		if !ok {
@@ -51,7 +51,7 @@ func onceApprover(svc *core.Service, yes bool, p *printer) func(event.Event, eve
 		}
 		p.endReasoning()
 		p.breakLine()
-		if err := svc.Guard().Approve(ev.RunID, a.CallID, d); err != nil {
+		if err := svc.Guard.Approve(ev.RunID, a.CallID, d); err != nil {
 			fmt.Fprintf(p.errw, "Error: %v\n", err)
 			return
 		}
@@ -82,7 +82,7 @@ func queueApprover(asks chan<- approvalAsk) func(event.Event, event.ApprovalData
 // askApproval asks about one waiting call at the REPL prompt: y allows it
 // once, a always (saved to tools.approval.always), n denies it. It returns
 // false when the input ended or Ctrl-C was pressed (the caller stops the run).
-func askApproval(e *env, svc *core.Service, p *printer, ask approvalAsk, lines <-chan string, sigs <-chan os.Signal) bool {
+func askApproval(e *env, svc *app.App, p *printer, ask approvalAsk, lines <-chan string, sigs <-chan os.Signal) bool {
 	for {
 		info, ok := pendingInfo(svc, ask.runID, ask.callID)
 		if !ok {
@@ -117,7 +117,7 @@ func askApproval(e *env, svc *core.Service, p *printer, ask approvalAsk, lines <
 			fmt.Fprintln(e.stderr, "Please answer y, a or n.")
 			continue
 		}
-		err := svc.Guard().Approve(ask.runID, ask.callID, d)
+		err := svc.Guard.Approve(ask.runID, ask.callID, d)
 		switch {
 		case err == nil:
 			if d == approval.Always {

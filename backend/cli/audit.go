@@ -57,7 +57,11 @@ it waited). With -f, keeps printing new calls — also those of the desktop app
 					werr = writeEntry(e.stdout, en, asJSON)
 				}
 			}
-			if err := e.service().Guard().TailAudit(ctx, n, follow, emit); err != nil {
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			if err := a.Guard.TailAudit(ctx, n, follow, emit); err != nil {
 				return fmt.Errorf("audit tail: %w", err)
 			}
 			return werr

@@ -2,8 +2,9 @@
 //
 // Adding a command: write newXxxCmd(e *env) *cobra.Command in its own file, register it
 // in newRootCmd, set Args to usageArgs(...) (so bad arguments exit 2), print to e.stdout /
-// e.stderr, and reach the application through e.service(), which opens core.Service
-// lazily so that cheap commands (version, help) load no config and touch no network.
+// e.stderr, and reach the application through e.hearth(), which builds the services
+// (backend/app) lazily so that cheap commands (version, help) load no config and touch
+// no network; mainEnv closes them when the command is done.
 // Return an error for exit 1, exitError{code} after printing a report of your own.
 package cli
 
@@ -15,10 +16,11 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
+
+	"hearth/backend/app"
 
 	"github.com/spf13/cobra"
-
-	"hearth/backend/core"
 )
 
 // Exit codes of the hearth binary.
@@ -37,7 +39,7 @@ type BuildInfo struct {
 // DesktopFunc starts the desktop app (Wails window + tray) and returns when the app quits.
 // open opens the service with the command line's flags; the `hearth` launcher never calls
 // it, since the desktop image it starts opens its own. The headless build passes nil.
-type DesktopFunc func(open func() *core.Service) error
+type DesktopFunc func(open func() (*app.App, error)) error
 
 // env is what every command shares: build info, output streams, flag values and the
 // lazily opened service.
@@ -53,21 +55,46 @@ type env struct {
 	getenv     func(string) string
 	configFlag string
 	wsFlag     string
-	svc        *core.Service
+	app        *app.App
+	appErr     error
 }
 
-// service opens the application service on first use, with the --config and --workspace
-// flag values.
-func (e *env) service() *core.Service {
-	if e.svc == nil {
-		e.svc = core.Open(core.Options{
+// hearth builds the services on first use, with the --config and --workspace flag
+// values.
+func (e *env) hearth() (*app.App, error) {
+	if e.app == nil && e.appErr == nil {
+		e.app, e.appErr = app.New(app.Options{
 			ConfigPath:    e.configFlag,
 			WorkspaceFlag: e.wsFlag,
 			Getenv:        e.getenv,
 			Version:       e.info.versionString(),
 		})
 	}
-	return e.svc
+	return e.app, e.appErr
+}
+
+// started is hearth with the background parts started: the MCP servers connect, for
+// commands that chat or list them.
+func (e *env) started(ctx context.Context) (*app.App, error) {
+	a, err := e.hearth()
+	if err != nil {
+		return nil, err
+	}
+	return a, a.Start(ctx, app.StartOptions{})
+}
+
+// closeTimeout bounds the orderly end of a command: running turns interrupted and
+// saved, MCP servers ended, consolidations finished or deferred.
+const closeTimeout = 10 * time.Second
+
+// close ends what the command started, if it built the services.
+func (e *env) close() {
+	if e.app == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	_ = e.app.Close(ctx)
 }
 
 func (b BuildInfo) versionString() string {
@@ -128,6 +155,7 @@ func mainEnv(e *env, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	defer e.close()
 	cmd, err := root.ExecuteContextC(context.Background())
 	if err == nil {
 		return ExitOK
@@ -186,7 +214,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 			if e.desktop == nil {
 				return cmd.Help()
 			}
-			if err := e.desktop(e.service); err != nil {
+			if err := e.desktop(e.hearth); err != nil {
 				return fmt.Errorf("desktop app: %w", err)
 			}
 			return nil

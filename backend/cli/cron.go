@@ -49,12 +49,15 @@ func newCronListCmd(e *env) *cobra.Command {
 		Short:   "List reminders with their schedule, next run and last result",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
-			svc := e.service()
-			jobs, err := svc.ListJobs()
+			a, err := e.hearth()
 			if err != nil {
 				return err
 			}
-			problems, _ := svc.JobProblems()
+			jobs, err := a.Reminders.ListJobs()
+			if err != nil {
+				return err
+			}
+			problems, _ := a.Reminders.JobProblems()
 			if asJSON {
 				if jobs == nil {
 					jobs = []schedule.Job{}
@@ -134,7 +137,11 @@ func newCronAddCmd(e *env) *cobra.Command {
 			default:
 				spec.Schedule = schedule.Schedule{Kind: schedule.KindCron, Expr: expr, TZ: tz}
 			}
-			j, err := e.service().AddJob(spec)
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			j, err := a.Reminders.AddJob(spec)
 			if err != nil {
 				return err
 			}
@@ -163,7 +170,11 @@ func newCronRemoveCmd(e *env) *cobra.Command {
 		Short:   "Remove a reminder",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if err := e.service().RemoveJob(args[0]); err != nil {
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			if err := a.Reminders.RemoveJob(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed reminder %s.\n", args[0])
@@ -178,19 +189,22 @@ func newCronRunCmd(e *env) *cobra.Command {
 		Short: "Run a reminder now, here, and print its answer",
 		Args:  usageArgs(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error {
-			svc := e.service()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
+			a, err := e.started(ctx)
+			if err != nil {
+				return err
+			}
 			var session string
-			if jobs, err := svc.ListJobs(); err == nil {
+			if jobs, err := a.Reminders.ListJobs(); err == nil {
 				for _, j := range jobs {
 					if j.ID == args[0] {
 						session = j.Session()
 					}
 				}
 			}
-			err := svc.RunJobNow(ctx, args[0])
-			if sess, lerr := svc.LoadSession(session); session != "" && lerr == nil {
+			err = a.Reminders.RunJobNow(ctx, args[0])
+			if sess, lerr := a.Sessions.Load(session); session != "" && lerr == nil {
 				msgs := sess.Messages()
 				for i := len(msgs) - 1; i >= 0; i-- {
 					if msgs[i].Role == llm.RoleAssistant && msgs[i].Content != "" {

@@ -50,7 +50,11 @@ search and says so.`,
 			if q == "" {
 				return usageError{fmt.Errorf("the query is empty")}
 			}
-			res, err := e.service().SearchMemoryResults(cmd.Context(), q, k)
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			res, err := a.Memory.Search(cmd.Context(), q, k)
 			if err != nil {
 				return err
 			}
@@ -79,7 +83,11 @@ func newMemoryReindexCmd(e *env) *cobra.Command {
 archived chats (embedding every chunk again when an embedding model is set).`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := e.service().Memory().Reindex(cmd.Context())
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			rep, err := a.Memory.Reindex(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -100,16 +108,16 @@ archived chats (embedding every chunk again when an embedding model is set).`,
 // process exits, and says so; Ctrl-C (ctx) cancels it before it writes
 // anything, deferring it to the next run.
 func finishBackground(ctx context.Context, e *env, sessionID string) {
-	svc := e.service()
-	if svc.MemoryPending() == 0 {
+	a, err := e.hearth()
+	if err != nil || a.Memory.Pending() == 0 {
 		return
 	}
 	fmt.Fprintln(e.stderr, "(saving older messages of this chat to memory… Ctrl-C leaves it for the next run)")
-	if err := svc.WaitBackground(ctx); err != nil {
+	if err := a.Memory.Wait(ctx); err != nil {
 		fmt.Fprintln(e.stderr, "(memory not updated: deferred to the next run)")
 		return
 	}
-	if err := svc.TakeMemoryFailure(sessionID); err != nil {
+	if err := a.Memory.TakeFailure(sessionID); err != nil {
 		fmt.Fprintf(e.stderr, "(memory not updated: %v; tried again next time)\n", err)
 		return
 	}

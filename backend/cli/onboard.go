@@ -29,9 +29,12 @@ Exits 1 if the workspace cannot be written or the config file has errors.`,
   hearth onboard --workspace ~/notes/hearth`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc := e.service()
-			created, err := svc.Onboard()
-			paths := svc.Paths()
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			created, err := a.Settings.Onboard()
+			paths := a.Settings.Paths()
 			out := e.stdout
 			fmt.Fprintf(out, "Workspace %s\n", paths.Workspace)
 			for _, d := range workspace.Dirs() {
@@ -50,7 +53,7 @@ Exits 1 if the workspace cannot be written or the config file has errors.`,
 				return fmt.Errorf("onboard: %w", err)
 			}
 			_, statErr := os.Stat(paths.ConfigFile)
-			switch cerr := svc.ConfigError(); {
+			switch cerr := a.Settings.ConfigError(); {
 			case cerr != nil:
 				fmt.Fprintf(out, "Config    %s\n", paths.ConfigFile)
 				return fmt.Errorf("the config file has errors, so the defaults were used: %w", cerr)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,16 +17,6 @@ func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// shutdown closes MCP connections and helpers the command may have started.
-func (e *env) shutdown() {
-	if e.svc == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	_ = e.svc.Shutdown(ctx)
 }
 
 func newMCPCmd(e *env) *cobra.Command {
@@ -53,14 +42,13 @@ show its transport, whether it is connected, how many tools it offers and its la
 		Example: "  hearth mcp list\n  hearth mcp list --json --wait 10s",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			defer e.shutdown()
-			svc := e.service()
+			a, err := e.started(cmd.Context())
+			if err != nil {
+				return err
+			}
 			deadline := time.Now().Add(wait)
 			for {
-				list, err := svc.ListMCPServers()
-				if err != nil {
-					return err
-				}
+				list := a.Reach.ListMCPServers()
 				settled := true
 				for _, s := range list {
 					settled = settled && (s.Connected || s.LastError != "")
@@ -85,8 +73,11 @@ show its transport, whether it is connected, how many tools it offers and its la
 		Example: "  hearth mcp test filesystem",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer e.shutdown()
-			res, err := e.service().Reach().TestMCPServer(cmd.Context(), args[0])
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			res, err := a.Reach.TestMCPServer(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -110,7 +101,6 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 		Example: "  hearth mcp import ~/.config/Claude/claude_desktop_config.json\n  hearth mcp import - < servers.json",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer e.shutdown()
 			var data []byte
 			var err error
 			if args[0] == "-" {
@@ -121,7 +111,11 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 			if err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
-			names, err := e.service().Reach().ImportClaudeDesktop(string(data))
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			names, err := a.Reach.ImportClaudeDesktop(string(data))
 			if err != nil {
 				return err
 			}
@@ -135,8 +129,11 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 		Example: "  hearth mcp remove filesystem",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer e.shutdown()
-			if err := e.service().Reach().RemoveMCPServer(args[0]); err != nil {
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			if err := a.Reach.RemoveMCPServer(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed %s.\n", args[0])
@@ -180,8 +177,11 @@ func newSkillsCmd(e *env) *cobra.Command {
 		Example: "  hearth skills list\n  hearth skills list --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			defer e.shutdown()
-			list := e.service().Reach().ListSkills()
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			list := a.Reach.ListSkills()
 			if asJSON {
 				return printJSON(e.stdout, list)
 			}
@@ -209,8 +209,11 @@ func newSkillsCmd(e *env) *cobra.Command {
 			Example: "  hearth skills " + use + " summarize",
 			Args:    usageArgs(cobra.ExactArgs(1)),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				defer e.shutdown()
-				if err := e.service().Reach().SetSkillEnabled(args[0], on); err != nil {
+				a, err := e.hearth()
+				if err != nil {
+					return err
+				}
+				if err := a.Reach.SetSkillEnabled(args[0], on); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "%s %sd.\n", args[0], use)

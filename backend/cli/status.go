@@ -34,8 +34,11 @@ Exit codes:
   hearth status && echo ready`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc := e.service()
-			st := svc.Status(cmd.Context())
+			a, err := e.hearth()
+			if err != nil {
+				return err
+			}
+			st := a.Settings.Status(cmd.Context())
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
@@ -43,7 +46,7 @@ Exit codes:
 					return err
 				}
 			} else {
-				printStatus(e.stdout, st, svc.ConfigError())
+				printStatus(e.stdout, st, a.Settings.ConfigError())
 			}
 			if st.ConfigError != "" || !st.OllamaReachable {
 				return exitError{ExitRuntime}

@@ -30,6 +30,7 @@ const (
 	PartHeartbeat = "heartbeat"
 	PartSchedule  = "schedule"
 	PartUI        = "ui"
+	PartKeys      = "keys" // a key written to the OS keyring (the config may look the same)
 )
 
 // Options configure Open. The zero value works: default config path, default
@@ -54,6 +55,7 @@ type Service struct {
 	version string
 	changed func(event.SettingsChanged)
 	keys    *Keys
+	told    int // the keys' version last reported
 
 	mu         sync.Mutex
 	cfg        *config.Config
@@ -222,6 +224,12 @@ func (s *Service) report(old, n *config.Config, moved bool) {
 	add(PartHeartbeat, old.Heartbeat, n.Heartbeat)
 	add(PartSchedule, old.Schedule, n.Schedule)
 	add(PartUI, old.UI, n.UI)
+	s.mu.Lock()
+	if v := s.keys.Version(); v != s.told {
+		s.told = v
+		parts = append(parts, PartKeys)
+	}
+	s.mu.Unlock()
 	if len(parts) > 0 && s.changed != nil {
 		s.changed(event.SettingsChanged{Parts: parts})
 	}

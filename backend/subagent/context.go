@@ -14,22 +14,24 @@ import (
 // the whole fitted to the model's window like the main agent's, so fifteen
 // rounds of large results do not overflow a small local model.
 type Context struct {
-	System    string
+	// Workspace is read at every request: the workspace can move while Hearth runs.
+	Workspace func() string
 	Estimator *prompt.Estimator
 }
 
 var _ agent.ContextBuilder = (*Context)(nil)
 
-// NewContext returns the builder for workspace.
-func NewContext(workspace string) *Context {
-	return &Context{System: SystemPrompt(workspace), Estimator: prompt.NewEstimator()}
+// NewContext returns the builder for the workspace workspace returns.
+func NewContext(workspace func() string) *Context {
+	return &Context{Workspace: workspace, Estimator: prompt.NewEstimator()}
 }
 
 // Build implements agent.ContextBuilder.
 func (c *Context) Build(_ context.Context, in agent.ContextInput) (agent.ContextOutput, error) {
 	var out agent.ContextOutput
+	system := SystemPrompt(c.Workspace())
 	msgs := prompt.CompactToolResults(in.History, prompt.KeepToolResults)
-	fit, err := c.Estimator.Counter(in.Model).Fit(c.System, in.Tools, msgs, in.ContextLimit, in.ReplyTokens)
+	fit, err := c.Estimator.Counter(in.Model).Fit(system, in.Tools, msgs, in.ContextLimit, in.ReplyTokens)
 	if err != nil {
 		if errors.Is(err, prompt.ErrNoRoom) {
 			return out, &llm.Error{Kind: llm.KindContextOverflow, Message: "the task does not fit the model's context window", Err: err,
@@ -37,7 +39,7 @@ func (c *Context) Build(_ context.Context, in agent.ContextInput) (agent.Context
 		}
 		return out, err
 	}
-	out.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: c.System}}, fit.Messages...)
+	out.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, fit.Messages...)
 	out.EstimatedTokens, out.Tokens, out.FirstKept = fit.RawTokens, fit.Tokens, fit.FirstKept
 	if fit.Omitted > 0 || fit.Truncated {
 		out.Notices = append(out.Notices, "The helper's work is too long for the model's context window: older tool results were left out or shortened.")

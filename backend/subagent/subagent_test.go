@@ -77,7 +77,7 @@ func newEnv(t *testing.T, resolveSub agent.ResolveFunc, model string) *env {
 	}
 	subRunner, err := agent.New(agent.Options{Resolve: resolveSub, Tools: e.subReg, DefaultModel: model,
 		Store:   session.NewStore(filepath.Join(root, "sessions", ".subagents"), session.Options{}),
-		Context: NewContext(ws), MaxToolIterations: 15, Workspace: ws})
+		Context: NewContext(func() string { return ws }), MaxToolIterations: 15, Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { approval, audit, config, core, event, memory, models, reach, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, chat, config, event, memory, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
@@ -30,18 +30,21 @@ export type Job = schedule.Job;
 export type JobSpec = schedule.JobSpec;
 export type JobProblem = schedule.JobProblem;
 export type RunRecord = schedule.RunRecord;
-export type BackgroundSettings = core.BackgroundSettings;
+export type BackgroundSettings = reminders.BackgroundSettings;
 /** API keys written in config.json in plain text (settings.PlainKeyReport). */
 export type PlainKeyReport = Omit<settings.PlainKeyReport, 'convertValues'>;
-/** A missed reminder or a damaged jobs file, shown until dismissed (core.Notice; times as RFC 3339). */
-export type Notice = core.Notice;
-/** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
+/** A missed reminder or a damaged jobs file, shown until dismissed (reminders.Notice; times as RFC 3339). */
+export type Notice = reminders.Notice;
+/** What reminders, the heartbeat and helpers report (event.Background, "background"). */
 export interface BackgroundEvent {
   kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
   title: string;
   text: string;
   sessionId?: string;
   jobId?: string;
+  /** Names the message for translation (with args); text is its English. */
+  code?: string;
+  args?: Record<string, string>;
 }
 export type McpServer = reach.MCPServerView;
 export type McpConfig = config.MCPServer;
@@ -93,7 +96,7 @@ async function follow<T>(channel: string, fn: (ev: T) => void): Promise<() => vo
 
 export const api = {
   status: getStatus,
-  send: (input: ChatInput) => App.SendMessage(input as core.ChatInput),
+  send: (input: ChatInput) => App.SendMessage(input as chat.Input),
   followRun: (runId: string, fn: (ev: RunEvent) => void) => follow<RunEvent>(`run:${runId}`, fn),
   stop: (sessionId: string) => App.StopRun(sessionId),
   continueRun: (sessionId: string) => App.ContinueRun(sessionId),

@@ -152,6 +152,29 @@ export namespace audit {
 
 }
 
+export namespace chat {
+	
+	export class Input {
+	    sessionId: string;
+	    text: string;
+	    images: string[];
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Input(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.text = source["text"];
+	        this.images = source["images"];
+	        this.model = source["model"];
+	    }
+	}
+
+}
+
 export namespace config {
 	
 	export class Approval {
@@ -217,104 +240,6 @@ export namespace config {
 	        this.msg = source["msg"];
 	        this.hint = source["hint"];
 	    }
-	}
-
-}
-
-export namespace core {
-	
-	export class BackgroundSettings {
-	    heartbeatEnabled: boolean;
-	    heartbeatMinutes: number;
-	    missedRuns: string;
-	    closeToTray: boolean;
-	    launchAtLogin: boolean;
-	    remindersPaused: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new BackgroundSettings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.heartbeatEnabled = source["heartbeatEnabled"];
-	        this.heartbeatMinutes = source["heartbeatMinutes"];
-	        this.missedRuns = source["missedRuns"];
-	        this.closeToTray = source["closeToTray"];
-	        this.launchAtLogin = source["launchAtLogin"];
-	        this.remindersPaused = source["remindersPaused"];
-	    }
-	}
-	export class ChatInput {
-	    sessionId: string;
-	    text: string;
-	    images: string[];
-	    model: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ChatInput(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.sessionId = source["sessionId"];
-	        this.text = source["text"];
-	        this.images = source["images"];
-	        this.model = source["model"];
-	    }
-	}
-	export class Notice {
-	    id: string;
-	    kind: string;
-	    // Go type: time
-	    at: any;
-	    text?: string;
-	    jobId?: string;
-	    title?: string;
-	    sessionId?: string;
-	    // Go type: time
-	    due: any;
-	    outcome?: string;
-	    // Go type: time
-	    ranAt: any;
-	    error?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Notice(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.kind = source["kind"];
-	        this.at = this.convertValues(source["at"], null);
-	        this.text = source["text"];
-	        this.jobId = source["jobId"];
-	        this.title = source["title"];
-	        this.sessionId = source["sessionId"];
-	        this.due = this.convertValues(source["due"], null);
-	        this.outcome = source["outcome"];
-	        this.ranAt = this.convertValues(source["ranAt"], null);
-	        this.error = source["error"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 
 }
@@ -682,6 +607,86 @@ export namespace reach {
 	        this.tools = source["tools"];
 	        this.durationMs = source["durationMs"];
 	    }
+	}
+
+}
+
+export namespace reminders {
+	
+	export class BackgroundSettings {
+	    heartbeatEnabled: boolean;
+	    heartbeatMinutes: number;
+	    missedRuns: string;
+	    closeToTray: boolean;
+	    launchAtLogin: boolean;
+	    remindersPaused: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackgroundSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.heartbeatEnabled = source["heartbeatEnabled"];
+	        this.heartbeatMinutes = source["heartbeatMinutes"];
+	        this.missedRuns = source["missedRuns"];
+	        this.closeToTray = source["closeToTray"];
+	        this.launchAtLogin = source["launchAtLogin"];
+	        this.remindersPaused = source["remindersPaused"];
+	    }
+	}
+	export class Notice {
+	    id: string;
+	    kind: string;
+	    // Go type: time
+	    at: any;
+	    text?: string;
+	    jobId?: string;
+	    title?: string;
+	    sessionId?: string;
+	    // Go type: time
+	    due: any;
+	    outcome?: string;
+	    // Go type: time
+	    ranAt: any;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Notice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.text = source["text"];
+	        this.jobId = source["jobId"];
+	        this.title = source["title"];
+	        this.sessionId = source["sessionId"];
+	        this.due = this.convertValues(source["due"], null);
+	        this.outcome = source["outcome"];
+	        this.ranAt = this.convertValues(source["ranAt"], null);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -3,7 +3,7 @@
 import {audit} from '../models';
 import {schedule} from '../models';
 import {config} from '../models';
-import {core} from '../models';
+import {reminders} from '../models';
 import {models} from '../models';
 import {settings} from '../models';
 import {reach} from '../models';
@@ -12,6 +12,7 @@ import {session} from '../models';
 import {skills} from '../models';
 import {sessions} from '../models';
 import {approval} from '../models';
+import {chat} from '../models';
 import {event} from '../models';
 
 export function Activity(arg1:audit.Filter):Promise<Array<audit.Entry>>;
@@ -26,7 +27,7 @@ export function Approve(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function AttachEvents(arg1:string):Promise<void>;
 
-export function BackgroundNotices():Promise<Array<core.Notice>>;
+export function BackgroundNotices():Promise<Array<reminders.Notice>>;
 
 export function CancelPull(arg1:string):Promise<boolean>;
 
@@ -44,7 +45,7 @@ export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):P
 
 export function FirstRun():Promise<models.FirstRun>;
 
-export function GetBackgroundSettings():Promise<core.BackgroundSettings>;
+export function GetBackgroundSettings():Promise<reminders.BackgroundSettings>;
 
 export function GetSettings():Promise<settings.Settings>;
 
@@ -96,7 +97,7 @@ export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
 
 export function SecretStorage():Promise<string>;
 
-export function SendMessage(arg1:core.ChatInput):Promise<string>;
+export function SendMessage(arg1:chat.Input):Promise<string>;
 
 export function SessionUsage(arg1:string):Promise<event.UsageData>;
 
