@@ -36,6 +36,12 @@ func NewApp(h *app.App, winPath string, win winstate.State, winErr error) *App {
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
+	// MCP servers connect from now on, not with the first message (without
+	// waiting for any), and the memory files are watched; the reminders start
+	// with the tray (background.go), which holds the lock.
+	if err := a.h.Start(ctx, app.StartOptions{}); err != nil {
+		slog.Warn("background work not fully started", "err", err)
+	}
 	if a.winErr != nil {
 		slog.Warn("window state ignored", "err", a.winErr)
 	}

@@ -119,14 +119,19 @@ func (l *loop) body() (string, error) {
 	if err := l.resolve(); err != nil {
 		return "", err
 	}
-	defs := toolDefs(l.r.opts.Tools.Definitions())
 	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 {
 		return last.Content, nil // a continued run that had already answered
+	}
+	if w := l.r.opts.WaitTools; w != nil {
+		w(l.ctx, func(level, msg string) { l.em.notice(level, "%s", msg) })
 	}
 	for iter := 1; ; iter++ {
 		if iter > l.t.MaxToolIterations {
 			return l.summarise()
 		}
+		// Read each time: a tool source that connects (or changes its
+		// tools) during the run is offered from the next request on.
+		defs := toolDefs(l.r.opts.Tools.Definitions())
 		resp, err := l.call(defs)
 		if err != nil {
 			return l.partial(resp), err

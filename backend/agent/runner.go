@@ -92,6 +92,11 @@ type Options struct {
 	Tune func() Tuning
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// WaitTools runs once before a run's first model request: it waits,
+	// bounded, for tool sources still starting (MCP servers connecting) so
+	// that request offers their tools, and tells the user through notice
+	// what it waits for. Nil means no wait.
+	WaitTools func(ctx context.Context, notice func(level, message string))
 	// OnStop is told when the user stops a session (Stop, /stop): the hook
 	// that cancels the session's background subagents (F-CANCEL). It
 	// reports whether it stopped anything.

@@ -61,9 +61,10 @@ type App struct {
 	MCPNews        *event.Broker[event.MCPChanged]
 	BackgroundNews *event.Broker[event.Background]
 
-	mu      sync.Mutex
-	started bool
-	closed  bool
+	mu        sync.Mutex
+	started   bool // MCP and the watcher
+	reminders bool // the scheduler and the heartbeat
+	closed    bool
 }
 
 // New builds every service from the config and the paths. It is cheap: it creates
@@ -98,6 +99,7 @@ func New(opts Options) (*App, error) {
 	a.Chat, err = chat.New(chat.Options{
 		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.Resolve, Memory: a.Memory,
 		Gate: a.Guard.Gate(), Observer: a.Guard.Observe, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
+		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews,
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
 			return schedule.Tools(a.Reminders, a.Reminders.Post, clock.Now, nil), nil
@@ -155,20 +157,26 @@ type StartOptions struct {
 	Lock *applock.Lock
 }
 
-// Start starts what runs in the background: the MCP servers connect (without being
-// waited for), the memory files are watched, and with the lock the reminders and the
-// heartbeat run. Starting twice does nothing.
+// Start starts what runs in the background: the MCP servers connect (a run waits
+// for them, bounded, before its first request), the memory files are watched, and
+// with the lock the reminders and the heartbeat run. What is started already is not
+// started again: the desktop starts the first part as its window opens and the
+// reminders once it holds the tray.
 func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	a.mu.Lock()
-	if a.started || a.closed {
+	if a.closed {
 		a.mu.Unlock()
 		return nil
 	}
-	a.started = true
+	first, reminders := !a.started, opts.Lock != nil && !a.reminders
+	a.started, a.reminders = true, a.reminders || reminders
 	a.mu.Unlock()
-	a.Reach.Start(ctx, a.Chat.Registries()...)
-	err := a.Memory.Start(ctx)
-	if opts.Lock != nil {
+	var err error
+	if first {
+		a.Reach.Start(ctx, a.Chat.Registries()...)
+		err = a.Memory.Start(ctx)
+	}
+	if reminders {
 		err = errors.Join(err, a.Reminders.Start(ctx, opts.Lock))
 	}
 	return err

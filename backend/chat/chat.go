@@ -57,6 +57,9 @@ type Options struct {
 	Skills func() (always []string, summary []prompt.SkillSummary)
 	// Window is how many recent turns a session's requests keep (0: all).
 	Window func(sessionID string) int
+	// WaitTools waits, bounded, for tool sources still starting before a run's
+	// first request (reach.WaitReady: MCP servers connecting).
+	WaitTools func(ctx context.Context, notice func(level, message string))
 	// Background hears when a helper finished.
 	Background *event.Broker[event.Background]
 }
@@ -105,6 +108,7 @@ func New(opts Options) (*Service, error) {
 		Observer:  opts.Observer,
 		Redact:    keys.Mask,
 		OnStop:    s.stopHelpers,
+		WaitTools: opts.WaitTools,
 		OnNew:     opts.Memory.ConsolidateAll,
 		AfterRun:  func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
 		Commands: map[string]agent.Command{"remember": {

@@ -287,6 +287,7 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			lines <- sc.Text()
 		}
 	}()
+	// MCP servers connect while the first line is typed.
 	svc, err := e.started(ctx)
 	if err != nil {
 		return err

@@ -69,4 +69,3 @@ func TestRelayForgetsAbandonedStreams(t *testing.T) {
 		t.Fatalf("pending %d, want only run:new", r.Pending())
 	}
 }
-

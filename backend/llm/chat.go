@@ -146,6 +146,9 @@ func (a *assembly) response(res attemptResult) Response {
 		ThinkDropped:  res.ThinkDropped,
 		ImagesDropped: res.ImagesDropped,
 	}
+	for _, c := range a.calls {
+		r.TextToolCalls = r.TextToolCalls || c.FromText
+	}
 	if len(a.calls) > 0 && (r.FinishReason == "" || r.FinishReason == FinishStop) {
 		r.FinishReason = FinishToolCalls
 	}

@@ -4,46 +4,99 @@ import (
 	"strings"
 )
 
-// Tags and fences the text fallback looks for.
-const (
-	tagThinkOpen  = "<think>"
-	tagThinkClose = "</think>"
-	tagCallOpen   = "<tool_call>"
-	tagCallClose  = "</tool_call>"
-	fence         = "```"
-)
-
 // Filter modes.
 const (
 	modeText  = iota
 	modeThink // inside <think>…</think>
-	modeCode  // inside a fence that cannot hold a tool call: pass through
+	modeCode  // inside a fence that holds no call: pass through
+	modeValue // inside a JSON value that is not a call: pass through to its end
 )
 
 // textFilter splits streamed reply text into visible text, reasoning
-// (<think> blocks) and tool calls printed as text (F-TOOLFALLBACK). Text that
-// might be the start of a call is held back until it can be decided, so the
-// user never sees a call flash by; everything else streams through at once.
-// The result depends only on the text, never on how it was split into deltas.
+// (<think> blocks) and tool calls printed as text, in the shapes listed in
+// callforms.go. Text that might be the start of a call is held back only
+// until it can be decided, so the user never sees a call flash by, and is
+// released the moment it cannot be one. The result depends only on the
+// text, never on how it was split into deltas, and the work per delta is
+// bounded by the delta and small fixed windows, never by the length of the
+// reply or of a held call.
 type textFilter struct {
 	offered map[string]bool
+	// pending is text not yet decided: a cut-off marker, or a candidate call
+	// starting at pending[0] (cand). Once more text is appended to it, it is
+	// a view of buf from off (inBuf): appending to a builder keeps a long
+	// held call from being copied on every delta.
 	pending string
+	buf     strings.Builder
+	off     int
+	inBuf   bool
+	cand    *candidate
 	mode    int
-	// atLineStart is true while the visible text emitted since the last
-	// newline is only blanks: a bare JSON call must start a line.
+	skip    depthScan // modeValue
+	// atLineStart: the visible text since the last newline is only blanks.
 	atLineStart bool
-	out         []Chunk
+	// replyStart: no visible text but blanks yet (GLM-4's and functionary's
+	// name-first calls can only start the reply).
+	replyStart bool
+	// afterCall: a call was the last thing out (blanks aside): a closing
+	// token that follows it belongs to it.
+	afterCall bool
+	prevByte  byte // last byte of visible text, 0 before any
+	out       []Chunk
+}
+
+// candidate is a possible call at pending[0].
+type candidate struct {
+	form *callForm
+	// The bracketed value the form is waiting for: it starts at valAt
+	// (-1: not known yet), pending[:fed] has been scanned and valEnd is its
+	// end (-1: open). spans are finished values of a ";"-separated list.
+	valAt, fed, valEnd int
+	val                depthScan
+	spans              [][2]int
+	// search: pending[:search] holds no closing tag (resume offset); forms
+	// without a closing tag keep the end of the call's name here.
+	search int
+	// lead caches a plausible early verdict (verdicts are monotone).
+	lead lead
+	// pythonic: the value is a Python call (list), not JSON.
+	pythonic bool
+	// seqEnd is the end of a finished ";"-separated list, 0 before.
+	seqEnd int
 }
 
 func newTextFilter(offered map[string]bool) *textFilter {
-	return &textFilter{offered: offered, atLineStart: true}
+	return &textFilter{offered: offered, atLineStart: true, replyStart: true}
 }
 
 // write feeds a text delta and returns the chunks that can be released.
 func (f *textFilter) write(s string) []Chunk {
-	f.pending += s
+	switch {
+	case f.pending == "":
+		f.pending = s
+	default:
+		if !f.inBuf {
+			// Reset leaves the old bytes, which pending may point at, alone.
+			f.buf.Reset()
+			f.buf.WriteString(f.pending)
+			f.off, f.inBuf = 0, true
+		}
+		f.buf.WriteString(s)
+		f.pending = f.buf.String()[f.off:]
+	}
 	f.run(false)
 	return f.take()
+}
+
+// consume drops the first n bytes of pending.
+func (f *textFilter) consume(n int) {
+	f.pending = f.pending[n:]
+	f.off += n
+	if f.pending == "" || f.off > 4096 && f.off > 2*len(f.pending) {
+		// Done with the buffer, or mostly: the next write copies what is
+		// left into a fresh one (amortised).
+		f.inBuf = false
+	}
 }
 
 // flush releases everything still held at the end of the reply.
@@ -67,6 +120,10 @@ func (f *textFilter) emitText(s string) {
 	} else if strings.TrimLeft(s, " \t\r") != "" {
 		f.atLineStart = false
 	}
+	if strings.TrimLeft(s, " \t\r\n") != "" {
+		f.replyStart, f.afterCall = false, false
+	}
+	f.prevByte = s[len(s)-1]
 	if n := len(f.out); n > 0 && f.out[n-1].Kind == ChunkText {
 		f.out[n-1].Text += s
 		return
@@ -90,6 +147,7 @@ func (f *textFilter) emitCalls(calls []ToolCall) {
 		c := calls[i]
 		f.out = append(f.out, Chunk{Kind: ChunkToolCall, ToolCall: &c})
 	}
+	f.replyStart, f.afterCall = false, true
 }
 
 // run consumes as much of pending as can be decided. With final set,
@@ -102,6 +160,8 @@ func (f *textFilter) run(final bool) {
 			progressed = f.passUntil(tagThinkClose, final, f.emitReasoning)
 		case modeCode:
 			progressed = f.passUntil(fence, final, f.emitText)
+		case modeValue:
+			progressed = f.passValue()
 		default:
 			progressed = f.stepText(final)
 		}
@@ -111,6 +171,11 @@ func (f *textFilter) run(final bool) {
 	}
 }
 
+const (
+	tagThinkClose = "</think>"
+	fence         = "```"
+)
+
 // passUntil emits pending through emit until the closing marker (consumed and,
 // for fences, emitted too), then returns to text mode.
 func (f *textFilter) passUntil(marker string, final bool, emit func(string)) bool {
@@ -119,7 +184,7 @@ func (f *textFilter) passUntil(marker string, final bool, emit func(string)) boo
 		if marker == fence {
 			emit(marker)
 		}
-		f.pending = f.pending[i+len(marker):]
+		f.consume(i + len(marker))
 		f.mode = modeText
 		return true
 	}
@@ -128,192 +193,208 @@ func (f *textFilter) passUntil(marker string, final bool, emit func(string)) boo
 		keep = partialSuffix(f.pending, marker)
 	}
 	emit(f.pending[:len(f.pending)-keep])
-	f.pending = f.pending[len(f.pending)-keep:]
+	f.consume(len(f.pending) - keep)
 	return false
 }
 
-func (f *textFilter) toolsOffered() bool { return len(f.offered) > 0 }
+// passValue shows a JSON value that is not a call as it streams, so that
+// objects nested in it are not mistaken for calls.
+func (f *textFilter) passValue() bool {
+	e := f.skip.feed(f.pending)
+	if e < 0 {
+		f.emitText(f.pending)
+		f.consume(len(f.pending))
+		return false
+	}
+	f.emitText(f.pending[:e])
+	f.consume(e)
+	f.mode = modeText
+	return true
+}
 
 // stepText handles text mode: emit up to the next construct and deal with it.
 // It returns false when it must wait for more text.
 func (f *textFilter) stepText(final bool) bool {
-	start, kind := f.nextConstruct()
-	if start < 0 {
-		keep := 0
-		if !final {
-			keep = f.holdSuffix()
-		}
-		f.emitText(f.pending[:len(f.pending)-keep])
-		f.pending = f.pending[len(f.pending)-keep:]
+	if f.cand != nil {
+		return f.stepCandidate(final)
+	}
+	i, form := f.findConstruct(final)
+	if i < 0 {
+		f.emitText(f.pending)
+		f.consume(len(f.pending))
 		return false
 	}
-	f.emitText(f.pending[:start])
-	f.pending = f.pending[start:]
-	switch kind {
-	case tagThinkOpen:
-		f.pending = f.pending[len(tagThinkOpen):]
+	f.emitText(f.pending[:i])
+	f.consume(i)
+	switch {
+	case form == nil: // a marker cut off at the end: wait for the rest
+		return false
+	case form.kind == formThink:
+		f.consume(len(form.open))
 		f.mode = modeThink
 		return true
-	case tagCallOpen:
-		return f.stepTaggedCall(final)
-	case fence:
-		return f.stepFence(final)
-	default:
-		return f.stepBareJSON(final)
 	}
+	f.cand = &candidate{form: form, valAt: -1, valEnd: -1}
+	return true
 }
 
-// nextConstruct finds the earliest <think>, <tool_call>, fence or line-start
-// '{' in pending.
-func (f *textFilter) nextConstruct() (int, string) {
-	best, kind := -1, ""
-	consider := func(i int, k string) {
-		if i >= 0 && (best < 0 || i < best) {
-			best, kind = i, k
+// findConstruct returns where the first think block or possible call starts
+// in pending and its form; a nil form means a marker cut off at the end of
+// pending (never when final). i < 0: pending is plain text.
+func (f *textFilter) findConstruct(final bool) (int, *callForm) {
+	p := f.pending
+	tools := len(f.offered) > 0
+	atStart, replyStart := f.atLineStart, f.replyStart
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		for _, form := range formsByByte[c] {
+			if !tools && form.kind != formThink {
+				continue
+			}
+			if !f.placed(form, i, atStart) {
+				continue
+			}
+			if strings.HasPrefix(p[i:], form.open) {
+				return i, form
+			}
 		}
-	}
-	consider(strings.Index(f.pending, tagThinkOpen), tagThinkOpen)
-	if f.toolsOffered() {
-		consider(strings.Index(f.pending, tagCallOpen), tagCallOpen)
-		consider(strings.Index(f.pending, fence), fence)
-		consider(f.lineStartBrace(), "{")
-	}
-	return best, kind
-}
-
-// lineStartBrace finds the first '{' that only blanks precede on its line.
-func (f *textFilter) lineStartBrace() int {
-	atStart := f.atLineStart
-	for i := 0; i < len(f.pending); i++ {
-		switch c := f.pending[i]; c {
+		for _, form := range formsByByte[c] {
+			if (tools || form.kind == formThink) && !final && len(p)-i < len(form.open) &&
+				strings.HasPrefix(form.open, p[i:]) && f.placed(form, i, atStart) {
+				return i, nil
+			}
+		}
+		if tools && atStart {
+			switch {
+			case c == '{':
+				return i, formBareObj
+			case c == '[':
+				return i, formBareLst
+			case replyStart && isNameByte(c) && f.someToolStartsWith(c):
+				return i, formFirstLine
+			}
+		}
+		switch c {
 		case '\n':
 			atStart = true
 		case ' ', '\t', '\r':
-		case '{':
-			if atStart {
-				return i
-			}
-			atStart = false
 		default:
-			atStart = false
+			atStart, replyStart = false, false
 		}
 	}
-	return -1
+	return -1, nil
 }
 
-// holdSuffix is how many trailing bytes of pending might begin a construct.
-func (f *textFilter) holdSuffix() int {
-	n := partialSuffix(f.pending, tagThinkOpen)
-	if f.toolsOffered() {
-		n = max(n, partialSuffix(f.pending, tagCallOpen), partialSuffix(f.pending, fence))
+// placed reports whether form's opener may start at pending[i].
+func (f *textFilter) placed(form *callForm, i int, atStart bool) bool {
+	switch {
+	case form.lineStart:
+		return atStart
+	case form.wordStart:
+		return atStart || isBlank(f.byteBefore(i))
 	}
-	return n
-}
-
-func (f *textFilter) stepTaggedCall(final bool) bool {
-	body := f.pending[len(tagCallOpen):]
-	end := strings.Index(body, tagCallClose)
-	if end < 0 && !final {
-		return false
-	}
-	segment := f.pending
-	rest := ""
-	if end >= 0 {
-		segment = f.pending[:len(tagCallOpen)+end+len(tagCallClose)]
-		rest = body[end+len(tagCallClose):]
-		body = body[:end]
-	}
-	if calls, ok := parseCallPayload(body, f.offered, true); ok {
-		f.emitCalls(calls)
-	} else {
-		f.emitText(segment)
-	}
-	f.pending = rest
 	return true
 }
 
-func (f *textFilter) stepFence(final bool) bool {
-	after := f.pending[len(fence):]
-	nl := strings.IndexByte(after, '\n')
-	if nl < 0 {
+func (f *textFilter) byteBefore(i int) byte {
+	if i > 0 {
+		return f.pending[i-1]
+	}
+	return f.prevByte
+}
+
+func isBlank(c byte) bool { return c == 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func (f *textFilter) someToolStartsWith(c byte) bool {
+	for n := range f.offered {
+		if n != "" && n[0] == c {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *textFilter) toolPrefix(p string) bool {
+	for n := range f.offered {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// outcome is what a form decided about the candidate at pending[0].
+type outcome struct {
+	wait  bool
+	n     int        // bytes of pending decided
+	calls []ToolCall // pending[:n] was these calls; otherwise it is text
+	drop  bool       // pending[:n] is dropped (a closing token after a call)
+	code  bool       // pending[:n] is a fence line: its block follows as code
+	skip  bool       // pending[:n] is text, and so is the rest of the value being scanned
+}
+
+var waitMore = outcome{wait: true}
+
+func asText(n int) outcome { return outcome{n: n} }
+
+func (f *textFilter) stepCandidate(final bool) bool {
+	c := f.cand
+	o := f.decide(c, final)
+	if o.wait {
 		if !final {
 			return false
 		}
-		f.emitText(f.pending)
-		f.pending = ""
-		return true
+		o = asText(len(f.pending)) // never reached: every form decides when final
 	}
-	lang := strings.ToLower(strings.TrimSpace(after[:nl]))
-	switch lang {
-	case "", "json", "tool_call", "tool", "tool_code", "function_call":
+	if o.n <= 0 || o.n > len(f.pending) {
+		o = outcome{n: min(max(o.n, 1), len(f.pending))}
+	}
+	f.cand = nil
+	switch {
+	case len(o.calls) > 0:
+		f.emitCalls(o.calls)
+	case o.drop:
 	default:
-		// A code block: show it as it streams.
-		f.emitText(f.pending[:len(fence)+nl+1])
-		f.pending = after[nl+1:]
+		f.emitText(f.pending[:o.n])
+	}
+	f.consume(o.n)
+	switch {
+	case o.code:
 		f.mode = modeCode
-		return true
+	case o.skip:
+		f.skip = c.val
+		f.mode = modeValue
 	}
-	body := after[nl+1:]
-	if t := strings.TrimLeft(body, " \t\r\n"); t != "" && t[0] != '{' && t[0] != '[' {
-		// Not JSON: a code block without a language. Let it stream.
-		f.emitText(f.pending[:len(fence)+nl+1])
-		f.pending = body
-		f.mode = modeCode
-		return true
-	}
-	end := strings.Index(body, fence)
-	if end < 0 && !final {
-		return false
-	}
-	segment, rest := f.pending, ""
-	if end >= 0 {
-		segment = f.pending[:len(fence)+nl+1+end+len(fence)]
-		rest = body[end+len(fence):]
-		body = body[:end]
-	}
-	if calls, ok := parseCallPayload(body, f.offered, false); ok {
-		f.emitCalls(calls)
-		f.pending = rest
-		return true
-	}
-	if end < 0 {
-		f.emitText(segment)
-		f.pending = ""
-		return true
-	}
-	// Not a call: release the fence line and let the body stream as code.
-	f.emitText(f.pending[:len(fence)+nl+1])
-	f.pending = after[nl+1:]
-	f.mode = modeCode
 	return true
 }
 
-func (f *textFilter) stepBareJSON(final bool) bool {
-	decided, looksLikeCall := callObjectPrefix(f.pending)
-	if !decided && !final {
-		return false
+func (f *textFilter) decide(c *candidate, final bool) outcome {
+	switch c.form.kind {
+	case formTagged:
+		return f.stepTagged(c, final)
+	case formMistral:
+		return f.stepMistral(c, final)
+	case formPythonTag:
+		return f.stepPythonTag(c, final)
+	case formFunctools:
+		return f.stepFunctools(c, final)
+	case formRecipient:
+		return f.stepRecipient(c, final)
+	case formFence:
+		return f.stepFence(c, final)
+	case formStray:
+		if f.afterCall {
+			return outcome{n: len(c.form.open), drop: true}
+		}
+		return asText(len(c.form.open))
+	case formBareObject:
+		return f.stepBareObject(c, final)
+	case formBareList:
+		return f.stepBareList(c, final)
+	case formNameLine:
+		return f.stepNameLine(c, final)
 	}
-	if !looksLikeCall {
-		f.emitText("{")
-		f.pending = f.pending[1:]
-		return true
-	}
-	end := objectEnd(f.pending)
-	if end < 0 && !final {
-		return false
-	}
-	segment, rest := f.pending, ""
-	if end >= 0 {
-		segment, rest = f.pending[:end], f.pending[end:]
-	}
-	if calls, ok := parseCallPayload(segment, f.offered, false); ok {
-		f.emitCalls(calls)
-		f.pending = rest
-		return true
-	}
-	f.emitText("{")
-	f.pending = f.pending[1:]
-	return true
+	return asText(len(f.pending))
 }
 
 // partialSuffix is the length of the longest proper prefix of marker that
@@ -325,67 +406,4 @@ func partialSuffix(s, marker string) int {
 		}
 	}
 	return 0
-}
-
-// callKeys are the first keys with which models start a JSON tool call.
-var callKeys = [...]string{"name", "function", "tool", "tool_name", "type", "id", "arguments", "parameters", "action"}
-
-// callObjectPrefix decides whether s (starting with '{') begins like a tool
-// call object: `{ "name"`, `{"function"`, …
-func callObjectPrefix(s string) (decided, match bool) {
-	i := 1
-	for i < len(s) && strings.IndexByte(" \t\r\n", s[i]) >= 0 {
-		i++
-	}
-	if i == len(s) {
-		return false, false
-	}
-	if s[i] != '"' {
-		return true, false
-	}
-	key := s[i+1:]
-	q := strings.IndexByte(key, '"')
-	if q < 0 {
-		for _, k := range callKeys {
-			if strings.HasPrefix(k, key) {
-				return false, false // the key is still being typed
-			}
-		}
-		return true, false
-	}
-	key = key[:q]
-	for _, k := range callKeys {
-		if k == key {
-			return true, true
-		}
-	}
-	return true, false
-}
-
-// objectEnd returns the index just after the JSON object that s starts with,
-// or -1 when it is not closed yet. Strings and escapes are honoured.
-func objectEnd(s string) int {
-	depth, inStr, esc := 0, false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inStr && esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case inStr && c == '"':
-			inStr = false
-		case inStr:
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
 }

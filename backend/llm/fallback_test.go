@@ -1,7 +1,12 @@
 package llm
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,7 +58,7 @@ func TestParseToolCalls(t *testing.T) {
 		{name: "openai function shape", text: `{"type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"x\"}"}}`,
 			calls: []wantCall{{name: "read_file", args: `{"path":"x"}`}}},
 		{name: "list of calls", text: `[{"name": "exec", "arguments": {"command": "a"}}, {"name": "exec", "arguments": {"command": "b"}}]`,
-			visible: `[{"name": "exec", "arguments": {"command": "a"}}, {"name": "exec", "arguments": {"command": "b"}}]`},
+			calls: []wantCall{{name: "exec", args: `{"command":"a"}`}, {name: "exec", args: `{"command":"b"}`}}},
 		{name: "tagged list of calls", text: `<tool_call>[{"name": "exec", "arguments": {"command": "a"}}, {"name": "exec", "arguments": {"command": "b"}}]</tool_call>`,
 			calls: []wantCall{{name: "exec", args: `{"command":"a"}`}, {name: "exec", args: `{"command":"b"}`}}},
 		{name: "bare json not naming a tool stays text", text: `{"name": "Alice", "age": 3}`, visible: `{"name": "Alice", "age": 3}`},
@@ -203,38 +208,124 @@ var fuzzSeeds = []string{
 	"<tool_call><tool_call></tool_call>",
 	"\n  {\"name\": \"read_file\"}",
 	"```\nplain code\n```\n```\n{\"name\": \"exec\", \"arguments\": {}}\n```",
+	"[TOOL_CALLS]exec[ARGS]{\"command\": \"ls\"}[TOOL_CALLS]",
+	"[TOOL_CALLS][{\"name\": \"exec\", \"arguments\": {\"command\": \"a\"}}",
+	"<|python_tag|>{\"name\": \"exec\", \"parameters\": {}}; {\"name\": \"exec\", \"parameters\": {}};",
+	"{\"name\": \"exec\"\n\n{\"name\": \"exec\", \"arguments\": {}}",
+	"[exec(command='it\\'s', n=-1.5e3, l=[1, (2, 3)], d={'a': None})]",
+	"<tool_call>\n<function=exec>\n<parameter=command>\n</parameter>\n</tool_call>",
+	"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>exec\n```json\n{}\n```",
+	">>>exec\n{\"command\": \"ls\"}>>>all\nDone.",
+	"exec\n{\"command\": \"ls\"} and more",
+	"<|tool_call>call:exec{command:<|\"|>ls<|\"|>",
+	"```tool_code\n[exec(command=\"ls\"), read_file(path=\"a\")]\n```trailing",
+	"\n[\n{\"name\":\"exec\",\"arguments\":{}},\n{\"id\": 2}]",
 }
 
+// explicitMarkers are the model tool-call tokens after which a call may name
+// a tool that was not offered.
+var explicitMarkers = func() []string {
+	var out []string
+	for _, f := range allForms {
+		if f.explicit {
+			out = append(out, f.open)
+		}
+	}
+	return out
+}()
+
 // FuzzParseToolCalls checks that the fallback never panics, always yields
-// valid JSON object arguments, never loses ordinary text, and gives the same
-// result however the text is split into stream deltas.
+// valid JSON object arguments, never loses or invents text, only keeps an
+// unoffered name after a model's own tool-call token, and gives the same
+// result however the text is split into stream deltas (two random cuts,
+// and byte by byte). The committed corpus is testdata/fuzz/FuzzParseToolCalls.
 func FuzzParseToolCalls(f *testing.F) {
 	for i, s := range fuzzSeeds {
 		f.Add(s, uint16(i*7+1), uint16(i*13+2))
 	}
+	for i, c := range familyCases {
+		f.Add(c.text, uint16(i*5+3), uint16(i*11+4))
+	}
 	f.Fuzz(func(t *testing.T, text string, cut1, cut2 uint16) {
-		v, r, calls := ParseToolCalls(text, offeredTools)
+		v, r, calls := ParseToolCalls(text, familyTools)
 		for _, c := range calls {
 			var obj map[string]any
 			if err := json.Unmarshal(c.Arguments, &obj); err != nil {
 				t.Fatalf("call %s has non-object arguments %q: %v", c.Name, c.Arguments, err)
 			}
-			if c.Name == "" {
-				t.Fatalf("call without a name from %q", text)
+			if c.Name == "" || !c.FromText {
+				t.Fatalf("call %+v from %q", c, text)
+			}
+			if c.Unknown && !containsAny(text, explicitMarkers) {
+				t.Fatalf("unoffered tool %q called without a tool-call token in %q", c.Name, text)
 			}
 		}
 		if len(calls) == 0 && !strings.Contains(text, "<think>") && v != text {
 			t.Fatalf("text without calls or think changed: %q -> %q", text, v)
 		}
+		if !isSubsequence(v, text) || !isSubsequence(r, text) {
+			t.Fatalf("output not taken from the input: %q -> %q / %q", text, v, r)
+		}
 		cuts := []int{int(cut1) % (len(text) + 1), int(cut2) % (len(text) + 1)}
 		if cuts[0] > cuts[1] {
 			cuts[0], cuts[1] = cuts[1], cuts[0]
 		}
-		v2, r2, calls2 := parseSplit(text, offeredTools, cuts)
+		v2, r2, calls2 := parseSplit(text, familyTools, cuts)
 		if v != v2 || r != r2 || !sameCalls(calls, calls2) {
 			t.Fatalf("split at %v changed the result for %q:\nwhole: %q %q %v\nsplit: %q %q %v", cuts, text, v, r, calls, v2, r2, calls2)
 		}
+		every := make([]int, 0, len(text))
+		for i := 1; i < len(text); i++ {
+			every = append(every, i)
+		}
+		v3, r3, calls3 := parseSplit(text, familyTools, every)
+		if v != v3 || r != r3 || !sameCalls(calls, calls3) {
+			t.Fatalf("byte-by-byte feeding changed the result for %q:\nwhole: %q %q %v\nbytes: %q %q %v", text, v, r, calls, v3, r3, calls3)
+		}
 	})
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSubsequence reports whether the bytes of sub appear in s in order.
+func isSubsequence(sub, s string) bool {
+	j := 0
+	for i := 0; i < len(s) && j < len(sub); i++ {
+		if s[i] == sub[j] {
+			j++
+		}
+	}
+	return j == len(sub)
+}
+
+// TestWriteFuzzCorpus regenerates the committed seed corpus from the seeds
+// above when HEARTH_WRITE_FUZZ_CORPUS is set (after adding a shape).
+func TestWriteFuzzCorpus(t *testing.T) {
+	if os.Getenv("HEARTH_WRITE_FUZZ_CORPUS") == "" {
+		t.Skip("set HEARTH_WRITE_FUZZ_CORPUS=1 to rewrite testdata/fuzz/FuzzParseToolCalls")
+	}
+	dir := filepath.Join("testdata", "fuzz", "FuzzParseToolCalls")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	texts := append([]string(nil), fuzzSeeds...)
+	for _, c := range familyCases {
+		texts = append(texts, c.text)
+	}
+	for i, s := range texts {
+		body := fmt.Sprintf("go test fuzz v1\nstring(%s)\nuint16(%d)\nuint16(%d)\n", strconv.Quote(s), i*7+1, i*13+2)
+		sum := sha256.Sum256([]byte(body))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed-%x", sum[:8])), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func TestFilterSplitInvariance(t *testing.T) {

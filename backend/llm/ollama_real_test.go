@@ -232,6 +232,63 @@ func TestRealOllama(t *testing.T) {
 		}
 	})
 
+	t.Run("tool calls printed in other families' shapes", func(t *testing.T) {
+		// Each model prints its call as text in another family's shape, in
+		// pieces; Hearth must recover the call, run the tool and go on. (The
+		// coder model needs a template that does not name <tool_call>:
+		// Ollama would hold its XML call back as an unparsable JSON call and
+		// return an empty reply.)
+		models := []struct {
+			name, template string
+			build          func() ([]byte, error)
+		}{
+			{testmodel.MistralToolModelName, testmodel.Template, testmodel.MistralToolModel},
+			{testmodel.CoderToolModelName, testmodel.TemplateNoCallTag, testmodel.CoderToolModel},
+		}
+		for _, m := range models {
+			t.Run(m.name, func(t *testing.T) {
+				gguf, err := m.build()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := testmodel.Create(ctx, api.NewClient(u, http.DefaultClient), m.name, gguf, m.template); err != nil {
+					t.Fatal(err)
+				}
+				var chunks []Chunk
+				req := Request{Model: m.name, Messages: userMsg("Weather in Paris?"), Tools: []ToolDef{weather}}
+				resp, err := o.Chat(ctx, req, collect(&chunks))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(resp.Message.ToolCalls) != 1 || !resp.TextToolCalls {
+					t.Fatalf("no call recovered: %+v (text calls %v)", resp.Message, resp.TextToolCalls)
+				}
+				tc := resp.Message.ToolCalls[0]
+				if tc.Name != testmodel.ToolName || !tc.FromText || tc.Unknown || string(tc.Arguments) != `{"city":"Paris"}` {
+					t.Errorf("call %+v", tc)
+				}
+				if resp.Message.Content != "" || textOf(chunks, ChunkText) != "" {
+					t.Errorf("call text leaked: %q / %q", resp.Message.Content, textOf(chunks, ChunkText))
+				}
+				// Run the tool the way the agent does and send the result back.
+				var args struct{ City string }
+				if err := json.Unmarshal(tc.Arguments, &args); err != nil {
+					t.Fatal(err)
+				}
+				result := map[string]string{"Paris": "sunny, 21°C"}[args.City]
+				req.Messages = append(req.Messages, resp.Message,
+					Message{Role: RoleTool, ToolCallID: tc.ID, ToolName: tc.Name, Content: result})
+				resp, err = o.Chat(ctx, req, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.Message.Content != testmodel.ChatReply || len(resp.Message.ToolCalls) != 0 || resp.TextToolCalls {
+					t.Errorf("answer after the tool result: %+v", resp)
+				}
+			})
+		}
+	})
+
 	t.Run("embed", func(t *testing.T) {
 		vecs, err := o.Embed(ctx, embedModel, []string{"the cat sat", "a dog barked", "the cat sat"})
 		if err != nil {

@@ -155,8 +155,8 @@ func TestOllamaToolCallRoundTrip(t *testing.T) {
 		t.Fatalf("tool calls %+v finish %q", resp.Message.ToolCalls, resp.FinishReason)
 	}
 	tc := resp.Message.ToolCalls[0]
-	if tc.Name != "read_file" || string(tc.Arguments) != `{"path":"notes.md"}` || tc.ID == "" || tc.Unknown || tc.FromText {
-		t.Errorf("tool call = %+v", tc)
+	if tc.Name != "read_file" || string(tc.Arguments) != `{"path":"notes.md"}` || tc.ID == "" || tc.Unknown || tc.FromText || resp.TextToolCalls {
+		t.Errorf("tool call = %+v (text: %v)", tc, resp.TextToolCalls)
 	}
 	var streamed int
 	for _, c := range chunks {
@@ -219,8 +219,8 @@ func TestOllamaTextToolCallFallback(t *testing.T) {
 	if len(resp.Message.ToolCalls) != 1 {
 		t.Fatalf("calls = %+v", resp.Message.ToolCalls)
 	}
-	if c := resp.Message.ToolCalls[0]; c.Name != "read_file" || string(c.Arguments) != `{"path":"a"}` || !c.FromText || !c.Repaired {
-		t.Errorf("call = %+v", c)
+	if c := resp.Message.ToolCalls[0]; c.Name != "read_file" || string(c.Arguments) != `{"path":"a"}` || !c.FromText || !c.Repaired || !resp.TextToolCalls {
+		t.Errorf("call = %+v (text: %v)", c, resp.TextToolCalls)
 	}
 }
 

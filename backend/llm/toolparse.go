@@ -50,10 +50,12 @@ func toolNames(defs []ToolDef) []string {
 	return names
 }
 
-// parseCallPayload reads a call (or a list of calls) printed as JSON. Inside
-// <tool_call> tags (tagged) any name is accepted and unknown ones are marked;
-// untagged JSON counts as a call only when every name is an offered tool.
-func parseCallPayload(s string, offered map[string]bool, tagged bool) ([]ToolCall, bool) {
+// parseCallPayload reads a call, a list of calls or an echoed OpenAI
+// {"tool_calls": […]} object printed as JSON. explicit says the text came
+// after a model's own tool-call token: any name is accepted there and
+// unknown ones are marked; anywhere else the text counts as calls only when
+// every name is an offered tool.
+func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, false
@@ -61,49 +63,65 @@ func parseCallPayload(s string, offered map[string]bool, tagged bool) ([]ToolCal
 	var v any
 	repaired := false
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		// Broken JSON is repaired only after a tool-call token: elsewhere it
+		// is more likely prose or code than a call.
+		if !explicit {
+			return nil, false
+		}
 		fixed, ok := repairJSON(s)
 		if !ok || json.Unmarshal([]byte(fixed), &v) != nil {
 			return nil, false
 		}
 		repaired = true
 	}
-	var objs []map[string]any
+	raw, ok := collectCalls(v, 0, !explicit)
+	if !ok {
+		return nil, false
+	}
+	return callsFrom(raw, offered, explicit, repaired)
+}
+
+// collectCalls finds the calls in a decoded JSON value: an object or a list
+// of objects in the shapes models print ({"name","arguments"|"parameters"},
+// {"function":{…}}, {"tool_calls":[…]}, {"tool","args"}, …). needArgs asks
+// each call to carry an arguments key: without a tool-call token, an object
+// with just a name is more likely data (`{"id": 3, "name": "web_search"}`).
+func collectCalls(v any, depth int, needArgs bool) ([]rawCall, bool) {
+	if depth > 3 {
+		return nil, false
+	}
 	switch t := v.(type) {
-	case map[string]any:
-		objs = []map[string]any{t}
 	case []any:
+		var out []rawCall
 		for _, e := range t {
-			o, ok := e.(map[string]any)
+			if _, ok := e.(map[string]any); !ok {
+				return nil, false
+			}
+			calls, ok := collectCalls(e, depth+1, needArgs)
 			if !ok {
 				return nil, false
 			}
-			objs = append(objs, o)
+			out = append(out, calls...)
 		}
-	default:
-		return nil, false
-	}
-	if len(objs) == 0 {
-		return nil, false
-	}
-	calls := make([]ToolCall, 0, len(objs))
-	for _, o := range objs {
-		name, args, ok := callFields(o)
-		if !ok || (!tagged && !offered[name]) {
+		return out, len(out) > 0
+	case map[string]any:
+		if list, ok := t["tool_calls"].([]any); ok {
+			return collectCalls(list, depth+1, needArgs)
+		}
+		if one, ok := t["tool_call"].(map[string]any); ok {
+			return collectCalls(one, depth+1, needArgs)
+		}
+		name, args, hasArgs := callFields(t)
+		if name == "" || needArgs && !hasArgs || isDefinition(t, args) {
 			return nil, false
 		}
-		tc := ToolCall{Name: name, FromText: true, Repaired: repaired, Unknown: !offered[name]}
-		raw, fixed, err := normalizeArgValue(args)
-		if err != nil {
-			return nil, false
-		}
-		tc.Arguments, tc.Repaired = raw, tc.Repaired || fixed
-		calls = append(calls, tc)
+		return []rawCall{{name: name, args: args}}, true
 	}
-	return calls, true
+	return nil, false
 }
 
-// callFields finds the tool name and arguments in the shapes models print:
-// {"name","arguments"|"parameters"}, {"function":{…}}, {"tool","args"}, …
+// callFields finds the tool name and arguments of one call object, and
+// whether it had an arguments key. The name is "" when there is none.
 func callFields(o map[string]any) (string, any, bool) {
 	if fn, ok := o["function"].(map[string]any); ok {
 		return callFields(fn)
@@ -123,7 +141,47 @@ func callFields(o map[string]any) (string, any, bool) {
 			return name, a, true
 		}
 	}
-	return name, nil, true
+	return name, nil, false
+}
+
+// isDefinition reports a tool definition rather than a call: models asked
+// what they can do echo their tools in the request's own format, with a
+// description and a JSON schema where a call has its arguments.
+func isDefinition(o map[string]any, args any) bool {
+	if fn, ok := o["function"].(map[string]any); ok {
+		o = fn
+	}
+	if _, ok := o["description"]; ok {
+		return true
+	}
+	schema, ok := args.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, props := schema["properties"].(map[string]any)
+	return schema["type"] == "object" && props
+}
+
+// callsFrom turns raw calls into ToolCalls. Outside an explicit tool-call
+// token every name must be an offered tool, or none of them counts: a
+// command the user did not mean must never run from prose or an example.
+func callsFrom(raw []rawCall, offered map[string]bool, explicit, repaired bool) ([]ToolCall, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	calls := make([]ToolCall, 0, len(raw))
+	for _, r := range raw {
+		if r.name == "" || (!explicit && !offered[r.name]) {
+			return nil, false
+		}
+		args, fixed, err := normalizeArgValue(r.args)
+		if err != nil {
+			return nil, false
+		}
+		calls = append(calls, ToolCall{Name: r.name, Arguments: args, FromText: true,
+			Repaired: repaired || fixed, Unknown: !offered[r.name]})
+	}
+	return calls, true
 }
 
 // normalizeArgValue turns a decoded argument value (object, JSON string or
@@ -133,7 +191,7 @@ func normalizeArgValue(a any) (json.RawMessage, bool, error) {
 	case nil:
 		return json.RawMessage("{}"), false, nil
 	case map[string]any:
-		b, err := json.Marshal(t)
+		b, err := marshalArgs(t)
 		if err != nil {
 			return nil, false, fmt.Errorf("encode arguments: %w", err)
 		}
@@ -144,6 +202,18 @@ func normalizeArgValue(a any) (json.RawMessage, bool, error) {
 	default:
 		return nil, false, fmt.Errorf("arguments are a %T, not an object", a)
 	}
+}
+
+// marshalArgs encodes decoded arguments without HTML escaping, so that a
+// command like `a && b` reaches the tool as the model wrote it.
+func marshalArgs(v map[string]any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // NormalizeArguments turns argument text (as OpenAI-style APIs stream it) into

@@ -134,6 +134,11 @@ type Response struct {
 	// ImagesDropped is set when the messages carried images but the model has
 	// no vision capability: they were left out (F-MEDIA: tell the user).
 	ImagesDropped bool
+	// TextToolCalls is set when at least one tool call was recovered from the
+	// reply text (the model printed it instead of the server returning it
+	// structured): a sign the model's template or server parser does not
+	// match how it calls tools.
+	TextToolCalls bool
 }
 
 // Provider is the one seam between the agent and a model service.

@@ -1,10 +1,12 @@
 // Package mcp connects Hearth to MCP servers (F-MCP) with the official Go SDK:
 // stdio, SSE and streamable HTTP, configured in the Claude-Desktop shape. A
 // server's tools, resources and prompts are offered to the model as tools
-// named mcp_<server>_<name>. Connections are made in the background when the
-// agent is first used and retried with backoff, so a broken or slow server
-// never blocks startup or chat; a tools/list_changed notification refreshes
-// the offered tools.
+// named mcp_<server>_<name>. Connections are made in the background from
+// Start (the desktop calls it when it opens, the CLI when the agent is
+// built) and retried with backoff; a run waits a bounded time for servers
+// still connecting (WaitReady), so a broken or slow server never blocks
+// startup or chat for long; a tools/list_changed notification refreshes the
+// offered tools.
 package mcp
 
 import (
@@ -47,6 +49,8 @@ type Options struct {
 	OnChange func(name string)
 	// Version is sent to servers as the client version.
 	Version string
+	// ReadyWait bounds WaitReady (default ReadyWait).
+	ReadyWait time.Duration
 }
 
 // Status is a server as the Settings view shows it.
@@ -70,6 +74,9 @@ type Manager struct {
 	servers map[string]*server
 	started bool
 	closed  bool
+
+	stateMu sync.Mutex
+	stateCh chan struct{} // closed and replaced when any server changes (WaitReady)
 }
 
 // New returns a Manager; nothing connects before Start.
@@ -89,15 +96,18 @@ func New(opts Options) *Manager {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	m := &Manager{opts: opts, servers: map[string]*server{}}
+	if opts.ReadyWait <= 0 {
+		opts.ReadyWait = ReadyWait
+	}
+	m := &Manager{opts: opts, servers: map[string]*server{}, stateCh: make(chan struct{})}
 	for name, c := range opts.Servers {
 		m.servers[name] = newServer(m, name, c)
 	}
 	return m
 }
 
-// Start connects every server in the background and returns at once. It is
-// called when the agent is first used; calling it again does nothing.
+// Start connects every server in the background and returns at once;
+// calling it again does nothing.
 func (m *Manager) Start() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -224,6 +234,10 @@ func (m *Manager) connect(ctx context.Context, c config.MCPServer, errTail *tail
 }
 
 func (m *Manager) changed(name string) {
+	m.stateMu.Lock()
+	close(m.stateCh)
+	m.stateCh = make(chan struct{})
+	m.stateMu.Unlock()
 	if m.opts.OnChange != nil {
 		m.opts.OnChange(name)
 	}

@@ -39,7 +39,11 @@ type server struct {
 	changedCh  chan struct{} // closed and replaced on every state change
 	running    bool
 	stopped    bool
-	done       chan struct{}
+	// givenUp is set when a run waited the full bound for this server's
+	// first connection: later runs do not wait for it again (its tools join
+	// once it connects).
+	givenUp bool
+	done    chan struct{}
 
 	applyMu   sync.Mutex
 	names     []string // registered wrapped names
@@ -176,6 +180,11 @@ func (s *server) connected(sess *sdk.ClientSession, ws []*wrapped, errTail *tail
 		cancel()
 		return fmt.Errorf("no answer within %s: %w", s.m.opts.ConnectTimeout, context.DeadlineExceeded)
 	}
+	// The tools are registered before the session counts as connected: a run
+	// waiting for this server (Manager.WaitReady) goes on as soon as it sees
+	// the session, and its request must already offer them. A stop racing
+	// this withdraws them (it unregisters after the loop has ended).
+	s.apply(ws)
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
@@ -188,7 +197,6 @@ func (s *server) connected(sess *sdk.ClientSession, ws []*wrapped, errTail *tail
 		s.info = ir.ServerInfo
 	}
 	s.mu.Unlock()
-	s.apply(ws)
 	s.notify()
 	return nil
 }
@@ -419,6 +427,28 @@ func (s *server) notify() {
 	s.changedCh = make(chan struct{})
 	s.mu.Unlock()
 	s.m.changed(s.name)
+}
+
+// connecting reports a server on its first connection attempt that no run
+// has given up waiting for. A server that failed (or lost its connection)
+// has lastErr set and is not waited for: its retries run in the background.
+func (s *server) connecting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running && !s.stopped && s.sess == nil && s.lastErr == "" && !s.givenUp
+}
+
+func (s *server) giveUp() {
+	s.mu.Lock()
+	s.givenUp = true
+	s.mu.Unlock()
+}
+
+// outcome is what became of a server a run waited for.
+func (s *server) outcome() (connected bool, lastErr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess != nil, s.lastErr
 }
 
 func (s *server) status() Status {

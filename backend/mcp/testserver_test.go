@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -27,8 +28,24 @@ const (
 	childCmdVar     = "HEARTH_MCP_TEST_CHILD_CMD"
 )
 
+// delayVar makes the stdio test server ("stdio" or "fail") sleep this many
+// milliseconds first, as a server that is slow to start.
+const delayVar = "HEARTH_MCP_TEST_DELAY_MS"
+
 func TestMain(m *testing.M) {
-	if os.Getenv(serverEnvVar) == "stdio" {
+	mode := os.Getenv(serverEnvVar)
+	if ms, err := strconv.Atoi(os.Getenv(delayVar)); err == nil && mode != "" {
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	}
+	switch mode {
+	case "hang": // started, but never answers initialize
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case "fail":
+		fmt.Fprintln(os.Stderr, "cannot open the database")
+		os.Exit(2)
+	}
+	if mode == "stdio" {
 		// Like `npx some-server`: the process Hearth starts has a child of its own.
 		if pidFile := os.Getenv(childPIDFileVar); pidFile != "" {
 			child := exec.Command("sh", "-c", os.Getenv(childCmdVar))

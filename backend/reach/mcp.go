@@ -7,8 +7,12 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/mcp"
 )
 
@@ -134,4 +138,42 @@ func (r *Service) TestMCPServer(ctx context.Context, name string) (mcp.TestResul
 	}
 	m, _ := r.manager()
 	return m.Test(ctx, name, expandServer(c, r.settings.Getenv))
+}
+
+// WaitReady is the runs' wait for tools: before a run's first model request it
+// waits, at most mcp.ReadyWait, for the servers still connecting, and says so in the
+// chat when that takes a moment; it tells which were left behind or failed.
+func (r *Service) WaitReady(ctx context.Context, notice func(level, msg string)) {
+	r.mu.Lock()
+	m := r.mcp
+	r.mu.Unlock()
+	if m == nil {
+		return
+	}
+	bound := seconds(mcp.ReadyWait)
+	rep := m.WaitReady(ctx, func(names []string) {
+		notice(event.LevelInfo, fmt.Sprintf("Waiting for %s to connect (up to %s)…", serversNamed(names), bound))
+	})
+	for _, name := range rep.Late {
+		notice(event.LevelWarning, fmt.Sprintf("MCP server %s did not connect within %s; this reply goes on without its tools, "+
+			"which are offered as soon as it connects (its status is in Settings → MCP, or `hearth mcp list`).", name, bound))
+	}
+	for _, name := range rep.Waited {
+		if why, failed := rep.Failed[name]; failed {
+			notice(event.LevelWarning, fmt.Sprintf("MCP server %s could not connect: %s. This reply goes on without its tools; "+
+				"Hearth retries in the background.", name, why))
+		}
+	}
+}
+
+func serversNamed(names []string) string {
+	if len(names) == 1 {
+		return "MCP server " + names[0]
+	}
+	return "MCP servers " + strings.Join(names, ", ")
+}
+
+// seconds writes d as people read it in a notice: "5 s", "1.5 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }

@@ -1,13 +1,15 @@
 // Command fakemcp is a small stdio MCP server for the window's end-to-end
 // tests: it offers the tools echo, add and greeting, built with the
 // same SDK Hearth connects with. With -fail it writes a message to stderr and
-// exits before speaking MCP, as a misconfigured server does.
+// exits before speaking MCP, as a misconfigured server does; with -hang it
+// starts but never answers, as a stuck one does.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,10 +32,15 @@ func text(s string) *sdk.CallToolResult {
 
 func main() {
 	fail := flag.String("fail", "", "print this to stderr and exit 2 instead of serving")
+	hang := flag.Bool("hang", false, "read requests but never answer (until stdin closes)")
 	flag.Parse()
 	if *fail != "" {
 		fmt.Fprintln(os.Stderr, *fail)
 		os.Exit(2)
+	}
+	if *hang {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		return
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "fakemcp", Version: "1.0.0"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text back."},

@@ -1,0 +1,294 @@
+package llm
+
+import "strings"
+
+// The shapes in which open-weight models print tool calls as text when the
+// server's parser does not turn them into structured calls. Each entry says
+// where the shape comes from (the family's chat template or the parsers of
+// the common inference servers); docs/local-models.md lists them for users.
+//
+// explicit forms start with a model's own tool-call token: the model meant a
+// call, so a name that was not offered is kept (marked Unknown, and the agent
+// answers "unknown tool"). Every other form counts only when each name is an
+// offered tool, because prose, examples and code can look like them.
+
+type formKind int
+
+const (
+	formThink      formKind = iota // <think>…</think>: reasoning
+	formTagged                     // open … close around a JSON or form-specific body
+	formMistral                    // [TOOL_CALLS] then a JSON list, or name[ARGS]{…}
+	formPythonTag                  // <|python_tag|> then JSON objects or name.call(…)
+	formFunctools                  // functools[…]
+	formRecipient                  // >>>name\n{…}
+	formFence                      // ```lang … ```
+	formStray                      // a closing token left behind a call
+	formBareObject                 // { at the start of a line
+	formBareList                   // [ at the start of a line
+	formNameLine                   // name\n{…} as the first line of the reply
+)
+
+type callForm struct {
+	kind     formKind
+	open     string
+	close    string
+	explicit bool
+	// wordStart: the opener counts only after a blank or at a line start;
+	// lineStart: only at the start of a line (after blanks), as Markdown
+	// fences.
+	wordStart, lineStart bool
+	// jsonBody: a tagged body may be a JSON value (or a Python call list);
+	// such a body may also end without the closing tag.
+	jsonBody bool
+	// lead judges the start of a non-JSON tagged body, so that a tag named in
+	// prose is released at once instead of holding the reply back.
+	lead func(body string, offered map[string]bool) lead
+	// parse reads a tagged body; nil means JSON.
+	parse func(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool)
+}
+
+// lead is an early verdict on the start of a possible call.
+type lead int
+
+const (
+	leadUndecided lead = iota
+	leadPlausible
+	leadReject
+)
+
+var (
+	// Hermes 2 Pro and its fine-tunes, Qwen2.5 and Qwen3 (JSON body),
+	// Qwen3-Coder (<function=…><parameter=…> body), GLM-4.5+ (name then
+	// <arg_key>/<arg_value> pairs) and Granite 3.1+ (JSON list body).
+	formHermes = &callForm{kind: formTagged, open: "<tool_call>", close: "</tool_call>", explicit: true,
+		jsonBody: true, lead: hermesLead, parse: parseHermesBody}
+	// Granite 3.0 (no closing token) and Phi-4-mini's template: a JSON list.
+	formPipeTag = &callForm{kind: formTagged, open: "<|tool_call|>", close: "<|/tool_call|>", explicit: true, jsonBody: true}
+	// LFM2: a Python call list (older releases: a JSON list).
+	formLFM2 = &callForm{kind: formTagged, open: "<|tool_call_start|>", close: "<|tool_call_end|>", explicit: true,
+		jsonBody: true, parse: parseJSONOrPythonic}
+	// Llama 4 sometimes wraps its Python call list in these tokens.
+	formPythonStart = &callForm{kind: formTagged, open: "<|python_start|>", close: "<|python_end|>", explicit: true,
+		jsonBody: true, parse: parseJSONOrPythonic}
+	// Command R7B: a JSON list of {"tool_name","parameters"}.
+	formCohere = &callForm{kind: formTagged, open: "<|START_ACTION|>", close: "<|END_ACTION|>", explicit: true, jsonBody: true}
+	// Nemotron: a JSON list.
+	formNemotron = &callForm{kind: formTagged, open: "<TOOLCALL>", close: "</TOOLCALL>", explicit: true, jsonBody: true}
+	// Gemma 4: call:NAME{key:<|"|>text<|"|>,n:1}.
+	formGemma4 = &callForm{kind: formTagged, open: "<|tool_call>", close: "<tool_call|>", explicit: true,
+		lead: prefixLead("call:"), parse: gemmaParser(`<|"|>`)}
+	// FunctionGemma: call:NAME{key:<escape>text<escape>}.
+	formFunctionGemma = &callForm{kind: formTagged, open: "<start_function_call>", close: "<end_function_call>", explicit: true,
+		lead: prefixLead("call:"), parse: gemmaParser("<escape>")}
+	// DeepSeek V3/R1/V3.1: a section of <｜tool▁call▁begin｜>… calls.
+	formDeepSeekCall = &callForm{kind: formTagged, open: dsCallBegin, close: dsCallEnd, explicit: true,
+		lead: deepSeekCallLead, parse: parseDeepSeekBody}
+	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper.
+	formFunctionEq = &callForm{kind: formTagged, open: "<function=", close: "</function>",
+		lead: functionEqLead, parse: parseFunctionEq}
+	// Hermes 2 Pro also prints <function name="…">{…}</function>.
+	formFunctionName = &callForm{kind: formTagged, open: `<function name="`, close: "</function>",
+		lead: functionNameLead, parse: parseFunctionName}
+
+	formThinkBlock = &callForm{kind: formThink, open: "<think>"}
+	formFenceOpen  = &callForm{kind: formFence, open: "```", lineStart: true}
+	formBareObj    = &callForm{kind: formBareObject, open: "{"}
+	formBareLst    = &callForm{kind: formBareList, open: "["}
+	formFirstLine  = &callForm{kind: formNameLine}
+)
+
+// allForms are the forms with an opening marker, matched anywhere in text
+// (wordStart ones after a blank); the line-start and reply-start forms are
+// found by the scanner itself.
+var allForms = []*callForm{
+	formThinkBlock,
+	formHermes, formPipeTag, formLFM2, formPythonStart, formCohere, formNemotron,
+	formGemma4, formFunctionGemma, formDeepSeekCall, formFunctionEq, formFunctionName,
+	// Hermes 2 Pro fine-tunes sometimes use these wrappers; not special tokens.
+	{kind: formTagged, open: "<function_call>", close: "</function_call>", jsonBody: true},
+	{kind: formTagged, open: "<tools>", close: "</tools>", jsonBody: true},
+	// DeepSeek's section token and the misspellings its models print.
+	deepSeekSection("<｜tool▁calls▁begin｜>"), deepSeekSection("<｜tool_calls_begin｜>"),
+	deepSeekSection("<｜tool calls begin｜>"), deepSeekSection(`<｜tool\_calls\_begin｜>`),
+	deepSeekSection("<｜tool▁calls｜>"),
+	// Mistral 7B v0.3 and Mistral-Nemo: [TOOL_CALLS][{…}]; tokenizer v11+
+	// (Mistral Small 3.2, Magistral, Ministral 3, Devstral): [TOOL_CALLS]name[ARGS]{…}.
+	{kind: formMistral, open: "[TOOL_CALLS]", explicit: true},
+	// Llama 3.1–3.3: JSON calls (";"-separated), or name.call(…) for built-ins.
+	{kind: formPythonTag, open: "<|python_tag|>", explicit: true},
+	// Phi-4-mini (as served by vLLM) and Firefunction v2: functools[{…}].
+	{kind: formFunctools, open: "functools[", wordStart: true},
+	// functionary v3.2: >>>name\n{…} (the first call may lack the >>>).
+	{kind: formRecipient, open: ">>>"},
+	formFenceOpen,
+	// Closing tokens that follow a recovered call (or one whose opener the
+	// model forgot) are dropped; anywhere else they stay text.
+	stray("</tool_call>"), stray("<|/tool_call|>"), stray("<|tool_call_end|>"), stray("<|python_end|>"),
+	stray("<|eom_id|>"), stray("<|eot_id|>"), stray(dsCallsEnd), stray("</function_call>"),
+	stray("<|END_ACTION|>"), stray("</TOOLCALL>"),
+}
+
+// formsByByte indexes allForms by the first byte of their opener.
+var formsByByte = func() (idx [256][]*callForm) {
+	for _, f := range allForms {
+		idx[f.open[0]] = append(idx[f.open[0]], f)
+	}
+	return idx
+}()
+
+func deepSeekSection(open string) *callForm {
+	return &callForm{kind: formTagged, open: open, close: "<｜tool▁calls▁end｜>", explicit: true,
+		lead: prefixLead(dsCallBegin), parse: parseDeepSeekSection}
+}
+
+func stray(tok string) *callForm { return &callForm{kind: formStray, open: tok} }
+
+// prefixLead accepts a body that starts (after blanks) with p.
+func prefixLead(p string) func(string, map[string]bool) lead {
+	return func(body string, _ map[string]bool) lead {
+		body = strings.TrimLeft(body, " \t\r\n")
+		switch {
+		case strings.HasPrefix(body, p):
+			return leadPlausible
+		case strings.HasPrefix(p, body):
+			return leadUndecided
+		}
+		return leadReject
+	}
+}
+
+// nameThen accepts a body that starts with a tool name followed by one of
+// the given continuations (after blanks when blanks is set). With offered
+// set, the name must be one of them.
+func nameThen(body string, offered map[string]bool, blanks bool, next ...string) lead {
+	e := nameEnd(body, 0)
+	if e == 0 {
+		if body == "" {
+			return leadUndecided
+		}
+		return leadReject
+	}
+	rest := body[e:]
+	if offered != nil && rest != "" && !offered[body[:e]] {
+		return leadReject
+	}
+	if blanks {
+		rest = strings.TrimLeft(rest, " \t\r\n")
+	}
+	if rest == "" {
+		return leadUndecided
+	}
+	for _, n := range next {
+		if strings.HasPrefix(rest, n) {
+			return leadPlausible
+		}
+		if strings.HasPrefix(n, rest) {
+			return leadUndecided
+		}
+	}
+	return leadReject
+}
+
+func hermesLead(body string, _ map[string]bool) lead {
+	body = strings.TrimLeft(body, " \t\r\n")
+	for _, p := range []string{"<function=", `<function name="`} {
+		if strings.HasPrefix(body, p) {
+			return leadPlausible
+		}
+		if strings.HasPrefix(p, body) {
+			return leadUndecided
+		}
+	}
+	// GLM: the name, then <arg_key> pairs, JSON arguments or nothing.
+	return nameThen(body, nil, true, "<arg_key>", "{", "</tool_call>")
+}
+
+func deepSeekCallLead(body string, _ map[string]bool) lead {
+	return nameThen(strings.TrimLeft(body, " \t\r\n"), nil, true, dsSep)
+}
+
+// The <function…> forms are not special tokens: they must name an offered tool.
+func functionEqLead(body string, offered map[string]bool) lead {
+	return nameThen(body, offered, false, ">")
+}
+
+func functionNameLead(body string, offered map[string]bool) lead {
+	return nameThen(body, offered, false, `">`)
+}
+
+func parseHermesBody(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+	body = strings.TrimSpace(body)
+	switch {
+	case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "["):
+		return parseCallPayload(body, offered, explicit)
+	case strings.HasPrefix(body, "<function="):
+		return parseFunctionEq(body[len("<function="):], offered, explicit)
+	case strings.HasPrefix(body, `<function name="`):
+		return parseFunctionName(body[len(`<function name="`):], offered, explicit)
+	}
+	raw, ok := parseGLMCall(body)
+	if !ok {
+		return nil, false
+	}
+	if args, _ := raw[0].args.(map[string]any); args != nil && len(args) == 0 && !offered[raw[0].name] {
+		// `<tool_call>word</tool_call>` is how prose names the tags; GLM's
+		// call without arguments counts only for an offered tool.
+		return nil, false
+	}
+	return callsFrom(raw, offered, explicit, false)
+}
+
+func parseJSONOrPythonic(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+	if calls, ok := parseCallPayload(body, offered, explicit); ok {
+		return calls, true
+	}
+	raw, ok := parsePythonic(strings.TrimSpace(body))
+	if !ok {
+		return nil, false
+	}
+	return callsFrom(raw, offered, explicit, false)
+}
+
+func gemmaParser(delim string) func(string, map[string]bool, bool) ([]ToolCall, bool) {
+	return func(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+		raw, ok := parseGemmaCall(body, delim)
+		if !ok {
+			return nil, false
+		}
+		return callsFrom(raw, offered, explicit, false)
+	}
+}
+
+func parseDeepSeekSection(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+	raw, ok := parseDeepSeekCalls(body)
+	if !ok {
+		return nil, false
+	}
+	return callsFrom(raw, offered, explicit, false)
+}
+
+func parseDeepSeekBody(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+	c, ok := parseDeepSeekCall(body)
+	if !ok {
+		return nil, false
+	}
+	return callsFrom([]rawCall{c}, offered, explicit, false)
+}
+
+func parseFunctionEq(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+	raw, ok := parseXMLFunction(body)
+	if !ok {
+		return nil, false
+	}
+	return callsFrom(raw, offered, explicit, false)
+}
+
+// parseFunctionName reads `NAME">{json}` (after `<function name="`).
+func parseFunctionName(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+	name, args, ok := strings.Cut(body, `">`)
+	args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(args), "</function>"))
+	if !ok || nameEnd(name, 0) != len(name) || name == "" || !strings.HasPrefix(args, "{") {
+		return nil, false
+	}
+	return callsFrom([]rawCall{{name: name, args: args}}, offered, explicit, false)
+}

@@ -1,0 +1,461 @@
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file reads the non-JSON bodies of tool calls printed as text: Python
+// style call lists, the XML-ish parameter forms and Gemma's own object
+// syntax. Each returns rawCalls; callsFrom turns them into ToolCalls.
+
+// rawCall is one call as read from text, before its arguments are encoded.
+type rawCall struct {
+	name string
+	args any // map[string]any, a JSON string, or nil
+}
+
+var errSyntax = errors.New("not a call")
+
+// isNameByte reports whether c may appear in a tool name: the characters
+// providers accept in function names (MCP tools bring dashes along).
+func isNameByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// maxNameLen bounds a tool name a model may print after its own tool-call
+// token (providers allow 64): a longer run of name bytes is not a call, and
+// the bound keeps re-reading it on every delta cheap.
+const maxNameLen = 128
+
+// nameEnd returns the end of the tool name starting at s[i].
+func nameEnd(s string, i int) int {
+	for i < len(s) && isNameByte(s[i]) {
+		i++
+	}
+	return i
+}
+
+// litParser reads Python-style literals and calls: `name(a=1, b="x")`,
+// lists, dicts, True/False/None (and their JSON spellings). With bareKeys
+// set, dict keys may be bare words (Gemma's `{city:…}`); delims are extra
+// string delimiters that open and close a string (Gemma's `<|"|>`).
+type litParser struct {
+	s        string
+	i        int
+	bareKeys bool
+	delims   []string
+}
+
+func (p *litParser) ws() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+func (p *litParser) eat(c byte) bool {
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *litParser) done() bool {
+	p.ws()
+	return p.i == len(p.s)
+}
+
+// calls reads `[call, call…]` or a single call.
+func (p *litParser) calls() ([]rawCall, error) {
+	if !p.eat('[') {
+		c, err := p.call()
+		if err != nil {
+			return nil, err
+		}
+		return []rawCall{c}, nil
+	}
+	var out []rawCall
+	for {
+		c, err := p.call()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+		if p.eat(']') {
+			return out, nil
+		}
+		if !p.eat(',') {
+			return nil, errSyntax
+		}
+		if p.eat(']') { // a trailing comma
+			return out, nil
+		}
+	}
+}
+
+// call reads `name(key=value, …)`. Positional arguments have no parameter
+// name to go to, so they make the text not a call.
+func (p *litParser) call() (rawCall, error) {
+	p.ws()
+	start := p.i
+	p.i = nameEnd(p.s, p.i)
+	name := p.s[start:p.i]
+	if name == "" || !p.eat('(') {
+		return rawCall{}, errSyntax
+	}
+	args := map[string]any{}
+	for !p.eat(')') {
+		if len(args) > 0 && !p.eat(',') {
+			return rawCall{}, errSyntax
+		}
+		if p.eat(')') { // a trailing comma
+			break
+		}
+		p.ws()
+		k := p.i
+		for p.i < len(p.s) && isNameByte(p.s[p.i]) && p.s[p.i] != '-' {
+			p.i++
+		}
+		key := p.s[k:p.i]
+		if key == "" || !p.eat('=') {
+			return rawCall{}, errSyntax
+		}
+		v, err := p.value()
+		if err != nil {
+			return rawCall{}, err
+		}
+		args[key] = v
+	}
+	return rawCall{name: name, args: args}, nil
+}
+
+func (p *litParser) value() (any, error) {
+	p.ws()
+	if p.i >= len(p.s) {
+		return nil, errSyntax
+	}
+	for _, d := range p.delims {
+		if strings.HasPrefix(p.s[p.i:], d) {
+			end := strings.Index(p.s[p.i+len(d):], d)
+			if end < 0 {
+				return nil, errSyntax
+			}
+			v := p.s[p.i+len(d) : p.i+len(d)+end]
+			p.i += 2*len(d) + end
+			return v, nil
+		}
+	}
+	switch c := p.s[p.i]; {
+	case c == '"' || c == '\'':
+		return p.quoted()
+	case c == '[':
+		return p.list(']')
+	case c == '(': // a tuple
+		return p.list(')')
+	case c == '{':
+		return p.dict()
+	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	start := p.i
+	p.i = nameEnd(p.s, p.i)
+	switch p.s[start:p.i] {
+	case "True", "true":
+		return true, nil
+	case "False", "false":
+		return false, nil
+	case "None", "null":
+		return nil, nil
+	}
+	return nil, errSyntax
+}
+
+func (p *litParser) list(closer byte) (any, error) {
+	p.i++
+	out := []any{}
+	for !p.eat(closer) {
+		if len(out) > 0 && !p.eat(',') {
+			return nil, errSyntax
+		}
+		if p.eat(closer) {
+			break
+		}
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (p *litParser) dict() (any, error) {
+	p.i++
+	out := map[string]any{}
+	for !p.eat('}') {
+		if len(out) > 0 && !p.eat(',') {
+			return nil, errSyntax
+		}
+		if p.eat('}') {
+			break
+		}
+		var key string
+		p.ws()
+		if p.bareKeys && p.i < len(p.s) && isNameByte(p.s[p.i]) && p.s[p.i] != '-' {
+			start := p.i
+			p.i = nameEnd(p.s, p.i)
+			key = p.s[start:p.i]
+		} else {
+			k, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			switch t := k.(type) {
+			case string:
+				key = t
+			case json.Number:
+				key = t.String()
+			default:
+				return nil, errSyntax
+			}
+		}
+		if !p.eat(':') {
+			return nil, errSyntax
+		}
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		out[key] = v
+	}
+	return out, nil
+}
+
+func (p *litParser) number() (any, error) {
+	start := p.i
+	for p.i < len(p.s) && strings.IndexByte("+-.0123456789eE", p.s[p.i]) >= 0 {
+		p.i++
+	}
+	text := strings.TrimPrefix(p.s[start:p.i], "+")
+	if _, err := strconv.ParseFloat(text, 64); err != nil || !json.Valid([]byte(text)) {
+		return nil, errSyntax
+	}
+	return json.Number(text), nil
+}
+
+// quoted reads a Python string in single or double quotes with the usual
+// backslash escapes.
+func (p *litParser) quoted() (any, error) {
+	q := p.s[p.i]
+	p.i++
+	var b strings.Builder
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == q:
+			p.i++
+			return b.String(), nil
+		case c == '\\' && p.i+1 < len(p.s):
+			p.i += 2
+			switch e := p.s[p.i-1]; e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case 'u':
+				if p.i+4 <= len(p.s) {
+					if r, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32); err == nil {
+						b.WriteRune(rune(r))
+						p.i += 4
+						continue
+					}
+				}
+				b.WriteString(`\u`)
+			case '\\', '\'', '"', '/':
+				b.WriteByte(e)
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			}
+		default:
+			_, size := utf8.DecodeRuneInString(p.s[p.i:])
+			b.WriteString(p.s[p.i : p.i+size])
+			p.i += size
+		}
+	}
+	return nil, errSyntax
+}
+
+// parsePythonic reads a Python-style call list `[f(a=1), g()]` (Llama 3.2
+// and 4, Gemma 3, LFM2) or a single call `f(a=1)` (Gemma's tool_code).
+func parsePythonic(s string) ([]rawCall, bool) {
+	p := &litParser{s: s}
+	calls, err := p.calls()
+	if err != nil || !p.done() {
+		return nil, false
+	}
+	return calls, true
+}
+
+// parseGemmaCall reads Gemma 4's and FunctionGemma's `call:NAME{key:value}`,
+// whose strings sit between delim markers and whose keys are bare words.
+func parseGemmaCall(s, delim string) ([]rawCall, bool) {
+	s = strings.TrimSpace(s)
+	rest, ok := strings.CutPrefix(s, "call:")
+	if !ok {
+		return nil, false
+	}
+	brace := strings.IndexByte(rest, '{')
+	if brace < 0 {
+		return nil, false
+	}
+	name := strings.TrimSpace(rest[:brace])
+	if name == "" || nameEnd(name, 0) != len(name) {
+		return nil, false
+	}
+	p := &litParser{s: rest[brace:], bareKeys: true, delims: []string{delim}}
+	args, err := p.value()
+	if err != nil || !p.done() {
+		return nil, false
+	}
+	return []rawCall{{name: name, args: args}}, true
+}
+
+// parseXMLFunction reads Qwen3-Coder's `<function=NAME><parameter=K>V</parameter>…</function>`
+// (s starts after "<function=") and also `<function=NAME>{json}</function>`
+// (functionary v3.1). A missing </function> at the very end is forgiven.
+func parseXMLFunction(s string) ([]rawCall, bool) {
+	gt := strings.IndexByte(s, '>')
+	if gt < 0 {
+		return nil, false
+	}
+	name := strings.TrimSpace(s[:gt])
+	name = strings.Trim(name, `"'`)
+	if name == "" || nameEnd(name, 0) != len(name) {
+		return nil, false
+	}
+	body := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[gt+1:]), "</function>"))
+	if strings.HasPrefix(body, "{") {
+		return []rawCall{{name: name, args: body}}, true
+	}
+	args := map[string]any{}
+	for body != "" {
+		rest, ok := strings.CutPrefix(body, "<parameter=")
+		if !ok {
+			return nil, false
+		}
+		gt := strings.IndexByte(rest, '>')
+		end := strings.Index(rest, "</parameter>")
+		if gt < 0 || end < gt {
+			return nil, false
+		}
+		key := strings.Trim(strings.TrimSpace(rest[:gt]), `"'`)
+		if key == "" {
+			return nil, false
+		}
+		// Values sit on their own lines: one newline either side is layout.
+		v := strings.TrimPrefix(rest[gt+1:end], "\n")
+		args[key] = strings.TrimSuffix(v, "\n")
+		body = strings.TrimSpace(rest[end+len("</parameter>"):])
+	}
+	return []rawCall{{name: name, args: args}}, true
+}
+
+// parseGLMCall reads GLM-4.5's `NAME<arg_key>K</arg_key><arg_value>V</arg_value>…`
+// and the older GLM-4 `NAME\n{json}`.
+func parseGLMCall(s string) ([]rawCall, bool) {
+	s = strings.TrimSpace(s)
+	end := nameEnd(s, 0)
+	name := s[:end]
+	if name == "" {
+		return nil, false
+	}
+	body := strings.TrimSpace(s[end:])
+	if strings.HasPrefix(body, "{") {
+		return []rawCall{{name: name, args: body}}, true
+	}
+	args := map[string]any{}
+	for body != "" {
+		rest, ok := strings.CutPrefix(body, "<arg_key>")
+		if !ok {
+			return nil, false
+		}
+		k, rest, ok := strings.Cut(rest, "</arg_key>")
+		if !ok {
+			return nil, false
+		}
+		rest, ok = strings.CutPrefix(strings.TrimSpace(rest), "<arg_value>")
+		if !ok {
+			return nil, false
+		}
+		v, rest, ok := strings.Cut(rest, "</arg_value>")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, false
+		}
+		args[strings.TrimSpace(k)] = v
+		body = strings.TrimSpace(rest)
+	}
+	return []rawCall{{name: name, args: args}}, true
+}
+
+// DeepSeek's tool-call tokens (fullwidth bars, "▁" for spaces).
+const (
+	dsCallBegin = "<｜tool▁call▁begin｜>"
+	dsCallEnd   = "<｜tool▁call▁end｜>"
+	dsSep       = "<｜tool▁sep｜>"
+	dsCallsEnd  = "<｜tool▁calls▁end｜>"
+)
+
+// parseDeepSeekCalls reads the calls of a DeepSeek tool-call section:
+// `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>`
+// (V3, R1) or `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>` (V3.1).
+func parseDeepSeekCalls(s string) ([]rawCall, bool) {
+	var out []rawCall
+	s = strings.TrimSpace(s)
+	for s != "" {
+		rest, ok := strings.CutPrefix(s, dsCallBegin)
+		if !ok {
+			return nil, false
+		}
+		inner, after, closed := strings.Cut(rest, dsCallEnd)
+		if !closed && len(out) > 0 && strings.TrimSpace(inner) == "" {
+			break
+		}
+		c, ok := parseDeepSeekCall(inner)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+		s = strings.TrimSpace(after)
+	}
+	return out, len(out) > 0
+}
+
+func parseDeepSeekCall(s string) (rawCall, bool) {
+	left, right, ok := strings.Cut(s, dsSep)
+	if !ok {
+		return rawCall{}, false
+	}
+	name := strings.TrimSpace(left)
+	if name == "function" || name == "" {
+		var line string
+		line, right, _ = strings.Cut(strings.TrimLeft(right, " \t"), "\n")
+		name = strings.TrimSpace(line)
+	}
+	args := strings.TrimSpace(right)
+	if fenced, ok := strings.CutPrefix(args, "```"); ok {
+		_, fenced, _ = strings.Cut(fenced, "\n") // the "json" language line
+		args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(fenced), "```"))
+	}
+	if name == "" || nameEnd(name, 0) != len(name) || !strings.HasPrefix(args, "{") {
+		return rawCall{}, false
+	}
+	return rawCall{name: name, args: args}, true
+}
