@@ -3,6 +3,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"hearth/backend/chat"
@@ -39,7 +41,11 @@ func (a *App) StopRun(sessionID string) bool { return a.h.Chat.Stop(sessionID) }
 
 // ContinueRun resumes the session's interrupted turn and returns its run id.
 func (a *App) ContinueRun(sessionID string) (string, error) {
-	return a.h.Chat.Continue(sessionID, a.runSink)
+	run, err := a.h.Chat.Continue(context.Background(), sessionID, a.runSink)
+	if err != nil {
+		return "", err
+	}
+	return run.ID, nil
 }
 
 // ListSessions lists the chats, newest first.

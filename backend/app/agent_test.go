@@ -179,7 +179,7 @@ func TestStopAndBusy(t *testing.T) {
 	if svc.Chat.Stop("busy") {
 		t.Error("stopped twice")
 	}
-	if _, err := svc.Chat.Continue("busy", nil); !errors.Is(err, agent.ErrNothingToContinue) {
+	if _, err := svc.Chat.Continue(context.Background(), "busy", nil); !errors.Is(err, agent.ErrNothingToContinue) {
 		t.Errorf("continue: %v", err)
 	}
 }

@@ -174,7 +174,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	}
 	a2 := newAnswerer(svc2, approval.Once)
 	done := make(chan struct{})
-	_, err = svc2.Chat.Continue("r", func(ev event.Event) {
+	_, err = svc2.Chat.Continue(context.Background(), "r", func(ev event.Event) {
 		a2.sink(ev)
 		if ev.Type == event.RunFinished {
 			close(done)

@@ -64,8 +64,14 @@ func (d *desk) sink(ev event.Event) {
 	d.relay.Publish(event.RunChannel(ev.RunID), ev, ev.Type == event.RunFinished)
 }
 
-func (d *desk) Send(in chat.Input) (string, error)          { return d.a.Chat.Send(in, d.sink) }
-func (d *desk) Continue(id string) (string, error)          { return d.a.Chat.Continue(id, d.sink) }
+func (d *desk) Send(in chat.Input) (string, error) { return d.a.Chat.Send(in, d.sink) }
+func (d *desk) Continue(id string) (string, error) {
+	run, err := d.a.Chat.Continue(context.Background(), id, d.sink)
+	if err != nil {
+		return "", err
+	}
+	return run.ID, nil
+}
 func (d *desk) Attach(ch string)                            { d.relay.Attach(ch) }
 func (d *desk) History(id string) (sessions.History, error) { return d.a.Sessions.History(id) }
 func (d *desk) Pull(name string) (string, error) {

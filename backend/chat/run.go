@@ -80,18 +80,15 @@ func DecodeImages(in []string) ([][]byte, error) {
 	return out, nil
 }
 
-// Continue resumes the session's interrupted run (after a crash or a quit mid-turn)
-// and returns its run id; events go to sink.
-func (s *Service) Continue(sessionID string, sink event.Sink) (string, error) {
+// Continue resumes the session's interrupted run (after a crash or a quit mid-turn):
+// its partial turn is kept and the loop goes on under the same run id; events go to
+// sink. Cancelling ctx stops the run.
+func (s *Service) Continue(ctx context.Context, sessionID string, sink event.Sink) (*agent.Run, error) {
 	if err := s.usable(); err != nil {
-		return "", err
+		return nil, err
 	}
 	s.mask()
-	run, err := s.runner.Continue(context.Background(), sessionID, sink)
-	if err != nil {
-		return "", err
-	}
-	return run.ID, nil
+	return s.runner.Continue(ctx, sessionID, sink)
 }
 
 // usable says why no turn can run: the workspace folder is unusable.

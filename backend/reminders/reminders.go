@@ -310,7 +310,7 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	defer func() {
 		// A missed run being caught up: its notice says how it went. A busy chat
 		// retries later; a run cut by shutdown is caught up next start.
-		if !out.Busy && ctx.Err() == nil {
+		if !out.Busy && !out.Interrupted && ctx.Err() == nil {
 			s.book().ran(j.ID, started, out)
 		}
 	}()
@@ -326,6 +326,8 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	posted := s.takePosted(run.ID)
 	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
 	switch res.Status {
+	case event.StatusInterrupted: // Hearth is quitting: nobody is told, nothing is lost
+		return schedule.Outcome{RunID: run.ID, Interrupted: true}
 	case event.StatusOK:
 	case event.StatusError:
 		out.Status, out.Err = schedule.StatusError, res.Err
