@@ -15,15 +15,15 @@ import (
 const memoryChangedEvent = "memory:changed"
 
 // ListMemoryFiles lists the memory and persona files and skills that exist.
-func (a *App) ListMemoryFiles() ([]memory.FileInfo, error) { return a.h.Memory.List() }
+func (a *App) ListMemoryFiles() ([]memory.FileInfo, error) { return a.h.Memory.Store().List() }
 
 // ReadMemoryFile reads one file with the hash SaveMemoryFile needs.
-func (a *App) ReadMemoryFile(name string) (memory.File, error) { return a.h.Memory.Read(name) }
+func (a *App) ReadMemoryFile(name string) (memory.File, error) { return a.h.Memory.Store().Read(name) }
 
 // SaveMemoryFile writes content unless the file changed since expectedHash;
 // then nothing is written and the result holds both versions.
 func (a *App) SaveMemoryFile(name, content, expectedHash string) (memory.SaveResult, error) {
-	return a.h.Memory.Save(name, content, expectedHash)
+	return a.h.Memory.Store().Save(name, content, expectedHash)
 }
 
 // SearchMemory searches the recall index; the result says whether it was

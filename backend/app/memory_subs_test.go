@@ -20,7 +20,7 @@ func TestOnMemoryChangeSurvivesSettingsChange(t *testing.T) {
 	if err != nil || !res.Saved {
 		t.Fatalf("save settings: %+v %v", res, err)
 	}
-	if _, err := svc.Memory.List(); err != nil { // rebuilds the parts
+	if _, err := svc.Memory.Store().List(); err != nil { // rebuilds the parts
 		t.Fatal(err)
 	}
 	ws := svc.Settings.Paths().Workspace
@@ -35,11 +35,11 @@ func TestOnMemoryChangeSurvivesSettingsChange(t *testing.T) {
 	// A listener added after the parts exist is reported too, once.
 	late := &changes{}
 	onMemoryChange(t, svc, late.add)
-	f, err := svc.Memory.Read("memory/MEMORY.md")
+	f, err := svc.Memory.Store().Read("memory/MEMORY.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := svc.Memory.Save("memory/MEMORY.md", f.Content+"- more\n", f.Hash); err != nil || !r.Saved {
+	if r, err := svc.Memory.Store().Save("memory/MEMORY.md", f.Content+"- more\n", f.Hash); err != nil || !r.Saved {
 		t.Fatalf("save: %+v %v", r, err)
 	}
 	late.waitFor(t, "memory/MEMORY.md")

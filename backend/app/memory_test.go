@@ -50,7 +50,7 @@ func TestMemoryAPI(t *testing.T) {
 	ch := &changes{}
 	onMemoryChange(t, svc, ch.add)
 
-	files, err := svc.Memory.List()
+	files, err := svc.Memory.Store().List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestMemoryAPI(t *testing.T) {
 			t.Errorf("ListMemoryFiles lacks %s: %v", want, paths)
 		}
 	}
-	opened, err := svc.Memory.Read("memory/MEMORY.md")
+	opened, err := svc.Memory.Store().Read("memory/MEMORY.md")
 	if err != nil || !opened.Exists {
 		t.Fatal(opened, err)
 	}
@@ -77,7 +77,7 @@ func TestMemoryAPI(t *testing.T) {
 		t.Fatalf("run %+v", res)
 	}
 	ch.waitFor(t, "memory/MEMORY.md")
-	res, err := svc.Memory.Save("memory/MEMORY.md", opened.Content+"- Likes jazz\n", opened.Hash)
+	res, err := svc.Memory.Store().Save("memory/MEMORY.md", opened.Content+"- Likes jazz\n", opened.Hash)
 	if err != nil || res.Saved || res.Conflict == nil || !strings.Contains(res.Conflict.Theirs, "Sister's birthday is 3 May") ||
 		!strings.HasSuffix(res.Conflict.Mine, "- Likes jazz\n") {
 		t.Fatalf("save over the agent's write: %+v %v", res, err)
@@ -98,7 +98,7 @@ func TestMemoryAPI(t *testing.T) {
 	if err != nil || !rep.Rebuilt || rep.Chunks < 1 || rep.Mode != memory.ModeKeyword {
 		t.Errorf("reindex %+v %v", rep, err)
 	}
-	if _, err := svc.Memory.Read("../config.json"); err == nil {
+	if _, err := svc.Memory.Store().Read("../config.json"); err == nil {
 		t.Error("read outside the memory files allowed")
 	}
 
@@ -110,7 +110,7 @@ func TestMemoryAPI(t *testing.T) {
 	if res := run.Wait(); res.Status != event.StatusOK || res.NewSessionID == "" {
 		t.Fatalf("/new %+v", res)
 	}
-	h, _ := svc.Memory.Read(memory.HistoryFile)
+	h, _ := svc.Memory.Store().Read(memory.HistoryFile)
 	if !strings.Contains(h.Content, "] Talked about the sister's birthday.") {
 		t.Errorf("HISTORY.md %q", h.Content)
 	}
@@ -148,7 +148,7 @@ func TestBudgetConsolidatesLeftOutTurns(t *testing.T) {
 			t.Fatalf("run %d: %+v", i, res)
 		}
 	}
-	if err := svc.Memory.Wait(context.Background()); err != nil {
+	if err := svc.Memory.Consolidations().Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	var cons int

@@ -31,6 +31,7 @@ type agentFlags struct {
 	model         string
 	showReasoning bool
 	yes           bool // -m: allow what needs approval (else it is denied)
+	cont          bool // --continue: finish the session's interrupted reply
 }
 
 func newAgentCmd(e *env) *cobra.Command {
@@ -45,7 +46,9 @@ With -m, sends one message, streams the answer to stdout and exits. Without -s
 every -m call starts a fresh session (its id is printed on stderr at the end, so
 you can go on with -s ID). Without -m, starts an interactive chat (REPL) that
 keeps its history in one session (-s to resume one): Ctrl-C stops the current
-answer, Ctrl-C twice at the prompt or Ctrl-D exits.
+answer, Ctrl-C twice at the prompt or Ctrl-D exits. With -s ID --continue,
+finishes the reply that Hearth (the window or this command) was giving in that
+session when it quit or crashed, from where it stopped.
 
 Tool calls are shown on stderr as one-line hints (↳ read_file path=notes.md);
 the model's reasoning is hidden unless --show-reasoning.
@@ -64,15 +67,19 @@ Exit codes:
 		Example: `  hearth agent -m "What files are in my workspace?"
   hearth agent -m "Summarise notes.md" -s notes --model ollama/qwen3:8b
   hearth agent                 # interactive chat in a new session
-  hearth agent -s notes        # resume the session named notes`,
+  hearth agent -s notes        # resume the session named notes
+  hearth agent -s notes --continue   # finish a reply cut off by a quit`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("message") && strings.TrimSpace(f.message) == "" {
 				return usageError{fmt.Errorf("-m needs a message")}
 			}
+			if f.cont && (f.session == "" || f.message != "") {
+				return usageError{fmt.Errorf("--continue needs -s SESSION and no -m")}
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			if f.message != "" {
+			if f.message != "" || f.cont {
 				return runOnce(ctx, e, f)
 			}
 			stop() // the REPL handles Ctrl-C itself
@@ -88,6 +95,7 @@ Exit codes:
 	cmd.Flags().StringVar(&f.model, "model", "", "model for this call, as <provider>/<model> or a name of the default provider")
 	cmd.Flags().BoolVar(&f.showReasoning, "show-reasoning", false, "print the model's reasoning on stderr")
 	cmd.Flags().BoolVar(&f.yes, "yes", false, "allow every tool call that needs approval (without it, -m denies them and the REPL asks)")
+	cmd.Flags().BoolVar(&f.cont, "continue", false, "finish the reply of session -s that was cut off when Hearth quit or crashed, and exit")
 	return cmd
 }
 
@@ -230,16 +238,20 @@ func firstLine(s string, n int) string {
 	return line
 }
 
-// runOnce sends one message and exits with the turn's outcome.
+// runOnce sends one message (or continues an interrupted reply) and exits with the
+// turn's outcome.
 func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning, denied: map[string]bool{}}
-	a, err := e.started(ctx)
-	if err != nil {
-		return err
+	e.start(ctx)
+	p.onApproval = onceApprover(e.app, f.yes, p)
+	e.app.Memory.Consolidations().Hold() // consolidations run after the answer, see finishBackground
+	var run *agent.Run
+	var err error
+	if f.cont {
+		run, err = e.app.Chat.Continue(ctx, f.session, p.sink)
+	} else {
+		run, err = e.app.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 	}
-	p.onApproval = onceApprover(a, f.yes, p)
-	a.Memory.Hold() // consolidations run after the answer, see finishBackground
-	run, err := a.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 	if err != nil {
 		return reportStartError(e, err)
 	}
@@ -287,14 +299,10 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			lines <- sc.Text()
 		}
 	}()
-	// MCP servers connect while the first line is typed.
-	svc, err := e.started(ctx)
-	if err != nil {
-		return err
-	}
+	e.start(ctx) // MCP servers connect while the first line is typed
 	sessionID := f.session
 	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
-		cmp.Or(f.model, svc.Settings.Config().Agents.Defaults.Model))
+		cmp.Or(f.model, e.app.Settings.Config().Agents.Defaults.Model))
 	armed := false // one Ctrl-C at the prompt arms the exit
 	for {
 		fmt.Fprint(e.stderr, "> ")
@@ -325,9 +333,9 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		asks := make(chan approvalAsk, 16)
 		p.onApproval = queueApprover(asks)
 		if f.yes {
-			p.onApproval = onceApprover(svc, true, p)
+			p.onApproval = onceApprover(e.app, true, p)
 		}
-		run, err := svc.Chat.Start(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+		run, err := e.app.Chat.Start(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue
@@ -340,10 +348,10 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 				res = run.Wait()
 				break wait
 			case <-sigs:
-				svc.Chat.Stop(run.SessionID)
+				e.app.Chat.Stop(run.SessionID)
 			case ask := <-asks:
-				if !askApproval(e, svc, p, ask, lines, sigs) {
-					svc.Chat.Stop(run.SessionID)
+				if !askApproval(e, e.app, p, ask, lines, sigs) {
+					e.app.Chat.Stop(run.SessionID)
 				}
 			}
 		}

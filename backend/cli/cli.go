@@ -2,9 +2,9 @@
 //
 // Adding a command: write newXxxCmd(e *env) *cobra.Command in its own file, register it
 // in newRootCmd, set Args to usageArgs(...) (so bad arguments exit 2), print to e.stdout /
-// e.stderr, and reach the application through e.hearth(), which builds the services
-// (backend/app) lazily so that cheap commands (version, help) load no config and touch
-// no network; mainEnv closes them when the command is done.
+// e.stderr, and reach the application through e.app: the root builds the services
+// (backend/app) before any command but version and help, which load no config and
+// touch no network; mainEnv closes them when the command is done.
 // Return an error for exit 1, exitError{code} after printing a report of your own.
 package cli
 
@@ -73,14 +73,11 @@ func (e *env) hearth() (*app.App, error) {
 	return e.app, e.appErr
 }
 
-// started is hearth with the background parts started: the MCP servers connect, for
-// commands that chat or list them.
-func (e *env) started(ctx context.Context) (*app.App, error) {
-	a, err := e.hearth()
-	if err != nil {
-		return nil, err
-	}
-	return a, a.Start(ctx, app.StartOptions{})
+// start starts the background parts for commands that chat or list MCP servers: the
+// servers connect (a run waits for them, bounded). Only the memory files' watcher can
+// fail to start, and no command needs it.
+func (e *env) start(ctx context.Context) {
+	_ = e.app.Start(ctx, app.StartOptions{})
 }
 
 // closeTimeout bounds the orderly end of a command: running turns interrupted and
@@ -210,6 +207,13 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		},
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd == cmd.Root() || cmd.Name() == "version" || cmd.Name() == "help" {
+				return nil // the desktop opens the services itself; these need none
+			}
+			_, err := e.hearth()
+			return err
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if e.desktop == nil {
 				return cmd.Help()

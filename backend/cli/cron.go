@@ -49,15 +49,11 @@ func newCronListCmd(e *env) *cobra.Command {
 		Short:   "List reminders with their schedule, next run and last result",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
-			a, err := e.hearth()
+			jobs, err := e.app.Reminders.ListJobs()
 			if err != nil {
 				return err
 			}
-			jobs, err := a.Reminders.ListJobs()
-			if err != nil {
-				return err
-			}
-			problems, _ := a.Reminders.JobProblems()
+			problems, _ := e.app.Reminders.JobProblems()
 			if asJSON {
 				if jobs == nil {
 					jobs = []schedule.Job{}
@@ -137,11 +133,7 @@ func newCronAddCmd(e *env) *cobra.Command {
 			default:
 				spec.Schedule = schedule.Schedule{Kind: schedule.KindCron, Expr: expr, TZ: tz}
 			}
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			j, err := a.Reminders.AddJob(spec)
+			j, err := e.app.Reminders.AddJob(spec)
 			if err != nil {
 				return err
 			}
@@ -170,11 +162,7 @@ func newCronRemoveCmd(e *env) *cobra.Command {
 		Short:   "Remove a reminder",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			if err := a.Reminders.RemoveJob(args[0]); err != nil {
+			if err := e.app.Reminders.RemoveJob(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed reminder %s.\n", args[0])
@@ -191,20 +179,17 @@ func newCronRunCmd(e *env) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			a, err := e.started(ctx)
-			if err != nil {
-				return err
-			}
+			e.start(ctx)
 			var session string
-			if jobs, err := a.Reminders.ListJobs(); err == nil {
+			if jobs, err := e.app.Reminders.ListJobs(); err == nil {
 				for _, j := range jobs {
 					if j.ID == args[0] {
 						session = j.Session()
 					}
 				}
 			}
-			err = a.Reminders.RunJobNow(ctx, args[0])
-			if sess, lerr := a.Sessions.Load(session); session != "" && lerr == nil {
+			err := e.app.Reminders.RunJobNow(ctx, args[0])
+			if sess, lerr := e.app.Sessions.Load(session); session != "" && lerr == nil {
 				msgs := sess.Messages()
 				for i := len(msgs) - 1; i >= 0; i-- {
 					if msgs[i].Role == llm.RoleAssistant && msgs[i].Content != "" {

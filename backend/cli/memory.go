@@ -50,11 +50,7 @@ search and says so.`,
 			if q == "" {
 				return usageError{fmt.Errorf("the query is empty")}
 			}
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			res, err := a.Memory.Search(cmd.Context(), q, k)
+			res, err := e.app.Memory.Search(cmd.Context(), q, k)
 			if err != nil {
 				return err
 			}
@@ -83,11 +79,7 @@ func newMemoryReindexCmd(e *env) *cobra.Command {
 archived chats (embedding every chunk again when an embedding model is set).`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			rep, err := a.Memory.Reindex(cmd.Context())
+			rep, err := e.app.Memory.Reindex(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -108,16 +100,15 @@ archived chats (embedding every chunk again when an embedding model is set).`,
 // process exits, and says so; Ctrl-C (ctx) cancels it before it writes
 // anything, deferring it to the next run.
 func finishBackground(ctx context.Context, e *env, sessionID string) {
-	a, err := e.hearth()
-	if err != nil || a.Memory.Pending() == 0 {
+	if e.app.Memory.Consolidations().Pending() == 0 {
 		return
 	}
 	fmt.Fprintln(e.stderr, "(saving older messages of this chat to memory… Ctrl-C leaves it for the next run)")
-	if err := a.Memory.Wait(ctx); err != nil {
+	if err := e.app.Memory.Consolidations().Wait(ctx); err != nil {
 		fmt.Fprintln(e.stderr, "(memory not updated: deferred to the next run)")
 		return
 	}
-	if err := a.Memory.TakeFailure(sessionID); err != nil {
+	if err := e.app.Memory.TakeFailure(sessionID); err != nil {
 		fmt.Fprintf(e.stderr, "(memory not updated: %v; tried again next time)\n", err)
 		return
 	}

@@ -59,11 +59,7 @@ embedding) read from /api/show.`,
   hearth models list --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			list, err := a.Models.List(cmd.Context())
+			list, err := e.app.Models.List(cmd.Context())
 			if err != nil {
 				return reportModelError(e, err)
 			}
@@ -144,11 +140,7 @@ stderr; the last line on stdout says the model is ready.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pr := &progressPrinter{w: e.stderr}
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			err = a.Models.Pull(cmd.Context(), args[0], pr.print)
+			err := e.app.Models.Pull(cmd.Context(), args[0], pr.print)
 			if err != nil {
 				return reportModelError(e, err)
 			}
@@ -192,12 +184,8 @@ func newModelsRmCmd(e *env) *cobra.Command {
   hearth models rm qwen3:0.6b qwen3:1.7b`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
 			for _, name := range args {
-				if err := a.Models.Delete(cmd.Context(), name); err != nil {
+				if err := e.app.Models.Delete(cmd.Context(), name); err != nil {
 					return reportModelError(e, err)
 				}
 				fmt.Fprintf(e.stdout, "Removed %s\n", name)

@@ -29,12 +29,8 @@ Exits 1 if the workspace cannot be written or the config file has errors.`,
   hearth onboard --workspace ~/notes/hearth`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			created, err := a.Settings.Onboard()
-			paths := a.Settings.Paths()
+			created, err := e.app.Settings.Onboard()
+			paths := e.app.Settings.Paths()
 			out := e.stdout
 			fmt.Fprintf(out, "Workspace %s\n", paths.Workspace)
 			for _, d := range workspace.Dirs() {
@@ -53,7 +49,7 @@ Exits 1 if the workspace cannot be written or the config file has errors.`,
 				return fmt.Errorf("onboard: %w", err)
 			}
 			_, statErr := os.Stat(paths.ConfigFile)
-			switch cerr := a.Settings.ConfigError(); {
+			switch cerr := e.app.Settings.ConfigError(); {
 			case cerr != nil:
 				fmt.Fprintf(out, "Config    %s\n", paths.ConfigFile)
 				return fmt.Errorf("the config file has errors, so the defaults were used: %w", cerr)

@@ -42,13 +42,10 @@ show its transport, whether it is connected, how many tools it offers and its la
 		Example: "  hearth mcp list\n  hearth mcp list --json --wait 10s",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.started(cmd.Context())
-			if err != nil {
-				return err
-			}
+			e.start(cmd.Context())
 			deadline := time.Now().Add(wait)
 			for {
-				list := a.Reach.ListMCPServers()
+				list := e.app.Reach.ListMCPServers()
 				settled := true
 				for _, s := range list {
 					settled = settled && (s.Connected || s.LastError != "")
@@ -73,11 +70,7 @@ show its transport, whether it is connected, how many tools it offers and its la
 		Example: "  hearth mcp test filesystem",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			res, err := a.Reach.TestMCPServer(cmd.Context(), args[0])
+			res, err := e.app.Reach.TestMCPServer(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -111,11 +104,7 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 			if err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			names, err := a.Reach.ImportClaudeDesktop(string(data))
+			names, err := e.app.Reach.ImportClaudeDesktop(string(data))
 			if err != nil {
 				return err
 			}
@@ -129,11 +118,7 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 		Example: "  hearth mcp remove filesystem",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			if err := a.Reach.RemoveMCPServer(args[0]); err != nil {
+			if err := e.app.Reach.RemoveMCPServer(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed %s.\n", args[0])
@@ -177,11 +162,7 @@ func newSkillsCmd(e *env) *cobra.Command {
 		Example: "  hearth skills list\n  hearth skills list --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			list := a.Reach.ListSkills()
+			list := e.app.Reach.ListSkills()
 			if asJSON {
 				return printJSON(e.stdout, list)
 			}
@@ -209,11 +190,7 @@ func newSkillsCmd(e *env) *cobra.Command {
 			Example: "  hearth skills " + use + " summarize",
 			Args:    usageArgs(cobra.ExactArgs(1)),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				a, err := e.hearth()
-				if err != nil {
-					return err
-				}
-				if err := a.Reach.SetSkillEnabled(args[0], on); err != nil {
+				if err := e.app.Reach.SetSkillEnabled(args[0], on); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "%s %sd.\n", args[0], use)

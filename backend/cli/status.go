@@ -34,11 +34,7 @@ Exit codes:
   hearth status && echo ready`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.hearth()
-			if err != nil {
-				return err
-			}
-			st := a.Settings.Status(cmd.Context())
+			st := e.app.Settings.Status(cmd.Context())
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
@@ -46,7 +42,7 @@ Exit codes:
 					return err
 				}
 			} else {
-				printStatus(e.stdout, st, a.Settings.ConfigError())
+				printStatus(e.stdout, st, e.app.Settings.ConfigError())
 			}
 			if st.ConfigError != "" || !st.OllamaReachable {
 				return exitError{ExitRuntime}

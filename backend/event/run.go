@@ -7,7 +7,6 @@
 package event
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -169,64 +168,6 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	out = append(out, head[:len(head)-1]...)
 	out = append(out, ',')
 	return append(out, body[1:]...), nil
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote, with Data of the type's payload.
-func (e *Event) UnmarshalJSON(b []byte) error {
-	var env envelope
-	if err := json.Unmarshal(b, &env); err != nil {
-		return err
-	}
-	e.RunID, e.SessionID, e.Seq, e.Type = env.RunID, env.SessionID, env.Seq, env.Type
-	var data any
-	switch env.Type {
-	case RunStarted:
-		data = &StartedData{}
-	case TextDelta, ReasoningDelta:
-		data = &DeltaData{}
-	case ToolCall:
-		data = &ToolCallData{}
-	case Approval:
-		data = &ApprovalData{}
-	case ToolResult:
-		data = &ToolResultData{}
-	case Usage:
-		data = &UsageData{}
-	case Notice:
-		data = &NoticeData{}
-	case Error:
-		data = &ErrorData{}
-	case RunFinished:
-		data = &FinishedData{}
-	default:
-		return fmt.Errorf("unknown event type %q", env.Type)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(data); err != nil {
-		return err
-	}
-	// Store values, as the runner does, so type switches work the same.
-	switch d := data.(type) {
-	case *StartedData:
-		e.Data = *d
-	case *DeltaData:
-		e.Data = *d
-	case *ToolCallData:
-		e.Data = *d
-	case *ApprovalData:
-		e.Data = *d
-	case *ToolResultData:
-		e.Data = *d
-	case *UsageData:
-		e.Data = *d
-	case *NoticeData:
-		e.Data = *d
-	case *ErrorData:
-		e.Data = *d
-	case *FinishedData:
-		e.Data = *d
-	}
-	return nil
 }
 
 // Sink receives a run's events in order, from the run's goroutines one at a

@@ -2,7 +2,6 @@ package event
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 )
 
@@ -37,13 +36,8 @@ func TestRunEventJSONContract(t *testing.T) {
 			t.Errorf("%s:\n got %s %v\nwant %s", c.ev.Type, b, err, c.json)
 			continue
 		}
-		var back Event
-		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, c.ev) {
-			t.Errorf("%s round trip: %+v %v", c.ev.Type, back, err)
-		}
 	}
-	var bad Event
-	if err := json.Unmarshal([]byte(`{"type":"nope"}`), &bad); err == nil {
-		t.Error("unknown type accepted")
+	if _, err := json.Marshal(Event{Type: Notice, Data: "not an object"}); err == nil {
+		t.Error("a payload that is no JSON object was accepted")
 	}
 }

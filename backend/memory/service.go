@@ -251,46 +251,18 @@ func (s *Service) TakeFailure(sessionID string) error {
 	return c.TakeFailure(sessionID)
 }
 
-// Hold makes consolidations wait for Wait instead of running beside the chat (the
-// one-shot CLI: nothing is started that the exit could abandon).
-func (s *Service) Hold() {
-	_, _, c := s.parts()
-	c.Hold()
-}
-
-// Pending is the number of consolidations queued or running.
-func (s *Service) Pending() int {
-	_, _, c := s.parts()
-	return c.Pending()
-}
-
-// Wait waits for the running consolidations (a CLI before it exits). When ctx ends
-// first they are cancelled before writing anything, so the work is deferred to the
-// next run, and ctx's error is returned.
-func (s *Service) Wait(ctx context.Context) error {
-	_, _, c := s.parts()
-	return c.Wait(ctx)
-}
-
-// List lists MEMORY.md, HISTORY.md, the daily notes, the persona files and the
-// skills that exist, with size, modification time and hash.
-func (s *Service) List() ([]FileInfo, error) {
+// Store is the current workspace's memory files (List, Read, Save for the editor).
+func (s *Service) Store() *Store {
 	st, _, _ := s.parts()
-	return st.List()
+	return st
 }
 
-// Read returns a memory or persona file (path relative to the workspace, e.g.
-// "memory/MEMORY.md") with the hash Save needs.
-func (s *Service) Read(name string) (File, error) {
-	st, _, _ := s.parts()
-	return st.Read(name)
-}
-
-// Save writes content if the file still has expectedHash; when it changed meanwhile
-// nothing is written and the result's Conflict holds both versions.
-func (s *Service) Save(name, content, expectedHash string) (SaveResult, error) {
-	st, _, _ := s.parts()
-	return st.Save(name, content, expectedHash)
+// Consolidations is the current consolidator: the CLI holds consolidations until the
+// answer is out (Hold), waits for them before it exits (Pending, Wait) and tells a
+// failure (TakeFailure).
+func (s *Service) Consolidations() *Consolidator {
+	_, _, c := s.parts()
+	return c
 }
 
 // Search searches the recall index (synced with the files first). Each hit says
@@ -308,9 +280,6 @@ func (s *Service) Search(ctx context.Context, query string, k int) (Results, err
 
 // Reindex rebuilds the recall index from the files.
 func (s *Service) Reindex(ctx context.Context) (IndexReport, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	_, x, _ := s.parts()
 	return x.Reindex(ctx)
 }

@@ -28,12 +28,12 @@ func TestAfterRunIsTheConsolidationTrigger(t *testing.T) {
 	f := newConsFixture(t, 3) // 6 messages
 	s := serviceOver(t, f, nil)
 	s.AfterRun(f.id, 3, 0) // fewer than a window: nothing to do
-	if s.Pending() != 0 {
+	if s.Consolidations().Pending() != 0 {
 		t.Fatal("a consolidation started below the window")
 	}
 	f.fake.Enqueue(saveCall("[2026-11-23 14:05] Talked about the sourdough starter.", "- Lives in Porto.\n- Bakes sourdough.\n"))
 	s.AfterRun(f.id, 6, 4) // the budget left messages 0-3 out
-	if err := s.Wait(context.Background()); err != nil {
+	if err := s.Consolidations().Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if f.cursor(t) != 3 || !strings.Contains(f.read(t, HistoryFile), "sourdough starter") {
@@ -41,7 +41,7 @@ func TestAfterRunIsTheConsolidationTrigger(t *testing.T) {
 	}
 	f.fake.Enqueue(fakeollama.Reply{Content: "no"}, fakeollama.Reply{Content: "no"})
 	s.AfterRun(f.id, 6+4, 0) // a window's worth more
-	_ = s.Wait(context.Background())
+	_ = s.Consolidations().Wait(context.Background())
 	err := s.TakeFailure(f.id)
 	if err == nil || !strings.Contains(err.Error(), "did not call save_memory") {
 		t.Errorf("failure %v", err)
@@ -82,7 +82,7 @@ func TestServiceNewsAndWorkspaceMove(t *testing.T) {
 	opts := s.opts
 	opts.Workspace = ws2
 	s.Apply(opts)
-	if f, err := s.Read(MemoryFile); err != nil || f.Content != "- moved\n" {
+	if f, err := s.Store().Read(MemoryFile); err != nil || f.Content != "- moved\n" {
 		t.Fatalf("after the move: %+v %v", f, err)
 	}
 	if err := os.WriteFile(filepath.Join(ws2, MemoryFile), []byte("- edited by hand\n"), 0o600); err != nil {
