@@ -38,7 +38,9 @@ func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
 	// MCP servers connect from now on, not with the first message (without
 	// waiting for any), and the memory files are watched; the reminders start
-	// with the tray (background.go), which holds the lock.
+	// with the tray (background.go), which holds the lock. The desktop checks a
+	// model's fitness by itself after its first reply.
+	a.h.Models.AutoCheck()
 	if err := a.h.Start(ctx, app.StartOptions{}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}

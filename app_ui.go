@@ -9,6 +9,7 @@ import (
 
 	"hearth/backend/chat"
 	"hearth/backend/event"
+	"hearth/backend/fitness"
 	"hearth/backend/models"
 	"hearth/backend/session"
 	"hearth/backend/sessions"
@@ -91,6 +92,15 @@ func (a *App) CancelPull(id string) bool { return a.h.Models.CancelPull(id) }
 
 // DeleteModel removes an installed model.
 func (a *App) DeleteModel(name string) error { return a.h.Models.Delete(a.context(), name) }
+
+// modelCheckedEvent carries every new fitness.Result to the window (background.go).
+const modelCheckedEvent = "models:checked"
+
+// CheckModel runs the model fitness check now (up to half a minute) and keeps the
+// result; background checks arrive on "models:checked".
+func (a *App) CheckModel(name string) (fitness.Result, error) {
+	return a.h.Models.Check(a.context(), name)
+}
 
 // GetSettings returns what the Settings view edits (API keys withheld).
 func (a *App) GetSettings() settings.Settings { return a.h.Settings.Settings() }

@@ -125,7 +125,7 @@ func (b *desktopBackground) start(ctx context.Context) {
 func (b *desktopBackground) forward(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	memory, news := b.h.MemoryNews.Subscribe(ctx), b.h.BackgroundNews.Subscribe(ctx)
+	memory, news, checks := b.h.MemoryNews.Subscribe(ctx), b.h.BackgroundNews.Subscribe(ctx), b.h.CheckNews.Subscribe(ctx)
 	for {
 		select {
 		case <-b.done:
@@ -135,6 +135,11 @@ func (b *desktopBackground) forward(ctx context.Context) {
 				return
 			}
 			runtime.EventsEmit(b.ctx, memoryChangedEvent, c.File)
+		case r, ok := <-checks:
+			if !ok {
+				return
+			}
+			runtime.EventsEmit(b.ctx, modelCheckedEvent, r)
 		case ev, ok := <-news:
 			if !ok {
 				return

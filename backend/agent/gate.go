@@ -2,9 +2,9 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 
 	"hearth/backend/event"
+	"hearth/backend/tools"
 )
 
 // Gate is consulted before every tool call. It is the hook for F-APPROVAL
@@ -20,7 +20,9 @@ type GateCall struct {
 	SessionID string
 	CallID    string
 	Name      string
-	Args      json.RawMessage
+	// Args are the call's arguments as decoded once (tools.Registry.Prepare):
+	// exactly what the tool will run with.
+	Args tools.Args
 	// Unattended is set for runs nobody watches (cron, heartbeat, subagents):
 	// they must never wait for a human.
 	Unattended bool

@@ -28,6 +28,7 @@ type loop struct {
 	provider  llm.Provider
 	provModel string
 	limit     int
+	noTools   bool // the model cannot call tools: send no schemas
 	history   []llm.Message
 
 	callSeq   int
@@ -122,7 +123,12 @@ func (l *loop) body() (string, error) {
 	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 {
 		return last.Content, nil // a continued run that had already answered
 	}
-	if w := l.r.opts.WaitTools; w != nil {
+	if l.noTools {
+		// A model that cannot call tools gets none, so it has none to wait for.
+		if len(l.r.opts.Tools.Definitions()) > 0 {
+			l.toolsUnavailable()
+		}
+	} else if w := l.r.opts.WaitTools; w != nil {
 		w(l.ctx, func(level, msg string) { l.em.notice(level, "%s", msg) })
 	}
 	for iter := 1; ; iter++ {
@@ -132,6 +138,9 @@ func (l *loop) body() (string, error) {
 		// Read each time: a tool source that connects (or changes its
 		// tools) during the run is offered from the next request on.
 		defs := toolDefs(l.r.opts.Tools.Definitions())
+		if l.noTools {
+			defs = nil
+		}
 		resp, err := l.call(defs)
 		if err != nil {
 			return l.partial(resp), err
@@ -168,6 +177,9 @@ func (l *loop) resolve() error {
 		if d.ContextLength > 0 && d.ContextLength < l.limit {
 			l.limit = d.ContextLength
 		}
+		// A model that cannot call tools (Ollama or its fitness check says so)
+		// gets no tool schemas: they would only take room in its window.
+		l.noTools = len(d.Capabilities) > 0 && !d.Has(llm.CapTools)
 	}
 	return nil
 }
@@ -223,9 +235,8 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	req := llm.Request{Model: l.provModel, Messages: msgs, Tools: defs, ContextTokens: l.limit,
 		MaxTokens: l.t.MaxTokens, Temperature: l.t.Temperature}
 	resp, err := l.provider.Chat(l.ctx, req, l.onChunk)
-	if resp.ToolsDropped && !l.noticed["tools"] {
-		l.noticed["tools"] = true
-		l.em.notice(event.LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
+	if resp.ToolsDropped {
+		l.toolsUnavailable()
 	}
 	if resp.ImagesDropped && !l.noticed["images"] {
 		l.noticed["images"] = true
@@ -247,6 +258,14 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		}
 	}
 	return resp, err
+}
+
+// toolsUnavailable says once per run that the model chats without tools.
+func (l *loop) toolsUnavailable() {
+	if !l.noticed["tools"] {
+		l.noticed["tools"] = true
+		l.em.notice(event.LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
+	}
 }
 
 func (l *loop) onChunk(c llm.Chunk) {

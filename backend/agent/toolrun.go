@@ -24,6 +24,7 @@ const loopLimit = 3
 func (l *loop) runTools(msg llm.Message) error {
 	calls := append([]llm.ToolCall(nil), msg.ToolCalls...)
 	names := make([]string, len(calls))
+	prepared := make([]tools.Prepared, len(calls))
 	for i := range calls {
 		// Providers number calls per reply (call_1, …); spill files and the
 		// UI need ids unique in the session.
@@ -32,6 +33,13 @@ func (l *loop) runTools(msg llm.Message) error {
 		names[i] = calls[i].Name
 		if calls[i].Unknown || calls[i].ArgsError != "" {
 			names[i] = "" // not a registry tool: its own batch
+			continue
+		}
+		// Decoded once, here: the gate, the tool_call event (and so the
+		// audit log) and the tool all get this same value.
+		prepared[i] = l.r.opts.Tools.Prepare(calls[i].Name, calls[i].Arguments)
+		if prepared[i].Err != nil {
+			names[i] = ""
 		}
 	}
 	msg.ToolCalls = calls
@@ -46,10 +54,14 @@ func (l *loop) runTools(msg llm.Message) error {
 			continue
 		}
 		for _, i := range batch {
-			l.em.emit(event.ToolCall, event.ToolCallData{CallID: calls[i].ID, Name: calls[i].Name, Args: calls[i].Arguments})
+			args := tools.Faithful(calls[i].Arguments) // what the model sent, when nothing was decoded
+			if names[i] != "" {
+				args = prepared[i].Args.JSON()
+			}
+			l.em.emit(event.ToolCall, event.ToolCallData{CallID: calls[i].ID, Name: calls[i].Name, Args: args})
 		}
 		if len(batch) == 1 {
-			results[batch[0]], failed[batch[0]] = l.callOne(calls[batch[0]])
+			results[batch[0]], failed[batch[0]] = l.callOne(calls[batch[0]], prepared[batch[0]])
 			continue
 		}
 		var wg sync.WaitGroup
@@ -57,7 +69,7 @@ func (l *loop) runTools(msg llm.Message) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i], failed[i] = l.callOne(calls[i])
+				results[i], failed[i] = l.callOne(calls[i], prepared[i])
 			}()
 		}
 		wg.Wait()
@@ -84,8 +96,9 @@ func (l *loop) runTools(msg llm.Message) error {
 	return l.checkLoop(calls, results, failed)
 }
 
-// callOne runs one call through the Gate and the Registry and reports it.
-func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
+// callOne runs one prepared call through the Gate and the Registry and
+// reports it.
+func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 	start := time.Now()
 	var res tools.Result
 	reg := l.r.opts.Tools
@@ -98,9 +111,14 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 	case tc.ArgsError != "":
 		res = tools.Errorf("could not read the arguments of %s: %s. Send the arguments as one JSON object. Valid tools: %s.",
 			tc.Name, tc.ArgsError, strings.Join(reg.Names(), ", "))
+	case p.Err != nil:
+		// Refused before anyone is asked: arguments that could be read two
+		// ways (or not at all) are never judged, let alone run.
+		l.em.emit(event.Approval, event.ApprovalData{CallID: tc.ID, State: event.ApprovalDenied, Scope: event.ScopeInvalid})
+		res = reg.Run(l.ctx, p)
 	default:
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
-			Name: tc.Name, Args: tc.Arguments, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
+			Name: p.Name, Args: p.Args, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
 			Emit:   func(a event.ApprovalData) { a.CallID = tc.ID; l.em.emit(event.Approval, a) },
 			Notice: func(m string) { l.em.notice(event.LevelWarning, "%s", m) }})
 		if !d.Allow {
@@ -111,8 +129,8 @@ func (l *loop) callOne(tc llm.ToolCall) (llm.Message, bool) {
 			break
 		}
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
-		res = reg.Call(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
-			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), tc.Name, tc.Arguments)
+		res = reg.Run(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
+			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), p)
 		if l.t.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled

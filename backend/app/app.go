@@ -15,6 +15,7 @@ import (
 	"hearth/backend/applock"
 	"hearth/backend/chat"
 	"hearth/backend/event"
+	"hearth/backend/fitness"
 	"hearth/backend/guard"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
@@ -60,6 +61,7 @@ type App struct {
 	MemoryNews     *event.Broker[event.MemoryChanged]
 	MCPNews        *event.Broker[event.MCPChanged]
 	BackgroundNews *event.Broker[event.Background]
+	CheckNews      *event.Broker[fitness.Result] // a model's fitness check finished
 
 	mu        sync.Mutex
 	started   bool // MCP and the watcher
@@ -75,12 +77,13 @@ func New(opts Options) (*App, error) {
 		MemoryNews:     event.NewBroker[event.MemoryChanged](0),
 		MCPNews:        event.NewBroker[event.MCPChanged](0),
 		BackgroundNews: event.NewBroker[event.Background](0),
+		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged})
 	a.Guard = guard.New(a.Settings)
-	a.Models = models.New(a.Settings, opts.Retry)
+	a.Models = models.New(a.Settings, opts.Retry, a.CheckNews)
 	a.Reach = reach.New(a.Settings, a.MCPNews)
 	a.Sessions = sessions.New(sessions.Options{
 		Dir:       a.Settings.Paths().SessionsDir,
@@ -94,11 +97,15 @@ func New(opts Options) (*App, error) {
 		clock = schedule.SystemClock{}
 	}
 	a.Reminders = reminders.New(reminders.Options{Settings: a.Settings, Runs: runs{a}, Sessions: a.Sessions.Store(),
-		News: a.BackgroundNews, Clock: clock})
+		News: a.BackgroundNews, Clock: clock, Tasks: func() (string, error) {
+			f, err := a.Memory.Store().Read("HEARTBEAT.md")
+			return f.Content, err
+		}})
 	var err error
 	a.Chat, err = chat.New(chat.Options{
-		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.Resolve, Memory: a.Memory,
-		Gate: a.Guard.Gate(), Observer: a.Guard.Observe, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
+		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.ResolveChat, Memory: a.Memory,
+		Gate: a.Guard.Gate(), Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
+		Observer:   func(ev event.Event) { a.Guard.Observe(ev); a.Models.Observe(ev) },
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews,
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
@@ -202,6 +209,7 @@ func (a *App) Close(ctx context.Context) error {
 	a.MemoryNews.Close()
 	a.MCPNews.Close()
 	a.BackgroundNews.Close()
+	a.CheckNews.Close()
 	return err
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
+	"hearth/backend/tools"
 )
 
 // Decision is the user's answer to an approval request.
@@ -131,9 +132,9 @@ const (
 	Never
 )
 
-// Judge applies the current rules to a call of tool with args; reason says
-// why the call needs approval (also for AllowedAlways).
-func (g *Gate) Judge(tool string, args json.RawMessage) (v Verdict, reason string) {
+// Judge applies the current rules to a call of tool with its decoded args;
+// reason says why the call needs approval (also for AllowedAlways).
+func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, reason string) {
 	r := g.rules()
 	if has(r.Never, tool) {
 		return Never, ""
@@ -200,7 +201,7 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 // wait registers the call, announces it and blocks until Approve answers or
 // the run stops.
 func (g *Gate) wait(ctx context.Context, c agent.GateCall, reason string, emit func(state, scope string)) agent.GateDecision {
-	args := string(c.Args)
+	args := string(c.Args.JSON())
 	if g.opts.Mask != nil {
 		args = g.opts.Mask(args)
 	}

@@ -7,7 +7,6 @@
 package approval
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"strings"
 
 	"hearth/backend/config"
+	"hearth/backend/tools"
 )
 
 // Mode is tools.approval.mode.
@@ -63,21 +63,25 @@ func RulesFrom(c config.Approval) Rules {
 
 // Risk says why a call would need approval in risky mode, or "" when it is
 // harmless. workspace locates the memory files, which the agent may always
-// write.
-func Risk(workspace, tool string, args json.RawMessage) string {
+// write. args are the call's decoded arguments, the very value the tool runs
+// with: a file writer is judged by the path it will write, never by a
+// second reading of what the model sent.
+func Risk(workspace, tool string, args tools.Args) string {
+	const outside = "writes a file outside the memory files"
 	switch {
 	case tool == "exec":
 		return "runs a shell command"
 	case strings.HasPrefix(tool, "mcp_"):
 		return "is a tool of an MCP server"
-	case tool == "write_file" || tool == "edit_file":
-		var a struct {
-			Path string `json:"path"`
+	}
+	if w, ok := args.Value().(tools.FileWrite); ok {
+		if !isMemoryFile(workspace, w.WritePath()) {
+			return outside
 		}
-		_ = json.Unmarshal(args, &a)
-		if !isMemoryFile(workspace, a.Path) {
-			return "writes a file outside the memory files"
-		}
+		return ""
+	}
+	if tool == "write_file" || tool == "edit_file" {
+		return outside // a writer whose arguments do not name their path
 	}
 	return ""
 }

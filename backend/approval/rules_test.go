@@ -11,6 +11,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/tools"
 )
 
 func TestParseMode(t *testing.T) {
@@ -50,24 +51,46 @@ func TestRisk(t *testing.T) {
 		{"exec", `{"command":"ls"}`, true},
 		{"mcp_github_create_issue", `{}`, true},
 		{"write_file", `{"path":"memory/MEMORY.md","content":"x"}`, false},
-		{"edit_file", `{"path":"memory/2026-11-23.md"}`, false},
-		{"write_file", `{"path":"` + filepath.Join(ws, "memory", "HISTORY.md") + `"}`, false},
-		{"write_file", `{"path":"mem/MEMORY.md"}`, false}, // through a symlinked folder
-		{"write_file", `{"path":"notes.md"}`, true},
-		{"write_file", `{"path":"memory/../AGENTS.md"}`, true},
-		{"write_file", `{"path":"memory/sub/x.md"}`, true},
-		{"write_file", `{"path":"memory/script.sh"}`, true},
-		{"write_file", `{"path":"memory/evil.md"}`, true},
+		{"edit_file", `{"path":"memory/2026-11-23.md","old_text":"a","new_text":"b"}`, false},
+		{"write_file", `{"path":"` + filepath.Join(ws, "memory", "HISTORY.md") + `","content":""}`, false},
+		{"write_file", `{"path":"mem/MEMORY.md","content":""}`, false}, // through a symlinked folder
+		{"write_file", `{"path":"notes.md","content":""}`, true},
+		{"write_file", `{"path":"memory/../AGENTS.md","content":""}`, true},
+		{"write_file", `{"path":"memory/sub/x.md","content":""}`, true},
+		{"write_file", `{"path":"memory/script.sh","content":""}`, true},
+		{"write_file", `{"path":"memory/evil.md","content":""}`, true},
 		{"write_file", `{}`, true},
 		{"write_file", `not json`, true},
+		// The gate reads the decoded value, so a second spelling of the key
+		// cannot show it a memory file while the tool writes another.
+		{"write_file", `{"path":"AGENTS.md","Path":"memory/MEMORY.md","content":""}`, true},
+		{"write_file", `{"Path":"memory/MEMORY.md","path":"AGENTS.md","content":""}`, true},
+		{"write_file", `{"path":"memory/MEMORY.md","path":"AGENTS.md","content":""}`, true},
 		{"read_file", `{"path":"/etc/passwd"}`, false},
 		{"web_fetch", `{"url":"http://x"}`, false},
 	}
 	for _, c := range cases {
-		if got := Risk(ws, c.tool, json.RawMessage(c.args)) != ""; got != c.risky {
+		if got := Risk(ws, c.tool, argsFor(t, ws, c.tool, c.args)) != ""; got != c.risky {
 			t.Errorf("%s %s: risky %v, want %v", c.tool, c.args, got, c.risky)
 		}
 	}
+}
+
+// argsFor decodes a call the way the agent loop does before it asks the
+// gate: built-in tools through a Registry (zero Args when the arguments are
+// refused), others as a plain object.
+func argsFor(t *testing.T, ws, tool, raw string) tools.Args {
+	t.Helper()
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(tools.Builtins(tools.Options{Policy: tools.Policy{Workspace: ws}})...); err != nil {
+		t.Fatal(err)
+	}
+	if _, builtin := reg.Get(tool); builtin {
+		return reg.Prepare(tool, json.RawMessage(raw)).Args
+	}
+	var m map[string]any
+	_ = json.Unmarshal([]byte(raw), &m)
+	return tools.MapArgs(m)
 }
 
 // Every mode and override, checked through Check itself. Unattended calls
@@ -85,11 +108,11 @@ func TestModesAndOverrides(t *testing.T) {
 		{"all runs mcp", Rules{Mode: ModeAll}, "mcp_x_y", `{}`, "allowed"},
 		{"risky asks exec", Rules{Mode: ModeRisky}, "exec", `{"command":"ls"}`, "asks"},
 		{"risky asks mcp", Rules{Mode: ModeRisky}, "mcp_fs_write", `{}`, "asks"},
-		{"risky asks write", Rules{Mode: ModeRisky}, "write_file", `{"path":"a.txt"}`, "asks"},
-		{"risky lets memory writes", Rules{Mode: ModeRisky}, "write_file", `{"path":"memory/MEMORY.md"}`, "allowed"},
+		{"risky asks write", Rules{Mode: ModeRisky}, "write_file", `{"path":"a.txt","content":""}`, "asks"},
+		{"risky lets memory writes", Rules{Mode: ModeRisky}, "write_file", `{"path":"memory/MEMORY.md","content":""}`, "allowed"},
 		{"risky lets reads", Rules{Mode: ModeRisky}, "read_file", `{"path":"a.txt"}`, "allowed"},
 		{"ask asks reads", Rules{Mode: ModeAsk}, "read_file", `{"path":"a.txt"}`, "asks"},
-		{"ask asks memory writes", Rules{Mode: ModeAsk}, "write_file", `{"path":"memory/MEMORY.md"}`, "asks"},
+		{"ask asks memory writes", Rules{Mode: ModeAsk}, "write_file", `{"path":"memory/MEMORY.md","content":""}`, "asks"},
 		{"always beats ask mode", Rules{Mode: ModeAsk, Always: []string{"read_file"}}, "read_file", `{}`, "always"},
 		{"always beats risky", Rules{Mode: ModeRisky, Always: []string{"exec"}}, "exec", `{}`, "always"},
 		{"always on a harmless tool", Rules{Mode: ModeRisky, Always: []string{"read_file"}}, "read_file", `{}`, "allowed"},
@@ -106,7 +129,7 @@ func TestModesAndOverrides(t *testing.T) {
 			var evs []event.ApprovalData
 			var notices []string
 			d := g.Check(context.Background(), agent.GateCall{RunID: "r", SessionID: "s", CallID: "c", Name: c.tool,
-				Args: json.RawMessage(c.args), Unattended: true,
+				Args: argsFor(t, ws, c.tool, c.args), Unattended: true,
 				Emit: func(a event.ApprovalData) { evs = append(evs, a) }, Notice: func(m string) { notices = append(notices, m) }})
 			var got string
 			switch {

@@ -42,6 +42,10 @@ const (
 	Never      = "never"      // tools.approval.never
 	Unattended = "unattended" // needed approval in an unattended run
 	Cancelled  = "cancelled"  // the run stopped while it waited
+	// Invalid: the arguments were refused before the gate was asked (a key
+	// given twice or in two spellings of case, a missing or unknown field);
+	// Args then hold what the model sent, Error why it was refused.
+	Invalid = event.ScopeInvalid
 )
 
 // Entry is one line of the audit log.
@@ -158,7 +162,7 @@ func approvalValue(d event.ApprovalData) string {
 		return d.Scope
 	}
 	switch d.Scope {
-	case Never, Unattended, Cancelled:
+	case Never, Unattended, Cancelled, Invalid:
 		return d.Scope
 	}
 	return Denied

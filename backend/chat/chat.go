@@ -16,6 +16,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/event"
+	"hearth/backend/internal/confined"
 	"hearth/backend/session"
 	"hearth/backend/settings"
 	"hearth/backend/subagent"
@@ -140,7 +141,10 @@ func (s *Service) tuning() agent.Tuning {
 
 // newPrompt makes the system prompt's builder for the current workspace.
 func (s *Service) newPrompt() error {
-	pb, err := prompt.New(prompt.Options{Workspace: s.opts.Settings.Paths().Workspace, Skills: s.opts.Skills})
+	// Persona and memory files are read confined to the workspace: one that is a
+	// symlink out (MEMORY.md → config.json) is left out with a warning.
+	ws := s.opts.Settings.Paths().Workspace
+	pb, err := prompt.New(prompt.Options{Workspace: ws, Skills: s.opts.Skills, FS: confined.Files{Dir: ws}})
 	s.mu.Lock()
 	s.prompt = pb // nil when the workspace is unusable
 	s.mu.Unlock()

@@ -16,7 +16,7 @@ import (
 func newModelsCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "models",
-		Short: "List, pull and remove local Ollama models",
+		Short: "List, pull, remove and check local Ollama models",
 		Long: `Manage the models of the local Ollama server (providers.ollama.host, else
 OLLAMA_HOST, else http://127.0.0.1:11434). Names may carry the "ollama/" prefix
 used in config.json.
@@ -27,11 +27,12 @@ Exit codes:
   2  usage error`,
 		Example: `  hearth models list
   hearth models pull qwen3:4b
-  hearth models rm ollama/llama3.2`,
+  hearth models rm ollama/llama3.2
+  hearth models check qwen3:4b`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newModelsListCmd(e), newModelsPullCmd(e), newModelsRmCmd(e))
+	cmd.AddCommand(newModelsListCmd(e), newModelsPullCmd(e), newModelsRmCmd(e), newModelsCheckCmd(e))
 	return cmd
 }
 
@@ -54,7 +55,8 @@ func newModelsListCmd(e *env) *cobra.Command {
 		Short:   "List installed models with size, family, context length and capabilities",
 		Long: `List the models installed in Ollama: name, size on disk, family, the model's
 own maximum context length, and capability badges (tools, vision, thinking,
-embedding) read from /api/show.`,
+embedding) read from /api/show, and the verdict of the model's fitness check
+([fit: good], [fit: text-fallback], [fit: chat-only]) once it was checked.`,
 		Example: `  hearth models list
   hearth models list --json`,
 		Args: usageArgs(cobra.NoArgs),
@@ -88,7 +90,11 @@ func printModels(w io.Writer, list []models.ModelEntry) {
 		if m.ContextLength > 0 {
 			ctx = fmt.Sprint(m.ContextLength)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, humanSize(m.Size), orDash(m.Family), ctx, badges(m.Capabilities))
+		b := badges(m.Capabilities)
+		if m.Fitness != nil { // the fitness check's verdict (hearth models check)
+			b = strings.TrimPrefix(b+" [fit: "+string(m.Fitness.Verdict)+"]", "- ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, humanSize(m.Size), orDash(m.Family), ctx, b)
 	}
 	_ = tw.Flush()
 }

@@ -80,6 +80,15 @@ type ApprovalData struct {
 	Scope  string `json:"scope,omitempty"`
 }
 
+// ApprovalDenied is the denied State of ApprovalData.
+const ApprovalDenied = "denied"
+
+// ScopeInvalid is the scope of the denied approval event the loop itself
+// emits for a call whose arguments were refused before the Gate was asked
+// (a key given twice or in two spellings of case, a missing or unknown
+// field): the audit log records it as "invalid".
+const ScopeInvalid = "invalid"
+
 // ToolResultData is the payload of tool_result.
 type ToolResultData struct {
 	CallID     string `json:"callId"`

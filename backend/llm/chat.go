@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // attemptResult is what one provider attempt reports besides its chunks.
@@ -14,6 +15,7 @@ type attemptResult struct {
 	ToolsDropped  bool
 	ThinkDropped  bool
 	ImagesDropped bool
+	EvalDuration  time.Duration
 }
 
 // attemptFunc performs one provider call, sending raw chunks to emit: text
@@ -145,6 +147,7 @@ func (a *assembly) response(res attemptResult) Response {
 		ToolsDropped:  res.ToolsDropped,
 		ThinkDropped:  res.ThinkDropped,
 		ImagesDropped: res.ImagesDropped,
+		EvalDuration:  res.EvalDuration,
 	}
 	for _, c := range a.calls {
 		r.TextToolCalls = r.TextToolCalls || c.FromText

@@ -28,7 +28,14 @@ type Error struct {
 	Message string
 	Hint    string
 	Err     error
+	// modelFault: the model itself failed (an empty reply, a tool call the
+	// server could not parse), not the server or the network.
+	modelFault bool
 }
+
+// ModelFault reports whether the model itself failed (an empty reply, a tool
+// call the server could not parse) rather than the server or the network.
+func (e *Error) ModelFault() bool { return e.modelFault }
 
 func (e *Error) Error() string {
 	msg := e.Message

@@ -154,6 +154,7 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		if r.Done {
 			done = true
 			res.Usage = Usage{PromptTokens: r.PromptEvalCount, CompletionTokens: r.EvalCount}
+			res.EvalDuration = r.EvalDuration
 			res.FinishReason = ollamaFinish(r.DoneReason)
 		}
 		return nil

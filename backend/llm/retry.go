@@ -74,8 +74,11 @@ type retryable struct {
 func (r *retryable) Error() string { return r.err.Error() }
 func (r *retryable) Unwrap() error { return r.err }
 
-func transient(e *Error) error    { return &retryable{err: e, class: retryTransient} }
-func modelFailure(e *Error) error { return &retryable{err: e, class: retryModel} }
+func transient(e *Error) error { return &retryable{err: e, class: retryTransient} }
+func modelFailure(e *Error) error {
+	e.modelFault = true
+	return &retryable{err: e, class: retryModel}
+}
 
 // withRetry runs op until it succeeds, fails for good, or the policy is
 // exhausted. op reports whether it delivered anything to the user: such an

@@ -8,6 +8,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Role is the author of a message.
@@ -139,6 +140,10 @@ type Response struct {
 	// structured): a sign the model's template or server parser does not
 	// match how it calls tools.
 	TextToolCalls bool
+	// EvalDuration is how long the provider spent generating the reply tokens
+	// (Ollama's eval_duration, without loading the model or reading the
+	// prompt), 0 when the provider does not say.
+	EvalDuration time.Duration
 }
 
 // Provider is the one seam between the agent and a model service.

@@ -60,7 +60,7 @@ func expand(tmpl *uritemplate.Template, args tools.Args) (string, error) {
 	vals := uritemplate.Values{}
 	var missing []string
 	for _, v := range tmpl.Varnames() {
-		a, ok := args[v]
+		a, ok := args.Map()[v]
 		if !ok || a == nil {
 			missing = append(missing, v)
 			continue

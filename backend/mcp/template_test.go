@@ -91,8 +91,8 @@ func TestTemplateToolShape(t *testing.T) {
 
 	// Called directly (not through the Registry's validation), a missing or
 	// empty variable is named in the error.
-	for _, args := range []tools.Args{{"dir": "d"}, {"dir": "d", "name": ""}} {
-		_, err := tool.Execute(context.Background(), args)
+	for _, args := range []map[string]any{{"dir": "d"}, {"dir": "d", "name": ""}} {
+		_, err := tool.Execute(context.Background(), tools.MapArgs(args))
 		if err == nil || !strings.Contains(err.Error(), `missing argument "name" for test://files/{dir}/{name}`) {
 			t.Errorf("%v: %v", args, err)
 		}

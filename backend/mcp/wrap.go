@@ -83,7 +83,7 @@ func (w *wrapped) Execute(ctx context.Context, args tools.Args) (tools.Result, e
 	switch w.kind {
 	case kindTool:
 		var r *sdk.CallToolResult
-		r, err = sess.CallTool(ctx, &sdk.CallToolParams{Name: w.remote, Arguments: map[string]any(args)})
+		r, err = sess.CallTool(ctx, &sdk.CallToolParams{Name: w.remote, Arguments: args.Map()})
 		if err == nil {
 			res = toolResult(r)
 		}
@@ -107,7 +107,7 @@ func (w *wrapped) Execute(ctx context.Context, args tools.Args) (tools.Result, e
 		}
 	case kindPrompt:
 		strArgs := map[string]string{}
-		for k, v := range args {
+		for k, v := range args.Map() {
 			strArgs[k] = fmt.Sprint(v)
 		}
 		var r *sdk.GetPromptResult
@@ -119,7 +119,7 @@ func (w *wrapped) Execute(ctx context.Context, args tools.Args) (tools.Result, e
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return tools.Result{}, fmt.Errorf("MCP server %s: timed out after %s (hint: raise its toolTimeout if the tool needs longer)",
-				w.srv.name, w.Timeout(nil))
+				w.srv.name, w.Timeout(tools.Args{}))
 		}
 		if ctx.Err() != nil {
 			return tools.Result{}, fmt.Errorf("MCP server %s: the call was cancelled", w.srv.name)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/backend/internal/confined"
 	"hearth/backend/session"
 )
 
@@ -48,7 +49,7 @@ func (x *Index) sources() (map[string]srcStat, error) {
 			x.notes, x.lastWalk, x.walkCost = notes, now, time.Since(start)
 		} else {
 			for _, rel := range x.notes {
-				if fi, err := os.Stat(filepath.Join(ws, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() {
+				if fi, err := statIn(ws, rel); err == nil && fi.Mode().IsRegular() {
 					out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
 				}
 			}
@@ -80,7 +81,12 @@ const (
 
 // memorySources adds HISTORY.md, the daily notes and other notes in memory/.
 func (x *Index) memorySources(out map[string]srcStat) error {
-	ents, err := os.ReadDir(filepath.Join(x.opts.Workspace, "memory"))
+	var ents []fs.DirEntry
+	r, err := confined.Open(x.opts.Workspace, confined.Options{})
+	if err == nil {
+		ents, err = r.ReadDir("memory") // a memory/ swapped for a symlink out is refused
+		r.Close()
+	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("scan memory folder: %w", err)
 	}
@@ -158,7 +164,7 @@ func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
 		}
 		return chunks, Hash([]byte(b.String())), nil
 	}
-	b, err := os.ReadFile(filepath.Join(x.opts.Workspace, filepath.FromSlash(src)))
+	b, err := readWorkspace(x.opts.Workspace, src)
 	if err != nil {
 		return nil, "", err
 	}
@@ -173,7 +179,7 @@ func (x *Index) appendedHistory(src string, old fileState) (tail []Chunk, hash s
 	if src != HistoryFile || old.Size <= 0 || old.Hash == "" {
 		return nil, "", false
 	}
-	b, err := os.ReadFile(filepath.Join(x.opts.Workspace, filepath.FromSlash(src)))
+	b, err := readWorkspace(x.opts.Workspace, src)
 	if err != nil || int64(len(b)) <= old.Size || Hash(b[:old.Size]) != old.Hash {
 		return nil, "", false
 	}
@@ -194,4 +200,25 @@ func (x *Index) appendedHistory(src string, old fileState) (tail []Chunk, hash s
 		seen[base]++
 	}
 	return historyChunksFrom(src, rest, seen), Hash(b), true
+}
+
+// readWorkspace reads a note confined to the workspace: what the index holds
+// reaches the model, so a note that is a symlink out (or a hard link) is an
+// error, not the other file's content.
+func readWorkspace(ws, rel string) ([]byte, error) {
+	r, err := confined.Open(ws, confined.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.ReadFile(rel, 0)
+}
+
+func statIn(ws, rel string) (fs.FileInfo, error) {
+	r, err := confined.Open(ws, confined.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.Lstat(rel)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/confined"
 )
 
 // The memory files, relative to the workspace (F-MEMFILES).
@@ -137,10 +139,11 @@ func (s *Store) wrote(name, hash string) {
 
 // ownEcho reports whether a watched change is this store's own last write.
 func (s *Store) ownEcho(name string) bool {
-	b, err := os.ReadFile(filepath.Join(s.ws, filepath.FromSlash(name)))
-	if err != nil {
+	f, err := s.read(name)
+	if err != nil || !f.Exists {
 		return false
 	}
+	b := []byte(f.Content)
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()
 	return s.written[name] == Hash(b)
@@ -200,9 +203,17 @@ func kindOf(n string) (kind, display string) {
 // List returns the memory and persona files that exist: MEMORY.md,
 // HISTORY.md, daily notes (newest first), persona files, skills.
 func (s *Store) List() ([]FileInfo, error) {
+	r, err := s.root(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list memory files: %w", err)
+	}
+	defer r.Close()
 	var names []string
 	names = append(names, MemoryFile, HistoryFile)
-	ents, err := os.ReadDir(filepath.Join(s.ws, "memory"))
+	ents, err := r.ReadDir("memory")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("list memory files: %w", err)
 	}
@@ -215,25 +226,22 @@ func (s *Store) List() ([]FileInfo, error) {
 	sort.Sort(sort.Reverse(sort.StringSlice(daily)))
 	names = append(names, daily...)
 	names = append(names, personaFiles()...)
-	skills, _ := filepath.Glob(filepath.Join(s.ws, "skills", "*", "SKILL.md"))
-	sort.Strings(skills)
-	for _, p := range skills {
-		if rel, err := filepath.Rel(s.ws, p); err == nil {
-			names = append(names, filepath.ToSlash(rel))
+	skills, _ := r.ReadDir("skills") // sorted by name
+	for _, e := range skills {
+		if e.IsDir() {
+			names = append(names, "skills/"+e.Name()+"/SKILL.md")
 		}
 	}
 	out := make([]FileInfo, 0, len(names))
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(s.ws, filepath.FromSlash(n)))
-		if errors.Is(err, fs.ErrNotExist) {
+		b, fi, err := readIn(r, n)
+		// A file that leads outside is left out of the list (the prompt's
+		// notice and Read say why) rather than hiding every other file.
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, confined.ErrOutside) || errors.Is(err, confined.ErrSpecial) {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("list memory files: %w", err)
-		}
-		fi, err := os.Stat(filepath.Join(s.ws, filepath.FromSlash(n)))
-		if err != nil {
-			continue
 		}
 		kind, display := kindOf(n)
 		out = append(out, FileInfo{Name: display, Path: n, Kind: kind, Size: fi.Size(), ModTime: fi.ModTime(), Hash: Hash(b)})
@@ -252,19 +260,50 @@ func (s *Store) Read(name string) (File, error) {
 }
 
 func (s *Store) read(n string) (File, error) {
-	p := filepath.Join(s.ws, filepath.FromSlash(n))
-	b, err := os.ReadFile(p)
+	r, err := s.root(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return File{Path: n}, nil
 	}
 	if err != nil {
 		return File{}, fmt.Errorf("read %s: %w", n, err)
 	}
-	f := File{Path: n, Content: string(b), Hash: Hash(b), Exists: true}
-	if fi, err := os.Stat(p); err == nil {
-		f.ModTime = fi.ModTime()
+	defer r.Close()
+	b, fi, err := readIn(r, n)
+	if errors.Is(err, fs.ErrNotExist) {
+		return File{Path: n}, nil
 	}
-	return f, nil
+	if err != nil {
+		return File{}, fmt.Errorf("read %s: %w", n, err)
+	}
+	return File{Path: n, Content: string(b), Hash: Hash(b), Exists: true, ModTime: fi.ModTime()}, nil
+}
+
+// root opens the workspace confined (internal/confined): a memory or
+// persona file that is a symlink out of the workspace, or a hard link, is
+// an error instead of another file's content — MEMORY.md pointed at
+// config.json must not carry keys into the prompt — and a memory/ folder
+// swapped for a symlink out is refused instead of written through.
+func (s *Store) root(create bool) (*confined.Root, error) {
+	if create {
+		if err := os.MkdirAll(s.ws, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	return confined.Open(s.ws, confined.Options{})
+}
+
+// readIn reads one file and its info through an open root.
+func readIn(r *confined.Root, n string) ([]byte, fs.FileInfo, error) {
+	f, fi, err := r.Open(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if fi.IsDir() {
+		return nil, nil, fmt.Errorf("%s is a folder, not a file", n)
+	}
+	b, err := io.ReadAll(f)
+	return b, fi, err
 }
 
 // Save writes content if the file still has expectedHash ("" for a file
@@ -305,7 +344,7 @@ func (s *Store) update(n string, change func(cur File) (string, *Conflict)) (Sav
 	if cur.Exists && h == cur.Hash {
 		return SaveResult{Saved: true, Hash: h}, nil
 	}
-	if err := writeAtomic(filepath.Join(s.ws, filepath.FromSlash(n)), []byte(next)); err != nil {
+	if err := s.write(n, []byte(next)); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", n, err)
 	}
 	s.wrote(n, h)
@@ -314,11 +353,15 @@ func (s *Store) update(n string, change func(cur File) (string, *Conflict)) (Sav
 
 // lockFile takes the workspace's memory lock (<ws>/.hearth/memory.lock).
 func (s *Store) lockFile() (func(), error) {
-	dir := filepath.Join(s.ws, ".hearth")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	r, err := s.root(true)
+	if err != nil {
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "memory.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	defer r.Close()
+	if err := r.MkdirAll(".hearth", 0o700); err != nil {
+		return nil, fmt.Errorf("memory lock: %w", err)
+	}
+	f, err := r.OpenFile(".hearth/memory.lock", os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}
@@ -327,6 +370,18 @@ func (s *Store) lockFile() (func(), error) {
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}
 	return func() { f.Close() }, nil // closing releases the flock
+}
+
+// write replaces the workspace file n (a new one is 0600), confined to the
+// workspace; missing folders are created 0700.
+func (s *Store) write(n string, b []byte) error {
+	r, err := s.root(true)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	_, err = r.WriteFile(n, b, 0o600, confined.WriteOptions{DirMode: 0o700})
+	return err
 }
 
 // writeAtomic writes b to p through a temp file in the same folder and a

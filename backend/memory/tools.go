@@ -1,42 +1,38 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 
 	"hearth/backend/tools"
 )
 
 // Tools returns memory_search and remember (F-MEMTOOLS).
 func Tools(store *Store, index *Index) []tools.Tool {
-	return []tools.Tool{&searchTool{index: index}, &rememberTool{store: store}}
+	s, r := &searchTool{index: index}, &rememberTool{store: store}
+	return []tools.Tool{
+		tools.New(tools.Def[searchArgs]{Name: "memory_search", ReadOnly: true, Run: s.run,
+			Description: "Search past history, daily notes, notes and archived chats. Returns dated snippets with scores."}),
+		tools.New(tools.Def[rememberArgs]{Name: "remember", Run: r.run,
+			Description: "Save a lasting fact to memory/MEMORY.md."}),
+	}
 }
 
 type searchTool struct{ index *Index }
 
-func (t *searchTool) Name() string { return "memory_search" }
-func (t *searchTool) Description() string {
-	return "Search past history, daily notes, notes and archived chats. Returns dated snippets with scores."
+type searchArgs struct {
+	Query string `json:"query"`
+	K     int    `json:"k,omitempty" jsonschema:"results, default 5" min:"1" max:"20"`
 }
-func (t *searchTool) Parameters() *jsonschema.Schema {
-	one, twenty := 1.0, 20.0
-	return &jsonschema.Schema{Type: "object", Required: []string{"query"}, Properties: map[string]*jsonschema.Schema{
-		"query": {Type: "string"},
-		"k":     {Type: "integer", Description: "results, default 5", Minimum: &one, Maximum: &twenty},
-	}}
-}
-func (t *searchTool) ReadOnly() bool  { return true }
-func (t *searchTool) Exclusive() bool { return false }
 
-func (t *searchTool) Execute(ctx context.Context, args tools.Args) (tools.Result, error) {
-	q := strings.TrimSpace(args.String("query"))
+func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error) {
+	q := strings.TrimSpace(a.Query)
 	if q == "" {
 		return tools.Errorf("query is empty (hint: give words or a question to search for)"), nil
 	}
-	res, err := t.index.Search(ctx, q, args.Int("k", DefaultK))
+	res, err := t.index.Search(ctx, q, cmp.Or(a.K, DefaultK))
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("memory_search: %w", err)
 	}
@@ -72,21 +68,15 @@ func indentLines(s, pad string) string {
 
 type rememberTool struct{ store *Store }
 
-func (t *rememberTool) Name() string        { return "remember" }
-func (t *rememberTool) Description() string { return "Save a lasting fact to memory/MEMORY.md." }
-func (t *rememberTool) Parameters() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Required: []string{"text"}, Properties: map[string]*jsonschema.Schema{
-		"text": {Type: "string"},
-	}}
+type rememberArgs struct {
+	Text string `json:"text"`
 }
-func (t *rememberTool) ReadOnly() bool  { return false }
-func (t *rememberTool) Exclusive() bool { return false }
 
-func (t *rememberTool) Execute(_ context.Context, args tools.Args) (tools.Result, error) {
-	if strings.TrimSpace(args.String("text")) == "" {
+func (t *rememberTool) run(_ context.Context, a rememberArgs) (tools.Result, error) {
+	if strings.TrimSpace(a.Text) == "" {
 		return tools.Errorf("text is empty (hint: give the fact to remember)"), nil
 	}
-	if _, err := t.store.Remember(args.String("text")); err != nil {
+	if _, err := t.store.Remember(a.Text); err != nil {
 		return tools.Result{}, fmt.Errorf("remember: %w", err)
 	}
 	return tools.Text("Saved to " + MemoryFile + "."), nil

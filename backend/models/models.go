@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"hearth/backend/config"
+	"hearth/backend/fitness"
 	"hearth/backend/llm"
 )
 
@@ -22,6 +24,8 @@ type ModelEntry struct {
 	Quantization  string   `json:"quantization"`
 	ContextLength int      `json:"contextLength"`
 	Capabilities  []string `json:"capabilities"`
+	// Fitness is the model's fitness check, when one is current for its digest.
+	Fitness *fitness.Result `json:"fitness,omitempty"`
 }
 
 // modelRetry keeps model management snappy when Ollama is down: one quick retry
@@ -73,6 +77,9 @@ func (s *Service) List(ctx context.Context) ([]ModelEntry, error) {
 	out := make([]ModelEntry, 0, len(models))
 	for _, m := range models {
 		e := ModelEntry{Name: m.Name, Size: m.Size, Family: m.Family, ParameterSize: m.ParameterSize, Quantization: m.QuantizationLevel}
+		if r, ok := s.checks.store.Get(fitness.Key(config.ProviderOllama, m.Name), m.Digest); ok {
+			e.Fitness = &r
+		}
 		if d, err := o.Show(ctx, m.Name); err == nil {
 			e.ContextLength = d.ContextLength
 			for _, c := range d.Capabilities {

@@ -64,11 +64,12 @@ func (s *Service) CancelPull(id string) bool {
 }
 
 // Close cancels the running pulls (Ollama keeps what was downloaded and resumes it
-// on the next pull).
+// on the next pull) and stops a background fitness check.
 func (s *Service) Close() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, cancel := range s.pulls {
 		cancel()
 	}
+	s.mu.Unlock()
+	s.checks.close()
 }

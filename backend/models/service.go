@@ -3,9 +3,13 @@ package models
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
 	"sync"
 
 	"hearth/backend/config"
+	"hearth/backend/event"
+	"hearth/backend/fitness"
 	"hearth/backend/llm"
 	"hearth/backend/settings"
 )
@@ -15,6 +19,7 @@ import (
 type Service struct {
 	settings *settings.Service
 	retry    llm.RetryPolicy
+	checks   *modelChecks // the fitness check (check.go)
 
 	mu        sync.Mutex
 	providers map[string]provider // by provider key ("ollama", "openai", "custom.groq")
@@ -30,9 +35,10 @@ type provider struct {
 
 // New returns the service; retry bounds the retries of model calls (the zero value
 // is llm's default: a few attempts with backoff, for an Ollama that is still
-// starting).
-func New(s *settings.Service, retry llm.RetryPolicy) *Service {
-	return &Service{settings: s, retry: retry, providers: map[string]provider{}, pulls: map[string]context.CancelFunc{}}
+// starting). Every new fitness check result is published on checked (may be nil).
+func New(s *settings.Service, retry llm.RetryPolicy, checked *event.Broker[fitness.Result]) *Service {
+	return &Service{settings: s, retry: retry, providers: map[string]provider{}, pulls: map[string]context.CancelFunc{},
+		checks: newModelChecks(s.Paths(), checked)}
 }
 
 // Resolve maps a model name ("ollama/qwen3:4b", or a name of the default provider) to
@@ -54,7 +60,7 @@ func (s *Service) Resolve(name string) (llm.Provider, string, error) {
 	if p, ok := s.providers[key]; ok && p.from == from {
 		return p.Provider, model, nil
 	}
-	p, err := s.build(cfg, key)
+	p, err := s.build(cfg, key, nil, s.retry)
 	if err != nil {
 		return nil, "", fmt.Errorf("provider %s: %w", key, err)
 	}
@@ -62,39 +68,34 @@ func (s *Service) Resolve(name string) (llm.Provider, string, error) {
 	return p, model, nil
 }
 
-// fingerprint is what a provider is built from: its settings, the context window and
-// the keys' version (a key replaced in the keyring keeps the same reference).
+// fingerprint is what a provider is built from: the host or base URL and key, the
+// context window and the keys' version (a key replaced in the keyring keeps the same
+// reference).
 func (s *Service) fingerprint(cfg *config.Config, key string) string {
 	ctx := cfg.Agents.Defaults.ContextTokens
-	switch key {
-	case config.ProviderOllama:
-		return fmt.Sprintf("%s|%d", cfg.OllamaHost(s.settings.Getenv), ctx)
-	case config.ProviderOpenAI:
-		o := cfg.Providers.OpenAI
-		return fmt.Sprintf("%s|%s|%d|%d", o.APIBase, o.APIKey, ctx, s.settings.Keys().Version())
+	if key == config.ProviderOllama {
+		return fmt.Sprint(cfg.OllamaHost(s.settings.Getenv), ctx)
 	}
-	c := cfg.Providers.Custom[key[len("custom."):]]
-	return fmt.Sprintf("%s|%s|%d|%d", c.APIBase, c.APIKey, ctx, s.settings.Keys().Version())
+	o := cfg.Providers.OpenAI
+	if key != config.ProviderOpenAI {
+		o = cfg.Providers.Custom[strings.TrimPrefix(key, "custom.")]
+	}
+	return fmt.Sprint(o, ctx, s.settings.Keys().Version())
 }
 
-func (s *Service) build(cfg *config.Config, key string) (llm.Provider, error) {
+// build makes the provider of key from cfg; a nil client means the provider's own.
+func (s *Service) build(cfg *config.Config, key string, client *http.Client, retry llm.RetryPolicy) (llm.Provider, error) {
 	ctxTokens := cfg.Agents.Defaults.ContextTokens
-	keys := s.settings.Keys()
-	switch key {
-	case config.ProviderOllama:
-		return llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.settings.Getenv), ContextTokens: ctxTokens, Retry: s.retry})
-	case config.ProviderOpenAI:
-		o := cfg.Providers.OpenAI
-		apiKey, err := keys.Resolve(o.APIKey)
-		if err != nil {
-			return nil, err
-		}
-		return llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: apiKey, ContextTokens: ctxTokens, Retry: s.retry})
+	if key == config.ProviderOllama {
+		return llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.settings.Getenv), ContextTokens: ctxTokens, HTTPClient: client, Retry: retry})
 	}
-	c := cfg.Providers.Custom[key[len("custom."):]]
-	apiKey, err := keys.Resolve(c.APIKey)
+	o := cfg.Providers.OpenAI
+	if key != config.ProviderOpenAI {
+		o = cfg.Providers.Custom[key[len("custom."):]]
+	}
+	apiKey, err := s.settings.Keys().Resolve(o.APIKey)
 	if err != nil {
 		return nil, err
 	}
-	return llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: c.APIBase, APIKey: apiKey, ContextTokens: ctxTokens, Retry: s.retry})
+	return llm.NewOpenAI(llm.OpenAIConfig{Name: key, BaseURL: o.APIBase, APIKey: apiKey, ContextTokens: ctxTokens, HTTPClient: client, Retry: retry})
 }

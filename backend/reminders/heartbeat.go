@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	"hearth/backend/agent"
@@ -33,15 +31,11 @@ func (s *Service) restartHeartbeat() error {
 	if !started || !cfg.Heartbeat.Enabled {
 		return nil
 	}
-	ws := s.opts.Settings.Paths().Workspace
 	hb, err := schedule.NewHeartbeat(schedule.HeartbeatOptions{
 		Interval: time.Duration(cfg.Heartbeat.IntervalMinutes) * time.Minute,
 		Clock:    s.clock,
-		Read: func() (string, error) {
-			b, err := os.ReadFile(filepath.Join(ws, "HEARTBEAT.md"))
-			return string(b), err
-		},
-		Run: s.runHeartbeat,
+		Read:     s.opts.Tasks,
+		Run:      s.runHeartbeat,
 		Notify: func(text string) {
 			s.emit(event.Background{Kind: event.BackgroundHeartbeat, Title: "Hearth", Text: text, SessionID: schedule.HeartbeatSession})
 		},

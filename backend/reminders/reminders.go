@@ -32,11 +32,15 @@ type Sessions interface {
 	KeepRecent(id string, runs int) (dropped int, err error)
 }
 
-// Options configure New; Settings, Runs and Sessions are required.
+// Options configure New; Settings, Runs and Sessions are required, Tasks for the
+// heartbeat.
 type Options struct {
 	Settings *settings.Service
 	Runs     Runs
 	Sessions Sessions
+	// Tasks reads the heartbeat's task list, HEARTBEAT.md (the memory service: it
+	// reads workspace files confined to the workspace).
+	Tasks func() (string, error)
 	// News hears what reminders, the heartbeat and the message tool tell the user,
 	// and that the jobs changed.
 	News *event.Broker[event.Background]

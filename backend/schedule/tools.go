@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"hearth/backend/tools"
 )
 
@@ -41,11 +39,13 @@ func Tools(jobs JobManager, post PostFunc, now func() time.Time, loc *time.Locat
 	if loc == nil {
 		loc = time.Local
 	}
-	return []tools.Tool{&cronTool{jobs: jobs, now: now, loc: loc}, &messageTool{post: post}}
-}
-
-func prop(typ, desc string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: typ, Description: desc}
+	c, m := &cronTool{jobs: jobs, now: now, loc: loc}, &messageTool{post: post}
+	return []tools.Tool{
+		tools.New(tools.Def[cronArgs]{Name: "cron", Run: c.run,
+			Description: "Reminders: add (message + one of at, every_seconds, cron_expr), list, remove (id). Each runs message later as a task and notifies the user."}),
+		tools.New(tools.Def[messageArgs]{Name: "message", Run: m.run,
+			Description: "Send content to the user now, in this chat and as a notification."}),
+	}
 }
 
 // cronTool manages reminders from chat (F-CRON). Descriptions are terse:
@@ -56,30 +56,22 @@ type cronTool struct {
 	loc  *time.Location
 }
 
-func (*cronTool) Name() string { return "cron" }
-func (*cronTool) Description() string {
-	return "Reminders: add (message + one of at, every_seconds, cron_expr), list, remove (id). Each runs message later as a task and notifies the user."
-}
-func (*cronTool) ReadOnly() bool  { return false }
-func (*cronTool) Exclusive() bool { return false }
-func (*cronTool) Parameters() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Required: []string{"action"}, Properties: map[string]*jsonschema.Schema{
-		"action":        {Type: "string", Enum: []any{"add", "list", "remove"}},
-		"message":       prop("string", ""),
-		"name":          prop("string", ""),
-		"at":            prop("string", "ISO time, user's zone, or delay: in 10 minutes"),
-		"every_seconds": prop("integer", ""),
-		"cron_expr":     prop("string", "5 fields"),
-		"tz":            prop("string", "IANA zone"),
-		"id":            prop("string", ""),
-	}}
+type cronArgs struct {
+	Action       string `json:"action" enum:"add,list,remove"`
+	Message      string `json:"message,omitempty"`
+	Name         string `json:"name,omitempty"`
+	At           string `json:"at,omitempty" jsonschema:"ISO time, user's zone, or delay: in 10 minutes"`
+	EverySeconds int64  `json:"every_seconds,omitempty"`
+	CronExpr     string `json:"cron_expr,omitempty" jsonschema:"5 fields"`
+	TZ           string `json:"tz,omitempty" jsonschema:"IANA zone"`
+	ID           string `json:"id,omitempty"`
 }
 
-func (c *cronTool) Execute(_ context.Context, a tools.Args) (tools.Result, error) {
+func (c *cronTool) run(_ context.Context, a cronArgs) (tools.Result, error) {
 	if c.jobs == nil {
 		return tools.Errorf("reminders are not available here"), nil
 	}
-	switch a.String("action") {
+	switch a.Action {
 	case "list":
 		jobs, err := c.jobs.ListJobs()
 		if err != nil {
@@ -94,7 +86,7 @@ func (c *cronTool) Execute(_ context.Context, a tools.Args) (tools.Result, error
 		}
 		return tools.Text(sb.String()), nil
 	case "remove":
-		id := strings.TrimSpace(a.String("id"))
+		id := strings.TrimSpace(a.ID)
 		if id == "" {
 			return tools.Errorf("remove needs id (cron action list shows them)"), nil
 		}
@@ -116,14 +108,14 @@ func (c *cronTool) Execute(_ context.Context, a tools.Args) (tools.Result, error
 	return tools.Errorf("action must be add, list or remove"), nil
 }
 
-func (c *cronTool) spec(a tools.Args) (JobSpec, error) {
-	spec := JobSpec{Name: a.String("name"), Message: strings.TrimSpace(a.String("message"))}
+func (c *cronTool) spec(a cronArgs) (JobSpec, error) {
+	spec := JobSpec{Name: a.Name, Message: strings.TrimSpace(a.Message)}
 	if spec.Message == "" {
 		return spec, errors.New("add needs message: what to do or say when it is due")
 	}
 	set := 0
-	for _, k := range []string{"at", "every_seconds", "cron_expr"} {
-		if a.Has(k) && a.String(k) != "" && a.String(k) != "0" {
+	for _, given := range []bool{a.At != "", a.EverySeconds != 0, a.CronExpr != ""} {
+		if given {
 			set++
 		}
 	}
@@ -131,7 +123,7 @@ func (c *cronTool) spec(a tools.Args) (JobSpec, error) {
 		return spec, errors.New("add needs exactly one of at, every_seconds, cron_expr")
 	}
 	loc := c.loc
-	tz := strings.TrimSpace(a.String("tz"))
+	tz := strings.TrimSpace(a.TZ)
 	if tz != "" {
 		l, err := time.LoadLocation(tz)
 		if err != nil {
@@ -140,19 +132,19 @@ func (c *cronTool) spec(a tools.Args) (JobSpec, error) {
 		loc = l
 	}
 	switch {
-	case a.Has("at") && a.String("at") != "":
-		at, err := ParseAt(a.String("at"), c.now(), loc)
+	case a.At != "":
+		at, err := ParseAt(a.At, c.now(), loc)
 		if err != nil {
 			return spec, err
 		}
 		spec.Schedule = Schedule{Kind: KindAt, At: at.In(loc)}
-	case a.Has("every_seconds") && a.Int("every_seconds", 0) != 0:
-		spec.Schedule = Schedule{Kind: KindEvery, EverySeconds: int64(a.Int("every_seconds", 0))}
+	case a.EverySeconds != 0:
+		spec.Schedule = Schedule{Kind: KindEvery, EverySeconds: a.EverySeconds}
 	default:
 		if tz == "" && c.loc != time.Local {
 			tz = c.loc.String()
 		}
-		spec.Schedule = Schedule{Kind: KindCron, Expr: strings.TrimSpace(a.String("cron_expr")), TZ: tz}
+		spec.Schedule = Schedule{Kind: KindCron, Expr: strings.TrimSpace(a.CronExpr), TZ: tz}
 	}
 	return spec, nil
 }
@@ -176,19 +168,12 @@ func (c *cronTool) when(j Job) string {
 // messageTool lets a background run reach the user (F-CRON, F-HEARTBEAT).
 type messageTool struct{ post PostFunc }
 
-func (*messageTool) Name() string { return "message" }
-func (*messageTool) Description() string {
-	return "Send content to the user now, in this chat and as a notification."
-}
-func (*messageTool) ReadOnly() bool  { return false }
-func (*messageTool) Exclusive() bool { return false }
-func (*messageTool) Parameters() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Required: []string{"content"},
-		Properties: map[string]*jsonschema.Schema{"content": prop("string", "")}}
+type messageArgs struct {
+	Content string `json:"content"`
 }
 
-func (m *messageTool) Execute(ctx context.Context, a tools.Args) (tools.Result, error) {
-	content := strings.TrimSpace(a.String("content"))
+func (m *messageTool) run(ctx context.Context, a messageArgs) (tools.Result, error) {
+	content := strings.TrimSpace(a.Content)
 	if content == "" {
 		return tools.Errorf("content is empty"), nil
 	}

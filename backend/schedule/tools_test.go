@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -29,19 +30,19 @@ func TestCronTool(t *testing.T) {
 	var posts []Post
 	ts := Tools(jobs, func(_ context.Context, p Post) error { posts = append(posts, p); return nil }, func() time.Time { return now }, tokyo)
 	cron, msg := ts[0], ts[1]
-	run := func(tl tools.Tool, ctx context.Context, a tools.Args) tools.Result {
+	run := func(tl tools.Tool, ctx context.Context, a map[string]any) tools.Result {
 		t.Helper()
-		res, err := tl.Execute(ctx, a)
+		raw, err := json.Marshal(a)
 		if err != nil {
-			return tools.Errorf("%v", err)
+			t.Fatal(err)
 		}
-		return res
+		return tools.Invoke(ctx, tl, raw)
 	}
 	bg := context.Background()
-	if r := run(cron, bg, tools.Args{"action": "list"}); r.Content != "No reminders." {
+	if r := run(cron, bg, map[string]any{"action": "list"}); r.Content != "No reminders." {
 		t.Errorf("empty list: %q", r.Content)
 	}
-	for _, a := range []tools.Args{
+	for _, a := range []map[string]any{
 		{"action": "add", "at": "in 5 minutes"},
 		{"action": "add", "message": "x"},
 		{"action": "add", "message": "x", "at": "in 5 minutes", "every_seconds": 60},
@@ -54,38 +55,38 @@ func TestCronTool(t *testing.T) {
 			t.Errorf("%v: %q, want an error", a, r.Content)
 		}
 	}
-	r := run(cron, bg, tools.Args{"action": "add", "name": "tea", "message": "tea is ready", "at": "in 5 minutes"})
+	r := run(cron, bg, map[string]any{"action": "add", "name": "tea", "message": "tea is ready", "at": "in 5 minutes"})
 	if r.IsError || !strings.Contains(r.Content, "once at Mon 23 Nov 2026 16:05 JST") || !strings.Contains(r.Content, "in 5 min") {
 		t.Fatalf("add at: %q", r.Content)
 	}
-	r = run(cron, bg, tools.Args{"action": "add", "message": "standup", "cron_expr": "0 9 * * 1-5"})
+	r = run(cron, bg, map[string]any{"action": "add", "message": "standup", "cron_expr": "0 9 * * 1-5"})
 	if r.IsError || !strings.Contains(r.Content, "on weekdays at 09:00 (Asia/Tokyo)") || !strings.Contains(r.Content, "Tue 24 Nov 2026 09:00 JST") {
 		t.Fatalf("add cron in the user's zone: %q", r.Content)
 	}
-	list := run(cron, bg, tools.Args{"action": "list"}).Content
+	list := run(cron, bg, map[string]any{"action": "list"}).Content
 	if strings.Count(list, "\n") != 2 || !strings.Contains(list, `"tea"`) {
 		t.Errorf("list:\n%s", list)
 	}
 	id := strings.Fields(list)[0]
-	if r := run(cron, bg, tools.Args{"action": "remove", "id": id}); r.IsError {
+	if r := run(cron, bg, map[string]any{"action": "remove", "id": id}); r.IsError {
 		t.Errorf("remove: %q", r.Content)
 	}
-	if r := run(cron, bg, tools.Args{"action": "remove", "id": id}); !r.IsError || !strings.Contains(r.Content, "not found") {
+	if r := run(cron, bg, map[string]any{"action": "remove", "id": id}); !r.IsError || !strings.Contains(r.Content, "not found") {
 		t.Errorf("remove twice: %q", r.Content)
 	}
 
 	ctx := tools.WithCall(bg, tools.CallInfo{RunID: "r1", SessionID: "cron:abc", Unattended: true, Channel: "cron"})
-	if r := run(msg, ctx, tools.Args{"content": "Tea is ready"}); r.IsError {
+	if r := run(msg, ctx, map[string]any{"content": "Tea is ready"}); r.IsError {
 		t.Fatalf("message: %q", r.Content)
 	}
 	if len(posts) != 1 || posts[0] != (Post{SessionID: "cron:abc", RunID: "r1", Content: "Tea is ready", Unattended: true, Channel: "cron"}) {
 		t.Errorf("posts %+v", posts)
 	}
-	if r := run(msg, ctx, tools.Args{"content": "  "}); !r.IsError {
+	if r := run(msg, ctx, map[string]any{"content": "  "}); !r.IsError {
 		t.Error("empty message accepted")
 	}
 	failing := Tools(jobs, func(context.Context, Post) error { return errors.New("bus down") }, nil, nil)[1]
-	if _, err := failing.Execute(ctx, tools.Args{"content": "x"}); err == nil {
+	if r := run(failing, ctx, map[string]any{"content": "x"}); !r.IsError {
 		t.Error("a failed delivery reported success")
 	}
 }

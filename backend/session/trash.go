@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"hearth/backend/internal/confined"
 )
 
 // Delete moves session id to the trash (sessions/.trash/) and, when
@@ -51,12 +53,31 @@ func (s *Store) Delete(id, workspace string) error {
 	}
 	rd, err := ResultsDir(workspace, id)
 	if err == nil {
-		err = os.RemoveAll(rd)
+		err = removeConfined(workspace, rd)
 	}
 	if err != nil {
 		return fmt.Errorf("delete session %s: moved to trash, but removing its tool results failed: %w (remove %s by hand)", id, err, rd)
 	}
 	return nil
+}
+
+// removeConfined removes the tree dir beneath workspace without following a
+// symlink on the way: a .hearth/results swapped for a symlink (a command can
+// do that) must not make deleting a chat delete a folder elsewhere.
+func removeConfined(workspace, dir string) error {
+	r, err := confined.Open(workspace, confined.Options{})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	rel, ok := r.Rel(dir)
+	if !ok {
+		return fmt.Errorf("%s is not inside the workspace %s", dir, workspace)
+	}
+	return r.RemoveAll(rel)
 }
 
 // moveAside renames an existing file dst to dst.<suffix>, so it is kept but

@@ -130,7 +130,7 @@ func (l *Loader) load() ([]Skill, []string) {
 			continue
 		}
 		path := filepath.Join(l.skillsDir(), e.Name(), "SKILL.md")
-		data, err := os.ReadFile(path)
+		data, err := readWorkspace(l.opts.Workspace, "skills/"+e.Name()+"/SKILL.md")
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				warns = append(warns, fmt.Sprintf("skill %s: %v", e.Name(), err))
@@ -174,7 +174,7 @@ type state struct {
 
 func (l *Loader) disabled() map[string]bool {
 	out := map[string]bool{}
-	data, err := os.ReadFile(filepath.Join(l.opts.Workspace, StateFile))
+	data, err := readWorkspace(l.opts.Workspace, StateFile)
 	if err != nil {
 		return out
 	}
@@ -217,15 +217,7 @@ func (l *Loader) SetEnabled(name string, enabled bool) error {
 	}
 	sort.Strings(st.Disabled)
 	data, _ := json.MarshalIndent(st, "", "  ")
-	path := filepath.Join(l.opts.Workspace, StateFile)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save skill state: %w", err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("save skill state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeWorkspace(l.opts.Workspace, StateFile, append(data, '\n')); err != nil {
 		return fmt.Errorf("save skill state: %w", err)
 	}
 	l.key = 0 // reload on the next List

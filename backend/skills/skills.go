@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"hearth/backend/internal/confined"
 )
 
 //go:embed builtin
@@ -207,21 +209,37 @@ func writeBuiltin(workspace, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(workspace, ".hearth", "skills", name, "SKILL.md")
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	rel := ".hearth/skills/" + name + "/SKILL.md"
+	path := filepath.Join(workspace, filepath.FromSlash(rel))
+	if old, err := readWorkspace(workspace, rel); err == nil && bytes.Equal(old, data) {
 		return path, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("write built-in skill %s: %w", name, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return "", fmt.Errorf("write built-in skill %s: %w", name, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeWorkspace(workspace, rel, data); err != nil {
 		return "", fmt.Errorf("write built-in skill %s: %w", name, err)
 	}
 	return path, nil
+}
+
+// readWorkspace reads a file confined to the workspace (internal/confined):
+// a SKILL.md that is a symlink out of it, or a hard link, is an error, not
+// another file's content in the prompt.
+func readWorkspace(ws, rel string) ([]byte, error) {
+	return confined.Files{Dir: ws}.ReadFile(rel)
+}
+
+// writeWorkspace replaces a file confined to the workspace: a .hearth or
+// skills folder swapped for a symlink out is refused, not written through.
+func writeWorkspace(ws, rel string, data []byte) error {
+	if err := os.MkdirAll(ws, 0o700); err != nil {
+		return err
+	}
+	r, err := confined.Open(ws, confined.Options{})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	_, err = r.WriteFile(rel, data, 0o644, confined.WriteOptions{DirMode: 0o755})
+	return err
 }
 
 func sortSkills(list []Skill) {

@@ -228,9 +228,9 @@ func TestCapAndCancel(t *testing.T) {
 	}
 	// The fourth, through the tool as the model would call it.
 	res := e.mgr.Tool()
-	r, err := res.Execute(tools.WithCall(context.Background(), tools.CallInfo{SessionID: "chat"}), tools.Args{"task": "task 4"})
-	if err != nil || !r.IsError || !strings.Contains(r.Content, "3 are running already (t1, t2, t3)") {
-		t.Fatalf("fourth spawn: %+v %v", r, err)
+	r := tools.Invoke(tools.WithCall(context.Background(), tools.CallInfo{SessionID: "chat"}), res, json.RawMessage(`{"task": "task 4"}`))
+	if !r.IsError || !strings.Contains(r.Content, "3 are running already (t1, t2, t3)") {
+		t.Fatalf("fourth spawn: %+v", r)
 	}
 	if n := len(e.mgr.Running()); n != 3 {
 		t.Fatalf("%d running", n)

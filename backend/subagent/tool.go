@@ -5,35 +5,28 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"hearth/backend/tools"
 )
 
 // Tool returns the spawn tool over m.
-func (m *Manager) Tool() tools.Tool { return spawnTool{m} }
+func (m *Manager) Tool() tools.Tool {
+	return tools.New(tools.Def[spawnArgs]{Name: "spawn", Run: spawnTool{m}.run,
+		Description: "Run a self-contained task in the background; the result is posted to this chat later."})
+}
 
 type spawnTool struct{ m *Manager }
 
-func (spawnTool) Name() string { return "spawn" }
-func (spawnTool) Description() string {
-	return "Run a self-contained task in the background; the result is posted to this chat later."
+type spawnArgs struct {
+	Task  string `json:"task" jsonschema:"full instructions"`
+	Label string `json:"label,omitempty" jsonschema:"short name"`
 }
-func (spawnTool) Parameters() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Required: []string{"task"}, Properties: map[string]*jsonschema.Schema{
-		"task":  {Type: "string", Description: "full instructions"},
-		"label": {Type: "string", Description: "short name"},
-	}}
-}
-func (spawnTool) ReadOnly() bool  { return false }
-func (spawnTool) Exclusive() bool { return false }
 
-func (t spawnTool) Execute(ctx context.Context, args tools.Args) (tools.Result, error) {
+func (t spawnTool) run(ctx context.Context, a spawnArgs) (tools.Result, error) {
 	call, ok := tools.CallFrom(ctx)
 	if !ok || call.SessionID == "" {
 		return tools.Result{}, errors.New("spawn: no chat session to report back to")
 	}
-	info, err := t.m.Spawn(call.SessionID, args.String("task"), args.String("label"))
+	info, err := t.m.Spawn(call.SessionID, a.Task, a.Label)
 	if errors.Is(err, ErrTooMany) {
 		return tools.Errorf("%v", err), nil
 	}

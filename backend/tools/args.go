@@ -15,38 +15,47 @@ import (
 
 // ParseArgs turns a model's raw arguments into a JSON object: it accepts an empty
 // value as {}, unwraps a double-encoded JSON string, and repairs malformed JSON
-// (single quotes, trailing commas, missing braces, code fences).
+// (single quotes, trailing commas, missing braces, code fences). The repaired
+// object must still be unambiguous: a key given twice, or twice in different
+// case, is an error (checkKeys).
 func ParseArgs(raw json.RawMessage) (map[string]any, error) {
-	text := strings.TrimSpace(string(raw))
-	if text == "" || text == "null" {
+	return parseObject(raw, 0)
+}
+
+func parseObject(raw json.RawMessage, depth int) (map[string]any, error) {
+	text := []byte(strings.TrimSpace(string(raw)))
+	if len(text) == 0 || string(text) == "null" {
 		return map[string]any{}, nil
 	}
 	var v any
-	if err := json.Unmarshal([]byte(text), &v); err != nil {
-		fixed, rerr := jsonrepair.Repair(text)
+	if err := json.Unmarshal(text, &v); err != nil {
+		fixed, rerr := jsonrepair.Repair(string(text))
 		if rerr != nil {
 			return nil, fmt.Errorf("arguments are not valid JSON and could not be repaired (%v); send one JSON object", err)
 		}
 		if err := json.Unmarshal([]byte(fixed), &v); err != nil {
 			return nil, fmt.Errorf("arguments are not valid JSON even after repair (%v); send one JSON object", err)
 		}
+		text = []byte(fixed)
 	}
-	// Some models encode the object twice: "{\"path\": \"a\"}".
-	if s, ok := v.(string); ok {
-		if !strings.HasPrefix(strings.TrimSpace(s), "{") {
-			return nil, fmt.Errorf("arguments must be a JSON object, got the string %q", truncate(s, 80))
+	// Checked on the very text decoded: repair must not pick one of two keys.
+	if err := checkKeys(text); err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		return x, nil
+	case string: // some models encode the object twice: "{\"path\": \"a\"}"
+		if depth > 0 || !strings.HasPrefix(strings.TrimSpace(x), "{") {
+			return nil, fmt.Errorf("arguments must be a JSON object, got the string %q", truncate(x, 80))
 		}
-		inner, err := ParseArgs(json.RawMessage(s))
-		if err != nil {
-			return nil, fmt.Errorf("arguments are a string, not a JSON object: %q", truncate(s, 80))
+		inner, err := parseObject(json.RawMessage(x), depth+1)
+		if err != nil && strings.Contains(err.Error(), "not valid JSON") {
+			return nil, fmt.Errorf("arguments are a string, not a JSON object: %q", truncate(x, 80))
 		}
-		return inner, nil
+		return inner, err
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(v))
-	}
-	return obj, nil
+	return nil, fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(v))
 }
 
 // CastArgs converts values to the types the schema asks for, where that is
@@ -223,14 +232,30 @@ func argProblems(s *jsonschema.Schema, args map[string]any) []string {
 		}
 		out = append(out, valueProblems(k, ps, args[k])...)
 	}
-	if len(out) > 0 {
+	// A schema that forbids extra fields (every tool built with New) makes an
+	// unknown key an error of its own; otherwise it is only worth naming
+	// next to another problem, as a likely misspelling.
+	if strict := forbidsExtra(s); len(out) > 0 || strict {
 		for _, k := range keys {
-			if _, ok := s.Properties[k]; !ok && s.Properties != nil {
-				out = append(out, fmt.Sprintf("%s: unknown field (valid fields: %s)", k, strings.Join(sortedKeys(s.Properties), ", ")))
+			if _, ok := s.Properties[k]; ok || (s.Properties == nil && !strict) {
+				continue
 			}
+			out = append(out, unknownField(k, s.Properties))
 		}
 	}
 	return out
+}
+
+func unknownField(k string, props map[string]*jsonschema.Schema) string {
+	if len(props) == 0 {
+		return fmt.Sprintf("%s: unknown field (this tool takes no arguments)", k)
+	}
+	for p := range props {
+		if strings.EqualFold(p, k) {
+			return fmt.Sprintf("%s: unknown field; did you mean %q? Field names are case-sensitive", k, p)
+		}
+	}
+	return fmt.Sprintf("%s: unknown field (valid fields: %s)", k, strings.Join(sortedKeys(props), ", "))
 }
 
 func valueProblems(path string, s *jsonschema.Schema, v any) []string {

@@ -1,9 +1,5 @@
 package tools
 
-import (
-	"github.com/google/jsonschema-go/jsonschema"
-)
-
 // DefaultMaxResultChars is agents.defaults.maxToolResultChars.
 const DefaultMaxResultChars = 16000
 
@@ -35,8 +31,8 @@ func Builtins(opts Options) []Tool {
 	*pol = opts.Policy
 	fs := fsBase{policy: pol, maxChars: opts.maxChars()}
 	tools := []Tool{
-		&readFileTool{fs}, &writeFileTool{fs}, &editFileTool{fs}, &listDirTool{fs},
-		&globTool{fs}, &grepTool{fs},
+		readFileTool(fs), writeFileTool(fs), editFileTool(fs), listDirTool(fs),
+		globTool(fs), grepTool(fs),
 	}
 	if !opts.DisableExec {
 		tools = append(tools, NewExec(pol, opts.Exec))
@@ -48,38 +44,4 @@ func Builtins(opts Options) []Tool {
 type fsBase struct {
 	policy   *Policy
 	maxChars int
-}
-
-// Schema helpers keep the definitions short (F-PROMPTSIZE): descriptions only
-// where the name and type do not already say it.
-
-func object(required []string, props map[string]*jsonschema.Schema) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Properties: props, Required: required}
-}
-
-func str(desc string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "string", Description: desc}
-}
-
-func boolean(desc string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "boolean", Description: desc}
-}
-
-func integer(desc string, min, max float64) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "integer", Description: desc}
-	if min > 0 || max > 0 {
-		s.Minimum = &min
-	}
-	if max > 0 {
-		s.Maximum = &max
-	}
-	return s
-}
-
-func enum(desc string, values ...string) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "string", Description: desc}
-	for _, v := range values {
-		s.Enum = append(s.Enum, v)
-	}
-	return s
 }

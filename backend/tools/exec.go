@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Exec defaults (SPEC §8).
@@ -41,9 +39,16 @@ type ExecOptions struct {
 // ExecTool runs shell commands: sh -c in its own process group, minimal
 // environment, killed as a group on timeout or cancel (F-CANCEL).
 type ExecTool struct {
+	*typed[execArgs]
 	policy *Policy
 	opts   ExecOptions
 	guard  *ExecGuard
+}
+
+type execArgs struct {
+	Command    string `json:"command"`
+	WorkingDir string `json:"working_dir,omitempty" jsonschema:"default workspace"`
+	Timeout    int    `json:"timeout,omitempty" jsonschema:"seconds, default 60" min:"1" max:"600"`
 }
 
 // NewExec builds the exec tool over a sandbox policy.
@@ -64,33 +69,20 @@ func NewExec(policy *Policy, opts ExecOptions) *ExecTool {
 	if g == nil {
 		g = NewExecGuard(policy)
 	}
-	return &ExecTool{policy: policy, opts: opts, guard: g}
+	t := &ExecTool{policy: policy, opts: opts, guard: g}
+	t.typed = New(Def[execArgs]{Name: "exec", Exclusive: true, Run: t.run,
+		// A limit a little beyond the command's own, so the process group is
+		// killed and reported by exec itself rather than abandoned.
+		Timeout:     func(a execArgs) time.Duration { return t.timeout(a) + 5*time.Second },
+		Description: "Run a shell command (sh -c) and return its output. Prefer read_file/edit_file/grep/glob over cat/sed/grep/find. Non-interactive only.",
+	}).(*typed[execArgs])
+	return t
 }
 
-func (t *ExecTool) Name() string { return "exec" }
-func (t *ExecTool) Description() string {
-	return "Run a shell command (sh -c) and return its output. Prefer read_file/edit_file/grep/glob over cat/sed/grep/find. Non-interactive only."
-}
-func (t *ExecTool) Parameters() *jsonschema.Schema {
-	return object([]string{"command"}, map[string]*jsonschema.Schema{
-		"command":     str(""),
-		"working_dir": str("default workspace"),
-		"timeout":     integer("seconds, default 60", 1, MaxExecTimeout.Seconds()),
-	})
-}
-func (t *ExecTool) ReadOnly() bool  { return false }
-func (t *ExecTool) Exclusive() bool { return true }
-
-// Timeout gives the Registry a limit a little beyond the command's own, so the
-// process group is killed and reported by exec itself rather than abandoned.
-func (t *ExecTool) Timeout(args Args) time.Duration {
-	return t.timeout(args) + 5*time.Second
-}
-
-func (t *ExecTool) timeout(args Args) time.Duration {
+func (t *ExecTool) timeout(a execArgs) time.Duration {
 	d := t.opts.Timeout
-	if s := args.Int("timeout", 0); s > 0 {
-		d = time.Duration(s) * time.Second
+	if a.Timeout > 0 {
+		d = time.Duration(a.Timeout) * time.Second
 	}
 	return min(d, MaxExecTimeout)
 }
@@ -126,22 +118,22 @@ func (t *ExecTool) Env() []string {
 	return env
 }
 
-func (t *ExecTool) Execute(ctx context.Context, args Args) (Result, error) {
+func (t *ExecTool) run(ctx context.Context, a execArgs) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("exec: not started: %w", err)
 	}
-	command := args.String("command")
+	command := a.Command
 	if strings.TrimSpace(command) == "" {
 		return Result{}, errors.New("exec: command is empty")
 	}
-	dir, err := t.policy.ResolveDir(args.String("working_dir"))
+	dir, err := t.policy.ResolveDir(a.WorkingDir)
 	if err != nil {
 		return Result{}, fmt.Errorf("exec: %w", err)
 	}
 	if err := t.guard.Check(command, dir); err != nil {
 		return Result{}, fmt.Errorf("exec: %w", err)
 	}
-	limit := t.timeout(args)
+	limit := t.timeout(a)
 
 	out := newCapWriter(t.opts.MaxOutputChars)
 	cmd := exec.Command("sh", "-c", command)

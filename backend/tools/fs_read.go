@@ -3,19 +3,19 @@ package tools
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // image.DecodeConfig for read_file's image summary
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
+	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 const (
@@ -24,40 +24,32 @@ const (
 	sniffLen         = 8000
 )
 
-type readFileTool struct{ fsBase }
-
-func (t *readFileTool) Name() string { return "read_file" }
-func (t *readFileTool) Description() string {
-	return "Read a text file as numbered lines (line<TAB>text), paged; offset is the 1-based first line. Images are described, not shown."
+type readFileArgs struct {
+	Path   string `json:"path"`
+	Offset int    `json:"offset,omitempty" min:"1"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"max lines" min:"1"`
 }
-func (t *readFileTool) Parameters() *jsonschema.Schema {
-	return object([]string{"path"}, map[string]*jsonschema.Schema{
-		"path":   str(""),
-		"offset": integer("", 1, 0),
-		"limit":  integer("max lines", 1, 0),
-	})
-}
-func (t *readFileTool) ReadOnly() bool  { return true }
-func (t *readFileTool) Exclusive() bool { return false }
 
-func (t *readFileTool) Execute(ctx context.Context, args Args) (Result, error) {
-	path := args.String("path")
-	abs, err := t.policy.Resolve(path)
+func readFileTool(b fsBase) Tool {
+	return New(Def[readFileArgs]{Name: "read_file", ReadOnly: true, Run: b.readFile,
+		Description: "Read a text file as numbered lines (line<TAB>text), paged; offset is the 1-based first line. Images are described, not shown."})
+}
+
+func (t fsBase) readFile(ctx context.Context, a readFileArgs) (Result, error) {
+	path := a.Path
+	acc := t.policy.access()
+	defer acc.close()
+	f, st, abs, err := acc.open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Result{}, fmt.Errorf("read_file %s: %w; check the name with list_dir or glob", path, err)
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("read_file: %w", err)
 	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return Result{}, fmt.Errorf("read_file %s: %w; check the name with list_dir or glob", path, err)
-	}
+	defer f.Close()
 	if st.IsDir() {
 		return Result{}, fmt.Errorf("read_file %s: is a directory; use list_dir", path)
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return Result{}, fmt.Errorf("read_file %s: %w", path, err)
-	}
-	defer f.Close()
 
 	head := make([]byte, sniffLen)
 	n, _ := io.ReadFull(f, head)
@@ -72,8 +64,8 @@ func (t *readFileTool) Execute(ctx context.Context, args Args) (Result, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return Result{}, fmt.Errorf("read_file %s: %w", path, err)
 	}
-	offset := args.Int("offset", 1)
-	limit := args.Int("limit", defaultReadLimit)
+	offset := cmp.Or(a.Offset, 1)
+	limit := cmp.Or(a.Limit, defaultReadLimit)
 	page, err := readPage(ctx, f, offset, limit, t.maxChars)
 	if err != nil {
 		return Result{}, fmt.Errorf("read_file %s: %w", path, err)

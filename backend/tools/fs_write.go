@@ -5,109 +5,83 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"hearth/backend/internal/atomicfile"
-
-	"github.com/google/jsonschema-go/jsonschema"
+	"hearth/backend/internal/confined"
 )
 
-type writeFileTool struct{ fsBase }
-
-func (t *writeFileTool) Name() string { return "write_file" }
-func (t *writeFileTool) Description() string {
-	return "Create or overwrite a file with content; creates parent folders."
+// FileWrite is implemented by the arguments of tools that write one file:
+// the approval gate judges the path the tool will write.
+type FileWrite interface {
+	WritePath() string
 }
-func (t *writeFileTool) Parameters() *jsonschema.Schema {
-	return object([]string{"path", "content"}, map[string]*jsonschema.Schema{
-		"path":    str(""),
-		"content": str(""),
-	})
-}
-func (t *writeFileTool) ReadOnly() bool  { return false }
-func (t *writeFileTool) Exclusive() bool { return false }
 
-func (t *writeFileTool) Execute(ctx context.Context, args Args) (Result, error) {
-	path, content := args.String("path"), args.String("content")
-	abs, err := t.policy.ResolveWrite(path)
+type writeFileArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+func (a writeFileArgs) WritePath() string { return a.Path }
+
+func writeFileTool(b fsBase) Tool {
+	return New(Def[writeFileArgs]{Name: "write_file", Run: b.writeFile,
+		Description: "Create or overwrite a file with content; creates parent folders."})
+}
+
+func (t fsBase) writeFile(ctx context.Context, a writeFileArgs) (Result, error) {
+	path, content := a.Path, a.Content
+	acc := t.policy.access()
+	defer acc.close()
+	w, err := acc.writeFile(path, []byte(content), 0o644)
 	if err != nil {
-		return Result{}, fmt.Errorf("write_file: %w", err)
-	}
-	existed := true
-	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		existed = false
-	}
-	if err := WriteFileAtomic(abs, []byte(content), 0o644); err != nil {
 		return Result{}, fmt.Errorf("write_file %s: %w", path, err)
 	}
 	verb := "Created"
-	if existed {
+	if w.Existed {
 		verb = "Overwrote"
 	}
 	return Result{
-		Content: fmt.Sprintf("%s %s (%d bytes, %d lines).", verb, t.policy.display(abs), len(content), countLines(content)),
-		Meta:    map[string]string{MetaPath: abs},
+		Content: fmt.Sprintf("%s %s (%d bytes, %d lines).", verb, t.policy.display(w.Real), len(content), countLines(content)),
+		Meta:    map[string]string{MetaPath: w.Real},
 	}, nil
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// folder and a rename, so readers never see half a file. An existing file keeps
-// its mode; a new one gets perm. Parent folders are created (0755).
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return errors.New("is a directory; give a file path")
-		}
-		perm = st.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create parent folders: %w", err)
-	}
-	if err := atomicfile.WriteExact(path, data, perm); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	return nil
 }
 
 // maxEditSize bounds the files edit_file loads whole.
 const maxEditSize = 32 << 20
 
-type editFileTool struct{ fsBase }
-
-func (t *editFileTool) Name() string { return "edit_file" }
-func (t *editFileTool) Description() string {
-	return "Replace exact text old_text with new_text in a file. old_text must match once unless replace_all."
+type editFileArgs struct {
+	Path       string `json:"path"`
+	OldText    string `json:"old_text"`
+	NewText    string `json:"new_text"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
 }
-func (t *editFileTool) Parameters() *jsonschema.Schema {
-	return object([]string{"path", "old_text", "new_text"}, map[string]*jsonschema.Schema{
-		"path":        str(""),
-		"old_text":    str(""),
-		"new_text":    str(""),
-		"replace_all": boolean(""),
-	})
-}
-func (t *editFileTool) ReadOnly() bool  { return false }
-func (t *editFileTool) Exclusive() bool { return false }
 
-func (t *editFileTool) Execute(ctx context.Context, args Args) (Result, error) {
-	path := args.String("path")
-	oldText, newText := args.String("old_text"), args.String("new_text")
+func (a editFileArgs) WritePath() string { return a.Path }
+
+func editFileTool(b fsBase) Tool {
+	return New(Def[editFileArgs]{Name: "edit_file", Run: b.editFile,
+		Description: "Replace exact text old_text with new_text in a file. old_text must match once unless replace_all."})
+}
+
+func (t fsBase) editFile(ctx context.Context, a editFileArgs) (Result, error) {
+	path := a.Path
+	oldText, newText := a.OldText, a.NewText
 	if oldText == "" {
 		return Result{}, errors.New("edit_file: old_text is empty; to create or replace a whole file use write_file")
 	}
-	abs, err := t.policy.ResolveWrite(path)
-	if err != nil {
+	if _, err := t.policy.ResolveWrite(path); err != nil {
 		return Result{}, fmt.Errorf("edit_file: %w", err)
 	}
-	if st, err := os.Stat(abs); err == nil && st.Size() > maxEditSize {
-		return Result{}, fmt.Errorf("edit_file %s: file is %s, over the %s edit limit; use exec with a stream editor", path, sizeWords(st.Size()), sizeWords(maxEditSize))
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
+	acc := t.policy.access()
+	defer acc.close()
+	data, _, err := acc.readFile(path, maxEditSize)
+	switch {
+	case errors.Is(err, confined.ErrTooBig):
+		return Result{}, fmt.Errorf("edit_file %s: file is over the %s edit limit; use exec with a stream editor", path, sizeWords(maxEditSize))
+	case errors.Is(err, fs.ErrNotExist):
 		return Result{}, fmt.Errorf("edit_file %s: %w; check the name with list_dir or glob", path, err)
+	case err != nil:
+		return Result{}, fmt.Errorf("edit_file %s: %w", path, err)
 	}
 	if isBinary(data[:min(len(data), sniffLen)]) {
 		return Result{}, fmt.Errorf("edit_file %s: binary file; only text files can be edited", path)
@@ -123,25 +97,26 @@ func (t *editFileTool) Execute(ctx context.Context, args Args) (Result, error) {
 	case count == 0:
 		return Result{}, fmt.Errorf("edit_file %s: old_text not found (it must match exactly, whitespace included). %s",
 			path, closestMatch(text, oldText))
-	case count > 1 && !args.Bool("replace_all"):
+	case count > 1 && !a.ReplaceAll:
 		return Result{}, fmt.Errorf("edit_file %s: old_text matches %d times (at lines %s); include more surrounding lines to make it unique, or set replace_all=true",
 			path, count, matchLines(text, oldText, 10))
 	}
 	line := strings.Count(text[:strings.Index(text, oldText)], "\n") + 1
-	if args.Bool("replace_all") {
+	if a.ReplaceAll {
 		text = strings.ReplaceAll(text, oldText, newText)
 	} else {
 		text = strings.Replace(text, oldText, newText, 1)
 	}
-	if err := WriteFileAtomic(abs, []byte(text), 0o644); err != nil {
+	w, err := acc.writeFile(path, []byte(text), 0o644)
+	if err != nil {
 		return Result{}, fmt.Errorf("edit_file %s: %w", path, err)
 	}
 	what := fmt.Sprintf("1 occurrence at line %d", line)
 	if count > 1 {
 		what = fmt.Sprintf("%d occurrences (first at line %d)", count, line)
 	}
-	return Result{Content: fmt.Sprintf("Edited %s: replaced %s.", t.policy.display(abs), what),
-		Meta: map[string]string{MetaPath: abs}}, nil
+	return Result{Content: fmt.Sprintf("Edited %s: replaced %s.", t.policy.display(w.Real), what),
+		Meta: map[string]string{MetaPath: w.Real}}, nil
 }
 
 func countLines(s string) int {

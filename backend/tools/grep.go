@@ -1,15 +1,13 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 const (
@@ -17,24 +15,19 @@ const (
 	maxGrepLines = 400
 )
 
-type grepTool struct{ fsBase }
+type grepArgs struct {
+	Pattern         string `json:"pattern"`
+	Path            string `json:"path,omitempty" jsonschema:"file or folder, default workspace"`
+	Glob            string `json:"glob,omitempty" jsonschema:"file filter, e.g. *.go"`
+	OutputMode      string `json:"output_mode,omitempty" jsonschema:"default files_with_matches" enum:"files_with_matches,content,count"`
+	Context         int    `json:"context,omitempty" jsonschema:"lines around matches (content mode)" min:"0" max:"20"`
+	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
+}
 
-func (t *grepTool) Name() string { return "grep" }
-func (t *grepTool) Description() string {
-	return "Search file contents with a regular expression (RE2). Honours .gitignore, skips binary files."
+func grepTool(b fsBase) Tool {
+	return New(Def[grepArgs]{Name: "grep", ReadOnly: true, Run: b.grep,
+		Description: "Search file contents with a regular expression (RE2). Honours .gitignore, skips binary files."})
 }
-func (t *grepTool) Parameters() *jsonschema.Schema {
-	return object([]string{"pattern"}, map[string]*jsonschema.Schema{
-		"pattern":          str(""),
-		"path":             str("file or folder, default workspace"),
-		"glob":             str("file filter, e.g. *.go"),
-		"output_mode":      enum("default files_with_matches", "files_with_matches", "content", "count"),
-		"context":          integer("lines around matches (content mode)", 0, 20),
-		"case_insensitive": boolean(""),
-	})
-}
-func (t *grepTool) ReadOnly() bool  { return true }
-func (t *grepTool) Exclusive() bool { return false }
 
 type grepFile struct {
 	rel   string
@@ -42,42 +35,38 @@ type grepFile struct {
 	hits  []int // 0-based line indexes that match
 }
 
-func (t *grepTool) Execute(ctx context.Context, args Args) (Result, error) {
-	pattern := args.String("pattern")
+func (t fsBase) grep(ctx context.Context, a grepArgs) (Result, error) {
+	pattern := a.Pattern
 	expr := "(?m)" + pattern
-	if args.Bool("case_insensitive") {
+	if a.CaseInsensitive {
 		expr = "(?i)" + expr
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return Result{}, fmt.Errorf("grep: invalid regular expression %q: %v; Go RE2 syntax, escape ( ) [ ] . * + ? with \\", pattern, err)
 	}
-	root, err := t.searchRoot(args.String("path"))
+	root, err := t.searchRoot(a.Path)
 	if err != nil {
 		return Result{}, fmt.Errorf("grep: %w", err)
 	}
 	var filter func(string) bool
-	if g := args.String("glob"); g != "" {
+	if g := a.Glob; g != "" {
 		if filter, err = globMatcher(g); err != nil {
 			return Result{}, fmt.Errorf("grep: %w", err)
 		}
 	}
-	mode := args.String("output_mode")
-	if mode == "" {
-		mode = "files_with_matches"
-	}
+	mode := cmp.Or(a.OutputMode, "files_with_matches")
 
+	acc := t.policy.access()
+	defer acc.close()
 	var files []grepFile
 	visit := func(abs string) bool {
 		rel, _ := filepath.Rel(root, abs)
 		if filter != nil && !filter(filepath.ToSlash(rel)) {
 			return true
 		}
-		fi, err := os.Stat(abs)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxGrepFileLen {
-			return true
-		}
-		data, err := os.ReadFile(abs)
+		// Read through the confined root: the walk only proposes names.
+		data, _, err := acc.readFile(abs, maxGrepFileLen)
 		if err != nil || isBinary(data[:min(len(data), sniffLen)]) || !re.Match(data) {
 			return true
 		}
@@ -93,7 +82,7 @@ func (t *grepTool) Execute(ctx context.Context, args Args) (Result, error) {
 		files = append(files, gf)
 		return true
 	}
-	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+	if fi, _, err := acc.stat(root); err == nil && !fi.IsDir() {
 		visit(root) // a single file
 	} else if err := walkFiles(ctx, t.policy, root, visit); err != nil {
 		return Result{}, fmt.Errorf("grep %s: %w", pattern, err)
@@ -121,7 +110,7 @@ func (t *grepTool) Execute(ctx context.Context, args Args) (Result, error) {
 		}
 		fmt.Fprintf(&b, "[%d matching lines in %d files]", total, len(files))
 	case "content":
-		cut = writeGrepContent(&b, files, args.Int("context", 0), budget)
+		cut = writeGrepContent(&b, files, a.Context, budget)
 	default:
 		for i, f := range files {
 			line := f.rel + "\n"

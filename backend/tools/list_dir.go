@@ -1,49 +1,44 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 const defaultMaxEntries = 200
 
-type listDirTool struct{ fsBase }
-
-func (t *listDirTool) Name() string { return "list_dir" }
-func (t *listDirTool) Description() string {
-	return "List a folder; folders end with /. recursive skips .git and node_modules."
+type listDirArgs struct {
+	Path       string `json:"path"`
+	Recursive  bool   `json:"recursive,omitempty"`
+	MaxEntries int    `json:"max_entries,omitempty" jsonschema:"default 200" min:"1"`
 }
-func (t *listDirTool) Parameters() *jsonschema.Schema {
-	return object([]string{"path"}, map[string]*jsonschema.Schema{
-		"path":        str(""),
-		"recursive":   boolean(""),
-		"max_entries": integer("default 200", 1, 0),
-	})
-}
-func (t *listDirTool) ReadOnly() bool  { return true }
-func (t *listDirTool) Exclusive() bool { return false }
 
-func (t *listDirTool) Execute(ctx context.Context, args Args) (Result, error) {
-	path := args.String("path")
-	abs, err := t.policy.Resolve(path)
+func listDirTool(b fsBase) Tool {
+	return New(Def[listDirArgs]{Name: "list_dir", ReadOnly: true, Run: b.listDir,
+		Description: "List a folder; folders end with /. recursive skips .git and node_modules."})
+}
+
+func (t fsBase) listDir(ctx context.Context, a listDirArgs) (Result, error) {
+	path := a.Path
+	acc := t.policy.access()
+	defer acc.close()
+	root, dir, abs, err := acc.at(path, false)
 	if err != nil {
 		return Result{}, fmt.Errorf("list_dir: %w", err)
 	}
-	st, err := os.Stat(abs)
+	st, err := root.Stat(dir)
 	if err != nil {
-		return Result{}, fmt.Errorf("list_dir %s: %w", path, err)
+		return Result{}, fmt.Errorf("list_dir %s: %w", path, acc.why(path, err))
 	}
 	if !st.IsDir() {
 		return Result{}, fmt.Errorf("list_dir %s: not a folder; use read_file for files", path)
 	}
-	max := args.Int("max_entries", defaultMaxEntries)
+	max := cmp.Or(a.MaxEntries, defaultMaxEntries)
 	var entries []string
 	total := 0
 	add := func(rel string, d fs.DirEntry) {
@@ -59,24 +54,25 @@ func (t *listDirTool) Execute(ctx context.Context, args Args) (Result, error) {
 		}
 		entries = append(entries, filepath.ToSlash(rel))
 	}
-	if args.Bool("recursive") {
-		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || p == abs {
+	if a.Recursive {
+		// Walked through the confined root: a folder swapped for a
+		// symlink mid-walk is not entered.
+		err = fs.WalkDir(root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == dir {
 				return nil // unreadable entries are skipped, not fatal
 			}
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if d.IsDir() && skipDir(d.Name()) {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
-			rel, _ := filepath.Rel(abs, p)
-			add(rel, d)
+			add(strings.TrimPrefix(p, dir+"/"), d)
 			return nil
 		})
 	} else {
 		var des []fs.DirEntry
-		des, err = os.ReadDir(abs)
+		des, err = root.ReadDir(dir)
 		for _, d := range des {
 			add(d.Name(), d)
 		}

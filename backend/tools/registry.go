@@ -40,8 +40,9 @@ type Registry struct {
 
 type entry struct {
 	tool     Tool
-	resolved *jsonschema.Resolved
-	params   json.RawMessage
+	resolved *jsonschema.Resolved // validates; for typed tools, their strict schema
+	params   json.RawMessage      // sent to the model
+	decode   func(canonical []byte) (any, error)
 }
 
 // NewRegistry returns an empty Registry.
@@ -64,16 +65,24 @@ func (r *Registry) Register(tools ...Tool) error {
 		if s == nil {
 			s = &jsonschema.Schema{Type: "object"}
 		}
-		rs, err := s.Resolve(nil)
-		if err != nil {
+		e := entry{tool: t}
+		valid := s
+		if d, ok := t.(decoder); ok {
+			strict, err := d.strictSchema()
+			if err != nil {
+				return fmt.Errorf("register tool %s: %w", name, err)
+			}
+			valid, e.decode = strict, d.decode
+		}
+		var err error
+		if e.resolved, err = valid.Resolve(nil); err != nil {
 			return fmt.Errorf("register tool %s: resolve schema: %w", name, err)
 		}
-		params, err := json.Marshal(s)
-		if err != nil {
+		if e.params, err = json.Marshal(s); err != nil {
 			return fmt.Errorf("register tool %s: marshal schema: %w", name, err)
 		}
 		r.mu.Lock()
-		r.tools[name] = entry{tool: t, resolved: rs, params: params}
+		r.tools[name] = e
 		r.mu.Unlock()
 	}
 	return nil
@@ -147,12 +156,27 @@ func (r *Registry) IsExclusive(name string) bool {
 	return !ok || t.Exclusive()
 }
 
-// Call runs one tool call as the model wrote it: repair the JSON, cast values to
-// the schema's types, validate, then execute under a time limit with panics
-// recovered. It never returns an error: every failure is a Result the model can
-// read and correct itself from (F-TOOLARGS). Secrets are masked in the result.
+// Call runs one tool call as the model wrote it: Prepare, then Run. It never
+// returns an error: every failure is a Result the model can read and correct
+// itself from (F-TOOLARGS). Secrets are masked in the result.
 func (r *Registry) Call(ctx context.Context, name string, raw json.RawMessage) Result {
-	res := r.call(ctx, name, raw)
+	return r.Run(ctx, r.Prepare(name, raw))
+}
+
+// Run executes a prepared call under a time limit with panics recovered; a
+// call whose arguments were refused returns that refusal. Secrets are masked
+// in the result.
+func (r *Registry) Run(ctx context.Context, p Prepared) Result {
+	var res Result
+	if p.Err != nil || p.tool == nil {
+		err := p.Err
+		if err == nil {
+			err = fmt.Errorf("tool %q was not prepared", p.Name)
+		}
+		res = Errorf("%v", err)
+	} else {
+		res = r.execute(ctx, p.tool, p.Args)
+	}
 	r.mu.RLock()
 	m := r.opts.Masker
 	r.mu.RUnlock()
@@ -164,43 +188,6 @@ func (r *Registry) SetMasker(m *Masker) {
 	r.mu.Lock()
 	r.opts.Masker = m
 	r.mu.Unlock()
-}
-
-func (r *Registry) call(ctx context.Context, name string, raw json.RawMessage) Result {
-	name = strings.TrimSpace(name)
-	r.mu.RLock()
-	e, ok := r.tools[name]
-	r.mu.RUnlock()
-	if !ok {
-		hint := ""
-		if near := r.nearName(name); near != "" {
-			hint = fmt.Sprintf(" Did you mean %q?", near)
-		}
-		return Errorf("unknown tool %q.%s Valid tools: %s. Call one of these by its exact name.",
-			name, hint, strings.Join(r.Names(), ", "))
-	}
-	args, err := r.prepare(e, raw)
-	if err != nil {
-		return Errorf("invalid arguments for tool %q:\n%v\nExpected: %s.\nValid tools: %s.",
-			name, err, signature(e.tool.Parameters()), strings.Join(r.Names(), ", "))
-	}
-	return r.execute(ctx, e.tool, args)
-}
-
-func (r *Registry) prepare(e entry, raw json.RawMessage) (Args, error) {
-	obj, err := ParseArgs(raw)
-	if err != nil {
-		return nil, fmt.Errorf("- %w", err)
-	}
-	s := e.resolved.Schema()
-	obj = CastArgs(s, obj)
-	if probs := argProblems(s, obj); len(probs) > 0 {
-		return nil, errors.New("- " + strings.Join(probs, "\n- "))
-	}
-	if err := e.resolved.Validate(obj); err != nil {
-		return nil, fmt.Errorf("- %w", err)
-	}
-	return Args(obj), nil
 }
 
 func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
@@ -332,4 +319,14 @@ func (r *Registry) Batches(names []string) [][]int {
 	}
 	flush()
 	return out
+}
+
+// Invoke runs one call of t outside an agent's Registry, through the same
+// Prepare and Run: for tests and one-off callers.
+func Invoke(ctx context.Context, t Tool, raw json.RawMessage) Result {
+	r := NewRegistry(RegistryOptions{})
+	if err := r.Register(t); err != nil {
+		return Errorf("%v", err)
+	}
+	return r.Call(ctx, t.Name(), raw)
 }

@@ -29,7 +29,7 @@ func (f *fakeTool) Exclusive() bool                { return false }
 func (f *fakeTool) Origin() Origin                 { return f.origin }
 func (f *fakeTool) Execute(ctx context.Context, args Args) (Result, error) {
 	if f.run == nil {
-		return Text(compactJSON(map[string]any(args))), nil
+		return Text(string(args.JSON())), nil
 	}
 	return f.run(ctx, args)
 }

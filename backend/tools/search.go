@@ -16,7 +16,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/boyter/gocodewalker"
 	"github.com/boyter/gocodewalker/go-gitignore"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 const (
@@ -143,23 +142,18 @@ func (b fsBase) searchRoot(p string) (string, error) {
 	return b.policy.Resolve(p)
 }
 
-type globTool struct{ fsBase }
-
-func (t *globTool) Name() string { return "glob" }
-func (t *globTool) Description() string {
-	return "Find files by glob pattern (e.g. **/*.go; no / = any depth), newest first. Honours .gitignore."
+type globArgs struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty" jsonschema:"folder, default workspace"`
 }
-func (t *globTool) Parameters() *jsonschema.Schema {
-	return object([]string{"pattern"}, map[string]*jsonschema.Schema{
-		"pattern": str(""),
-		"path":    str("folder, default workspace"),
-	})
-}
-func (t *globTool) ReadOnly() bool  { return true }
-func (t *globTool) Exclusive() bool { return false }
 
-func (t *globTool) Execute(ctx context.Context, args Args) (Result, error) {
-	pattern, dir := args.String("pattern"), args.String("path")
+func globTool(b fsBase) Tool {
+	return New(Def[globArgs]{Name: "glob", ReadOnly: true, Run: b.glob,
+		Description: "Find files by glob pattern (e.g. **/*.go; no / = any depth), newest first. Honours .gitignore."})
+}
+
+func (t fsBase) glob(ctx context.Context, a globArgs) (Result, error) {
+	pattern, dir := a.Pattern, a.Path
 	if filepath.IsAbs(pattern) {
 		// "/abs/dir/**/*.md": walk the fixed folder, match the rest.
 		base, pat := doublestar.SplitPattern(filepath.ToSlash(pattern))
@@ -181,13 +175,15 @@ func (t *globTool) Execute(ctx context.Context, args Args) (Result, error) {
 		mod  time.Time
 	}
 	var hits []hit
+	acc := t.policy.access()
+	defer acc.close()
 	err = walkFiles(ctx, t.policy, root, func(abs string) bool {
 		rel, _ := filepath.Rel(root, abs)
 		if !match(filepath.ToSlash(rel)) {
 			return true
 		}
-		fi, err := os.Stat(abs)
-		if err != nil || !fi.Mode().IsRegular() || (!wantBinary && fileIsBinary(abs)) {
+		fi, binary, err := sniff(acc, abs)
+		if err != nil || (!wantBinary && binary) {
 			return true
 		}
 		hits = append(hits, hit{abs, fi.ModTime()})
@@ -222,14 +218,18 @@ func (t *globTool) Execute(ctx context.Context, args Args) (Result, error) {
 	return Text(out), nil
 }
 
-// fileIsBinary sniffs the start of a file; unreadable files count as binary.
-func fileIsBinary(abs string) bool {
-	f, err := os.Open(abs)
+// sniff opens a file through the confined root and tells whether its start
+// looks binary; folders and files that cannot be opened are errors.
+func sniff(acc *access, abs string) (fs.FileInfo, bool, error) {
+	f, fi, _, err := acc.open(abs)
 	if err != nil {
-		return true
+		return nil, false, err
 	}
 	defer f.Close()
+	if !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%s is not a file", abs)
+	}
 	buf := make([]byte, sniffLen)
 	n, _ := f.Read(buf)
-	return isBinary(buf[:n])
+	return fi, isBinary(buf[:n]), nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"hearth/backend/internal/confined"
 )
 
 // spillLineWidth wraps very long lines in a spilled file so read_file, which
@@ -25,8 +27,15 @@ func Spill(workspace, sessionID, callID, content string, maxChars int) (string, 
 	rel := filepath.Join(".hearth", "results", safeName(sessionID), safeName(callID)+".txt")
 	abs := filepath.Join(workspace, rel)
 	body := wrapLongLines(content, spillLineWidth)
-	if err := WriteFileAtomic(abs, []byte(body), 0o600); err != nil {
-		return "", "", fmt.Errorf("spill tool result %s: %w; check that the workspace is writable", callID, err)
+	// Confined to the workspace: if .hearth or results were swapped for a
+	// symlink (a command can do that), the write is refused, not redirected.
+	r, err := confined.Open(workspace, confined.Options{})
+	if err == nil {
+		defer r.Close()
+		_, err = r.WriteFile(rel, []byte(body), 0o600, confined.WriteOptions{DirMode: 0o700})
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("spill tool result %s: %w; check that the workspace is writable and .hearth/results is a folder inside it", callID, err)
 	}
 	totalLines := countLines(body)
 	note := fmt.Sprintf("\n[Result too long (%d chars, %d lines); the full text is in %s. ", len(content), totalLines, filepath.ToSlash(rel))

@@ -30,7 +30,8 @@ type Tool interface {
 	ReadOnly() bool
 	// Exclusive tools never run at the same time as any other tool.
 	Exclusive() bool
-	// Execute runs the tool with arguments already repaired, cast and validated.
+	// Execute runs the tool with arguments already repaired, cast, validated
+	// and decoded (Registry.Prepare).
 	// A returned error becomes an error Result; it must not panic across the
 	// boundary, but the Registry recovers if it does.
 	Execute(ctx context.Context, args Args) (Result, error)
@@ -97,18 +98,55 @@ type Definition struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// Args holds a call's arguments after repair, cast and validation.
-type Args map[string]any
+// Args is one call's arguments, decoded once by Registry.Prepare: the
+// approval gate judges, the audit log records and the tool runs with this same
+// value. Value is a pointer to the tool's parameter struct for tools built
+// with New, or a map for tools that only have a schema (MCP); JSON is the
+// value's canonical encoding.
+type Args struct {
+	value any
+	json  json.RawMessage
+}
+
+// MapArgs wraps an object already decoded as the Args of a schema-only tool
+// (MCP); a tool built with New refuses them, its arguments come from Prepare.
+func MapArgs(m map[string]any) Args {
+	js, _ := json.Marshal(m)
+	return Args{value: m, json: js}
+}
+
+// Value is the decoded arguments: *P for a tool built with New[P], else a
+// map[string]any.
+func (a Args) Value() any { return a.value }
+
+// JSON is the canonical encoding of Value ("{}" for no arguments).
+func (a Args) JSON() json.RawMessage {
+	if len(a.json) == 0 {
+		return json.RawMessage("{}")
+	}
+	return a.json
+}
+
+// Map returns the arguments as a JSON object. For a schema-only tool it is the
+// decoded map itself; for a typed tool a map decoded from JSON.
+func (a Args) Map() map[string]any {
+	if m, ok := a.value.(map[string]any); ok {
+		return m
+	}
+	m := map[string]any{}
+	_ = json.Unmarshal(a.JSON(), &m)
+	return m
+}
 
 // Has reports whether key was given (and is not null).
 func (a Args) Has(key string) bool {
-	v, ok := a[key]
+	v, ok := a.Map()[key]
 	return ok && v != nil
 }
 
 // String returns the string argument key, or "" if absent.
 func (a Args) String(key string) string {
-	switch v := a[key].(type) {
+	switch v := a.Map()[key].(type) {
 	case string:
 		return v
 	case nil:
@@ -120,7 +158,7 @@ func (a Args) String(key string) string {
 
 // Int returns the integer argument key, or def if absent or not a number.
 func (a Args) Int(key string, def int) int {
-	switch v := a[key].(type) {
+	switch v := a.Map()[key].(type) {
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return def
@@ -144,6 +182,6 @@ func (a Args) Int(key string, def int) int {
 
 // Bool returns the boolean argument key, or false if absent.
 func (a Args) Bool(key string) bool {
-	b, _ := a[key].(bool)
+	b, _ := a.Map()[key].(bool)
 	return b
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +16,6 @@ import (
 	readability "codeberg.org/readeck/go-readability/v2"
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/google/jsonschema-go/jsonschema"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
@@ -38,26 +38,22 @@ type fetchTool struct {
 	client *http.Client
 }
 
-func (t *fetchTool) Name() string { return "web_fetch" }
-func (t *fetchTool) Description() string {
-	return "Fetch a web page (http/https) as readable Markdown."
+type fetchArgs struct {
+	URL      string `json:"url"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"default 10000" min:"100" max:"100000"`
 }
-func (t *fetchTool) Parameters() *jsonschema.Schema {
-	lo, hi := 100.0, float64(MaxMaxChars)
-	return &jsonschema.Schema{Type: "object", Required: []string{"url"}, Properties: map[string]*jsonschema.Schema{
-		"url":       {Type: "string"},
-		"max_chars": {Type: "integer", Description: "default 10000", Minimum: &lo, Maximum: &hi},
-	}}
-}
-func (t *fetchTool) ReadOnly() bool  { return true }
-func (t *fetchTool) Exclusive() bool { return false }
 
-func (t *fetchTool) Execute(ctx context.Context, args tools.Args) (tools.Result, error) {
+func (t *fetchTool) tool() tools.Tool {
+	return tools.New(tools.Def[fetchArgs]{Name: "web_fetch", ReadOnly: true, Run: t.run,
+		Description: "Fetch a web page (http/https) as readable Markdown."})
+}
+
+func (t *fetchTool) run(ctx context.Context, a fetchArgs) (tools.Result, error) {
 	if t.opts.Offline {
 		return tools.Errorf("%s", offlineText), nil
 	}
-	raw := strings.TrimSpace(args.String("url"))
-	maxChars := args.Int("max_chars", DefaultMaxChars)
+	raw := strings.TrimSpace(a.URL)
+	maxChars := cmp.Or(a.MaxChars, DefaultMaxChars)
 	page, err := t.fetch(ctx, raw)
 	if err != nil {
 		return tools.Result{}, err

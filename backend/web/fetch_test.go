@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"hearth/backend/tools"
 )
 
 // site serves the saved pages under testdata with the given content types.
@@ -88,7 +86,7 @@ func TestFetchExtraction(t *testing.T) {
 		{"/data.json", []string{`{"temp": 21.5, "unit": "C"}`}, nil},
 	}
 	for _, c := range cases {
-		r := call(t, tl, tools.Args{"url": srv.URL + c.path})
+		r := call(t, tl, map[string]any{"url": srv.URL + c.path})
 		if r.IsError {
 			t.Errorf("%s: %s", c.path, r.Content)
 			continue
@@ -108,11 +106,11 @@ func TestFetchExtraction(t *testing.T) {
 		}
 	}
 	for path, want := range map[string]string{"/logo.png": "image/png, not text", "/missing": "HTTP 404"} {
-		if r := call(t, tl, tools.Args{"url": srv.URL + path}); !r.IsError || !strings.Contains(r.Content, want) {
+		if r := call(t, tl, map[string]any{"url": srv.URL + path}); !r.IsError || !strings.Contains(r.Content, want) {
 			t.Errorf("%s: %s (want %q)", path, r.Content, want)
 		}
 	}
-	r := call(t, tl, tools.Args{"url": srv.URL + "/long.txt", "max_chars": 1000})
+	r := call(t, tl, map[string]any{"url": srv.URL + "/long.txt", "max_chars": 1000})
 	if !strings.Contains(r.Content, "[cut at 1000 of 5000 chars") || strings.Count(r.Content, "é") != 1000 {
 		t.Errorf("max_chars: %d é, tail %q", strings.Count(r.Content, "é"), r.Content[len(r.Content)-80:])
 	}

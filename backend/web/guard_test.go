@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -176,13 +177,13 @@ func newFetch(t *testing.T, opts Options) tools.Tool {
 	return ts[0]
 }
 
-func call(t *testing.T, tl tools.Tool, args tools.Args) tools.Result {
+func call(t *testing.T, tl tools.Tool, args map[string]any) tools.Result {
 	t.Helper()
-	res, err := tl.Execute(context.Background(), args)
+	raw, err := json.Marshal(args)
 	if err != nil {
-		res = tools.Result{Content: "Error: " + err.Error(), IsError: true}
+		t.Fatal(err)
 	}
-	return res
+	return tools.Invoke(context.Background(), tl, raw)
 }
 
 // The guard blocks the real fetch: numeric forms of 127.0.0.1 reach nothing
@@ -197,13 +198,13 @@ func TestFetchLoopbackForms(t *testing.T) {
 	for _, host := range []string{"127.0.0.1", "localhost", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "[::ffff:127.0.0.1]"} {
 		u := fmt.Sprintf("http://%s:%d/", host, port)
 		before := hits.Load()
-		if r := call(t, deny, tools.Args{"url": u}); !r.IsError || !strings.Contains(r.Content, "blocked") {
+		if r := call(t, deny, map[string]any{"url": u}); !r.IsError || !strings.Contains(r.Content, "blocked") {
 			t.Errorf("%s: not blocked: %s", u, r.Content)
 		}
 		if hits.Load() != before {
 			t.Fatalf("%s: the server was reached", u)
 		}
-		if r := call(t, allow, tools.Args{"url": u}); r.IsError || !strings.Contains(r.Content, "hello from the test server") {
+		if r := call(t, allow, map[string]any{"url": u}); r.IsError || !strings.Contains(r.Content, "hello from the test server") {
 			t.Errorf("%s with allow-list: %s", u, r.Content)
 		}
 	}
@@ -216,7 +217,7 @@ func TestFetchDNSRebinding(t *testing.T) {
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	res := newResolver(map[string][][]string{"rebind.test": {{"93.184.216.34"}, {"127.0.0.1"}}})
 	tl := newFetch(t, Options{Resolver: res})
-	r := call(t, tl, tools.Args{"url": fmt.Sprintf("http://rebind.test:%d/", port)})
+	r := call(t, tl, map[string]any{"url": fmt.Sprintf("http://rebind.test:%d/", port)})
 	if !r.IsError || !strings.Contains(r.Content, "blocked") || !strings.Contains(r.Content, "127.0.0.1") {
 		t.Fatalf("rebinding not blocked: %s", r.Content)
 	}
@@ -259,11 +260,11 @@ func TestFetchRedirects(t *testing.T) {
 	res := newResolver(map[string][][]string{"rebind.test": {{"93.184.216.34"}, {"10.9.9.9"}}})
 	tl := newFetch(t, Options{Resolver: res, SSRFAllow: []string{"127.0.0.1/32"}})
 
-	r := call(t, tl, tools.Args{"url": srv.URL + "/hop/5"})
+	r := call(t, tl, map[string]any{"url": srv.URL + "/hop/5"})
 	if r.IsError || !strings.Contains(r.Content, "arrived") || !strings.Contains(r.Content, "URL: "+srv.URL+"/final") {
 		t.Errorf("5 redirects: %s", r.Content)
 	}
-	r = call(t, tl, tools.Args{"url": srv.URL + "/hop/6"})
+	r = call(t, tl, map[string]any{"url": srv.URL + "/hop/6"})
 	if !r.IsError || !strings.Contains(r.Content, "stopped after 5 redirects") {
 		t.Errorf("6 redirects: %s", r.Content)
 	}
@@ -272,7 +273,7 @@ func TestFetchRedirects(t *testing.T) {
 		"/to-rebind": "10.9.9.9",
 	} {
 		before := hits.Load()
-		r = call(t, tl, tools.Args{"url": srv.URL + path})
+		r = call(t, tl, map[string]any{"url": srv.URL + path})
 		if !r.IsError || !strings.Contains(r.Content, want) {
 			t.Errorf("%s: %s (want %q)", path, r.Content, want)
 		}
@@ -280,7 +281,7 @@ func TestFetchRedirects(t *testing.T) {
 			t.Errorf("%s: %d requests reached the server, want only the first", path, hits.Load()-before)
 		}
 	}
-	if r := call(t, tl, tools.Args{"url": "ftp://example.com/x"}); !r.IsError || !strings.Contains(r.Content, "only http and https") {
+	if r := call(t, tl, map[string]any{"url": "ftp://example.com/x"}); !r.IsError || !strings.Contains(r.Content, "only http and https") {
 		t.Errorf("ftp: %s", r.Content)
 	}
 }
@@ -296,11 +297,11 @@ func TestOffline(t *testing.T) {
 	}
 	for _, c := range []struct {
 		tl   tools.Tool
-		args tools.Args
+		args map[string]any
 	}{
-		{ts[0], tools.Args{"url": srv.URL}},
-		{ts[0], tools.Args{"url": "http://example.com/"}},
-		{ts[1], tools.Args{"query": "coffee"}},
+		{ts[0], map[string]any{"url": srv.URL}},
+		{ts[0], map[string]any{"url": "http://example.com/"}},
+		{ts[1], map[string]any{"query": "coffee"}},
 	} {
 		r := call(t, c.tl, c.args)
 		if !r.IsError || !strings.Contains(r.Content, "offline mode") || !strings.Contains(r.Content, "no request was made") {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"golang.org/x/net/html"
 
 	"hearth/backend/tools"
@@ -31,29 +31,25 @@ type SearchResult struct {
 
 type searchTool struct{ opts Options }
 
-func (t *searchTool) Name() string { return "web_search" }
-func (t *searchTool) Description() string {
-	return "Search the web; returns titles, URLs and snippets."
+type searchArgs struct {
+	Query string `json:"query"`
+	Count int    `json:"count,omitempty" jsonschema:"default 5" min:"1" max:"10"`
 }
-func (t *searchTool) Parameters() *jsonschema.Schema {
-	lo, hi := 1.0, float64(MaxCount)
-	return &jsonschema.Schema{Type: "object", Required: []string{"query"}, Properties: map[string]*jsonschema.Schema{
-		"query": {Type: "string"},
-		"count": {Type: "integer", Description: "default 5", Minimum: &lo, Maximum: &hi},
-	}}
-}
-func (t *searchTool) ReadOnly() bool  { return true }
-func (t *searchTool) Exclusive() bool { return false }
 
-func (t *searchTool) Execute(ctx context.Context, args tools.Args) (tools.Result, error) {
+func (t *searchTool) tool() tools.Tool {
+	return tools.New(tools.Def[searchArgs]{Name: "web_search", ReadOnly: true, Run: t.run,
+		Description: "Search the web; returns titles, URLs and snippets."})
+}
+
+func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error) {
 	if t.opts.Offline {
 		return tools.Errorf("%s", offlineText), nil
 	}
-	q := strings.TrimSpace(args.String("query"))
+	q := strings.TrimSpace(a.Query)
 	if q == "" {
 		return tools.Errorf("query is empty; say what to search for"), nil
 	}
-	n := min(max(args.Int("count", DefaultCount), 1), MaxCount)
+	n := min(max(cmp.Or(a.Count, DefaultCount), 1), MaxCount)
 	res, err := Search(ctx, t.opts, q, n)
 	if err != nil {
 		return tools.Result{}, err

@@ -33,7 +33,7 @@ func TestSearchDuckDuckGo(t *testing.T) {
 	}))
 	defer srv.Close()
 	tl := newSearch(t, Options{DuckDuckGoURL: srv.URL + "/html/"})
-	r := call(t, tl, tools.Args{"query": "coffee & tea", "count": 2})
+	r := call(t, tl, map[string]any{"query": "coffee & tea", "count": 2})
 	if r.IsError || gotQ != "coffee & tea" {
 		t.Fatalf("q=%q: %s", gotQ, r.Content)
 	}
@@ -47,7 +47,7 @@ func TestSearchDuckDuckGo(t *testing.T) {
 		w.Write([]byte(`<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>`))
 	}))
 	defer blocked.Close()
-	if r := call(t, newSearch(t, Options{DuckDuckGoURL: blocked.URL}), tools.Args{"query": "x"}); !r.IsError || !strings.Contains(r.Content, "refused") {
+	if r := call(t, newSearch(t, Options{DuckDuckGoURL: blocked.URL}), map[string]any{"query": "x"}); !r.IsError || !strings.Contains(r.Content, "refused") {
 		t.Errorf("bot check page: %s", r.Content)
 	}
 	res, _ := ParseDuckDuckGo(string(page))
@@ -82,23 +82,23 @@ func TestSearchBraveAndSearXNG(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	r := call(t, newSearch(t, Options{Provider: ProviderBrave, APIKey: "bk-1", BraveURL: srv.URL + "/brave"}), tools.Args{"query": "x", "count": 3})
+	r := call(t, newSearch(t, Options{Provider: ProviderBrave, APIKey: "bk-1", BraveURL: srv.URL + "/brave"}), map[string]any{"query": "x", "count": 3})
 	if r.IsError || count != "3" || !strings.Contains(r.Content, "1. Brave one\n   https://one.example\n   first hit") {
 		t.Errorf("brave: count=%s %s", count, r.Content)
 	}
-	r = call(t, newSearch(t, Options{Provider: ProviderBrave, APIKey: "wrong", BraveURL: srv.URL + "/brave"}), tools.Args{"query": "x"})
+	r = call(t, newSearch(t, Options{Provider: ProviderBrave, APIKey: "wrong", BraveURL: srv.URL + "/brave"}), map[string]any{"query": "x"})
 	if !r.IsError || !strings.Contains(r.Content, "401") || !strings.Contains(r.Content, "apiKey") {
 		t.Errorf("brave bad key: %s", r.Content)
 	}
-	r = call(t, newSearch(t, Options{Provider: ProviderBrave, BraveURL: srv.URL + "/brave"}), tools.Args{"query": "x"})
+	r = call(t, newSearch(t, Options{Provider: ProviderBrave, BraveURL: srv.URL + "/brave"}), map[string]any{"query": "x"})
 	if !r.IsError || !strings.Contains(r.Content, "tools.web.search.apiKey") {
 		t.Errorf("brave no key: %s", r.Content)
 	}
-	r = call(t, newSearch(t, Options{Provider: ProviderSearXNG, SearXNGURL: srv.URL + "/sx/"}), tools.Args{"query": "x", "count": 1})
+	r = call(t, newSearch(t, Options{Provider: ProviderSearXNG, SearXNGURL: srv.URL + "/sx/"}), map[string]any{"query": "x", "count": 1})
 	if r.IsError || !strings.Contains(r.Content, "1. SX one") || strings.Contains(r.Content, "SX two") {
 		t.Errorf("searxng: %s", r.Content)
 	}
-	r = call(t, newSearch(t, Options{Provider: ProviderSearXNG}), tools.Args{"query": "x"})
+	r = call(t, newSearch(t, Options{Provider: ProviderSearXNG}), map[string]any{"query": "x"})
 	if !r.IsError || !strings.Contains(r.Content, "tools.web.search.url") {
 		t.Errorf("searxng no url: %s", r.Content)
 	}

@@ -88,8 +88,8 @@ func New(opts Options) ([]tools.Tool, error) {
 		opts.SearchClient = &http.Client{Timeout: 20 * time.Second}
 	}
 	return []tools.Tool{
-		&fetchTool{opts: opts, guard: g, client: guardedClient(g)},
-		&searchTool{opts: opts},
+		(&fetchTool{opts: opts, guard: g, client: guardedClient(g)}).tool(),
+		(&searchTool{opts: opts}).tool(),
 	}, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+
+	"hearth/backend/internal/confined"
 )
 
 //go:embed templates
@@ -56,10 +58,16 @@ func Onboard(dir string) (created []string, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("onboard workspace %s: %w (hint: choose a folder you can write to with --workspace)", dir, err)
 	}
+	// Confined to the workspace: a memory/ or skills/ swapped for a symlink
+	// out is refused, never filled with templates.
+	r, err := confined.Open(dir, confined.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("onboard workspace %s: %w", dir, err)
+	}
+	defer r.Close()
 	for _, d := range Dirs() {
-		p := filepath.Join(dir, filepath.FromSlash(d))
-		if _, statErr := os.Lstat(p); errors.Is(statErr, os.ErrNotExist) {
-			if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		if _, statErr := r.Lstat(d); errors.Is(statErr, os.ErrNotExist) {
+			if err := r.MkdirAll(d, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 				return created, fmt.Errorf("onboard workspace %s: create %s: %w", dir, d, err)
 			}
 			created = append(created, d+"/")
@@ -70,57 +78,17 @@ func Onboard(dir string) (created []string, err error) {
 		if err != nil {
 			return created, err
 		}
-		target := filepath.Join(dir, filepath.FromSlash(name))
-		ok, err := createExclusive(target, data)
+		// Written whole and only where nothing exists yet: a temporary file
+		// hard-linked into place, which fails if the file appeared meanwhile.
+		ok, err := r.CreateExclusive(name, data, 0o600, 0o700)
 		if err != nil {
-			return created, fmt.Errorf("onboard workspace %s: %w", dir, err)
+			return created, fmt.Errorf("onboard workspace %s: %s: %w", dir, name, err)
 		}
 		if ok {
 			created = append(created, name)
 		}
 	}
 	return created, nil
-}
-
-// createExclusive writes data to path only if nothing exists there, atomically: the
-// content goes to a synced temp file that is then hard-linked into place, and the link
-// fails if the path appeared meanwhile. Filesystems without hard links fall back to a
-// checked rename. It reports whether it created the file.
-func createExclusive(target string, data []byte) (bool, error) {
-	if _, err := os.Lstat(target); err == nil {
-		return false, nil
-	}
-	dir := filepath.Dir(target)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return false, fmt.Errorf("create %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return false, fmt.Errorf("create temp file for %s: %w", target, err)
-	}
-	defer os.Remove(tmp.Name())
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return false, fmt.Errorf("write %s: %w", target, werr)
-	}
-	if err := os.Link(tmp.Name(), target); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return false, nil
-		}
-		if _, serr := os.Lstat(target); serr == nil {
-			return false, nil
-		}
-		if err := os.Rename(tmp.Name(), target); err != nil {
-			return false, fmt.Errorf("write %s: %w", target, err)
-		}
-	}
-	return true, nil
 }
 
 func filepathRel(base, p string) (string, error) {

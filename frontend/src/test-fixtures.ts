@@ -32,6 +32,7 @@ export function fakeApi(over: Partial<Api> = {}) {
   const runs = new Map<string, (ev: RunEvent) => void>();
   const pulls = new Map<string, (ev: import('./lib/api').PullEvent) => void>();
   const listeners: BackgroundListeners = { background: new Set(), open: new Set(), newChat: new Set() };
+  const checked = new Set<(r: import('./lib/api').ModelCheck) => void>();
   const api = {
     status: vi.fn(async () => fakeStatus()),
     send: vi.fn(async () => 'r1'),
@@ -55,6 +56,11 @@ export function fakeApi(over: Partial<Api> = {}) {
     }),
     cancelPull: vi.fn(async () => true),
     deleteModel: vi.fn(async () => {}),
+    checkModel: vi.fn(async (name: string) => fakeCheck({ model: `ollama/${name}` })),
+    onModelChecked: vi.fn((fn: (r: import('./lib/api').ModelCheck) => void) => {
+      checked.add(fn);
+      return () => void checked.delete(fn);
+    }),
     getSettings: vi.fn(async () => fakeSettings()),
     saveSettings: vi.fn(async () => ({ saved: true, problems: [] })),
     firstRun: vi.fn(async () => ({
@@ -98,6 +104,10 @@ export function fakeApi(over: Partial<Api> = {}) {
     emitBackground(ev: Partial<import('./lib/api').BackgroundEvent>) {
       for (const fn of listeners.background) fn({ kind: 'jobs', title: '', text: '', ...ev });
     },
+    /** Delivers a "models:checked" event (a background fitness check) as core.Desktop would. */
+    emitModelChecked(r: import('./lib/api').ModelCheck) {
+      for (const fn of checked) fn(r);
+    },
     emitOpenSession(id: string) {
       for (const fn of listeners.open) fn(id);
     },
@@ -105,6 +115,27 @@ export function fakeApi(over: Partial<Api> = {}) {
       for (const fn of listeners.newChat) fn();
     },
   };
+}
+
+/** A fitness check result (fitness.Result): a good tool caller unless overridden. */
+export function fakeCheck(over: Partial<import('./lib/api').ModelCheck> = {}): import('./lib/api').ModelCheck {
+  return {
+    model: 'ollama/qwen3:4b',
+    digest: 'sha256:abc',
+    toolCalls: 'structured',
+    restraint: true,
+    stopsAfterResult: true,
+    contextMax: 40960,
+    tokensPerSecond: 21.5,
+    verdict: 'good',
+    caveats: [],
+    advice: 'good for tools',
+    notes: [],
+    checkedAt: '2026-05-01T10:00:00Z',
+    durationMs: 9000,
+    version: 1,
+    ...over,
+  } as unknown as import('./lib/api').ModelCheck;
 }
 
 export function fakeSettings() {

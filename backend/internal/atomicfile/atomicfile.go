@@ -8,8 +8,14 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/google/renameio/v2"
 )
@@ -43,4 +49,54 @@ func Pending(path string, opts ...renameio.Option) (*renameio.PendingFile, error
 
 func beside(path string, opts []renameio.Option) []renameio.Option {
 	return append([]renameio.Option{renameio.WithTempDir(filepath.Dir(path))}, opts...)
+}
+
+// WriteIn replaces the file name in the directory dir with data, giving it
+// exactly mode. name is one path element: the temporary file is created and
+// renamed inside dir itself, so neither can land anywhere else, whatever
+// happens meanwhile to the path that led to dir (a folder swapped for a
+// symlink). A symlink named name is replaced, not followed.
+func WriteIn(dir *os.Root, name string, data []byte, mode fs.FileMode) (err error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+		return fmt.Errorf("write %q: not a file name", name)
+	}
+	var f *os.File
+	var tmp string
+	for range 10000 {
+		tmp = "." + name + ".tmp-" + strconv.FormatUint(rand.Uint64(), 36)
+		f, err = dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = dir.Remove(tmp)
+		}
+	}()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode) // on the open file: exact, whatever the umask
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err = dir.Rename(tmp, name); err != nil {
+		return err
+	}
+	// The rename lasts only once the folder itself is synced.
+	if d, derr := dir.Open("."); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
 }

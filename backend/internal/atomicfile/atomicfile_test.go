@@ -57,3 +57,39 @@ func TestWriteIntoMissingFolderFails(t *testing.T) {
 		t.Error("no error for a missing folder")
 	}
 }
+
+// WriteIn stays in its folder: the temporary file and the rename happen in
+// dir, a symlink at name is replaced (never followed), the mode is exact.
+func TestWriteInStaysInItsFolder(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	target := filepath.Join(outside, "target")
+	if err := os.WriteFile(target, []byte("outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := WriteIn(r, "link", []byte("new"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "outside" {
+		t.Errorf("the write followed the symlink: %q", b)
+	}
+	fi, err := os.Lstat(filepath.Join(dir, "link"))
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o640 {
+		t.Errorf("replaced file: %v %v", fi, err)
+	}
+	for _, bad := range []string{"", ".", "..", "a/b", "../x"} {
+		if err := WriteIn(r, bad, nil, 0o600); err == nil {
+			t.Errorf("WriteIn(%q) accepted", bad)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+}

@@ -22,6 +22,15 @@ type Model struct {
 	Capabilities  []string `json:"capabilities,omitempty"`
 	ParameterSize string   `json:"parameterSize,omitempty"`
 	Quantization  string   `json:"quantization,omitempty"`
+	// Digest overrides the digest /api/tags reports (derived from the name
+	// otherwise): a test changes it to play a re-pulled model.
+	Digest string `json:"digest,omitempty"`
+	// ToolStyle is how the model answers the fitness check's requests (see
+	// probe.go): "structured", "text", "none", "eager" or "broken"; empty
+	// means "structured" for a model with the tools capability, else "none".
+	ToolStyle string `json:"toolStyle,omitempty"`
+	// ProbeDelayMS slows the answers to the fitness check (a model on a slow CPU).
+	ProbeDelayMS int `json:"probeDelayMs,omitempty"`
 }
 
 // ToolCall is a structured call in a streamed line.
@@ -47,6 +56,8 @@ type Reply struct {
 	DoneReason      string `json:"doneReason,omitempty"`
 	PromptEvalCount int    `json:"promptEvalCount,omitempty"`
 	EvalCount       int    `json:"evalCount,omitempty"`
+	// EvalDurationMS is the reported generation time (eval_duration); 0 means 1 µs.
+	EvalDurationMS int `json:"evalDurationMs,omitempty"`
 	// DelayMS waits between streamed lines (a slow model).
 	DelayMS int `json:"delayMs,omitempty"`
 	// Hang keeps the stream open after its parts until the client goes away.

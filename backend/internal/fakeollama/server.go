@@ -14,6 +14,11 @@ import (
 	"time"
 )
 
+// CheckHeader marks the model fitness check's requests: fitness.Header (spelled
+// out here because llm's tests use this package and fitness imports llm; a test
+// in backend/fitness keeps the two equal).
+const CheckHeader = "X-Hearth-Check"
+
 // Version is what /api/version reports.
 const Version = "0.17.4"
 
@@ -22,6 +27,8 @@ type Recorded struct {
 	Method string
 	Path   string
 	Body   json.RawMessage
+	// Probe is set for the fitness check's requests (CheckHeader).
+	Probe bool
 }
 
 // ChatRequest is the decoded body of an /api/chat request.
@@ -124,11 +131,17 @@ func (s *Server) Requests() []Recorded {
 	return append([]Recorded(nil), s.requests...)
 }
 
-// ChatRequests decodes the /api/chat requests received so far.
-func (s *Server) ChatRequests() []ChatRequest {
+// ChatRequests decodes the /api/chat requests received so far, without the
+// fitness check's (ProbeRequests has those).
+func (s *Server) ChatRequests() []ChatRequest { return s.chats(false) }
+
+// ProbeRequests decodes the fitness check's /api/chat requests.
+func (s *Server) ProbeRequests() []ChatRequest { return s.chats(true) }
+
+func (s *Server) chats(probes bool) []ChatRequest {
 	var out []ChatRequest
 	for _, r := range s.Requests() {
-		if r.Path != "/api/chat" {
+		if r.Path != "/api/chat" || r.Probe != probes {
 			continue
 		}
 		var c ChatRequest
@@ -143,7 +156,8 @@ func (s *Server) ChatRequests() []ChatRequest {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	s.mu.Lock()
-	s.requests = append(s.requests, Recorded{Method: r.Method, Path: r.URL.Path, Body: body})
+	probe := r.Header.Get(CheckHeader) != ""
+	s.requests = append(s.requests, Recorded{Method: r.Method, Path: r.URL.Path, Body: body, Probe: probe})
 	s.mu.Unlock()
 
 	switch {
@@ -156,7 +170,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/api/show" && r.Method == http.MethodPost:
 		s.handleShow(w, body)
 	case r.URL.Path == "/api/chat" && r.Method == http.MethodPost:
-		s.handleChat(r.Context(), w, body)
+		s.handleChat(r.Context(), w, body, probe)
 	case r.URL.Path == "/api/pull" && r.Method == http.MethodPost:
 		s.handlePull(r.Context(), w, body)
 	case r.URL.Path == "/api/delete" && r.Method == http.MethodDelete:
@@ -226,12 +240,19 @@ func digest(name string) string {
 	return fmt.Sprintf("%016x%016x%016x%016x", h.Sum64(), h.Sum64()^1, h.Sum64()^2, h.Sum64()^3)
 }
 
+func (m Model) digest() string {
+	if m.Digest != "" {
+		return m.Digest
+	}
+	return digest(m.Name)
+}
+
 func (s *Server) handleTags(w http.ResponseWriter) {
 	models := []map[string]any{}
 	for _, m := range s.Models() {
 		models = append(models, map[string]any{
 			"name": m.Name, "model": m.Name, "modified_at": "2026-01-02T03:04:05Z",
-			"size": m.Size, "digest": digest(m.Name), "details": details(m),
+			"size": m.Size, "digest": m.digest(), "details": details(m),
 		})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"models": models})

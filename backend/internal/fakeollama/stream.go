@@ -47,17 +47,23 @@ func (s *Server) nextReply() Reply {
 	return Reply{Echo: true}
 }
 
-func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []byte) {
+func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []byte, probe bool) {
 	var req ChatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if _, ok := s.find(req.Model); !ok {
+	m, ok := s.find(req.Model)
+	if !ok {
 		notFound(w, req.Model)
 		return
 	}
-	r := s.nextReply()
+	var r Reply
+	if probe {
+		r = probeReply(m, req) // never takes a reply scripted for a chat
+	} else {
+		r = s.nextReply()
+	}
 	if r.Status >= 400 {
 		writeError(w, r.Status, r.Error)
 		return
@@ -128,10 +134,14 @@ func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []b
 	if eval == 0 {
 		eval = max(lines, 1)
 	}
+	evalDur := int64(1000)
+	if r.EvalDurationMS > 0 {
+		evalDur = int64(r.EvalDurationMS) * 1_000_000
+	}
 	sw.line(map[string]any{
 		"model": req.Model, "created_at": createdAt, "message": map[string]any{"role": "assistant", "content": ""},
 		"done": true, "done_reason": done, "total_duration": 1_000_000, "load_duration": 1000,
-		"prompt_eval_count": prompt, "prompt_eval_duration": 1000, "eval_count": eval, "eval_duration": 1000,
+		"prompt_eval_count": prompt, "prompt_eval_duration": 1000, "eval_count": eval, "eval_duration": evalDur,
 	})
 }
 

@@ -2,13 +2,15 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { approval, audit, chat, config, event, memory, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, chat, config, event, fitness, memory, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
 export type SessionData = sessions.History;
 export type ModelEntry = models.ModelEntry;
+/** A model's fitness check (fitness.Result): how it calls tools, its speed and window. */
+export type ModelCheck = fitness.Result;
 export type Settings = settings.Settings;
 export type SaveResult = settings.SaveResult;
 export type FirstRunInfo = models.FirstRun;
@@ -112,6 +114,9 @@ export const api = {
   followPull: (pullId: string, fn: (ev: PullEvent) => void) => follow<PullEvent>(`pull:${pullId}`, fn),
   cancelPull: (pullId: string) => App.CancelPull(pullId),
   deleteModel: (name: string) => App.DeleteModel(name),
+  // The model fitness check (up to half a minute); background checks arrive as "models:checked".
+  checkModel: (name: string) => App.CheckModel(name),
+  onModelChecked: (fn: (r: ModelCheck) => void): (() => void) => EventsOn('models:checked', fn),
   getSettings: () => App.GetSettings(),
   saveSettings: (s: Settings) => App.SaveSettings(s),
   firstRun: () => App.FirstRun(),

@@ -267,6 +267,68 @@ export namespace event {
 
 }
 
+export namespace fitness {
+	
+	export class Result {
+	    model: string;
+	    digest?: string;
+	    toolCalls: string;
+	    restraint: boolean;
+	    stopsAfterResult: boolean;
+	    contextMax: number;
+	    tokensPerSecond: number;
+	    verdict: string;
+	    caveats?: string[];
+	    advice: string;
+	    notes?: string[];
+	    // Go type: time
+	    checkedAt: any;
+	    durationMs: number;
+	    version: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.digest = source["digest"];
+	        this.toolCalls = source["toolCalls"];
+	        this.restraint = source["restraint"];
+	        this.stopsAfterResult = source["stopsAfterResult"];
+	        this.contextMax = source["contextMax"];
+	        this.tokensPerSecond = source["tokensPerSecond"];
+	        this.verdict = source["verdict"];
+	        this.caveats = source["caveats"];
+	        this.advice = source["advice"];
+	        this.notes = source["notes"];
+	        this.checkedAt = this.convertValues(source["checkedAt"], null);
+	        this.durationMs = source["durationMs"];
+	        this.version = source["version"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace llm {
 	
 	export class Usage {
@@ -519,6 +581,7 @@ export namespace models {
 	    quantization: string;
 	    contextLength: number;
 	    capabilities: string[];
+	    fitness?: fitness.Result;
 	
 	    static createFrom(source: any = {}) {
 	        return new ModelEntry(source);
@@ -533,7 +596,26 @@ export namespace models {
 	        this.quantization = source["quantization"];
 	        this.contextLength = source["contextLength"];
 	        this.capabilities = source["capabilities"];
+	        this.fitness = this.convertValues(source["fitness"], fitness.Result);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

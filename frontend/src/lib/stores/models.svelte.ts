@@ -1,5 +1,5 @@
 // Installed Ollama models and running downloads.
-import { errText, type Api, type ModelEntry, type PullEvent } from '../api';
+import { errText, type Api, type ModelCheck, type ModelEntry, type PullEvent } from '../api';
 
 export interface PullState {
   id: string;
@@ -34,10 +34,73 @@ export function badges(m: ModelEntry): string[] {
   return ['tools', 'vision', 'thinking', 'embedding'].filter((c) => caps.includes(c));
 }
 
+/** One badge of a model's fitness check: an i18n key under "fitness.", a tone and the key's parameters. */
+export interface FitnessBadge {
+  key: string;
+  tone: 'good' | 'warn' | 'off';
+  params?: Record<string, string | number>;
+}
+
+/** The badges of a model's fitness check: the verdict first, then its caveats; none when unchecked. */
+export function fitnessBadges(m: ModelEntry): FitnessBadge[] {
+  const r = m.fitness;
+  if (!r) return [];
+  const verdict: FitnessBadge =
+    r.verdict === 'good'
+      ? { key: 'verdict.good', tone: 'good' }
+      : r.verdict === 'text-fallback'
+        ? { key: 'verdict.text-fallback', tone: 'warn' }
+        : { key: 'verdict.chat-only', tone: 'off' };
+  const out = [verdict];
+  for (const c of r.caveats ?? []) out.push({ key: `caveat.${c}`, tone: 'warn', params: { n: r.tokensPerSecond, ctx: r.contextMax } });
+  return out;
+}
+
+/** A model's name as the check keys it: "ollama/<name>", with Ollama's implicit ":latest". */
+export function checkKey(name: string): string {
+  const last = name.slice(name.lastIndexOf('/') + 1);
+  return `ollama/${last.includes(':') ? name : `${name}:latest`}`;
+}
+
 export function createModelsStore(
-  api: Pick<Api, 'listModels' | 'pullModel' | 'followPull' | 'cancelPull' | 'deleteModel'>,
+  api: Pick<Api, 'listModels' | 'pullModel' | 'followPull' | 'cancelPull' | 'deleteModel' | 'checkModel' | 'onModelChecked'>,
 ) {
-  const s = $state({ list: [] as ModelEntry[], pulls: [] as PullState[], error: '', loading: false, loaded: false });
+  const s = $state({
+    list: [] as ModelEntry[],
+    pulls: [] as PullState[],
+    error: '',
+    loading: false,
+    loaded: false,
+    checking: [] as string[],
+    checkErrors: {} as Record<string, string>,
+  });
+
+  /** Shows a new check result on its model's row. */
+  function apply(r: ModelCheck) {
+    const m = s.list.find((x) => checkKey(x.name) === r.model);
+    if (m) m.fitness = r;
+  }
+
+  /** Runs the fitness check of a model now; the row shows "Checking…" until it ends. */
+  async function check(name: string) {
+    if (s.checking.includes(name)) return false;
+    s.checking.push(name);
+    delete s.checkErrors[name];
+    try {
+      apply(await api.checkModel(name));
+      return true;
+    } catch (err) {
+      s.checkErrors[name] = errText(err);
+      return false;
+    } finally {
+      s.checking = s.checking.filter((x) => x !== name);
+    }
+  }
+
+  /** Follows the checks the app runs by itself; returns the unsubscribe. */
+  function follow() {
+    return api.onModelChecked(apply);
+  }
 
   async function refresh() {
     s.loading = true;
@@ -123,7 +186,15 @@ export function createModelsStore(
     get loaded() {
       return s.loaded;
     },
+    get checking() {
+      return s.checking;
+    },
+    get checkErrors() {
+      return s.checkErrors;
+    },
     refresh,
+    check,
+    follow,
     pull,
     cancel,
     dismiss,

@@ -4,6 +4,7 @@ import {audit} from '../models';
 import {schedule} from '../models';
 import {config} from '../models';
 import {reminders} from '../models';
+import {fitness} from '../models';
 import {models} from '../models';
 import {settings} from '../models';
 import {reach} from '../models';
@@ -30,6 +31,8 @@ export function AttachEvents(arg1:string):Promise<void>;
 export function BackgroundNotices():Promise<Array<reminders.Notice>>;
 
 export function CancelPull(arg1:string):Promise<boolean>;
+
+export function CheckModel(arg1:string):Promise<fitness.Result>;
 
 export function ChooseFolder(arg1:string):Promise<string>;
 

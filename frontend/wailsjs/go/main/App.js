@@ -34,6 +34,10 @@ export function CancelPull(arg1) {
   return window['go']['main']['App']['CancelPull'](arg1);
 }
 
+export function CheckModel(arg1) {
+  return window['go']['main']['App']['CheckModel'](arg1);
+}
+
 export function ChooseFolder(arg1) {
   return window['go']['main']['App']['ChooseFolder'](arg1);
 }

@@ -7,7 +7,8 @@
 // "fakeollama listening on http://ADDR" once it accepts connections (use
 // -addr 127.0.0.1:0 for a free port) and stops on SIGINT/SIGTERM.
 // GET /_fake/chats returns the /api/chat requests received so far, so browser
-// tests can check what the model was sent.
+// tests can check what the model was sent; GET /_fake/probes returns the model
+// fitness check's requests, which /_fake/chats leaves out.
 package main
 
 import (
@@ -61,6 +62,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	mux.HandleFunc("GET /_fake/chats", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(srv.ChatRequests())
+	})
+	mux.HandleFunc("GET /_fake/probes", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(srv.ProbeRequests())
 	})
 	mux.Handle("/", srv)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

@@ -1,0 +1,233 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// maxArgDepth bounds how deeply arguments may nest; no tool needs more, and
+// a model (or a prompt injection) sending 100 000 nested arrays must not cost
+// the decoder a stack or gigabytes.
+const maxArgDepth = 64
+
+// Prepared is one call ready to run: the tool and its arguments decoded once.
+// When Err is set the arguments were refused; Run then returns Err to the
+// model and the call must not be offered to the approval gate.
+type Prepared struct {
+	Name string
+	Args Args
+	// Err says what is wrong with the call, in words the model can act on.
+	Err  error
+	tool Tool
+}
+
+// Prepare decodes a call's arguments once, strictly: repair malformed JSON,
+// refuse keys given twice or in two spellings of case, cast values losslessly
+// to the schema's types, validate (unknown keys are errors where the schema
+// forbids them, as it does for every tool built with New), then decode into
+// the tool's own parameter type. The returned Args are what the gate judges,
+// the audit log records and the tool runs with.
+func (r *Registry) Prepare(name string, raw json.RawMessage) Prepared {
+	name = strings.TrimSpace(name)
+	r.mu.RLock()
+	e, ok := r.tools[name]
+	r.mu.RUnlock()
+	if !ok {
+		hint := ""
+		if near := r.nearName(name); near != "" {
+			hint = fmt.Sprintf(" Did you mean %q?", near)
+		}
+		return Prepared{Name: name, Err: fmt.Errorf("unknown tool %q.%s Valid tools: %s. Call one of these by its exact name.",
+			name, hint, strings.Join(r.Names(), ", "))}
+	}
+	args, probs := decodeArgs(e, raw)
+	if len(probs) > 0 {
+		// One problem goes on the first line, which is all an audit entry or
+		// a one-line hint keeps of the message.
+		what := ": " + probs[0]
+		if len(probs) > 1 {
+			what = ":\n- " + strings.Join(probs, "\n- ")
+		}
+		return Prepared{Name: name, Err: fmt.Errorf("invalid arguments for tool %q%s\nExpected: %s.\nValid tools: %s.",
+			name, what, signature(e.tool.Parameters()), strings.Join(r.Names(), ", "))}
+	}
+	return Prepared{Name: name, Args: args, tool: e.tool}
+}
+
+// decodeArgs returns the Args, or the problems with raw, one per line.
+func decodeArgs(e entry, raw json.RawMessage) (Args, []string) {
+	obj, err := ParseArgs(raw)
+	if err != nil {
+		return Args{}, []string{err.Error()}
+	}
+	s := e.resolved.Schema()
+	obj = CastArgs(s, obj)
+	if probs := argProblems(s, obj); len(probs) > 0 {
+		return Args{}, probs
+	}
+	if err := e.resolved.Validate(obj); err != nil {
+		return Args{}, []string{err.Error()}
+	}
+	canon, err := json.Marshal(obj)
+	if err != nil {
+		return Args{}, []string{err.Error()}
+	}
+	if e.decode == nil {
+		return Args{value: obj, json: canon}, nil
+	}
+	v, err := e.decode(canon)
+	if err != nil {
+		return Args{}, []string{err.Error()}
+	}
+	// The record is the decoded value itself, not what the model sent: what
+	// the struct does not hold cannot reach the tool, so it is not shown.
+	js, err := json.Marshal(v)
+	if err != nil {
+		return Args{}, []string{err.Error()}
+	}
+	return Args{value: v, json: js}, nil
+}
+
+// checkKeys refuses JSON whose objects name a key twice, or name it in two
+// spellings that differ only in case ("path" and "Path"). encoding/json keeps
+// the last of two equal keys and matches struct fields case-insensitively,
+// so either would let one reader see a different value than another — the
+// approval gate judging one path while the tool writes another. text must
+// be valid JSON (json.Unmarshal has accepted it).
+func checkKeys(text []byte) error { return scanKeys(text, true) }
+
+// scanKeys walks valid JSON once, byte by byte, and checks each object's
+// keys; with folded, keys equal under case folding count as repeated too.
+// encoding/json (v1) has no option for this, and its token API costs an
+// allocation per value; this pass allocates only for the keys.
+func scanKeys(text []byte, folded bool) error {
+	type frame struct {
+		obj  bool
+		keys map[string]string // folded key → key as first given
+		at   string            // the key or [index] this value sits at
+		n    int               // array index
+	}
+	stack := []frame{}
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack[1:] {
+			b.WriteString(f.at)
+		}
+		return strings.TrimPrefix(b.String(), ".")
+	}
+	expectKey, lastKey := false, ""
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '{', '[':
+			if len(stack) > maxArgDepth {
+				return fmt.Errorf("arguments nest more than %d levels deep; send a flatter object", maxArgDepth)
+			}
+			at := ""
+			if len(stack) > 0 {
+				if top := stack[len(stack)-1]; top.obj {
+					at = "." + lastKey
+				} else {
+					at = fmt.Sprintf("[%d]", top.n)
+				}
+			}
+			stack = append(stack, frame{obj: text[i] == '{', at: at})
+			expectKey = text[i] == '{'
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			expectKey = false
+		case ',':
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				top.n++
+				expectKey = top.obj
+			}
+		case '"':
+			j, escaped := i+1, false
+			for ; j < len(text) && text[j] != '"'; j++ {
+				if text[j] == '\\' {
+					escaped = true
+					j++
+				}
+			}
+			if expectKey {
+				key := string(text[i+1 : j])
+				if escaped || !utf8.ValidString(key) {
+					_ = json.Unmarshal(text[i:j+1], &key) // as encoding/json reads it
+				}
+				top := &stack[len(stack)-1]
+				if top.keys == nil {
+					top.keys = map[string]string{}
+				}
+				fold := key
+				if folded {
+					fold = foldKey(key)
+				}
+				if prev, dup := top.keys[fold]; dup {
+					if prev == key {
+						return fmt.Errorf("%sthe key %q is given twice; give each field once", where(path()), key)
+					}
+					return fmt.Errorf("%sthe keys %q and %q differ only in case; give each field once, spelled exactly as in the schema (names are case-sensitive)",
+						where(path()), prev, key)
+				}
+				top.keys[fold], lastKey, expectKey = key, key, false
+			}
+			i = j
+		}
+	}
+	return nil
+}
+
+func where(path string) string {
+	if path == "" {
+		return ""
+	}
+	return strings.TrimPrefix(path, ".") + ": "
+}
+
+// foldKey maps each rune to the smallest rune of its case-folding orbit, so
+// two keys fold equal exactly when strings.EqualFold (and encoding/json's
+// field matching) would call them equal.
+func foldKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		return m
+	}, s)
+}
+
+// forbidsExtra reports whether s allows no properties beyond its own
+// ("additionalProperties": false).
+func forbidsExtra(s *jsonschema.Schema) bool {
+	ap := s.AdditionalProperties
+	return ap != nil && ap.Not != nil && isEmptySchema(ap.Not)
+}
+
+func isEmptySchema(s *jsonschema.Schema) bool {
+	b, err := json.Marshal(s)
+	return err == nil && (string(b) == "true" || string(b) == "{}")
+}
+
+// Faithful returns raw as JSON that every reader decodes the same way: raw
+// itself when it is one JSON value with no key given twice (keys differing
+// in case are kept apart by every JSON reader), else raw as a JSON string. A log line or a tool card then shows what the model sent,
+// not what a lenient decoder kept of it.
+func Faithful(raw json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return json.RawMessage("{}")
+	}
+	if json.Valid(raw) && scanKeys(raw, false) == nil {
+		return raw
+	}
+	b, _ := json.Marshal(string(raw))
+	return b
+}
