@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
 	"hearth/backend/chat"
 	"hearth/backend/event"
@@ -44,6 +45,9 @@ type Options struct {
 	Keyring keystore.Keyring
 	// Clock drives reminders and the heartbeat; nil means the system clock.
 	Clock schedule.Clock
+	// Terminal says the user chats in a terminal (the CLI), not in the window: the
+	// model is told so.
+	Terminal bool
 }
 
 // App holds every service. The fields are set by New and never change.
@@ -107,7 +111,7 @@ func New(opts Options) (*App, error) {
 		Gate: a.Guard.Gate(), Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
 		Observer:   func(ev event.Event) { a.Guard.Observe(ev); a.Models.Observe(ev) },
 		WaitTools:  a.Reach.WaitReady,
-		Background: a.BackgroundNews,
+		Background: a.BackgroundNews, Channel: channel(opts.Terminal),
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
 			return schedule.Tools(a.Reminders, a.Reminders.Post, clock.Now, nil), nil
 		}},
@@ -124,6 +128,13 @@ type runs struct{ a *App }
 
 func (r runs) Start(ctx context.Context, req agent.Request, sink event.Sink) (*agent.Run, error) {
 	return r.a.Chat.Start(ctx, req, sink)
+}
+
+func channel(terminal bool) string {
+	if terminal {
+		return prompt.ChannelCLI
+	}
+	return prompt.ChannelDesktop
 }
 
 // heartbeatWindow keeps the heartbeat chat's requests to its last turns: it runs

@@ -5,6 +5,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,6 +62,9 @@ type Options struct {
 	// WaitTools waits, bounded, for tool sources still starting before a run's
 	// first request (reach.WaitReady: MCP servers connecting).
 	WaitTools func(ctx context.Context, notice func(level, message string))
+	// Channel says where the user chats ("desktop", "cli"): the model is told so.
+	// Empty means the desktop.
+	Channel string
 	// Background hears when a helper finished.
 	Background *event.Broker[event.Background]
 }
@@ -104,7 +108,7 @@ func New(opts Options) (*Service, error) {
 			Window: opts.Window},
 		Estimator: est,
 		Tune:      s.tuning,
-		Channel:   prompt.ChannelDesktop,
+		Channel:   cmp.Or(opts.Channel, prompt.ChannelDesktop),
 		Gate:      opts.Gate,
 		Observer:  opts.Observer,
 		Redact:    keys.Mask,

@@ -16,10 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"hearth/backend/agent"
-	"hearth/backend/agent/prompt"
-	"hearth/backend/approval"
 	"hearth/backend/event"
-	"hearth/backend/llm"
+	"hearth/backend/guard"
+	"hearth/backend/models"
 )
 
 // ExitInterrupted is the exit code of a turn stopped with Ctrl-C (128+SIGINT).
@@ -146,7 +145,7 @@ func (p *printer) sink(ev event.Event) {
 			fmt.Fprintf(p.errw, "  ✗ %s\n", firstLine(d.Content, 120))
 		}
 	case event.ApprovalData:
-		if d.State == approval.StateRequested && p.onApproval != nil {
+		if d.State == guard.StateRequested && p.onApproval != nil {
 			p.onApproval(ev, d)
 		}
 	case event.NoticeData:
@@ -250,7 +249,7 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	if f.cont {
 		run, err = e.app.Chat.Continue(ctx, f.session, p.sink)
 	} else {
-		run, err = e.app.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+		run, err = e.app.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model}, p.sink)
 	}
 	if err != nil {
 		return reportStartError(e, err)
@@ -268,8 +267,8 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 }
 
 func reportStartError(e *env, err error) error {
-	if le, ok := llm.AsError(err); ok {
-		fmt.Fprintf(e.stderr, "Error: %v\nHint: %s\n", le, le.Hint)
+	if msg, hint, ok := models.Explain(err); ok {
+		fmt.Fprintf(e.stderr, "Error: %s\nHint: %s\n", msg, hint)
 		return exitError{ExitRuntime}
 	}
 	return err
@@ -335,7 +334,7 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		if f.yes {
 			p.onApproval = onceApprover(e.app, true, p)
 		}
-		run, err := e.app.Chat.Start(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+		run, err := e.app.Chat.Start(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model}, p.sink)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue

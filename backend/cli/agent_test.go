@@ -56,6 +56,9 @@ func TestAgentMessageWithToolCall(t *testing.T) {
 	if tool := fake.ChatRequests()[1].Messages; !strings.Contains(tool[len(tool)-1].Content, "buy milk") {
 		t.Errorf("the tool did not run in the workspace: %+v", tool[len(tool)-1])
 	}
+	if first := fake.ChatRequests()[0].Messages; !strings.Contains(first[len(first)-1].Content, "Channel: cli") {
+		t.Errorf("the model is not told the user is in a terminal: %q", first[len(first)-1].Content)
+	}
 }
 
 func TestAgentNamedSessionKeepsHistory(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"hearth/backend/app"
-	"hearth/backend/approval"
 	"hearth/backend/event"
+	"hearth/backend/guard"
 )
 
 // approvalAsk is a tool call waiting for the user, as the REPL asks about it.
@@ -18,17 +18,17 @@ type approvalAsk struct {
 }
 
 // pendingInfo finds the waiting call's tool, arguments and reason.
-func pendingInfo(svc *app.App, runID, callID string) (approval.Pending, bool) {
+func pendingInfo(svc *app.App, runID, callID string) (guard.Pending, bool) {
 	for _, p := range svc.Guard.Pending() {
 		if p.RunID == runID && p.CallID == callID {
 			return p, true
 		}
 	}
-	return approval.Pending{}, false
+	return guard.Pending{}, false
 }
 
 // describeCall is "exec command=ls (runs a shell command)".
-func describeCall(p approval.Pending) string {
+func describeCall(p guard.Pending) string {
 	s := p.Tool + argHint(p.Args)
 	if p.Reason != "" {
 		s += " (it " + p.Reason + ")"
@@ -45,9 +45,9 @@ func onceApprover(svc *app.App, yes bool, p *printer) func(event.Event, event.Ap
 		if !ok {
 			return
 		}
-		d := approval.Deny
+		d := guard.Deny
 		if yes {
-			d = approval.Once
+			d = guard.Once
 		}
 		p.endReasoning()
 		p.breakLine()
@@ -105,14 +105,14 @@ func askApproval(e *env, svc *app.App, p *printer, ask approvalAsk, lines <-chan
 			fmt.Fprintln(e.stderr)
 			return false
 		}
-		var d approval.Decision
+		var d guard.Decision
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":
-			d = approval.Once
+			d = guard.Once
 		case "a", "always":
-			d = approval.Always
+			d = guard.Always
 		case "n", "no":
-			d = approval.Deny
+			d = guard.Deny
 		default:
 			fmt.Fprintln(e.stderr, "Please answer y, a or n.")
 			continue
@@ -120,11 +120,11 @@ func askApproval(e *env, svc *app.App, p *printer, ask approvalAsk, lines <-chan
 		err := svc.Guard.Approve(ask.runID, ask.callID, d)
 		switch {
 		case err == nil:
-			if d == approval.Always {
+			if d == guard.Always {
 				fmt.Fprintf(e.stderr, "  %s will run without asking from now on (tools.approval.always).\n", info.Tool)
 			}
 			return true
-		case errors.Is(err, approval.ErrNoPending):
+		case errors.Is(err, guard.ErrNoPending):
 			return true
 		default:
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)

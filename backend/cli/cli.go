@@ -55,6 +55,7 @@ type env struct {
 	getenv     func(string) string
 	configFlag string
 	wsFlag     string
+	terminal   bool // a command runs, not the window: chats are told they are in a terminal
 	app        *app.App
 	appErr     error
 }
@@ -68,6 +69,7 @@ func (e *env) hearth() (*app.App, error) {
 			WorkspaceFlag: e.wsFlag,
 			Getenv:        e.getenv,
 			Version:       e.info.versionString(),
+			Terminal:      e.terminal,
 		})
 	}
 	return e.app, e.appErr
@@ -211,6 +213,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 			if cmd == cmd.Root() || cmd.Name() == "version" || cmd.Name() == "help" {
 				return nil // the desktop opens the services itself; these need none
 			}
+			e.terminal = true
 			_, err := e.hearth()
 			return err
 		},

@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/llm"
 	"hearth/backend/schedule"
 )
 
@@ -189,13 +188,9 @@ func newCronRunCmd(e *env) *cobra.Command {
 				}
 			}
 			err := e.app.Reminders.RunJobNow(ctx, args[0])
-			if sess, lerr := e.app.Sessions.Load(session); session != "" && lerr == nil {
-				msgs := sess.Messages()
-				for i := len(msgs) - 1; i >= 0; i-- {
-					if msgs[i].Role == llm.RoleAssistant && msgs[i].Content != "" {
-						fmt.Fprintln(e.stdout, msgs[i].Content)
-						break
-					}
+			if sess, lerr := e.app.Sessions.Load(session); session != "" && lerr == nil && len(sess.Runs) > 0 {
+				if final := sess.Runs[len(sess.Runs)-1].Final; final != "" {
+					fmt.Fprintln(e.stdout, final)
 				}
 			}
 			if err != nil {

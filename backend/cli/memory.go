@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"hearth/backend/memory"
 )
 
 func newMemoryCmd(e *env) *cobra.Command {
@@ -55,18 +53,15 @@ search and says so.`,
 				return err
 			}
 			if asJSON {
-				if res.Hits == nil {
-					res.Hits = []memory.Hit{}
-				}
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
 				return enc.Encode(res)
 			}
-			fmt.Fprintln(e.stdout, memory.FormatResults(res))
+			fmt.Fprintln(e.stdout, res)
 			return nil
 		},
 	}
-	cmd.Flags().IntVarP(&k, "k", "k", memory.DefaultK, "number of results")
+	cmd.Flags().IntVarP(&k, "k", "k", 0, "number of results (default 5)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as JSON")
 	return cmd
 }
@@ -84,7 +79,7 @@ archived chats (embedding every chunk again when an embedding model is set).`,
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Indexed %d chunks from %d sources in %v (%s search", rep.Chunks, rep.Files, rep.Duration.Round(1e6), rep.Mode)
-			if rep.Mode == memory.ModeHybrid {
+			if rep.Vectors > 0 {
 				fmt.Fprintf(e.stdout, ", %d vectors", rep.Vectors)
 			}
 			fmt.Fprintln(e.stdout, ").")

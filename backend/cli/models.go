@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/llm"
 	"hearth/backend/models"
 )
 
@@ -36,14 +35,14 @@ Exit codes:
 	return cmd
 }
 
-// reportModelError prints an *llm.Error with its hint and exits 1; other
+// reportModelError prints a provider's error with its hint and exits 1; other
 // errors go the usual way.
 func reportModelError(e *env, err error) error {
-	le, ok := llm.AsError(err)
+	msg, hint, ok := models.Explain(err)
 	if !ok {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "Error: %v\nHint: %s\n", le, le.Hint)
+	fmt.Fprintf(e.stderr, "Error: %s\nHint: %s\n", msg, hint)
 	return exitError{ExitRuntime}
 }
 
@@ -164,7 +163,7 @@ type progressPrinter struct {
 	decile int64
 }
 
-func (p *progressPrinter) print(pp llm.PullProgress) {
+func (p *progressPrinter) print(pp models.Progress) {
 	if pp.Total > 0 {
 		d := pp.Completed * 10 / pp.Total
 		if pp.Status == p.status && d == p.decile {

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"hearth/backend/mcp"
 )
 
 func printJSON(w io.Writer, v any) error {
@@ -54,7 +52,19 @@ show its transport, whether it is connected, how many tools it offers and its la
 					if asJSON {
 						return printJSON(e.stdout, list)
 					}
-					printMCP(e.stdout, list)
+					if len(list) == 0 {
+						fmt.Fprintln(e.stdout, "No MCP servers. Add one with `hearth mcp import FILE` or under tools.mcpServers in the config.")
+					}
+					for _, s := range list {
+						state := "connected"
+						switch {
+						case !s.Connected && s.LastError != "":
+							state = "not connected: " + s.LastError
+						case !s.Connected:
+							state = "connecting"
+						}
+						fmt.Fprintf(e.stdout, "%-16s %-15s %3d tools  %s\n", s.Name, s.Transport, s.Tools, state)
+					}
 					return nil
 				}
 				time.Sleep(50 * time.Millisecond)
@@ -127,23 +137,6 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 	}
 	cmd.AddCommand(list, test, imp, rm)
 	return cmd
-}
-
-func printMCP(w io.Writer, list []mcp.Status) {
-	if len(list) == 0 {
-		fmt.Fprintln(w, "No MCP servers. Add one with `hearth mcp import FILE` or under tools.mcpServers in the config.")
-		return
-	}
-	for _, s := range list {
-		state := "connected"
-		switch {
-		case !s.Connected && s.LastError != "":
-			state = "not connected: " + s.LastError
-		case !s.Connected:
-			state = "connecting"
-		}
-		fmt.Fprintf(w, "%-16s %-15s %3d tools  %s\n", s.Name, s.Transport, s.Tools, state)
-	}
 }
 
 func newSkillsCmd(e *env) *cobra.Command {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/config"
+	"hearth/backend/app"
 	"hearth/backend/settings"
 )
 
@@ -42,7 +42,7 @@ Exit codes:
 					return err
 				}
 			} else {
-				printStatus(e.stdout, st, e.app.Settings.ConfigError())
+				printStatus(e.stdout, st, e.app)
 			}
 			if st.ConfigError != "" || !st.OllamaReachable {
 				return exitError{ExitRuntime}
@@ -56,16 +56,11 @@ Exit codes:
 
 const pad = "            "
 
-func printStatus(w io.Writer, st settings.Status, cfgErr error) {
+func printStatus(w io.Writer, st settings.Status, a *app.App) {
 	fmt.Fprintf(w, "Hearth %s\n\n", st.Version)
 	fmt.Fprintf(w, "Config      %s\n", st.ConfigFile)
-	var le *config.LoadError
-	switch {
-	case errors.As(cfgErr, &le):
-		problems := le.Problems
-		if len(problems) == 0 {
-			problems = []config.Problem{{Key: le.Key, Line: le.Line, Column: le.Column, Msg: le.Msg, Hint: le.Hint}}
-		}
+	switch problems, cfgErr := a.Settings.ConfigProblems(), a.Settings.ConfigError(); {
+	case len(problems) > 0:
 		fmt.Fprintf(w, "%sINVALID — Hearth runs with the defaults until you fix it by hand\n", pad)
 		for _, p := range problems {
 			fmt.Fprintf(w, "%s%s\n", pad, indent(p.String(), pad))

@@ -19,6 +19,26 @@ import (
 	"hearth/backend/settings"
 )
 
+// The approvals' vocabulary, for the front ends that answer them.
+type (
+	Decision = approval.Decision // once, chat, always or deny
+	Pending  = approval.Pending  // a tool call waiting for the user
+	Entry    = audit.Entry       // one audited tool call
+	Filter   = audit.Filter      // which audit entries Activity returns
+)
+
+// Answers to an approval, and the approval event's state that asks for one.
+const (
+	Once           = approval.Once
+	Always         = approval.Always
+	Deny           = approval.Deny
+	StateRequested = approval.StateRequested
+)
+
+// ErrNoPending is an answer to a call that no longer waits (it was answered or its
+// run ended).
+var ErrNoPending = approval.ErrNoPending
+
 // Service is the approvals service. It is made at start and touches no file until a
 // tool call is audited or a grant is saved.
 type Service struct {

@@ -275,7 +275,11 @@ func (s *Service) Search(ctx context.Context, query string, k int) (Results, err
 		return Results{}, fmt.Errorf("search memory: the query is empty (hint: give words to look for)")
 	}
 	_, x, _ := s.parts()
-	return x.Search(ctx, query, k)
+	res, err := x.Search(ctx, query, k)
+	if res.Hits == nil {
+		res.Hits = []Hit{} // a JSON list, never null
+	}
+	return res, err
 }
 
 // Reindex rebuilds the recall index from the files.

@@ -7,6 +7,19 @@ import (
 	"hearth/backend/llm"
 )
 
+// Progress is one progress report of a pull as Ollama sends it.
+type Progress = llm.PullProgress
+
+// Explain is a provider error's message and what to do about it (start Ollama, pull
+// the model, …), when it is one.
+func Explain(err error) (message, hint string, ok bool) {
+	le, ok := llm.AsError(err)
+	if !ok {
+		return "", "", false
+	}
+	return le.Error(), le.Hint, true
+}
+
 // PullEvent is one progress report of a pull; Done ends the stream, with Error set
 // when the pull failed ("cancelled" when stopped).
 type PullEvent struct {

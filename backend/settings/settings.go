@@ -6,6 +6,7 @@
 package settings
 
 import (
+	"errors"
 	"net/http"
 	"os"
 	"reflect"
@@ -154,10 +155,18 @@ func (s *Service) OnboardError() error {
 	return s.onboardErr
 }
 
-// Onboard makes sure the workspace has every template file and returns all files this
-// Service created, at Open or now (Open already onboards, so `hearth onboard` would
-// otherwise always report nothing new). Existing files are never overwritten.
-func (s *Service) Onboard() (created []string, err error) {
+// WorkspaceFile is a folder or template file of the workspace, and whether this
+// Service created it.
+type WorkspaceFile struct {
+	Path         string
+	Dir, Created bool
+}
+
+// Onboard makes sure the workspace has every folder and template file, and lists
+// them saying which this Service created, at Open or now (Open already onboards, so
+// `hearth onboard` would otherwise always report nothing new). Existing files are
+// never overwritten.
+func (s *Service) Onboard() ([]WorkspaceFile, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pathsErr != nil {
@@ -165,7 +174,27 @@ func (s *Service) Onboard() (created []string, err error) {
 	}
 	more, err := workspace.Onboard(s.paths.Workspace)
 	s.onboarded = append(s.onboarded, more...)
-	return slices.Clone(s.onboarded), err
+	var out []WorkspaceFile
+	for _, d := range workspace.Dirs() {
+		out = append(out, WorkspaceFile{Path: d + "/", Dir: true, Created: slices.Contains(s.onboarded, d+"/")})
+	}
+	for _, f := range workspace.Files() {
+		out = append(out, WorkspaceFile{Path: f, Created: slices.Contains(s.onboarded, f)})
+	}
+	return out, err
+}
+
+// ConfigProblems are the config file's problems, one per key with its line and
+// hint; none when it loaded.
+func (s *Service) ConfigProblems() []config.Problem {
+	var le *config.LoadError
+	if !errors.As(s.ConfigError(), &le) {
+		return nil
+	}
+	if len(le.Problems) > 0 {
+		return le.Problems
+	}
+	return []config.Problem{{Key: le.Key, Line: le.Line, Column: le.Column, Msg: le.Msg, Hint: le.Hint}}
 }
 
 // Update changes a copy of the config with fn, saves it (only changed values are
