@@ -18,6 +18,7 @@ import (
 	"hearth/backend/app"
 	"hearth/backend/applock"
 	"hearth/backend/cli"
+	"hearth/backend/sandbox"
 	"hearth/backend/winstate"
 )
 
@@ -31,6 +32,7 @@ var icon []byte
 const uniqueID = "io.hearth.desktop"
 
 func main() {
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), runDesktop, os.Stdout, os.Stderr))
 }
 

@@ -16,12 +16,14 @@ import (
 	"hearth/backend/app"
 	"hearth/backend/cli"
 	"hearth/backend/launch"
+	"hearth/backend/sandbox"
 )
 
 //go:embed build/bin/hearth-desktop.gz
 var desktopImage []byte
 
 func main() {
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), openWindow, os.Stdout, os.Stderr))
 }
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
 # Browser e2e and native smoke (xvfb, chromium, dbus), the tray host, and what the real
 # Ollama server build needs.
-test_pkgs=(xvfb xauth xdotool imagemagick chromium dbus-daemon dbus-x11 haskell-gtk-sni-tray-utils
+test_pkgs=(bubblewrap xvfb xauth xdotool imagemagick chromium dbus-daemon dbus-x11 haskell-gtk-sni-tray-utils
   nlohmann-json3-dev libstb-dev jq python3)
 
 want=("${run_pkgs[@]}")

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"sync"
 
 	"hearth/backend/agent"
@@ -23,6 +24,7 @@ import (
 	"hearth/backend/models"
 	"hearth/backend/reach"
 	"hearth/backend/reminders"
+	"hearth/backend/sandbox"
 	"hearth/backend/schedule"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/sessions"
@@ -85,8 +87,8 @@ func New(opts Options) (*App, error) {
 	}
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
-		Changed: a.settingsChanged})
-	a.Guard = guard.New(a.Settings)
+		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(opts.Getenv)})})
+	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, opts.Retry, a.CheckNews)
 	a.Reach = reach.New(a.Settings, a.MCPNews)
 	a.Sessions = sessions.New(sessions.Options{
@@ -135,6 +137,21 @@ func channel(terminal bool) string {
 		return prompt.ChannelCLI
 	}
 	return prompt.ChannelDesktop
+}
+
+// sandboxExe is the binary the sandbox re-executes: the CLI launcher when the desktop
+// app was started through it (it starts in milliseconds, the desktop binary loads GTK
+// and WebKit first), else this binary.
+func sandboxExe(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if l := getenv("HEARTH_LAUNCHER"); l != "" {
+		if fi, err := os.Stat(l); err == nil && fi.Mode().IsRegular() {
+			return l
+		}
+	}
+	return ""
 }
 
 // heartbeatWindow keeps the heartbeat chat's requests to its last turns: it runs

@@ -84,6 +84,10 @@ func TestOpenDefaults(t *testing.T) {
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
 		Model: "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
 		OllamaHost: srv.URL, OllamaReachable: true, OllamaVersion: "0.17.4", Version: "1.2.3",
+		Sandbox: st.Sandbox, // what this machine offers; backend/sandbox tests it
+	}
+	if st.Sandbox.Summary == "" {
+		t.Error("Status says nothing about the sandbox")
 	}
 	gotJSON, _ := json.Marshal(st)
 	wantJSON, _ := json.Marshal(want)

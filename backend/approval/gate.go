@@ -82,6 +82,9 @@ type Options struct {
 	Mask func(string) string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Sandbox says what a tool's call may do once allowed (shown on the approval card);
+	// nil or "" says nothing.
+	Sandbox func(tool string) string
 }
 
 // Gate implements agent.Gate. It is safe for concurrent use; grants "for this
@@ -160,7 +163,11 @@ func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, reason string) {
 func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 	emit := func(state, scope string) {
 		if c.Emit != nil {
-			c.Emit(event.ApprovalData{CallID: c.CallID, State: state, Scope: scope})
+			d := event.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
+			if state == StateRequested && g.opts.Sandbox != nil {
+				d.Sandbox = g.opts.Sandbox(c.Name)
+			}
+			c.Emit(d)
 		}
 	}
 	verdict, reason := g.Judge(c.Name, c.Args)

@@ -184,7 +184,8 @@ func (s *Service) collect() error {
 		},
 		MaxResultChars: cfg.Agents.Defaults.MaxToolResultChars,
 		Exec: tools.ExecOptions{Timeout: time.Duration(cfg.Tools.Exec.Timeout) * time.Second,
-			AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv},
+			AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv, Sandbox: s.opts.Settings.Sandbox(),
+			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network, Hidden: paths.HearthDirs()},
 		DisableExec: !cfg.Tools.Exec.Enabled,
 	})
 	for _, src := range s.opts.Sources {
@@ -233,6 +234,16 @@ func (s *Service) mask() {
 		s.registry.SetMasker(m)
 		s.subTools.SetMasker(m)
 	}
+}
+
+// SandboxNote is what the named tool's calls may do once allowed (exec's sandbox),
+// for the approval card; "" when nothing confines it.
+func (s *Service) SandboxNote(tool string) string {
+	t, ok := s.registry.Get(tool)
+	if n, is := t.(interface{ SandboxNote() string }); ok && is {
+		return n.SandboxNote()
+	}
+	return ""
 }
 
 // Registries are where MCP tools go: the main agent's and the helpers'.

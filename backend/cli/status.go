@@ -95,6 +95,10 @@ func printStatus(w io.Writer, st settings.Status, a *app.App) {
 	} else {
 		fmt.Fprintf(w, "%sNOT reachable: %s\n", pad, st.OllamaError)
 	}
+	fmt.Fprintf(w, "Sandbox     %s\n", st.Sandbox.Summary)
+	if st.Sandbox.Warning != "" {
+		fmt.Fprintf(w, "%sWARNING: %s\n", pad, st.Sandbox.Warning)
+	}
 	if st.APIKeys != nil {
 		printPlainKeys(w, *st.APIKeys)
 	}

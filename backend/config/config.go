@@ -85,7 +85,15 @@ type Exec struct {
 	// Timeout is the default command timeout in seconds (max 600).
 	Timeout        int      `json:"timeout"`
 	AllowedEnvKeys []string `json:"allowedEnvKeys"`
+	// Network lets commands connect to the network; off, the sandbox gives them none.
+	Network bool `json:"network"`
+	// Sandbox confines commands (Landlock, namespaces; see docs/safety.md). Default on;
+	// a pointer so that a config written before it existed reads as on.
+	Sandbox *bool `json:"sandbox,omitempty"`
 }
+
+// SandboxOn reports whether commands run in the OS sandbox (the default).
+func (e Exec) SandboxOn() bool { return e.Sandbox == nil || *e.Sandbox }
 
 // Web configures web_search and web_fetch.
 type Web struct {
@@ -122,6 +130,9 @@ type MCPServer struct {
 	EnabledTools []string          `json:"enabledTools,omitempty"`
 	// ToolTimeout is seconds per tool call; 0 means DefaultMCPToolTimeout.
 	ToolTimeout int `json:"toolTimeout,omitempty"`
+	// Sandbox runs a stdio server in the same OS sandbox as exec (writes only in the
+	// workspace, allowedPaths and the temp folder; network as tools.exec.network).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // DefaultMCPToolTimeout is the per-call timeout of an MCP tool when toolTimeout is unset.

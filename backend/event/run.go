@@ -78,6 +78,9 @@ type ApprovalData struct {
 	CallID string `json:"callId"`
 	State  string `json:"state"` // requested, allowed, denied
 	Scope  string `json:"scope,omitempty"`
+	// Sandbox says, on a request, what the call will be allowed to do once allowed (exec:
+	// where it may write, whether it has network); empty when nothing confines it.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // ApprovalDenied is the denied State of ApprovalData.

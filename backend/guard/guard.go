@@ -48,11 +48,12 @@ type Service struct {
 }
 
 // New builds the gate and the audit log over the settings; both hide the API keys
-// in what they show and write.
-func New(s *settings.Service) *Service {
+// in what they show and write. note says what a tool's call may do once allowed (the
+// sandbox's rules, on the approval card); nil says nothing.
+func New(s *settings.Service, note func(tool string) string) *Service {
 	g := &Service{settings: s}
 	mask := s.Keys().Mask
-	g.gate = approval.New(approval.Options{Rules: g.rules, Grant: g.grantAlways, Mask: mask,
+	g.gate = approval.New(approval.Options{Rules: g.rules, Grant: g.grantAlways, Mask: mask, Sandbox: note,
 		Workspace: func() string { return s.Paths().Workspace }})
 	g.audit = audit.New(audit.Options{Dir: s.Paths().AuditDir, Mask: mask,
 		OnError: func(err error) { slog.Warn("audit log not written", "err", err) }})

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hearth/backend/sandbox"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -51,6 +52,11 @@ type Options struct {
 	Version string
 	// ReadyWait bounds WaitReady (default ReadyWait).
 	ReadyWait time.Duration
+	// Sandbox runs stdio servers under its reaper (nothing they start outlives them) and,
+	// for servers with "sandbox": true, confined by Policy; nil starts them directly.
+	Sandbox *sandbox.Sandbox
+	// Policy is what a sandboxed server may do (the exec tool's rules).
+	Policy sandbox.Policy
 }
 
 // Status is a server as the Settings view shows it.

@@ -20,7 +20,10 @@ import (
 type groupTransport struct{ *sdk.CommandTransport }
 
 func newStdioTransport(cmd *exec.Cmd, terminate time.Duration) sdk.Transport {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 	return groupTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: terminate}}
 }
 

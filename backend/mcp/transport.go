@@ -97,6 +97,11 @@ func (m *Manager) transport(c config.MCPServer, stderr *tail) (sdk.Transport, er
 		if m.opts.Dir != "" {
 			cmd.Dir = m.opts.Dir
 		}
+		if m.opts.Sandbox != nil {
+			p := m.opts.Policy
+			p.Confine = c.Sandbox
+			m.opts.Sandbox.Wrap(cmd, p)
+		}
 		return newStdioTransport(cmd, 2*time.Second), nil
 	case TransportSSE:
 		if c.URL == "" {

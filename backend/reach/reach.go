@@ -53,7 +53,8 @@ func (r *Service) Start(_ context.Context, regs ...*tools.Registry) {
 		servers[name] = expandServer(c, r.settings.Getenv)
 	}
 	m := mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
-		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(), OnChange: r.changed})
+		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(), OnChange: r.changed,
+		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy()})
 	r.mu.Lock()
 	old := r.mcp
 	r.mcp, r.regs = m, regs

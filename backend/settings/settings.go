@@ -15,6 +15,7 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/sandbox"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
 )
@@ -46,6 +47,8 @@ type Options struct {
 	Keyring keystore.Keyring
 	// Changed is told, after a change was saved, which parts of it changed.
 	Changed func(event.SettingsChanged)
+	// Sandbox confines commands on this machine (probed once); Status reports it.
+	Sandbox *sandbox.Sandbox
 }
 
 // Service is the settings service. Its methods are safe for concurrent use. Config
@@ -55,6 +58,7 @@ type Service struct {
 	client  *http.Client
 	version string
 	changed func(event.SettingsChanged)
+	sandbox *sandbox.Sandbox
 	keys    *Keys
 	told    int // the keys' version last reported
 
@@ -73,7 +77,8 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by OnboardError.
 func Open(opts Options) *Service {
-	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, changed: opts.Changed}
+	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, changed: opts.Changed,
+		sandbox: opts.Sandbox}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
@@ -103,6 +108,18 @@ func Open(opts Options) *Service {
 
 // Keys is the API keys' side of the settings.
 func (s *Service) Keys() *Keys { return s.keys }
+
+// Sandbox confines the commands exec and sandboxed MCP servers run (nil: none).
+func (s *Service) Sandbox() *sandbox.Sandbox { return s.sandbox }
+
+// SandboxPolicy is what a sandboxed MCP server may do: the exec tool's rules (write in
+// the workspace, the temporary folder and the allowed folders; read none of Hearth's
+// own folders; network as tools.exec.network says).
+func (s *Service) SandboxPolicy() sandbox.Policy {
+	cfg, paths := s.Config(), s.Paths()
+	return sandbox.Policy{Writable: append([]string{paths.Workspace, os.TempDir()}, cfg.Tools.AllowedPaths...),
+		Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network}
+}
 
 // Getenv is the environment the config's ${VAR} references read.
 func (s *Service) Getenv(k string) string { return s.getenv(k) }

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"hearth/backend/sandbox"
 )
 
 // Status is a snapshot for `hearth status`, the setup screen and the Settings view.
@@ -32,6 +34,8 @@ type Status struct {
 	// APIKeys lists the API keys written in config.json in plain text; nil (left
 	// out of the JSON) when there is none.
 	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
+	// Sandbox says how exec commands are confined on this machine (docs/safety.md).
+	Sandbox sandbox.Status `json:"sandbox"`
 }
 
 // OllamaCheckTimeout bounds the reachability check so status stays snappy.
@@ -54,6 +58,14 @@ func (s *Service) Status(ctx context.Context) Status {
 		Model:          cfg.Agents.Defaults.Model,
 		OllamaHost:     cfg.OllamaHost(s.getenv),
 		Version:        s.version,
+	}
+	if s.sandbox != nil {
+		st.Sandbox = s.sandbox.Status()
+	}
+	if !cfg.Tools.Exec.SandboxOn() {
+		st.Sandbox.Mode = sandbox.ModeNone
+		st.Sandbox.Summary = "off (tools.exec.sandbox is false)"
+		st.Sandbox.Warning = "the sandbox is switched off (tools.exec.sandbox): commands run with your full rights"
 	}
 	if s.configErr != nil {
 		st.ConfigError = s.configErr.Error()

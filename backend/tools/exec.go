@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	osbox "hearth/backend/sandbox"
 )
 
 // Exec defaults (SPEC §8).
@@ -34,6 +36,18 @@ type ExecOptions struct {
 	LookupEnv func(string) (string, bool)
 	// Guard refuses destructive commands; nil means NewExecGuard(policy).
 	Guard *ExecGuard
+	// Sandbox confines commands and ends all they start (backend/sandbox); nil runs
+	// them as plain child processes.
+	Sandbox *osbox.Sandbox
+	// Unconfined keeps the sandbox's reaper but drops its confinement
+	// (tools.exec.sandbox false).
+	Unconfined bool
+	// Hidden are folders commands may not read: Hearth's config, state, data, cache.
+	Hidden []string
+	// Network lets commands use the network (tools.exec.network).
+	Network bool
+	// TempDir is writable in the sandbox and passed as TMPDIR; empty means os.TempDir().
+	TempDir string
 }
 
 // ExecTool runs shell commands: sh -c in its own process group, minimal
@@ -144,12 +158,14 @@ func (t *ExecTool) run(ctx context.Context, a execArgs) (Result, error) {
 	cmd.Stderr = out
 	cmd.WaitDelay = 500 * time.Millisecond // a child that escaped the group cannot hold the pipes open
 	setProcessGroup(cmd)
+	t.sandbox(cmd)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("exec: start sh: %w", err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { err := cmd.Wait(); close(exited); done <- err }()
 
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
@@ -163,7 +179,11 @@ func (t *ExecTool) run(ctx context.Context, a execArgs) (Result, error) {
 		reason = "cancelled"
 	}
 	if reason != "" {
-		killProcessGroup(cmd)
+		if t.opts.Sandbox != nil {
+			osbox.Stop(cmd, exited, time.Second)
+		} else {
+			killProcessGroup(cmd)
+		}
 		waitErr = <-done
 	}
 

@@ -3,18 +3,20 @@ package tools
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
-// ExecGuard refuses destructive shell commands before they run (F-EXECGUARD).
-// It reads the command the way sh would split it (quotes, ;, &&, |, $( ), `,
-// redirections) and judges each simple command by what it does, so ordinary
-// commands such as `ls 2>/dev/null`, `echo "rm -rf /"` or a URL with ? and &
-// pass, while `rm -rf ~` or `> /dev/sda` do not. It is a seatbelt against model
-// mistakes, not a sandbox against a determined attacker.
+// ExecGuard refuses destructive shell commands before they run. It parses the command
+// with a real shell parser (mvdan.cc/sh) and judges each simple command by what it does
+// — its expanded words, its redirections, what it pipes into a shell — so ordinary
+// commands such as `ls 2>/dev/null`, `echo "rm -rf /"` or a URL with ? and & pass, while
+// `rm -rf ~`, `> /dev/sda` or `curl … | sh` do not. It is a fast, friendly first answer
+// to model mistakes; the boundary is the OS sandbox exec runs in (docs/safety.md).
 type ExecGuard struct {
 	policy *Policy
+	off    bool // tests of the OS sandbox itself run commands the guard would refuse
 }
 
 // NewExecGuard returns a guard that judges paths with policy.
@@ -39,10 +41,11 @@ func refuse(rule, format string, a ...any) error {
 	return &GuardError{Rule: rule, Detail: fmt.Sprintf(format, a...)}
 }
 
-var funcDefRE = regexp.MustCompile(`([A-Za-z_:.][\w:.]*)\s*\(\s*\)\s*\{([^}]*)\}`)
-
 // Check returns a *GuardError if command (run in dir) breaks a rule.
 func (g *ExecGuard) Check(command, dir string) error {
+	if g.off {
+		return nil
+	}
 	return g.check(command, dir, 0)
 }
 
@@ -50,176 +53,274 @@ func (g *ExecGuard) check(command, dir string, depth int) error {
 	if depth > 3 {
 		return refuse("nesting", "shell commands nested more than 3 levels deep")
 	}
-	for _, m := range funcDefRE.FindAllStringSubmatch(command, -1) {
-		name, body := m[1], strings.Join(strings.Fields(m[2]), "")
-		if strings.Contains(body, name+"|"+name) && strings.Contains(body, "&") {
-			return refuse("fork-bomb", "function %q starts copies of itself in the background", name)
-		}
+	f, err := g.parse(command)
+	if err != nil {
+		return refuse("syntax", "the shell cannot read this command (%v); fix its quoting or syntax", err)
 	}
-	for _, seg := range lexShell(stripHeredocs(command)) {
-		if err := g.checkSegment(seg, dir, depth); err != nil {
-			return err
-		}
-	}
-	return nil
+	s := &shellScan{g: g, depth: depth, vars: map[string]string{}, links: map[string]string{}}
+	_, err = s.stmts(f.Stmts, dir)
+	return err
 }
 
-// segment is one simple command: its words and the files it redirects into.
-type segment struct {
-	words  []string
-	writes []string // targets of > >> &> >|
+// callInfo is one simple command: its expanded words and the syntax they came from.
+type callInfo struct {
+	words []string
+	expr  *syntax.CallExpr
 }
 
-func (g *ExecGuard) checkSegment(seg segment, dir string, depth int) error {
-	for _, w := range seg.writes {
-		if err := g.checkWriteTarget(w, dir); err != nil {
-			return err
-		}
-	}
-	words := stripWrappers(seg.words)
+// checkCall judges one simple command.
+func (g *ExecGuard) checkCall(s *shellScan, c callInfo, dir string) error {
+	words := stripWrappers(c.words)
 	if len(words) == 0 {
 		return nil
 	}
 	name := filepath.Base(words[0])
 	args := words[1:]
 	flags, operands := splitFlags(args)
+	if dynamic(words[0]) {
+		return g.dynamicCommand(s, c, words, dir)
+	}
 	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh":
-		for i, a := range args {
-			if a == "-c" && i+1 < len(args) || strings.HasPrefix(a, "-") && strings.HasSuffix(a, "c") && i+1 < len(args) && len(a) <= 4 {
-				return g.check(args[i+1], dir, depth+1)
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "busybox-sh":
+		if code, ok := shellCode(args); ok {
+			if obfuscated(s, c.expr, dir) != "" {
+				return refuse("decoded-code", "%s -c runs text that is downloaded or decoded while it runs; show it to the user first", name)
 			}
+			return g.check(code, dir, s.depth+1)
 		}
-	case "eval":
-		return g.check(strings.Join(args, " "), dir, depth+1)
-	case "rm", "rmdir", "shred", "unlink":
-		recursive := hasFlag(flags, 'r', "--recursive") || hasFlag(flags, 'R', "")
-		if hasFlag(flags, 0, "--no-preserve-root") {
-			return refuse("rm-broad", "--no-preserve-root")
+		if obfuscated(s, c.expr, dir) != "" {
+			return refuse("decoded-code", "%s runs a script that is downloaded or decoded while it runs", name)
 		}
-		for _, t := range operands {
-			if recursive || name == "shred" {
-				if why := g.broad(t, dir); why != "" {
-					return refuse("rm-broad", "%s %s would delete %s", name, t, why)
-				}
-				if err := g.outside(name, t, dir); err != nil {
-					return err
-				}
-			}
-			if g.protected(t, dir) {
-				return refuse("protected-write", "%s would delete protected path %s", name, t)
-			}
+	case "eval", "source", ".":
+		if why := obfuscated(s, c.expr, dir); why != "" {
+			return refuse("decoded-code", "%s of %s runs code nobody has read; show it to the user first", name, why)
 		}
+		if name == "eval" {
+			return g.check(strings.Join(args, " "), dir, s.depth+1)
+		}
+	case "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "deno", "bun":
+		if code, ok := inlineCode(name, args); ok {
+			return g.checkScript(s, code, dir)
+		}
+	case "rm", "rmdir", "shred", "unlink", "srm", "trash", "trash-put", "gio":
+		return g.checkDelete(name, flags, operands, dir)
 	case "mv":
 		for _, t := range operands {
-			if why := g.broad(t, dir); why != "" {
+			if why := g.broad(t, dir, false); why != "" {
 				return refuse("mv-broad", "mv %s would move away %s", t, why)
 			}
 			if g.protected(t, dir) {
 				return refuse("protected-write", "mv would change protected path %s", t)
 			}
 		}
-	case "chmod", "chown", "chgrp":
-		if len(operands) > 1 && (hasFlag(flags, 'R', "--recursive") || isRoot(operands[len(operands)-1])) {
-			for _, t := range operands[1:] {
-				if why := g.broad(t, dir); why != "" {
-					return refuse("chmod-broad", "%s -R on %s", name, why)
-				}
-			}
+		if len(operands) > 1 {
+			return g.checkWriteTarget(s, operands[len(operands)-1], dir)
 		}
-		for _, t := range operands[min(1, len(operands)):] {
-			if g.protected(t, dir) {
-				return refuse("protected-write", "%s would change protected path %s", name, t)
-			}
-		}
+	case "chmod", "chown", "chgrp", "setfacl", "chattr":
+		return g.checkChmod(name, flags, operands, dir)
 	case "find":
-		if containsAny(args, "-delete", "rm") && len(operands) > 0 {
-			// find . -name x -delete in the workspace is ordinary; from / or ~ it is not.
-			if why := g.broad(operands[0], dir); why != "" && !within(realPath(g.policy.expand(operands[0], dir)), g.policy.workspaceDir()) {
-				return refuse("rm-broad", "find with -delete/-exec rm on %s", why)
-			}
-		}
-	case "mkfs", "mke2fs", "mkswap", "wipefs", "mkdosfs":
-		return refuse("format-disk", "%s formats a disk or partition", name)
+		return g.checkFind(s, args, dir)
 	case "dd":
 		for _, a := range args {
 			if strings.HasPrefix(a, "of=") {
-				if err := g.checkWriteTarget(strings.TrimPrefix(a, "of="), dir); err != nil {
+				if err := g.checkWriteTarget(s, strings.TrimPrefix(a, "of="), dir); err != nil {
 					return err
 				}
 			}
 		}
-	case "tee", "truncate", "touch":
+	case "tee", "truncate", "touch", "fallocate":
 		for _, t := range operands {
-			if err := g.checkWriteTarget(t, dir); err != nil {
+			if err := g.checkWriteTarget(s, t, dir); err != nil {
 				return err
 			}
 		}
-	case "cp", "install", "ln", "rsync":
+	case "cp", "install", "rsync", "scp":
 		if len(operands) > 1 {
-			if err := g.checkWriteTarget(operands[len(operands)-1], dir); err != nil {
-				return err
+			return g.checkWriteTarget(s, operands[len(operands)-1], dir)
+		}
+	case "ln":
+		if len(operands) > 0 {
+			if t := filepath.Clean(operands[0]); hasFlag(flags, 's', "--symbolic") && isDiskDevice(t) {
+				return refuse("device-write", "a link to disk device %s lets later writes destroy it", t)
 			}
 		}
-	case "sed", "perl":
+		if len(operands) > 1 {
+			return g.checkWriteTarget(s, operands[len(operands)-1], dir)
+		}
+	case "sed":
 		if hasFlag(flags, 'i', "--in-place") {
-			for _, t := range operands {
-				if g.protected(t, dir) {
-					return refuse("protected-write", "%s -i would change protected path %s", name, t)
+			for _, t := range operands[min(1, len(operands)):] {
+				if err := g.checkWriteTarget(s, t, dir); err != nil {
+					return err
 				}
 			}
 		}
-	case "shutdown", "reboot", "poweroff", "halt":
-		return refuse("power", "%s stops or restarts the computer", name)
+	case "crontab":
+		if !hasFlag(flags, 'l', "") || len(operands) > 0 {
+			return refuse("persistence", "crontab would install a job that runs later, outside Hearth")
+		}
+	case "at", "batch":
+		return refuse("persistence", "%s schedules a command to run later, outside Hearth", name)
 	case "systemctl", "loginctl":
-		if containsAny(operands, "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate") {
-			return refuse("power", "%s %s stops or restarts the computer", name, strings.Join(operands, " "))
-		}
-	case "init", "telinit":
-		if containsAny(operands, "0", "6") {
-			return refuse("power", "%s %s stops or restarts the computer", name, strings.Join(operands, " "))
-		}
-	case "kill", "pkill", "killall5":
-		if name == "killall5" || len(args) >= 2 && args[len(args)-1] == "-1" {
-			return refuse("kill-all", "this would kill every process of the user")
+		return checkSystemctl(name, flags, operands)
+	case "kill", "pkill", "killall", "killall5", "skill", "slay":
+		return checkKill(name, args)
+	}
+	if err := checkDisk(name, flags, operands); err != nil {
+		return err
+	}
+	return checkPower(name, operands)
+}
+
+// dynamicCommand judges a command whose name is not known before it runs.
+func (g *ExecGuard) dynamicCommand(s *shellScan, c callInfo, words []string, dir string) error {
+	if why := obfuscated(s, c.expr, dir); why != "" {
+		return refuse("decoded-code", "the command to run comes from %s; show it to the user first", why)
+	}
+	_, ops := splitFlags(words[1:])
+	for _, t := range ops {
+		if why := g.broad(t, dir, false); why != "" {
+			return refuse("dynamic-command", "the command %s is only known when it runs and is given %s", words[0], why)
 		}
 	}
-	if strings.HasPrefix(name, "mkfs.") {
-		return refuse("format-disk", "%s formats a disk or partition", name)
+	return nil
+}
+
+func (g *ExecGuard) checkDelete(name string, flags, operands []string, dir string) error {
+	if name == "gio" { // gio trash / gio remove
+		if len(operands) == 0 || operands[0] != "trash" && operands[0] != "remove" {
+			return nil
+		}
+		operands = operands[1:]
+	}
+	recursive := hasFlag(flags, 'r', "--recursive") || hasFlag(flags, 'R', "") || name == "gio" || strings.HasPrefix(name, "trash")
+	if hasFlag(flags, 0, "--no-preserve-root") {
+		return refuse("rm-broad", "--no-preserve-root")
+	}
+	for _, t := range operands {
+		if recursive || name == "shred" || name == "srm" {
+			if why := g.broad(t, dir, false); why != "" {
+				return refuse("rm-broad", "%s %s would delete %s", name, t, why)
+			}
+			if err := g.outside(name, t, dir); err != nil {
+				return err
+			}
+		}
+		if g.protected(t, dir) {
+			return refuse("protected-write", "%s would delete protected path %s", name, t)
+		}
+		if p := g.persistencePath(t, dir); p != "" && name != "rm" && name != "unlink" {
+			return refuse("protected-write", "%s would change %s", name, p)
+		}
+	}
+	return nil
+}
+
+func (g *ExecGuard) checkChmod(name string, flags, operands []string, dir string) error {
+	start := min(1, len(operands))
+	if name == "chattr" || name == "setfacl" {
+		start = 0
+	}
+	targets := operands[start:]
+	if hasFlag(flags, 'R', "--recursive") || name == "chattr" || len(targets) > 0 && isRoot(targets[len(targets)-1]) {
+		for _, t := range targets {
+			// A recursive mode change inside the workspace is ordinary (chmod -R u+w .);
+			// on /, the home folder or a system folder it breaks the machine.
+			if why := g.broad(t, dir, true); why != "" {
+				return refuse("chmod-broad", "%s -R on %s", name, why)
+			}
+		}
+	}
+	for _, t := range targets {
+		if g.protected(t, dir) {
+			return refuse("protected-write", "%s would change protected path %s", name, t)
+		}
+	}
+	return nil
+}
+
+func (g *ExecGuard) checkFind(s *shellScan, args []string, dir string) error {
+	roots, filtered := findRoots(args)
+	deletes := containsAny(args, "-delete")
+	for i, a := range args {
+		if (a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir") && i+1 < len(args) {
+			cmd := stripWrappers(args[i+1:])
+			if len(cmd) > 0 && isDelete(filepath.Base(cmd[0])) {
+				deletes = true
+			}
+		}
+	}
+	if !deletes {
+		return nil
+	}
+	for _, r := range roots {
+		// find . -name x -delete in the workspace is ordinary; from / or ~ it is not.
+		if why := g.broad(r, dir, true); why != "" {
+			return refuse("rm-broad", "find with -delete/-exec rm on %s", why)
+		}
+		if !filtered {
+			if why := g.broad(r, dir, false); why != "" {
+				return refuse("rm-broad", "find with -delete/-exec rm and no test such as -name deletes %s", why)
+			}
+		}
 	}
 	return nil
 }
 
 // checkWriteTarget judges a file a command writes into.
-func (g *ExecGuard) checkWriteTarget(t, dir string) error {
-	if strings.HasPrefix(t, "/dev/") {
-		switch dev := strings.TrimPrefix(t, "/dev/"); {
-		case dev == "null" || dev == "stdout" || dev == "stderr" || dev == "tty" || strings.HasPrefix(dev, "fd/") || strings.HasPrefix(dev, "pts/"):
-			return nil
-		default:
+func (g *ExecGuard) checkWriteTarget(s *shellScan, t, dir string) error {
+	if t == "" || dynamic(t) {
+		return nil
+	}
+	abs := filepath.Clean(g.policy.expand(expandHome(t, g.policy.home()), dir))
+	if target, ok := s.links[abs]; ok {
+		abs = filepath.Clean(g.policy.expand(target, dir))
+	}
+	real := realPath(abs)
+	for _, p := range []string{abs, real} {
+		if within(p, "/dev") {
+			if safeDevice(p) {
+				return nil
+			}
 			return refuse("device-write", "writing to device %s can destroy a disk", t)
+		}
+		if within(p, "/proc") || within(p, "/sys") {
+			return refuse("kernel-write", "writing to %s changes the running kernel", t)
 		}
 	}
 	if g.protected(t, dir) {
 		return refuse("protected-write", "%s is a protected path (readable, never writable)", t)
 	}
+	if p := g.persistencePath(t, dir); p != "" {
+		return refuse("persistence", "writing %s makes something run later, outside Hearth", p)
+	}
 	return nil
 }
 
+func safeDevice(p string) bool {
+	dev := strings.TrimPrefix(p, "/dev/")
+	return dev == "null" || dev == "stdout" || dev == "stderr" || dev == "tty" || dev == "zero" ||
+		strings.HasPrefix(dev, "fd/") || strings.HasPrefix(dev, "pts/") || strings.HasPrefix(dev, "shm/")
+}
+
+func isDiskDevice(p string) bool { return within(p, "/dev") && !safeDevice(p) }
+
 func (g *ExecGuard) protected(t, dir string) bool {
-	if len(g.policy.ProtectedPaths) == 0 || strings.ContainsAny(t, "$`") {
+	if len(g.policy.ProtectedPaths) == 0 || dynamic(t) {
 		return false
 	}
 	return g.policy.IsProtected(expandHome(t, g.policy.home()), dir)
 }
 
-// outside refuses a recursive delete outside the sandbox when it is on.
+// outside refuses a recursive delete outside the workspace when confinement is on.
+// Caches are an exception: deleting one is how a user fixes a broken build.
 func (g *ExecGuard) outside(name, t, dir string) error {
-	if g.policy.Unrestricted || strings.ContainsAny(t, "$`") {
+	if g.policy.Unrestricted || dynamic(t) {
 		return nil
 	}
 	abs := realPath(g.policy.expand(expandHome(t, g.policy.home()), dir))
-	for _, r := range g.policy.roots() {
+	roots := append(g.policy.roots(), filepath.Join(g.policy.home(), ".cache"))
+	for _, r := range roots {
 		if within(abs, r) {
 			return nil
 		}
@@ -227,18 +328,31 @@ func (g *ExecGuard) outside(name, t, dir string) error {
 	return refuse("rm-outside-workspace", "%s %s deletes %s, outside the workspace", name, t, abs)
 }
 
-// broad says why deleting t would be catastrophic, or "" if it would not.
-func (g *ExecGuard) broad(t, dir string) string {
+// broad says why deleting (or, with system, changing the modes of) t would be
+// catastrophic, or "" if it would not. With system set only /, the home folder and
+// system folders count; otherwise the whole workspace or working folder does too.
+func (g *ExecGuard) broad(t, dir string, system bool) string {
 	home := g.policy.home()
 	raw := strings.TrimSpace(t)
 	switch raw {
-	case "*", ".*", "./*", "/*", "~/*", "$HOME/*", "${HOME}/*", "~", "$HOME", "${HOME}", "/", ".", "..":
+	case "/", "/*", "~", "~/*", "$HOME", "${HOME}", "$HOME/*", "${HOME}/*":
 		return fmt.Sprintf("everything in %q", raw)
+	case ".", "..", ".*", "./.*":
+		if !system {
+			return fmt.Sprintf("everything in %q", raw)
+		}
 	}
 	if strings.HasPrefix(raw, "$") && !strings.HasPrefix(raw, "$HOME") && !strings.HasPrefix(raw, "${HOME}") {
+		// "$X/" or "$X/*" is / when X is empty; a bare "$X" then names nothing.
+		if !strings.ContainsAny(raw, "/*") {
+			return ""
+		}
 		if rest := strings.TrimLeft(raw[strings.IndexAny(raw+"/", "/"):], "/*"); rest == "" {
 			return fmt.Sprintf("whatever %s holds (it may be empty, which means /)", raw)
 		}
+		return ""
+	}
+	if dynamic(raw) {
 		return ""
 	}
 	glob := strings.HasSuffix(raw, "*")
@@ -252,14 +366,29 @@ func (g *ExecGuard) broad(t, dir string) string {
 		return "the whole file system"
 	case home != "" && within(home, abs):
 		return fmt.Sprintf("%s, which holds the home folder", abs)
-	case within(g.policy.workspaceDir(), abs) || within(dir, abs):
-		return fmt.Sprintf("%s, the whole workspace or working folder", abs)
 	case isSystemDir(abs):
 		return fmt.Sprintf("system folder %s", abs)
+	case system:
+		return ""
+	case g.holdsRoot(abs):
+		return fmt.Sprintf("%s, the whole workspace or an allowed folder", abs)
 	case glob && strings.Count(abs, "/") <= 1:
 		return fmt.Sprintf("everything in %s", abs)
 	}
 	return ""
+}
+
+// holdsRoot reports whether abs is the workspace, an allowed path, or a folder above one.
+func (g *ExecGuard) holdsRoot(abs string) bool {
+	if within(g.policy.workspaceDir(), abs) {
+		return true
+	}
+	for _, r := range g.policy.roots() {
+		if within(r, abs) {
+			return true
+		}
+	}
+	return false
 }
 
 func isSystemDir(abs string) bool {
@@ -283,67 +412,4 @@ func expandHome(t, home string) string {
 		}
 	}
 	return t
-}
-
-// stripWrappers drops variable assignments and commands that run the next
-// word as a command (sudo, env, nohup, time, nice, timeout, xargs …).
-func stripWrappers(words []string) []string {
-	for len(words) > 0 {
-		w := words[0]
-		switch {
-		case strings.Contains(w, "=") && !strings.HasPrefix(w, "=") && !strings.HasPrefix(w, "-"):
-			words = words[1:]
-		case w == "sudo" || w == "doas" || w == "nohup" || w == "time" || w == "command" || w == "exec" ||
-			w == "env" || w == "nice" || w == "ionice" || w == "xargs" || w == "timeout" || w == "stdbuf" || w == "builtin":
-			words = words[1:]
-			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || (w == "timeout" || w == "nice") && isNumberish(words[0])) {
-				words = words[1:]
-			}
-		default:
-			return words
-		}
-	}
-	return words
-}
-
-func isNumberish(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789.smhd") == ""
-}
-
-func splitFlags(args []string) (flags, operands []string) {
-	for i, a := range args {
-		if a == "--" {
-			return flags, append(operands, args[i+1:]...)
-		}
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			flags = append(flags, a)
-		} else {
-			operands = append(operands, a)
-		}
-	}
-	return flags, operands
-}
-
-// hasFlag reports a short flag letter (also inside clusters like -rf) or a long flag.
-func hasFlag(flags []string, short byte, long string) bool {
-	for _, f := range flags {
-		if long != "" && f == long {
-			return true
-		}
-		if short != 0 && !strings.HasPrefix(f, "--") && strings.IndexByte(f[1:], short) >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func containsAny(list []string, vals ...string) bool {
-	for _, a := range list {
-		for _, v := range vals {
-			if a == v {
-				return true
-			}
-		}
-	}
-	return false
 }

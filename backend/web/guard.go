@@ -28,7 +28,7 @@ var blocked = mustPrefixes(
 	"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
 	"172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15",
 	"198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-	"::/128", "::1/128", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32",
+	"::/128", "::1/128", "100::/64", "2001:db8::/32",
 	"fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
 )
 
@@ -70,13 +70,24 @@ func NewGuard(allow []string, resolver Resolver) (*Guard, error) {
 }
 
 // CheckIP returns an error wrapping ErrBlocked when ip may not be reached.
-// IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) are judged as the IPv4
-// address they carry.
+// An IPv6 address that carries an IPv4 address (mapped ::ffff:a.b.c.d, compatible
+// ::a.b.c.d, 6to4, NAT64, Teredo) is judged as that IPv4 address too, since the
+// network delivers it there.
 func (g *Guard) CheckIP(ip netip.Addr) error {
 	ip = ip.Unmap().WithZone("")
 	if !ip.IsValid() {
 		return fmt.Errorf("%w: invalid address", ErrBlocked)
 	}
+	for _, e := range embeddedIPv4(ip) {
+		if err := g.checkOne(e.addr); err != nil {
+			return fmt.Errorf("%w: %s carries %s (%s), a %s address (hint: add its range to tools.web.ssrfAllow to allow it)",
+				ErrBlocked, ip, e.addr, e.form, rangeName(e.addr))
+		}
+	}
+	return g.checkOne(ip)
+}
+
+func (g *Guard) checkOne(ip netip.Addr) error {
 	for _, p := range g.allow {
 		if p.Contains(ip) {
 			return nil
@@ -85,6 +96,48 @@ func (g *Guard) CheckIP(ip netip.Addr) error {
 	for _, p := range blocked {
 		if p.Contains(ip) {
 			return fmt.Errorf("%w: %s is a %s address (hint: add its range to tools.web.ssrfAllow to allow it)", ErrBlocked, ip, rangeName(ip))
+		}
+	}
+	return nil
+}
+
+type embedded struct {
+	addr netip.Addr
+	form string
+}
+
+var (
+	sixToFour = netip.MustParsePrefix("2002::/16")
+	nat64     = netip.MustParsePrefix("64:ff9b::/96")
+	nat64New  = netip.MustParsePrefix("64:ff9b:1::/48")
+	teredo    = netip.MustParsePrefix("2001::/32")
+	v4compat  = netip.MustParsePrefix("::/96")
+)
+
+// embeddedIPv4 returns the IPv4 addresses an IPv6 address carries (RFC 4291 compatible,
+// RFC 3056 6to4, RFC 6052 NAT64 at /96 and the local-use /48, RFC 4380 Teredo).
+func embeddedIPv4(ip netip.Addr) []embedded {
+	if !ip.Is6() {
+		return nil
+	}
+	b := ip.As16()
+	v4 := func(a, b2, c, d byte) netip.Addr { return netip.AddrFrom4([4]byte{a, b2, c, d}) }
+	switch {
+	case v4compat.Contains(ip):
+		if e := v4(b[12], b[13], b[14], b[15]); e.Compare(v4(0, 0, 0, 1)) > 0 { // not :: or ::1
+			return []embedded{{e, "IPv4-compatible"}}
+		}
+	case sixToFour.Contains(ip):
+		return []embedded{{v4(b[2], b[3], b[4], b[5]), "6to4"}}
+	case nat64.Contains(ip):
+		return []embedded{{v4(b[12], b[13], b[14], b[15]), "NAT64"}}
+	case nat64New.Contains(ip):
+		// The local-use prefix may be any RFC 6052 length: judge the /48 and /96 places.
+		return []embedded{{v4(b[6], b[7], b[9], b[10]), "NAT64"}, {v4(b[12], b[13], b[14], b[15]), "NAT64"}}
+	case teredo.Contains(ip):
+		return []embedded{
+			{v4(b[12]^0xff, b[13]^0xff, b[14]^0xff, b[15]^0xff), "Teredo client"},
+			{v4(b[4], b[5], b[6], b[7]), "Teredo server"},
 		}
 	}
 	return nil

@@ -120,6 +120,22 @@ func TestSSRFTable(t *testing.T) {
 		{"192.168.50.7", false}, // in the allow-list
 		{"allowed-lan.test", false},
 		{"::ffff:192.168.50.7", false},
+		// IPv6 forms that carry an IPv4 address are judged as that address.
+		{"[::127.0.0.1]", true},                         // IPv4-compatible loopback
+		{"::a9fe:a9fe", true},                           // IPv4-compatible cloud metadata
+		{"[::10.0.0.1]", true},                          // IPv4-compatible private
+		{"[2002:7f00:1::]", true},                       // 6to4 of 127.0.0.1
+		{"2002:a9fe:a9fe::1", true},                     // 6to4 of 169.254.169.254
+		{"2002:c0a8:101::", true},                       // 6to4 of 192.168.1.1
+		{"64:ff9b::10.0.0.1", true},                     // NAT64 /96
+		{"64:ff9b:1:7f00:0:100::", true},                // local-use NAT64 /48 of 127.0.0.1
+		{"64:ff9b:1::7f00:1", true},                     // local-use NAT64, /96 place
+		{"2001:0:4136:e378:8000:63bf:80ff:fffe", true},  // Teredo, client 127.0.0.1
+		{"2001:0:4136:e378:8000:63bf:f7f7:f7f7", false}, // Teredo, client 8.8.8.8
+		{"[2002:808:808::]", false},                     // 6to4 of 8.8.8.8
+		{"64:ff9b::8.8.8.8", false},                     // NAT64 of a public address
+		{"[::8.8.8.8]", false},                          // IPv4-compatible public
+		{"2002:c0a8:3207::", false},                     // 6to4 of an allowed LAN address
 	}
 	for _, c := range cases {
 		err := g.CheckHost(context.Background(), c.host)
@@ -207,6 +223,23 @@ func TestFetchLoopbackForms(t *testing.T) {
 		if r := call(t, allow, map[string]any{"url": u}); r.IsError || !strings.Contains(r.Content, "hello from the test server") {
 			t.Errorf("%s with allow-list: %s", u, r.Content)
 		}
+	}
+}
+
+// The IPv6 forms that carry 127.0.0.1 (compatible, 6to4, NAT64, Teredo) are refused
+// before anything is dialled: these are the forms web_fetch used to reach.
+func TestFetchEmbeddedIPv4Forms(t *testing.T) {
+	srv, hits := counting(t, nil)
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	deny := newFetch(t, Options{Resolver: newResolver(nil)})
+	for _, host := range []string{"[::127.0.0.1]", "[2002:7f00:1::]", "[64:ff9b::7f00:1]", "[2001:0:4136:e378:8000:63bf:80ff:fffe]"} {
+		u := fmt.Sprintf("http://%s:%d/", host, port)
+		if r := call(t, deny, tools.Args{"url": u}); !r.IsError || !strings.Contains(r.Content, "127.0.0.1") {
+			t.Errorf("%s: not blocked as 127.0.0.1: %s", u, r.Content)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatal("the server was reached")
 	}
 }
 

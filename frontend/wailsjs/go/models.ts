@@ -204,6 +204,7 @@ export namespace config {
 	    headers?: Record<string, string>;
 	    enabledTools?: string[];
 	    toolTimeout?: number;
+	    sandbox?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPServer(source);
@@ -219,6 +220,7 @@ export namespace config {
 	        this.headers = source["headers"];
 	        this.enabledTools = source["enabledTools"];
 	        this.toolTimeout = source["toolTimeout"];
+	        this.sandbox = source["sandbox"];
 	    }
 	}
 	export class Problem {
@@ -769,6 +771,33 @@ export namespace reminders {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace sandbox {
+	
+	export class Status {
+	    mode: string;
+	    landlockABI: number;
+	    namespaces: boolean;
+	    bubblewrap?: string;
+	    summary: string;
+	    warning?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.landlockABI = source["landlockABI"];
+	        this.namespaces = source["namespaces"];
+	        this.bubblewrap = source["bubblewrap"];
+	        this.summary = source["summary"];
+	        this.warning = source["warning"];
+	    }
 	}
 
 }
@@ -1358,6 +1387,7 @@ export namespace settings {
 	    ollamaError: string;
 	    version: string;
 	    apiKeys?: PlainKeyReport;
+	    sandbox: sandbox.Status;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -1382,6 +1412,7 @@ export namespace settings {
 	        this.ollamaError = source["ollamaError"];
 	        this.version = source["version"];
 	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
+	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Status);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

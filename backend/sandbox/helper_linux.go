@@ -1,0 +1,365 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// init turns this process into the helper when Hearth re-executed itself for a command.
+// It runs before main, so neither the CLI nor the window toolkit starts.
+func init() {
+	if len(os.Args) >= 4 && os.Args[1] == HelperArg {
+		os.Exit(helperMain(os.Args[2:]))
+	}
+}
+
+// helperMain: args are the encoded request, the program's path and its argv.
+func helperMain(args []string) int {
+	// Everything happens on this one thread. Why: before Landlock ABI 8, each thread is
+	// restricted on its own and gets a domain of its own, and a process may only signal
+	// processes of its own domain — the command is forked from this thread, so only
+	// this thread can end what the command starts.
+	runtime.LockOSThread()
+	req, err := decodeRequest(args[0])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hearth sandbox: bad request: %v\n", err)
+		return 125
+	}
+	if req.NS {
+		if err := setupNamespaces(req.Policy); err != nil {
+			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
+			return 125
+		}
+	}
+	if req.Confine {
+		if err := confine(req.Policy, req.NS); err != nil {
+			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
+			return 125
+		}
+	}
+	// Orphans of the command come to the helper, so it can end them.
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+
+	wd, _ := os.Getwd()
+	proc, err := os.StartProcess(args[1], args[2:], &os.ProcAttr{
+		Dir: wd, Env: os.Environ(),
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hearth sandbox: start %s: %v\n", args[1], err)
+		return 127
+	}
+	code, stopped := reap(proc.Pid, sigs, req.NS)
+	// The command is over: whatever it left running (background jobs, setsid daemons)
+	// ends with it.
+	endAll(req.NS)
+	reapAll()
+	if stopped {
+		return 128 + int(syscall.SIGTERM)
+	}
+	return code
+}
+
+// reap waits for children until pid ends and returns its exit code the shell's way. A
+// stop signal ends everything at once. It polls rather than blocks so the signal is
+// handled on this thread (see helperMain).
+func reap(pid int, sigs <-chan os.Signal, ns bool) (code int, stopped bool) {
+	code = -1
+	for code < 0 {
+		select {
+		case <-sigs:
+			stopped = true
+			endAll(ns)
+		default:
+		}
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		switch {
+		case errors.Is(err, unix.EINTR):
+		case err != nil:
+			return 1, stopped
+		case got == 0:
+			time.Sleep(10 * time.Millisecond)
+		case got == pid && ws.Signaled():
+			code = 128 + int(ws.Signal())
+		case got == pid:
+			code = ws.ExitStatus()
+		}
+	}
+	return code, stopped
+}
+
+func reapAll() {
+	for {
+		var ws unix.WaitStatus
+		if _, err := unix.Wait4(-1, &ws, 0, nil); err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+	}
+}
+
+// endAll kills every process the command started. As PID 1 of its own namespace one
+// kill(-1) reaches them all; otherwise descendants are found in /proc, again and again
+// until none is left (a process may fork while the others die).
+func endAll(ns bool) {
+	if ns {
+		_ = unix.Kill(-1, unix.SIGKILL)
+		return
+	}
+	self := os.Getpid()
+	for i := 0; i < 50; i++ {
+		pids := descendants(self)
+		if len(pids) == 0 {
+			return
+		}
+		for _, p := range pids {
+			_ = unix.Kill(p, unix.SIGKILL)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// descendants lists the live processes below root.
+func descendants(root int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	parent := map[int]int{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[0] == "Z" {
+			continue
+		}
+		parent[pid], _ = strconv.Atoi(f[1])
+	}
+	var out []int
+	for pid := range parent {
+		for p, n := parent[pid], 0; p > 0 && n < 64; p, n = parent[p], n+1 {
+			if p == root {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it hides
+// Hearth's folders and the sockets under /run, mounts a /proc that shows only this
+// namespace, gives /dev/shm a private tmpfs, and brings up a private loopback.
+func setupNamespaces(p Policy) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %w", err)
+	}
+	keep := resolved(p.Writable)
+	for _, h := range resolved(p.Hidden) {
+		if err := hideTree(h, keep); err != nil {
+			return fmt.Errorf("hide %s: %w", h, err)
+		}
+	}
+	// /run holds the session and system buses, the keyring, systemd's and docker's
+	// sockets: a way out of any sandbox. Name lookups need resolv.conf's folder.
+	runKeep := keep
+	if p.Network {
+		if r := resolvDir(); r != "" {
+			runKeep = append(runKeep, r)
+		}
+	}
+	for _, d := range []string{"/run", "/tmp/.X11-unix", "/tmp/.ICE-unix"} {
+		if err := hideTree(d, runKeep); err != nil {
+			return fmt.Errorf("hide %s: %w", d, err)
+		}
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mount /proc: %w", err)
+	}
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+			return fmt.Errorf("mount /dev/shm: %w", err)
+		}
+	}
+	if !p.Network {
+		loopbackUp()
+	}
+	return nil
+}
+
+// hideTree covers path with an empty read-only mount, except for the keep folders
+// inside it, which stay visible (the default workspace lives in Hearth's data folder).
+func hideTree(path string, keep []string) error {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+		return nil // nothing there, or a link whose target is judged on its own
+	}
+	inner := false
+	for _, k := range keep {
+		if k == path || within(path, k) {
+			return nil // a kept folder, or inside one
+		}
+		if within(k, path) {
+			inner = true
+		}
+	}
+	if !inner {
+		return cover(path, fi)
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if err := hideTree(filepath.Join(path, e.Name()), keep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cover(path string, fi os.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return unix.Mount("hearth-hidden", path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_RDONLY, "size=4k,mode=755")
+	case fi.Mode().IsRegular() || fi.Mode()&os.ModeSocket != 0:
+		return unix.Mount("/dev/null", path, "", unix.MS_BIND, "")
+	}
+	return nil
+}
+
+func loopbackUp() {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil || unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr) != nil {
+		return
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	_ = unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
+}
+
+// confine applies Landlock: read and run everywhere but the hidden folders, write only
+// in the writable ones, no TCP unless the network is allowed, no signals to or abstract
+// sockets of processes outside, no ptrace (so no /proc/<pid>/environ) of them either.
+func confine(p Policy, ns bool) error {
+	cfg := landlock.V11.BestEffort()
+	if p.Network || ns {
+		// With a network namespace of its own the command has only a private loopback:
+		// a test server may listen there.
+		cfg.HandledAccessNet = 0
+	}
+	var rules []landlock.Rule
+	if ns {
+		rules = append(rules, landlock.RODirs("/")) // the hidden folders are covered by mounts
+		rules = append(rules, landlock.RWDirs("/dev/shm").IgnoreIfMissing())
+	} else {
+		rules = append(rules, readAround("/", resolved(p.Hidden))...)
+	}
+	if w := resolved(p.Writable); len(w) > 0 {
+		rules = append(rules, landlock.RWDirs(w...).WithRefer().IgnoreIfMissing())
+	}
+	rules = append(rules, landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty").IgnoreIfMissing())
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return nil
+}
+
+// readAround grants read and execute on everything under root except the hidden
+// folders: Landlock can only grant, so each folder on the way to a hidden one is
+// granted listing, and its other entries are granted whole.
+func readAround(root string, hidden []string) []landlock.Rule {
+	holds := func(p string) bool {
+		for _, h := range hidden {
+			if h == p || within(h, p) {
+				return true
+			}
+		}
+		return false
+	}
+	if !holds(root) {
+		return []landlock.Rule{landlock.RODirs(root).IgnoreIfMissing()}
+	}
+	rules := []landlock.Rule{landlock.PathAccess(ll.AccessFSReadDir, root).IgnoreIfMissing()}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return rules
+	}
+	for _, e := range ents {
+		p := filepath.Join(root, e.Name())
+		if holds(p) {
+			if !hiddenExactly(p, hidden) {
+				rules = append(rules, readAround(p, hidden)...)
+			}
+			continue
+		}
+		if e.Type()&os.ModeSymlink != 0 {
+			if t, err := filepath.EvalSymlinks(p); err != nil || holds(t) {
+				continue // a link into a hidden folder
+			}
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			rules = append(rules, landlock.RODirs(p).IgnoreIfMissing())
+		} else if err == nil {
+			rules = append(rules, landlock.ROFiles(p).IgnoreIfMissing())
+		}
+	}
+	return rules
+}
+
+func hiddenExactly(p string, hidden []string) bool {
+	for _, h := range hidden {
+		if h == p {
+			return true
+		}
+	}
+	return false
+}
+
+// resolved makes paths absolute with symlinks resolved, dropping ones that do not exist.
+func resolved(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			out = append(out, r)
+		} else if abs, err := filepath.Abs(p); err == nil {
+			out = append(out, filepath.Clean(abs))
+		}
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// withMarker lists live processes whose command line holds marker.
+func withMarker(marker string) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(b), marker) {
+			continue
+		}
+		if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			s := string(st)
+			if i := strings.LastIndexByte(s, ')'); i > 0 && strings.HasPrefix(s[i+1:], " Z") {
+				continue
+			}
+		}
+		out = append(out, e.Name()+":"+strings.ReplaceAll(string(b), "\x00", " "))
+	}
+	return out
+}
+
+// waitGone waits up to d for every process with marker to end.
+func waitGone(marker string, d time.Duration) []string {
+	deadline := time.Now().Add(d)
+	for {
+		left := withMarker(marker)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// sleepers is a command that leaves a background job and a setsid grandchild behind.
+func sleepers(marker string) string {
+	return fmt.Sprintf("sleep %[1]s & setsid sh -c 'sleep %[1]s & sleep %[1]s' & echo started; sleep %[1]s", marker)
+}
+
+func modes(t *testing.T, s *Sandbox) []request {
+	st := s.Status()
+	var out []request
+	if st.Namespaces {
+		out = append(out, request{Policy: Policy{Confine: true}, NS: true})
+	}
+	if st.LandlockABI > 0 {
+		out = append(out, request{Policy: Policy{Confine: true}})
+	}
+	return append(out, request{}) // the reaper alone
+}
+
+func TestNothingLeftRunning(t *testing.T) {
+	s := New(Options{})
+	for i, req := range modes(t, s) {
+		t.Run(fmt.Sprintf("ns=%v,confine=%v", req.NS, req.Confine), func(t *testing.T) {
+			// Stopped (timeout or cancel): everything ends, setsid ones included.
+			marker := fmt.Sprintf("3%d%d.5", os.Getpid()%1000, i)
+			c := exec.Command("/bin/sh", "-c", sleepers(marker))
+			c.Env = []string{"PATH=/usr/bin:/bin"}
+			wrapHelper(c, s.opts.Exe, req)
+			var errb strings.Builder
+			c.Stderr = &errb
+			c.WaitDelay = 500 * time.Millisecond
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { t.Logf("helper: %v, stderr %q", c.ProcessState, errb.String()) }()
+			done := make(chan struct{})
+			go func() { _ = c.Wait(); close(done) }()
+			for len(withMarker(marker)) < 4 {
+				time.Sleep(10 * time.Millisecond)
+			}
+			Stop(c, done, time.Second)
+			<-done
+			if left := waitGone(marker, 2*time.Second); len(left) > 0 {
+				t.Fatalf("left running after stop: %v", left)
+			}
+			// Finished normally: what it left in the background ends with it.
+			marker2 := marker + "1"
+			c = exec.Command("/bin/sh", "-c", fmt.Sprintf("setsid sleep %s & sleep %s & echo ok", marker2, marker2))
+			wrapHelper(c, s.opts.Exe, req)
+			out, err := c.CombinedOutput()
+			if err != nil || strings.TrimSpace(string(out)) != "ok" {
+				t.Fatalf("run: %v %q", err, out)
+			}
+			if left := waitGone(marker2, 2*time.Second); len(left) > 0 {
+				t.Fatalf("left running after the command ended: %v", left)
+			}
+		})
+	}
+}
+
+// TestHearthKilled: a Hearth killed with SIGKILL mid-command leaves nothing behind. The
+// test binary plays Hearth (TestFakeHearth) and is killed.
+func TestHearthKilled(t *testing.T) {
+	s := New(Options{})
+	for i, req := range modes(t, s) {
+		t.Run(fmt.Sprintf("ns=%v,confine=%v", req.NS, req.Confine), func(t *testing.T) {
+			marker := fmt.Sprintf("4%d%d.5", os.Getpid()%1000, i)
+			c := exec.Command(os.Args[0], "-test.run=^TestFakeHearth$")
+			c.Env = append(os.Environ(), "HEARTH_FAKE_HEARTH="+encodeRequest(req), "HEARTH_FAKE_MARKER="+marker)
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for len(withMarker(marker)) < 4 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := len(withMarker(marker)); n < 4 {
+				t.Fatalf("only %d sleepers started", n)
+			}
+			_ = c.Process.Signal(syscall.SIGKILL)
+			_ = c.Wait()
+			if left := waitGone(marker, 3*time.Second); len(left) > 0 {
+				t.Fatalf("left running after Hearth was killed: %v", left)
+			}
+		})
+	}
+}
+
+func TestFakeHearth(t *testing.T) {
+	enc := os.Getenv("HEARTH_FAKE_HEARTH")
+	if enc == "" {
+		t.Skip("runs only as the Hearth that TestHearthKilled kills")
+	}
+	req, err := decodeRequest(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command("/bin/sh", "-c", sleepers(os.Getenv("HEARTH_FAKE_MARKER")))
+	c.Env = []string{"PATH=/usr/bin:/bin"}
+	wrapHelper(c, New(Options{}).opts.Exe, req)
+	_ = c.Run()
+}

@@ -1,0 +1,133 @@
+// Package sandbox runs a command so that it can only write where it is allowed to,
+// cannot read Hearth's own folders, has no network unless allowed, cannot see Hearth's
+// processes, and leaves nothing running when it ends or when Hearth dies.
+//
+// How: Hearth re-executes its own binary as a small helper (the hidden first argument
+// HelperArg, handled in this package's init before anything else runs). The helper is
+// started in new user, PID, mount and (without network) network namespaces where the
+// kernel allows; it hides Hearth's folders under empty mounts, mounts a /proc of its own,
+// applies Landlock (write only to the workspace, allowedPaths and the temp folder), and
+// runs the command as its child. It is the command's reaper: when the command ends, is
+// stopped, or Hearth dies (a parent-death signal), every process the command started
+// ends too, setsid ones included. Without Landlock, bubblewrap does the same job where it
+// is installed; with neither, the command runs as before, under the reaper only, and
+// Status says so. See docs/safety.md.
+package sandbox
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+// HelperArg is the hidden first argument that makes a Hearth binary act as the helper.
+// It carries a protocol version, so a launcher of another version refuses it cleanly.
+const HelperArg = "__hearth-sandbox-v1"
+
+// Mode is how commands are confined.
+type Mode string
+
+const (
+	// ModeLandlock: Landlock, with namespaces where the kernel allows them.
+	ModeLandlock Mode = "landlock"
+	// ModeBubblewrap: no Landlock in the kernel; bubblewrap confines the command.
+	ModeBubblewrap Mode = "bubblewrap"
+	// ModeNone: neither; the command runs unconfined (only the reaper ends its children).
+	ModeNone Mode = "none"
+)
+
+// Policy is what one sandboxed command may do.
+type Policy struct {
+	// Writable folders: the workspace, tools.allowedPaths and the temp folder.
+	Writable []string `json:"writable,omitempty"`
+	// Hidden folders cannot be read: Hearth's config, state, data and cache folders.
+	// A writable folder inside one (the default workspace lives in the data folder)
+	// stays reachable.
+	Hidden []string `json:"hidden,omitempty"`
+	// Network allows connections (tools.exec.network).
+	Network bool `json:"network,omitempty"`
+	// Confine false runs the command under the reaper only (an MCP server that did not
+	// opt in to the sandbox).
+	Confine bool `json:"confine,omitempty"`
+}
+
+// request is what Hearth hands the helper.
+type request struct {
+	Policy
+	NS bool `json:"ns,omitempty"` // the helper was started in new namespaces: set them up
+}
+
+// Status says how commands are confined on this machine.
+type Status struct {
+	Mode        Mode   `json:"mode"`
+	LandlockABI int    `json:"landlockABI"` // 0: the kernel has no Landlock
+	Namespaces  bool   `json:"namespaces"`  // user, PID and mount namespaces work
+	Bubblewrap  string `json:"bubblewrap,omitempty"`
+	// Summary is one line for `hearth status` and Settings.
+	Summary string `json:"summary"`
+	// Warning is set when commands run without confinement.
+	Warning string `json:"warning,omitempty"`
+}
+
+// Options configure a Sandbox.
+type Options struct {
+	// Exe is the Hearth binary to re-execute; empty means this process's own.
+	Exe string
+}
+
+// Sandbox wraps commands. It probes the machine once, on first use.
+type Sandbox struct {
+	opts   Options
+	once   sync.Once
+	status Status
+}
+
+// New returns a Sandbox; nothing is probed until it is used.
+func New(opts Options) *Sandbox {
+	if opts.Exe == "" {
+		if exe, err := os.Executable(); err == nil {
+			opts.Exe = exe
+		} else {
+			opts.Exe = "/proc/self/exe"
+		}
+	}
+	return &Sandbox{opts: opts}
+}
+
+// Status probes the machine (once) and says how commands will be confined.
+func (s *Sandbox) Status() Status {
+	s.once.Do(func() { s.status = probe(s.opts) })
+	return s.status
+}
+
+// Wrap rewrites cmd (not yet started) to run inside the sandbox under policy p, with the
+// helper as its reaper. cmd.Path, Args, Dir, Env and the standard streams are kept as
+// the command's own.
+func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) {
+	st := s.Status()
+	if p.Confine && st.Mode == ModeBubblewrap {
+		wrapBubblewrap(cmd, st.Bubblewrap, p)
+		return
+	}
+	if st.Mode == ModeNone {
+		p.Confine = false
+	}
+	req := request{Policy: p, NS: p.Confine && st.Namespaces}
+	wrapHelper(cmd, s.opts.Exe, req)
+}
+
+func encodeRequest(r request) string {
+	b, _ := json.Marshal(r)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeRequest(s string) (request, error) {
+	var r request
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return r, err
+	}
+	return r, json.Unmarshal(b, &r)
+}

@@ -1,0 +1,184 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	osbox "hearth/backend/sandbox"
+)
+
+const jailEnv = "HEARTH_TEST_OUTER_JAIL"
+
+// TestExecSandboxTable runs destructive and ordinary commands for real, through exec in
+// Hearth's sandbox, and — so that a sandbox bug can never harm this machine — inside a
+// disposable outer jail too: bubblewrap with a read-only root, only the test's folder
+// writable, no network, its own PID namespace. The test re-runs itself in the jail.
+func TestExecSandboxTable(t *testing.T) {
+	if os.Getenv(jailEnv) == "" {
+		runInOuterJail(t, "^TestExecSandboxTable$")
+		return
+	}
+	box := osbox.New(osbox.Options{})
+	st := box.Status()
+	t.Logf("sandbox: %s", st.Summary)
+	if st.Mode == osbox.ModeNone {
+		t.Skipf("no sandbox on this kernel (no Landlock and no working bubblewrap): %s", st.Warning)
+	}
+	f := newJailFixture(t)
+	raw := newExecForTable(f, box, &ExecGuard{off: true})
+	before := f.snapshot(t)
+	for _, c := range destructive {
+		res, _ := raw.Execute(context.Background(), Args{"command": c, "timeout": 20})
+		if strings.Contains(res.Content, secretKey) {
+			t.Errorf("%q read a hidden secret:\n%s", c, res.Content)
+		}
+		if diff := f.snapshot(t).diff(before); diff != "" {
+			t.Fatalf("%q changed things outside the workspace: %s\noutput: %s", c, diff, res.Content)
+		}
+		f.reset(t)
+	}
+	guarded := newExecForTable(f, box, nil)
+	for _, c := range ordinary {
+		f.reset(t)
+		res, err := guarded.Execute(context.Background(), Args{"command": c.cmd, "timeout": 30})
+		if err != nil || res.IsError || !strings.Contains(res.Content, c.want) {
+			t.Errorf("ordinary command %q refused or broken (err %v):\n%s", c.cmd, err, res.Content)
+		}
+	}
+	t.Logf("%d destructive commands had no effect outside the workspace; %d ordinary commands ran (%s)", len(destructive), len(ordinary), st.Mode)
+}
+
+// runInOuterJail re-runs the named test of this binary inside bubblewrap and reports
+// its result, or skips when no jail can be made here.
+func runInOuterJail(t *testing.T, name string) {
+	t.Helper()
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Skip("bubblewrap is not installed (apt install bubblewrap): the outer jail that keeps a sandbox bug from harming this machine cannot be made")
+	}
+	root := t.TempDir()
+	cmd := exec.Command(bwrap, "--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+		"--tmpfs", "/run", "--bind", root, root, "--setenv", "HOME", root, "--setenv", "TMPDIR", root, "--setenv", jailEnv, "1",
+		"--chdir", root, "--", os.Args[0], "-test.run="+name, "-test.v")
+	out, err := cmd.CombinedOutput()
+	if err != nil && strings.Contains(string(out), "bwrap:") && !strings.Contains(string(out), "--- ") {
+		t.Skipf("the outer jail cannot be made here: %s", out)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "exec_sandbox_test.go") || strings.Contains(l, "--- SKIP") {
+			t.Log(strings.TrimSpace(l))
+		}
+	}
+	if err != nil {
+		t.Fatalf("in the outer jail: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "--- SKIP") && !strings.Contains(string(out), "--- PASS") {
+		t.Skip("skipped in the outer jail")
+	}
+}
+
+const secretKey = "sk-hidden-0123456789"
+
+// jailFixture is a home folder laid out as Hearth's: config, data (with the default
+// workspace inside it), state, plus start-up files and a folder outside the workspace.
+type jailFixture struct{ root, home, ws, tmp, outside string }
+
+func newJailFixture(t *testing.T) jailFixture {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(root, "home")
+	f := jailFixture{root: root, home: home, ws: filepath.Join(home, ".local/share/hearth/workspace"),
+		tmp: filepath.Join(root, "tmp"), outside: filepath.Join(root, "outside")}
+	files := map[string]string{
+		".config/hearth/config.json":                  `{"providers":{"openai":{"apiKey":"` + secretKey + `"}}}`,
+		".local/share/hearth/sessions/a.jsonl":        `{"role":"user","content":"` + secretKey + `"}`,
+		".local/state/hearth/audit/audit.jsonl":       "{}",
+		".bashrc":                                     "# rc\n",
+		".profile":                                    "# profile\n",
+		".ssh/authorized_keys":                        "ssh-ed25519 AAAA me\n",
+		".ssh/id_ed25519":                             "PRIVATE\n",
+		"Documents/notes.txt":                         "notes\n",
+		".cache/other/blob":                           "cache\n",
+		".local/share/hearth/workspace/AGENTS.md":     "# agents\n",
+		".local/share/hearth/workspace/memory/MEM.md": "memory\n",
+	}
+	for rel, body := range files {
+		p := filepath.Join(home, rel)
+		_ = os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{f.tmp, f.outside} {
+		_ = os.MkdirAll(d, 0o755)
+	}
+	_ = os.WriteFile(filepath.Join(f.outside, "keep.txt"), []byte("keep\n"), 0o644)
+	return f
+}
+
+// reset puts back the workspace files the commands may delete.
+func (f jailFixture) reset(t *testing.T) {
+	_ = os.MkdirAll(filepath.Join(f.ws, "memory"), 0o755)
+	_ = os.MkdirAll(f.tmp, 0o755)
+	_ = os.WriteFile(filepath.Join(f.ws, "AGENTS.md"), []byte("# agents\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(f.ws, "notes.txt"), []byte("one\ntwo\nthree\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(f.ws, "data.csv"), []byte("a,b\n1,2\n3,4\n"), 0o644)
+}
+
+type snap map[string]string
+
+// snapshot records every file and folder of the fixture outside the workspace and temp.
+func (f jailFixture) snapshot(t *testing.T) snap {
+	s := snap{}
+	_ = filepath.WalkDir(f.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			s[p] = "error " + err.Error()
+			return nil
+		}
+		if p == f.ws || p == f.tmp {
+			return filepath.SkipDir
+		}
+		info, _ := d.Info()
+		v := fmt.Sprintf("%v", info.Mode())
+		if d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			sum := sha256.Sum256(b)
+			v += " " + hex.EncodeToString(sum[:8])
+		}
+		s[p] = v
+		return nil
+	})
+	return s
+}
+
+func (s snap) diff(before snap) string {
+	var out []string
+	for p, v := range before {
+		if s[p] != v {
+			out = append(out, fmt.Sprintf("%s: %q -> %q", p, v, s[p]))
+		}
+	}
+	for p := range s {
+		if _, ok := before[p]; !ok {
+			out = append(out, "new "+p)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func newExecForTable(f jailFixture, box *osbox.Sandbox, guard *ExecGuard) *ExecTool {
+	policy := &Policy{Workspace: f.ws, Home: f.home}
+	env := map[string]string{"HOME": f.home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+	return NewExec(policy, ExecOptions{
+		Sandbox: box, Guard: guard, TempDir: f.tmp,
+		Hidden:    []string{filepath.Join(f.home, ".config/hearth"), filepath.Join(f.home, ".local/share/hearth"), filepath.Join(f.home, ".local/state/hearth")},
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+	})
+}
