@@ -14,13 +14,17 @@ echo "memory recall — targets: query < 15 ms at 10k chunks; incremental reinde
 go test -run '^$' -bench 'Query|IncrementalReindex|IndexMemory|Reload' -benchtime 20x ./backend/memory/ | tee /tmp/hearth-bench-memory.txt
 awk '/^Benchmark/ { line = sprintf("%s %.2f ms/op", $1, $3 / 1e6); for (i = 4; i <= NF; i++) if ($i == "MB/10k-chunks") line = line " " $(i-1) " MB/10k-chunks"; print line }' /tmp/hearth-bench-memory.txt
 echo
+echo "first request for \"hello\" — target: at most 2 000 tokens (chars/4) with every tool; also with tools.web.offline"
+go test -run '^$' -bench 'FirstRequestSize' -benchtime 3x ./backend/core/ | tee /tmp/hearth-bench-prompt.txt
+awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i == "tokens/first-request") t = $(i-1); else if ($i == "tools") n = $(i-1); print $1, t, "tokens,", n, "tools" }' /tmp/hearth-bench-prompt.txt
+echo
 echo "reminders — targets: idle wake < 1 ms with 1 000 jobs; at most 1 wake a minute"
 go test -run '^$' -bench 'IdleWake' -benchtime 200x ./backend/schedule/ | grep -E '^Benchmark'
 
 # The window streaming a 20 000-token answer into a 500-message chat (Chromium, dev build,
 # fake Ollama): long tasks and chunk-to-paint latency.
 echo
-go build -tags dev -o build/bin/hearth-dev .
+go build -tags dev,webkit2_41 -o build/bin/hearth-dev .
 go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
 dbus-run-session -- xvfb-run -a node frontend/e2e/bench-stream.mjs 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)' || true
 

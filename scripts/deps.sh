@@ -4,11 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
-# Browser e2e and native smoke (xvfb, chromium, dbus), the tray host, and what the real
-# Ollama server build needs.
+run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev librsvg2-bin)
+# Browser e2e and native smoke (xvfb, chromium, dbus), the tray host, what the real
+# Ollama server build needs, and the install test (lintian, desktop-file-validate, xprop,
+# gio launch); bubblewrap is the outer jail of the exec sandbox tests.
 test_pkgs=(bubblewrap xvfb xauth xdotool imagemagick chromium dbus-daemon dbus-x11 haskell-gtk-sni-tray-utils
-  nlohmann-json3-dev libstb-dev jq python3)
+  nlohmann-json3-dev libstb-dev jq python3
+  lintian desktop-file-utils x11-utils libglib2.0-bin)
 
 want=("${run_pkgs[@]}")
 [[ "${1:-run}" == test ]] && want+=("${test_pkgs[@]}")

@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 (cd frontend && npm run build --silent)
-go build -tags dev -o build/bin/hearth-dev .
+go build -tags dev,webkit2_41 -o build/bin/hearth-dev .
 go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
 dbus-run-session -- xvfb-run -a node frontend/e2e/screens.mjs 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)'

@@ -48,7 +48,8 @@ else
   bad "frontend build"
 fi
 
-check "go vet" bash -c 'go vet ./... && go vet -tags headless . && go vet -tags desktop,production . && echo "go vet: clean"'
+check "go vet" bash -c 'go vet ./... && go vet -tags headless . && go vet -tags desktop,production,webkit2_41 . &&
+  go -C scripts/package vet ./... && echo "go vet: clean"'
 
 # Real-Ollama tests need the pinned server; it is built once and cached.
 if [[ -x scripts/ollama-build.sh ]]; then
@@ -65,6 +66,9 @@ fi
 section "go test -race ./..."
 go test -race -count=1 -json ./... >"$out/go.json" 2>"$out/go.err"
 go_rc=$?
+# The packaging tool is a module of its own (scripts/package); it runs nothing concurrent,
+# so it skips the race detector's rebuild of nFPM and its dependencies.
+go -C scripts/package test -count=1 -json ./... >>"$out/go.json" 2>>"$out/go.err" || go_rc=1
 # Show go test's own lines: package results always, test output only for failures.
 jq -r -s '
   (map(select(.Action == "fail" and .Test != null) | .Package + " " + .Test)) as $failed
@@ -95,7 +99,7 @@ ok vitest "${vt_pass:-0}"
 
 # --- Browser end-to-end against the real Go backend (dev build) --------------------------
 section "browser e2e (dev build under Xvfb)"
-if go build -tags dev -o build/bin/hearth-dev . 2>"$out/devbuild.log" &&
+if go build -tags dev,webkit2_41 -o build/bin/hearth-dev . 2>"$out/devbuild.log" &&
   go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama 2>>"$out/devbuild.log"; then
   HEARTH_DEV_BIN="$root/build/bin/hearth-dev" HEARTH_FAKEOLLAMA_BIN="$root/build/bin/fakeollama" \
     dbus-run-session -- xvfb-run -a node --test --test-concurrency=1 --test-reporter=spec frontend/e2e/ 2>&1 |
@@ -118,6 +122,17 @@ check "committed bindings are current (git diff frontend/wailsjs)" bash -c 'scri
 
 # --- Native smoke: the production binary maps its window under Xvfb ----------------------
 check "native smoke (production build under Xvfb)" scripts/smoke.sh
+
+# --- Install: the Debian package and make install, each started from its menu entry ------
+section "install (make package, dpkg -i, dpkg --purge; make install, make uninstall)"
+scripts/install-test.sh 2>&1 | tee "$out/install.log"
+in_rc=${PIPESTATUS[0]}
+in_pass=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$out/install.log" | tail -n 1)
+in_fail=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$out/install.log" | tail -n 1)
+ok install "${in_pass:-0}"
+((${in_fail:-0} > 0)) && bad install "$in_fail"
+((in_rc != 0 && ${in_fail:-0} == 0)) && bad "install (did not finish)"
+
 # The launcher embeds the desktop image the smoke test just built (make desktop).
 check "go vet (launcher)" bash -c 'go vet -tags headless,launcher . && echo "go vet -tags headless,launcher: clean"'
 

@@ -69,7 +69,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	}
 	left := false
 	for _, n := range ofType[event.NoticeData](evs) {
-		left = left || strings.Contains(n.Message, "left out to fit")
+		left = left || strings.Contains(n.Message, "Left out to fit") && strings.Contains(n.Message, "older turns")
 	}
 	if res.FirstKept < 400-40 || res.FirstKept > 400 {
 		t.Errorf("Result.FirstKept %d: want the index of the first kept message, near the end of the 400 old ones", res.FirstKept)

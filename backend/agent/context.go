@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"hearth/backend/agent/prompt"
 	"hearth/backend/llm"
 )
 
@@ -40,6 +41,9 @@ type ContextInput struct {
 	// for the reply (maxTokens).
 	ContextLimit int
 	ReplyTokens  int
+	// ModelContext is the model's own maximum window when known (0 when
+	// not): advice never suggests a window beyond it.
+	ModelContext int
 	// Channel says where the user is ("desktop", "cli", "cron", …).
 	Channel string
 }
@@ -58,8 +62,18 @@ type ContextOutput struct {
 	LeftOutTurns int
 	FirstKept    int
 	// Notices are things the user should know about this request (a file
-	// of the system prompt unreadable, the current turn shortened).
+	// of the system prompt unreadable).
 	Notices []string
+	// Tools are the tool definitions to send when the builder fitted them
+	// to the window (fewer, or in their short form); nil means
+	// ContextInput.Tools as they are.
+	Tools []llm.ToolDef
+	// ReplyTokens is the reply limit to ask for when the builder lowered it
+	// to fit the window; 0 means ContextInput.ReplyTokens.
+	ReplyTokens int
+	// Shed says what was left out or shortened to fit the window; the
+	// runner tells the user once per run.
+	Shed prompt.Shed
 }
 
 // PlainContext is the builder used when none is configured: an optional

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/backend/agent/prompt"
 	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -27,8 +28,11 @@ type loop struct {
 	model     string // configured name, e.g. "ollama/qwen3:4b"
 	provider  llm.Provider
 	provModel string
-	limit     int
-	noTools   bool // the model cannot call tools: send no schemas
+	limit     int         // the window requests are fitted to (num_ctx)
+	modelMax  int         // the model's own maximum window, 0 when unknown
+	noTools   bool        // the model cannot call tools: send no schemas
+	reply     int         // the reply limit of the last request
+	shed      prompt.Shed // what the run's requests left out to fit
 	history   []llm.Message
 
 	callSeq   int
@@ -148,7 +152,7 @@ func (l *loop) body() (string, error) {
 		msg := resp.Message
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == llm.FinishLength {
-				l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.t.MaxTokens)
+				l.cutOffNotice()
 			}
 			l.finalMsg = &msg
 			return msg.Content, nil
@@ -159,7 +163,9 @@ func (l *loop) body() (string, error) {
 	}
 }
 
-// resolve finds the provider and the context window of the run's model.
+// resolve finds the provider and the context window of the run's model. It
+// is the one place the window comes from: the configured contextTokens,
+// capped at what the model really has.
 func (l *loop) resolve() error {
 	p, m, err := l.r.opts.Resolve(l.model)
 	if err != nil {
@@ -174,6 +180,7 @@ func (l *loop) resolve() error {
 		if err != nil {
 			return err
 		}
+		l.modelMax = d.ContextLength
 		if d.ContextLength > 0 && d.ContextLength < l.limit {
 			l.limit = d.ContextLength
 		}
@@ -189,11 +196,14 @@ func (l *loop) resolve() error {
 // refuses the request as too long although the budget said it fits (a
 // tokenizer denser than the estimate), the estimate is raised and the
 // request rebuilt smaller, a few times at most, before the error stands.
+// A request the builder itself found too big was never sent: raising the
+// estimate then would only make it bigger, and stay raised for later runs.
 func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	for attempt := 1; ; attempt++ {
 		resp, err := l.callOnce(defs, extra...)
 		le, ok := llm.AsError(err)
-		if !ok || le.Kind != llm.KindContextOverflow || attempt >= 4 || l.r.opts.Estimator == nil ||
+		var unsent *prompt.NoRoomError
+		if !ok || le.Kind != llm.KindContextOverflow || errors.As(err, &unsent) || attempt >= 4 || l.r.opts.Estimator == nil ||
 			resp.Message.Content != "" || len(resp.Message.ToolCalls) > 0 || !l.r.opts.Estimator.Overflowed(l.model) {
 			return resp, err
 		}
@@ -207,7 +217,8 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
 		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
-		ContextLimit: l.limit, ReplyTokens: l.t.MaxTokens, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
+		ContextLimit: l.limit, ReplyTokens: l.t.MaxTokens, ModelContext: l.modelMax,
+		Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
 	})
 	if _, ok := llm.AsError(err); ok {
 		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
@@ -225,15 +236,21 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	l.firstKept, l.built = out.FirstKept, len(l.history)
 	if out.LeftOutTurns > l.leftOut {
 		l.leftOut = out.LeftOutTurns
-		l.em.notice(event.LevelInfo, "%d older turn(s) of this chat were left out to fit the model's context window (%d tokens); start a new chat with /new to begin fresh.",
-			out.LeftOutTurns, l.limit)
 	}
+	l.shed = l.shed.Merge(out.Shed)
 	msgs := out.Messages
 	if len(extra) > 0 {
 		msgs = append(msgs[:len(msgs):len(msgs)], extra...)
 	}
+	if out.Tools != nil {
+		defs = out.Tools
+	}
+	l.reply = l.t.MaxTokens
+	if out.ReplyTokens > 0 {
+		l.reply = out.ReplyTokens
+	}
 	req := llm.Request{Model: l.provModel, Messages: msgs, Tools: defs, ContextTokens: l.limit,
-		MaxTokens: l.t.MaxTokens, Temperature: l.t.Temperature}
+		MaxTokens: l.reply, Temperature: l.t.Temperature}
 	resp, err := l.provider.Chat(l.ctx, req, l.onChunk)
 	if resp.ToolsDropped {
 		l.toolsUnavailable()
@@ -320,6 +337,9 @@ func (l *loop) summarise() (string, error) {
 func (l *loop) finish(final string, err error) Result {
 	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: event.StatusOK, Final: final, Usage: l.usage,
 		HistoryLen: l.built, FirstKept: l.firstKept}
+	if !l.shuttingDown() {
+		l.fitNotice()
+	}
 	switch {
 	case err == nil:
 	case l.shuttingDown():
@@ -383,7 +403,7 @@ func toolDefs(defs []tools.Definition) []llm.ToolDef {
 	}
 	out := make([]llm.ToolDef, len(defs))
 	for i, d := range defs {
-		out[i] = llm.ToolDef{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
+		out[i] = llm.ToolDef{Name: d.Name, Description: d.Description, Short: d.Short, Parameters: d.Parameters}
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"hearth/backend/agent/prompt"
@@ -16,7 +18,8 @@ import (
 //   - System: the persona files, MEMORY.md and the skills (the cached system prompt);
 //   - Window: how many recent turns a session's requests keep (the heartbeat's
 //     chat keeps few; 0 keeps all, the budget decides);
-//   - Recall: the recalled-history block for the turn's user message;
+//   - Recall: the recalled-history block for the turn's user message (put before
+//     it when there is room: it is the first thing a small window leaves out);
 //   - the runtime line (time, channel) on the current user message;
 //
 // then compacts old tool results and fits the whole to the window with the
@@ -38,8 +41,8 @@ type PromptContext struct {
 }
 
 // Build implements ContextBuilder. The stored history stays as the user typed it;
-// the recall block and the runtime line are added to the copy sent, on the current
-// turn's user message only.
+// the recall block and the runtime line go on the copy sent, on the current turn's
+// user message only.
 func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutput, error) {
 	var out ContextOutput
 	system, err := p.System()
@@ -57,14 +60,13 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	if p.Now != nil {
 		now = p.Now
 	}
+	recall := ""
 	for i := len(hist) - 1; i >= 0; i-- {
 		if hist[i].Role != llm.RoleUser {
 			continue
 		}
 		if p.Recall != nil {
-			if block := p.Recall(ctx, in.SessionID, hist[i].Content); block != "" {
-				hist[i].Content = block + "\n\n" + hist[i].Content
-			}
+			recall = p.Recall(ctx, in.SessionID, hist[i].Content)
 		}
 		hist[i].Content = prompt.AppendRuntimeContext(hist[i].Content, now(), p.TZ, in.Channel)
 		break
@@ -74,13 +76,10 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 		keep = prompt.KeepToolResults
 	}
 	msgs := prompt.CompactToolResults(hist, keep)
-	fit, err := p.Estimator.Counter(in.Model).Fit(system, in.Tools, msgs, in.ContextLimit, in.ReplyTokens)
+	fit, err := p.Estimator.Counter(in.Model).Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
+		Recall: recall, Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
-		if errors.Is(err, prompt.ErrNoRoom) {
-			return out, &llm.Error{Kind: llm.KindContextOverflow, Message: "this message does not fit the model's context window", Err: err,
-				Hint: "raise agents.defaults.contextTokens, lower maxTokens, or start a new chat with /new"}
-		}
-		return out, err
+		return out, OverflowError(err, "this message does not fit the model's context window", in)
 	}
 	out.Messages = make([]llm.Message, 0, len(fit.Messages)+1)
 	if system != "" {
@@ -89,14 +88,8 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	out.Messages = append(out.Messages, fit.Messages...)
 	out.EstimatedTokens, out.FirstKept = fit.RawTokens, cut+fit.FirstKept
 	out.Tokens = fit.Tokens
-	for _, m := range hist[:fit.Dropped] {
-		if m.Role == llm.RoleUser {
-			out.LeftOutTurns++
-		}
-	}
-	if fit.Omitted > 0 || fit.Truncated {
-		out.Notices = append(out.Notices, "This turn is too long for the model's context window: older tool results of it were left out or shortened.")
-	}
+	out.LeftOutTurns = fit.Shed.Turns
+	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	return out, nil
 }
 
@@ -115,4 +108,16 @@ func windowStart(history []llm.Message, turns int) int {
 		}
 	}
 	return 0
+}
+
+// OverflowError turns prompt.Fit's failure into the run's context_overflow
+// error (msg says what did not fit), with what would work with this model
+// as the hint. Other errors pass through.
+func OverflowError(err error, msg string, in ContextInput) error {
+	var nr *prompt.NoRoomError
+	if !errors.As(err, &nr) {
+		return err
+	}
+	return &llm.Error{Kind: llm.KindContextOverflow, Message: msg + " (" + strconv.Itoa(in.ContextLimit) + " tokens)", Err: err,
+		Hint: strings.Join(nr.Advice(in.ModelContext), "; ")}
 }

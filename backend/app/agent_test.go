@@ -22,7 +22,7 @@ import (
 )
 
 // chatService opens a Service whose Ollama is a scripted fake.
-func chatService(t *testing.T, cfgJSON string, replies ...fakeollama.Reply) (*App, *fakeollama.Server) {
+func chatService(t testing.TB, cfgJSON string, replies ...fakeollama.Reply) (*App, *fakeollama.Server) {
 	t.Helper()
 	setXDG(t)
 	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel(),

@@ -87,9 +87,11 @@ func New(opts Options) (*App, error) {
 	}
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
-		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(opts.Getenv)})})
+		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(opts.Getenv)}),
+		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) }})
 	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
-	a.Models = models.New(a.Settings, opts.Retry, a.CheckNews)
+	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
+		Pulled: func(string) { a.Memory.Recheck() }})
 	a.Reach = reach.New(a.Settings, a.MCPNews)
 	a.Sessions = sessions.New(sessions.Options{
 		Dir:       a.Settings.Paths().SessionsDir,

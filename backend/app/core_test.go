@@ -15,11 +15,12 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/config"
+	"hearth/backend/models"
 	"hearth/backend/settings"
 	"hearth/backend/workspace"
 )
 
-func setXDG(t *testing.T) string {
+func setXDG(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
 	t.Setenv("HOME", filepath.Join(root, "home"))
@@ -84,7 +85,9 @@ func TestOpenDefaults(t *testing.T) {
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
 		Model: "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
 		OllamaHost: srv.URL, OllamaReachable: true, OllamaVersion: "0.17.4", Version: "1.2.3",
-		Sandbox: st.Sandbox, // what this machine offers; backend/sandbox tests it
+		EmbeddingModel: "ollama/nomic-embed-text", Recall: models.RecallKeyword,
+		RecallNote: "the embedding model nomic-embed-text is not installed (hint: hearth models pull nomic-embed-text)",
+		Sandbox:    st.Sandbox, // what this machine offers; backend/sandbox tests it
 	}
 	if st.Sandbox.Summary == "" {
 		t.Error("Status says nothing about the sandbox")

@@ -11,7 +11,7 @@ import (
 )
 
 // open builds an App over the test's XDG dirs and closes it when the test ends.
-func open(t *testing.T, opts Options) *App {
+func open(t testing.TB, opts Options) *App {
 	t.Helper()
 	a, err := New(opts)
 	if err != nil {
@@ -22,7 +22,7 @@ func open(t *testing.T, opts Options) *App {
 }
 
 // started is open followed by Start without the lock (as the CLI's agent does).
-func started(t *testing.T, opts Options) *App {
+func started(t testing.TB, opts Options) *App {
 	t.Helper()
 	a := open(t, opts)
 	if err := a.Start(context.Background(), StartOptions{}); err != nil {

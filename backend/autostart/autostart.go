@@ -24,19 +24,29 @@ const marker = "X-Hearth-Autostart=true"
 // Path is the autostart entry's file.
 func Path() string { return filepath.Join(xdg.ConfigHome, "autostart", "hearth.desktop") }
 
-// Entry is the desktop entry text for exe.
+// Entry is the desktop entry text for exe. TryExec names exe too, so once Hearth is
+// uninstalled (its package removed) the session skips the entry instead of failing to
+// start a missing program.
 func Entry(exe string) string {
 	return "[Desktop Entry]\nType=Application\nName=Hearth\nComment=Personal AI agent: reminders and heartbeat in the tray\n" +
-		"Exec=" + quote(exe) + " " + HiddenFlag + "\nIcon=hearth\nTerminal=false\nX-GNOME-Autostart-enabled=true\n" + marker + "\n"
+		"Exec=" + execValue(exe) + " " + HiddenFlag + "\nTryExec=" + escape(exe) + "\nIcon=hearth\nTerminal=false\n" +
+		"X-GNOME-Autostart-enabled=true\n" + marker + "\n"
 }
 
-// quote follows the Desktop Entry spec's Exec quoting.
-func quote(s string) string {
-	if !strings.ContainsAny(s, " \t\"'\\$`") {
-		return s
+// execValue quotes a program path for the Exec key as the Desktop Entry spec says: an
+// argument with reserved characters goes in double quotes with " ` $ \ escaped by a
+// backslash, % is doubled, and the result is escaped again as a string value.
+func execValue(s string) string {
+	if strings.ContainsAny(s, " \t\n\"'\\><~|&;$*?#()`") {
+		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
+		s = `"` + r.Replace(s) + `"`
 	}
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
-	return `"` + r.Replace(s) + `"`
+	return escape(strings.ReplaceAll(s, "%", "%%"))
+}
+
+// escape writes s as a desktop entry string value.
+func escape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
 }
 
 // Set writes (enabled) or removes (disabled) the entry for exe. A file the

@@ -139,6 +139,12 @@ func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.
 	return mainIO(args, info, desktop, os.Stdin, stdout, stderr)
 }
 
+// Command is the command tree, not run, for documents made from it (the man pages of
+// scripts/manpage).
+func Command(info BuildInfo) *cobra.Command {
+	return newRootCmd(&env{info: info, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
+}
+
 // mainIO is Main with the input stream given (the agent REPL reads it).
 func mainIO(args []string, info BuildInfo, desktop DesktopFunc, stdin io.Reader, stdout, stderr io.Writer) int {
 	return mainEnv(&env{info: info, desktop: desktop, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args)

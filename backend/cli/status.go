@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"hearth/backend/app"
+	"hearth/backend/models"
 	"hearth/backend/settings"
 )
 
@@ -20,7 +21,9 @@ func newStatusCmd(e *env) *cobra.Command {
 		Short: "Check the config, the paths, the default model and Ollama",
 		Long: `Show where Hearth keeps its files, whether the config file is valid (with the
 line and column of any error), which model is the default and whether its provider
-is configured, and whether Ollama answers at its host (GET /api/version, 1.5 s).
+is configured, whether Ollama answers at its host (GET /api/version, 1.5 s), and
+whether memory recall searches by meaning or by keywords only (the embedding model
+not set or not installed; /api/show).
 It also names any API key written in config.json in plain text, and how to move
 it into the OS keyring (Hearth never moves one on its own).
 
@@ -94,6 +97,12 @@ func printStatus(w io.Writer, st settings.Status, a *app.App) {
 		fmt.Fprintf(w, "%sreachable (version %s)\n", pad, st.OllamaVersion)
 	} else {
 		fmt.Fprintf(w, "%sNOT reachable: %s\n", pad, st.OllamaError)
+	}
+	fmt.Fprintf(w, "Recall      ")
+	if st.Recall == models.RecallHybrid {
+		fmt.Fprintf(w, "by meaning and keywords (embedding model %s)\n", st.EmbeddingModel)
+	} else {
+		fmt.Fprintf(w, "keyword-only: %s\n", st.RecallNote)
 	}
 	fmt.Fprintf(w, "Sandbox     %s\n", st.Sandbox.Summary)
 	if st.Sandbox.Warning != "" {

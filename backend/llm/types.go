@@ -62,6 +62,9 @@ type ToolDef struct {
 	Description string `json:"description"`
 	// Parameters is a JSON Schema object; empty means "no parameters".
 	Parameters json.RawMessage `json:"parameters,omitempty"`
+	// Short is a one-line form of Description, sent instead when the
+	// context window is too small for the long one; never sent by itself.
+	Short string `json:"-"`
 }
 
 // Request is one chat call. Model is the provider's own name for the model

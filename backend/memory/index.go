@@ -13,6 +13,8 @@ import (
 	"time"
 
 	chromem "github.com/philippgille/chromem-go"
+
+	"hearth/backend/llm"
 )
 
 // EmbedFunc turns texts into vectors, one per input, in order (the Ollama
@@ -72,14 +74,73 @@ type Index struct {
 	w         *logWriter
 	embedErr  error     // last embedding failure
 	embedDown time.Time // when it happened (embedding is skipped for a while)
-	notes     []string  // workspace notes found by the last walk
-	lastWalk  time.Time
-	walkCost  time.Duration
+	// absent is set when the embedding model is not there (not installed,
+	// or its provider cannot embed): a lasting state, not a hiccup, so it is
+	// not asked again on every turn but after Recheck (a pull) or absentRetry.
+	absent   error
+	notes    []string // workspace notes found by the last walk
+	lastWalk time.Time
+	walkCost time.Duration
 }
 
 // embedRetry is how long embedding is skipped after it failed, so a stopped
 // Ollama does not slow every search.
 const embedRetry = 30 * time.Second
+
+// absentRetry is how long a missing embedding model is taken as missing: a
+// model pulled outside Hearth (`ollama pull`) is noticed within this time,
+// one failed call instead of one per turn.
+const absentRetry = 10 * time.Minute
+
+// ErrEmbedUnavailable marks an EmbedFunc error that will not go away by
+// itself, such as a provider that cannot embed; an Ollama "model not found"
+// counts too. Search then stays keyword-only until Recheck.
+var ErrEmbedUnavailable = errors.New("embedding model unavailable")
+
+// isAbsent reports whether err says the embedding model is not there.
+func isAbsent(err error) bool {
+	if errors.Is(err, ErrEmbedUnavailable) {
+		return true
+	}
+	le, ok := llm.AsError(err)
+	return ok && le.Kind == llm.KindModelNotFound
+}
+
+// canEmbed reports whether embedding is worth trying now; the caller holds
+// x.mu.
+func (x *Index) canEmbed() bool {
+	now := x.opts.Now()
+	switch {
+	case x.opts.Embed == nil:
+		return false
+	case x.absent != nil && now.Sub(x.embedDown) < absentRetry:
+		return false
+	case x.embedErr != nil && now.Sub(x.embedDown) < embedRetry:
+		return false
+	}
+	return true
+}
+
+// failed records an embedding failure; a caller's own deadline is not the
+// model's failure. The caller holds x.mu.
+func (x *Index) failed(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	x.embedErr, x.embedDown = err, x.opts.Now()
+	x.absent = nil
+	if isAbsent(err) {
+		x.absent = err
+	}
+}
+
+// Recheck forgets that the embedding model was missing or failing, so the
+// next search or sync asks again: call it after a model was pulled.
+func (x *Index) Recheck() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.embedErr, x.absent = nil, nil
+}
 
 // NewIndex returns an index; nothing is read until the first Sync or Search.
 func NewIndex(opts IndexOptions) *Index {
@@ -386,7 +447,7 @@ func (x *Index) updateSource(ctx context.Context, src string, fi srcStat, old fi
 // embed sets the vectors of chunks, in batches; a failure leaves them
 // keyword-only (embedMissing retries later) and is remembered.
 func (x *Index) embed(ctx context.Context, chunks []*Chunk, rep *IndexReport) {
-	if x.opts.Embed == nil || len(chunks) == 0 || (x.embedErr != nil && x.opts.Now().Sub(x.embedDown) < embedRetry) {
+	if len(chunks) == 0 || !x.canEmbed() {
 		return
 	}
 	for i := 0; i < len(chunks); i += x.opts.EmbedBatch {
@@ -400,13 +461,13 @@ func (x *Index) embed(ctx context.Context, chunks []*Chunk, rep *IndexReport) {
 			err = fmt.Errorf("embedding model returned %d vectors for %d texts", len(vecs), len(part))
 		}
 		if err != nil {
-			if ctx.Err() == nil { // a caller's deadline is not the model's failure
-				x.embedErr, x.embedDown = err, x.opts.Now()
+			x.failed(ctx, err)
+			if ctx.Err() == nil {
 				x.log.Warn("embed memory chunks; keyword search only until it works", "err", err)
 			}
 			return
 		}
-		x.embedErr = nil
+		x.embedErr, x.absent = nil, nil
 		for j, c := range part {
 			c.Vec = normalize(vecs[j])
 		}
@@ -467,7 +528,7 @@ func (x *Index) Reindex(ctx context.Context) (IndexReport, error) {
 	defer x.mu.Unlock()
 	x.loaded = true
 	x.reset()
-	x.embedErr, x.notes = nil, nil
+	x.embedErr, x.absent, x.notes = nil, nil, nil
 	if x.opts.Dir != "" {
 		x.w = &logWriter{path: filepath.Join(x.opts.Dir, logName)}
 		if err := x.w.snapshot(x.snapshot()); err != nil {

@@ -67,7 +67,7 @@ func (x *Index) Search(ctx context.Context, query string, k int) (Results, error
 		note = "keyword search: no embedding model is set (agents.defaults.embeddingModel)"
 	case x.col.Count() == 0 && len(x.chunks) > 0:
 		note = unavailable(x.embedErr)
-	case len(x.chunks) > 0 && (x.embedErr == nil || x.opts.Now().Sub(x.embedDown) >= embedRetry):
+	case len(x.chunks) > 0 && x.canEmbed():
 		vecs, err := x.opts.Embed(ctx, []string{query})
 		if err == nil && len(vecs) == 1 && len(vecs[0]) > 0 {
 			qvec = normalize(vecs[0])
@@ -75,9 +75,7 @@ func (x *Index) Search(ctx context.Context, query string, k int) (Results, error
 			if err == nil {
 				err = errors.New("no vector returned")
 			}
-			if ctx.Err() == nil {
-				x.embedErr, x.embedDown = err, x.opts.Now()
-			}
+			x.failed(ctx, err)
 			note = unavailable(err)
 		}
 	default:

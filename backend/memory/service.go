@@ -93,11 +93,11 @@ func embedder(name string, resolve func(string) (llm.Provider, string, error)) f
 	return func(ctx context.Context, texts []string) ([][]float32, error) {
 		p, model, err := resolve(name)
 		if err != nil {
-			return nil, fmt.Errorf("embedding model %s: %w", name, err)
+			return nil, fmt.Errorf("embedding model %s: %w: %w", name, err, ErrEmbedUnavailable)
 		}
 		e, ok := p.(llm.Embedder)
 		if !ok {
-			return nil, fmt.Errorf("embedding model %s: its provider cannot embed (hint: use an Ollama embedding model such as ollama/nomic-embed-text)", name)
+			return nil, fmt.Errorf("embedding model %s: its provider cannot embed: %w (hint: use an Ollama embedding model such as ollama/nomic-embed-text)", name, ErrEmbedUnavailable)
 		}
 		return e.Embed(ctx, model, texts)
 	}
@@ -280,6 +280,13 @@ func (s *Service) Search(ctx context.Context, query string, k int) (Results, err
 		res.Hits = []Hit{} // a JSON list, never null
 	}
 	return res, err
+}
+
+// Recheck makes the recall index ask for the embedding model again: it was maybe
+// just pulled, and a missing one is otherwise not asked about for a while.
+func (s *Service) Recheck() {
+	_, x, _ := s.parts()
+	x.Recheck()
 }
 
 // Reindex rebuilds the recall index from the files.

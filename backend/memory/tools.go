@@ -13,9 +13,9 @@ import (
 func Tools(store *Store, index *Index) []tools.Tool {
 	s, r := &searchTool{index: index}, &rememberTool{store: store}
 	return []tools.Tool{
-		tools.New(tools.Def[searchArgs]{Name: "memory_search", ReadOnly: true, Run: s.run,
+		tools.New(tools.Def[searchArgs]{Name: "memory_search", Short: "Search past chats and notes.", ReadOnly: true, Run: s.run,
 			Description: "Search past history, daily notes, notes and archived chats. Returns dated snippets with scores."}),
-		tools.New(tools.Def[rememberArgs]{Name: "remember", Run: r.run,
+		tools.New(tools.Def[rememberArgs]{Name: "remember", Short: "Save a fact to memory.", Run: r.run,
 			Description: "Save a lasting fact to memory/MEMORY.md."}),
 	}
 }

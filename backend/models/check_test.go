@@ -37,7 +37,7 @@ func checkService(t *testing.T, models ...fakeollama.Model) (*checkHarness, *fak
 		t.Fatal(err)
 	}
 	told := event.NewBroker[fitness.Result](0)
-	svc := New(st, llm.RetryPolicy{MaxAttempts: 1}, told)
+	svc := New(st, Options{Retry: llm.RetryPolicy{MaxAttempts: 1}, Checked: told})
 	t.Cleanup(svc.Close)
 	reg := tools.NewRegistry(tools.RegistryOptions{})
 	if err := reg.Register(tools.Builtins(tools.Options{Policy: tools.Policy{Workspace: t.TempDir()}})...); err != nil {

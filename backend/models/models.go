@@ -103,7 +103,13 @@ func (s *Service) Pull(ctx context.Context, name string, fn func(llm.PullProgres
 	if err != nil {
 		return err
 	}
-	return o.Pull(ctx, model, fn)
+	if err := o.Pull(ctx, model, fn); err != nil {
+		return err
+	}
+	if s.pulled != nil {
+		s.pulled(model) // the recall index asks for the embedding model again
+	}
+	return nil
 }
 
 // Delete removes an installed Ollama model.

@@ -20,6 +20,7 @@ type Service struct {
 	settings *settings.Service
 	retry    llm.RetryPolicy
 	checks   *modelChecks // the fitness check (check.go)
+	pulled   func(model string)
 
 	mu        sync.Mutex
 	providers map[string]provider // by provider key ("ollama", "openai", "custom.groq")
@@ -33,12 +34,22 @@ type provider struct {
 	from string
 }
 
-// New returns the service; retry bounds the retries of model calls (the zero value
-// is llm's default: a few attempts with backoff, for an Ollama that is still
-// starting). Every new fitness check result is published on checked (may be nil).
-func New(s *settings.Service, retry llm.RetryPolicy, checked *event.Broker[fitness.Result]) *Service {
-	return &Service{settings: s, retry: retry, providers: map[string]provider{}, pulls: map[string]context.CancelFunc{},
-		checks: newModelChecks(s.Paths(), checked)}
+// Options configure New; all may be zero.
+type Options struct {
+	// Retry bounds the retries of model calls; the zero value is llm's default (a
+	// few attempts with backoff, for an Ollama that is still starting).
+	Retry llm.RetryPolicy
+	// Checked hears every new fitness check result.
+	Checked *event.Broker[fitness.Result]
+	// Pulled is told after a model was pulled (memory asks for a missing
+	// embedding model again instead of waiting a while).
+	Pulled func(model string)
+}
+
+// New returns the service; it builds no provider yet.
+func New(s *settings.Service, opts Options) *Service {
+	return &Service{settings: s, retry: opts.Retry, pulled: opts.Pulled, providers: map[string]provider{},
+		pulls: map[string]context.CancelFunc{}, checks: newModelChecks(s.Paths(), opts.Checked)}
 }
 
 // Resolve maps a model name ("ollama/qwen3:4b", or a name of the default provider) to

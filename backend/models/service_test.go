@@ -33,7 +33,7 @@ func TestResolveRebuildsOnlyTheProviderWhoseSettingsChanged(t *testing.T) {
 	if err := s.Keys().SetAPIKey("openai", "sk-one"); err != nil {
 		t.Fatal(err)
 	}
-	m := New(s, llm.RetryPolicy{MaxAttempts: 1}, nil)
+	m := New(s, Options{Retry: llm.RetryPolicy{MaxAttempts: 1}})
 	oa, name, err := m.Resolve("openai/gpt-4o")
 	if err != nil || name != "gpt-4o" {
 		t.Fatalf("Resolve = %v, %q, %v", oa, name, err)

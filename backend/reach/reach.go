@@ -98,9 +98,14 @@ func (r *Service) Apply(c event.SettingsChanged) {
 	}
 }
 
-// Tools are web_search and web_fetch, built from tools.web.
+// Tools are web_search and web_fetch, built from tools.web; none when the web is
+// off (tools.web.offline): their schemas would only cost every request tokens for
+// tools that refuse.
 func (r *Service) Tools() ([]tools.Tool, error) {
 	w := r.settings.Config().Tools.Web
+	if w.Offline {
+		return nil, nil
+	}
 	ts, err := web.New(web.Options{
 		Offline:    w.Offline,
 		Provider:   w.Search.Provider,

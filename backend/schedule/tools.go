@@ -41,9 +41,9 @@ func Tools(jobs JobManager, post PostFunc, now func() time.Time, loc *time.Locat
 	}
 	c, m := &cronTool{jobs: jobs, now: now, loc: loc}, &messageTool{post: post}
 	return []tools.Tool{
-		tools.New(tools.Def[cronArgs]{Name: "cron", Run: c.run,
+		tools.New(tools.Def[cronArgs]{Name: "cron", Short: "Add, list or remove reminders.", Run: c.run,
 			Description: "Reminders: add (message + one of at, every_seconds, cron_expr), list, remove (id). Each runs message later as a task and notifies the user."}),
-		tools.New(tools.Def[messageArgs]{Name: "message", Run: m.run,
+		tools.New(tools.Def[messageArgs]{Name: "message", Short: "Message the user now.", Run: m.run,
 			Description: "Send content to the user now, in this chat and as a notification."}),
 	}
 }

@@ -6,6 +6,7 @@
 package settings
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"os"
@@ -49,6 +50,9 @@ type Options struct {
 	Changed func(event.SettingsChanged)
 	// Sandbox confines commands on this machine (probed once); Status reports it.
 	Sandbox *sandbox.Sandbox
+	// Recall says, for Status, how memory recall searches (the models service's
+	// CheckRecall) given whether Ollama answers.
+	Recall func(ctx context.Context, ollamaUp bool) (mode, note string)
 }
 
 // Service is the settings service. Its methods are safe for concurrent use. Config
@@ -59,6 +63,7 @@ type Service struct {
 	version string
 	changed func(event.SettingsChanged)
 	sandbox *sandbox.Sandbox
+	recall  func(context.Context, bool) (string, string)
 	keys    *Keys
 	told    int // the keys' version last reported
 
@@ -78,7 +83,7 @@ type Service struct {
 // reported by OnboardError.
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, changed: opts.Changed,
-		sandbox: opts.Sandbox}
+		sandbox: opts.Sandbox, recall: opts.Recall}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}

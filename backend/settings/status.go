@@ -31,6 +31,13 @@ type Status struct {
 	OllamaVersion   string   `json:"ollamaVersion"`
 	OllamaError     string   `json:"ollamaError"` // why OllamaReachable is false, with a hint
 	Version         string   `json:"version"`
+	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how memory
+	// recall searches: "hybrid" (by meaning and by words) when the embedding model
+	// is there, "keyword" (by words only) when it is not set, not installed or
+	// unreachable; RecallNote says why.
+	EmbeddingModel string `json:"embeddingModel"`
+	Recall         string `json:"recall"`
+	RecallNote     string `json:"recallNote,omitempty"`
 	// APIKeys lists the API keys written in config.json in plain text; nil (left
 	// out of the JSON) when there is none.
 	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
@@ -82,6 +89,10 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.ModelConfigured, st.ModelProblem = cfg.ProviderConfigured(provider)
 	}
 	st.OllamaVersion, st.OllamaReachable, st.OllamaError = s.checkOllama(ctx, st.OllamaHost)
+	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
+	if s.recall != nil {
+		st.Recall, st.RecallNote = s.recall(ctx, st.OllamaReachable)
+	}
 	if keys := s.keys.PlainKeys(); len(keys.Plain) > 0 {
 		st.APIKeys = &keys
 	}

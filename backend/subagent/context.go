@@ -2,7 +2,6 @@ package subagent
 
 import (
 	"context"
-	"errors"
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
@@ -31,18 +30,13 @@ func (c *Context) Build(_ context.Context, in agent.ContextInput) (agent.Context
 	var out agent.ContextOutput
 	system := SystemPrompt(c.Workspace())
 	msgs := prompt.CompactToolResults(in.History, prompt.KeepToolResults)
-	fit, err := c.Estimator.Counter(in.Model).Fit(system, in.Tools, msgs, in.ContextLimit, in.ReplyTokens)
+	fit, err := c.Estimator.Counter(in.Model).Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
+		Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
-		if errors.Is(err, prompt.ErrNoRoom) {
-			return out, &llm.Error{Kind: llm.KindContextOverflow, Message: "the task does not fit the model's context window", Err: err,
-				Hint: "give the helper a shorter task or raise agents.defaults.contextTokens"}
-		}
-		return out, err
+		return out, agent.OverflowError(err, "the task does not fit the model's context window", in)
 	}
 	out.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, fit.Messages...)
 	out.EstimatedTokens, out.Tokens, out.FirstKept = fit.RawTokens, fit.Tokens, fit.FirstKept
-	if fit.Omitted > 0 || fit.Truncated {
-		out.Notices = append(out.Notices, "The helper's work is too long for the model's context window: older tool results were left out or shortened.")
-	}
+	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	return out, nil
 }

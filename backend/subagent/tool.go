@@ -10,7 +10,7 @@ import (
 
 // Tool returns the spawn tool over m.
 func (m *Manager) Tool() tools.Tool {
-	return tools.New(tools.Def[spawnArgs]{Name: "spawn", Run: spawnTool{m}.run,
+	return tools.New(tools.Def[spawnArgs]{Name: "spawn", Short: "Run a task in the background.", Run: spawnTool{m}.run,
 		Description: "Run a self-contained task in the background; the result is posted to this chat later."})
 }
 

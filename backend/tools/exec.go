@@ -84,7 +84,7 @@ func NewExec(policy *Policy, opts ExecOptions) *ExecTool {
 		g = NewExecGuard(policy)
 	}
 	t := &ExecTool{policy: policy, opts: opts, guard: g}
-	t.typed = New(Def[execArgs]{Name: "exec", Exclusive: true, Run: t.run,
+	t.typed = New(Def[execArgs]{Name: "exec", Short: "Run a shell command.", Exclusive: true, Run: t.run,
 		// A limit a little beyond the command's own, so the process group is
 		// killed and reported by exec itself rather than abandoned.
 		Timeout:     func(a execArgs) time.Duration { return t.timeout(a) + 5*time.Second },

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -36,7 +37,7 @@ func TestExecSandboxTable(t *testing.T) {
 	raw := newExecForTable(f, box, &ExecGuard{off: true})
 	before := f.snapshot(t)
 	for _, c := range destructive {
-		res, _ := raw.Execute(context.Background(), Args{"command": c, "timeout": 20})
+		res := Invoke(context.Background(), raw, execJSON(c, 20))
 		if strings.Contains(res.Content, secretKey) {
 			t.Errorf("%q read a hidden secret:\n%s", c, res.Content)
 		}
@@ -48,9 +49,9 @@ func TestExecSandboxTable(t *testing.T) {
 	guarded := newExecForTable(f, box, nil)
 	for _, c := range ordinary {
 		f.reset(t)
-		res, err := guarded.Execute(context.Background(), Args{"command": c.cmd, "timeout": 30})
-		if err != nil || res.IsError || !strings.Contains(res.Content, c.want) {
-			t.Errorf("ordinary command %q refused or broken (err %v):\n%s", c.cmd, err, res.Content)
+		res := Invoke(context.Background(), guarded, execJSON(c.cmd, 30))
+		if res.IsError || !strings.Contains(res.Content, c.want) {
+			t.Errorf("ordinary command %q refused or broken:\n%s", c.cmd, res.Content)
 		}
 	}
 	t.Logf("%d destructive commands had no effect outside the workspace; %d ordinary commands ran (%s)", len(destructive), len(ordinary), st.Mode)
@@ -181,4 +182,10 @@ func newExecForTable(f jailFixture, box *osbox.Sandbox, guard *ExecGuard) *ExecT
 		Hidden:    []string{filepath.Join(f.home, ".config/hearth"), filepath.Join(f.home, ".local/share/hearth"), filepath.Join(f.home, ".local/state/hearth")},
 		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 	})
+}
+
+// execJSON is exec's arguments as the model sends them.
+func execJSON(command string, timeout int) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"command": command, "timeout": timeout})
+	return b
 }

@@ -31,7 +31,7 @@ type readFileArgs struct {
 }
 
 func readFileTool(b fsBase) Tool {
-	return New(Def[readFileArgs]{Name: "read_file", ReadOnly: true, Run: b.readFile,
+	return New(Def[readFileArgs]{Name: "read_file", Short: "Read a text file as numbered lines.", ReadOnly: true, Run: b.readFile,
 		Description: "Read a text file as numbered lines (line<TAB>text), paged; offset is the 1-based first line. Images are described, not shown."})
 }
 

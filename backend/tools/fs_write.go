@@ -24,7 +24,7 @@ type writeFileArgs struct {
 func (a writeFileArgs) WritePath() string { return a.Path }
 
 func writeFileTool(b fsBase) Tool {
-	return New(Def[writeFileArgs]{Name: "write_file", Run: b.writeFile,
+	return New(Def[writeFileArgs]{Name: "write_file", Short: "Create or overwrite a file.", Run: b.writeFile,
 		Description: "Create or overwrite a file with content; creates parent folders."})
 }
 
@@ -59,7 +59,7 @@ type editFileArgs struct {
 func (a editFileArgs) WritePath() string { return a.Path }
 
 func editFileTool(b fsBase) Tool {
-	return New(Def[editFileArgs]{Name: "edit_file", Run: b.editFile,
+	return New(Def[editFileArgs]{Name: "edit_file", Short: "Replace exact text in a file.", Run: b.editFile,
 		Description: "Replace exact text old_text with new_text in a file. old_text must match once unless replace_all."})
 }
 

@@ -25,7 +25,7 @@ type grepArgs struct {
 }
 
 func grepTool(b fsBase) Tool {
-	return New(Def[grepArgs]{Name: "grep", ReadOnly: true, Run: b.grep,
+	return New(Def[grepArgs]{Name: "grep", Short: "Search file contents by regex.", ReadOnly: true, Run: b.grep,
 		Description: "Search file contents with a regular expression (RE2). Honours .gitignore, skips binary files."})
 }
 

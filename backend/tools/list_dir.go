@@ -19,7 +19,7 @@ type listDirArgs struct {
 }
 
 func listDirTool(b fsBase) Tool {
-	return New(Def[listDirArgs]{Name: "list_dir", ReadOnly: true, Run: b.listDir,
+	return New(Def[listDirArgs]{Name: "list_dir", Short: "List a folder.", ReadOnly: true, Run: b.listDir,
 		Description: "List a folder; folders end with /. recursive skips .git and node_modules."})
 }
 

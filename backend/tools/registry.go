@@ -132,6 +132,9 @@ func (r *Registry) Definitions() []Definition {
 	defs := make([]Definition, len(entries))
 	for i, e := range entries {
 		defs[i] = Definition{Name: e.tool.Name(), Description: e.tool.Description(), Parameters: e.params}
+		if sd, ok := e.tool.(ShortDescriber); ok {
+			defs[i].Short = sd.ShortDescription()
+		}
 	}
 	return defs
 }

@@ -148,7 +148,7 @@ type globArgs struct {
 }
 
 func globTool(b fsBase) Tool {
-	return New(Def[globArgs]{Name: "glob", ReadOnly: true, Run: b.glob,
+	return New(Def[globArgs]{Name: "glob", Short: "Find files by glob pattern.", ReadOnly: true, Run: b.glob,
 		Description: "Find files by glob pattern (e.g. **/*.go; no / = any depth), newest first. Honours .gitignore."})
 }
 

@@ -37,6 +37,14 @@ type Tool interface {
 	Execute(ctx context.Context, args Args) (Result, error)
 }
 
+// ShortDescriber is implemented by tools with a one-line form of their
+// description, sent instead of the long one when the model's context window
+// is too small for every tool in full. Tools without one get the first
+// sentence of their description.
+type ShortDescriber interface {
+	ShortDescription() string
+}
+
 // Origin says where a tool comes from. Definitions are sent grouped by origin,
 // then by name, so the tool list is stable between requests (F-STABLE).
 type Origin int
@@ -96,6 +104,8 @@ type Definition struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// Short is the ShortDescription of tools that have one.
+	Short string `json:"short,omitempty"`
 }
 
 // Args is one call's arguments, decoded once by Registry.Prepare: the

@@ -22,6 +22,9 @@ import (
 type Def[P any] struct {
 	Name        string
 	Description string
+	// Short is a one-line form of Description, sent instead of it when the
+	// model's context window is too small for every tool in full.
+	Short string
 	// ReadOnly tools have no side effects and may run concurrently.
 	ReadOnly bool
 	// Exclusive tools never run at the same time as any other tool.
@@ -66,6 +69,7 @@ var (
 
 func (t *typed[P]) Name() string                   { return t.def.Name }
 func (t *typed[P]) Description() string            { return t.def.Description }
+func (t *typed[P]) ShortDescription() string       { return t.def.Short }
 func (t *typed[P]) Parameters() *jsonschema.Schema { return t.wire }
 func (t *typed[P]) ReadOnly() bool                 { return t.def.ReadOnly }
 func (t *typed[P]) Exclusive() bool                { return t.def.Exclusive }

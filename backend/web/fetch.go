@@ -44,7 +44,7 @@ type fetchArgs struct {
 }
 
 func (t *fetchTool) tool() tools.Tool {
-	return tools.New(tools.Def[fetchArgs]{Name: "web_fetch", ReadOnly: true, Run: t.run,
+	return tools.New(tools.Def[fetchArgs]{Name: "web_fetch", Short: "Fetch a web page as text.", ReadOnly: true, Run: t.run,
 		Description: "Fetch a web page (http/https) as readable Markdown."})
 }
 

@@ -234,7 +234,7 @@ func TestFetchEmbeddedIPv4Forms(t *testing.T) {
 	deny := newFetch(t, Options{Resolver: newResolver(nil)})
 	for _, host := range []string{"[::127.0.0.1]", "[2002:7f00:1::]", "[64:ff9b::7f00:1]", "[2001:0:4136:e378:8000:63bf:80ff:fffe]"} {
 		u := fmt.Sprintf("http://%s:%d/", host, port)
-		if r := call(t, deny, tools.Args{"url": u}); !r.IsError || !strings.Contains(r.Content, "127.0.0.1") {
+		if r := call(t, deny, map[string]any{"url": u}); !r.IsError || !strings.Contains(r.Content, "127.0.0.1") {
 			t.Errorf("%s: not blocked as 127.0.0.1: %s", u, r.Content)
 		}
 	}

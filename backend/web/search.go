@@ -37,7 +37,7 @@ type searchArgs struct {
 }
 
 func (t *searchTool) tool() tools.Tool {
-	return tools.New(tools.Def[searchArgs]{Name: "web_search", ReadOnly: true, Run: t.run,
+	return tools.New(tools.Def[searchArgs]{Name: "web_search", Short: "Search the web.", ReadOnly: true, Run: t.run,
 		Description: "Search the web; returns titles, URLs and snippets."})
 }
 

@@ -19,6 +19,8 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     ollamaReachable: true,
     ollamaVersion: '0.17.4',
     ollamaError: '',
+    embeddingModel: 'ollama/nomic-embed-text',
+    recall: 'hybrid',
     sandbox: { mode: 'landlock', landlockABI: 4, namespaces: true, summary: 'Landlock (ABI 4) with namespaces' } as Status['sandbox'],
     ...over,
   };

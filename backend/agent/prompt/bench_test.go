@@ -121,7 +121,7 @@ func BenchmarkFit(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := (Counter{Ratio: 1.1}).Fit(system, tools, h, window, 2048); err != nil {
+					if _, err := (Counter{Ratio: 1.1}).Fit(Request{System: system, Tools: tools, History: h, Window: window, Reply: 2048}); err != nil {
 						b.Fatal(err)
 					}
 				}

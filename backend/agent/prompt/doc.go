@@ -15,6 +15,12 @@
 //	sys, _ := builder.SystemPrompt()
 //	user := prompt.AppendRuntimeContext(text, now, tz, "desktop")
 //	msgs := prompt.CompactToolResults(history, prompt.KeepToolResults)
-//	fit, err := est.Counter(model).Fit(sys, tools, msgs, ctxTokens, maxTokens)
-//	// send fit.Messages; then est.Observe(model, fit.RawTokens, resp.Usage.PromptTokens)
+//	fit, err := est.Counter(model).Fit(prompt.Request{System: sys, Tools: tools,
+//		History: msgs, Recall: block, Window: ctxTokens, Reply: maxTokens})
+//	// send fit.Messages and fit.Tools with fit.Reply as the reply limit;
+//	// tell the user what fit.Shed left out; then
+//	// est.Observe(model, fit.RawTokens, resp.Usage.PromptTokens)
+//
+// When the window is too small for everything, Fit leaves out optional parts
+// in a fixed order (see Fit and docs/local-models.md) instead of failing.
 package prompt

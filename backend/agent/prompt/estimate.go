@@ -28,10 +28,12 @@ const (
 )
 
 // Calibration limits. Reported/estimated ratios outside [minRatio, maxRatio]
-// say more about the report than about the tokenizer.
+// say more about the report than about the tokenizer. The estimate counts
+// four ASCII characters a token, so a tokenizer that spends a token per byte
+// (a tiny or byte-level vocabulary) has a ratio near 4: the cap must allow it.
 const (
 	minRatio = 0.5
-	maxRatio = 2.5
+	maxRatio = 5.0
 	// alphaUp and alphaDown weigh a new observation in the moving average.
 	// Going up fast and down slowly keeps the budget safe: an underestimate
 	// overflows the window (Ollama then silently cuts the prompt's start),

@@ -48,7 +48,7 @@ func Example() {
 
 	est := prompt.NewEstimator()
 	msgs := prompt.CompactToolResults(history, prompt.KeepToolResults)
-	fit, err := est.Counter("qwen3:4b").Fit(system, nil, msgs, 8192, 2048)
+	fit, err := est.Counter("qwen3:4b").Fit(prompt.Request{System: system, History: msgs, Window: 8192, Reply: 2048})
 	if err != nil {
 		fmt.Println(err)
 		return

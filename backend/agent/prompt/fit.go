@@ -2,38 +2,72 @@ package prompt
 
 import (
 	"errors"
-	"fmt"
-	"unicode/utf8"
+	"slices"
 
 	"hearth/backend/llm"
 )
 
-// ErrNoRoom says a request cannot fit the context window even with all
-// history left out and the current turn cut down. Its wrapping error gives the
-// figures and a hint.
+// ErrNoRoom says a request cannot fit the context window even with
+// everything optional left out. Fit returns it inside a *NoRoomError, which
+// gives the figures and what would work instead.
 var ErrNoRoom = errors.New("context window too small")
 
 // minKeepTokens is the least a truncated message keeps of its content: below
 // that a cut message says nothing useful and the request should fail instead.
 const minKeepTokens = 48
 
+// MinReplyFloor is the smallest reply reserve Fit lowers the reply limit to
+// (unless the reply limit itself is smaller): below it even a short answer
+// with one tool call is cut off.
+const MinReplyFloor = 256
+
+// ReplyFloor is the reply reserve Fit keeps however tight the window: a
+// quarter of the window, at least MinReplyFloor, never more than asked for.
+// A reply reserve of half a small window (2048 of 4096) would leave too
+// little for the prompt; less than a quarter cuts off ordinary answers.
+func ReplyFloor(window, reply int) int {
+	return min(reply, max(window/4, MinReplyFloor))
+}
+
+// Request is what Fit fits into a context window.
+type Request struct {
+	// System is the system prompt; it is always sent whole.
+	System string
+	// Tools are the tools offered, in the order to send them.
+	Tools []llm.ToolDef
+	// History is the conversation; its current turn starts at the last user
+	// message.
+	History []llm.Message
+	// Recall is an optional block (recalled memory) put before the current
+	// user message when there is room.
+	Recall string
+	// Window is the context window in tokens; Reply the reply limit wanted.
+	Window, Reply int
+}
+
 // Fit is a request fitted to the context window.
 type Fit struct {
 	// Messages are the messages to send after the system prompt: a suffix of
 	// the history starting at a turn boundary, without the reasoning of
-	// earlier turns, possibly with the current turn's content shortened. They
-	// are copies; the history is not modified.
+	// earlier turns, possibly with the current turn's content shortened and
+	// the recall block before its user message. They are copies; the
+	// history is not modified.
 	Messages []llm.Message
+	// Tools are the tools to send: all of Request.Tools, or fewer, or some
+	// in their short form (Shed says which).
+	Tools []llm.ToolDef
+	// Reply is the reply reserve kept: the reply limit to ask the provider
+	// for (num_predict), at most Request.Reply.
+	Reply int
 	// Dropped is how many of the oldest history messages were left out, and
 	// FirstKept the history index of Messages[0] (they are equal because only
-	// whole turns are dropped from the front). F-CONSOLIDATE consolidates
+	// whole turns are dropped from the front). The agent consolidates
 	// history[:FirstKept] into memory so they are not lost unseen.
 	Dropped   int
 	FirstKept int
 	// Omitted counts tool results of the current turn replaced by their
 	// placeholder, and Truncated is set when the current turn lost its
-	// reasoning or had the middle of a message cut; both are worth a notice
-	// to the user.
+	// reasoning or had the middle of a message cut.
 	Omitted   int
 	Truncated bool
 	// Tokens is the calibrated estimate of the whole request (system prompt,
@@ -42,8 +76,51 @@ type Fit struct {
 	// RawTokens is the same estimate before calibration: the figure to pass to
 	// Estimator.Observe with the provider's reported prompt tokens.
 	RawTokens int
-	// Budget is contextTokens − replyTokens − the safety margin.
+	// Budget is Window − Reply − the safety margin.
 	Budget int
+	// Shed says what was left out or shortened to fit.
+	Shed Shed
+}
+
+// Shed records what Fit left out or shortened, in the fit order (see Fit).
+// The zero value means the whole request fitted.
+type Shed struct {
+	// ReplyFrom is the reply limit asked for when Fit lowered it (Fit.Reply
+	// is the new one); 0 when it was kept.
+	ReplyFrom int `json:"replyFrom,omitempty"`
+	// Recall is set when the recall block was left out.
+	Recall bool `json:"recall,omitempty"`
+	// Turns counts the older turns (user messages) left out.
+	Turns int `json:"turns,omitempty"`
+	// Shortened names the tools sent in their short form.
+	Shortened []string `json:"shortened,omitempty"`
+	// Tools names the tools left out, least likely needed first.
+	Tools []string `json:"tools,omitempty"`
+	// CurrentTurn is set when the current turn itself was cut (older tool
+	// results of it replaced by placeholders, reasoning or the middle of a
+	// long message left out).
+	CurrentTurn bool `json:"currentTurn,omitempty"`
+}
+
+// Any reports whether anything was left out or shortened.
+func (s Shed) Any() bool {
+	return s.ReplyFrom > 0 || s.Recall || s.Turns > 0 || len(s.Shortened) > 0 || len(s.Tools) > 0 || s.CurrentTurn
+}
+
+// Merge is what two requests left out together (the requests of one run):
+// the larger count, the union of names, either flag.
+func (s Shed) Merge(o Shed) Shed {
+	union := func(a, b []string) []string {
+		out := a
+		for _, n := range b {
+			if !slices.Contains(out, n) {
+				out = append(out[:len(out):len(out)], n)
+			}
+		}
+		return out
+	}
+	return Shed{ReplyFrom: max(s.ReplyFrom, o.ReplyFrom), Recall: s.Recall || o.Recall, Turns: max(s.Turns, o.Turns),
+		Shortened: union(s.Shortened, o.Shortened), Tools: union(s.Tools, o.Tools), CurrentTurn: s.CurrentTurn || o.CurrentTurn}
 }
 
 // sendable is a history message as Fit sends it. The reasoning of earlier
@@ -63,209 +140,295 @@ func sendable(m llm.Message, earlierTurn bool) llm.Message {
 // a run of code or numbers tokenizes denser than prose.
 func safetyMargin(avail int) int { return avail/25 + 16 }
 
-// Fit chooses the messages to send so that the system prompt, the tools and
-// the messages fit in contextTokens − replyTokens with a small margin. It
-// drops the oldest whole turns first (a turn is a user message and everything
-// up to the next one, so an assistant tool-call message always travels with
-// its results) and never the current turn, the one starting at the last user
-// message. If the current turn alone is too big, its older tool results are
-// replaced by placeholders, its reasoning is left out, and then the middle of
-// its largest contents is cut, saying so in the text. If even that cannot
-// fit, Fit returns an error wrapping ErrNoRoom and no messages: it never
+// budgetFor is the prompt budget of a window with reply tokens reserved.
+func budgetFor(window, reply int) int {
+	avail := window - reply
+	return avail - safetyMargin(avail)
+}
+
+// Fit makes the request fit Window − Reply with a small margin by leaving
+// out optional parts in a fixed order, each only as far as needed:
+//
+//  1. the reply reserve, down to ReplyFloor;
+//  2. the recall block;
+//  3. older history, oldest whole turns first (a turn is a user message and
+//     everything up to the next one, so a tool call travels with its
+//     results);
+//  4. long tool descriptions: tools are sent in their short form, the
+//     biggest saving first;
+//  5. tools least likely needed for this message (never the core tools,
+//     see IsCoreTool, nor a tool already called in this turn);
+//  6. the current turn itself: its older tool results become placeholders,
+//     its reasoning is left out, then the middle of its largest contents is
+//     cut, saying so in the text.
+//
+// Room left over goes back to the reply reserve. If even that cannot fit,
+// Fit returns a *NoRoomError (wrapping ErrNoRoom) and no messages: it never
 // returns a request that overflows by its own estimate. Its cost grows with
 // what is sent, and only trivially (a scan of roles) with the length of the
-// history.
-func (c Counter) Fit(system string, tools []llm.ToolDef, history []llm.Message, contextTokens, replyTokens int) (Fit, error) {
-	avail := contextTokens - replyTokens
-	budget := avail - safetyMargin(avail)
-	f := Fit{Budget: budget}
-	sysRaw, toolsRaw := EstimateText(system), EstimateTools(tools)
-	fixedRaw := requestOverhead + sysRaw + toolsRaw
-	fixed := c.scale(requestOverhead) + c.scale(sysRaw) + c.scale(toolsRaw)
-	if budget <= 0 || fixed > budget {
-		return f, fmt.Errorf("fit request: system prompt and %d tools need ~%d tokens, budget is %d (context %d − reply %d − margin): %w (hint: raise contextTokens, lower maxTokens or offer fewer tools)",
-			len(tools), fixed, budget, contextTokens, replyTokens, ErrNoRoom)
-	}
-
-	last := 0 // start of the current turn
-	for i := len(history) - 1; i >= 0; i-- {
-		if history[i].Role == llm.RoleUser {
-			last = i
+// history: messages older than the first that does not fit are never
+// estimated.
+func (c Counter) Fit(req Request) (Fit, error) {
+	f := &fitter{c: c, req: req, hist: req.History}
+	f.last = 0 // start of the current turn; a history without a user message is all current turn
+	for i := len(f.hist) - 1; i >= 0; i-- {
+		if f.hist[i].Role == llm.RoleUser {
+			f.last = i
 			break
 		}
 	}
+	f.recall = req.Recall != "" && len(f.hist) > 0 && f.hist[f.last].Role == llm.RoleUser
+	f.raw, f.tok = make([]int, len(f.hist)), make([]int, len(f.hist))
+	f.next = len(f.hist) - 1
+	f.tools = append([]llm.ToolDef(nil), req.Tools...)
+	f.sysRaw = EstimateText(req.System)
+	var shed Shed
 
-	// Keep the longest suffix that starts at a turn boundary and fits: the
-	// same as dropping the oldest turns one by one, in one backward pass.
-	// Messages older than the first one that does not fit are never even
-	// estimated, so the cost follows what is sent, not the session's length.
-	raw := make([]int, len(history))
-	tok := make([]int, len(history))
-	start, sum := len(history), 0
-	for i := len(history) - 1; i >= 0; i-- {
-		raw[i] = EstimateMessage(sendable(history[i], i < last))
-		tok[i] = c.scale(raw[i])
-		sum += tok[i]
-		if i > last {
+	floor := ReplyFloor(req.Window, req.Reply)
+	budget := budgetFor(req.Window, floor)
+	// Steps 1 and 2: everything at the reply floor, with the recall block
+	// and then without; the reply reserve takes back the room left.
+	p := f.pass(budget)
+	if (p.cut || !p.fits) && f.recall {
+		f.recall = false
+		shed.Recall = true
+		p = f.pass(budget)
+	}
+	// Step 3 happened in the pass: it kept the longest suffix of whole turns
+	// that fits. If even the current turn alone did not, go on.
+	if !p.fits {
+		f.shortenTools(budget, p.sum)
+		shed.Shortened = f.shortened
+		if f.fixedTok()+p.sum > budget {
+			shed.Tools = f.dropTools(budget, p.sum)
+			// Shortened names only tools still sent.
+			shed.Shortened = slices.DeleteFunc(shed.Shortened, func(n string) bool { return slices.Contains(shed.Tools, n) })
+		}
+	}
+	out := f.result(p)
+	out.Shed = shed
+	out.Shed.Turns = countUsers(f.hist[:out.Dropped])
+	if !p.fits && out.Tokens > budget {
+		// Step 6: the current turn is all that is left to cut.
+		out.Budget = budget
+		if err := c.shrink(&out, f.tok[p.start:], f.raw[p.start:]); err != nil {
+			// out.Tokens is now the smallest request Fit can make.
+			return Fit{Budget: budget}, f.noRoom(floor, out.Tokens)
+		}
+		out.Shed.CurrentTurn = true
+	}
+	out.Reply = f.replyFor(out.Tokens, floor)
+	out.Budget = budgetFor(req.Window, out.Reply)
+	if out.Reply < req.Reply {
+		out.Shed.ReplyFrom = req.Reply
+	}
+	return out, nil
+}
+
+// fitter is the state of one Fit.
+type fitter struct {
+	c    Counter
+	req  Request
+	hist []llm.Message
+	last int
+	// recall says whether the recall block is still sent.
+	recall bool
+	// raw and tok are the estimates of history messages, filled from the
+	// end down to next+1 as passes need them.
+	raw, tok []int
+	next     int
+	tools    []llm.ToolDef
+	sysRaw   int
+	// shortened names the tools now in their short form.
+	shortened []string
+}
+
+// passResult is the suffix of the history one pass keeps.
+type passResult struct {
+	start int  // history index of the first message kept
+	sum   int  // calibrated tokens of hist[start:] (with the recall block if sent)
+	cut   bool // older messages were left out for want of room
+	fits  bool // fixed part + kept messages fit the budget
+}
+
+// estimate fills the estimates of history messages down to index i.
+func (f *fitter) estimate(i int) {
+	for ; f.next >= i; f.next-- {
+		j := f.next
+		f.raw[j] = EstimateMessage(sendable(f.hist[j], j < f.last))
+		f.tok[j] = f.c.scale(f.raw[j])
+	}
+}
+
+// lastMsg is the current user message as sent: with the recall block while
+// it is kept.
+func (f *fitter) lastMsg() llm.Message {
+	m := f.hist[f.last]
+	if f.recall {
+		m.Content = f.req.Recall + "\n\n" + m.Content
+	}
+	return m
+}
+
+// msgTok is the calibrated estimate of history message i as sent.
+func (f *fitter) msgTok(i int) int {
+	if i == f.last && f.recall {
+		return f.c.scale(EstimateMessage(f.lastMsg()))
+	}
+	f.estimate(i)
+	return f.tok[i]
+}
+
+func (f *fitter) fixedRaw() (int, int) {
+	toolsRaw := EstimateTools(f.tools)
+	return requestOverhead + f.sysRaw + toolsRaw, f.c.scale(requestOverhead) + f.c.scale(f.sysRaw) + f.c.scale(toolsRaw)
+}
+
+func (f *fitter) fixedTok() int { _, t := f.fixedRaw(); return t }
+
+// pass keeps the longest suffix of the history that starts at a turn
+// boundary and fits the budget with the fixed part: the same as dropping
+// the oldest turns one by one, in one backward pass. It never drops the
+// current turn, the one starting at the last user message.
+func (f *fitter) pass(budget int) passResult {
+	fixed := f.fixedTok()
+	h := f.hist
+	start, sum := len(h), 0
+	cut := false
+	for i := len(h) - 1; i >= 0; i-- {
+		sum += f.msgTok(i)
+		if i > f.last {
 			continue // inside the current turn: not a place to cut
 		}
-		if i < last && fixed+sum > budget {
+		if i < f.last && fixed+sum > budget {
+			cut = true
+			sum -= f.msgTok(i)
 			break
 		}
 		// A history that starts inside a turn (a window cut by the session)
 		// may start with tool results whose call is gone; providers reject
 		// those, so such a fragment is never a place to start.
-		if i == last || history[i].Role == llm.RoleUser || (i == 0 && history[0].Role != llm.RoleTool) {
+		if i == f.last || h[i].Role == llm.RoleUser || (i == 0 && h[0].Role != llm.RoleTool) {
 			start = i
 		}
 	}
-
 	// Only a history without any user message can still start with orphan
 	// tool results here (they are its current turn): they cannot be sent.
-	for start < len(history) && history[start].Role == llm.RoleTool {
+	for start < len(h) && h[start].Role == llm.RoleTool {
 		start++
 	}
-
-	msgs := make([]llm.Message, len(history)-start)
-	for i := range msgs {
-		msgs[i] = sendable(history[start+i], start+i < last)
+	kept := 0
+	for i := start; i < len(h); i++ {
+		kept += f.msgTok(i)
 	}
-	f.Messages, f.Dropped, f.FirstKept = msgs, start, start
-	f.Tokens, f.RawTokens = fixed, fixedRaw
-	for i := start; i < len(history); i++ {
-		f.Tokens += tok[i]
-		f.RawTokens += raw[i]
-	}
-	if f.Tokens <= budget {
-		return f, nil
-	}
-	if err := c.shrink(&f, tok[start:], raw[start:]); err != nil {
-		f.Messages = nil // half-cut messages must not be sent by mistake
-		return f, fmt.Errorf("fit request (context %d − reply %d): %w", contextTokens, replyTokens, err)
-	}
-	return f, nil
+	return passResult{start: start, sum: kept, cut: cut, fits: fixed+kept <= budget}
 }
 
-// shrink cuts the current turn (all of f.Messages) down to f.Budget: first
-// older tool results become placeholders (the newest stays, it is what the
-// model is working on), then reasoning is left out, then the middle of the
-// largest content is cut, again and again, down to minKeepTokens per message.
-func (c Counter) shrink(f *Fit, tok, raw []int) error {
-	msgs := f.Messages
-	// Content estimates are kept so picking the largest content is one cheap
-	// pass per cut, not a re-scan of every message.
-	ctok := make([]int, len(msgs))
-	for i := range msgs {
-		ctok[i] = c.Text(msgs[i].Content)
+// shortenTools puts tools in their short form, the biggest saving first,
+// until the fixed part and msgTok tokens of messages fit the budget.
+func (f *fitter) shortenTools(budget, msgTok int) {
+	type saving struct{ i, by int }
+	var ss []saving
+	short := make([]llm.ToolDef, len(f.tools))
+	for i, t := range f.tools {
+		short[i] = shortTool(t)
+		if by := f.c.Tools([]llm.ToolDef{t}) - f.c.Tools([]llm.ToolDef{short[i]}); by > 0 {
+			ss = append(ss, saving{i, by})
+		}
 	}
-	update := func(i int) {
-		ctok[i] = c.Text(msgs[i].Content)
-		nr := EstimateMessage(msgs[i])
-		nt := c.scale(nr)
-		f.Tokens += nt - tok[i]
-		f.RawTokens += nr - raw[i]
-		tok[i], raw[i] = nt, nr
+	// Biggest saving first; ties in the order the tools are sent.
+	for a := 1; a < len(ss); a++ {
+		for b := a; b > 0 && ss[b].by > ss[b-1].by; b-- {
+			ss[b], ss[b-1] = ss[b-1], ss[b]
+		}
 	}
-	set := func(i int, content string) {
-		msgs[i].Content = content
-		update(i)
+	for _, s := range ss {
+		if f.fixedTok()+msgTok <= budget {
+			return
+		}
+		f.tools[s.i] = short[s.i]
+		f.shortened = append(f.shortened, f.tools[s.i].Name)
 	}
-	newest := -1
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == llm.RoleTool {
-			newest = i
+}
+
+// dropTools leaves out the tools least likely needed, one at a time, until
+// the fixed part and msgTok tokens fit; it returns their names.
+func (f *fitter) dropTools(budget, msgTok int) []string {
+	rank := toolRank(f.tools, f.hist[f.last:])
+	gone := map[int]bool{}
+	var names []string
+	for k := len(rank) - 1; k >= 0; k-- {
+		keep := make([]llm.ToolDef, 0, len(f.tools))
+		for i, t := range f.tools {
+			if !gone[i] {
+				keep = append(keep, t)
+			}
+		}
+		if f.c.Tools(keep)+f.c.scale(requestOverhead)+f.c.scale(f.sysRaw)+msgTok <= budget {
 			break
 		}
+		gone[rank[k]] = true
+		names = append(names, f.tools[rank[k]].Name)
 	}
-	var names map[string]string
-	for i := 0; i < len(msgs) && f.Tokens > f.Budget; i++ {
-		m := &msgs[i]
-		if m.Role != llm.RoleTool || i == newest {
-			continue
-		}
-		name := m.ToolName
-		if name == "" {
-			if names == nil {
-				names = toolNames(msgs)
-			}
-			name = names[m.ToolCallID]
-		}
-		if p := ToolPlaceholder(name, utf8.RuneCountInString(m.Content)); len(p) < len(m.Content) {
-			set(i, p)
-			f.Omitted++
+	keep := make([]llm.ToolDef, 0, len(f.tools))
+	for i, t := range f.tools {
+		if !gone[i] {
+			keep = append(keep, t)
 		}
 	}
-	// Then the reasoning of the turn, oldest first: the model's own notes
-	// matter less than what the user and the tools said.
-	for i := 0; i < len(msgs) && f.Tokens > f.Budget; i++ {
-		if msgs[i].Reasoning != "" {
-			msgs[i].Reasoning = ""
-			update(i)
-			f.Truncated = true
-		}
-	}
-	// Each pass cuts the largest content by the whole excess (or to the
-	// floor), always from its uncut text so the marker counts every cut
-	// character. Rounding in the calibrated estimate can leave a token or two
-	// over, so a message may be cut again; the loop ends because each pass
-	// shrinks a message or marks it as done.
-	done := make([]bool, len(msgs))
-	orig := make([]string, len(msgs))
-	cut := make([]bool, len(msgs))
-	for f.Tokens > f.Budget {
-		big, bigTok := -1, 0
-		for i, t := range ctok {
-			if !done[i] && t > bigTok {
-				big, bigTok = i, t
-			}
-		}
-		if big < 0 || bigTok <= minKeepTokens {
-			return fmt.Errorf("the current message needs ~%d tokens, budget is %d: %w (hint: start a new chat, send a shorter message or raise contextTokens)",
-				f.Tokens, f.Budget, ErrNoRoom)
-		}
-		if !cut[big] {
-			orig[big], cut[big] = msgs[big].Content, true
-		}
-		target := max(bigTok-(f.Tokens-f.Budget), minKeepTokens)
-		nc := truncateMiddle(orig[big], target, c)
-		if c.Text(nc) >= bigTok {
-			done[big] = true
-			continue
-		}
-		set(big, nc)
-		f.Truncated = true
-	}
-	return nil
+	f.tools = keep
+	return names
 }
 
-// truncateMiddle cuts the middle of s so that it estimates at most maxTokens,
-// keeping its head and tail (a question's start and the runtime context at
-// its end; a file's start and the end of a log) and saying how much was cut.
-func truncateMiddle(s string, maxTokens int, c Counter) string {
-	build := func(keep int) string {
-		h := keep / 2
-		for h > 0 && !utf8.RuneStart(s[h]) {
-			h--
+// result builds the Fit of the history suffix p keeps.
+func (f *fitter) result(p passResult) Fit {
+	h := f.hist
+	msgs := make([]llm.Message, len(h)-p.start)
+	raw := 0
+	for i := range msgs {
+		j := p.start + i
+		msgs[i] = sendable(h[j], j < f.last)
+		if j == f.last && f.recall {
+			msgs[i] = f.lastMsg()
+			raw += EstimateMessage(msgs[i])
+			// Keep the per-message arrays in step with what is sent, for
+			// shrink.
+			f.raw[j], f.tok[j] = EstimateMessage(msgs[i]), f.c.scale(EstimateMessage(msgs[i]))
+			continue
 		}
-		t := len(s) - (keep - keep/2)
-		for t < len(s) && !utf8.RuneStart(s[t]) {
-			t++
-		}
-		if t < h {
-			t = h
-		}
-		cut := utf8.RuneCountInString(s[h:t])
-		return s[:h] + fmt.Sprintf("\n[… %d chars cut from the middle to fit the context window …]\n", cut) + s[t:]
+		f.estimate(j)
+		raw += f.raw[j]
 	}
-	// Binary search for the most bytes kept that still fit.
-	lo, hi := 0, len(s)
+	fixedRaw, fixedTok := f.fixedRaw()
+	tools := f.tools
+	if tools == nil && f.req.Tools != nil {
+		tools = []llm.ToolDef{}
+	}
+	return Fit{Messages: msgs, Tools: tools, Dropped: p.start, FirstKept: p.start,
+		Tokens: fixedTok + p.sum, RawTokens: fixedRaw + raw}
+}
+
+// replyFor is the largest reply reserve, from floor up to the one asked for,
+// that leaves room for tokens.
+func (f *fitter) replyFor(tokens, floor int) int {
+	lo, hi := floor, max(f.req.Reply, floor)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if c.Text(build(mid)) <= maxTokens {
+		if tokens <= budgetFor(f.req.Window, mid) {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	return build(lo)
+	return lo
+}
+
+func countUsers(msgs []llm.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Role == llm.RoleUser {
+			n++
+		}
+	}
+	return n
 }

@@ -107,15 +107,22 @@ func cloneHistory(h []llm.Message) []llm.Message {
 // checkFit asserts every promise Fit makes about a result.
 func checkFit(t *testing.T, c Counter, system string, tools []llm.ToolDef, history []llm.Message, ctx, reply int, f Fit) {
 	t.Helper()
-	if f.Tokens > f.Budget || f.Budget > ctx-reply {
-		t.Fatalf("tokens %d over budget %d (context %d − reply %d)", f.Tokens, f.Budget, ctx, reply)
+	if f.Reply > reply || f.Reply < ReplyFloor(ctx, reply) || (f.Reply < reply) != (f.Shed.ReplyFrom == reply) {
+		t.Fatalf("reply reserve %d (shed from %d): want %d down to the floor %d", f.Reply, f.Shed.ReplyFrom, reply, ReplyFloor(ctx, reply))
 	}
-	if got := c.Request(system, tools, f.Messages); got != f.Tokens {
+	if f.Tokens > f.Budget || f.Budget != budgetFor(ctx, f.Reply) {
+		t.Fatalf("tokens %d over budget %d (context %d − reply %d)", f.Tokens, f.Budget, ctx, f.Reply)
+	}
+	if f.Reply < reply && f.Tokens <= budgetFor(ctx, f.Reply+1) {
+		t.Fatalf("reply reserve lowered to %d although %d tokens fit beside %d", f.Reply, f.Tokens, f.Reply+1)
+	}
+	if got := c.Request(system, f.Tools, f.Messages); got != f.Tokens {
 		t.Fatalf("reported tokens %d, re-estimated %d", f.Tokens, got)
 	}
-	if got := (Counter{}).Request(system, tools, f.Messages); got != f.RawTokens {
+	if got := (Counter{}).Request(system, f.Tools, f.Messages); got != f.RawTokens {
 		t.Fatalf("reported raw tokens %d, re-estimated %d", f.RawTokens, got)
 	}
+	checkTools(t, tools, history, f)
 	if f.Dropped != f.FirstKept || f.Dropped+len(f.Messages) != len(history) {
 		t.Fatalf("dropped %d, first kept %d, kept %d of %d", f.Dropped, f.FirstKept, len(f.Messages), len(history))
 	}
@@ -137,8 +144,9 @@ func checkFit(t *testing.T, c Counter, system string, tools []llm.ToolDef, histo
 		t.Fatal("the current user message was dropped")
 	}
 	// Nothing was dropped that would have fitted: the turn before the first
-	// kept one would overflow.
-	if f.FirstKept > 0 && !f.Truncated && f.Omitted == 0 {
+	// kept one would overflow. (Once tools are shortened or left out, older
+	// turns stay out: they come before tools in the fit order.)
+	if f.FirstKept > 0 && !f.Truncated && f.Omitted == 0 && len(f.Shed.Shortened) == 0 && len(f.Shed.Tools) == 0 {
 		prev := f.FirstKept - 1
 		for prev > 0 && history[prev].Role != llm.RoleUser {
 			prev--
@@ -160,7 +168,8 @@ func checkFit(t *testing.T, c Counter, system string, tools []llm.ToolDef, histo
 		if m.Role != h.Role || m.ToolCallID != h.ToolCallID || !reflect.DeepEqual(m.ToolCalls, h.ToolCalls) {
 			t.Fatalf("message %d changed beyond its content", i)
 		}
-		if m.Content != h.Content && !f.Truncated && f.Omitted == 0 {
+		withRecall := m.Role == llm.RoleUser && strings.HasSuffix(m.Content, "\n\n"+h.Content)
+		if m.Content != h.Content && !withRecall && !f.Truncated && f.Omitted == 0 {
 			t.Fatalf("message %d content changed without Truncated/Omitted", i)
 		}
 		for _, tc := range m.ToolCalls {
@@ -195,7 +204,7 @@ func TestFitProperty(t *testing.T) {
 		if r.IntN(2) == 0 {
 			msgs = CompactToolResults(history, KeepToolResults)
 		}
-		f, err := c.Fit(system, testTools, msgs, ctx, reply)
+		f, err := c.Fit(Request{System: system, Tools: testTools, History: msgs, Window: ctx, Reply: reply})
 		if err != nil {
 			if !errors.Is(err, ErrNoRoom) {
 				t.Fatalf("iter %d: unexpected error %v", iter, err)
@@ -230,7 +239,7 @@ func TestFitKeepsEverythingThatFits(t *testing.T) {
 		{Role: llm.RoleAssistant, Content: "hello"},
 		{Role: llm.RoleUser, Content: "how are you?"},
 	}
-	f, err := Counter{}.Fit("sys", nil, h, 8192, 2048)
+	f, err := Counter{}.Fit(Request{System: "sys", History: h, Window: 8192, Reply: 2048})
 	if err != nil || len(f.Messages) != 3 || f.Dropped != 0 || f.Truncated {
 		t.Fatalf("fit = %+v, %v", f, err)
 	}
@@ -248,7 +257,7 @@ func TestFitDropsOldestWholeTurns(t *testing.T) {
 		)
 	}
 	h = append(h, llm.Message{Role: llm.RoleUser, Content: "last question"})
-	f, err := Counter{}.Fit("sys", testTools, h, 4096, 1024)
+	f, err := Counter{}.Fit(Request{System: "sys", Tools: testTools, History: h, Window: 4096, Reply: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +277,7 @@ func TestFitTruncatesHugeCurrentMessage(t *testing.T) {
 		{Role: llm.RoleAssistant, Content: "answer"},
 		{Role: llm.RoleUser, Content: head + strings.Repeat("x", 60000) + tail},
 	}
-	f, err := Counter{}.Fit("sys", testTools, h, 4096, 1024)
+	f, err := Counter{}.Fit(Request{System: "sys", Tools: testTools, History: h, Window: 4096, Reply: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +301,7 @@ func TestFitShrinksCurrentTurnToolResults(t *testing.T) {
 			llm.Message{Role: llm.RoleTool, ToolCallID: id, Content: strings.Repeat("log line\n", 1000)},
 		)
 	}
-	f, err := Counter{}.Fit("sys", nil, h, 8192, 2048)
+	f, err := Counter{}.Fit(Request{System: "sys", History: h, Window: 8192, Reply: 2048})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +326,7 @@ func TestFitDropsReasoningOfEarlierTurns(t *testing.T) {
 		{Role: llm.RoleTool, ToolCallID: "1", Content: "text"},
 	}
 	orig := cloneHistory(h)
-	f, err := Counter{}.Fit("sys", nil, h, 8192, 1024)
+	f, err := Counter{}.Fit(Request{System: "sys", History: h, Window: 8192, Reply: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +345,7 @@ func TestFitDropsCurrentReasoningWhenTooBig(t *testing.T) {
 		{Role: llm.RoleAssistant, Reasoning: strings.Repeat("hmm ", 8000), ToolCalls: []llm.ToolCall{{ID: "1", Name: "read_file", Arguments: json.RawMessage(`{}`)}}},
 		{Role: llm.RoleTool, ToolCallID: "1", Content: "package main"},
 	}
-	f, err := Counter{}.Fit("sys", nil, h, 4096, 1024)
+	f, err := Counter{}.Fit(Request{System: "sys", History: h, Window: 4096, Reply: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,17 +356,19 @@ func TestFitDropsCurrentReasoningWhenTooBig(t *testing.T) {
 }
 
 func TestFitNoRoom(t *testing.T) {
-	_, err := Counter{}.Fit(strings.Repeat("a", 40000), nil, nil, 4096, 1024)
-	if !errors.Is(err, ErrNoRoom) || !strings.Contains(err.Error(), "hint:") {
+	_, err := Counter{}.Fit(Request{System: strings.Repeat("a", 40000), Window: 4096, Reply: 1024})
+	var nr *NoRoomError
+	if !errors.As(err, &nr) || !errors.Is(err, ErrNoRoom) || len(nr.Advice(0)) == 0 {
 		t.Fatalf("huge system prompt: err = %v", err)
 	}
-	_, err = Counter{}.Fit("sys", nil, nil, 1024, 2048)
-	if !errors.Is(err, ErrNoRoom) {
-		t.Fatalf("reply larger than context: err = %v", err)
+	// A reply limit larger than the window is lowered, not a failure.
+	f, err := Counter{}.Fit(Request{System: "sys", Window: 1024, Reply: 2048})
+	if err != nil || f.Reply >= 1024 || f.Reply < MinReplyFloor || f.Shed.ReplyFrom != 2048 {
+		t.Fatalf("reply larger than context: reply %d, %v", f.Reply, err)
 	}
 	// Many images cannot be cut down.
 	imgs := make([][]byte, 20)
-	f, err := Counter{}.Fit("sys", nil, []llm.Message{{Role: llm.RoleUser, Content: "look", Images: imgs}}, 8192, 1024)
+	f, err = Counter{}.Fit(Request{System: "sys", History: []llm.Message{{Role: llm.RoleUser, Content: "look", Images: imgs}}, Window: 8192, Reply: 1024})
 	if !errors.Is(err, ErrNoRoom) || f.Messages != nil {
 		t.Fatalf("20 images: err = %v", err)
 	}
@@ -369,11 +380,11 @@ func TestFitDropsOrphanToolResults(t *testing.T) {
 		{Role: llm.RoleAssistant, Content: "done"},
 		{Role: llm.RoleUser, Content: "next"},
 	}
-	f, err := Counter{}.Fit("sys", nil, h, 8192, 1024)
+	f, err := Counter{}.Fit(Request{System: "sys", History: h, Window: 8192, Reply: 1024})
 	if err != nil || f.Dropped != 2 || f.Messages[0].Content != "next" {
 		t.Fatalf("orphan fragment kept: %+v %v", f, err)
 	}
-	f, err = Counter{}.Fit("sys", nil, h[:2], 8192, 1024)
+	f, err = Counter{}.Fit(Request{System: "sys", History: h[:2], Window: 8192, Reply: 1024})
 	if err != nil || f.Dropped != 1 || f.Messages[0].Content != "done" {
 		t.Fatalf("orphan at the start of a history without user message kept: %+v %v", f, err)
 	}
@@ -384,7 +395,7 @@ func TestFitWithoutUserMessage(t *testing.T) {
 		{Role: llm.RoleAssistant, Content: strings.Repeat("a", 40000)},
 		{Role: llm.RoleAssistant, Content: "short"},
 	}
-	f, err := Counter{}.Fit("sys", nil, h, 4096, 1024)
+	f, err := Counter{}.Fit(Request{System: "sys", History: h, Window: 4096, Reply: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +403,7 @@ func TestFitWithoutUserMessage(t *testing.T) {
 	if f.Dropped != 0 || !f.Truncated {
 		t.Fatalf("dropped %d truncated %v: a history without a user message is all current turn", f.Dropped, f.Truncated)
 	}
-	if f, err := (Counter{}).Fit("sys", nil, nil, 4096, 1024); err != nil || len(f.Messages) != 0 {
+	if f, err := (Counter{}).Fit(Request{System: "sys", Window: 4096, Reply: 1024}); err != nil || len(f.Messages) != 0 {
 		t.Fatalf("empty history: %+v %v", f, err)
 	}
 }

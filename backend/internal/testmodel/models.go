@@ -205,6 +205,12 @@ func chatModelWith(name string, extra []string, toolPath [][2]string) ([]byte, e
 	for _, t := range extra {
 		v.add(t, typeNormal)
 	}
+	return wiredModel(name, ContextLength, v, toolPath)
+}
+
+// wiredModel is the bigram chat model over vocabulary v: the reply chain
+// plus toolPath, declaring a window of ctxLen tokens.
+func wiredModel(name string, ctxLen int, v *vocab, toolPath [][2]string) ([]byte, error) {
 	s := shape{d: 64, ff: 128, heads: 4, headDim: 16}
 	// Each token with a specific successor gets its own one-hot slot; all
 	// other tokens share slot 0, whose successor is <|im_end|>.
@@ -231,7 +237,13 @@ func chatModelWith(name string, extra []string, toolPath [][2]string) ([]byte, e
 		{"output_norm.weight", []uint64{uint64(s.d)}, filled(s.d, 1)},
 		{"output.weight", []uint64{uint64(s.d), uint64(n)}, out},
 	}, block(s)...)
-	return encodeGGUF(metadata(name, v, s), tensors)
+	kvs := metadata(name, v, s)
+	for i := range kvs {
+		if kvs[i].key == "qwen3.context_length" {
+			kvs[i].value = uint32(ctxLen)
+		}
+	}
+	return encodeGGUF(kvs, tensors)
 }
 
 // EmbedModel returns the GGUF bytes of the mean-pooling embedding model with

@@ -264,3 +264,12 @@ func TestTemplateMentionsWhatOllamaNeeds(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowTemplateRendersSystemOnce(t *testing.T) {
+	if WindowTemplate == Template || strings.Contains(WindowTemplate, "{{ .System }}") {
+		t.Fatal("WindowTemplate still renders .System besides the system message")
+	}
+	if !strings.Contains(WindowTemplate, `eq .Role "system"`) || !strings.Contains(WindowTemplate, ".Tools") {
+		t.Fatal("WindowTemplate lost the system message or the tools")
+	}
+}

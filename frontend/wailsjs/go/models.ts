@@ -1386,6 +1386,9 @@ export namespace settings {
 	    ollamaVersion: string;
 	    ollamaError: string;
 	    version: string;
+	    embeddingModel: string;
+	    recall: string;
+	    recallNote?: string;
 	    apiKeys?: PlainKeyReport;
 	    sandbox: sandbox.Status;
 	
@@ -1411,6 +1414,9 @@ export namespace settings {
 	        this.ollamaVersion = source["ollamaVersion"];
 	        this.ollamaError = source["ollamaError"];
 	        this.version = source["version"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.recall = source["recall"];
+	        this.recallNote = source["recallNote"];
 	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Status);
 	    }
