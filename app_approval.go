@@ -13,15 +13,15 @@ import (
 
 // Approve answers a tool call waiting for approval: "once", "chat", "always" or "deny".
 func (a *App) Approve(runID, callID, decision string) error {
-	return a.h.Guard.Approve(runID, callID, approval.Decision(decision))
+	return a.h.Guard.Gate.Approve(runID, callID, approval.Decision(decision))
 }
 
 // PendingApprovals lists the tool calls waiting for the user, oldest first.
-func (a *App) PendingApprovals() []approval.Pending { return a.h.Guard.Pending() }
+func (a *App) PendingApprovals() []approval.Pending { return a.h.Guard.Gate.Pendings() }
 
 // Activity reads the audit log: the entries that match filter, oldest first.
 func (a *App) Activity(filter audit.Filter) ([]audit.Entry, error) {
-	return a.h.Guard.Activity(filter)
+	return a.h.Guard.Audit.Query(filter)
 }
 
 // ApprovalMode is tools.approval.mode: "all", "risky" or "ask".

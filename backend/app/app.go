@@ -65,7 +65,6 @@ type App struct {
 
 	// News the window (and tests) subscribe to.
 	MemoryNews     *event.Broker[event.MemoryChanged]
-	MCPNews        *event.Broker[event.MCPChanged]
 	BackgroundNews *event.Broker[event.Background]
 	CheckNews      *event.Broker[fitness.Result] // a model's fitness check finished
 
@@ -81,7 +80,6 @@ type App struct {
 func New(opts Options) (*App, error) {
 	a := &App{
 		MemoryNews:     event.NewBroker[event.MemoryChanged](0),
-		MCPNews:        event.NewBroker[event.MCPChanged](0),
 		BackgroundNews: event.NewBroker[event.Background](0),
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
@@ -92,12 +90,12 @@ func New(opts Options) (*App, error) {
 	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
 		Pulled: func(string) { a.Memory.Recheck() }})
-	a.Reach = reach.New(a.Settings, a.MCPNews)
+	a.Reach = reach.New(a.Settings)
 	a.Sessions = sessions.New(sessions.Options{
 		Dir:       a.Settings.Paths().SessionsDir,
 		Workspace: func() string { return a.Settings.Paths().Workspace },
 		InUse:     func(id string) error { return a.Chat.InUse(id) },
-		Deleted:   a.Guard.ForgetChat, // a new chat under the same id asks again
+		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
 	})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	clock := opts.Clock
@@ -112,8 +110,8 @@ func New(opts Options) (*App, error) {
 	var err error
 	a.Chat, err = chat.New(chat.Options{
 		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.ResolveChat, Memory: a.Memory,
-		Gate: a.Guard.Gate(), Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
-		Observer:   func(ev event.Event) { a.Guard.Observe(ev); a.Models.Observe(ev) },
+		Gate: a.Guard.Gate, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
+		Observer:   func(ev event.Event) { a.Guard.Audit.Observe(ev); a.Models.Observe(ev) },
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal),
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
@@ -176,14 +174,13 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 }
 
 // settingsChanged hands a saved change to the services that depend on it, in the
-// order they depend on each other: memory's tools before the chat collects them.
-func (a *App) settingsChanged(c event.SettingsChanged) {
-	if c.Has(settings.PartWorkspace) || c.Has(settings.PartAgent) {
-		a.Memory.Apply(a.memoryOptions())
-	}
-	a.Reach.Apply(c)
+// order they depend on each other (memory's tools before the chat collects them);
+// each rebuilds what it uses only if that changed.
+func (a *App) settingsChanged() {
+	a.Memory.Apply(a.memoryOptions())
+	a.Reach.Apply()
 	if a.Chat != nil { // nil only while New runs
-		a.Chat.Apply(c)
+		a.Chat.Apply()
 	}
 }
 
@@ -237,7 +234,6 @@ func (a *App) Close(ctx context.Context) error {
 	err = errors.Join(err, a.Reminders.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
 	a.Models.Close()
 	a.MemoryNews.Close()
-	a.MCPNews.Close()
 	a.BackgroundNews.Close()
 	a.CheckNews.Close()
 	return err

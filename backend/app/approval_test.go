@@ -69,7 +69,7 @@ func (a *answerer) sink(ev event.Event) {
 		if len(a.decisions) > 0 {
 			dec := a.decisions[0]
 			a.decisions = a.decisions[1:]
-			if err := a.svc.Guard.Approve(ev.RunID, d.CallID, dec); err != nil {
+			if err := a.svc.Guard.Gate.Approve(ev.RunID, d.CallID, dec); err != nil {
 				panic(err)
 			}
 		}
@@ -101,11 +101,11 @@ func TestApprovalAlwaysSavedAndAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := <-a.requested
-	p := svc.Guard.Pending()
+	p := svc.Guard.Gate.Pendings()
 	if len(p) != 1 || p[0].Tool != "exec" || p[0].CallID != req.CallID || !strings.Contains(string(p[0].Args), "echo one") || p[0].Reason == "" {
 		t.Fatalf("pending %+v", p)
 	}
-	if err := svc.Guard.Approve(run.ID, req.CallID, approval.Always); err != nil {
+	if err := svc.Guard.Gate.Approve(run.ID, req.CallID, approval.Always); err != nil {
 		t.Fatal(err)
 	}
 	if res := run.Wait(); res.Final != "1" {
@@ -119,11 +119,11 @@ func TestApprovalAlwaysSavedAndAudited(t *testing.T) {
 	if res := run.Wait(); res.Final != "2" || strings.Join(a2.approvals(), " ") != "allowed:always" {
 		t.Errorf("asked again after always: %+v %v", res, a2.approvals())
 	}
-	got, err := svc.Guard.Activity(audit.Filter{SessionID: "s"})
+	got, err := svc.Guard.Audit.Query(audit.Filter{SessionID: "s"})
 	if err != nil || len(got) != 2 || got[0].Approval != audit.Always || got[1].Approval != audit.Always || !got[0].OK || got[0].Tool != "exec" {
 		t.Errorf("activity %+v %v", got, err)
 	}
-	if got, _ := svc.Guard.Activity(audit.Filter{Approval: "asked"}); len(got) != 1 {
+	if got, _ := svc.Guard.Audit.Query(audit.Filter{Approval: "asked"}); len(got) != 1 {
 		t.Errorf("asked filter: %+v", got)
 	}
 }
@@ -169,7 +169,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	}
 	svc2 := open(t, opts)
 	t.Cleanup(func() { _ = svc2.Close(context.Background()) })
-	if p := svc2.Guard.Pending(); len(p) != 0 {
+	if p := svc2.Guard.Gate.Pendings(); len(p) != 0 {
 		t.Fatalf("a pending approval survived the restart: %+v", p)
 	}
 	a2 := newAnswerer(svc2, approval.Once)
@@ -187,7 +187,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	if got := strings.Join(a2.approvals(), " "); got != "requested: allowed:once" {
 		t.Errorf("continue did not ask again: %q", got)
 	}
-	if got, _ := svc2.Guard.Activity(audit.Filter{SessionID: "r"}); len(got) != 2 || got[0].Approval != audit.Cancelled || got[1].Approval != audit.Once {
+	if got, _ := svc2.Guard.Audit.Query(audit.Filter{SessionID: "r"}); len(got) != 2 || got[0].Approval != audit.Cancelled || got[1].Approval != audit.Once {
 		t.Errorf("activity %+v", got)
 	}
 }
@@ -208,10 +208,10 @@ func TestUnattendedDeniedWithNotice(t *testing.T) {
 			notice = n.Message
 		}
 	}
-	if !strings.Contains(notice, "exec was not run") || len(svc.Guard.Pending()) != 0 {
-		t.Errorf("notice %q, pending %+v", notice, svc.Guard.Pending())
+	if !strings.Contains(notice, "exec was not run") || len(svc.Guard.Gate.Pendings()) != 0 {
+		t.Errorf("notice %q, pending %+v", notice, svc.Guard.Gate.Pendings())
 	}
-	if got, _ := svc.Guard.Activity(audit.Filter{}); len(got) != 1 || got[0].Approval != audit.Unattended || got[0].OK {
+	if got, _ := svc.Guard.Audit.Query(audit.Filter{}); len(got) != 1 || got[0].Approval != audit.Unattended || got[0].OK {
 		t.Errorf("activity %+v", got)
 	}
 }

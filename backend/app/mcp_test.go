@@ -165,7 +165,7 @@ func sendApprovingOnce(t *testing.T, svc *App, req agent.Request) []string {
 	}
 	select {
 	case a := <-asked:
-		if err := svc.Guard.Approve(a[0], a[1], approval.Once); err != nil {
+		if err := svc.Guard.Gate.Approve(a[0], a[1], approval.Once); err != nil {
 			t.Fatal(err)
 		}
 	case <-time.After(10 * time.Second):

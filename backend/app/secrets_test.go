@@ -219,12 +219,12 @@ func TestKeysNeverLeak(t *testing.T) {
 	// the two planted in the workspace on purpose.
 	skip := map[string]bool{filepath.Join(ws, "keys.txt"): true, filepath.Join(ws, "later.txt"): true}
 	n := searchTree(t, root, skip, keyInKeyring, keyFromEnv, keyLater)
-	auditFiles, _ := filepath.Glob(filepath.Join(svc.Guard.AuditDir(), "*.jsonl"))
+	auditFiles, _ := filepath.Glob(filepath.Join(svc.Guard.Audit.Dir(), "*.jsonl"))
 	sessions, _ := filepath.Glob(filepath.Join(xdg.DataHome, "hearth", "sessions", "*.jsonl"))
 	if len(auditFiles) != 1 || len(sessions) < 2 || n < 6 {
 		t.Errorf("searched %d files; audit %v sessions %v", n, auditFiles, sessions)
 	}
-	if got, _ := svc.Guard.Activity(audit.Filter{}); len(got) != 3 {
+	if got, _ := svc.Guard.Audit.Query(audit.Filter{}); len(got) != 3 {
 		t.Errorf("audit entries %d", len(got))
 	}
 }

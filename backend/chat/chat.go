@@ -80,6 +80,7 @@ type Service struct {
 	mu     sync.Mutex
 	masker *tools.Masker   // the registries'; set by the first run (making it may ask the keyring)
 	prompt *prompt.Builder // the system prompt of the current workspace
+	ws     string          // that workspace
 	static []string        // the tools collect registered (MCP adds its own)
 }
 
@@ -150,7 +151,7 @@ func (s *Service) newPrompt() error {
 	ws := s.opts.Settings.Paths().Workspace
 	pb, err := prompt.New(prompt.Options{Workspace: ws, Skills: s.opts.Skills, FS: confined.Files{Dir: ws}})
 	s.mu.Lock()
-	s.prompt = pb // nil when the workspace is unusable
+	s.prompt, s.ws = pb, ws // pb is nil when the workspace is unusable
 	s.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("chat: %w", err)
@@ -249,20 +250,22 @@ func (s *Service) SandboxNote(tool string) string {
 // Registries are where MCP tools go: the main agent's and the helpers'.
 func (s *Service) Registries() []*tools.Registry { return []*tools.Registry{s.registry, s.subTools} }
 
-// Apply follows a settings change: the tools are collected again when their settings
-// or the workspace changed, and the system prompt follows the workspace. Runs already
-// going keep what they started with; the limits (model, tokens, iterations) and the
-// keys' Masker are taken by each run as it starts.
-func (s *Service) Apply(c event.SettingsChanged) {
-	if c.Has(settings.PartWorkspace) {
+// Apply follows a settings change: the tools are collected again (exec turned off is
+// withdrawn; registering the same tools again costs microseconds) and the system
+// prompt follows a moved workspace. Runs already going keep what they started with;
+// the limits (model, tokens, iterations) and the keys' Masker are taken by each run
+// as it starts.
+func (s *Service) Apply() {
+	s.mu.Lock()
+	moved := s.ws != s.opts.Settings.Paths().Workspace
+	s.mu.Unlock()
+	if moved {
 		if err := s.newPrompt(); err != nil {
 			slog.Warn("system prompt of the new workspace", "err", err)
 		}
 	}
-	if c.Has(settings.PartTools) || c.Has(settings.PartWeb) || c.Has(settings.PartWorkspace) || c.Has(settings.PartAgent) {
-		if err := s.collect(); err != nil {
-			slog.Warn("tools not updated after a settings change", "err", err)
-		}
+	if err := s.collect(); err != nil {
+		slog.Warn("tools not updated after a settings change", "err", err)
 	}
 }
 

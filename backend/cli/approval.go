@@ -19,7 +19,7 @@ type approvalAsk struct {
 
 // pendingInfo finds the waiting call's tool, arguments and reason.
 func pendingInfo(svc *app.App, runID, callID string) (guard.Pending, bool) {
-	for _, p := range svc.Guard.Pending() {
+	for _, p := range svc.Guard.Gate.Pendings() {
 		if p.RunID == runID && p.CallID == callID {
 			return p, true
 		}
@@ -51,7 +51,7 @@ func onceApprover(svc *app.App, yes bool, p *printer) func(event.Event, event.Ap
 		}
 		p.endReasoning()
 		p.breakLine()
-		if err := svc.Guard.Approve(ev.RunID, a.CallID, d); err != nil {
+		if err := svc.Guard.Gate.Approve(ev.RunID, a.CallID, d); err != nil {
 			fmt.Fprintf(p.errw, "Error: %v\n", err)
 			return
 		}
@@ -117,7 +117,7 @@ func askApproval(e *env, svc *app.App, p *printer, ask approvalAsk, lines <-chan
 			fmt.Fprintln(e.stderr, "Please answer y, a or n.")
 			continue
 		}
-		err := svc.Guard.Approve(ask.runID, ask.callID, d)
+		err := svc.Guard.Gate.Approve(ask.runID, ask.callID, d)
 		switch {
 		case err == nil:
 			if d == guard.Always {

@@ -57,7 +57,7 @@ it waited). With -f, keeps printing new calls — also those of the desktop app
 					werr = writeEntry(e.stdout, en, asJSON)
 				}
 			}
-			if err := e.app.Guard.TailAudit(ctx, n, follow, emit); err != nil {
+			if err := e.app.Guard.Audit.Tail(ctx, n, follow, emit); err != nil {
 				return fmt.Errorf("audit tail: %w", err)
 			}
 			return werr

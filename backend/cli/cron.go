@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -57,9 +56,7 @@ func newCronListCmd(e *env) *cobra.Command {
 				if jobs == nil {
 					jobs = []schedule.Job{}
 				}
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(jobs)
+				return printJSON(e.stdout, jobs)
 			}
 			for _, p := range problems {
 				fmt.Fprintf(e.stderr, "Warning: entry %d of jobs.json (id %q) is kept but not run: %s\n", p.Index, p.ID, p.Error)

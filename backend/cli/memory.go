@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -53,9 +52,7 @@ search and says so.`,
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+				return printJSON(e.stdout, res)
 			}
 			fmt.Fprintln(e.stdout, res)
 			return nil

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -65,9 +64,7 @@ embedding) read from /api/show, and the verdict of the model's fitness check
 				return reportModelError(e, err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(list)
+				return printJSON(e.stdout, list)
 			}
 			printModels(e.stdout, list)
 			return nil

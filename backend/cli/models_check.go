@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -42,9 +41,7 @@ Exit codes:
 				return reportModelError(e, err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
+				return printJSON(e.stdout, r)
 			}
 			printCheck(e.stdout, r)
 			return nil

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,9 +38,7 @@ Exit codes:
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st := e.app.Settings.Status(cmd.Context())
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(st); err != nil {
+				if err := printJSON(e.stdout, st); err != nil {
 					return err
 				}
 			} else {

@@ -7,28 +7,6 @@ type MemoryChanged struct {
 	File string `json:"file"`
 }
 
-// SettingsChanged says a saved change of the config touched these parts
-// (settings.Part*: "providers", "workspace", "tools", …); the new values are read
-// from the settings service.
-type SettingsChanged struct {
-	Parts []string `json:"parts"`
-}
-
-// Has reports whether part changed.
-func (c SettingsChanged) Has(part string) bool {
-	for _, p := range c.Parts {
-		if p == part {
-			return true
-		}
-	}
-	return false
-}
-
-// MCPChanged says an MCP server connected, failed, changed its tools or went away.
-type MCPChanged struct {
-	Server string `json:"server"`
-}
-
 // Background is something work in the background tells the user: a reminder's
 // answer, the message tool's post, a heartbeat finding, a missed-run or jobs-file
 // notice, a finished helper, or (Kind BackgroundJobs, no text) that the reminders

@@ -5,7 +5,6 @@
 package guard
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,7 +14,6 @@ import (
 	"hearth/backend/approval"
 	"hearth/backend/audit"
 	"hearth/backend/config"
-	"hearth/backend/event"
 	"hearth/backend/settings"
 )
 
@@ -24,7 +22,6 @@ type (
 	Decision = approval.Decision // once, chat, always or deny
 	Pending  = approval.Pending  // a tool call waiting for the user
 	Entry    = audit.Entry       // one audited tool call
-	Filter   = audit.Filter      // which audit entries Activity returns
 )
 
 // Answers to an approval, and the approval event's state that asks for one.
@@ -43,8 +40,13 @@ var ErrNoPending = approval.ErrNoPending
 // tool call is audited or a grant is saved.
 type Service struct {
 	settings *settings.Service
-	gate     *approval.Gate
-	audit    *audit.Log
+	// Gate is consulted before every tool call: the window and the CLI answer it
+	// (Approve), list what waits (Pendings), and a deleted chat's grants go
+	// (ForgetChat).
+	Gate *approval.Gate
+	// Audit is the log of every tool call (Observe is the runs' observer; Query
+	// and Tail read it).
+	Audit *audit.Log
 }
 
 // New builds the gate and the audit log over the settings; both hide the API keys
@@ -53,48 +55,15 @@ type Service struct {
 func New(s *settings.Service, note func(tool string) string) *Service {
 	g := &Service{settings: s}
 	mask := s.Keys().Mask
-	g.gate = approval.New(approval.Options{Rules: g.rules, Grant: g.grantAlways, Mask: mask, Sandbox: note,
+	g.Gate = approval.New(approval.Options{Rules: g.rules, Grant: func(tool string) error { return g.SetToolApproval(tool, "always") }, Mask: mask, Sandbox: note,
 		Workspace: func() string { return s.Paths().Workspace }})
-	g.audit = audit.New(audit.Options{Dir: s.Paths().AuditDir, Mask: mask,
+	g.Audit = audit.New(audit.Options{Dir: s.Paths().AuditDir, Mask: mask,
 		OnError: func(err error) { slog.Warn("audit log not written", "err", err) }})
 	return g
 }
 
-// Gate is the approval gate the runs consult before every tool call.
-func (g *Service) Gate() *approval.Gate { return g.gate }
-
-// Observe is the runs' observer: it writes the audit log.
-func (g *Service) Observe(ev event.Event) { g.audit.Observe(ev) }
-
-// ForgetChat drops the grants made "for this chat" (the chat was deleted: a new chat
-// under the same id asks again).
-func (g *Service) ForgetChat(sessionID string) { g.gate.ForgetChat(sessionID) }
-
 // rules are the gate's rules, read from the config at every call.
 func (g *Service) rules() approval.Rules { return approval.RulesFrom(g.Rules()) }
-
-// grantAlways adds tool to tools.approval.always and saves the config.
-func (g *Service) grantAlways(tool string) error {
-	if slices.Contains(g.settings.Config().Tools.Approval.Always, tool) {
-		return nil
-	}
-	return g.settings.Update(func(c *config.Config) error {
-		if !slices.Contains(c.Tools.Approval.Always, tool) {
-			c.Tools.Approval.Always = append(c.Tools.Approval.Always, tool)
-		}
-		return nil
-	})
-}
-
-// Approve answers a tool call that waits for approval (the approval event with state
-// "requested"): once, for this chat, always (saved to tools.approval.always) or deny.
-func (g *Service) Approve(runID, callID string, decision approval.Decision) error {
-	return g.gate.Approve(runID, callID, decision)
-}
-
-// Pending lists the tool calls waiting for the user, oldest first. They live in
-// memory: after a restart a continued run asks again.
-func (g *Service) Pending() []approval.Pending { return g.gate.Pendings() }
 
 // Mode is tools.approval.mode: "all", "risky" or "ask".
 func (g *Service) Mode() string { return g.settings.Config().Tools.Approval.Mode }
@@ -151,15 +120,3 @@ func (g *Service) SetToolApproval(tool, rule string) error {
 	}
 	return nil
 }
-
-// Activity reads the audit log: the entries that match filter, oldest first.
-func (g *Service) Activity(filter audit.Filter) ([]audit.Entry, error) { return g.audit.Query(filter) }
-
-// TailAudit calls fn with the last n audit entries and, with follow, with every later
-// one until ctx ends (`hearth audit tail`).
-func (g *Service) TailAudit(ctx context.Context, n int, follow bool, fn func(audit.Entry)) error {
-	return g.audit.Tail(ctx, n, follow, fn)
-}
-
-// AuditDir is where the audit files are.
-func (g *Service) AuditDir() string { return g.audit.Dir() }

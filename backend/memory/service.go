@@ -155,30 +155,25 @@ func (s *Service) Close(ctx context.Context) error {
 	return err
 }
 
-// Apply takes changed settings. A new workspace, index folder or embedding model
-// gets a new store, index and consolidator (the old consolidations finish in the
-// background) and the watcher follows; other changes only update the options.
+// Apply takes the settings after a change. A new workspace, index folder, embedding
+// or consolidation model gets a new store, index and consolidator (the old
+// consolidations finish in the background) and the watcher follows; a changed recall
+// block only a new Recaller.
 func (s *Service) Apply(opts ServiceOptions) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old := s.opts
-	switch {
-	case opts.Workspace != old.Workspace || opts.IndexDir != old.IndexDir || opts.EmbeddingModel != old.EmbeddingModel:
-		s.retire(s.cons)
-		s.build(opts)
-		if s.watching != nil {
-			if err := s.watchLocked(); err != nil {
-				slog.Warn("memory files not watched", "err", err)
-			}
+	o := s.opts
+	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.EmbeddingModel == opts.EmbeddingModel &&
+		o.DefaultModel == opts.DefaultModel && o.Window == opts.Window && o.ContextTokens == opts.ContextTokens {
+		s.opts, s.recall = opts, &Recaller{Index: s.index, Block: opts.Block}
+		return
+	}
+	s.retire(s.cons)
+	s.build(opts)
+	if s.watching != nil {
+		if err := s.watchLocked(); err != nil {
+			slog.Warn("memory files not watched", "err", err)
 		}
-	case opts.DefaultModel != old.DefaultModel || opts.Window != old.Window || opts.ContextTokens != old.ContextTokens:
-		s.retire(s.cons)
-		s.opts = opts
-		s.cons = s.newConsolidator(opts)
-		s.recall = &Recaller{Index: s.index, Block: opts.Block}
-	default:
-		s.opts = opts
-		s.recall = &Recaller{Index: s.index, Block: opts.Block}
 	}
 }
 

@@ -35,6 +35,7 @@ type modelChecks struct {
 	runs    map[string]string // run id → model name, while the run goes on
 	seen    map[string]autoState
 	cancel  context.CancelFunc // the background check in progress, if any
+	gen     int                // counts the background checks started
 	checked *event.Broker[fitness.Result]
 	wg      sync.WaitGroup
 }
@@ -152,7 +153,10 @@ func (s *Service) Observe(ev event.Event) {
 		d, _ := ev.Data.(event.StartedData)
 		c.mu.Lock()
 		c.runs[ev.RunID] = d.Model
+		// A stopped check no longer counts as in progress, so the reply that
+		// stopped it can start it again even before its goroutine has ended.
 		cancel := c.cancel
+		c.cancel = nil
 		c.mu.Unlock()
 		if cancel != nil {
 			cancel()
@@ -192,12 +196,16 @@ func (s *Service) autoCheck(name string) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
+	c.gen++
+	gen := c.gen
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
 		err := s.backgroundCheck(ctx, key, name)
 		c.mu.Lock()
-		c.cancel = nil
+		if c.gen == gen {
+			c.cancel = nil
+		}
 		st := c.seen[key]
 		switch {
 		case err == nil:

@@ -11,7 +11,6 @@ import (
 
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
-	"hearth/backend/event"
 	"hearth/backend/mcp"
 	"hearth/backend/settings"
 	"hearth/backend/skills"
@@ -23,23 +22,24 @@ import (
 // connected by Start and ended by Close.
 type Service struct {
 	settings *settings.Service
-	changes  *event.Broker[event.MCPChanged]
 
 	mu     sync.Mutex
 	skills *skills.Loader
+	ws     string            // the workspace skills and MCP servers run in
 	mcp    *mcp.Manager      // nil until Start
 	regs   []*tools.Registry // where MCP tools are registered
 }
 
-// New returns the service; MCP state changes are published on changes (may be nil).
-func New(s *settings.Service, changes *event.Broker[event.MCPChanged]) *Service {
-	r := &Service{settings: s, changes: changes}
+// New returns the service.
+func New(s *settings.Service) *Service {
+	r := &Service{settings: s}
 	r.skills = r.newSkills()
 	return r
 }
 
 func (r *Service) newSkills() *skills.Loader {
-	return skills.New(skills.Options{Workspace: r.settings.Paths().Workspace, Getenv: r.settings.Getenv,
+	r.ws = r.settings.Paths().Workspace
+	return skills.New(skills.Options{Workspace: r.ws, Getenv: r.settings.Getenv,
 		OnWarning: func(w string) { slog.Warn("skills", "problem", w) }})
 }
 
@@ -53,7 +53,7 @@ func (r *Service) Start(_ context.Context, regs ...*tools.Registry) {
 		servers[name] = expandServer(c, r.settings.Getenv)
 	}
 	m := mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
-		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(), OnChange: r.changed,
+		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(),
 		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy()})
 	r.mu.Lock()
 	old := r.mcp
@@ -63,12 +63,6 @@ func (r *Service) Start(_ context.Context, regs ...*tools.Registry) {
 		old.Close()
 	}
 	m.Start()
-}
-
-func (r *Service) changed(name string) {
-	if r.changes != nil {
-		r.changes.Publish(event.MCPChanged{Server: name})
-	}
 }
 
 // Close ends every MCP server (its whole process group) and withdraws its tools.
@@ -85,11 +79,12 @@ func (r *Service) Close(context.Context) error {
 
 // Apply follows a settings change: a moved workspace has other skills, and MCP
 // servers started there start again in the new folder.
-func (r *Service) Apply(c event.SettingsChanged) {
-	if !c.Has(settings.PartWorkspace) {
+func (r *Service) Apply() {
+	r.mu.Lock()
+	if r.ws == r.settings.Paths().Workspace {
+		r.mu.Unlock()
 		return
 	}
-	r.mu.Lock()
 	r.skills = r.newSkills()
 	started, regs := r.mcp != nil, r.regs
 	r.mu.Unlock()

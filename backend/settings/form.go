@@ -139,22 +139,15 @@ func keep(old string, p ProviderSettings) string {
 // package (unknown keys, key order and ${VAR} references are kept). Nothing
 // is written when a value is wrong: the problems come back per key. busy (may be
 // nil) says whether a reply is running: the change then applies from the next one.
-func (s *Service) SaveSettings(in Settings, busy func() bool) (SaveResult, error) {
+func (s *Service) SaveSettings(in Settings, busy func() bool) (res SaveResult, err error) {
 	if err := s.ConfigError(); err != nil {
 		return SaveResult{}, fmt.Errorf("settings not saved: %w", err)
 	}
-	old, n, moved, res, err := s.saveSettings(in)
-	if err != nil || !res.Saved {
-		return res, err
-	}
-	if busy != nil && busy() {
-		res.Notice = "settings apply from the next reply"
-	}
-	s.report(old, n, moved)
-	return res, nil
-}
-
-func (s *Service) saveSettings(in Settings) (old, n *config.Config, moved bool, res SaveResult, err error) {
+	defer func() { // after the lock below is let go
+		if res.Saved {
+			s.report()
+		}
+	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, paths := s.cfg, s.paths
@@ -170,21 +163,25 @@ func (s *Service) saveSettings(in Settings) (old, n *config.Config, moved bool, 
 	}
 	if len(ps) > 0 {
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].Key < ps[j].Key })
-		return old, n, false, SaveResult{Problems: ps}, nil
+		return SaveResult{Problems: ps}, nil
 	}
 	undoKeys, keysSaved, err := s.keys.toKeyring(old, n)
 	if err != nil {
-		return old, n, false, res, fmt.Errorf("settings not saved: %w", err)
+		return SaveResult{}, fmt.Errorf("settings not saved: %w", err)
 	}
 	if err := n.Save(paths.ConfigFile); err != nil {
 		undoKeys()
-		return old, n, false, res, fmt.Errorf("settings: %w", err)
+		return SaveResult{}, fmt.Errorf("settings: %w", err)
 	}
 	keysSaved()
 	s.cfg = n
-	if moved = newPaths.Workspace != s.paths.Workspace; moved {
+	if newPaths.Workspace != s.paths.Workspace {
 		s.paths = newPaths
 		s.onboarded, s.onboardErr = workspace.Onboard(newPaths.Workspace)
 	}
-	return old, n, moved, SaveResult{Saved: true}, nil
+	res = SaveResult{Saved: true}
+	if busy != nil && busy() {
+		res.Notice = "settings apply from the next reply"
+	}
+	return res, nil
 }

@@ -110,7 +110,7 @@ func (k *Keys) MoveKeyToKeyring(provider string) error {
 		now := s.cfg
 		s.mu.Unlock()
 		if now != old {
-			s.report(old, now, false)
+			s.report()
 		}
 	}()
 	fail := func(err error) error { return fmt.Errorf("move the %s key to the OS keyring: %w", provider, err) }

@@ -1,8 +1,8 @@
 // Package settings is the settings service: config.json loaded, validated and saved,
 // the resolved paths, the onboarded workspace, the status report, the Settings view's
 // form, the window and login settings, and the API keys (Keys). Every change of the
-// config goes through Update, which saves it and tells the composition root which
-// parts changed, so each service rebuilds only what it depends on.
+// config goes through Update, which saves it and tells the composition root, whose
+// services each rebuild only what they depend on, if that changed.
 package settings
 
 import (
@@ -10,30 +10,13 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"reflect"
 	"slices"
 	"sync"
 
 	"hearth/backend/config"
-	"hearth/backend/event"
 	"hearth/backend/sandbox"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
-)
-
-// The parts of the config a change can touch (event.SettingsChanged.Parts).
-const (
-	PartProviders = "providers" // providers.* (hosts, bases, keys)
-	PartAgent     = "agent"     // agents.defaults except the workspace
-	PartWorkspace = "workspace" // the resolved workspace folder
-	PartTools     = "tools"     // exec, the sandbox paths
-	PartWeb       = "web"       // tools.web
-	PartMCP       = "mcp"       // tools.mcpServers
-	PartApproval  = "approval"  // tools.approval
-	PartHeartbeat = "heartbeat"
-	PartSchedule  = "schedule"
-	PartUI        = "ui"
-	PartKeys      = "keys" // a key written to the OS keyring (the config may look the same)
 )
 
 // Options configure Open. The zero value works: default config path, default
@@ -46,8 +29,8 @@ type Options struct {
 	Version       string              // Hearth's version, reported by Status
 	// Keyring stores API keys; nil means the OS keyring.
 	Keyring keystore.Keyring
-	// Changed is told, after a change was saved, which parts of it changed.
-	Changed func(event.SettingsChanged)
+	// Changed is told after a change was saved.
+	Changed func()
 	// Sandbox confines commands on this machine (probed once); Status reports it.
 	Sandbox *sandbox.Sandbox
 	// Recall says, for Status, how memory recall searches (the models service's
@@ -61,11 +44,10 @@ type Service struct {
 	getenv  func(string) string
 	client  *http.Client
 	version string
-	changed func(event.SettingsChanged)
+	changed func()
 	sandbox *sandbox.Sandbox
 	recall  func(context.Context, bool) (string, string)
 	keys    *Keys
-	told    int // the keys' version last reported
 
 	mu         sync.Mutex
 	cfg        *config.Config
@@ -236,9 +218,8 @@ func (s *Service) Update(fn func(*config.Config) error) error {
 	}
 	s.cfg = n
 	s.reloadLocked()
-	n = s.cfg
 	s.mu.Unlock()
-	s.report(old, n, false)
+	s.report()
 	return nil
 }
 
@@ -251,37 +232,10 @@ func (s *Service) reloadLocked() {
 	}
 }
 
-// report tells Changed which parts differ between old and n.
-func (s *Service) report(old, n *config.Config, moved bool) {
-	var parts []string
-	add := func(part string, a, b any) {
-		if !reflect.DeepEqual(a, b) {
-			parts = append(parts, part)
-		}
-	}
-	add(PartProviders, old.Providers, n.Providers)
-	oa, na := old.Agents.Defaults, n.Agents.Defaults
-	oa.Workspace, na.Workspace = "", ""
-	add(PartAgent, oa, na)
-	if moved {
-		parts = append(parts, PartWorkspace)
-	}
-	ot, nt := old.Tools, n.Tools
-	add(PartWeb, ot.Web, nt.Web)
-	add(PartMCP, ot.MCPServers, nt.MCPServers)
-	add(PartApproval, ot.Approval, nt.Approval)
-	ot.Web, nt.Web, ot.MCPServers, nt.MCPServers, ot.Approval, nt.Approval = config.Web{}, config.Web{}, nil, nil, config.Approval{}, config.Approval{}
-	add(PartTools, ot, nt)
-	add(PartHeartbeat, old.Heartbeat, n.Heartbeat)
-	add(PartSchedule, old.Schedule, n.Schedule)
-	add(PartUI, old.UI, n.UI)
-	s.mu.Lock()
-	if v := s.keys.Version(); v != s.told {
-		s.told = v
-		parts = append(parts, PartKeys)
-	}
-	s.mu.Unlock()
-	if len(parts) > 0 && s.changed != nil {
-		s.changed(event.SettingsChanged{Parts: parts})
+// report tells Changed that a change was saved; each service compares what it
+// depends on.
+func (s *Service) report() {
+	if s.changed != nil {
+		s.changed()
 	}
 }

@@ -184,7 +184,7 @@ func TestSpawnDelivers(t *testing.T) {
 
 	subReq := e.subFake.ChatRequests()[0]
 	if subReq.Messages[0].Role != "system" || !strings.Contains(subReq.Messages[0].Content, "helper agent") ||
-		len(subReq.Messages) != 2 || subReq.Messages[1].Content != "Count the files in the workspace and report." {
+		len(subReq.Messages) != 2 || !strings.HasPrefix(subReq.Messages[1].Content, "Count the files in the workspace and report.\n\n[Runtime Context]") {
 		t.Errorf("subagent context: %+v", subReq.Messages)
 	}
 	for _, raw := range subReq.Tools {
