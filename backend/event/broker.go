@@ -12,16 +12,15 @@ const DefaultBuffer = 64
 // Broker delivers values of one kind of news (a memory file changed, a reminder is
 // due, …) to every subscriber. Publish never blocks the publisher: each subscriber
 // has a buffer of its own, and a subscriber that falls that far behind misses values
-// (Dropped counts them) rather than stalling a scheduler or a file watcher. News is a
+// rather than stalling a scheduler or a file watcher. News is a
 // hint to refresh, never the only copy of anything. The zero value is not usable:
 // make one with NewBroker.
 type Broker[T any] struct {
 	buffer int
 
-	mu      sync.Mutex
-	subs    map[chan T]struct{}
-	closed  bool
-	dropped int
+	mu     sync.Mutex
+	subs   map[chan T]struct{}
+	closed bool
 }
 
 // NewBroker returns a broker whose subscribers buffer buffer values (DefaultBuffer
@@ -68,17 +67,9 @@ func (b *Broker[T]) Publish(v T) {
 	for ch := range b.subs {
 		select {
 		case ch <- v:
-		default:
-			b.dropped++
+		default: // missed: news is only a hint to refresh
 		}
 	}
-}
-
-// Dropped counts the values subscribers missed because their buffer was full.
-func (b *Broker[T]) Dropped() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.dropped
 }
 
 // Close closes every subscriber's channel; later subscribers get a closed channel.

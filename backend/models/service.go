@@ -83,15 +83,18 @@ func (s *Service) Resolve(name string) (llm.Provider, string, error) {
 // context window and the keys' version (a key replaced in the keyring keeps the same
 // reference).
 func (s *Service) fingerprint(cfg *config.Config, key string) string {
-	ctx := cfg.Agents.Defaults.ContextTokens
 	if key == config.ProviderOllama {
-		return fmt.Sprint(cfg.OllamaHost(s.settings.Getenv), ctx)
+		return fmt.Sprint(cfg.OllamaHost(s.settings.Getenv), cfg.Agents.Defaults.ContextTokens)
 	}
-	o := cfg.Providers.OpenAI
-	if key != config.ProviderOpenAI {
-		o = cfg.Providers.Custom[strings.TrimPrefix(key, "custom.")]
+	return fmt.Sprint(openAIConf(cfg, key), cfg.Agents.Defaults.ContextTokens, s.settings.Keys().Version())
+}
+
+// openAIConf is the settings of an OpenAI-compatible provider key.
+func openAIConf(cfg *config.Config, key string) config.OpenAIProvider {
+	if key == config.ProviderOpenAI {
+		return cfg.Providers.OpenAI
 	}
-	return fmt.Sprint(o, ctx, s.settings.Keys().Version())
+	return cfg.Providers.Custom[strings.TrimPrefix(key, "custom.")]
 }
 
 // build makes the provider of key from cfg; a nil client means the provider's own.
@@ -100,10 +103,7 @@ func (s *Service) build(cfg *config.Config, key string, client *http.Client, ret
 	if key == config.ProviderOllama {
 		return llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.settings.Getenv), ContextTokens: ctxTokens, HTTPClient: client, Retry: retry})
 	}
-	o := cfg.Providers.OpenAI
-	if key != config.ProviderOpenAI {
-		o = cfg.Providers.Custom[key[len("custom."):]]
-	}
+	o := openAIConf(cfg, key)
 	apiKey, err := s.settings.Keys().Resolve(o.APIKey)
 	if err != nil {
 		return nil, err

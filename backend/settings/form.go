@@ -165,7 +165,7 @@ func (s *Service) SaveSettings(in Settings, busy func() bool) (res SaveResult, e
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].Key < ps[j].Key })
 		return SaveResult{Problems: ps}, nil
 	}
-	undoKeys, keysSaved, err := s.keys.toKeyring(old, n)
+	undoKeys, keysSaved, err := s.keys.toKeyring(old, n, "")
 	if err != nil {
 		return SaveResult{}, fmt.Errorf("settings not saved: %w", err)
 	}

@@ -91,41 +91,24 @@ func (k *Keys) Storage() string {
 // the OS keyring (the config holds "${keyring:<provider>}") or, without one, into the
 // config file. An empty key removes it.
 func (k *Keys) SetAPIKey(provider, key string) error {
-	key = strings.TrimSpace(key)
-	var old string
-	var undo func() // takes the keyring entry back if the config cannot be saved
-	saving := false
+	var undo, done func()
 	err := k.s.Update(func(c *config.Config) error {
-		get, set, err := apiKeyField(c, provider)
+		_, set, err := apiKeyField(c, provider)
 		if err != nil {
 			return err
 		}
-		old = get()
-		value := key
-		if key != "" && !keystore.IsEnvRef(key) && k.store.Available() {
-			if undo, err = k.keyringPut(provider, key); err != nil {
-				return fmt.Errorf("set API key of %s: %w", provider, err)
-			}
-			value = keystore.Ref(provider)
-		}
-		set(value)
-		saving = true
-		return nil
+		old := c.Clone()
+		set(strings.TrimSpace(key))
+		undo, done, err = k.toKeyring(old, c, provider)
+		return err
 	})
 	if err != nil {
 		if undo != nil {
 			undo()
 		}
-		if saving {
-			return fmt.Errorf("set API key of %s: %w", provider, err)
-		}
 		return err
 	}
-	if name, wasRef := keystore.ParseRef(old); wasRef && undo == nil {
-		if err := k.store.Delete(name); err != nil {
-			slog.Warn("old key left in the OS keyring", "provider", provider, "err", err)
-		}
-	}
+	done()
 	return nil
 }
 

@@ -171,9 +171,10 @@ func providerNames(fs []keyField) string {
 // toKeyring is SaveSettings' part of keeping keys out of config.json: a key typed into
 // the Settings view goes to the OS keyring when one answers (n then holds
 // "${keyring:<provider>}"), as SetAPIKey does. Keys n keeps unchanged from old
-// are left where they are. undo takes the keyring entries back if the save
+// are left where they are; only (SetAPIKey) names the one key to look at, which
+// moves even when typed in again. undo takes the keyring entries back if the save
 // fails; done removes the entries old referred to that n no longer does.
-func (k *Keys) toKeyring(old, n *config.Config) (undo, done func(), err error) {
+func (k *Keys) toKeyring(old, n *config.Config, only string) (undo, done func(), err error) {
 	var undos []func()
 	undo = func() {
 		for _, u := range undos {
@@ -194,7 +195,7 @@ func (k *Keys) toKeyring(old, n *config.Config) (undo, done func(), err error) {
 			before = oldGet() // a custom provider new in n has none
 		}
 		v := strings.TrimSpace(get())
-		if v == before || !isPlainKey(v) || !k.store.Available() {
+		if (only != "" && p != only) || (v == before && only == "") || !isPlainKey(v) || !k.store.Available() {
 			continue
 		}
 		u, err := k.keyringPut(p, v)
