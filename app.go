@@ -9,37 +9,41 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"hearth/backend/core"
+	"hearth/backend/app"
+	"hearth/backend/event"
+	"hearth/backend/settings"
 	"hearth/backend/winstate"
 )
 
 // App is the facade the window calls. Methods are thin: they forward to the backend
-// service; window plumbing (size, focus) is the only thing handled here.
+// services; window plumbing (size, focus, the event relay) is the only thing handled here.
 type App struct {
 	ctx     context.Context
-	svc     *core.Service
+	h       *app.App // Hearth's services
 	winPath string
 	win     winstate.State
 	winErr  error
-	desk    *core.Desktop // streams and pulls for the window (app_ui.go)
+	relay   *event.Relay // runs on "run:<id>", pulls on "pull:<id>", held until the window attaches
 }
 
-// NewApp wraps the backend service for binding. winErr is a window-state load problem to
-// log once the window is up (it never stops the window from opening).
-func NewApp(svc *core.Service, winPath string, win winstate.State, winErr error) *App {
-	a := &App{svc: svc, winPath: winPath, win: win, winErr: winErr}
-	a.desk = core.NewDesktop(svc, a.emit)
+// NewApp wraps the services for binding. winErr is a window-state load problem to log
+// once the window is up (it never stops the window from opening).
+func NewApp(h *app.App, winPath string, win winstate.State, winErr error) *App {
+	a := &App{h: h, winPath: winPath, win: win, winErr: winErr}
+	a.relay = event.NewRelay(a.emit)
 	return a
 }
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
-	// MCP servers connect from now on, not with the first message (this
-	// builds the agent, which watchMemory needs anyway, and waits for no server).
-	if err := a.desk.Start(); err != nil {
-		slog.Warn("MCP servers not started", "err", err)
+	// MCP servers connect from now on, not with the first message (without
+	// waiting for any), and the memory files are watched; the reminders start
+	// with the tray (background.go), which holds the lock. The desktop checks a
+	// model's fitness by itself after its first reply.
+	a.h.Models.AutoCheck()
+	if err := a.h.Start(ctx, app.StartOptions{}); err != nil {
+		slog.Warn("background work not fully started", "err", err)
 	}
-	a.watchMemory() // app_memory.go
 	if a.winErr != nil {
 		slog.Warn("window state ignored", "err", a.winErr)
 	}
@@ -78,6 +82,6 @@ func (a *App) secondInstance(options.SecondInstanceData) {
 }
 
 // Status reports what the footer shows: workspace, model, config problems, Ollama.
-func (a *App) Status() core.Status {
-	return a.svc.Status(a.ctx)
+func (a *App) Status() settings.Status {
+	return a.h.Settings.Status(a.ctx)
 }

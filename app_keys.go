@@ -2,14 +2,16 @@
 
 package main
 
-import "hearth/backend/core"
+import "hearth/backend/settings"
 
-// API keys written in config.json in plain text (F-SECRETS): the Settings
-// view shows them with a Move to keyring button. Each forwards to backend/core.
+// API keys written in config.json in plain text: the Settings
+// view shows them with a Move to keyring button. Each forwards to settings.Keys.
 
 // PlainKeys lists the API keys config.json holds in plain text.
-func (a *App) PlainKeys() core.PlainKeyReport { return a.svc.PlainKeys() }
+func (a *App) PlainKeys() settings.PlainKeyReport { return a.h.Settings.Keys().PlainKeys() }
 
 // MoveKeyToKeyring moves one of them ("openai", "custom.<name>", "web.search")
 // into the OS keyring; config.json then holds "${keyring:<provider>}".
-func (a *App) MoveKeyToKeyring(provider string) error { return a.svc.MoveKeyToKeyring(provider) }
+func (a *App) MoveKeyToKeyring(provider string) error {
+	return a.h.Settings.Keys().MoveKeyToKeyring(provider)
+}

@@ -8,33 +8,28 @@ import (
 	"hearth/backend/memory"
 )
 
-// The memory sidebar's bindings (F-MEMEDIT). Changes of the memory and persona
-// files — the agent's, a consolidation's, a hand edit's — arrive as the event
-// "memory:changed" with the file's workspace-relative path.
+// The memory sidebar's bindings. Changes of the memory and persona files — the
+// agent's, a consolidation's, a hand edit's — arrive as the event "memory:changed"
+// with the file's workspace-relative path (background.go forwards them).
 
 const memoryChangedEvent = "memory:changed"
 
-// watchMemory forwards memory file changes to the window (called from startup).
-func (a *App) watchMemory() {
-	a.svc.OnMemoryChange(func(name string) { a.emit(memoryChangedEvent, name) })
-}
-
 // ListMemoryFiles lists the memory and persona files and skills that exist.
-func (a *App) ListMemoryFiles() ([]memory.FileInfo, error) { return a.svc.ListMemoryFiles() }
+func (a *App) ListMemoryFiles() ([]memory.FileInfo, error) { return a.h.Memory.Store().List() }
 
 // ReadMemoryFile reads one file with the hash SaveMemoryFile needs.
-func (a *App) ReadMemoryFile(name string) (memory.File, error) { return a.svc.ReadMemoryFile(name) }
+func (a *App) ReadMemoryFile(name string) (memory.File, error) { return a.h.Memory.Store().Read(name) }
 
 // SaveMemoryFile writes content unless the file changed since expectedHash;
 // then nothing is written and the result holds both versions.
 func (a *App) SaveMemoryFile(name, content, expectedHash string) (memory.SaveResult, error) {
-	return a.svc.SaveMemoryFile(name, content, expectedHash)
+	return a.h.Memory.Store().Save(name, content, expectedHash)
 }
 
 // SearchMemory searches the recall index; the result says whether it was
 // keyword-only and why.
 func (a *App) SearchMemory(query string, k int) (memory.Results, error) {
-	return a.svc.SearchMemoryResults(a.context(), query, k)
+	return a.h.Memory.Search(a.context(), query, k)
 }
 
 func (a *App) context() context.Context {

@@ -4,42 +4,42 @@ package main
 
 import (
 	"hearth/backend/config"
-	"hearth/backend/core"
+	"hearth/backend/reach"
 	"hearth/backend/skills"
 )
 
-// The MCP servers and Skills views' bindings (issue 8); each forwards to backend/core.
+// The MCP servers and Skills views' bindings; each forwards to the reach service.
 
 // ListMCPServers lists the configured MCP servers with their live state.
-func (a *App) ListMCPServers() ([]core.MCPServerView, error) { return a.svc.MCPServerViews() }
+func (a *App) ListMCPServers() []reach.MCPServerView { return a.h.Reach.MCPServerViews() }
 
 // SaveMCPServer adds or replaces a server and (re)connects it in the background.
 func (a *App) SaveMCPServer(name string, c config.MCPServer) error {
-	return a.svc.SaveMCPServer(name, c)
+	return a.h.Reach.SaveMCPServer(name, c)
 }
 
 // RemoveMCPServer deletes a server and withdraws its tools.
-func (a *App) RemoveMCPServer(name string) error { return a.svc.RemoveMCPServer(name) }
+func (a *App) RemoveMCPServer(name string) error { return a.h.Reach.RemoveMCPServer(name) }
 
 // ImportClaudeDesktop adds the servers of a pasted Claude Desktop block; it returns their names.
 func (a *App) ImportClaudeDesktop(block string) ([]string, error) {
-	return a.svc.ImportClaudeDesktop(block)
+	return a.h.Reach.ImportClaudeDesktop(block)
 }
 
 // TestMCPServer connects to a configured server once and lists the tools it offers.
-func (a *App) TestMCPServer(name string) (core.MCPTestView, error) {
-	return a.svc.TestMCPServerView(a.ctx, name)
+func (a *App) TestMCPServer(name string) (reach.MCPTestView, error) {
+	return a.h.Reach.TestMCPServerView(a.ctx, name)
 }
 
 // ListSkills lists the built-in and workspace skills with availability.
-func (a *App) ListSkills() ([]skills.Skill, error) { return a.svc.ListSkills() }
+func (a *App) ListSkills() []skills.Skill { return a.h.Reach.ListSkills() }
 
 // SetSkillEnabled turns a skill on or off.
 func (a *App) SetSkillEnabled(name string, enabled bool) error {
-	return a.svc.SetSkillEnabled(name, enabled)
+	return a.h.Reach.SetSkillEnabled(name, enabled)
 }
 
 // TestMCPDraft tests a server entry from the editor before it is saved.
-func (a *App) TestMCPDraft(name string, c config.MCPServer) (core.MCPTestView, error) {
-	return a.svc.TestMCPDraft(a.ctx, name, c)
+func (a *App) TestMCPDraft(name string, c config.MCPServer) (reach.MCPTestView, error) {
+	return a.h.Reach.TestMCPDraft(a.ctx, name, c)
 }

@@ -3,55 +3,59 @@
 package main
 
 import (
-	"hearth/backend/core"
+	"hearth/backend/reminders"
 	"hearth/backend/schedule"
 )
 
 // The Reminders view's and the background settings' bindings, each a
-// forward to backend/core. Changes arrive back as "background" events of
+// forward to the schedule service. Changes arrive back as "background" events of
 // kind "jobs" (background.go); "notice" and "jobs" events refresh the notices.
 
 // ListJobs lists the reminders, soonest first.
-func (a *App) ListJobs() ([]schedule.Job, error) { return a.svc.ListJobs() }
+func (a *App) ListJobs() ([]schedule.Job, error) { return a.h.Reminders.ListJobs() }
 
 // JobProblems lists entries of jobs.json that could not be read.
-func (a *App) JobProblems() ([]schedule.JobProblem, error) { return a.svc.JobProblems() }
+func (a *App) JobProblems() ([]schedule.JobProblem, error) { return a.h.Reminders.JobProblems() }
 
 // AddJob stores a new reminder; a wrong spec is an error with a hint.
-func (a *App) AddJob(spec schedule.JobSpec) (schedule.Job, error) { return a.svc.AddJob(spec) }
+func (a *App) AddJob(spec schedule.JobSpec) (schedule.Job, error) {
+	return a.h.Reminders.AddJob(spec)
+}
 
 // RemoveJob deletes a reminder.
-func (a *App) RemoveJob(id string) error { return a.svc.RemoveJob(id) }
+func (a *App) RemoveJob(id string) error { return a.h.Reminders.RemoveJob(id) }
 
 // RunJobNow runs a reminder at once and returns when its turn has finished.
-func (a *App) RunJobNow(id string) error { return a.svc.RunJobNow(a.ctx, id) }
+func (a *App) RunJobNow(id string) error { return a.h.Reminders.RunJobNow(a.ctx, id) }
 
 // PauseJob pauses or resumes one reminder.
-func (a *App) PauseJob(id string, paused bool) error { return a.svc.PauseJob(id, paused) }
+func (a *App) PauseJob(id string, paused bool) error { return a.h.Reminders.PauseJob(id, paused) }
 
 // SetRemindersPaused pauses or resumes every reminder and the heartbeat.
-func (a *App) SetRemindersPaused(paused bool) { a.svc.SetRemindersPaused(paused) }
+func (a *App) SetRemindersPaused(paused bool) { a.h.Reminders.SetPaused(paused) }
 
 // GetBackgroundSettings returns the heartbeat, missed-run, tray and login settings.
-func (a *App) GetBackgroundSettings() core.BackgroundSettings { return a.svc.BackgroundSettings() }
+func (a *App) GetBackgroundSettings() reminders.BackgroundSettings {
+	return a.h.Reminders.BackgroundSettings()
+}
 
 // SetHeartbeat turns the heartbeat on or off and sets its interval.
 func (a *App) SetHeartbeat(enabled bool, intervalMinutes int) error {
-	return a.svc.SetHeartbeat(enabled, intervalMinutes)
+	return a.h.Reminders.SetHeartbeat(enabled, intervalMinutes)
 }
 
 // SetMissedRuns sets the missed-run policy: "catchup" or "skip".
-func (a *App) SetMissedRuns(policy string) error { return a.svc.SetMissedRuns(policy) }
+func (a *App) SetMissedRuns(policy string) error { return a.h.Reminders.SetMissedRuns(policy) }
 
 // SetCloseToTray sets whether closing the window hides it to the tray.
-func (a *App) SetCloseToTray(on bool) error { return a.svc.SetCloseToTray(on) }
+func (a *App) SetCloseToTray(on bool) error { return a.h.Settings.SetCloseToTray(on) }
 
 // SetLaunchAtLogin sets whether Hearth starts (in the tray) at login.
-func (a *App) SetLaunchAtLogin(on bool) error { return a.svc.SetLaunchAtLogin(on) }
+func (a *App) SetLaunchAtLogin(on bool) error { return a.h.Settings.SetLaunchAtLogin(on) }
 
 // BackgroundNotices lists what the window shows until dismissed: reminders
 // missed while Hearth was closed (caught up or skipped) and a damaged jobs file.
-func (a *App) BackgroundNotices() []core.Notice { return a.svc.BackgroundNotices() }
+func (a *App) BackgroundNotices() []reminders.Notice { return a.h.Reminders.Notices() }
 
 // DismissNotice removes one of them.
-func (a *App) DismissNotice(id string) error { return a.svc.DismissNotice(id) }
+func (a *App) DismissNotice(id string) error { return a.h.Reminders.DismissNotice(id) }

@@ -3,17 +3,22 @@
 package main
 
 import (
+	"context"
+
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"hearth/backend/agent"
-	"hearth/backend/core"
+	"hearth/backend/chat"
+	"hearth/backend/event"
 	"hearth/backend/fitness"
+	"hearth/backend/models"
 	"hearth/backend/session"
+	"hearth/backend/sessions"
+	"hearth/backend/settings"
 )
 
 // The window's chat, sessions, models, settings and first-run bindings. Each one
-// forwards to backend/core; streams arrive on "run:<runId>" and "pull:<pullId>"
-// after the window calls AttachEvents for that channel.
+// forwards to a service; streams arrive on "run:<runId>" and "pull:<pullId>" after
+// the window calls AttachEvents for that channel.
 
 func (a *App) emit(channel string, data any) {
 	if a.ctx != nil {
@@ -21,72 +26,92 @@ func (a *App) emit(channel string, data any) {
 	}
 }
 
+// runSink publishes a run's events on its channel.
+func (a *App) runSink(ev event.Event) {
+	a.relay.Publish(event.RunChannel(ev.RunID), ev, ev.Type == event.RunFinished)
+}
+
 // SendMessage starts a turn and returns its run id.
-func (a *App) SendMessage(in core.ChatInput) (string, error) { return a.desk.Send(in) }
+func (a *App) SendMessage(in chat.Input) (string, error) { return a.h.Chat.Send(in, a.runSink) }
 
 // AttachEvents delivers a stream's held and future events (call after EventsOn).
-func (a *App) AttachEvents(channel string) { a.desk.Attach(channel) }
+func (a *App) AttachEvents(channel string) { a.relay.Attach(channel) }
 
 // StopRun stops the session's running turn.
-func (a *App) StopRun(sessionID string) bool { return a.svc.Stop(sessionID) }
+func (a *App) StopRun(sessionID string) bool { return a.h.Chat.Stop(sessionID) }
 
 // ContinueRun resumes the session's interrupted turn and returns its run id.
-func (a *App) ContinueRun(sessionID string) (string, error) { return a.desk.Continue(sessionID) }
+func (a *App) ContinueRun(sessionID string) (string, error) {
+	run, err := a.h.Chat.Continue(context.Background(), sessionID, a.runSink)
+	if err != nil {
+		return "", err
+	}
+	return run.ID, nil
+}
 
 // ListSessions lists the chats, newest first.
-func (a *App) ListSessions() ([]session.Summary, error) { return a.svc.ListSessions() }
+func (a *App) ListSessions() ([]session.Summary, error) { return a.h.Sessions.List() }
 
 // LoadSession reads one chat.
-func (a *App) LoadSession(id string) (core.History, error) { return a.desk.History(id) }
+func (a *App) LoadSession(id string) (sessions.History, error) { return a.h.Sessions.History(id) }
 
 // RenameSession sets a chat's title ("" restores the automatic one).
-func (a *App) RenameSession(id, title string) error { return a.svc.RenameSession(id, title) }
+func (a *App) RenameSession(id, title string) error { return a.h.Sessions.Rename(id, title) }
 
 // DeleteSession moves a chat to the trash.
-func (a *App) DeleteSession(id string) error { return a.svc.DeleteSession(id) }
+func (a *App) DeleteSession(id string) error { return a.h.Sessions.Delete(id) }
 
 // SessionUsage is the chat's last context use.
-func (a *App) SessionUsage(id string) agent.UsageData { return a.desk.SessionUsage(id) }
+func (a *App) SessionUsage(id string) event.UsageData { return a.h.Chat.Usage(id) }
 
 // ExportSession asks where to save (a dialog titled dialogTitle, in the window's
 // language) and writes the chat as "markdown" or "json"; it returns the path, or ""
 // when the dialog was cancelled.
 func (a *App) ExportSession(id, title, format, dialogTitle string) (string, error) {
 	path, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
-		Title: dialogTitle, DefaultFilename: core.ExportName(title, format),
+		Title: dialogTitle, DefaultFilename: sessions.ExportName(title, format),
 	})
 	if err != nil || path == "" {
 		return "", err
 	}
-	return path, a.desk.ExportFile(id, format, path)
+	return path, a.h.Sessions.ExportFile(id, format, path)
 }
 
 // ListModels lists the installed Ollama models with details.
-func (a *App) ListModels() ([]core.ModelEntry, error) { return a.svc.ListModels(a.ctx) }
+func (a *App) ListModels() ([]models.ModelEntry, error) { return a.h.Models.List(a.context()) }
 
 // PullModel starts a download and returns its pull id.
-func (a *App) PullModel(name string) (string, error) { return a.desk.Pull(name) }
+func (a *App) PullModel(name string) (string, error) {
+	return a.h.Models.StartPull(name, func(ev models.PullEvent) {
+		a.relay.Publish(event.PullChannel(ev.PullID), ev, ev.Done)
+	})
+}
 
 // CancelPull stops a download.
-func (a *App) CancelPull(id string) bool { return a.desk.CancelPull(id) }
+func (a *App) CancelPull(id string) bool { return a.h.Models.CancelPull(id) }
 
 // DeleteModel removes an installed model.
-func (a *App) DeleteModel(name string) error { return a.svc.DeleteModel(a.ctx, name) }
+func (a *App) DeleteModel(name string) error { return a.h.Models.Delete(a.context(), name) }
+
+// modelCheckedEvent carries every new fitness.Result to the window (background.go).
+const modelCheckedEvent = "models:checked"
 
 // CheckModel runs the model fitness check now (up to half a minute) and keeps the
-// result; background checks arrive on "models:checked" (core.ModelCheckedEvent).
+// result; background checks arrive on "models:checked".
 func (a *App) CheckModel(name string) (fitness.Result, error) {
-	return a.svc.CheckModel(a.ctx, name)
+	return a.h.Models.Check(a.context(), name)
 }
 
 // GetSettings returns what the Settings view edits (API keys withheld).
-func (a *App) GetSettings() core.Settings { return a.svc.Settings() }
+func (a *App) GetSettings() settings.Settings { return a.h.Settings.Settings() }
 
 // SaveSettings validates and writes config.json.
-func (a *App) SaveSettings(s core.Settings) (core.SaveResult, error) { return a.svc.SaveSettings(s) }
+func (a *App) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
+	return a.h.SaveSettings(s)
+}
 
 // FirstRun reports what the first-run guide checks.
-func (a *App) FirstRun() core.FirstRun { return a.svc.FirstRun(a.ctx, nil) }
+func (a *App) FirstRun() models.FirstRun { return a.h.Models.FirstRun(a.context(), nil) }
 
 // ChooseFolder opens a folder picker; "" when cancelled.
 func (a *App) ChooseFolder(title string) (string, error) {

@@ -15,9 +15,10 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"hearth/backend/app"
 	"hearth/backend/applock"
 	"hearth/backend/autostart"
-	"hearth/backend/core"
+	"hearth/backend/event"
 	"hearth/backend/notify"
 	"hearth/backend/tray"
 )
@@ -31,11 +32,12 @@ const (
 	eventNewSession  = "session:new"
 )
 
-// desktopBackground wires reminders, the heartbeat, the tray and
-// notifications to the window. Wiring only: the logic lives in backend/.
+// desktopBackground wires the services' background work, the tray and
+// notifications to the window, and ends them all when Hearth quits. Wiring only:
+// the logic lives in backend/.
 type desktopBackground struct {
 	app  *App
-	svc  *core.Service
+	h    *app.App
 	lock *applock.Lock
 
 	ctx      context.Context
@@ -50,16 +52,21 @@ type desktopBackground struct {
 	done     chan struct{}
 }
 
-func newDesktopBackground(app *App, svc *core.Service, lock *applock.Lock) *desktopBackground {
-	return &desktopBackground{app: app, svc: svc, lock: lock, refresh: make(chan struct{}, 1),
+func newDesktopBackground(facade *App, h *app.App, lock *applock.Lock) *desktopBackground {
+	return &desktopBackground{app: facade, h: h, lock: lock, refresh: make(chan struct{}, 1),
 		done: make(chan struct{}), ready: make(chan struct{})}
 }
+
+// quitTimeout bounds the orderly end at quit: running turns interrupted and saved,
+// helpers cancelled, MCP servers ended, consolidations finished or deferred. The
+// session manager kills a logout that takes much longer.
+const quitTimeout = 10 * time.Second
 
 // startHidden is set by the autostart entry: start in the tray.
 func startHidden() bool { return slices.Contains(os.Args[1:], autostart.HiddenFlag) }
 
 // startup is Wails' OnStartup: the window's own startup, then the tray,
-// notifications and the scheduler.
+// notifications and the services' background work.
 func (b *desktopBackground) startup(ctx context.Context) {
 	b.app.startup(ctx)
 	b.ctx = ctx
@@ -79,7 +86,7 @@ func (b *desktopBackground) start(ctx context.Context) {
 	b.tray = tray.New(icon, tray.Actions{
 		Open:      b.show,
 		NewChat:   func() { b.show(); runtime.EventsEmit(b.ctx, eventNewSession) },
-		SetPaused: b.svc.SetRemindersPaused,
+		SetPaused: b.h.Reminders.SetPaused,
 		Quit:      b.quit,
 	})
 	b.trayEnd = b.tray.Start()
@@ -90,11 +97,11 @@ func (b *desktopBackground) start(ctx context.Context) {
 	if startHidden() && !b.trayOK.Load() {
 		runtime.WindowShow(ctx) // there is no tray to come back from
 	}
-	b.svc.SetBackgroundSink(b.onEvent)
-	if err := b.svc.StartBackground(ctx, b.lock); err != nil {
-		slog.Warn("reminders not started", "err", err)
+	go b.forward(ctx)
+	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock}); err != nil {
+		slog.Warn("background work not fully started", "err", err)
 	}
-	if err := b.svc.ApplyLaunchAtLogin(); err != nil {
+	if err := b.h.Settings.ApplyLaunchAtLogin(); err != nil {
 		slog.Warn("launch at login", "err", err)
 	}
 	go b.refreshLoop()
@@ -113,23 +120,51 @@ func (b *desktopBackground) start(ctx context.Context) {
 	}()
 }
 
-// onEvent receives core's BackgroundEvents; it never blocks the scheduler.
-func (b *desktopBackground) onEvent(ev core.BackgroundEvent) {
-	if ev.Kind == core.BackgroundJobs {
+// forward hands the services' news to the window (and background news to the
+// notifications) until Hearth quits.
+func (b *desktopBackground) forward(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	memory, news, checks := b.h.MemoryNews.Subscribe(ctx), b.h.BackgroundNews.Subscribe(ctx), b.h.CheckNews.Subscribe(ctx)
+	for {
+		select {
+		case <-b.done:
+			return
+		case c, ok := <-memory:
+			if !ok {
+				return
+			}
+			runtime.EventsEmit(b.ctx, memoryChangedEvent, c.File)
+		case r, ok := <-checks:
+			if !ok {
+				return
+			}
+			runtime.EventsEmit(b.ctx, modelCheckedEvent, r)
+		case ev, ok := <-news:
+			if !ok {
+				return
+			}
+			b.onEvent(ev)
+		}
+	}
+}
+
+// onEvent shows background news: the window refreshes, the tray's "Next:" label
+// follows the jobs, and anything with text becomes a notification.
+func (b *desktopBackground) onEvent(ev event.Background) {
+	runtime.EventsEmit(b.ctx, eventBackground, ev)
+	if ev.Kind == event.BackgroundJobs {
 		select {
 		case b.refresh <- struct{}{}:
 		default:
 		}
+		return
 	}
-	go func() {
-		runtime.EventsEmit(b.ctx, eventBackground, ev)
-		if ev.Kind == core.BackgroundJobs || b.notifier == nil {
-			return
-		}
+	if b.notifier != nil {
 		if err := b.notifier.Notify(notify.Notification{Title: ev.Title, Body: ev.Text, SessionID: ev.SessionID}); err != nil {
 			slog.Debug("notification not shown", "err", err)
 		}
-	}()
+	}
 }
 
 // refreshLoop keeps the tray's "Next:" label current: on every change of
@@ -144,8 +179,8 @@ func (b *desktopBackground) refreshLoop() {
 		case <-b.refresh:
 		case <-tick.C:
 		}
-		paused := b.svc.RemindersPaused()
-		j, ok := b.svc.NextReminder()
+		paused := b.h.Reminders.Paused()
+		j, ok := b.h.Reminders.Next()
 		label := tray.NextLabel(j.Title(), j.NextRun, time.Now(), ok)
 		if paused {
 			label = tray.LabelPaused
@@ -178,12 +213,12 @@ func (b *desktopBackground) quit() {
 // come back from, the window hides and Hearth keeps running; Quit from the
 // tray or a signal closes for real.
 func (b *desktopBackground) beforeClose(ctx context.Context) bool {
-	if !b.quitting.Load() && b.trayOK.Load() && b.svc.Config().UI.CloseToTray {
+	if !b.quitting.Load() && b.trayOK.Load() && b.h.Settings.Config().UI.CloseToTray {
 		// Wails calls this on its own goroutine; a signal reaches both Wails
 		// and our handler at once, so give the handler a moment to mark it.
 		time.Sleep(100 * time.Millisecond)
 	}
-	if !b.quitting.Load() && b.trayOK.Load() && b.svc.Config().UI.CloseToTray {
+	if !b.quitting.Load() && b.trayOK.Load() && b.h.Settings.Config().UI.CloseToTray {
 		b.app.saveWindow(ctx)
 		runtime.WindowHide(ctx)
 		slog.Info("window hidden to the tray")
@@ -192,18 +227,25 @@ func (b *desktopBackground) beforeClose(ctx context.Context) bool {
 	return b.app.beforeClose(ctx)
 }
 
-// shutdown is Wails' OnShutdown: stop reminders (their runs end
-// interrupted and catch up next time), the tray and notifications.
+// shutdown is Wails' OnShutdown (tray Quit, closing the window when it does not
+// hide to the tray, SIGTERM, logout): the same orderly end as the command line's —
+// running turns interrupted and kept to continue, helpers cancelled, reminders
+// stopped (their runs catch up next time), MCP servers ended, consolidations
+// finished or deferred, the file watcher stopped — then the tray and notifications.
 func (b *desktopBackground) shutdown(context.Context) {
 	b.stopOnce.Do(func() {
 		select {
 		case <-b.ready:
 		case <-time.After(5 * time.Second):
 			slog.Warn("background start still running at shutdown")
-			return
 		}
 		close(b.done)
-		b.svc.StopBackground()
+		ctx, cancel := context.WithTimeout(context.Background(), quitTimeout)
+		defer cancel()
+		if err := b.h.Close(ctx); err != nil {
+			slog.Warn("quit: not everything ended in time", "err", err)
+		}
+		slog.Info("quit: services closed")
 		if b.trayEnd != nil {
 			b.trayEnd()
 		}

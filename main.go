@@ -15,9 +15,10 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
+	"hearth/backend/app"
 	"hearth/backend/applock"
 	"hearth/backend/cli"
-	"hearth/backend/core"
+	"hearth/backend/sandbox"
 	"hearth/backend/winstate"
 )
 
@@ -31,12 +32,16 @@ var icon []byte
 const uniqueID = "io.hearth.desktop"
 
 func main() {
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), runDesktop, os.Stdout, os.Stderr))
 }
 
-func runDesktop(open func() *core.Service) error {
-	svc := open()
-	lock, err := applock.Acquire(svc.Paths().LockFile)
+func runDesktop(open func() (*app.App, error)) error {
+	h, err := open()
+	if err != nil {
+		return err
+	}
+	lock, err := applock.Acquire(h.Settings.Paths().LockFile)
 	if errors.Is(err, applock.ErrHeld) {
 		// Another Hearth window is open: bring it forward instead of opening a second one.
 		if ferr := applock.Focus(uniqueID, os.Args[1:]); ferr != nil {
@@ -50,10 +55,10 @@ func runDesktop(open func() *core.Service) error {
 	}
 	defer lock.Release()
 
-	winPath := svc.Paths().WindowFile
+	winPath := h.Settings.Paths().WindowFile
 	win, werr := winstate.Load(winPath)
-	app := NewApp(svc, winPath, win, werr)
-	bg := newDesktopBackground(app, svc, lock)
+	facade := NewApp(h, winPath, win, werr)
+	bg := newDesktopBackground(facade, h, lock)
 	state := options.Normal
 	if win.Maximised {
 		state = options.Maximised
@@ -71,10 +76,10 @@ func runDesktop(open func() *core.Service) error {
 		OnStartup:        bg.startup,
 		OnBeforeClose:    bg.beforeClose,
 		OnShutdown:       bg.shutdown,
-		Bind:             []any{app},
+		Bind:             []any{facade},
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId:               uniqueID,
-			OnSecondInstanceLaunch: app.secondInstance,
+			OnSecondInstanceLaunch: facade.secondInstance,
 		},
 		Linux: &linux.Options{
 			Icon:             icon,

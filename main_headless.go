@@ -9,8 +9,10 @@ import (
 	"os"
 
 	"hearth/backend/cli"
+	"hearth/backend/sandbox"
 )
 
 func main() {
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), nil, os.Stdout, os.Stderr))
 }

@@ -13,21 +13,23 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"hearth/backend/app"
 	"hearth/backend/cli"
-	"hearth/backend/core"
 	"hearth/backend/launch"
+	"hearth/backend/sandbox"
 )
 
 //go:embed build/bin/hearth-desktop.gz
 var desktopImage []byte
 
 func main() {
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), openWindow, os.Stdout, os.Stderr))
 }
 
 // openWindow replaces this process with the desktop app, passing the command line on
 // unchanged (--config, --workspace, --hidden, toolkit flags).
-func openWindow(func() *core.Service) error {
+func openWindow(func() (*app.App, error)) error {
 	self, err := os.Executable()
 	if err != nil {
 		self = os.Args[0]

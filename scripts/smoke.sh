@@ -13,6 +13,7 @@ if [[ "${1:-}" != --inside ]]; then
   # Stand-ins for the tray test: a fake Ollama and a fake notification daemon.
   go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
   go build -o build/bin/fakenotify ./backend/internal/fakenotify
+  go build -o build/bin/fakemcp ./backend/internal/fakemcp
   # dbus-daemon and the accessibility bus chatter on stderr at every start; keep the log readable.
   dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside 2>&1 |
     grep --line-buffered -v -E '^(dbus-daemon\[|SpiRegistry daemon)'
@@ -247,5 +248,52 @@ waitfor 10 "tray item $item not on the bus" has_name "$item"
 sleep 0.5
 stop
 pass "SIGTERM (logout) quits although ui.closeToTray is on"
+
+# --- Quit mid-reply: the same orderly end as the command line's --------------------------
+# A stdio MCP server is connected (fakemcp with a helper process of its own, as servers run
+# through npx or uvx have) and a reminder's turn is streaming slowly when Quit is clicked in
+# the tray: afterwards no process of Hearth's is left, the turn is kept as interrupted (not
+# lost), and `hearth agent --continue` finishes it.
+fakemcp=$(pwd)/build/bin/fakemcp
+mcp_procs() { pgrep -f "^$fakemcp" | wc -l; }
+(($(mcp_procs) == 0)) || fail "fakemcp processes left from before: $(pgrep -af "^$fakemcp")"
+chunks=$(printf '"word%d ",' $(seq 60))
+printf '{"models": [{"name": "qwen3:4b", "contextLength": 40960, "capabilities": ["completion", "tools"]}],
+  "replies": [{"chunks": [%s"…"], "delayMs": 500}, {"content": "The end of the story."}]}\n' "$chunks" >"$home/slow.json"
+build/bin/fakeollama -addr 127.0.0.1:0 -script "$home/slow.json" >"$home/slowollama.log" 2>&1 &
+helpers+=($!)
+waitfor 10 "slow fake Ollama did not start" grep -q listening "$home/slowollama.log"
+slow_url=$(sed -n 's/.*listening on //p' "$home/slowollama.log")
+printf '{"tools": {"mcpServers": {"fake": {"command": "%s", "args": ["-helper"]}}}}\n' "$fakemcp" >"$XDG_CONFIG_HOME/hearth/config.json"
+start OLLAMA_HOST="$slow_url"
+item="org.kde.StatusNotifierItem-$pid-1"
+waitfor 10 "tray item $item not on the bus" has_name "$item"
+waitfor 10 "the MCP server and its helper did not start ($(mcp_procs) running)" sh -c "[ \$(pgrep -f '^$fakemcp' | wc -l) -eq 2 ]"
+out=$("$bin" cron add --name smoke-story --message "Tell me a long story" --at "in 2 seconds") || fail "cron add: $out"
+job=$(sed -n 's/^Added reminder \([0-9a-f]*\).*/\1/p' <<<"$out")
+session="$XDG_DATA_HOME/hearth/sessions/cron%3A$job.jsonl"
+replying() { curl -s "$slow_url/_fake/chats" | grep -q 'Tell me a long story'; }
+waitfor 20 "the reminder's reply did not start" replying
+sleep 1 # a few words are out
+pass "a reminder's turn is streaming with the MCP server connected"
+click "$(menu_id 'Quit')"
+for _ in $(seq 150); do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && fail "tray Quit mid-reply did not end the app within 15 s"
+wait "$pid" || fail "app exited with status $? after tray Quit mid-reply"
+pid=""
+sleep 0.5
+(($(mcp_procs) == 0)) || fail "processes left behind after Quit: $(pgrep -af "^$fakemcp")"
+pass "tray Quit mid-reply ended the app and the MCP server's whole process group"
+grep -q "Tell me a long story" "$session" || fail "the interrupted turn's question is gone: $(cat "$session")"
+grep -q '"type":"run"' "$session" && fail "the turn was closed, not kept as interrupted: $(cat "$session")"
+pass "the turn is kept as interrupted in cron:$job"
+out=$(OLLAMA_HOST="$slow_url" "$bin" agent -s "cron:$job" --continue 2>"$home/continue.log") || fail "agent --continue: $(cat "$home/continue.log")"
+[[ $out == "The end of the story." ]] || fail "agent --continue printed: $out"
+grep -q '"status":"ok"' "$session" || fail "the continued run did not finish: $(cat "$session")"
+(($(mcp_procs) == 0)) || fail "hearth agent left processes behind: $(pgrep -af "^$fakemcp")"
+pass "hearth agent --continue finished the interrupted turn (and ended its MCP server)"
 
 echo "smoke: $steps passed, 0 failed"

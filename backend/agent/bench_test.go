@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -93,7 +94,7 @@ func BenchmarkLoopIteration(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				builder = &PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()}
+				builder = &PromptContext{System: pb.SystemPrompt, Estimator: prompt.NewEstimator()}
 			}
 			r, err := New(Options{Tools: reg, Store: store, DefaultModel: "x/y", MaxToolIterations: 100, Context: builder,
 				Resolve: func(string) (llm.Provider, string, error) { return prov, "y", nil }})
@@ -106,8 +107,8 @@ func BenchmarkLoopIteration(b *testing.B) {
 				}
 				prov.calls.Store(int64(rounds))
 				start := time.Now()
-				res, err := r.Send(context.Background(), Request{SessionID: "bench", Text: "go"}, func(Event) {})
-				if err != nil || res.Status != StatusOK {
+				res, err := r.Send(context.Background(), Request{SessionID: "bench", Text: "go"}, func(event.Event) {})
+				if err != nil || res.Status != event.StatusOK {
 					b.Fatalf("run: %+v %v", res, err)
 				}
 				return time.Since(start)

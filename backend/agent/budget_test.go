@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -22,7 +23,7 @@ import (
 // history was left out.
 func TestBudgetNeverExceeded(t *testing.T) {
 	var pc *PromptContext
-	var leftOut []int // OnLeftOut reports
+
 	// prompt_eval_count 1 is below what calibration accepts, so the
 	// estimator stays uncalibrated and the check below is exact.
 	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{
@@ -37,9 +38,9 @@ func TestBudgetNeverExceeded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pc = &PromptContext{Prompt: b, Estimator: prompt.NewEstimator()}
+		pc = &PromptContext{System: b.SystemPrompt, Estimator: prompt.NewEstimator()}
 		o.Context = pc
-		o.OnLeftOut = func(id string, firstKept int) { leftOut = append(leftOut, firstKept) }
+		o.Estimator = pc.Estimator
 	})
 	big := strings.Repeat("0123456789 abcdefghij klmnopqrst uvwxyz ABCDEFGHIJ\n", 1000) // 50 KB
 	_ = h.reg.Register(&testTool{name: "big", readOnly: true, run: func(context.Context, tools.Args) (tools.Result, error) {
@@ -63,18 +64,21 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	}
 
 	res, evs := h.send("long", "read the big thing again")
-	if res.Status != StatusOK || res.Final != "Read it all." {
+	if res.Status != event.StatusOK || res.Final != "Read it all." {
 		t.Fatalf("result %+v %s", res, describe(evs))
 	}
 	left := false
-	for _, n := range ofType[NoticeData](evs) {
+	for _, n := range ofType[event.NoticeData](evs) {
 		left = left || strings.Contains(n.Message, "Left out to fit") && strings.Contains(n.Message, "older turns")
 	}
-	if len(leftOut) == 0 || leftOut[0] < 400-40 || leftOut[0] > 400 {
-		t.Errorf("OnLeftOut reports %v: want the index of the first kept message, near the end of the 400 old ones", leftOut)
+	if res.FirstKept < 400-40 || res.FirstKept > 400 {
+		t.Errorf("Result.FirstKept %d: want the index of the first kept message, near the end of the 400 old ones", res.FirstKept)
+	}
+	if want := 400 + 1 + 3 + 2; res.HistoryLen != want { // the last request: question, a batch of 2 calls, one of 1
+		t.Errorf("Result.HistoryLen %d, want %d", res.HistoryLen, want)
 	}
 	if !left {
-		t.Errorf("no notice about history left out: %+v", ofType[NoticeData](evs))
+		t.Errorf("no notice about history left out: %+v", ofType[event.NoticeData](evs))
 	}
 	reqs := h.fake.ChatRequests()
 	if len(reqs) != 3 {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -57,7 +58,7 @@ func TestStopKillsRunningExecWithinOneSecond(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, EventToolCall, 5*time.Second)
+	rec.waitFor(t, event.ToolCall, 5*time.Second)
 	pid, _ := strconv.Atoi(waitFile(t, filepath.Join(h.ws, "sleep.pid"), 5*time.Second))
 	t0 := time.Now()
 	if !h.runner.Stop("c") {
@@ -69,7 +70,7 @@ func TestStopKillsRunningExecWithinOneSecond(t *testing.T) {
 	if latency > time.Second {
 		t.Errorf("stop took %v, want < 1 s (F-CANCEL)", latency)
 	}
-	if res.Status != StatusCancelled {
+	if res.Status != event.StatusCancelled {
 		t.Errorf("status %s", res.Status)
 	}
 	deadline := time.Now().Add(time.Second)
@@ -82,7 +83,7 @@ func TestStopKillsRunningExecWithinOneSecond(t *testing.T) {
 	}
 	evs := rec.all()
 	checkEvents(t, evs)
-	if r := ofType[ToolResultData](evs); len(r) != 1 || r[0].OK {
+	if r := ofType[event.ToolResultData](evs); len(r) != 1 || r[0].OK {
 		t.Errorf("tool results %+v", r)
 	}
 	if n := len(h.fake.ChatRequests()); n != 1 {
@@ -90,7 +91,7 @@ func TestStopKillsRunningExecWithinOneSecond(t *testing.T) {
 	}
 	// The batch and the cancelled run are on disk; nothing is interrupted.
 	sess, _ := h.store.Load("c")
-	if len(sess.Entries) != 3 || len(sess.Runs) != 1 || sess.Runs[0].Status != StatusCancelled || len(sess.Interrupted) != 0 {
+	if len(sess.Entries) != 3 || len(sess.Runs) != 1 || sess.Runs[0].Status != event.StatusCancelled || len(sess.Interrupted) != 0 {
 		t.Errorf("session %+v", sess)
 	}
 }
@@ -102,19 +103,19 @@ func TestStopDuringModelStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, EventTextDelta, 5*time.Second)
+	rec.waitFor(t, event.TextDelta, 5*time.Second)
 	time.Sleep(50 * time.Millisecond) // let the whole partial text arrive
 	t0 := time.Now()
 	h.runner.Stop("m")
 	res := run.Wait()
 	latency := time.Since(t0)
 	t.Logf("stop → run_finished during a hanging stream: %v", latency)
-	if latency > time.Second || res.Status != StatusCancelled || res.Final != "I am typing slowly" {
+	if latency > time.Second || res.Status != event.StatusCancelled || res.Final != "I am typing slowly" {
 		t.Errorf("after %v: %+v", latency, res)
 	}
 	checkEvents(t, rec.all())
 	sess, _ := h.store.Load("m")
-	if last := sess.Entries[len(sess.Entries)-1]; last.Content != "I am typing slowly" || sess.Runs[0].Status != StatusCancelled {
+	if last := sess.Entries[len(sess.Entries)-1]; last.Content != "I am typing slowly" || sess.Runs[0].Status != event.StatusCancelled {
 		t.Errorf("the partial answer the user saw is kept: %+v", sess)
 	}
 }
@@ -134,15 +135,15 @@ func TestShutdownLeavesRunInterruptedAndContinueFinishesIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for len(ofType[ToolCallData](rec.all())) < 2 {
-		rec.waitFor(t, EventToolCall, 5*time.Second)
+	for len(ofType[event.ToolCallData](rec.all())) < 2 {
+		rec.waitFor(t, event.ToolCall, 5*time.Second)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := h.runner.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != StatusInterrupted {
+	if res := run.Wait(); res.Status != event.StatusInterrupted {
 		t.Errorf("status %s", res.Status)
 	}
 	checkEvents(t, rec.all())
@@ -170,7 +171,7 @@ func continueAndCheck(t *testing.T, r *Runner, id, runID, want string) {
 	res := run.Wait()
 	evs := rec.all()
 	checkEvents(t, evs)
-	if res.Status != StatusOK || res.Final != want || run.ID != runID || !ofType[StartedData](evs)[0].Continued {
+	if res.Status != event.StatusOK || res.Final != want || run.ID != runID || !ofType[event.StartedData](evs)[0].Continued {
 		t.Fatalf("continued run %+v %s", res, describe(evs))
 	}
 	sess, _ := r.opts.Store.Load(id)

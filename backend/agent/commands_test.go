@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -23,7 +24,7 @@ func TestExtraSlashCommands(t *testing.T) {
 		}
 	})
 	res, evs := h.send("s1", "/remember the cat is called Miso")
-	if res.Status != StatusOK || res.Final != "Remembered." || text(evs) != "Remembered." {
+	if res.Status != event.StatusOK || res.Final != "Remembered." || text(evs) != "Remembered." {
 		t.Errorf("/remember: %+v", res)
 	}
 	if len(got) != 1 || got[0] != "s1:the cat is called Miso" {
@@ -34,7 +35,7 @@ func TestExtraSlashCommands(t *testing.T) {
 		t.Errorf("/help:\n%s", res.Final)
 	}
 	res, _ = h.send("s1", "/fail")
-	if res.Status != StatusError || res.Err == nil {
+	if res.Status != event.StatusError || res.Err == nil {
 		t.Errorf("/fail: %+v", res)
 	}
 	if len(h.fake.ChatRequests()) != 0 {

@@ -16,10 +16,14 @@ type ContextBuilder interface {
 	Build(ctx context.Context, in ContextInput) (ContextOutput, error)
 }
 
-// Calibrator is implemented by builders whose token estimator learns from
-// the prompt token counts providers report (F-BUDGET).
-type Calibrator interface {
-	Calibrate(model string, estimated, reported int)
+// Estimator is the token estimator behind a builder, told what the provider counted:
+// Observe after every call that reports its prompt tokens (the estimate calibrates
+// itself), Overflowed when the provider refused a request the estimate said fits (it
+// returns true when it raised the estimate, and the loop then rebuilds the request
+// smaller). prompt.Estimator is the one the app uses.
+type Estimator interface {
+	Observe(model string, estimated, reported int) bool
+	Overflowed(model string) bool
 }
 
 // ContextInput is everything a builder needs for one request.
@@ -43,10 +47,6 @@ type ContextInput struct {
 	// ModelContext is the model's own maximum window when known (0 when
 	// not): advice never suggests a window beyond it.
 	ModelContext int
-	// Recall is a block of recalled memory for the current user message,
-	// set by a wrapping builder (memory's RecallContext); the builder puts
-	// it before that message when there is room.
-	Recall string
 	// Channel says where the user is ("desktop", "cli", "cron", …).
 	Channel string
 }
@@ -61,7 +61,7 @@ type ContextOutput struct {
 	Tokens int
 	// LeftOutTurns counts the oldest turns left out to fit the window; the
 	// runner tells the user with a notice. FirstKept is the history index of
-	// the first message sent (for Options.OnLeftOut).
+	// the first message sent (Result.FirstKept: what memory may consolidate).
 	LeftOutTurns int
 	FirstKept    int
 	// Notices are things the user should know about this request (a file
@@ -94,14 +94,6 @@ func (p PlainContext) Build(_ context.Context, in ContextInput) (ContextOutput, 
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: p.System})
 	}
 	msgs = append(msgs, in.History...)
-	if in.Recall != "" {
-		for i := len(msgs) - 1; i >= 0; i-- {
-			if msgs[i].Role == llm.RoleUser {
-				msgs[i].Content = in.Recall + "\n\n" + msgs[i].Content
-				break
-			}
-		}
-	}
 	return ContextOutput{Messages: msgs, EstimatedTokens: estimateChars(msgs, in.Tools)}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -27,18 +28,6 @@ func (d *docTool) Description() string {
 func (d *docTool) Parameters() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
 		"query": {Type: "string", Description: strings.Repeat("what to look up in "+d.name+"; ", 6)}}}
-}
-
-// recallBlock stands in for memory's RecallContext: it hands the inner
-// builder a recall block for the current message.
-type recallBlock struct {
-	ContextBuilder
-	text string
-}
-
-func (r recallBlock) Build(ctx context.Context, in ContextInput) (ContextOutput, error) {
-	in.Recall = r.text
-	return r.ContextBuilder.Build(ctx, in)
 }
 
 // fitRecall is about 300 tokens: the recall step spans as many tokens of window.
@@ -63,8 +52,9 @@ func fitHarness(t *testing.T, window int, replies ...fakeollama.Reply) *harness 
 			t.Fatal(err)
 		}
 		est := prompt.NewEstimator()
-		o.Context = recallBlock{ContextBuilder: &PromptContext{Prompt: b, Estimator: est}, text: fitRecall}
-		o.OnOverflow = est.Overflowed
+		o.Context = &PromptContext{System: b.SystemPrompt, Estimator: est,
+			Recall: func(context.Context, string, string) string { return fitRecall }}
+		o.Estimator = est
 	})
 	for _, n := range []string{"weather_report", "stock_quotes", "translate_text"} {
 		if err := h.reg.Register(&docTool{testTool{name: n, readOnly: true}}); err != nil {
@@ -147,9 +137,9 @@ func wireStage(t *testing.T, h *harness, r fakeollama.ChatRequest) int {
 }
 
 // fitNotices are a run's notices about the context window.
-func fitNotices(evs []Event) []string {
+func fitNotices(evs []event.Event) []string {
 	var out []string
-	for _, n := range ofType[NoticeData](evs) {
+	for _, n := range ofType[event.NoticeData](evs) {
 		if strings.Contains(n.Message, "context window") {
 			out = append(out, n.Message)
 		}
@@ -168,7 +158,7 @@ func TestFitOrderOnTheWire(t *testing.T) {
 	}
 	reached := map[int]int{}
 	last := 0
-	var failure *ErrorData
+	var failure *event.ErrorData
 	h := fitHarness(t, 8192)
 	for window := 8192; window >= 768; window -= 192 {
 		model := fakeollama.DefaultModel()
@@ -179,8 +169,8 @@ func TestFitOrderOnTheWire(t *testing.T) {
 		olderTurns(t, h, id)
 		before := len(h.fake.ChatRequests())
 		res, evs := h.send(id, "What is in my notes?")
-		if res.Status != StatusOK {
-			e := ofType[ErrorData](evs)
+		if res.Status != event.StatusOK {
+			e := ofType[event.ErrorData](evs)
 			if len(e) != 1 || e[0].Code != string(llm.KindContextOverflow) {
 				t.Fatalf("window %d: %+v %s", window, res, describe(evs))
 			}
@@ -249,7 +239,7 @@ func TestFitKeepsCoreAndUsedTools(t *testing.T) {
 		return tools.Text("sunny"), nil
 	}}})
 	res, evs := h.send("fit", "What is in my notes?")
-	if res.Status != StatusOK {
+	if res.Status != event.StatusOK {
 		t.Fatalf("%+v %s", res, describe(evs))
 	}
 	reqs := h.fake.ChatRequests()
@@ -302,8 +292,8 @@ func TestCalibrationJumpMidRunSheds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.Context = &PromptContext{Prompt: b, Estimator: est}
-		o.OnOverflow = est.Overflowed
+		o.Context = &PromptContext{System: b.SystemPrompt, Estimator: est}
+		o.Estimator = est
 	})
 	for _, n := range []string{"weather_report", "stock_quotes", "translate_text", "calendar", "contacts"} {
 		if err := h.reg.Register(&docTool{testTool{name: n, readOnly: true}}); err != nil {
@@ -318,7 +308,7 @@ func TestCalibrationJumpMidRunSheds(t *testing.T) {
 		fakeollama.Reply{Content: "Bread, and call Lena.", PromptEvalCount: 1},
 	)
 	res, evs := h.send("", "What is in my notes?")
-	if res.Status != StatusOK || res.Final != "Bread, and call Lena." {
+	if res.Status != event.StatusOK || res.Final != "Bread, and call Lena." {
 		t.Fatalf("the run failed after the calibration jump: %+v %s", res, describe(evs))
 	}
 	reqs := h.fake.ChatRequests()
@@ -364,12 +354,12 @@ func TestFitFailureAdvice(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o.Context = &PromptContext{Prompt: b, Estimator: prompt.NewEstimator()}
+				o.Context = &PromptContext{System: b.SystemPrompt, Estimator: prompt.NewEstimator()}
 				o.ContextTokens = tc.configured
 			})
 			res, evs := h.send("", "hello")
-			e := ofType[ErrorData](evs)
-			if res.Status != StatusError || len(e) != 1 || e[0].Code != string(llm.KindContextOverflow) {
+			e := ofType[event.ErrorData](evs)
+			if res.Status != event.StatusError || len(e) != 1 || e[0].Code != string(llm.KindContextOverflow) {
 				t.Fatalf("%+v %s", res, describe(evs))
 			}
 			if !strings.Contains(e[0].Hint, tc.want) || tc.reject != "" && strings.Contains(e[0].Hint, tc.reject) {
@@ -389,12 +379,12 @@ var _ tools.Tool = (*docTool)(nil)
 func TestCutOffAtLoweredReplyLimit(t *testing.T) {
 	h := fitHarness(t, 3072, fakeollama.Reply{Content: "The notes say", DoneReason: "length", PromptEvalCount: 1})
 	res, evs := h.send("fit", "hi")
-	if res.Status != StatusOK {
+	if res.Status != event.StatusOK {
 		t.Fatalf("%+v %s", res, describe(evs))
 	}
 	np := int(h.fake.ChatRequests()[0].Options["num_predict"].(float64))
 	var cut string
-	for _, n := range ofType[NoticeData](evs) {
+	for _, n := range ofType[event.NoticeData](evs) {
 		if strings.Contains(n.Message, "cut off") {
 			cut = n.Message
 		}

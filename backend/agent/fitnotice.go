@@ -3,6 +3,8 @@ package agent
 import (
 	"fmt"
 	"strings"
+
+	"hearth/backend/event"
 )
 
 // maxNamedTools is how many left-out tools a notice names.
@@ -50,19 +52,19 @@ func (l *loop) fitNotice() {
 	case len(s.Tools) > 0 || s.Turns > 0:
 		b.WriteString(" A model with a larger context window would keep them; /new starts a fresh chat.")
 	}
-	l.em.notice(LevelInfo, "%s", b.String())
+	l.em.notice(event.LevelInfo, "%s", b.String())
 }
 
 // cutOffNotice explains an answer cut off at the reply limit, saying when
 // the limit was lowered to fit the window (raising maxTokens cannot help
 // then).
 func (l *loop) cutOffNotice() {
-	if l.reply < l.r.opts.MaxTokens {
-		l.em.notice(LevelWarning, "The answer was cut off at the reply limit of %d tokens (lowered from maxTokens %d to fit the model's %d-token context window); ask the model to go on, or use a model with a larger window.",
-			l.reply, l.r.opts.MaxTokens, l.limit)
+	if l.reply < l.t.MaxTokens {
+		l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit of %d tokens (lowered from maxTokens %d to fit the model's %d-token context window); ask the model to go on, or use a model with a larger window.",
+			l.reply, l.t.MaxTokens, l.limit)
 		return
 	}
-	l.em.notice(LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.r.opts.MaxTokens)
+	l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.t.MaxTokens)
 }
 
 func hasMCP(names []string) bool {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"hearth/backend/event"
 	"hearth/backend/tools"
 )
 
@@ -28,7 +29,7 @@ type GateCall struct {
 	// AllowTools are the tools the user allowed for this unattended run.
 	AllowTools []string
 	// Emit sends an approval event into the run's stream.
-	Emit func(ApprovalData)
+	Emit func(event.ApprovalData)
 	// Notice tells the user something about the call (a warning notice in the
 	// run's stream), e.g. why an unattended run denied it.
 	Notice func(message string)

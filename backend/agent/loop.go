@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -20,6 +21,7 @@ type loop struct {
 	req     Request
 	ctx     context.Context
 	em      *emitter
+	t       Tuning // read once, when the run starts
 	started time.Time
 	cont    bool
 
@@ -33,12 +35,14 @@ type loop struct {
 	shed      prompt.Shed // what the run's requests left out to fit
 	history   []llm.Message
 
-	callSeq  int
-	usage    llm.Usage
-	leftOut  int
-	noticed  map[string]bool
-	guard    map[string]int
-	finalMsg *llm.Message // the assistant message that ends the run
+	callSeq   int
+	usage     llm.Usage
+	leftOut   int
+	firstKept int // of the last request built
+	built     int // history length of the last request built
+	noticed   map[string]bool
+	guard     map[string]int
+	finalMsg  *llm.Message // the assistant message that ends the run
 }
 
 // runError is a run failure with what the error event says.
@@ -68,7 +72,7 @@ func (l *loop) prepare() error {
 			return fmt.Errorf("start run: %w", err)
 		}
 	}
-	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.r.opts.DefaultModel)
+	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
 	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
 	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
@@ -92,7 +96,7 @@ func (l *loop) prepareContinue() error {
 	}
 	in := sess.Interrupted[len(sess.Interrupted)-1]
 	l.run.ID = in.RunID
-	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.r.opts.DefaultModel)
+	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
 	l.history = sess.Messages
 	return nil
 }
@@ -100,12 +104,15 @@ func (l *loop) prepareContinue() error {
 // execute runs the loop and always ends with exactly one run_finished.
 func (l *loop) execute() (res Result) {
 	l.noticed, l.guard = map[string]bool{}, map[string]int{}
-	l.em.emit(EventRunStarted, StartedData{Model: l.model, Continued: l.cont})
+	l.em.emit(event.RunStarted, event.StartedData{Model: l.model, Continued: l.cont})
+	for _, n := range l.req.Notices {
+		l.em.notice(event.LevelWarning, "%s", n)
+	}
 	defer func() {
 		// A bug in the loop must not take the app down or leave the UI
 		// waiting for run_finished.
 		if p := recover(); p != nil {
-			res = l.finish("", &runError{code: CodeInternal, msg: fmt.Sprintf("internal error in the agent loop: %v", p),
+			res = l.finish("", &runError{code: event.CodeInternal, msg: fmt.Sprintf("internal error in the agent loop: %v", p),
 				hint: "this is a bug in Hearth; try again, and report it if it repeats"})
 		}
 	}()
@@ -129,7 +136,7 @@ func (l *loop) body() (string, error) {
 		w(l.ctx, func(level, msg string) { l.em.notice(level, "%s", msg) })
 	}
 	for iter := 1; ; iter++ {
-		if iter > l.r.opts.MaxToolIterations {
+		if iter > l.t.MaxToolIterations {
 			return l.summarise()
 		}
 		// Read each time: a tool source that connects (or changes its
@@ -162,10 +169,10 @@ func (l *loop) body() (string, error) {
 func (l *loop) resolve() error {
 	p, m, err := l.r.opts.Resolve(l.model)
 	if err != nil {
-		return &runError{code: CodeModel, msg: fmt.Sprintf("model %q: %v", l.model, err), err: err,
+		return &runError{code: event.CodeModel, msg: fmt.Sprintf("model %q: %v", l.model, err), err: err,
 			hint: "check agents.defaults.model and the providers section of config.json, or pick another model with /model"}
 	}
-	l.provider, l.provModel, l.limit = p, m, l.r.opts.ContextTokens
+	l.provider, l.provModel, l.limit = p, m, l.t.ContextTokens
 	// Budget against what the model really has (Ollama caps num_ctx at the
 	// model's maximum); the provider caches this, so Chat pays nothing more.
 	if sh, ok := p.(llm.ModelShower); ok {
@@ -196,13 +203,13 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 		resp, err := l.callOnce(defs, extra...)
 		le, ok := llm.AsError(err)
 		var unsent *prompt.NoRoomError
-		if !ok || le.Kind != llm.KindContextOverflow || errors.As(err, &unsent) || attempt >= 4 || l.r.opts.OnOverflow == nil ||
-			resp.Message.Content != "" || len(resp.Message.ToolCalls) > 0 || !l.r.opts.OnOverflow(l.model) {
+		if !ok || le.Kind != llm.KindContextOverflow || errors.As(err, &unsent) || attempt >= 4 || l.r.opts.Estimator == nil ||
+			resp.Message.Content != "" || len(resp.Message.ToolCalls) > 0 || !l.r.opts.Estimator.Overflowed(l.model) {
 			return resp, err
 		}
 		if !l.noticed["overflow"] {
 			l.noticed["overflow"] = true
-			l.em.notice(LevelInfo, "The model counts more tokens than Hearth estimated; the request was made smaller to fit its context window (%d tokens).", l.limit)
+			l.em.notice(event.LevelInfo, "The model counts more tokens than Hearth estimated; the request was made smaller to fit its context window (%d tokens).", l.limit)
 		}
 	}
 }
@@ -210,27 +217,25 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
 		SessionID: l.run.SessionID, RunID: l.run.ID, Model: l.model, History: l.history, Tools: defs,
-		ContextLimit: l.limit, ReplyTokens: l.r.opts.MaxTokens, ModelContext: l.modelMax,
+		ContextLimit: l.limit, ReplyTokens: l.t.MaxTokens, ModelContext: l.modelMax,
 		Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
 	})
 	if _, ok := llm.AsError(err); ok {
 		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
 	}
 	if err != nil {
-		return llm.Response{}, &runError{code: CodeInternal, msg: "build the context: " + err.Error(), err: err,
+		return llm.Response{}, &runError{code: event.CodeInternal, msg: "build the context: " + err.Error(), err: err,
 			hint: "check that the workspace files are readable"}
 	}
 	for _, n := range out.Notices {
 		if !l.noticed[n] {
 			l.noticed[n] = true
-			l.em.notice(LevelWarning, "%s", n)
+			l.em.notice(event.LevelWarning, "%s", n)
 		}
 	}
+	l.firstKept, l.built = out.FirstKept, len(l.history)
 	if out.LeftOutTurns > l.leftOut {
 		l.leftOut = out.LeftOutTurns
-		if l.r.opts.OnLeftOut != nil {
-			l.r.opts.OnLeftOut(l.run.SessionID, out.FirstKept)
-		}
 	}
 	l.shed = l.shed.Merge(out.Shed)
 	msgs := out.Messages
@@ -240,19 +245,19 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	if out.Tools != nil {
 		defs = out.Tools
 	}
-	l.reply = l.r.opts.MaxTokens
+	l.reply = l.t.MaxTokens
 	if out.ReplyTokens > 0 {
 		l.reply = out.ReplyTokens
 	}
 	req := llm.Request{Model: l.provModel, Messages: msgs, Tools: defs, ContextTokens: l.limit,
-		MaxTokens: l.reply, Temperature: l.r.opts.Temperature}
+		MaxTokens: l.reply, Temperature: l.t.Temperature}
 	resp, err := l.provider.Chat(l.ctx, req, l.onChunk)
 	if resp.ToolsDropped {
 		l.toolsUnavailable()
 	}
 	if resp.ImagesDropped && !l.noticed["images"] {
 		l.noticed["images"] = true
-		l.em.notice(LevelWarning, "The model %s cannot see images; they were left out.", l.model)
+		l.em.notice(event.LevelWarning, "The model %s cannot see images; they were left out.", l.model)
 	}
 	if u := resp.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
 		l.usage.PromptTokens += u.PromptTokens
@@ -261,12 +266,12 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		if limit <= 0 {
 			limit = l.limit
 		}
-		ud := UsageData{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+		ud := event.UsageData{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 			ContextUsed: u.PromptTokens + u.CompletionTokens, ContextLimit: limit}
 		l.r.setUsage(l.run.SessionID, ud)
-		l.em.emit(EventUsage, ud)
-		if c, ok := l.r.opts.Context.(Calibrator); ok && u.PromptTokens > 0 && out.EstimatedTokens > 0 {
-			c.Calibrate(l.model, out.EstimatedTokens, u.PromptTokens)
+		l.em.emit(event.Usage, ud)
+		if e := l.r.opts.Estimator; e != nil && u.PromptTokens > 0 && out.EstimatedTokens > 0 {
+			e.Observe(l.model, out.EstimatedTokens, u.PromptTokens)
 		}
 	}
 	return resp, err
@@ -276,16 +281,16 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 func (l *loop) toolsUnavailable() {
 	if !l.noticed["tools"] {
 		l.noticed["tools"] = true
-		l.em.notice(LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
+		l.em.notice(event.LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
 	}
 }
 
 func (l *loop) onChunk(c llm.Chunk) {
 	switch c.Kind {
 	case llm.ChunkText:
-		l.em.emit(EventTextDelta, DeltaData{Text: c.Text})
+		l.em.emit(event.TextDelta, event.DeltaData{Text: c.Text})
 	case llm.ChunkReasoning:
-		l.em.emit(EventReasoningDelta, DeltaData{Text: c.Text})
+		l.em.emit(event.ReasoningDelta, event.DeltaData{Text: c.Text})
 	}
 	// Tool calls are announced when they run, with their session-unique ids.
 }
@@ -306,8 +311,8 @@ const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds a
 // summarise makes one final call WITHOUT tools so the user always gets an
 // answer at the iteration limit (F-LOOP: never a silent stop).
 func (l *loop) summarise() (string, error) {
-	n := l.r.opts.MaxToolIterations
-	l.em.notice(LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
+	n := l.t.MaxToolIterations
+	l.em.notice(event.LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
 	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(summarisePrompt, n)})
 	if err != nil {
 		if l.ctx.Err() != nil {
@@ -315,14 +320,14 @@ func (l *loop) summarise() (string, error) {
 		}
 		text := fmt.Sprintf("I reached the limit of %d tool rounds before finishing, and could not sum up what I did (%v). Ask me to continue, or split the task into smaller steps.", n, err)
 		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
-		l.em.emit(EventTextDelta, DeltaData{Text: text})
+		l.em.emit(event.TextDelta, event.DeltaData{Text: text})
 		return text, nil
 	}
 	msg := resp.Message
 	msg.ToolCalls = nil // nothing was offered; a call printed anyway is not run
 	if strings.TrimSpace(msg.Content) == "" {
 		msg.Content = fmt.Sprintf("I reached the limit of %d tool rounds before finishing. Ask me to continue, or split the task into smaller steps.", n)
-		l.em.emit(EventTextDelta, DeltaData{Text: msg.Content})
+		l.em.emit(event.TextDelta, event.DeltaData{Text: msg.Content})
 	}
 	l.finalMsg = &msg
 	return msg.Content, nil
@@ -330,22 +335,23 @@ func (l *loop) summarise() (string, error) {
 
 // finish writes the run's last lines and emits run_finished.
 func (l *loop) finish(final string, err error) Result {
-	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: StatusOK, Final: final, Usage: l.usage}
+	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: event.StatusOK, Final: final, Usage: l.usage,
+		HistoryLen: l.built, FirstKept: l.firstKept}
 	if !l.shuttingDown() {
 		l.fitNotice()
 	}
 	switch {
 	case err == nil:
 	case l.shuttingDown():
-		res.Status = StatusInterrupted
+		res.Status = event.StatusInterrupted
 	case l.ctx.Err() != nil:
-		res.Status = StatusCancelled
+		res.Status = event.StatusCancelled
 	default:
-		res.Status, res.Err = StatusError, err
-		l.em.emit(EventError, errorData(err))
+		res.Status, res.Err = event.StatusError, err
+		l.em.emit(event.Error, errorData(err))
 	}
 	st, id := l.r.opts.Store, l.run.SessionID
-	if res.Status == StatusInterrupted {
+	if res.Status == event.StatusInterrupted {
 		// No run line: the run stays interrupted and Continue resumes it.
 		_ = st.Sync(id)
 	} else {
@@ -364,31 +370,31 @@ func (l *loop) finish(final string, err error) Result {
 			werr = st.Sync(id)
 		}
 		if werr != nil {
-			l.em.emit(EventError, ErrorData{Code: CodeStorage, Message: "could not save the end of this run: " + werr.Error(),
+			l.em.emit(event.Error, event.ErrorData{Code: event.CodeStorage, Message: "could not save the end of this run: " + werr.Error(),
 				Hint: "check free disk space and the permissions of the sessions folder"})
-			if res.Status == StatusOK {
-				res.Status, res.Err = StatusError, werr
+			if res.Status == event.StatusOK {
+				res.Status, res.Err = event.StatusError, werr
 			}
 		}
 	}
 	// Free the session first: a client that sends the next message as soon
 	// as it sees run_finished must not find the session busy.
 	l.r.release(l.run)
-	l.em.emit(EventRunFinished, FinishedData{Status: res.Status, Final: final,
+	l.em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: final,
 		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds()})
 	return res
 }
 
 // errorData turns a run error into the error event's payload.
-func errorData(err error) ErrorData {
+func errorData(err error) event.ErrorData {
 	var re *runError
 	if errors.As(err, &re) {
-		return ErrorData{Code: re.code, Message: re.msg, Hint: re.hint}
+		return event.ErrorData{Code: re.code, Message: re.msg, Hint: re.hint}
 	}
 	if le, ok := llm.AsError(err); ok {
-		return ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
+		return event.ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
 	}
-	return ErrorData{Code: CodeInternal, Message: err.Error(), Hint: "try again; if it repeats, check the logs"}
+	return event.ErrorData{Code: event.CodeInternal, Message: err.Error(), Hint: "try again; if it repeats, check the logs"}
 }
 
 func toolDefs(defs []tools.Definition) []llm.ToolDef {

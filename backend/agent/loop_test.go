@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -37,17 +38,17 @@ func TestPlainAnswer(t *testing.T) {
 		{Thinking: "The user greets me.", Content: "Hello! How can I help?", PromptEvalCount: 120, EvalCount: 7},
 	}})
 	res, evs := h.send("", "hi")
-	if res.Status != StatusOK || res.Final != "Hello! How can I help?" || text(evs) != res.Final {
+	if res.Status != event.StatusOK || res.Final != "Hello! How can I help?" || text(evs) != res.Final {
 		t.Fatalf("result %+v, streamed %q", res, text(evs))
 	}
-	if r := ofType[DeltaData](filterType(evs, EventReasoningDelta)); len(r) == 0 || strings.Contains(res.Final, "greets") {
+	if r := ofType[event.DeltaData](filterType(evs, event.ReasoningDelta)); len(r) == 0 || strings.Contains(res.Final, "greets") {
 		t.Errorf("reasoning %v must be streamed apart and kept out of the final text %q", r, res.Final)
 	}
-	u := ofType[UsageData](evs)
+	u := ofType[event.UsageData](evs)
 	if len(u) != 1 || u[0].PromptTokens != 120 || u[0].CompletionTokens != 7 || u[0].ContextUsed != 127 || u[0].ContextLimit != 8192 {
 		t.Errorf("usage %+v", u)
 	}
-	if st := ofType[StartedData](evs); st[0].Model != "ollama/qwen3:4b" {
+	if st := ofType[event.StartedData](evs); st[0].Model != "ollama/qwen3:4b" {
 		t.Errorf("started %+v", st)
 	}
 	sess, err := h.store.Load(res.SessionID)
@@ -55,20 +56,20 @@ func TestPlainAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(sess.Entries) != 2 || sess.Entries[0].Content != "hi" || sess.Entries[1].Reasoning != "The user greets me." ||
-		len(sess.Runs) != 1 || sess.Runs[0].Status != StatusOK || sess.Runs[0].Final != res.Final || len(sess.Interrupted) != 0 {
+		len(sess.Runs) != 1 || sess.Runs[0].Status != event.StatusOK || sess.Runs[0].Final != res.Final || len(sess.Interrupted) != 0 {
 		t.Errorf("session %+v", sess)
 	}
 	// The second turn sends the history back (the reasoning is the provider's
 	// business: Ollama takes it, OpenAI-compatible ones never get it).
 	res2, _ := h.send(res.SessionID, "and now?")
 	reqs := h.fake.ChatRequests()
-	if res2.Status != StatusOK || len(reqs) != 2 || len(reqs[1].Messages) != 3 || reqs[1].Messages[2].Content != "and now?" {
+	if res2.Status != event.StatusOK || len(reqs) != 2 || len(reqs[1].Messages) != 3 || reqs[1].Messages[2].Content != "and now?" {
 		t.Errorf("second request %+v", reqs[len(reqs)-1].Messages)
 	}
 }
 
-func filterType(evs []Event, typ EventType) []Event {
-	var out []Event
+func filterType(evs []event.Event, typ event.Type) []event.Event {
+	var out []event.Event
 	for _, e := range evs {
 		if e.Type == typ {
 			out = append(out, e)
@@ -104,7 +105,7 @@ func TestParallelReadOnlyTools(t *testing.T) {
 	start := time.Now()
 	res, evs := h.send("", "read three parts")
 	took := time.Since(start)
-	if res.Status != StatusOK || res.Final != "All read." {
+	if res.Status != event.StatusOK || res.Final != "All read." {
 		t.Fatalf("result %+v", res)
 	}
 	if peak.Load() != 3 || took > 800*time.Millisecond {
@@ -122,7 +123,7 @@ func TestParallelReadOnlyTools(t *testing.T) {
 	if !slices.Equal(got, []string{"part 1", "part 2", "part 3"}) {
 		t.Errorf("tool results in the second request: %q", got)
 	}
-	if n := len(ofType[ToolCallData](evs)); n != 3 {
+	if n := len(ofType[event.ToolCallData](evs)); n != 3 {
 		t.Errorf("%d tool_call events", n)
 	}
 }
@@ -136,7 +137,7 @@ func TestExclusiveExecRunsAloneInOrder(t *testing.T) {
 	}})
 	writeFile(t, filepath.Join(h.ws, "a.txt"), "alpha\n")
 	res, evs := h.send("", "do it")
-	if res.Status != StatusOK {
+	if res.Status != event.StatusOK {
 		t.Fatalf("result %+v %s", res, describe(evs))
 	}
 	// Each call is announced and finished before the next starts: the exec
@@ -144,9 +145,9 @@ func TestExclusiveExecRunsAloneInOrder(t *testing.T) {
 	var seq []string
 	for _, e := range evs {
 		switch d := e.Data.(type) {
-		case ToolCallData:
+		case event.ToolCallData:
 			seq = append(seq, "call "+d.Name)
-		case ToolResultData:
+		case event.ToolResultData:
 			seq = append(seq, "result "+d.Name)
 			if !d.OK {
 				t.Errorf("%s failed: %s", d.Name, d.Content)
@@ -157,7 +158,7 @@ func TestExclusiveExecRunsAloneInOrder(t *testing.T) {
 	if !slices.Equal(seq, want) {
 		t.Errorf("tool events %q, want %q", seq, want)
 	}
-	results := ofType[ToolResultData](evs)
+	results := ofType[event.ToolResultData](evs)
 	if !strings.Contains(results[1].Content, "from-exec") || !strings.Contains(results[2].Content, "from-exec") {
 		t.Errorf("exec did not run before the read of its file: %+v", results)
 	}
@@ -171,10 +172,10 @@ func TestUnknownToolAndBadArgumentsAreCorrected(t *testing.T) {
 	}})
 	writeFile(t, filepath.Join(h.ws, "a.txt"), "alpha\n")
 	res, evs := h.send("", "read a.txt")
-	if res.Status != StatusOK || res.Final != "The file says alpha." {
+	if res.Status != event.StatusOK || res.Final != "The file says alpha." {
 		t.Fatalf("result %+v %s", res, describe(evs))
 	}
-	results := ofType[ToolResultData](evs)
+	results := ofType[event.ToolResultData](evs)
 	if len(results) != 3 || results[0].OK || results[1].OK || !results[2].OK {
 		t.Fatalf("results %+v", results)
 	}
@@ -190,7 +191,7 @@ func TestUnknownToolAndBadArgumentsAreCorrected(t *testing.T) {
 		t.Errorf("second request ends with %+v", second[n-2:])
 	}
 	// Call ids are unique in the session and shared by call and result.
-	calls := ofType[ToolCallData](evs)
+	calls := ofType[event.ToolCallData](evs)
 	if calls[0].CallID == calls[1].CallID || calls[0].CallID != results[0].CallID || !strings.HasPrefix(calls[0].CallID, res.RunID) {
 		t.Errorf("call ids %+v / %+v", calls, results)
 	}
@@ -204,7 +205,7 @@ func TestUnknownToolFlaggedByProvider(t *testing.T) {
 		{Content: "I cannot search."},
 	}})
 	_, evs := h.send("", "search")
-	r := ofType[ToolResultData](evs)
+	r := ofType[event.ToolResultData](evs)
 	if len(r) != 1 || r[0].OK || !strings.Contains(r[0].Content, "Valid tools: edit_file, exec, glob") {
 		t.Errorf("results %+v", r)
 	}
@@ -221,8 +222,8 @@ func TestPanickingToolBecomesErrorResult(t *testing.T) {
 		return tools.Text("unreachable"), nil
 	}})
 	res, evs := h.send("", "explode")
-	r := ofType[ToolResultData](evs)
-	if res.Status != StatusOK || len(r) != 1 || r[0].OK || !strings.Contains(r[0].Content, "crashed") {
+	r := ofType[event.ToolResultData](evs)
+	if res.Status != event.StatusOK || len(r) != 1 || r[0].OK || !strings.Contains(r[0].Content, "crashed") {
 		t.Fatalf("result %+v, tool results %+v", res, r)
 	}
 }
@@ -231,17 +232,17 @@ func TestLoopGuardStopsIdenticalFailures(t *testing.T) {
 	same := fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{call("read_file", `{"path":"missing.txt"}`)}}
 	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{same, same, same, same, {Content: "never"}}})
 	res, evs := h.send("", "read missing.txt")
-	if res.Status != StatusError || !strings.Contains(res.Final, "failed 3 times") {
+	if res.Status != event.StatusError || !strings.Contains(res.Final, "failed 3 times") {
 		t.Fatalf("result %+v", res)
 	}
 	if n := len(h.fake.ChatRequests()); n != 3 {
 		t.Errorf("%d model calls, want the loop stopped after the third failure", n)
 	}
-	e := ofType[ErrorData](evs)
-	if len(e) != 1 || e[0].Code != CodeLoopDetected || e[0].Hint == "" {
+	e := ofType[event.ErrorData](evs)
+	if len(e) != 1 || e[0].Code != event.CodeLoopDetected || e[0].Hint == "" {
 		t.Errorf("error events %+v", e)
 	}
-	if finished(evs).Status != StatusError || !strings.Contains(text(evs), "read_file") {
+	if finished(evs).Status != event.StatusError || !strings.Contains(text(evs), "read_file") {
 		t.Errorf("finished %+v, text %q", finished(evs), text(evs))
 	}
 	sess, _ := h.store.Load(res.SessionID)
@@ -255,7 +256,7 @@ func TestIterationLimitEndsWithSummaryWithoutTools(t *testing.T) {
 	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{list, list, {Content: "I listed the folder twice; nothing is left."}}},
 		func(o *Options) { o.MaxToolIterations = 2 })
 	res, evs := h.send("", "keep listing")
-	if res.Status != StatusOK || res.Final != "I listed the folder twice; nothing is left." {
+	if res.Status != event.StatusOK || res.Final != "I listed the folder twice; nothing is left." {
 		t.Fatalf("result %+v %s", res, describe(evs))
 	}
 	reqs := h.fake.ChatRequests()
@@ -269,7 +270,7 @@ func TestIterationLimitEndsWithSummaryWithoutTools(t *testing.T) {
 	if m := last.Messages[len(last.Messages)-1]; !strings.Contains(m.Content, "Do not call any tools") {
 		t.Errorf("final request does not ask for a summary: %+v", m)
 	}
-	if n := ofType[NoticeData](evs); len(n) != 1 || !strings.Contains(n[0].Message, "limit of 2 tool rounds") {
+	if n := ofType[event.NoticeData](evs); len(n) != 1 || !strings.Contains(n[0].Message, "limit of 2 tool rounds") {
 		t.Errorf("notices %+v", n)
 	}
 }
@@ -279,11 +280,11 @@ func TestModelWithoutToolsGetsNotice(t *testing.T) {
 	h := newHarness(t, fakeollama.Script{Models: []fakeollama.Model{plain}, Replies: []fakeollama.Reply{{Content: "Hi, no tools here."}}},
 		func(o *Options) { o.DefaultModel = "ollama/tiny:1b" })
 	res, evs := h.send("", "hello")
-	if res.Status != StatusOK || res.Final != "Hi, no tools here." {
+	if res.Status != event.StatusOK || res.Final != "Hi, no tools here." {
 		t.Fatalf("result %+v", res)
 	}
-	n := ofType[NoticeData](evs)
-	if len(n) != 1 || n[0].Level != LevelWarning || !strings.Contains(n[0].Message, "cannot use tools") {
+	n := ofType[event.NoticeData](evs)
+	if len(n) != 1 || n[0].Level != event.LevelWarning || !strings.Contains(n[0].Message, "cannot use tools") {
 		t.Errorf("notices %+v", n)
 	}
 	req := h.fake.ChatRequests()[0]
@@ -293,7 +294,7 @@ func TestModelWithoutToolsGetsNotice(t *testing.T) {
 	if got := req.Options["num_ctx"]; got != float64(2048) {
 		t.Errorf("num_ctx %v, want the model's own 2048", got)
 	}
-	if u := ofType[UsageData](evs); u[0].ContextLimit != 2048 {
+	if u := ofType[event.UsageData](evs); u[0].ContextLimit != 2048 {
 		t.Errorf("usage %+v", u)
 	}
 }
@@ -302,16 +303,16 @@ func TestProviderDownGivesErrorWithHint(t *testing.T) {
 	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{{Status: 500, Error: "boom"}, {Status: 500, Error: "boom"}}})
 	h.fake.Close()
 	res, evs := h.send("", "hello")
-	if res.Status != StatusError || res.Err == nil {
+	if res.Status != event.StatusError || res.Err == nil {
 		t.Fatalf("result %+v", res)
 	}
-	e := ofType[ErrorData](evs)
+	e := ofType[event.ErrorData](evs)
 	if len(e) != 1 || e[0].Hint == "" || e[0].Code == "" {
 		t.Errorf("error events %+v", e)
 	}
 	// The user's message was saved before the model was called.
 	sess, _ := h.store.Load(res.SessionID)
-	if len(sess.Entries) != 1 || sess.Entries[0].Content != "hello" || sess.Runs[0].Status != StatusError || sess.Runs[0].Error == "" {
+	if len(sess.Entries) != 1 || sess.Entries[0].Content != "hello" || sess.Runs[0].Status != event.StatusError || sess.Runs[0].Error == "" {
 		t.Errorf("session %+v", sess)
 	}
 }
@@ -319,12 +320,12 @@ func TestProviderDownGivesErrorWithHint(t *testing.T) {
 func TestModelNotFound(t *testing.T) {
 	h := newHarness(t, fakeollama.Script{}, func(o *Options) { o.DefaultModel = "ollama/nope:1b" })
 	res, evs := h.send("", "hello")
-	e := ofType[ErrorData](evs)
-	if res.Status != StatusError || len(e) != 1 || e[0].Code != string(llm.KindModelNotFound) || !strings.Contains(e[0].Hint, "pull") {
+	e := ofType[event.ErrorData](evs)
+	if res.Status != event.StatusError || len(e) != 1 || e[0].Code != string(llm.KindModelNotFound) || !strings.Contains(e[0].Hint, "pull") {
 		t.Errorf("result %+v, errors %+v", res, e)
 	}
 	res, evs = h.send("", "/model bad/name")
-	if e := ofType[ErrorData](evs); res.Status != StatusError || len(e) != 1 || e[0].Code != CodeModel {
+	if e := ofType[event.ErrorData](evs); res.Status != event.StatusError || len(e) != 1 || e[0].Code != event.CodeModel {
 		t.Errorf("/model bad: %+v %+v", res, e)
 	}
 }
@@ -345,7 +346,7 @@ func TestSerialPerSessionOverlapAcrossSessions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a different session must run at the same time: %v", err)
 	}
-	if ra, rb := a.Wait(), b.Wait(); ra.Status != StatusOK || rb.Status != StatusOK {
+	if ra, rb := a.Wait(), b.Wait(); ra.Status != event.StatusOK || rb.Status != event.StatusOK {
 		t.Errorf("results %+v %+v", ra, rb)
 	}
 	checkEvents(t, rec.all())
@@ -370,7 +371,7 @@ func TestSlashCommands(t *testing.T) {
 		t.Errorf("/status: %q", res.Final)
 	}
 	res, _ = h.send(id, "/model ollama/other:2b")
-	if res.Status != StatusOK {
+	if res.Status != event.StatusOK {
 		t.Fatalf("/model: %+v", res)
 	}
 	if sess, _ := h.store.Load(id); sess.Meta.Model != "ollama/other:2b" {
@@ -408,7 +409,7 @@ func TestNewHookFailureKeepsSession(t *testing.T) {
 	})
 	res, _ := h.send("keep", "hello")
 	res, evs := h.send(res.SessionID, "/new")
-	if res.Status != StatusError || len(ofType[ErrorData](evs)) != 1 {
+	if res.Status != event.StatusError || len(ofType[event.ErrorData](evs)) != 1 {
 		t.Errorf("/new with failing hook: %+v", res)
 	}
 	if s, _ := h.store.Load("keep"); s.Meta.Archived {
@@ -422,8 +423,8 @@ func TestGateDenies(t *testing.T) {
 		{Content: "ok, I will not."},
 	}}, func(o *Options) { o.Gate = denyExec{} })
 	_, evs := h.send("", "touch x")
-	r := ofType[ToolResultData](evs)
-	a := ofType[ApprovalData](evs)
+	r := ofType[event.ToolResultData](evs)
+	a := ofType[event.ApprovalData](evs)
 	if len(r) != 1 || r[0].OK || !strings.Contains(r[0].Content, "denied by the user") || len(a) != 1 || a[0].State != "denied" || a[0].CallID != r[0].CallID {
 		t.Errorf("results %+v approvals %+v", r, a)
 	}
@@ -436,7 +437,7 @@ type denyExec struct{}
 
 func (denyExec) Check(_ context.Context, c GateCall) GateDecision {
 	if c.Name == "exec" {
-		c.Emit(ApprovalData{State: "denied", Scope: "once"})
+		c.Emit(event.ApprovalData{State: "denied", Scope: "once"})
 		return GateDecision{}
 	}
 	return GateDecision{Allow: true}
@@ -451,7 +452,7 @@ func TestSpillsLongResults(t *testing.T) {
 		return tools.Text(strings.Repeat("line of output\n", 1000)), nil
 	}})
 	res, evs := h.send("", "big")
-	r := ofType[ToolResultData](evs)
+	r := ofType[event.ToolResultData](evs)
 	if len(r) != 1 || len(r[0].Content) > 2100 || !strings.Contains(r[0].Content, ".hearth/results/"+res.SessionID) {
 		t.Fatalf("spilled result %d chars: %.300s", len(r[0].Content), r[0].Content)
 	}
@@ -469,8 +470,8 @@ var _ = session.StatusOK
 func TestSessionFreeWhenRunFinishedArrives(t *testing.T) {
 	h := newHarness(t, fakeollama.Script{})
 	next := make(chan error, 1)
-	run, err := h.runner.Start(context.Background(), Request{SessionID: "f", Text: "one"}, func(e Event) {
-		if e.Type == EventRunFinished {
+	run, err := h.runner.Start(context.Background(), Request{SessionID: "f", Text: "one"}, func(e event.Event) {
+		if e.Type == event.RunFinished {
 			_, err := h.runner.Start(context.Background(), Request{SessionID: "f", Text: "two"}, nil)
 			next <- err
 		}
@@ -490,13 +491,13 @@ func TestPanickingSinkDoesNotBreakTheRun(t *testing.T) {
 		{Content: "fine"},
 	}})
 	rec := newRecorder()
-	res, err := h.runner.Send(context.Background(), Request{Text: "go"}, func(e Event) {
+	res, err := h.runner.Send(context.Background(), Request{Text: "go"}, func(e event.Event) {
 		rec.sink(e)
-		if e.Type == EventToolResult || e.Type == EventTextDelta {
+		if e.Type == event.ToolResult || e.Type == event.TextDelta {
 			panic("sink bug")
 		}
 	})
-	if err != nil || res.Status != StatusOK || res.Final != "fine" {
+	if err != nil || res.Status != event.StatusOK || res.Final != "fine" {
 		t.Fatalf("%+v %v", res, err)
 	}
 	checkEvents(t, rec.all())

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -113,8 +114,9 @@ func BenchmarkNextTurnWarm(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	est := prompt.NewEstimator()
 	r, err := New(Options{Tools: reg, Store: store, DefaultModel: "ollama/qwen3:4b", Workspace: ws,
-		Context: &PromptContext{Prompt: pb, Estimator: prompt.NewEstimator()},
+		Context: &PromptContext{System: pb.SystemPrompt, Estimator: est}, Estimator: est,
 		Resolve: func(string) (llm.Provider, string, error) { return prov, "qwen3:4b", nil }})
 	if err != nil {
 		b.Fatal(err)
@@ -122,7 +124,7 @@ func BenchmarkNextTurnWarm(b *testing.B) {
 	turn := func(n int) time.Duration {
 		start := cpuNow()
 		res, err := r.Send(context.Background(), Request{SessionID: fmt.Sprintf("chat%d", n), Text: "And what was the plan again?"}, nil)
-		if err != nil || res.Status != StatusOK {
+		if err != nil || res.Status != event.StatusOK {
 			b.Fatalf("turn: %+v %v", res, err)
 		}
 		return cpuNow() - start

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 )
@@ -72,14 +73,14 @@ func TestUnreadableArgumentsThroughOpenAI(t *testing.T) {
 	})
 	writeFile(t, h.ws+"/a.txt", "alpha\n")
 	res, evs := h.send("", "read a.txt")
-	if res.Status != StatusOK || res.Final != "It says alpha." {
+	if res.Status != event.StatusOK || res.Final != "It says alpha." {
 		t.Fatalf("result %+v %s", res, describe(evs))
 	}
-	r := ofType[ToolResultData](evs)
+	r := ofType[event.ToolResultData](evs)
 	if len(r) != 2 || r[0].OK || !strings.Contains(r[0].Content, "could not read the arguments of read_file") || !strings.Contains(r[0].Content, "Valid tools:") || !r[1].OK {
 		t.Errorf("results %+v", r)
 	}
-	if len(filterType(evs, EventReasoningDelta)) == 0 {
+	if len(filterType(evs, event.ReasoningDelta)) == 0 {
 		t.Error("reasoning_content was not streamed as reasoning_delta")
 	}
 	srv.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -36,8 +37,8 @@ func TestProviderOverflowShrinksAndRetries(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o.Context = &PromptContext{Prompt: b, Estimator: est}
-				o.OnOverflow = est.Overflowed
+				o.Context = &PromptContext{System: b.SystemPrompt, Estimator: est}
+				o.Estimator = est
 				o.ContextTokens = 4096
 				o.MaxTokens = 256
 			})
@@ -60,28 +61,28 @@ func TestProviderOverflowShrinksAndRetries(t *testing.T) {
 			checkEvents(t, evs)
 			reqs := h.fake.ChatRequests()
 			if tc.ok {
-				if res.Status != StatusOK || res.Final != "Fits now." {
+				if res.Status != event.StatusOK || res.Final != "Fits now." {
 					t.Fatalf("result %+v %s", res, describe(evs))
 				}
 				if len(reqs) != 2 || size(reqs[1].Messages) >= size(reqs[0].Messages) {
 					t.Errorf("the retry was not smaller: %d requests", len(reqs))
 				}
 				noticed := false
-				for _, n := range ofType[NoticeData](evs) {
+				for _, n := range ofType[event.NoticeData](evs) {
 					noticed = noticed || strings.Contains(n.Message, "made smaller to fit")
 				}
 				if !noticed {
-					t.Errorf("no notice: %+v", ofType[NoticeData](evs))
+					t.Errorf("no notice: %+v", ofType[event.NoticeData](evs))
 				}
 				if est.Ratio("ollama/qwen3:4b") <= 1 {
 					t.Errorf("ratio %v not raised", est.Ratio("ollama/qwen3:4b"))
 				}
 				return
 			}
-			if res.Status != StatusError || len(reqs) != 4 {
+			if res.Status != event.StatusError || len(reqs) != 4 {
 				t.Fatalf("want an error after 4 tries, got %+v after %d requests", res, len(reqs))
 			}
-			if e := ofType[ErrorData](evs); len(e) != 1 || e[0].Code != string(llm.KindContextOverflow) {
+			if e := ofType[event.ErrorData](evs); len(e) != 1 || e[0].Code != string(llm.KindContextOverflow) {
 				t.Errorf("error events %+v", e)
 			}
 		})

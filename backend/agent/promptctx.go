@@ -13,13 +13,26 @@ import (
 	"hearth/backend/llm"
 )
 
-// PromptContext is the ContextBuilder over backend/agent/prompt: the cached
-// system prompt (F-PROMPT), the runtime context on the current user message
-// (F-RUNTIMECTX), old tool results compacted (F-COMPACT) and the whole fitted
-// to the window by the calibrated estimator (F-BUDGET).
+// PromptContext is the one ContextBuilder of the app: it puts each request together
+// from explicit inputs, each given as a plain function when it is made —
+//
+//   - System: the persona files, MEMORY.md and the skills (the cached system prompt);
+//   - Window: how many recent turns a session's requests keep (the heartbeat's
+//     chat keeps few; 0 keeps all, the budget decides);
+//   - Recall: the recalled-history block for the turn's user message (put before
+//     it when there is room: it is the first thing a small window leaves out);
+//   - the runtime line (time, channel) on the current user message;
+//
+// then compacts old tool results and fits the whole to the window with the
+// estimator. Building has no side effects: nothing is started, nothing is written.
 type PromptContext struct {
-	Prompt    *prompt.Builder
+	System    func() (string, error)
 	Estimator *prompt.Estimator
+	// Window returns the turns kept for a session (0: all); nil keeps all.
+	Window func(sessionID string) int
+	// Recall returns the block to put before the turn's user message ("" for none);
+	// nil recalls nothing.
+	Recall func(ctx context.Context, sessionID, text string) string
 	// TZ is the zone of the runtime context's clock; nil means Local.
 	TZ *time.Location
 	// Now is the clock; nil means time.Now.
@@ -48,7 +61,7 @@ const maxRunSystems = 64
 // unchanged prefix, and a tool round does not stat every workspace file.
 func (p *PromptContext) system(sessionID, runID string) (string, error) {
 	if runID == "" {
-		return p.Prompt.SystemPrompt()
+		return p.System()
 	}
 	p.mu.Lock()
 	rs, ok := p.systems[sessionID]
@@ -56,7 +69,7 @@ func (p *PromptContext) system(sessionID, runID string) (string, error) {
 	if ok && rs.runID == runID {
 		return rs.text, rs.err
 	}
-	text, err := p.Prompt.SystemPrompt()
+	text, err := p.System()
 	p.mu.Lock()
 	if p.systems == nil || len(p.systems) >= maxRunSystems {
 		p.systems = map[string]runSystem{}
@@ -66,39 +79,46 @@ func (p *PromptContext) system(sessionID, runID string) (string, error) {
 	return text, err
 }
 
-var _ Calibrator = (*PromptContext)(nil)
-
-// Build implements ContextBuilder. The stored history stays as the user
-// typed it; the runtime block is added to the copy sent, on the current
-// turn's user message only.
-func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput, error) {
+// Build implements ContextBuilder. The stored history stays as the user typed it;
+// the recall block and the runtime line go on the copy sent, on the current turn's
+// user message only.
+func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutput, error) {
 	var out ContextOutput
 	system, err := p.system(in.SessionID, in.RunID)
 	if err != nil {
 		// One unreadable file is left out of the prompt; chat goes on.
 		out.Notices = append(out.Notices, fmt.Sprintf("Part of the system prompt could not be read: %v", err))
 	}
-	now := time.Now
-	if p.Now != nil {
-		now = p.Now
-	}
-	keep := p.Keep
-	if keep <= 0 {
-		keep = prompt.KeepToolResults
+	cut := 0
+	if p.Window != nil {
+		cut = windowStart(in.History, p.Window(in.SessionID))
 	}
 	counter := p.Estimator.Counter(in.Model)
 	// Only the part of a long chat that could still fit is copied and
 	// compacted: what a turn costs follows what it sends, not the chat's length.
-	reach := counter.Reach(in.History, in.ContextLimit)
+	reach := cut + counter.Reach(in.History[cut:], in.ContextLimit)
+	keep := p.Keep
+	if keep <= 0 {
+		keep = prompt.KeepToolResults
+	}
 	msgs := prompt.CompactToolResults(in.History[reach:], keep) // a copy
+	now := time.Now
+	if p.Now != nil {
+		now = p.Now
+	}
+	recall := ""
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == llm.RoleUser {
-			msgs[i].Content = prompt.AppendRuntimeContext(msgs[i].Content, now(), p.TZ, in.Channel)
-			break
+		if msgs[i].Role != llm.RoleUser {
+			continue
 		}
+		if p.Recall != nil {
+			recall = p.Recall(ctx, in.SessionID, msgs[i].Content)
+		}
+		msgs[i].Content = prompt.AppendRuntimeContext(msgs[i].Content, now(), p.TZ, in.Channel)
+		break
 	}
 	fit, err := counter.Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
-		Recall: in.Recall, Window: in.ContextLimit, Reply: in.ReplyTokens})
+		Recall: recall, Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
 		return out, OverflowError(err, "this message does not fit the model's context window", in)
 	}
@@ -107,7 +127,9 @@ func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput
 		out.Messages = append(out.Messages, llm.Message{Role: llm.RoleSystem, Content: system})
 	}
 	out.Messages = append(out.Messages, fit.Messages...)
-	for _, m := range in.History[:reach] {
+	// The turns the window keeps but that could not fit are left out as Fit
+	// would have left them.
+	for _, m := range in.History[cut:reach] {
 		if m.Role == llm.RoleUser {
 			fit.Shed.Turns++
 		}
@@ -117,6 +139,23 @@ func (p *PromptContext) Build(_ context.Context, in ContextInput) (ContextOutput
 	out.LeftOutTurns = fit.Shed.Turns
 	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	return out, nil
+}
+
+// windowStart is the index of the first message of the last turns user turns
+// (0 when turns is 0 or the history is shorter).
+func windowStart(history []llm.Message, turns int) int {
+	if turns <= 0 {
+		return 0
+	}
+	users := 0
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == llm.RoleUser {
+			if users++; users == turns {
+				return i
+			}
+		}
+	}
+	return 0
 }
 
 // OverflowError turns prompt.Fit's failure into the run's context_overflow
@@ -129,9 +168,4 @@ func OverflowError(err error, msg string, in ContextInput) error {
 	}
 	return &llm.Error{Kind: llm.KindContextOverflow, Message: msg + " (" + strconv.Itoa(in.ContextLimit) + " tokens)", Err: err,
 		Hint: strings.Join(nr.Advice(in.ModelContext), "; ")}
-}
-
-// Calibrate implements Calibrator.
-func (p *PromptContext) Calibrate(model string, estimated, reported int) {
-	p.Estimator.Observe(model, estimated, reported)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/tools"
 	"hearth/backend/workspace"
@@ -29,7 +30,7 @@ func TestSystemPromptIsFixedForARun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.Context = &PromptContext{Prompt: b, Estimator: prompt.NewEstimator()}
+		o.Context = &PromptContext{System: b.SystemPrompt, Estimator: prompt.NewEstimator()}
 	})
 	edits := 0
 	_ = h.reg.Register(&testTool{name: "edit_persona", run: func(context.Context, tools.Args) (tools.Result, error) {
@@ -37,10 +38,10 @@ func TestSystemPromptIsFixedForARun(t *testing.T) {
 		err := os.WriteFile(filepath.Join(h.ws, "SOUL.md"), []byte("# Soul\n\nI speak like a pirate, edit "+strings.Repeat("I", edits)+".\n"), 0o600)
 		return tools.Text("edited"), err
 	}})
-	if res, _ := h.send("s", "change your persona"); res.Status != StatusOK {
+	if res, _ := h.send("s", "change your persona"); res.Status != event.StatusOK {
 		t.Fatalf("first run: %+v", res)
 	}
-	if res, _ := h.send("s", "hi"); res.Status != StatusOK {
+	if res, _ := h.send("s", "hi"); res.Status != event.StatusOK {
 		t.Fatalf("second run: %+v", res)
 	}
 	reqs := h.fake.ChatRequests()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"hearth/backend/event"
 	"hearth/backend/internal/realollama"
 	"hearth/backend/internal/testmodel"
 	"hearth/backend/llm"
@@ -73,10 +74,10 @@ func TestRealOllama(t *testing.T) {
 		}
 		evs := rec.all()
 		checkEvents(t, evs)
-		if res.Status != StatusOK || res.Final != testmodel.ChatReply || text(evs) != testmodel.ChatReply {
+		if res.Status != event.StatusOK || res.Final != testmodel.ChatReply || text(evs) != testmodel.ChatReply {
 			t.Fatalf("result %+v %s", res, describe(evs))
 		}
-		u := ofType[UsageData](evs)
+		u := ofType[event.UsageData](evs)
 		if len(u) != 1 || u[0].PromptTokens <= 0 || u[0].ContextLimit != testmodel.ContextLength {
 			t.Errorf("usage %+v (limit must be the model's own %d)", u, testmodel.ContextLength)
 		}
@@ -94,14 +95,14 @@ func TestRealOllama(t *testing.T) {
 		}
 		evs := rec.all()
 		checkEvents(t, evs)
-		calls, results := ofType[ToolCallData](evs), ofType[ToolResultData](evs)
+		calls, results := ofType[event.ToolCallData](evs), ofType[event.ToolResultData](evs)
 		if len(calls) != 1 || calls[0].Name != testmodel.ToolName || !strings.Contains(string(calls[0].Args), "Paris") {
 			t.Fatalf("tool calls %+v", calls)
 		}
 		if len(results) != 1 || !results[0].OK || results[0].Content != "sunny, 21°C" {
 			t.Fatalf("tool results %+v", results)
 		}
-		if res.Status != StatusOK || res.Final != testmodel.ChatReply {
+		if res.Status != event.StatusOK || res.Final != testmodel.ChatReply {
 			t.Fatalf("result %+v", res)
 		}
 		sess, _ := store.Load(res.SessionID)

@@ -19,20 +19,10 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
-)
-
-// Status is how a run ended; the values are those of the session store.
-type Status = session.RunStatus
-
-// Run statuses (run_finished status).
-const (
-	StatusOK          = session.StatusOK
-	StatusError       = session.StatusError
-	StatusCancelled   = session.StatusCancelled
-	StatusInterrupted = session.StatusInterrupted
 )
 
 // Defaults of Options.
@@ -50,7 +40,7 @@ var ErrNothingToContinue = errors.New("nothing to continue")
 
 // ResolveFunc maps a configured model name ("ollama/qwen3:4b", or
 // "qwen3:4b" for the default provider) to its provider and the provider's own
-// model name. core builds it from config.ResolveModel.
+// model name. The models service builds it from config.ResolveModel.
 type ResolveFunc func(name string) (llm.Provider, string, error)
 
 // Options configure a Runner. Resolve, Tools and Store are required.
@@ -79,27 +69,27 @@ type Options struct {
 	Channel string
 	// Observer sees every event of every run after the run's own sink (audit
 	// log, activity view).
-	Observer Sink
+	Observer event.Sink
 	// OnNew runs before /new archives a session: the hook for memory
 	// consolidation (F-CONSOLIDATE). An error keeps the session as it is.
 	OnNew func(ctx context.Context, sessionID string) error
-	// OnLeftOut is told when the budget left history out of a request:
-	// messages [0, firstKept) of the session were not sent. It is the hook
-	// for consolidating them into memory (F-CONSOLIDATE) instead of losing
-	// them unseen; it runs on the run's goroutine, so it should only start
-	// the work.
-	OnLeftOut func(sessionID string, firstKept int)
+	// AfterRun is told how every run ended (not slash commands), on the run's
+	// goroutine after run_finished and before Wait returns: the one place where
+	// the chat service asks memory to consolidate what fell out of the window.
+	// It should only start work.
+	AfterRun func(Result)
 	// Commands are extra slash commands by name without the slash (memory's
 	// /remember); built-in names win.
 	Commands map[string]Command
-	// OnOverflow is told when the provider refused a request as too long
-	// although the budget said it fits; it returns true when the estimate
-	// was raised (PromptContext's Estimator.Overflowed), and the loop then
-	// rebuilds the request (leaving out more history) and tries again.
-	OnOverflow func(model string) bool
+	// Estimator is the context builder's token estimator, told the provider's
+	// counts (see Estimator); nil learns nothing and never retries an overflow.
+	Estimator Estimator
 	// Redact masks secrets in the texts of error and notice events (the
 	// configured API keys); nil leaves them as they are.
 	Redact func(string) string
+	// Tune returns the current Tuning, read by every run as it starts (a
+	// settings change applies from the next run); nil uses the fields above.
+	Tune func() Tuning
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// WaitTools runs once before a run's first model request: it waits,
@@ -113,13 +103,48 @@ type Options struct {
 	OnStop func(sessionID string) bool
 }
 
+// Tuning are the options a settings change may alter while the Runner lives. A run
+// reads them once, when it starts; a run already going keeps its own.
+type Tuning struct {
+	DefaultModel       string
+	MaxToolIterations  int
+	ContextTokens      int
+	MaxTokens          int
+	Temperature        *float64
+	MaxToolResultChars int
+	Workspace          string
+}
+
+// tuning is the Tuning for a run starting now, with the defaults filled in.
+func (r *Runner) tuning() Tuning {
+	o := r.opts
+	t := Tuning{DefaultModel: o.DefaultModel, MaxToolIterations: o.MaxToolIterations, ContextTokens: o.ContextTokens,
+		MaxTokens: o.MaxTokens, Temperature: o.Temperature, MaxToolResultChars: o.MaxToolResultChars, Workspace: o.Workspace}
+	if o.Tune != nil {
+		t = o.Tune()
+	}
+	if t.MaxToolIterations <= 0 {
+		t.MaxToolIterations = DefaultMaxToolIterations
+	}
+	if t.ContextTokens <= 0 {
+		t.ContextTokens = DefaultContextTokens
+	}
+	if t.MaxTokens <= 0 {
+		t.MaxTokens = DefaultMaxTokens
+	}
+	if t.MaxToolResultChars <= 0 {
+		t.MaxToolResultChars = tools.DefaultMaxResultChars
+	}
+	return t
+}
+
 // Runner runs agent turns. It is safe for concurrent use.
 type Runner struct {
 	opts Options
 
 	mu      sync.Mutex
 	active  map[string]*Run // by session id
-	usage   map[string]UsageData
+	usage   map[string]event.UsageData
 	closing bool
 }
 
@@ -139,22 +164,10 @@ func New(opts Options) (*Runner, error) {
 	if opts.Gate == nil {
 		opts.Gate = AllowAll{}
 	}
-	if opts.MaxToolIterations <= 0 {
-		opts.MaxToolIterations = DefaultMaxToolIterations
-	}
-	if opts.ContextTokens <= 0 {
-		opts.ContextTokens = DefaultContextTokens
-	}
-	if opts.MaxTokens <= 0 {
-		opts.MaxTokens = DefaultMaxTokens
-	}
-	if opts.MaxToolResultChars <= 0 {
-		opts.MaxToolResultChars = tools.DefaultMaxResultChars
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]UsageData{}}, nil
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}}, nil
 }
 
 // Request is one user turn.
@@ -173,13 +186,16 @@ type Request struct {
 	AllowTools []string
 	// Channel overrides Options.Channel for this run ("cli", "cron", …).
 	Channel string
+	// Notices are told to the user as the run starts (warnings the caller has
+	// for this chat, e.g. that saving older messages to memory failed).
+	Notices []string
 }
 
 // Result is how a run ended.
 type Result struct {
 	RunID     string
 	SessionID string
-	Status    Status
+	Status    event.Status
 	// Final is the answer (partial when cancelled).
 	Final string
 	// Err is the run's error for StatusError (an *llm.Error for provider
@@ -188,6 +204,10 @@ type Result struct {
 	Usage llm.Usage
 	// NewSessionID is set by /new.
 	NewSessionID string
+	// HistoryLen is the length of the history the run's last request was
+	// built from, and FirstKept the index of its first message sent (0:
+	// nothing was left out). Memory consolidates what fell out.
+	HistoryLen, FirstKept int
 }
 
 // Run is a started run.
@@ -219,7 +239,7 @@ var (
 // Start begins a run for req and returns at once; events go to sink (which
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
 // command (F-SLASH). Cancelling ctx stops the run like Stop.
-func (r *Runner) Start(ctx context.Context, req Request, sink Sink) (*Run, error) {
+func (r *Runner) Start(ctx context.Context, req Request, sink event.Sink) (*Run, error) {
 	if cmd, arg, ok := parseSlash(req.Text); ok {
 		return r.slash(ctx, req, cmd, arg, sink)
 	}
@@ -227,7 +247,7 @@ func (r *Runner) Start(ctx context.Context, req Request, sink Sink) (*Run, error
 }
 
 // Send runs req to the end and returns its result (Start + Wait).
-func (r *Runner) Send(ctx context.Context, req Request, sink Sink) (Result, error) {
+func (r *Runner) Send(ctx context.Context, req Request, sink event.Sink) (Result, error) {
 	run, err := r.Start(ctx, req, sink)
 	if err != nil {
 		return Result{}, err
@@ -238,11 +258,11 @@ func (r *Runner) Send(ctx context.Context, req Request, sink Sink) (Result, erro
 // Continue resumes the last interrupted run of a session (after a crash or a
 // shutdown): its partial turn is kept and the loop goes on from it under the
 // same run id.
-func (r *Runner) Continue(ctx context.Context, sessionID string, sink Sink) (*Run, error) {
+func (r *Runner) Continue(ctx context.Context, sessionID string, sink event.Sink) (*Run, error) {
 	return r.start(ctx, Request{SessionID: sessionID}, sink, true)
 }
 
-func (r *Runner) start(ctx context.Context, req Request, sink Sink, cont bool) (*Run, error) {
+func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont bool) (*Run, error) {
 	if req.SessionID == "" {
 		if cont {
 			return nil, fmt.Errorf("continue: no session id (hint: name the session whose run was interrupted)")
@@ -259,8 +279,8 @@ func (r *Runner) start(ctx context.Context, req Request, sink Sink, cont bool) (
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	run.cancel = cancel
-	l := &loop{r: r, run: run, req: req, ctx: runCtx, started: r.opts.Now(),
-		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}, redact: r.opts.Redact}}
+	l := &loop{r: r, run: run, req: req, ctx: runCtx, t: r.tuning(), started: r.opts.Now(),
+		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact}}
 	if cont {
 		if err := l.prepareContinue(); err != nil {
 			r.release(run)
@@ -278,6 +298,9 @@ func (r *Runner) start(ctx context.Context, req Request, sink Sink, cont bool) (
 		defer cancel(nil)
 		defer r.release(run)
 		run.result = l.execute()
+		if r.opts.AfterRun != nil {
+			r.opts.AfterRun(run.result)
+		}
 	}()
 	return run, nil
 }
@@ -321,6 +344,13 @@ func (r *Runner) Stop(sessionID string) bool {
 	return ok
 }
 
+// Active is the number of runs going.
+func (r *Runner) Active() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.active)
+}
+
 // Busy returns the id of the session's running run, if any.
 func (r *Runner) Busy(sessionID string) (runID string, busy bool) {
 	r.mu.Lock()
@@ -357,14 +387,14 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 }
 
 // Usage is the last usage report of a session's model call (for /status).
-func (r *Runner) Usage(sessionID string) (UsageData, bool) {
+func (r *Runner) Usage(sessionID string) (event.UsageData, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	u, ok := r.usage[sessionID]
 	return u, ok
 }
 
-func (r *Runner) setUsage(sessionID string, u UsageData) {
+func (r *Runner) setUsage(sessionID string, u event.UsageData) {
 	r.mu.Lock()
 	r.usage[sessionID] = u
 	r.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"hearth/backend/event"
 	"hearth/backend/session"
 )
 
@@ -66,12 +67,12 @@ func parseSlash(text string) (cmd, arg string, ok bool) {
 // slash answers a command as a short run of its own (run_started, the reply
 // as text, run_finished) so every client shows it like any answer. Commands
 // are not part of the conversation and are not stored as messages.
-func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink Sink) (*Run, error) {
+func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink event.Sink) (*Run, error) {
 	run := &Run{ID: newRunID(), SessionID: req.SessionID, done: make(chan struct{})}
-	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []Sink{sink, r.opts.Observer}, redact: r.opts.Redact}
+	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact}
 	start := r.opts.Now()
-	em.emit(EventRunStarted, StartedData{Model: r.sessionModel(req.SessionID)})
-	res := Result{RunID: run.ID, SessionID: run.SessionID, Status: StatusOK}
+	em.emit(event.RunStarted, event.StartedData{Model: r.sessionModel(req.SessionID)})
+	res := Result{RunID: run.ID, SessionID: run.SessionID, Status: event.StatusOK}
 	var err error
 	switch cmd {
 	case "help":
@@ -95,12 +96,12 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink S
 		}
 	}
 	if err != nil {
-		res.Status, res.Err, res.Final = StatusError, err, ""
-		em.emit(EventError, errorData(err))
+		res.Status, res.Err, res.Final = event.StatusError, err, ""
+		em.emit(event.Error, errorData(err))
 	} else {
-		em.emit(EventTextDelta, DeltaData{Text: res.Final})
+		em.emit(event.TextDelta, event.DeltaData{Text: res.Final})
 	}
-	em.emit(EventRunFinished, FinishedData{Status: res.Status, Final: res.Final, NewSessionID: res.NewSessionID,
+	em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: res.Final, NewSessionID: res.NewSessionID,
 		DurationMs: r.opts.Now().Sub(start).Milliseconds()})
 	run.result = res
 	close(run.done)
@@ -114,7 +115,7 @@ func (r *Runner) sessionModel(id string) string {
 			return s.Meta.Model
 		}
 	}
-	return r.opts.DefaultModel
+	return r.tuning().DefaultModel
 }
 
 func (r *Runner) statusText(id string) string {
@@ -127,7 +128,7 @@ func (r *Runner) statusText(id string) string {
 		}
 		fmt.Fprintf(&b, "Context: %d / %d tokens (%d%%)", u.ContextUsed, u.ContextLimit, pct)
 	} else {
-		fmt.Fprintf(&b, "Context: no model call yet in this chat (limit %d tokens)", r.opts.ContextTokens)
+		fmt.Fprintf(&b, "Context: no model call yet in this chat (limit %d tokens)", r.tuning().ContextTokens)
 	}
 	if runID, busy := r.Busy(id); busy && id != "" {
 		fmt.Fprintf(&b, "\nRunning: %s", runID)
@@ -142,7 +143,7 @@ func (r *Runner) switchModel(id, name string) (text, newID string, err error) {
 		return fmt.Sprintf("Model: %s\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.", r.sessionModel(id)), "", nil
 	}
 	if _, _, err := r.opts.Resolve(name); err != nil {
-		return "", "", &runError{code: CodeModel, msg: fmt.Sprintf("cannot switch to %q: %v", name, err), err: err,
+		return "", "", &runError{code: event.CodeModel, msg: fmt.Sprintf("cannot switch to %q: %v", name, err), err: err,
 			hint: "name a model as <provider>/<model>, e.g. ollama/qwen3:4b; `hearth models list` shows the installed ones"}
 	}
 	if id == "" {
@@ -167,7 +168,7 @@ func (r *Runner) newSession(ctx context.Context, id string) (text, newID string,
 	model := ""
 	if id != "" {
 		if runID, busy := r.Busy(id); busy {
-			return "", "", &runError{code: CodeInternal, msg: fmt.Sprintf("run %s is still going in this chat", runID), err: ErrBusy,
+			return "", "", &runError{code: event.CodeInternal, msg: fmt.Sprintf("run %s is still going in this chat", runID), err: ErrBusy,
 				hint: "stop it with /stop first, then /new"}
 		}
 		s, lerr := r.opts.Store.Load(id)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -57,7 +58,7 @@ func (l *loop) runTools(msg llm.Message) error {
 			if names[i] != "" {
 				args = prepared[i].Args.JSON()
 			}
-			l.em.emit(EventToolCall, ToolCallData{CallID: calls[i].ID, Name: calls[i].Name, Args: args})
+			l.em.emit(event.ToolCall, event.ToolCallData{CallID: calls[i].ID, Name: calls[i].Name, Args: args})
 		}
 		if len(batch) == 1 {
 			results[batch[0]], failed[batch[0]] = l.callOne(calls[batch[0]], prepared[batch[0]])
@@ -84,7 +85,7 @@ func (l *loop) runTools(msg llm.Message) error {
 		recs = append(recs, session.MessageRecord(l.run.ID, m))
 	}
 	if err := l.r.opts.Store.Append(l.run.SessionID, recs...); err != nil {
-		return &runError{code: CodeStorage, msg: "could not save the tool results: " + err.Error(), err: err,
+		return &runError{code: event.CodeStorage, msg: "could not save the tool results: " + err.Error(), err: err,
 			hint: "check free disk space and the permissions of the sessions folder"}
 	}
 	l.history = append(l.history, msg)
@@ -113,13 +114,13 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 	case p.Err != nil:
 		// Refused before anyone is asked: arguments that could be read two
 		// ways (or not at all) are never judged, let alone run.
-		l.em.emit(EventApproval, ApprovalData{CallID: tc.ID, State: ApprovalDenied, Scope: ScopeInvalid})
+		l.em.emit(event.Approval, event.ApprovalData{CallID: tc.ID, State: event.ApprovalDenied, Scope: event.ScopeInvalid})
 		res = reg.Run(l.ctx, p)
 	default:
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
 			Name: p.Name, Args: p.Args, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
-			Emit:   func(a ApprovalData) { a.CallID = tc.ID; l.em.emit(EventApproval, a) },
-			Notice: func(m string) { l.em.notice(LevelWarning, "%s", m) }})
+			Emit:   func(a event.ApprovalData) { a.CallID = tc.ID; l.em.emit(event.Approval, a) },
+			Notice: func(m string) { l.em.notice(event.LevelWarning, "%s", m) }})
 		if !d.Allow {
 			res = tools.Result{Content: deniedText, IsError: true}
 			if d.Reason != "" {
@@ -130,16 +131,16 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Run(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
 			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), p)
-		if l.r.opts.Workspace != "" {
-			if spilled, err := tools.SpillResult(l.r.opts.Workspace, l.run.SessionID, tc.ID, res, l.r.opts.MaxToolResultChars); err == nil {
+		if l.t.Workspace != "" {
+			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled
 			} else {
-				l.em.notice(LevelWarning, "Could not save the long result of %s to a file (%v); it was cut instead.", tc.Name, err)
-				res.Content = cut(res.Content, l.r.opts.MaxToolResultChars)
+				l.em.notice(event.LevelWarning, "Could not save the long result of %s to a file (%v); it was cut instead.", tc.Name, err)
+				res.Content = cut(res.Content, l.t.MaxToolResultChars)
 			}
 		}
 	}
-	l.em.emit(EventToolResult, ToolResultData{CallID: tc.ID, Name: tc.Name, OK: res.OK(), Content: res.Content,
+	l.em.emit(event.ToolResult, event.ToolResultData{CallID: tc.ID, Name: tc.Name, OK: res.OK(), Content: res.Content,
 		DurationMs: time.Since(start).Milliseconds()})
 	return toolMessage(tc, res.Content), !res.OK()
 }
@@ -163,8 +164,8 @@ func (l *loop) checkLoop(calls []llm.ToolCall, results []llm.Message, failed []b
 		text := fmt.Sprintf("I stopped because the same call to %s failed %d times in a row with the same error:\n%s\nPlease rephrase the request or fix what the tool complained about, then try again.",
 			tc.Name, loopLimit, cut(results[i].Content, 500))
 		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
-		l.em.emit(EventTextDelta, DeltaData{Text: text})
-		return &runError{code: CodeLoopDetected,
+		l.em.emit(event.TextDelta, event.DeltaData{Text: text})
+		return &runError{code: event.CodeLoopDetected,
 			msg:  fmt.Sprintf("stopped a loop: %s failed %d times with the same arguments and error", tc.Name, loopLimit),
 			hint: "rephrase the request or fix what the tool complained about, then try again"}
 	}

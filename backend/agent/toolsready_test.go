@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/tools"
 )
@@ -43,7 +44,7 @@ func TestToolListReadAgainEachIteration(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, _ := h.send("s", "connect and go on")
-	if res.Status != StatusOK {
+	if res.Status != event.StatusOK {
 		t.Fatalf("run %+v", res)
 	}
 	reqs := h.fake.ChatRequests()
@@ -69,7 +70,7 @@ func TestWaitToolsBeforeFirstRequest(t *testing.T) {
 			if ctx == nil {
 				t.Error("no context")
 			}
-			notice(LevelInfo, "Waiting for MCP server slow to connect…")
+			notice(event.LevelInfo, "Waiting for MCP server slow to connect…")
 			ready := &testTool{name: "ready_tool", readOnly: true, run: func(context.Context, tools.Args) (tools.Result, error) {
 				return tools.Result{Content: "ok"}, nil
 			}}
@@ -79,14 +80,14 @@ func TestWaitToolsBeforeFirstRequest(t *testing.T) {
 		}
 	})
 	res, evs := h.send("s", "use it")
-	if res.Status != StatusOK || calls != 1 {
+	if res.Status != event.StatusOK || calls != 1 {
 		t.Fatalf("run %+v, WaitTools called %d times", res, calls)
 	}
 	if reqs := h.fake.ChatRequests(); !slices.Contains(offered(t, reqs[0]), "ready_tool") {
 		t.Errorf("the first request lacks the tool WaitTools waited for: %v", offered(t, reqs[0]))
 	}
-	notices := ofType[NoticeData](evs)
-	if len(notices) != 1 || notices[0].Message != "Waiting for MCP server slow to connect…" || evs[1].Type != EventNotice {
+	notices := ofType[event.NoticeData](evs)
+	if len(notices) != 1 || notices[0].Message != "Waiting for MCP server slow to connect…" || evs[1].Type != event.Notice {
 		t.Errorf("events: %s", describe(evs))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/audit"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/tools"
@@ -87,7 +88,7 @@ func TestCaseVariantKeyIsRefusedBeforeTheGate(t *testing.T) {
 	g := &recordingGate{Gate: r.gate}
 	log := auditedRunner(t, r, g)
 	w := newWatcher(r.gate)
-	if res := r.send(agent.Request{SessionID: "s", Text: "save this"}, w); res.Status != agent.StatusOK {
+	if res := r.send(agent.Request{SessionID: "s", Text: "save this"}, w); res.Status != event.StatusOK {
 		t.Fatalf("run: %+v", res)
 	}
 	if data, _ := os.ReadFile(agents); string(data) != "persona" {

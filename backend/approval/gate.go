@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/tools"
 )
 
@@ -74,8 +75,9 @@ type Options struct {
 	// Grant saves "always allow tool" (to config tools.approval.always); nil
 	// keeps it in memory only.
 	Grant func(tool string) error
-	// Workspace locates the memory files, which risky mode lets the agent write.
-	Workspace string
+	// Workspace locates the memory files, which risky mode lets the agent write
+	// (read at every call: the workspace can move while Hearth runs).
+	Workspace func() string
 	// Mask hides secrets in the arguments shown by Pendings.
 	Mask func(string) string
 	// Now is the clock; nil means time.Now.
@@ -146,7 +148,7 @@ func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, reason string) {
 	case r.Mode == ModeAsk:
 		reason = "approval mode is ask"
 	case r.Mode == ModeRisky:
-		reason = Risk(g.opts.Workspace, tool, args)
+		reason = Risk(g.workspace(), tool, args)
 	}
 	switch {
 	case reason == "":
@@ -161,7 +163,7 @@ func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, reason string) {
 func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 	emit := func(state, scope string) {
 		if c.Emit != nil {
-			d := agent.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
+			d := event.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
 			if state == StateRequested && g.opts.Sandbox != nil {
 				d.Sandbox = g.opts.Sandbox(c.Name)
 			}
@@ -318,4 +320,11 @@ func (g *Gate) ForgetChat(sessionID string) {
 	g.mu.Lock()
 	delete(g.chat, sessionID)
 	g.mu.Unlock()
+}
+
+func (g *Gate) workspace() string {
+	if g.opts.Workspace == nil {
+		return ""
+	}
+	return g.opts.Workspace()
 }

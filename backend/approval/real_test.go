@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/internal/realollama"
 	"hearth/backend/internal/testmodel"
 	"hearth/backend/llm"
@@ -68,7 +69,7 @@ func TestRealOllamaApproval(t *testing.T) {
 			t.Fatal(err)
 		}
 		rs := w.results()
-		if res.Status != agent.StatusOK || res.Final != testmodel.ChatReply || len(rs) != 1 || rs[0].OK != c.ok || states(w.approvals()) != c.states {
+		if res.Status != event.StatusOK || res.Final != testmodel.ChatReply || len(rs) != 1 || rs[0].OK != c.ok || states(w.approvals()) != c.states {
 			t.Errorf("%s: result %+v, tool results %+v, approvals %q", c.d, res, rs, states(w.approvals()))
 		}
 	}

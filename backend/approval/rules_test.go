@@ -10,6 +10,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/tools"
 )
 
@@ -124,12 +125,12 @@ func TestModesAndOverrides(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g := New(Options{Rules: func() Rules { return c.rules }, Workspace: ws})
-			var evs []agent.ApprovalData
+			g := New(Options{Rules: func() Rules { return c.rules }, Workspace: func() string { return ws }})
+			var evs []event.ApprovalData
 			var notices []string
 			d := g.Check(context.Background(), agent.GateCall{RunID: "r", SessionID: "s", CallID: "c", Name: c.tool,
 				Args: argsFor(t, ws, c.tool, c.args), Unattended: true,
-				Emit: func(a agent.ApprovalData) { evs = append(evs, a) }, Notice: func(m string) { notices = append(notices, m) }})
+				Emit: func(a event.ApprovalData) { evs = append(evs, a) }, Notice: func(m string) { notices = append(notices, m) }})
 			var got string
 			switch {
 			case d.Allow && len(evs) == 1 && evs[0].State == StateAllowed && evs[0].Scope == ScopeAlways:
@@ -163,10 +164,10 @@ func TestModesAndOverrides(t *testing.T) {
 // is in tools.approval.always or the run's own allow-list.
 func TestUnattended(t *testing.T) {
 	g := New(Options{Rules: func() Rules { return Rules{Mode: ModeRisky, Always: []string{"mcp_x_y"}} }})
-	check := func(tool string, allow []string) (agent.GateDecision, []agent.ApprovalData) {
-		var evs []agent.ApprovalData
+	check := func(tool string, allow []string) (agent.GateDecision, []event.ApprovalData) {
+		var evs []event.ApprovalData
 		d := g.Check(context.Background(), agent.GateCall{RunID: "r", CallID: "c", Name: tool, Unattended: true, AllowTools: allow,
-			Emit: func(a agent.ApprovalData) { evs = append(evs, a) }})
+			Emit: func(a event.ApprovalData) { evs = append(evs, a) }})
 		return d, evs
 	}
 	if d, evs := check("exec", []string{"exec"}); !d.Allow || len(evs) != 1 || evs[0].Scope != ScopeJob {

@@ -14,6 +14,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -48,7 +49,7 @@ func newRig(t *testing.T, rules Rules, replies ...fakeollama.Reply) *rig {
 		t.Fatal(err)
 	}
 	r.store = session.NewStore(filepath.Join(root, "sessions"), session.Options{})
-	r.gate = New(Options{Rules: r.getRules, Workspace: r.ws, Grant: func(tool string) error {
+	r.gate = New(Options{Rules: r.getRules, Workspace: func() string { return r.ws }, Grant: func(tool string) error {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if tool == "write_file" {
@@ -92,23 +93,23 @@ type watcher struct {
 	mu        sync.Mutex
 	gate      *Gate
 	decisions []Decision
-	evs       []agent.Event
-	requested chan agent.Event
+	evs       []event.Event
+	requested chan event.Event
 }
 
 func newWatcher(g *Gate, ds ...Decision) *watcher {
-	return &watcher{gate: g, decisions: ds, requested: make(chan agent.Event, 16)}
+	return &watcher{gate: g, decisions: ds, requested: make(chan event.Event, 16)}
 }
 
-func (w *watcher) sink(ev agent.Event) {
+func (w *watcher) sink(ev event.Event) {
 	w.mu.Lock()
 	w.evs = append(w.evs, ev)
 	var d Decision
-	if a, ok := ev.Data.(agent.ApprovalData); ok && a.State == StateRequested && len(w.decisions) > 0 {
+	if a, ok := ev.Data.(event.ApprovalData); ok && a.State == StateRequested && len(w.decisions) > 0 {
 		d, w.decisions = w.decisions[0], w.decisions[1:]
 	}
 	w.mu.Unlock()
-	if a, ok := ev.Data.(agent.ApprovalData); ok && a.State == StateRequested {
+	if a, ok := ev.Data.(event.ApprovalData); ok && a.State == StateRequested {
 		if d != "" {
 			if err := w.gate.Approve(ev.RunID, a.CallID, d); err != nil {
 				panic(err)
@@ -118,24 +119,24 @@ func (w *watcher) sink(ev agent.Event) {
 	}
 }
 
-func (w *watcher) approvals() []agent.ApprovalData {
+func (w *watcher) approvals() []event.ApprovalData {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var out []agent.ApprovalData
+	var out []event.ApprovalData
 	for _, e := range w.evs {
-		if a, ok := e.Data.(agent.ApprovalData); ok {
+		if a, ok := e.Data.(event.ApprovalData); ok {
 			out = append(out, a)
 		}
 	}
 	return out
 }
 
-func (w *watcher) results() []agent.ToolResultData {
+func (w *watcher) results() []event.ToolResultData {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var out []agent.ToolResultData
+	var out []event.ToolResultData
 	for _, e := range w.evs {
-		if a, ok := e.Data.(agent.ToolResultData); ok {
+		if a, ok := e.Data.(event.ToolResultData); ok {
 			out = append(out, a)
 		}
 	}
@@ -147,7 +148,7 @@ func (w *watcher) notices() []string {
 	defer w.mu.Unlock()
 	var out []string
 	for _, e := range w.evs {
-		if n, ok := e.Data.(agent.NoticeData); ok {
+		if n, ok := e.Data.(event.NoticeData); ok {
 			out = append(out, n.Message)
 		}
 	}
@@ -170,7 +171,7 @@ func execCall(cmd string) fakeollama.Reply {
 	return fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "exec", Arguments: args}}}
 }
 
-func states(as []agent.ApprovalData) string {
+func states(as []event.ApprovalData) string {
 	var b []string
 	for _, a := range as {
 		b = append(b, a.State+":"+a.Scope)
@@ -183,7 +184,7 @@ func TestAllowOnceThroughRunner(t *testing.T) {
 		execCall("echo again"), fakeollama.Reply{Content: "Done again."})
 	w := newWatcher(r.gate, Once)
 	res := r.send(agent.Request{SessionID: "s1", Text: "run it"}, w)
-	if res.Status != agent.StatusOK || res.Final != "Done." {
+	if res.Status != event.StatusOK || res.Final != "Done." {
 		t.Fatalf("result %+v", res)
 	}
 	rs := w.results()
@@ -202,7 +203,7 @@ func TestDenyThroughRunner(t *testing.T) {
 	r := newRig(t, Rules{Mode: ModeRisky}, execCall("touch made-it"), fakeollama.Reply{Content: "Understood."})
 	w := newWatcher(r.gate, Deny)
 	res := r.send(agent.Request{Text: "touch"}, w)
-	if res.Status != agent.StatusOK {
+	if res.Status != event.StatusOK {
 		t.Fatalf("result %+v", res)
 	}
 	rs := w.results()
@@ -274,7 +275,7 @@ func TestAlwaysSaveFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := <-w.requested
-	a := ev.Data.(agent.ApprovalData)
+	a := ev.Data.(event.ApprovalData)
 	if err := r.gate.Approve(ev.RunID, a.CallID, Always); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Fatalf("always with a failing save: %v", err)
 	}
@@ -310,7 +311,7 @@ func TestStopWhileWaiting(t *testing.T) {
 	start := time.Now()
 	r.runner.Stop("s")
 	res := run.Wait()
-	if res.Status != agent.StatusCancelled || time.Since(start) > time.Second {
+	if res.Status != event.StatusCancelled || time.Since(start) > time.Second {
 		t.Errorf("status %s after %v", res.Status, time.Since(start))
 	}
 	if got := states(w.approvals()); got != "requested: denied:cancelled" || len(r.gate.Pendings()) != 0 {
@@ -333,11 +334,11 @@ func TestRestartAsksAgain(t *testing.T) {
 	if err := r.runner.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if res := run.Wait(); res.Status != agent.StatusInterrupted {
+	if res := run.Wait(); res.Status != event.StatusInterrupted {
 		t.Fatalf("status %s", res.Status)
 	}
 	// "Restart": a new gate (nothing pending) and a new runner on the same store.
-	r.gate = New(Options{Rules: r.getRules, Workspace: r.ws})
+	r.gate = New(Options{Rules: r.getRules, Workspace: func() string { return r.ws }})
 	r.runner = r.newRunner(r.url)
 	w2 := newWatcher(r.gate, Once)
 	cont, err := r.runner.Continue(context.Background(), "s", w2.sink)
@@ -345,7 +346,7 @@ func TestRestartAsksAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := cont.Wait()
-	if res.Status != agent.StatusOK || res.Final != "Finished." {
+	if res.Status != event.StatusOK || res.Final != "Finished." {
 		t.Fatalf("continued: %+v", res)
 	}
 	if got := states(w2.approvals()); got != "requested: allowed:once" || !strings.Contains(w2.results()[0].Content, "resumed") {
@@ -359,7 +360,7 @@ func TestUnattendedThroughRunner(t *testing.T) {
 	w := newWatcher(r.gate)
 	res := r.send(agent.Request{Text: "check", Unattended: true}, w)
 	rs := w.results()
-	if res.Status != agent.StatusOK || len(rs) != 1 || rs[0].OK || !strings.Contains(rs[0].Content, "unattended") {
+	if res.Status != event.StatusOK || len(rs) != 1 || rs[0].OK || !strings.Contains(rs[0].Content, "unattended") {
 		t.Fatalf("result %+v, tool results %+v", res, rs)
 	}
 	if n := w.notices(); len(n) != 1 || !strings.Contains(n[0], "exec was not run") {
@@ -393,7 +394,7 @@ func TestParallelPendingChat(t *testing.T) {
 	if p := r.gate.Pendings(); len(p) != 2 {
 		t.Fatalf("pendings %+v", p)
 	}
-	if err := r.gate.Approve(ev.RunID, ev.Data.(agent.ApprovalData).CallID, Chat); err != nil {
+	if err := r.gate.Approve(ev.RunID, ev.Data.(event.ApprovalData).CallID, Chat); err != nil {
 		t.Fatal(err)
 	}
 	if res := run.Wait(); res.Final != "Listed." {

@@ -4,7 +4,7 @@
 // took and how big the result was — in one file per day under
 // $XDG_STATE_HOME/hearth/audit/YYYY-MM-DD.jsonl, kept for 30 days.
 //
-// The log is fed by the agent's event stream (Log.Observe is an agent.Sink:
+// The log is fed by the agent's event stream (Log.Observe is an event.Sink:
 // tool_call, approval and tool_result events of every run), so it records
 // exactly what the UI and the CLI saw.
 package audit
@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	"hearth/backend/agent"
+	"hearth/backend/event"
 )
 
 // DefaultKeepDays is how many days of audit files are kept.
@@ -45,7 +45,7 @@ const (
 	// Invalid: the arguments were refused before the gate was asked (a key
 	// given twice or in two spellings of case, a missing or unknown field);
 	// Args then hold what the model sent, Error why it was refused.
-	Invalid = agent.ScopeInvalid
+	Invalid = event.ScopeInvalid
 )
 
 // Entry is one line of the audit log.
@@ -108,16 +108,16 @@ func New(opts Options) *Log {
 // Dir is where the daily files are.
 func (l *Log) Dir() string { return l.opts.Dir }
 
-// Observe is an agent.Sink: it turns tool_call, approval and tool_result
+// Observe is an event.Sink: it turns tool_call, approval and tool_result
 // events into entries.
-func (l *Log) Observe(ev agent.Event) {
+func (l *Log) Observe(ev event.Event) {
 	switch d := ev.Data.(type) {
-	case agent.ToolCallData:
+	case event.ToolCallData:
 		l.mu.Lock()
 		l.calls[ev.RunID+"\x00"+d.CallID] = &Entry{Time: l.opts.Now(), SessionID: ev.SessionID, RunID: ev.RunID,
 			CallID: d.CallID, Tool: d.Name, Args: l.maskArgs(d.Args), Approval: Auto}
 		l.mu.Unlock()
-	case agent.ApprovalData:
+	case event.ApprovalData:
 		l.mu.Lock()
 		if e := l.calls[ev.RunID+"\x00"+d.CallID]; e != nil {
 			if d.State == "requested" {
@@ -127,7 +127,7 @@ func (l *Log) Observe(ev agent.Event) {
 			}
 		}
 		l.mu.Unlock()
-	case agent.ToolResultData:
+	case event.ToolResultData:
 		key := ev.RunID + "\x00" + d.CallID
 		l.mu.Lock()
 		e := l.calls[key]
@@ -144,7 +144,7 @@ func (l *Log) Observe(ev agent.Event) {
 		if err := l.Write(*e); err != nil && l.opts.OnError != nil {
 			l.opts.OnError(err)
 		}
-	case agent.FinishedData:
+	case event.FinishedData:
 		l.mu.Lock()
 		for k := range l.calls {
 			if strings.HasPrefix(k, ev.RunID+"\x00") {
@@ -158,7 +158,7 @@ func (l *Log) Observe(ev agent.Event) {
 	}
 }
 
-func approvalValue(d agent.ApprovalData) string {
+func approvalValue(d event.ApprovalData) string {
 	if d.State == "allowed" {
 		if d.Scope == "" {
 			return Once

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/tools"
 )
 
@@ -32,27 +32,27 @@ func newLog(t *testing.T, start time.Time) (*Log, *clock, string) {
 	return New(Options{Dir: dir, Mask: m.Mask, Now: c.now, OnError: func(err error) { t.Error(err) }}), c, dir
 }
 
-func ev(run, sess string, seq int64, typ agent.EventType, data any) agent.Event {
-	return agent.Event{RunID: run, SessionID: sess, Seq: seq, Type: typ, Data: data}
+func ev(run, sess string, seq int64, typ event.Type, data any) event.Event {
+	return event.Event{RunID: run, SessionID: sess, Seq: seq, Type: typ, Data: data}
 }
 
 func TestObserveWritesOneLinePerCall(t *testing.T) {
 	day := time.Date(2026, 11, 23, 10, 0, 0, 0, time.Local)
 	l, _, dir := newLog(t, day)
 	args := `{"command":"curl -H 'Authorization: sk-live-SECRET-42' x","apiKey":"plain-value","content":"` + strings.Repeat("a", 5000) + `"}`
-	for _, e := range []agent.Event{
-		ev("r1", "s1", 1, agent.EventRunStarted, agent.StartedData{}),
-		ev("r1", "s1", 2, agent.EventToolCall, agent.ToolCallData{CallID: "c1", Name: "exec", Args: json.RawMessage(args)}),
-		ev("r1", "s1", 3, agent.EventApproval, agent.ApprovalData{CallID: "c1", State: "requested"}),
-		ev("r1", "s1", 4, agent.EventApproval, agent.ApprovalData{CallID: "c1", State: "allowed", Scope: "chat"}),
-		ev("r1", "s1", 5, agent.EventToolResult, agent.ToolResultData{CallID: "c1", Name: "exec", OK: true, Content: "hello", DurationMs: 12}),
-		ev("r1", "s1", 6, agent.EventToolCall, agent.ToolCallData{CallID: "c2", Name: "exec", Args: json.RawMessage(`{"command":"rm x"}`)}),
-		ev("r1", "s1", 7, agent.EventApproval, agent.ApprovalData{CallID: "c2", State: "requested"}),
-		ev("r1", "s1", 8, agent.EventApproval, agent.ApprovalData{CallID: "c2", State: "denied", Scope: "user"}),
-		ev("r1", "s1", 9, agent.EventToolResult, agent.ToolResultData{CallID: "c2", Name: "exec", Content: "Error: denied by the user — do not retry this call\nmore"}),
-		ev("r1", "s1", 10, agent.EventToolCall, agent.ToolCallData{CallID: "c3", Name: "read_file", Args: json.RawMessage(`{"path":"a.md"}`)}),
-		ev("r1", "s1", 11, agent.EventToolResult, agent.ToolResultData{CallID: "c3", Name: "read_file", OK: true, Content: "12345"}),
-		ev("r1", "s1", 12, agent.EventRunFinished, agent.FinishedData{Status: agent.StatusOK}),
+	for _, e := range []event.Event{
+		ev("r1", "s1", 1, event.RunStarted, event.StartedData{}),
+		ev("r1", "s1", 2, event.ToolCall, event.ToolCallData{CallID: "c1", Name: "exec", Args: json.RawMessage(args)}),
+		ev("r1", "s1", 3, event.Approval, event.ApprovalData{CallID: "c1", State: "requested"}),
+		ev("r1", "s1", 4, event.Approval, event.ApprovalData{CallID: "c1", State: "allowed", Scope: "chat"}),
+		ev("r1", "s1", 5, event.ToolResult, event.ToolResultData{CallID: "c1", Name: "exec", OK: true, Content: "hello", DurationMs: 12}),
+		ev("r1", "s1", 6, event.ToolCall, event.ToolCallData{CallID: "c2", Name: "exec", Args: json.RawMessage(`{"command":"rm x"}`)}),
+		ev("r1", "s1", 7, event.Approval, event.ApprovalData{CallID: "c2", State: "requested"}),
+		ev("r1", "s1", 8, event.Approval, event.ApprovalData{CallID: "c2", State: "denied", Scope: "user"}),
+		ev("r1", "s1", 9, event.ToolResult, event.ToolResultData{CallID: "c2", Name: "exec", Content: "Error: denied by the user — do not retry this call\nmore"}),
+		ev("r1", "s1", 10, event.ToolCall, event.ToolCallData{CallID: "c3", Name: "read_file", Args: json.RawMessage(`{"path":"a.md"}`)}),
+		ev("r1", "s1", 11, event.ToolResult, event.ToolResultData{CallID: "c3", Name: "read_file", OK: true, Content: "12345"}),
+		ev("r1", "s1", 12, event.RunFinished, event.FinishedData{Status: event.StatusOK}),
 	} {
 		l.Observe(e)
 	}
@@ -242,11 +242,11 @@ func TestRunEndSyncs(t *testing.T) {
 		defer l.mu.Unlock()
 		return len(l.unsynced)
 	}
-	for i, e := range []agent.Event{
-		ev("r1", "s1", 1, agent.EventToolCall, agent.ToolCallData{CallID: "c1", Name: "read_file", Args: json.RawMessage(`{"path":"a.md"}`)}),
-		ev("r1", "s1", 2, agent.EventToolResult, agent.ToolResultData{CallID: "c1", Name: "read_file", OK: true, Content: "x"}),
-		ev("r1", "s1", 3, agent.EventToolCall, agent.ToolCallData{CallID: "c2", Name: "read_file", Args: json.RawMessage(`{"path":"b.md"}`)}),
-		ev("r1", "s1", 4, agent.EventToolResult, agent.ToolResultData{CallID: "c2", Name: "read_file", OK: true, Content: "y"}),
+	for i, e := range []event.Event{
+		ev("r1", "s1", 1, event.ToolCall, event.ToolCallData{CallID: "c1", Name: "read_file", Args: json.RawMessage(`{"path":"a.md"}`)}),
+		ev("r1", "s1", 2, event.ToolResult, event.ToolResultData{CallID: "c1", Name: "read_file", OK: true, Content: "x"}),
+		ev("r1", "s1", 3, event.ToolCall, event.ToolCallData{CallID: "c2", Name: "read_file", Args: json.RawMessage(`{"path":"b.md"}`)}),
+		ev("r1", "s1", 4, event.ToolResult, event.ToolResultData{CallID: "c2", Name: "read_file", OK: true, Content: "y"}),
 	} {
 		l.Observe(e)
 		if i == 1 {
@@ -259,7 +259,7 @@ func TestRunEndSyncs(t *testing.T) {
 	if n := unsynced(); n != 1 {
 		t.Fatalf("%d files waiting for a sync during the run, want 1", n)
 	}
-	l.Observe(ev("r1", "s1", 5, agent.EventRunFinished, agent.FinishedData{Status: agent.StatusOK}))
+	l.Observe(ev("r1", "s1", 5, event.RunFinished, event.FinishedData{Status: event.StatusOK}))
 	if n := unsynced(); n != 0 {
 		t.Errorf("%d files still unsynced after the run ended", n)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,9 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"hearth/backend/agent"
-	"hearth/backend/agent/prompt"
-	"hearth/backend/approval"
-	"hearth/backend/llm"
+	"hearth/backend/event"
+	"hearth/backend/guard"
+	"hearth/backend/models"
 )
 
 // ExitInterrupted is the exit code of a turn stopped with Ctrl-C (128+SIGINT).
@@ -29,6 +30,7 @@ type agentFlags struct {
 	model         string
 	showReasoning bool
 	yes           bool // -m: allow what needs approval (else it is denied)
+	cont          bool // --continue: finish the session's interrupted reply
 }
 
 func newAgentCmd(e *env) *cobra.Command {
@@ -43,7 +45,9 @@ With -m, sends one message, streams the answer to stdout and exits. Without -s
 every -m call starts a fresh session (its id is printed on stderr at the end, so
 you can go on with -s ID). Without -m, starts an interactive chat (REPL) that
 keeps its history in one session (-s to resume one): Ctrl-C stops the current
-answer, Ctrl-C twice at the prompt or Ctrl-D exits.
+answer, Ctrl-C twice at the prompt or Ctrl-D exits. With -s ID --continue,
+finishes the reply that Hearth (the window or this command) was giving in that
+session when it quit or crashed, from where it stopped.
 
 Tool calls are shown on stderr as one-line hints (↳ read_file path=notes.md);
 the model's reasoning is hidden unless --show-reasoning.
@@ -62,18 +66,19 @@ Exit codes:
 		Example: `  hearth agent -m "What files are in my workspace?"
   hearth agent -m "Summarise notes.md" -s notes --model ollama/qwen3:8b
   hearth agent                 # interactive chat in a new session
-  hearth agent -s notes        # resume the session named notes`,
+  hearth agent -s notes        # resume the session named notes
+  hearth agent -s notes --continue   # finish a reply cut off by a quit`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("message") && strings.TrimSpace(f.message) == "" {
 				return usageError{fmt.Errorf("-m needs a message")}
 			}
-			// MCP server processes end with the command (their whole process
-			// group), not when they notice their stdin close.
-			defer e.shutdown()
+			if f.cont && (f.session == "" || f.message != "") {
+				return usageError{fmt.Errorf("--continue needs -s SESSION and no -m")}
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			if f.message != "" {
+			if f.message != "" || f.cont {
 				return runOnce(ctx, e, f)
 			}
 			stop() // the REPL handles Ctrl-C itself
@@ -89,6 +94,7 @@ Exit codes:
 	cmd.Flags().StringVar(&f.model, "model", "", "model for this call, as <provider>/<model> or a name of the default provider")
 	cmd.Flags().BoolVar(&f.showReasoning, "show-reasoning", false, "print the model's reasoning on stderr")
 	cmd.Flags().BoolVar(&f.yes, "yes", false, "allow every tool call that needs approval (without it, -m denies them and the REPL asks)")
+	cmd.Flags().BoolVar(&f.cont, "continue", false, "finish the reply of session -s that was cut off when Hearth quit or crashed, and exit")
 	return cmd
 }
 
@@ -101,20 +107,20 @@ type printer struct {
 	mu        sync.Mutex
 	lineOpen  bool // stdout has text without its final newline
 	reasoning bool // stderr is inside a reasoning block
-	errData   *agent.ErrorData
-	finished  agent.FinishedData
+	errData   *event.ErrorData
+	finished  event.FinishedData
 	// onApproval answers approval requests (called with mu held); denied
 	// holds the calls it denied and already reported.
-	onApproval func(agent.Event, agent.ApprovalData)
+	onApproval func(event.Event, event.ApprovalData)
 	denied     map[string]bool
 }
 
-func (p *printer) sink(ev agent.Event) {
+func (p *printer) sink(ev event.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch d := ev.Data.(type) {
-	case agent.DeltaData:
-		if ev.Type == agent.EventReasoningDelta {
+	case event.DeltaData:
+		if ev.Type == event.ReasoningDelta {
 			if p.showReasoning {
 				if !p.reasoning {
 					p.breakLine()
@@ -130,24 +136,24 @@ func (p *printer) sink(ev agent.Event) {
 			fmt.Fprint(p.out, d.Text)
 			p.lineOpen = !strings.HasSuffix(d.Text, "\n")
 		}
-	case agent.ToolCallData:
+	case event.ToolCallData:
 		p.endReasoning()
 		p.breakLine()
 		fmt.Fprintf(p.errw, "↳ %s%s\n", d.Name, argHint(d.Args))
-	case agent.ToolResultData:
+	case event.ToolResultData:
 		if !d.OK && !p.denied[d.CallID] {
 			fmt.Fprintf(p.errw, "  ✗ %s\n", firstLine(d.Content, 120))
 		}
-	case agent.ApprovalData:
-		if d.State == approval.StateRequested && p.onApproval != nil {
+	case event.ApprovalData:
+		if d.State == guard.StateRequested && p.onApproval != nil {
 			p.onApproval(ev, d)
 		}
-	case agent.NoticeData:
+	case event.NoticeData:
 		p.breakLine()
 		fmt.Fprintf(p.errw, "Note: %s\n", d.Message)
-	case agent.ErrorData:
+	case event.ErrorData:
 		p.errData = &d
-	case agent.FinishedData:
+	case event.FinishedData:
 		p.endReasoning()
 		p.breakLine()
 		p.finished = d
@@ -173,10 +179,10 @@ func (p *printer) report(res agent.Result) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch res.Status {
-	case agent.StatusCancelled, agent.StatusInterrupted:
+	case event.StatusCancelled, event.StatusInterrupted:
 		fmt.Fprintln(p.errw, "Stopped.")
 		return ExitInterrupted
-	case agent.StatusError:
+	case event.StatusError:
 		msg, hint := "", ""
 		if p.errData != nil {
 			msg, hint = p.errData.Message, p.errData.Hint
@@ -231,12 +237,20 @@ func firstLine(s string, n int) string {
 	return line
 }
 
-// runOnce sends one message and exits with the turn's outcome.
+// runOnce sends one message (or continues an interrupted reply) and exits with the
+// turn's outcome.
 func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	p := &printer{out: e.stdout, errw: e.stderr, showReasoning: f.showReasoning, denied: map[string]bool{}}
-	p.onApproval = onceApprover(e.service(), f.yes, p)
-	e.service().HoldBackground() // consolidations run after the answer, see finishBackground
-	run, err := e.service().SendRequest(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+	e.start(ctx)
+	p.onApproval = onceApprover(e.app, f.yes, p)
+	e.app.Memory.Consolidations().Hold() // consolidations run after the answer, see finishBackground
+	var run *agent.Run
+	var err error
+	if f.cont {
+		run, err = e.app.Chat.Continue(ctx, f.session, p.sink)
+	} else {
+		run, err = e.app.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model}, p.sink)
+	}
 	if err != nil {
 		return reportStartError(e, err)
 	}
@@ -253,8 +267,8 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 }
 
 func reportStartError(e *env, err error) error {
-	if le, ok := llm.AsError(err); ok {
-		fmt.Fprintf(e.stderr, "Error: %v\nHint: %s\n", le, le.Hint)
+	if msg, hint, ok := models.Explain(err); ok {
+		fmt.Fprintf(e.stderr, "Error: %s\nHint: %s\n", msg, hint)
 		return exitError{ExitRuntime}
 	}
 	return err
@@ -284,13 +298,10 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			lines <- sc.Text()
 		}
 	}()
-	svc := e.service()
-	// MCP servers connect while the first line is typed; an error here is
-	// reported when that line is sent.
-	_ = svc.ConnectMCP()
+	e.start(ctx) // MCP servers connect while the first line is typed
 	sessionID := f.session
 	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
-		firstNonEmptyString(f.model, svc.Config().Agents.Defaults.Model))
+		cmp.Or(f.model, e.app.Settings.Config().Agents.Defaults.Model))
 	armed := false // one Ctrl-C at the prompt arms the exit
 	for {
 		fmt.Fprint(e.stderr, "> ")
@@ -321,9 +332,9 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		asks := make(chan approvalAsk, 16)
 		p.onApproval = queueApprover(asks)
 		if f.yes {
-			p.onApproval = onceApprover(svc, true, p)
+			p.onApproval = onceApprover(e.app, true, p)
 		}
-		run, err := svc.SendRequest(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model, Channel: prompt.ChannelCLI}, p.sink)
+		run, err := e.app.Chat.Start(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model}, p.sink)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue
@@ -336,14 +347,14 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 				res = run.Wait()
 				break wait
 			case <-sigs:
-				svc.Stop(run.SessionID)
+				e.app.Chat.Stop(run.SessionID)
 			case ask := <-asks:
-				if !askApproval(e, svc, p, ask, lines, sigs) {
-					svc.Stop(run.SessionID)
+				if !askApproval(e, e.app, p, ask, lines, sigs) {
+					e.app.Chat.Stop(run.SessionID)
 				}
 			}
 		}
-		if res.Status != agent.StatusOK {
+		if res.Status != event.StatusOK {
 			p.report(res)
 		}
 		if res.SessionID != "" && sessionID == "" {
@@ -353,13 +364,4 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			sessionID = res.NewSessionID
 		}
 	}
-}
-
-func firstNonEmptyString(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/llm"
+	"hearth/backend/session"
 )
 
 func startChat(t *testing.T, replies ...fakeollama.Reply) *fakeollama.Server {
@@ -53,6 +55,9 @@ func TestAgentMessageWithToolCall(t *testing.T) {
 	}
 	if tool := fake.ChatRequests()[1].Messages; !strings.Contains(tool[len(tool)-1].Content, "buy milk") {
 		t.Errorf("the tool did not run in the workspace: %+v", tool[len(tool)-1])
+	}
+	if first := fake.ChatRequests()[0].Messages; !strings.Contains(first[len(first)-1].Content, "Channel: cli") {
+		t.Errorf("the model is not told the user is in a terminal: %q", first[len(first)-1].Content)
 	}
 }
 
@@ -190,5 +195,35 @@ func TestAgentREPLCtrlC(t *testing.T) {
 	_ = feed.Close()
 	if n := len(fake.ChatRequests()); n != 1 {
 		t.Errorf("%d requests", n)
+	}
+}
+
+// A reply cut off by a quit (the session keeps the question, no run line) is
+// finished by --continue, in the same session and run.
+func TestAgentContinueFinishesAnInterruptedReply(t *testing.T) {
+	fake := startChat(t, fakeollama.Reply{Content: "Finished after all."})
+	st := session.NewStore(filepath.Join(xdg.DataHome, "hearth", "sessions"), session.Options{})
+	if _, err := st.Ensure(session.CreateOptions{ID: "cut"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append("cut", session.MessageRecord("r1", llm.Message{Role: llm.RoleUser, Content: "tell me a long story"})); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runIn(t, "", "agent", "--continue"); code != ExitUsage || !strings.Contains(errOut, "-s SESSION") {
+		t.Errorf("--continue without -s: %d %q", code, errOut)
+	}
+	code, out, errOut := runIn(t, "", "agent", "-s", "cut", "--continue")
+	if code != 0 || out != "Finished after all.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	s, err := st.Load("cut")
+	if err != nil || len(s.Interrupted) != 0 || len(s.Runs) != 1 || s.Runs[0].ID != "r1" || s.Runs[0].Status != session.StatusOK {
+		t.Errorf("after --continue: %+v %v", s, err)
+	}
+	if msgs := fake.ChatRequests()[0].Messages; !strings.Contains(msgs[len(msgs)-1].Content, "tell me a long story") {
+		t.Errorf("the continued request lacks the question: %+v", msgs)
+	}
+	if code, _, errOut := runIn(t, "", "agent", "-s", "cut", "--continue"); code != ExitRuntime || !strings.Contains(errOut, "nothing to continue") {
+		t.Errorf("nothing left to continue: %d %q", code, errOut)
 	}
 }

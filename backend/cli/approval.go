@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"hearth/backend/agent"
-	"hearth/backend/approval"
-	"hearth/backend/core"
+	"hearth/backend/app"
+	"hearth/backend/event"
+	"hearth/backend/guard"
 )
 
 // approvalAsk is a tool call waiting for the user, as the REPL asks about it.
@@ -18,17 +18,17 @@ type approvalAsk struct {
 }
 
 // pendingInfo finds the waiting call's tool, arguments and reason.
-func pendingInfo(svc *core.Service, runID, callID string) (approval.Pending, bool) {
-	for _, p := range svc.PendingApprovals() {
+func pendingInfo(svc *app.App, runID, callID string) (guard.Pending, bool) {
+	for _, p := range svc.Guard.Gate.Pendings() {
 		if p.RunID == runID && p.CallID == callID {
 			return p, true
 		}
 	}
-	return approval.Pending{}, false
+	return guard.Pending{}, false
 }
 
 // describeCall is "exec command=ls (runs a shell command)".
-func describeCall(p approval.Pending) string {
+func describeCall(p guard.Pending) string {
 	s := p.Tool + argHint(p.Args)
 	if p.Reason != "" {
 		s += " (it " + p.Reason + ")"
@@ -39,19 +39,19 @@ func describeCall(p approval.Pending) string {
 // onceApprover answers approval requests of `hearth agent -m`, where nobody
 // is asked: allowed with --yes, else denied, saying so. It runs inside the
 // printer's sink (p.mu held).
-func onceApprover(svc *core.Service, yes bool, p *printer) func(agent.Event, agent.ApprovalData) {
-	return func(ev agent.Event, a agent.ApprovalData) {
+func onceApprover(svc *app.App, yes bool, p *printer) func(event.Event, event.ApprovalData) {
+	return func(ev event.Event, a event.ApprovalData) {
 		info, ok := pendingInfo(svc, ev.RunID, a.CallID)
 		if !ok {
 			return
 		}
-		d := approval.Deny
+		d := guard.Deny
 		if yes {
-			d = approval.Once
+			d = guard.Once
 		}
 		p.endReasoning()
 		p.breakLine()
-		if err := svc.Approve(ev.RunID, a.CallID, d); err != nil {
+		if err := svc.Guard.Gate.Approve(ev.RunID, a.CallID, d); err != nil {
 			fmt.Fprintf(p.errw, "Error: %v\n", err)
 			return
 		}
@@ -68,8 +68,8 @@ func onceApprover(svc *core.Service, yes bool, p *printer) func(agent.Event, age
 // queueApprover hands approval requests to the REPL, which asks the user.
 // It never blocks the run's sink (the REPL takes the printer's lock to ask):
 // when the queue is full the request is handed over from a goroutine.
-func queueApprover(asks chan<- approvalAsk) func(agent.Event, agent.ApprovalData) {
-	return func(ev agent.Event, a agent.ApprovalData) {
+func queueApprover(asks chan<- approvalAsk) func(event.Event, event.ApprovalData) {
+	return func(ev event.Event, a event.ApprovalData) {
 		ask := approvalAsk{runID: ev.RunID, callID: a.CallID}
 		select {
 		case asks <- ask:
@@ -82,7 +82,7 @@ func queueApprover(asks chan<- approvalAsk) func(agent.Event, agent.ApprovalData
 // askApproval asks about one waiting call at the REPL prompt: y allows it
 // once, a always (saved to tools.approval.always), n denies it. It returns
 // false when the input ended or Ctrl-C was pressed (the caller stops the run).
-func askApproval(e *env, svc *core.Service, p *printer, ask approvalAsk, lines <-chan string, sigs <-chan os.Signal) bool {
+func askApproval(e *env, svc *app.App, p *printer, ask approvalAsk, lines <-chan string, sigs <-chan os.Signal) bool {
 	for {
 		info, ok := pendingInfo(svc, ask.runID, ask.callID)
 		if !ok {
@@ -105,26 +105,26 @@ func askApproval(e *env, svc *core.Service, p *printer, ask approvalAsk, lines <
 			fmt.Fprintln(e.stderr)
 			return false
 		}
-		var d approval.Decision
+		var d guard.Decision
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":
-			d = approval.Once
+			d = guard.Once
 		case "a", "always":
-			d = approval.Always
+			d = guard.Always
 		case "n", "no":
-			d = approval.Deny
+			d = guard.Deny
 		default:
 			fmt.Fprintln(e.stderr, "Please answer y, a or n.")
 			continue
 		}
-		err := svc.Approve(ask.runID, ask.callID, d)
+		err := svc.Guard.Gate.Approve(ask.runID, ask.callID, d)
 		switch {
 		case err == nil:
-			if d == approval.Always {
+			if d == guard.Always {
 				fmt.Fprintf(e.stderr, "  %s will run without asking from now on (tools.approval.always).\n", info.Tool)
 			}
 			return true
-		case errors.Is(err, approval.ErrNoPending):
+		case errors.Is(err, guard.ErrNoPending):
 			return true
 		default:
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)

@@ -8,9 +8,9 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/spf13/cobra"
+	"hearth/backend/guard"
 
-	"hearth/backend/audit"
+	"github.com/spf13/cobra"
 )
 
 func newAuditCmd(e *env) *cobra.Command {
@@ -52,12 +52,12 @@ it waited). With -f, keeps printing new calls — also those of the desktop app
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			var werr error
-			emit := func(en audit.Entry) {
+			emit := func(en guard.Entry) {
 				if werr == nil {
 					werr = writeEntry(e.stdout, en, asJSON)
 				}
 			}
-			if err := e.service().TailAudit(ctx, n, follow, emit); err != nil {
+			if err := e.app.Guard.Audit.Tail(ctx, n, follow, emit); err != nil {
 				return fmt.Errorf("audit tail: %w", err)
 			}
 			return werr
@@ -69,7 +69,7 @@ it waited). With -f, keeps printing new calls — also those of the desktop app
 	return cmd
 }
 
-func writeEntry(w io.Writer, en audit.Entry, asJSON bool) error {
+func writeEntry(w io.Writer, en guard.Entry, asJSON bool) error {
 	if asJSON {
 		b, err := json.Marshal(en)
 		if err != nil {

@@ -2,8 +2,9 @@
 //
 // Adding a command: write newXxxCmd(e *env) *cobra.Command in its own file, register it
 // in newRootCmd, set Args to usageArgs(...) (so bad arguments exit 2), print to e.stdout /
-// e.stderr, and reach the application through e.service(), which opens core.Service
-// lazily so that cheap commands (version, help) load no config and touch no network.
+// e.stderr, and reach the application through e.app: the root builds the services
+// (backend/app) before any command but version and help, which load no config and
+// touch no network; mainEnv closes them when the command is done.
 // Return an error for exit 1, exitError{code} after printing a report of your own.
 package cli
 
@@ -11,15 +12,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hearth/backend/sandbox"
 	"io"
 	"os"
 	"runtime"
 	"strings"
+	"time"
+
+	"hearth/backend/app"
 
 	"github.com/spf13/cobra"
-
-	"hearth/backend/core"
 )
 
 // Exit codes of the hearth binary.
@@ -38,7 +39,7 @@ type BuildInfo struct {
 // DesktopFunc starts the desktop app (Wails window + tray) and returns when the app quits.
 // open opens the service with the command line's flags; the `hearth` launcher never calls
 // it, since the desktop image it starts opens its own. The headless build passes nil.
-type DesktopFunc func(open func() *core.Service) error
+type DesktopFunc func(open func() (*app.App, error)) error
 
 // env is what every command shares: build info, output streams, flag values and the
 // lazily opened service.
@@ -54,21 +55,45 @@ type env struct {
 	getenv     func(string) string
 	configFlag string
 	wsFlag     string
-	svc        *core.Service
+	terminal   bool // a command runs, not the window: chats are told they are in a terminal
+	app        *app.App
+	appErr     error
 }
 
-// service opens the application service on first use, with the --config and --workspace
-// flag values.
-func (e *env) service() *core.Service {
-	if e.svc == nil {
-		e.svc = core.Open(core.Options{
+// hearth builds the services on first use, with the --config and --workspace flag
+// values.
+func (e *env) hearth() (*app.App, error) {
+	if e.app == nil && e.appErr == nil {
+		e.app, e.appErr = app.New(app.Options{
 			ConfigPath:    e.configFlag,
 			WorkspaceFlag: e.wsFlag,
 			Getenv:        e.getenv,
 			Version:       e.info.versionString(),
+			Terminal:      e.terminal,
 		})
 	}
-	return e.svc
+	return e.app, e.appErr
+}
+
+// start starts the background parts for commands that chat or list MCP servers: the
+// servers connect (a run waits for them, bounded). Only the memory files' watcher can
+// fail to start, and no command needs it.
+func (e *env) start(ctx context.Context) {
+	_ = e.app.Start(ctx, app.StartOptions{})
+}
+
+// closeTimeout bounds the orderly end of a command: running turns interrupted and
+// saved, MCP servers ended, consolidations finished or deferred.
+const closeTimeout = 10 * time.Second
+
+// close ends what the command started, if it built the services.
+func (e *env) close() {
+	if e.app == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	_ = e.app.Close(ctx)
 }
 
 func (b BuildInfo) versionString() string {
@@ -111,7 +136,6 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 // Main runs the hearth command line with args (without the program name) and returns the
 // process exit code: 0 ok, 1 runtime error, 2 usage error.
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
-	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	return mainIO(args, info, desktop, os.Stdin, stdout, stderr)
 }
 
@@ -136,6 +160,7 @@ func mainEnv(e *env, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	defer e.close()
 	cmd, err := root.ExecuteContextC(context.Background())
 	if err == nil {
 		return ExitOK
@@ -190,11 +215,19 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		},
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd == cmd.Root() || cmd.Name() == "version" || cmd.Name() == "help" {
+				return nil // the desktop opens the services itself; these need none
+			}
+			e.terminal = true
+			_, err := e.hearth()
+			return err
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if e.desktop == nil {
 				return cmd.Help()
 			}
-			if err := e.desktop(e.service); err != nil {
+			if err := e.desktop(e.hearth); err != nil {
 				return fmt.Errorf("desktop app: %w", err)
 			}
 			return nil

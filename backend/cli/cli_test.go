@@ -16,7 +16,8 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"hearth/backend/core"
+	"hearth/backend/app"
+	"hearth/backend/settings"
 	"hearth/backend/workspace"
 )
 
@@ -204,7 +205,7 @@ func TestStatus(t *testing.T) {
 		}
 		ws := filepath.Join(root, "ws")
 		code, out, _ := run(t, nil, "status", "--json", "--config", cfg, "--workspace", ws)
-		var st core.Status
+		var st settings.Status
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, out)
 		}
@@ -254,21 +255,25 @@ func TestOnboardCommand(t *testing.T) {
 
 func TestDesktop(t *testing.T) {
 	setup(t, "")
-	var got *core.Service
-	desktop := func(open func() *core.Service) error { got = open(); return nil }
+	var got *app.App
+	desktop := func(open func() (*app.App, error)) error {
+		var err error
+		got, err = open()
+		return err
+	}
 	code, out, _ := run(t, desktop, "--workspace", filepath.Join(t.TempDir(), "w"))
 	if code != 0 || got == nil || out != "" {
 		t.Fatalf("desktop not started: %d %q", code, out)
 	}
-	if !strings.HasSuffix(got.Paths().Workspace, "/w") {
-		t.Errorf("workspace flag not passed: %s", got.Paths().Workspace)
+	if !strings.HasSuffix(got.Settings.Paths().Workspace, "/w") {
+		t.Errorf("workspace flag not passed: %s", got.Settings.Paths().Workspace)
 	}
 	// Unknown flags on the bare root reach the desktop build without an error.
 	got = nil
 	if code, _, errOut := run(t, desktop, "--gtk-thing", "-x"); code != 0 || got == nil {
 		t.Errorf("unknown root flags: %d %q", code, errOut)
 	}
-	failing := func(func() *core.Service) error { return errors.New("no display") }
+	failing := func(func() (*app.App, error)) error { return errors.New("no display") }
 	if code, _, errOut := run(t, failing); code != 1 || !strings.Contains(errOut, "desktop app: no display") {
 		t.Errorf("failing desktop: %d %q", code, errOut)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/llm"
 	"hearth/backend/schedule"
 )
 
@@ -49,19 +47,16 @@ func newCronListCmd(e *env) *cobra.Command {
 		Short:   "List reminders with their schedule, next run and last result",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
-			svc := e.service()
-			jobs, err := svc.ListJobs()
+			jobs, err := e.app.Reminders.ListJobs()
 			if err != nil {
 				return err
 			}
-			problems, _ := svc.JobProblems()
+			problems, _ := e.app.Reminders.JobProblems()
 			if asJSON {
 				if jobs == nil {
 					jobs = []schedule.Job{}
 				}
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(jobs)
+				return printJSON(e.stdout, jobs)
 			}
 			for _, p := range problems {
 				fmt.Fprintf(e.stderr, "Warning: entry %d of jobs.json (id %q) is kept but not run: %s\n", p.Index, p.ID, p.Error)
@@ -134,7 +129,7 @@ func newCronAddCmd(e *env) *cobra.Command {
 			default:
 				spec.Schedule = schedule.Schedule{Kind: schedule.KindCron, Expr: expr, TZ: tz}
 			}
-			j, err := e.service().AddJob(spec)
+			j, err := e.app.Reminders.AddJob(spec)
 			if err != nil {
 				return err
 			}
@@ -163,7 +158,7 @@ func newCronRemoveCmd(e *env) *cobra.Command {
 		Short:   "Remove a reminder",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if err := e.service().RemoveJob(args[0]); err != nil {
+			if err := e.app.Reminders.RemoveJob(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed reminder %s.\n", args[0])
@@ -178,25 +173,21 @@ func newCronRunCmd(e *env) *cobra.Command {
 		Short: "Run a reminder now, here, and print its answer",
 		Args:  usageArgs(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error {
-			svc := e.service()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
+			e.start(ctx)
 			var session string
-			if jobs, err := svc.ListJobs(); err == nil {
+			if jobs, err := e.app.Reminders.ListJobs(); err == nil {
 				for _, j := range jobs {
 					if j.ID == args[0] {
 						session = j.Session()
 					}
 				}
 			}
-			err := svc.RunJobNow(ctx, args[0])
-			if sess, lerr := svc.LoadSession(session); session != "" && lerr == nil {
-				msgs := sess.Messages()
-				for i := len(msgs) - 1; i >= 0; i-- {
-					if msgs[i].Role == llm.RoleAssistant && msgs[i].Content != "" {
-						fmt.Fprintln(e.stdout, msgs[i].Content)
-						break
-					}
+			err := e.app.Reminders.RunJobNow(ctx, args[0])
+			if sess, lerr := e.app.Sessions.Load(session); session != "" && lerr == nil && len(sess.Runs) > 0 {
+				if final := sess.Runs[len(sess.Runs)-1].Final; final != "" {
+					fmt.Fprintln(e.stdout, final)
 				}
 			}
 			if err != nil {

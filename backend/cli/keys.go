@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"hearth/backend/core"
+	"hearth/backend/settings"
 )
 
 // printPlainKeys adds the "API keys" lines to `hearth status`: one per key
 // written in config.json in plain text, then what to do about them. It prints
 // nothing when every key is in the keyring, in the environment or unset.
-func printPlainKeys(w io.Writer, r core.PlainKeyReport) {
+func printPlainKeys(w io.Writer, r settings.PlainKeyReport) {
 	if len(r.Plain) == 0 {
 		return
 	}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zalando/go-keyring"
+	"hearth/backend/settings"
 
-	"hearth/backend/core"
+	"github.com/zalando/go-keyring"
 )
 
 // useKeyring switches go-keyring to its in-memory mock (up) or to one that
@@ -97,7 +97,7 @@ func TestStatusPlainKeys(t *testing.T) {
 		useKeyring(t, true)
 		cfg := writeCfg(t, root, plainCfg, 0o600)
 		code, out, _ := run(t, nil, "--config", cfg, "status", "--json")
-		var st core.Status
+		var st settings.Status
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, out)
 		}
@@ -105,8 +105,8 @@ func TestStatusPlainKeys(t *testing.T) {
 			t.Fatalf("no apiKeys in\n%s", out)
 		}
 		k := *st.APIKeys
-		if code != 0 || len(k.Plain) != 2 || k.Plain[0] != (core.PlainKey{Provider: "openai", Key: "providers.openai.apiKey"}) ||
-			k.Plain[1] != (core.PlainKey{Provider: "web.search", Key: "tools.web.search.apiKey"}) ||
+		if code != 0 || len(k.Plain) != 2 || k.Plain[0] != (settings.PlainKey{Provider: "openai", Key: "providers.openai.apiKey"}) ||
+			k.Plain[1] != (settings.PlainKey{Provider: "web.search", Key: "tools.web.search.apiKey"}) ||
 			!k.Keyring || k.FileMode != "0600" || !k.Private {
 			t.Errorf("exit %d apiKeys %+v", code, k)
 		}

@@ -2,13 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"hearth/backend/memory"
 )
 
 func newMemoryCmd(e *env) *cobra.Command {
@@ -50,23 +47,18 @@ search and says so.`,
 			if q == "" {
 				return usageError{fmt.Errorf("the query is empty")}
 			}
-			res, err := e.service().SearchMemoryResults(cmd.Context(), q, k)
+			res, err := e.app.Memory.Search(cmd.Context(), q, k)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				if res.Hits == nil {
-					res.Hits = []memory.Hit{}
-				}
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+				return printJSON(e.stdout, res)
 			}
-			fmt.Fprintln(e.stdout, memory.FormatResults(res))
+			fmt.Fprintln(e.stdout, res)
 			return nil
 		},
 	}
-	cmd.Flags().IntVarP(&k, "k", "k", memory.DefaultK, "number of results")
+	cmd.Flags().IntVarP(&k, "k", "k", 0, "number of results (default 5)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as JSON")
 	return cmd
 }
@@ -79,12 +71,12 @@ func newMemoryReindexCmd(e *env) *cobra.Command {
 archived chats (embedding every chunk again when an embedding model is set).`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := e.service().ReindexMemory(cmd.Context())
+			rep, err := e.app.Memory.Reindex(cmd.Context())
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Indexed %d chunks from %d sources in %v (%s search", rep.Chunks, rep.Files, rep.Duration.Round(1e6), rep.Mode)
-			if rep.Mode == memory.ModeHybrid {
+			if rep.Vectors > 0 {
 				fmt.Fprintf(e.stdout, ", %d vectors", rep.Vectors)
 			}
 			fmt.Fprintln(e.stdout, ").")
@@ -100,16 +92,15 @@ archived chats (embedding every chunk again when an embedding model is set).`,
 // process exits, and says so; Ctrl-C (ctx) cancels it before it writes
 // anything, deferring it to the next run.
 func finishBackground(ctx context.Context, e *env, sessionID string) {
-	svc := e.service()
-	if svc.MemoryPending() == 0 {
+	if e.app.Memory.Consolidations().Pending() == 0 {
 		return
 	}
 	fmt.Fprintln(e.stderr, "(saving older messages of this chat to memory… Ctrl-C leaves it for the next run)")
-	if err := svc.WaitBackground(ctx); err != nil {
+	if err := e.app.Memory.Consolidations().Wait(ctx); err != nil {
 		fmt.Fprintln(e.stderr, "(memory not updated: deferred to the next run)")
 		return
 	}
-	if err := svc.TakeMemoryFailure(sessionID); err != nil {
+	if err := e.app.Memory.TakeFailure(sessionID); err != nil {
 		fmt.Fprintf(e.stderr, "(memory not updated: %v; tried again next time)\n", err)
 		return
 	}

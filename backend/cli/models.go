@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -9,8 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/core"
-	"hearth/backend/llm"
+	"hearth/backend/models"
 )
 
 func newModelsCmd(e *env) *cobra.Command {
@@ -36,14 +34,14 @@ Exit codes:
 	return cmd
 }
 
-// reportModelError prints an *llm.Error with its hint and exits 1; other
+// reportModelError prints a provider's error with its hint and exits 1; other
 // errors go the usual way.
 func reportModelError(e *env, err error) error {
-	le, ok := llm.AsError(err)
+	msg, hint, ok := models.Explain(err)
 	if !ok {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "Error: %v\nHint: %s\n", le, le.Hint)
+	fmt.Fprintf(e.stderr, "Error: %s\nHint: %s\n", msg, hint)
 	return exitError{ExitRuntime}
 }
 
@@ -61,16 +59,14 @@ embedding) read from /api/show, and the verdict of the model's fitness check
   hearth models list --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			models, err := e.service().ListModels(cmd.Context())
+			list, err := e.app.Models.List(cmd.Context())
 			if err != nil {
 				return reportModelError(e, err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(models)
+				return printJSON(e.stdout, list)
 			}
-			printModels(e.stdout, models)
+			printModels(e.stdout, list)
 			return nil
 		},
 	}
@@ -78,14 +74,14 @@ embedding) read from /api/show, and the verdict of the model's fitness check
 	return cmd
 }
 
-func printModels(w io.Writer, models []core.ModelEntry) {
-	if len(models) == 0 {
+func printModels(w io.Writer, list []models.ModelEntry) {
+	if len(list) == 0 {
 		fmt.Fprintln(w, "No models installed. Pull one with `hearth models pull qwen3:4b`.")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSIZE\tFAMILY\tCONTEXT\tCAPABILITIES")
-	for _, m := range models {
+	for _, m := range list {
 		ctx := "?"
 		if m.ContextLength > 0 {
 			ctx = fmt.Sprint(m.ContextLength)
@@ -146,7 +142,7 @@ stderr; the last line on stdout says the model is ready.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pr := &progressPrinter{w: e.stderr}
-			err := e.service().PullModel(cmd.Context(), args[0], pr.print)
+			err := e.app.Models.Pull(cmd.Context(), args[0], pr.print)
 			if err != nil {
 				return reportModelError(e, err)
 			}
@@ -164,7 +160,7 @@ type progressPrinter struct {
 	decile int64
 }
 
-func (p *progressPrinter) print(pp llm.PullProgress) {
+func (p *progressPrinter) print(pp models.Progress) {
 	if pp.Total > 0 {
 		d := pp.Completed * 10 / pp.Total
 		if pp.Status == p.status && d == p.decile {
@@ -191,7 +187,7 @@ func newModelsRmCmd(e *env) *cobra.Command {
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, name := range args {
-				if err := e.service().DeleteModel(cmd.Context(), name); err != nil {
+				if err := e.app.Models.Delete(cmd.Context(), name); err != nil {
 					return reportModelError(e, err)
 				}
 				fmt.Fprintf(e.stdout, "Removed %s\n", name)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -37,14 +36,12 @@ Exit codes:
 			if !asJSON {
 				fmt.Fprintf(e.stderr, "Checking %s (three short requests; up to a minute on a slow machine)…\n", args[0])
 			}
-			r, err := e.service().CheckModel(cmd.Context(), args[0])
+			r, err := e.app.Models.Check(cmd.Context(), args[0])
 			if err != nil {
 				return reportModelError(e, err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
+				return printJSON(e.stdout, r)
 			}
 			printCheck(e.stdout, r)
 			return nil

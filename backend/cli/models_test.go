@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"hearth/backend/core"
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/models"
 )
 
 func startModels(t *testing.T) *fakeollama.Server {
@@ -45,7 +45,7 @@ func TestModelsList(t *testing.T) {
 	}
 
 	code, out, _ = run(t, nil, "models", "ls", "--json")
-	var models []core.ModelEntry
+	var models []models.ModelEntry
 	if err := json.Unmarshal([]byte(out), &models); err != nil || code != 0 {
 		t.Fatalf("json: %v %d\n%s", err, code, out)
 	}

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
-
-	"hearth/backend/workspace"
 )
 
 func newOnboardCmd(e *env) *cobra.Command {
@@ -29,28 +26,23 @@ Exits 1 if the workspace cannot be written or the config file has errors.`,
   hearth onboard --workspace ~/notes/hearth`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc := e.service()
-			created, err := svc.Onboard()
-			paths := svc.Paths()
+			files, err := e.app.Settings.Onboard()
+			paths := e.app.Settings.Paths()
 			out := e.stdout
 			fmt.Fprintf(out, "Workspace %s\n", paths.Workspace)
-			for _, d := range workspace.Dirs() {
-				if slices.Contains(created, d+"/") {
-					fmt.Fprintf(out, "  created  %s/\n", d)
+			for _, f := range files {
+				switch {
+				case f.Created:
+					fmt.Fprintf(out, "  created  %s\n", f.Path)
+				case !f.Dir:
+					fmt.Fprintf(out, "  present  %s\n", f.Path)
 				}
-			}
-			for _, f := range workspace.Files() {
-				state := "present"
-				if slices.Contains(created, f) {
-					state = "created"
-				}
-				fmt.Fprintf(out, "  %s  %s\n", state, f)
 			}
 			if err != nil {
 				return fmt.Errorf("onboard: %w", err)
 			}
 			_, statErr := os.Stat(paths.ConfigFile)
-			switch cerr := svc.ConfigError(); {
+			switch cerr := e.app.Settings.ConfigError(); {
 			case cerr != nil:
 				fmt.Fprintf(out, "Config    %s\n", paths.ConfigFile)
 				return fmt.Errorf("the config file has errors, so the defaults were used: %w", cerr)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,24 +9,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"hearth/backend/mcp"
 )
 
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// shutdown closes MCP connections and helpers the command may have started.
-func (e *env) shutdown() {
-	if e.svc == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	_ = e.svc.Shutdown(ctx)
 }
 
 func newMCPCmd(e *env) *cobra.Command {
@@ -53,14 +40,10 @@ show its transport, whether it is connected, how many tools it offers and its la
 		Example: "  hearth mcp list\n  hearth mcp list --json --wait 10s",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			defer e.shutdown()
-			svc := e.service()
+			e.start(cmd.Context())
 			deadline := time.Now().Add(wait)
 			for {
-				list, err := svc.ListMCPServers()
-				if err != nil {
-					return err
-				}
+				list := e.app.Reach.ListMCPServers()
 				settled := true
 				for _, s := range list {
 					settled = settled && (s.Connected || s.LastError != "")
@@ -69,7 +52,19 @@ show its transport, whether it is connected, how many tools it offers and its la
 					if asJSON {
 						return printJSON(e.stdout, list)
 					}
-					printMCP(e.stdout, list)
+					if len(list) == 0 {
+						fmt.Fprintln(e.stdout, "No MCP servers. Add one with `hearth mcp import FILE` or under tools.mcpServers in the config.")
+					}
+					for _, s := range list {
+						state := "connected"
+						switch {
+						case !s.Connected && s.LastError != "":
+							state = "not connected: " + s.LastError
+						case !s.Connected:
+							state = "connecting"
+						}
+						fmt.Fprintf(e.stdout, "%-16s %-15s %3d tools  %s\n", s.Name, s.Transport, s.Tools, state)
+					}
 					return nil
 				}
 				time.Sleep(50 * time.Millisecond)
@@ -85,8 +80,7 @@ show its transport, whether it is connected, how many tools it offers and its la
 		Example: "  hearth mcp test filesystem",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer e.shutdown()
-			res, err := e.service().TestMCPServer(cmd.Context(), args[0])
+			res, err := e.app.Reach.TestMCPServer(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -110,7 +104,6 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 		Example: "  hearth mcp import ~/.config/Claude/claude_desktop_config.json\n  hearth mcp import - < servers.json",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer e.shutdown()
 			var data []byte
 			var err error
 			if args[0] == "-" {
@@ -121,7 +114,7 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 			if err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
-			names, err := e.service().ImportClaudeDesktop(string(data))
+			names, err := e.app.Reach.ImportClaudeDesktop(string(data))
 			if err != nil {
 				return err
 			}
@@ -135,8 +128,7 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 		Example: "  hearth mcp remove filesystem",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer e.shutdown()
-			if err := e.service().RemoveMCPServer(args[0]); err != nil {
+			if err := e.app.Reach.RemoveMCPServer(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed %s.\n", args[0])
@@ -145,23 +137,6 @@ standard input (-) and add its servers to tools.mcpServers (replacing servers of
 	}
 	cmd.AddCommand(list, test, imp, rm)
 	return cmd
-}
-
-func printMCP(w io.Writer, list []mcp.Status) {
-	if len(list) == 0 {
-		fmt.Fprintln(w, "No MCP servers. Add one with `hearth mcp import FILE` or under tools.mcpServers in the config.")
-		return
-	}
-	for _, s := range list {
-		state := "connected"
-		switch {
-		case !s.Connected && s.LastError != "":
-			state = "not connected: " + s.LastError
-		case !s.Connected:
-			state = "connecting"
-		}
-		fmt.Fprintf(w, "%-16s %-15s %3d tools  %s\n", s.Name, s.Transport, s.Tools, state)
-	}
 }
 
 func newSkillsCmd(e *env) *cobra.Command {
@@ -180,11 +155,7 @@ func newSkillsCmd(e *env) *cobra.Command {
 		Example: "  hearth skills list\n  hearth skills list --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			defer e.shutdown()
-			list, err := e.service().ListSkills()
-			if err != nil {
-				return err
-			}
+			list := e.app.Reach.ListSkills()
 			if asJSON {
 				return printJSON(e.stdout, list)
 			}
@@ -212,8 +183,7 @@ func newSkillsCmd(e *env) *cobra.Command {
 			Example: "  hearth skills " + use + " summarize",
 			Args:    usageArgs(cobra.ExactArgs(1)),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				defer e.shutdown()
-				if err := e.service().SetSkillEnabled(args[0], on); err != nil {
+				if err := e.app.Reach.SetSkillEnabled(args[0], on); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "%s %sd.\n", args[0], use)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/config"
-	"hearth/backend/core"
+	"hearth/backend/app"
+	"hearth/backend/models"
+	"hearth/backend/settings"
 )
 
 func newStatusCmd(e *env) *cobra.Command {
@@ -36,16 +36,13 @@ Exit codes:
   hearth status && echo ready`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc := e.service()
-			st := svc.Status(cmd.Context())
+			st := e.app.Settings.Status(cmd.Context())
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(st); err != nil {
+				if err := printJSON(e.stdout, st); err != nil {
 					return err
 				}
 			} else {
-				printStatus(e.stdout, st, svc.ConfigError())
+				printStatus(e.stdout, st, e.app)
 			}
 			if st.ConfigError != "" || !st.OllamaReachable {
 				return exitError{ExitRuntime}
@@ -59,16 +56,11 @@ Exit codes:
 
 const pad = "            "
 
-func printStatus(w io.Writer, st core.Status, cfgErr error) {
+func printStatus(w io.Writer, st settings.Status, a *app.App) {
 	fmt.Fprintf(w, "Hearth %s\n\n", st.Version)
 	fmt.Fprintf(w, "Config      %s\n", st.ConfigFile)
-	var le *config.LoadError
-	switch {
-	case errors.As(cfgErr, &le):
-		problems := le.Problems
-		if len(problems) == 0 {
-			problems = []config.Problem{{Key: le.Key, Line: le.Line, Column: le.Column, Msg: le.Msg, Hint: le.Hint}}
-		}
+	switch problems, cfgErr := a.Settings.ConfigProblems(), a.Settings.ConfigError(); {
+	case len(problems) > 0:
 		fmt.Fprintf(w, "%sINVALID — Hearth runs with the defaults until you fix it by hand\n", pad)
 		for _, p := range problems {
 			fmt.Fprintf(w, "%s%s\n", pad, indent(p.String(), pad))
@@ -104,7 +96,7 @@ func printStatus(w io.Writer, st core.Status, cfgErr error) {
 		fmt.Fprintf(w, "%sNOT reachable: %s\n", pad, st.OllamaError)
 	}
 	fmt.Fprintf(w, "Recall      ")
-	if st.Recall == core.RecallHybrid {
+	if st.Recall == models.RecallHybrid {
 		fmt.Fprintf(w, "by meaning and keywords (embedding model %s)\n", st.EmbeddingModel)
 	} else {
 		fmt.Fprintf(w, "keyword-only: %s\n", st.RecallNote)

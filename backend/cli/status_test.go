@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"hearth/backend/core"
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/models"
+	"hearth/backend/settings"
 )
 
 // hearth status says when recall is keyword-only because the embedding
@@ -20,9 +21,9 @@ func TestStatusRecall(t *testing.T) {
 		mode   string
 		text   string
 	}{
-		{"embedding model missing", []fakeollama.Model{fakeollama.DefaultModel()}, core.RecallKeyword,
+		{"embedding model missing", []fakeollama.Model{fakeollama.DefaultModel()}, models.RecallKeyword,
 			"Recall      keyword-only: the embedding model nomic-embed-text is not installed (hint: hearth models pull nomic-embed-text)"},
-		{"embedding model installed", []fakeollama.Model{fakeollama.DefaultModel(), fakeollama.EmbedModel()}, core.RecallHybrid,
+		{"embedding model installed", []fakeollama.Model{fakeollama.DefaultModel(), fakeollama.EmbedModel()}, models.RecallHybrid,
 			"Recall      by meaning and keywords (embedding model ollama/nomic-embed-text)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,11 +34,11 @@ func TestStatusRecall(t *testing.T) {
 				t.Errorf("exit %d, want %q in\n%s", code, tc.text, out)
 			}
 			_, out, _ = run(t, nil, "status", "--json")
-			var st core.Status
+			var st settings.Status
 			if err := json.Unmarshal([]byte(out), &st); err != nil {
 				t.Fatal(err)
 			}
-			if st.Recall != tc.mode || st.EmbeddingModel != "ollama/nomic-embed-text" || (tc.mode == core.RecallKeyword) != (st.RecallNote != "") {
+			if st.Recall != tc.mode || st.EmbeddingModel != "ollama/nomic-embed-text" || (tc.mode == models.RecallKeyword) != (st.RecallNote != "") {
 				t.Errorf("json recall %q note %q model %q", st.Recall, st.RecallNote, st.EmbeddingModel)
 			}
 		})

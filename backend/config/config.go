@@ -4,6 +4,8 @@
 // overwritten.
 package config
 
+import "encoding/json"
+
 // Config is the whole config.json. Every key is optional in the file; Default() gives the
 // shipped values. The unexported src remembers how the file looked when it was loaded so
 // that Save can write back only what the program changed.
@@ -229,4 +231,21 @@ func (c *Config) normalize() {
 	if c.Tools.MCPServers == nil {
 		c.Tools.MCPServers = map[string]MCPServer{}
 	}
+}
+
+// Clone returns a deep copy that remembers the same loaded file: a caller changes the
+// copy, saves it, and keeps the original when the save fails.
+func (c *Config) Clone() *Config {
+	n := &Config{}
+	data, err := json.Marshal(c)
+	if err == nil {
+		err = json.Unmarshal(data, n)
+	}
+	if err != nil { // plain data always encodes; keep a shallow copy if it ever does not
+		*n = *c
+		return n
+	}
+	n.normalize()
+	n.src = c.src
+	return n
 }

@@ -390,3 +390,20 @@ func TestSaveRejectsInvalidValues(t *testing.T) {
 		t.Errorf("invalid config was written")
 	}
 }
+
+func TestCloneIsDeep(t *testing.T) {
+	c := Default()
+	c.Tools.MCPServers["fs"] = MCPServer{Command: "npx", Args: []string{"a"}, Env: map[string]string{"K": "v"}}
+	n := c.Clone()
+	n.Tools.Approval.Always = append(n.Tools.Approval.Always, "exec")
+	n.Tools.MCPServers["fs"].Args[0] = "changed"
+	n.Tools.MCPServers["fs"].Env["K"] = "changed"
+	n.Providers.Custom["x"] = OpenAIProvider{APIBase: "http://x"}
+	if len(c.Tools.Approval.Always) != 0 || c.Tools.MCPServers["fs"].Args[0] != "a" ||
+		c.Tools.MCPServers["fs"].Env["K"] != "v" || len(c.Providers.Custom) != 0 {
+		t.Errorf("changing the clone changed the original: %+v", c.Tools)
+	}
+	if n.src != c.src {
+		t.Error("the clone forgot the loaded file")
+	}
+}

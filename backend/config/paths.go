@@ -111,3 +111,10 @@ func absPath(p, base string) (string, error) {
 	}
 	return filepath.Abs(p)
 }
+
+// HearthDirs are Hearth's own folders, which commands may not read: the config (keys),
+// data (sessions, index), state (audit log) and cache folders. A workspace inside one
+// stays reachable (the sandbox keeps it).
+func (p Paths) HearthDirs() []string {
+	return []string{p.ConfigDir, p.DataDir, p.StateDir, filepath.Join(xdg.CacheHome, AppName)}
+}

@@ -16,6 +16,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/internal/realollama"
 	"hearth/backend/internal/testmodel"
 	"hearth/backend/llm"
@@ -54,22 +55,22 @@ func TestRealOllamaCallsMCPTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var calls []agent.ToolCallData
-	var results []agent.ToolResultData
-	res, err := runner.Send(ctx, agent.Request{Text: "Echo hi"}, func(e agent.Event) {
+	var calls []event.ToolCallData
+	var results []event.ToolResultData
+	res, err := runner.Send(ctx, agent.Request{Text: "Echo hi"}, func(e event.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch d := e.Data.(type) {
-		case agent.ToolCallData:
+		case event.ToolCallData:
 			calls = append(calls, d)
-		case agent.ToolResultData:
+		case event.ToolResultData:
 			results = append(results, d)
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != agent.StatusOK || res.Final != testmodel.ChatReply {
+	if res.Status != event.StatusOK || res.Final != testmodel.ChatReply {
 		t.Fatalf("run %+v", res)
 	}
 	mu.Lock()

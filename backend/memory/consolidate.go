@@ -25,7 +25,7 @@ var ErrMemoryChanged = errors.New("MEMORY.md changed while it was being consolid
 type ConsolidatorOptions struct {
 	Store    *Store
 	Sessions *session.Store
-	// Resolve maps a model name to its provider (core's resolver).
+	// Resolve maps a model name to its provider (the models service's).
 	Resolve func(name string) (llm.Provider, string, error)
 	// DefaultModel is used when a session names none.
 	DefaultModel string

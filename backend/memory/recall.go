@@ -6,9 +6,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"hearth/backend/agent"
-	"hearth/backend/llm"
 )
 
 // BlockOptions configure the "Possibly relevant history" block
@@ -29,15 +26,12 @@ const (
 	blockSnip   = 300
 )
 
-// RecallContext wraps the agent's ContextBuilder (F-MEMTOOLS, F-CONSOLIDATE):
-// before a turn it offers the best recalled snippets above MinScore, and on
-// every request it starts a consolidation when the session is due one and
-// reports a failed one as a notice.
-type RecallContext struct {
-	Inner        agent.ContextBuilder
-	Index        *Index
-	Consolidator *Consolidator
-	Block        BlockOptions
+// Recaller finds the "Possibly relevant history" block for a turn's message: the
+// best recalled snippets above MinScore. A run builds its request once per model
+// call; the search runs once per turn.
+type Recaller struct {
+	Index *Index
+	Block BlockOptions
 
 	mu    sync.Mutex
 	cache map[string]cachedBlock // session → block of its current turn
@@ -47,43 +41,13 @@ type cachedBlock struct {
 	key, text string
 }
 
-var _ agent.Calibrator = (*RecallContext)(nil)
-
-// Calibrate passes the provider's token counts on to the inner builder.
-func (r *RecallContext) Calibrate(model string, estimated, reported int) {
-	if c, ok := r.Inner.(agent.Calibrator); ok {
-		c.Calibrate(model, estimated, reported)
+// For returns the block for text, the user's message in session sessionID ("" when
+// the block is off or nothing scores high enough).
+func (r *Recaller) For(ctx context.Context, sessionID, text string) string {
+	if !r.Block.Enabled || r.Index == nil {
+		return ""
 	}
-}
-
-// Build implements agent.ContextBuilder.
-func (r *RecallContext) Build(ctx context.Context, in agent.ContextInput) (agent.ContextOutput, error) {
-	var notices []string
-	if r.Consolidator != nil && in.SessionID != "" {
-		r.Consolidator.Due(in.SessionID, len(in.History))
-		if err := r.Consolidator.TakeFailure(in.SessionID); err != nil {
-			notices = append(notices, fmt.Sprintf("Saving older messages of this chat to memory failed: %v. They stay in the chat and saving is tried again later.", err))
-		}
-	}
-	if r.Block.Enabled && r.Index != nil {
-		for i := len(in.History) - 1; i >= 0; i-- {
-			if in.History[i].Role != llm.RoleUser {
-				continue
-			}
-			// The inner builder puts the block before the message when there
-			// is room: it is the first thing left out in a small window.
-			in.Recall = r.block(ctx, in.SessionID, i, in.History[i].Content)
-			break
-		}
-	}
-	out, err := r.Inner.Build(ctx, in)
-	out.Notices = append(notices, out.Notices...)
-	return out, err
-}
-
-// block searches once per turn (the loop builds a context per model call).
-func (r *RecallContext) block(ctx context.Context, sessionID string, idx int, text string) string {
-	key := fmt.Sprintf("%d:%s", idx, Hash([]byte(text)))
+	key := Hash([]byte(text))
 	r.mu.Lock()
 	if c, ok := r.cache[sessionID]; ok && c.key == key {
 		r.mu.Unlock()
@@ -100,7 +64,7 @@ func (r *RecallContext) block(ctx context.Context, sessionID string, idx int, te
 	return b
 }
 
-func (r *RecallContext) search(ctx context.Context, sessionID, text string) string {
+func (r *Recaller) search(ctx context.Context, sessionID, text string) string {
 	q := strings.TrimSpace(text)
 	if len(q) < 3 || strings.HasPrefix(q, "/") {
 		return ""

@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"hearth/backend/agent"
-	"hearth/backend/internal/fakeollama"
-	"hearth/backend/llm"
 	"hearth/backend/tools"
 )
 
@@ -19,62 +16,34 @@ func TestRecallBlock(t *testing.T) {
 	writeFile(t, ws, HistoryFile, history("Repotted the fig tree into a terracotta pot.", "Renewed the car insurance with Allianz."))
 	fe := &fakeEmbed{}
 	x := NewIndex(IndexOptions{Workspace: ws, Embed: fe.embed, Model: "m"})
-	hist := []llm.Message{{Role: llm.RoleUser, Content: "hi"}, {Role: llm.RoleAssistant, Content: "hello"},
-		{Role: llm.RoleUser, Content: "when did I repot the fig tree?"}}
-	build := func(r *RecallContext) string {
-		t.Helper()
-		out, err := r.Build(context.Background(), agent.ContextInput{SessionID: "s1", History: hist})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Messages[0].Content != "hi" {
-			t.Errorf("older user message changed: %q", out.Messages[0].Content)
-		}
-		return out.Messages[len(out.Messages)-1].Content
-	}
-	r := &RecallContext{Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.35, MaxChars: 1500}}
-	got := build(r)
+	const q = "when did I repot the fig tree?"
+	r := &Recaller{Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.35, MaxChars: 1500}}
+	got := r.For(context.Background(), "s1", q)
 	if !strings.HasPrefix(got, BlockHeader+"\n- (memory/HISTORY.md, 2026-01-01 10:00) [2026-01-01 10:00] Repotted the fig tree") ||
-		!strings.HasSuffix(got, BlockFooter+"\n\nwhen did I repot the fig tree?") {
+		!strings.HasSuffix(got, BlockFooter) {
 		t.Errorf("block:\n%s", got)
 	}
 	if strings.Contains(got, "Allianz") {
 		t.Errorf("unrelated entry above the threshold:\n%s", got)
 	}
-	if hist[2].Content != "when did I repot the fig tree?" {
-		t.Error("the stored history was changed")
-	}
 	calls := fe.calls.Load()
-	build(r) // the next model call of the same turn
+	r.For(context.Background(), "s1", q) // the next model call of the same turn
 	if fe.calls.Load() != calls {
 		t.Error("searched again within one turn")
 	}
-	for name, r := range map[string]*RecallContext{
-		"off":        {Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: false, MinScore: 0.35, MaxChars: 1500}},
-		"threshold":  {Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.99, MaxChars: 1500}},
-		"size limit": {Inner: agent.PlainContext{}, Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.1, MaxChars: 60}},
+	for name, r := range map[string]*Recaller{
+		"off":        {Index: x, Block: BlockOptions{Enabled: false, MinScore: 0.35, MaxChars: 1500}},
+		"threshold":  {Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.99, MaxChars: 1500}},
+		"size limit": {Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.1, MaxChars: 60}},
+		"command":    {Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.1, MaxChars: 1500}},
 	} {
-		if got := build(r); got != "when did I repot the fig tree?" {
+		text := q
+		if name == "command" {
+			text = "/remember the fig tree"
+		}
+		if got := r.For(context.Background(), "s1", text); got != "" {
 			t.Errorf("%s: %q", name, got)
 		}
-	}
-}
-
-func TestRecallContextTriggersConsolidationAndReportsFailure(t *testing.T) {
-	f := newConsFixture(t, 3)
-	f.fake.Enqueue(fakeollama.Reply{Content: "no"}, fakeollama.Reply{Content: "no"})
-	r := &RecallContext{Inner: agent.PlainContext{}, Consolidator: f.c}
-	msgs := make([]llm.Message, 6)
-	for i := range msgs {
-		msgs[i] = llm.Message{Role: llm.RoleUser, Content: "x"}
-	}
-	if _, err := r.Build(context.Background(), agent.ContextInput{SessionID: f.id, History: msgs}); err != nil {
-		t.Fatal(err)
-	}
-	f.c.Wait(context.Background())
-	out, _ := r.Build(context.Background(), agent.ContextInput{SessionID: f.id, History: msgs})
-	if len(out.Notices) != 1 || !strings.Contains(out.Notices[0], "did not call save_memory") {
-		t.Errorf("notices %q", out.Notices)
 	}
 }
 

@@ -39,6 +39,9 @@ func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error
 	return tools.Text(FormatResults(res)), nil
 }
 
+// String renders the hits for the model and the CLI.
+func (res Results) String() string { return FormatResults(res) }
+
 // FormatResults renders hits for the model and the CLI.
 func FormatResults(res Results) string {
 	var b strings.Builder

@@ -9,9 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"hearth/backend/agent"
-	"hearth/backend/llm"
 )
 
 // Heartbeat constants (SPEC F-HEARTBEAT).
@@ -182,42 +179,4 @@ func (h *Heartbeat) Tick(ctx context.Context) (bool, error) {
 		h.opts.Notify(final)
 	}
 	return true, nil
-}
-
-// ShortHistory wraps the context builder so that the sessions it names see
-// only their last Turns turns: the heartbeat runs every half hour and must
-// not send a longer history each time (F-HEARTBEAT). Other sessions pass
-// through untouched.
-type ShortHistory struct {
-	agent.ContextBuilder
-	Sessions map[string]bool
-	Turns    int
-}
-
-// Build implements agent.ContextBuilder.
-func (s ShortHistory) Build(ctx context.Context, in agent.ContextInput) (agent.ContextOutput, error) {
-	cut := 0
-	if s.Sessions[in.SessionID] && s.Turns > 0 {
-		users := 0
-		for i := len(in.History) - 1; i >= 0; i-- {
-			if in.History[i].Role == llm.RoleUser {
-				users++
-				if users == s.Turns {
-					cut = i
-					break
-				}
-			}
-		}
-		in.History = in.History[cut:]
-	}
-	out, err := s.ContextBuilder.Build(ctx, in)
-	out.FirstKept += cut
-	return out, err
-}
-
-// Calibrate forwards to the wrapped builder when it learns (agent.Calibrator).
-func (s ShortHistory) Calibrate(model string, estimated, reported int) {
-	if c, ok := s.ContextBuilder.(agent.Calibrator); ok {
-		c.Calibrate(model, estimated, reported)
-	}
 }

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"hearth/backend/agent"
-	"hearth/backend/llm"
 	"hearth/backend/workspace"
 )
 
@@ -130,31 +128,5 @@ func TestHeartbeatLoopInterval(t *testing.T) {
 	wg.Wait()
 	if h.Calls() != 1 {
 		t.Errorf("after 30 minutes: %d runs, want 1", h.Calls())
-	}
-}
-
-type captureBuilder struct{ got agent.ContextInput }
-
-func (c *captureBuilder) Build(_ context.Context, in agent.ContextInput) (agent.ContextOutput, error) {
-	c.got = in
-	return agent.ContextOutput{Messages: in.History}, nil
-}
-
-func TestShortHistoryKeepsLastTurns(t *testing.T) {
-	var hist []llm.Message
-	for range 10 {
-		hist = append(hist, llm.Message{Role: llm.RoleUser, Content: HeartbeatPrompt},
-			llm.Message{Role: llm.RoleAssistant, Content: HeartbeatOK})
-	}
-	hist = append(hist, llm.Message{Role: llm.RoleUser, Content: "now"})
-	inner := &captureBuilder{}
-	sh := ShortHistory{ContextBuilder: inner, Sessions: map[string]bool{HeartbeatSession: true}, Turns: HeartbeatTurns}
-	out, _ := sh.Build(context.Background(), agent.ContextInput{SessionID: HeartbeatSession, History: hist})
-	if len(inner.got.History) != 5 || inner.got.History[4].Content != "now" || out.FirstKept != 16 {
-		t.Errorf("heartbeat history: %d messages (first kept %d), want the last 3 turns = 5 messages", len(inner.got.History), out.FirstKept)
-	}
-	sh.Build(context.Background(), agent.ContextInput{SessionID: "chat", History: hist})
-	if len(inner.got.History) != len(hist) {
-		t.Errorf("chat history cut to %d", len(inner.got.History))
 	}
 }

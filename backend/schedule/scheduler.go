@@ -38,6 +38,9 @@ type Outcome struct {
 	// Busy means the job's session had a run already: try again later,
 	// nothing is recorded.
 	Busy bool
+	// Interrupted means Hearth quit during the run: it is kept to continue,
+	// nothing is recorded, and the next start catches up on the job.
+	Interrupted bool
 }
 
 // RunFunc runs a job as an agent turn in job.Session() and waits for it.
@@ -357,7 +360,7 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 	started := s.opts.Clock.Now()
 	out := s.runSafely(ctx, j)
 	now := s.opts.Clock.Now()
-	if ctx.Err() != nil && !manual {
+	if (ctx.Err() != nil || out.Interrupted) && !manual {
 		return out // shutting down: the run is interrupted, its next start catches up
 	}
 	rec := RunRecord{At: started, Status: out.Status, RunID: out.RunID, DurationMs: now.Sub(started).Milliseconds()}

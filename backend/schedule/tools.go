@@ -10,7 +10,8 @@ import (
 	"hearth/backend/tools"
 )
 
-// JobManager is what the cron tool needs; core.Service implements it.
+// JobManager is what the cron tool needs; the schedule service (backend/reminders)
+// implements it.
 type JobManager interface {
 	AddJob(spec JobSpec) (Job, error)
 	ListJobs() ([]Job, error)

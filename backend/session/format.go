@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/llm"
 )
 
@@ -40,19 +41,19 @@ type Meta struct {
 	Archived         bool `json:"archived"`
 }
 
-// RunStatus is how a run ended.
-type RunStatus string
+// RunStatus is how a run ended: the run_finished event's status.
+type RunStatus = event.Status
 
 // Run statuses, as in the run_finished event. StatusInterrupted is written by
 // the runner when it gives up an interrupted run instead of continuing it.
 const (
-	StatusOK          RunStatus = "ok"
-	StatusError       RunStatus = "error"
-	StatusCancelled   RunStatus = "cancelled"
-	StatusInterrupted RunStatus = "interrupted"
+	StatusOK          = event.StatusOK
+	StatusError       = event.StatusError
+	StatusCancelled   = event.StatusCancelled
+	StatusInterrupted = event.StatusInterrupted
 )
 
-func (s RunStatus) valid() bool {
+func validStatus(s RunStatus) bool {
 	switch s {
 	case StatusOK, StatusError, StatusCancelled, StatusInterrupted:
 		return true
@@ -189,7 +190,7 @@ func encodeRecord(buf []byte, r Record, now time.Time) ([]byte, error) {
 		if run.ID == "" {
 			return buf, errors.New("run record has no run id: set Run.ID")
 		}
-		if !run.Status.valid() {
+		if !validStatus(run.Status) {
 			return buf, fmt.Errorf("run %s has status %q: use ok, error, cancelled or interrupted", run.ID, run.Status)
 		}
 		if !run.At.IsZero() {

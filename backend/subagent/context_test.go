@@ -13,7 +13,7 @@ import (
 // Fifteen rounds of big tool results still fit a small window: the helper's
 // context is fitted like the main agent's, not sent as it grew.
 func TestContextFitsTheWindow(t *testing.T) {
-	c := NewContext("/ws")
+	c := NewContext(func() string { return "/ws" })
 	hist := []llm.Message{{Role: llm.RoleUser, Content: "Summarize every file."}}
 	for i := range 15 {
 		id := string(rune('a' + i))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/internal/realollama"
 	"hearth/backend/internal/testmodel"
 	"hearth/backend/llm"
@@ -56,7 +56,7 @@ func TestRealOllamaSubagent(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := e.wait(t)
-	if rep.Status != agent.StatusOK || rep.Result != testmodel.ChatReply {
+	if rep.Status != event.StatusOK || rep.Result != testmodel.ChatReply {
 		t.Fatalf("report %+v", rep)
 	}
 	select {
@@ -84,7 +84,7 @@ func TestRealOllamaSubagent(t *testing.T) {
 	e.mgr.Cancel("chat")
 	for range 3 {
 		rep := e.wait(t)
-		if rep.Status != agent.StatusCancelled {
+		if rep.Status != event.StatusCancelled {
 			t.Errorf("report %+v", rep)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 )
@@ -42,7 +43,7 @@ type Options struct {
 	Max int
 	// Events receives the notice that a subagent finished (F-EVENTS notice,
 	// with the parent's session id and the subagent's run id).
-	Events agent.Sink
+	Events event.Sink
 	// Notify is the desktop notification hook (F-NOTIFY); may be nil.
 	Notify func(Report)
 	// Model picks the model for a parent's subagent; nil or "" means the
@@ -58,7 +59,7 @@ type Report struct {
 	ParentSessionID string       `json:"parentSessionId"`
 	SessionID       string       `json:"sessionId"` // the subagent's own session
 	RunID           string       `json:"runId"`
-	Status          agent.Status `json:"status"`
+	Status          event.Status `json:"status"`
 	Result          string       `json:"result"`
 	Error           string       `json:"error,omitempty"`
 }
@@ -257,8 +258,8 @@ func (m *Manager) deliver(t *task, run *agent.Run, res agent.Result) {
 		slog.Warn("subagent: could not post the result", "session", rep.ParentSessionID, "subagent", rep.ID, "err", err)
 	}
 	if m.opts.Events != nil {
-		m.opts.Events(agent.Event{RunID: rep.RunID, SessionID: rep.ParentSessionID, Seq: 1, Type: agent.EventNotice,
-			Data: agent.NoticeData{Level: level, Message: notice}})
+		m.opts.Events(event.Event{RunID: rep.RunID, SessionID: rep.ParentSessionID, Seq: 1, Type: event.Notice,
+			Data: event.NoticeData{Level: level, Message: notice}})
 	}
 	if m.opts.Notify != nil {
 		m.opts.Notify(rep)
@@ -268,22 +269,22 @@ func (m *Manager) deliver(t *task, run *agent.Run, res agent.Result) {
 // reportText is the parent's message, the notice level and the notice.
 func reportText(r Report) (text, level, notice string) {
 	switch r.Status {
-	case agent.StatusOK:
+	case event.StatusOK:
 		result := r.Result
 		if result == "" {
 			result = "(no answer)"
 		}
-		return fmt.Sprintf("Background task %q finished:\n\n%s", r.Label, result), agent.LevelInfo,
+		return fmt.Sprintf("Background task %q finished:\n\n%s", r.Label, result), event.LevelInfo,
 			fmt.Sprintf("Background task %q finished.", r.Label)
-	case agent.StatusCancelled:
-		return fmt.Sprintf("Background task %q was stopped before it finished.", r.Label), agent.LevelInfo,
+	case event.StatusCancelled:
+		return fmt.Sprintf("Background task %q was stopped before it finished.", r.Label), event.LevelInfo,
 			fmt.Sprintf("Background task %q was stopped.", r.Label)
 	default:
 		why := r.Error
 		if why == "" {
 			why = string(r.Status)
 		}
-		return fmt.Sprintf("Background task %q failed: %s", r.Label, why), agent.LevelWarning,
+		return fmt.Sprintf("Background task %q failed: %s", r.Label, why), event.LevelWarning,
 			fmt.Sprintf("Background task %q failed.", r.Label)
 	}
 }

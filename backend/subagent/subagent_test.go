@@ -13,6 +13,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/agent"
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -29,7 +30,7 @@ type env struct {
 	mgr                 *Manager
 
 	mu      sync.Mutex
-	notices []agent.Event
+	notices []event.Event
 	reports []Report
 	// runningAtReport is how many subagents Running listed when each report arrived.
 	runningAtReport []int
@@ -76,7 +77,7 @@ func newEnv(t *testing.T, resolveSub agent.ResolveFunc, model string) *env {
 	}
 	subRunner, err := agent.New(agent.Options{Resolve: resolveSub, Tools: e.subReg, DefaultModel: model,
 		Store:   session.NewStore(filepath.Join(root, "sessions", ".subagents"), session.Options{}),
-		Context: NewContext(ws), MaxToolIterations: 15, Workspace: ws})
+		Context: NewContext(func() string { return ws }), MaxToolIterations: 15, Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func newEnv(t *testing.T, resolveSub agent.ResolveFunc, model string) *env {
 	var parent *agent.Runner
 	e.mgr, err = New(Options{Runner: subRunner, Parents: e.parents,
 		Busy: func(id string) bool { _, b := parent.Busy(id); return b },
-		Events: func(ev agent.Event) {
+		Events: func(ev event.Event) {
 			e.mu.Lock()
 			e.notices = append(e.notices, ev)
 			e.mu.Unlock()
@@ -145,7 +146,7 @@ func TestSpawnDelivers(t *testing.T) {
 	e.subFake.Enqueue(fakeollama.Reply{Content: "There are 0 files."})
 
 	res, err := e.parent.Send(context.Background(), agent.Request{SessionID: "chat", Text: "count my files in the background"}, nil)
-	if err != nil || res.Status != agent.StatusOK || res.Final != "I started a background task." {
+	if err != nil || res.Status != event.StatusOK || res.Final != "I started a background task." {
 		t.Fatalf("parent run: %+v %v", res, err)
 	}
 	sess, _ := e.parents.Load("chat")
@@ -153,7 +154,7 @@ func TestSpawnDelivers(t *testing.T) {
 		t.Errorf("spawn result: %q", tr)
 	}
 	rep := e.wait(t)
-	if rep.Status != agent.StatusOK || rep.Result != "There are 0 files." || rep.ParentSessionID != "chat" || rep.Label != "count files" {
+	if rep.Status != event.StatusOK || rep.Result != "There are 0 files." || rep.ParentSessionID != "chat" || rep.Label != "count files" {
 		t.Fatalf("report %+v", rep)
 	}
 	// Whoever reacts to the report (the window refreshing its list) sees it no longer running.
@@ -174,16 +175,16 @@ func TestSpawnDelivers(t *testing.T) {
 		t.Errorf("the report made the session look interrupted: %+v", sess.Interrupted)
 	}
 	e.mu.Lock()
-	notices := append([]agent.Event(nil), e.notices...)
+	notices := append([]event.Event(nil), e.notices...)
 	e.mu.Unlock()
-	if len(notices) != 1 || notices[0].Type != agent.EventNotice || notices[0].SessionID != "chat" || notices[0].RunID != rep.RunID ||
-		notices[0].Data.(agent.NoticeData).Message != `Background task "count files" finished.` {
+	if len(notices) != 1 || notices[0].Type != event.Notice || notices[0].SessionID != "chat" || notices[0].RunID != rep.RunID ||
+		notices[0].Data.(event.NoticeData).Message != `Background task "count files" finished.` {
 		t.Errorf("notices %+v", notices)
 	}
 
 	subReq := e.subFake.ChatRequests()[0]
 	if subReq.Messages[0].Role != "system" || !strings.Contains(subReq.Messages[0].Content, "helper agent") ||
-		len(subReq.Messages) != 2 || subReq.Messages[1].Content != "Count the files in the workspace and report." {
+		len(subReq.Messages) != 2 || !strings.HasPrefix(subReq.Messages[1].Content, "Count the files in the workspace and report.\n\n[Runtime Context]") {
 		t.Errorf("subagent context: %+v", subReq.Messages)
 	}
 	for _, raw := range subReq.Tools {
@@ -246,7 +247,7 @@ func TestCapAndCancel(t *testing.T) {
 	}
 	for range 3 {
 		rep := e.wait(t)
-		if rep.Status != agent.StatusCancelled {
+		if rep.Status != event.StatusCancelled {
 			t.Errorf("report %+v", rep)
 		}
 	}
@@ -283,7 +284,7 @@ func TestCapAndCancel(t *testing.T) {
 	if e.mgr.Cancel("chat") {
 		t.Error("Cancel(chat) found a subagent of another session")
 	}
-	if rep := e.wait(t); rep.Status != agent.StatusOK || rep.ParentSessionID != "other" {
+	if rep := e.wait(t); rep.Status != event.StatusOK || rep.ParentSessionID != "other" {
 		t.Errorf("t6: %+v", rep)
 	}
 }
@@ -295,7 +296,7 @@ func TestReportWaitsForParentTurn(t *testing.T) {
 	e.parentFake.Enqueue(spawnCall("quick job", "quick"), fakeollama.Reply{Chunks: []string{"a", "b", "c"}, DelayMS: 200})
 	e.subFake.Enqueue(fakeollama.Reply{Content: "quick result"})
 	res, err := e.parent.Send(context.Background(), agent.Request{SessionID: "chat", Text: "go"}, nil)
-	if err != nil || res.Status != agent.StatusOK {
+	if err != nil || res.Status != event.StatusOK {
 		t.Fatal(res, err)
 	}
 	e.wait(t)

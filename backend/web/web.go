@@ -35,7 +35,7 @@ const (
 	DefaultBraveURL      = "https://api.search.brave.com/res/v1/web/search"
 )
 
-// Options configure the web tools; core fills them from tools.web.
+// Options configure the web tools; the reach service fills them from tools.web.
 type Options struct {
 	// Offline makes both tools refuse without any network call.
 	Offline bool

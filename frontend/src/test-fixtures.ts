@@ -21,6 +21,7 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     ollamaError: '',
     embeddingModel: 'ollama/nomic-embed-text',
     recall: 'hybrid',
+    sandbox: { mode: 'landlock', landlockABI: 7, namespaces: true, summary: 'Landlock (ABI 7) with namespaces' },
     ...over,
   };
 }

@@ -2,7 +2,9 @@
 // tests: it offers the tools echo, add and greeting, built with the
 // same SDK Hearth connects with. With -fail it writes a message to stderr and
 // exits before speaking MCP, as a misconfigured server does; with -hang it
-// starts but never answers, as a stuck one does.
+// starts but never answers, as a stuck one does; with -helper it starts a helper
+// process of its own that outlives a closed stdin, as servers run through npx or
+// uvx do (only ending the whole process group ends it).
 package main
 
 import (
@@ -11,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,7 +36,22 @@ func text(s string) *sdk.CallToolResult {
 func main() {
 	fail := flag.String("fail", "", "print this to stderr and exit 2 instead of serving")
 	hang := flag.Bool("hang", false, "read requests but never answer (until stdin closes)")
+	helper := flag.Bool("helper", false, "start a helper process that runs until it is killed")
+	idle := flag.Bool("idle", false, "do nothing until killed (the helper)")
 	flag.Parse()
+	if *idle {
+		select {}
+	}
+	if *helper {
+		self, err := os.Executable()
+		if err == nil {
+			err = exec.Command(self, "-idle").Start()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fakemcp: helper:", err)
+			os.Exit(1)
+		}
+	}
 	if *fail != "" {
 		fmt.Fprintln(os.Stderr, *fail)
 		os.Exit(2)

@@ -2,19 +2,19 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { agent, approval, audit, config, core, fitness, memory, schedule, session, skills } from '../../wailsjs/go/models';
+import type { approval, audit, chat, config, event, fitness, memory, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
-/** What the footer and setup read: core.Status in Go (camelCase JSON fields). */
-export type Status = Omit<core.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
+/** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
+export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
-export type SessionData = core.History;
-export type ModelEntry = core.ModelEntry;
+export type SessionData = sessions.History;
+export type ModelEntry = models.ModelEntry;
 /** A model's fitness check (fitness.Result): how it calls tools, its speed and window. */
 export type ModelCheck = fitness.Result;
-export type Settings = core.Settings;
-export type SaveResult = core.SaveResult;
-export type FirstRunInfo = core.FirstRun;
-export type Usage = agent.UsageData;
+export type Settings = settings.Settings;
+export type SaveResult = settings.SaveResult;
+export type FirstRunInfo = models.FirstRun;
+export type Usage = event.UsageData;
 export type MemoryFileInfo = memory.FileInfo;
 export type MemoryFile = memory.File;
 export type MemorySaveResult = memory.SaveResult;
@@ -32,26 +32,29 @@ export type Job = schedule.Job;
 export type JobSpec = schedule.JobSpec;
 export type JobProblem = schedule.JobProblem;
 export type RunRecord = schedule.RunRecord;
-export type BackgroundSettings = core.BackgroundSettings;
-/** API keys written in config.json in plain text (core.PlainKeyReport). */
-export type PlainKeyReport = Omit<core.PlainKeyReport, 'convertValues'>;
-/** A missed reminder or a damaged jobs file, shown until dismissed (core.Notice; times as RFC 3339). */
-export type Notice = core.Notice;
-/** What reminders, the heartbeat and helpers report (core.BackgroundEvent, "background"). */
+export type BackgroundSettings = reminders.BackgroundSettings;
+/** API keys written in config.json in plain text (settings.PlainKeyReport). */
+export type PlainKeyReport = Omit<settings.PlainKeyReport, 'convertValues'>;
+/** A missed reminder or a damaged jobs file, shown until dismissed (reminders.Notice; times as RFC 3339). */
+export type Notice = reminders.Notice;
+/** What reminders, the heartbeat and helpers report (event.Background, "background"). */
 export interface BackgroundEvent {
   kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
   title: string;
   text: string;
   sessionId?: string;
   jobId?: string;
+  /** Names the message for translation (with args); text is its English. */
+  code?: string;
+  args?: Record<string, string>;
 }
-export type McpServer = core.MCPServerView;
+export type McpServer = reach.MCPServerView;
 export type McpConfig = config.MCPServer;
-export type McpTest = core.MCPTestView;
+export type McpTest = reach.MCPTestView;
 export type Skill = skills.Skill;
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
 
-/** One event of a run's stream (backend/agent/events.go, flattened). */
+/** One event of a run's stream (backend/event/run.go, flattened). */
 export interface RunEvent {
   runId: string;
   sessionId: string;
@@ -70,7 +73,7 @@ export interface RunEvent {
   [field: string]: unknown;
 }
 
-/** One progress report of a model download (core.PullEvent). */
+/** One progress report of a model download (models.PullEvent). */
 export interface PullEvent {
   pullId: string;
   model: string;
@@ -95,7 +98,7 @@ async function follow<T>(channel: string, fn: (ev: T) => void): Promise<() => vo
 
 export const api = {
   status: getStatus,
-  send: (input: ChatInput) => App.SendMessage(input as core.ChatInput),
+  send: (input: ChatInput) => App.SendMessage(input as chat.Input),
   followRun: (runId: string, fn: (ev: RunEvent) => void) => follow<RunEvent>(`run:${runId}`, fn),
   stop: (sessionId: string) => App.StopRun(sessionId),
   continueRun: (sessionId: string) => App.ContinueRun(sessionId),

@@ -1,26 +1,3 @@
-export namespace agent {
-	
-	export class UsageData {
-	    promptTokens: number;
-	    completionTokens: number;
-	    contextUsed: number;
-	    contextLimit: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new UsageData(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.promptTokens = source["promptTokens"];
-	        this.completionTokens = source["completionTokens"];
-	        this.contextUsed = source["contextUsed"];
-	        this.contextLimit = source["contextLimit"];
-	    }
-	}
-
-}
-
 export namespace approval {
 	
 	export class Pending {
@@ -175,6 +152,29 @@ export namespace audit {
 
 }
 
+export namespace chat {
+	
+	export class Input {
+	    sessionId: string;
+	    text: string;
+	    images: string[];
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Input(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.text = source["text"];
+	        this.images = source["images"];
+	        this.model = source["model"];
+	    }
+	}
+
+}
+
 export namespace config {
 	
 	export class Approval {
@@ -246,582 +246,25 @@ export namespace config {
 
 }
 
-export namespace core {
+export namespace event {
 	
-	export class BackgroundSettings {
-	    heartbeatEnabled: boolean;
-	    heartbeatMinutes: number;
-	    missedRuns: string;
-	    closeToTray: boolean;
-	    launchAtLogin: boolean;
-	    remindersPaused: boolean;
+	export class UsageData {
+	    promptTokens: number;
+	    completionTokens: number;
+	    contextUsed: number;
+	    contextLimit: number;
 	
 	    static createFrom(source: any = {}) {
-	        return new BackgroundSettings(source);
+	        return new UsageData(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.heartbeatEnabled = source["heartbeatEnabled"];
-	        this.heartbeatMinutes = source["heartbeatMinutes"];
-	        this.missedRuns = source["missedRuns"];
-	        this.closeToTray = source["closeToTray"];
-	        this.launchAtLogin = source["launchAtLogin"];
-	        this.remindersPaused = source["remindersPaused"];
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.contextUsed = source["contextUsed"];
+	        this.contextLimit = source["contextLimit"];
 	    }
-	}
-	export class ChatInput {
-	    sessionId: string;
-	    text: string;
-	    images: string[];
-	    model: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ChatInput(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.sessionId = source["sessionId"];
-	        this.text = source["text"];
-	        this.images = source["images"];
-	        this.model = source["model"];
-	    }
-	}
-	export class FirstRun {
-	    ollamaHost: string;
-	    ollamaRunning: boolean;
-	    ollamaInstalled: boolean;
-	    ollamaError: string;
-	    models: string[];
-	    chatModels: string[];
-	    modelInstalled: boolean;
-	    model: string;
-	    suggestedModel: string;
-	    workspace: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new FirstRun(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.ollamaHost = source["ollamaHost"];
-	        this.ollamaRunning = source["ollamaRunning"];
-	        this.ollamaInstalled = source["ollamaInstalled"];
-	        this.ollamaError = source["ollamaError"];
-	        this.models = source["models"];
-	        this.chatModels = source["chatModels"];
-	        this.modelInstalled = source["modelInstalled"];
-	        this.model = source["model"];
-	        this.suggestedModel = source["suggestedModel"];
-	        this.workspace = source["workspace"];
-	    }
-	}
-	export class HistoryCall {
-	    id: string;
-	    name: string;
-	    arguments: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new HistoryCall(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.arguments = source["arguments"];
-	    }
-	}
-	export class HistoryMessage {
-	    role: string;
-	    content: string;
-	    reasoning?: string;
-	    images?: string[];
-	    toolCalls?: HistoryCall[];
-	    toolCallId?: string;
-	    toolName?: string;
-	    runId?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new HistoryMessage(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.role = source["role"];
-	        this.content = source["content"];
-	        this.reasoning = source["reasoning"];
-	        this.images = source["images"];
-	        this.toolCalls = this.convertValues(source["toolCalls"], HistoryCall);
-	        this.toolCallId = source["toolCallId"];
-	        this.toolName = source["toolName"];
-	        this.runId = source["runId"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class History {
-	    id: string;
-	    title: string;
-	    model: string;
-	    messages: HistoryMessage[];
-	    runs: session.Run[];
-	    interrupted: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new History(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.title = source["title"];
-	        this.model = source["model"];
-	        this.messages = this.convertValues(source["messages"], HistoryMessage);
-	        this.runs = this.convertValues(source["runs"], session.Run);
-	        this.interrupted = source["interrupted"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
-	
-	export class MCPServerView {
-	    name: string;
-	    config: config.MCPServer;
-	    transport: string;
-	    connected: boolean;
-	    tools: number;
-	    toolNames: string[];
-	    lastError: string;
-	    since: string;
-	    serverName: string;
-	    serverVersion: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new MCPServerView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.config = this.convertValues(source["config"], config.MCPServer);
-	        this.transport = source["transport"];
-	        this.connected = source["connected"];
-	        this.tools = source["tools"];
-	        this.toolNames = source["toolNames"];
-	        this.lastError = source["lastError"];
-	        this.since = source["since"];
-	        this.serverName = source["serverName"];
-	        this.serverVersion = source["serverVersion"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class MCPTestView {
-	    transport: string;
-	    serverName: string;
-	    serverVersion: string;
-	    tools: string[];
-	    durationMs: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new MCPTestView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.transport = source["transport"];
-	        this.serverName = source["serverName"];
-	        this.serverVersion = source["serverVersion"];
-	        this.tools = source["tools"];
-	        this.durationMs = source["durationMs"];
-	    }
-	}
-	export class ModelEntry {
-	    name: string;
-	    size: number;
-	    family: string;
-	    parameterSize: string;
-	    quantization: string;
-	    contextLength: number;
-	    capabilities: string[];
-	    fitness?: fitness.Result;
-	
-	    static createFrom(source: any = {}) {
-	        return new ModelEntry(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.size = source["size"];
-	        this.family = source["family"];
-	        this.parameterSize = source["parameterSize"];
-	        this.quantization = source["quantization"];
-	        this.contextLength = source["contextLength"];
-	        this.capabilities = source["capabilities"];
-	        this.fitness = this.convertValues(source["fitness"], fitness.Result);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Notice {
-	    id: string;
-	    kind: string;
-	    // Go type: time
-	    at: any;
-	    text?: string;
-	    jobId?: string;
-	    title?: string;
-	    sessionId?: string;
-	    // Go type: time
-	    due: any;
-	    outcome?: string;
-	    // Go type: time
-	    ranAt: any;
-	    error?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Notice(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.kind = source["kind"];
-	        this.at = this.convertValues(source["at"], null);
-	        this.text = source["text"];
-	        this.jobId = source["jobId"];
-	        this.title = source["title"];
-	        this.sessionId = source["sessionId"];
-	        this.due = this.convertValues(source["due"], null);
-	        this.outcome = source["outcome"];
-	        this.ranAt = this.convertValues(source["ranAt"], null);
-	        this.error = source["error"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class PlainKey {
-	    provider: string;
-	    key: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new PlainKey(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.provider = source["provider"];
-	        this.key = source["key"];
-	    }
-	}
-	export class PlainKeyReport {
-	    plain: PlainKey[];
-	    keyring: boolean;
-	    configFile: string;
-	    fileMode: string;
-	    private: boolean;
-	    error?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new PlainKeyReport(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.plain = this.convertValues(source["plain"], PlainKey);
-	        this.keyring = source["keyring"];
-	        this.configFile = source["configFile"];
-	        this.fileMode = source["fileMode"];
-	        this.private = source["private"];
-	        this.error = source["error"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ProviderSettings {
-	    name: string;
-	    apiBase: string;
-	    apiKey: string;
-	    keySet: boolean;
-	    clearKey: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ProviderSettings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.apiBase = source["apiBase"];
-	        this.apiKey = source["apiKey"];
-	        this.keySet = source["keySet"];
-	        this.clearKey = source["clearKey"];
-	    }
-	}
-	export class SaveResult {
-	    saved: boolean;
-	    problems: config.Problem[];
-	    notice?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new SaveResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.saved = source["saved"];
-	        this.problems = this.convertValues(source["problems"], config.Problem);
-	        this.notice = source["notice"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Settings {
-	    ollamaHost: string;
-	    openai: ProviderSettings;
-	    custom: ProviderSettings[];
-	    model: string;
-	    embeddingModel: string;
-	    contextTokens: number;
-	    maxTokens: number;
-	    temperature: number;
-	    maxToolIterations: number;
-	    execEnabled: boolean;
-	    webOffline: boolean;
-	    workspace: string;
-	    restrictToWorkspace: boolean;
-	    allowedPaths: string[];
-	    theme: string;
-	    language: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Settings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.ollamaHost = source["ollamaHost"];
-	        this.openai = this.convertValues(source["openai"], ProviderSettings);
-	        this.custom = this.convertValues(source["custom"], ProviderSettings);
-	        this.model = source["model"];
-	        this.embeddingModel = source["embeddingModel"];
-	        this.contextTokens = source["contextTokens"];
-	        this.maxTokens = source["maxTokens"];
-	        this.temperature = source["temperature"];
-	        this.maxToolIterations = source["maxToolIterations"];
-	        this.execEnabled = source["execEnabled"];
-	        this.webOffline = source["webOffline"];
-	        this.workspace = source["workspace"];
-	        this.restrictToWorkspace = source["restrictToWorkspace"];
-	        this.allowedPaths = source["allowedPaths"];
-	        this.theme = source["theme"];
-	        this.language = source["language"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Status {
-	    configFile: string;
-	    configError: string;
-	    configWarnings: string[];
-	    workspace: string;
-	    workspaceError: string;
-	    dataDir: string;
-	    stateDir: string;
-	    model: string;
-	    modelProvider: string;
-	    modelConfigured: boolean;
-	    modelProblem: string;
-	    ollamaHost: string;
-	    ollamaReachable: boolean;
-	    ollamaVersion: string;
-	    ollamaError: string;
-	    version: string;
-	    embeddingModel: string;
-	    recall: string;
-	    recallNote?: string;
-	    apiKeys?: PlainKeyReport;
-	    sandbox: sandbox.Status;
-	
-	    static createFrom(source: any = {}) {
-	        return new Status(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.configFile = source["configFile"];
-	        this.configError = source["configError"];
-	        this.configWarnings = source["configWarnings"];
-	        this.workspace = source["workspace"];
-	        this.workspaceError = source["workspaceError"];
-	        this.dataDir = source["dataDir"];
-	        this.stateDir = source["stateDir"];
-	        this.model = source["model"];
-	        this.modelProvider = source["modelProvider"];
-	        this.modelConfigured = source["modelConfigured"];
-	        this.modelProblem = source["modelProblem"];
-	        this.ollamaHost = source["ollamaHost"];
-	        this.ollamaReachable = source["ollamaReachable"];
-	        this.ollamaVersion = source["ollamaVersion"];
-	        this.ollamaError = source["ollamaError"];
-	        this.version = source["version"];
-	        this.embeddingModel = source["embeddingModel"];
-	        this.recall = source["recall"];
-	        this.recallNote = source["recallNote"];
-	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
-	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Status);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 
 }
@@ -1077,6 +520,238 @@ export namespace memory {
 	        this.saved = source["saved"];
 	        this.hash = source["hash"];
 	        this.conflict = this.convertValues(source["conflict"], Conflict);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace models {
+	
+	export class FirstRun {
+	    ollamaHost: string;
+	    ollamaRunning: boolean;
+	    ollamaInstalled: boolean;
+	    ollamaError: string;
+	    models: string[];
+	    chatModels: string[];
+	    modelInstalled: boolean;
+	    model: string;
+	    suggestedModel: string;
+	    workspace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FirstRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ollamaHost = source["ollamaHost"];
+	        this.ollamaRunning = source["ollamaRunning"];
+	        this.ollamaInstalled = source["ollamaInstalled"];
+	        this.ollamaError = source["ollamaError"];
+	        this.models = source["models"];
+	        this.chatModels = source["chatModels"];
+	        this.modelInstalled = source["modelInstalled"];
+	        this.model = source["model"];
+	        this.suggestedModel = source["suggestedModel"];
+	        this.workspace = source["workspace"];
+	    }
+	}
+	export class ModelEntry {
+	    name: string;
+	    size: number;
+	    family: string;
+	    parameterSize: string;
+	    quantization: string;
+	    contextLength: number;
+	    capabilities: string[];
+	    fitness?: fitness.Result;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.family = source["family"];
+	        this.parameterSize = source["parameterSize"];
+	        this.quantization = source["quantization"];
+	        this.contextLength = source["contextLength"];
+	        this.capabilities = source["capabilities"];
+	        this.fitness = this.convertValues(source["fitness"], fitness.Result);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace reach {
+	
+	export class MCPServerView {
+	    name: string;
+	    config: config.MCPServer;
+	    transport: string;
+	    connected: boolean;
+	    tools: number;
+	    toolNames: string[];
+	    lastError: string;
+	    since: string;
+	    serverName: string;
+	    serverVersion: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.config = this.convertValues(source["config"], config.MCPServer);
+	        this.transport = source["transport"];
+	        this.connected = source["connected"];
+	        this.tools = source["tools"];
+	        this.toolNames = source["toolNames"];
+	        this.lastError = source["lastError"];
+	        this.since = source["since"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPTestView {
+	    transport: string;
+	    serverName: string;
+	    serverVersion: string;
+	    tools: string[];
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTestView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.transport = source["transport"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	        this.tools = source["tools"];
+	        this.durationMs = source["durationMs"];
+	    }
+	}
+
+}
+
+export namespace reminders {
+	
+	export class BackgroundSettings {
+	    heartbeatEnabled: boolean;
+	    heartbeatMinutes: number;
+	    missedRuns: string;
+	    closeToTray: boolean;
+	    launchAtLogin: boolean;
+	    remindersPaused: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackgroundSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.heartbeatEnabled = source["heartbeatEnabled"];
+	        this.heartbeatMinutes = source["heartbeatMinutes"];
+	        this.missedRuns = source["missedRuns"];
+	        this.closeToTray = source["closeToTray"];
+	        this.launchAtLogin = source["launchAtLogin"];
+	        this.remindersPaused = source["remindersPaused"];
+	    }
+	}
+	export class Notice {
+	    id: string;
+	    kind: string;
+	    // Go type: time
+	    at: any;
+	    text?: string;
+	    jobId?: string;
+	    title?: string;
+	    sessionId?: string;
+	    // Go type: time
+	    due: any;
+	    outcome?: string;
+	    // Go type: time
+	    ranAt: any;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Notice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.text = source["text"];
+	        this.jobId = source["jobId"];
+	        this.title = source["title"];
+	        this.sessionId = source["sessionId"];
+	        this.due = this.convertValues(source["due"], null);
+	        this.outcome = source["outcome"];
+	        this.ranAt = this.convertValues(source["ranAt"], null);
+	        this.error = source["error"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1395,6 +1070,355 @@ export namespace session {
 	        this.messages = source["messages"];
 	        this.archived = source["archived"];
 	        this.interrupted = source["interrupted"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace sessions {
+	
+	export class HistoryCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class HistoryMessage {
+	    role: string;
+	    content: string;
+	    reasoning?: string;
+	    images?: string[];
+	    toolCalls?: HistoryCall[];
+	    toolCallId?: string;
+	    toolName?: string;
+	    runId?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.reasoning = source["reasoning"];
+	        this.images = source["images"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], HistoryCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.toolName = source["toolName"];
+	        this.runId = source["runId"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class History {
+	    id: string;
+	    title: string;
+	    model: string;
+	    messages: HistoryMessage[];
+	    runs: session.Run[];
+	    interrupted: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new History(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.model = source["model"];
+	        this.messages = this.convertValues(source["messages"], HistoryMessage);
+	        this.runs = this.convertValues(source["runs"], session.Run);
+	        this.interrupted = source["interrupted"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
+export namespace settings {
+	
+	export class PlainKey {
+	    provider: string;
+	    key: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlainKey(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.key = source["key"];
+	    }
+	}
+	export class PlainKeyReport {
+	    plain: PlainKey[];
+	    keyring: boolean;
+	    configFile: string;
+	    fileMode: string;
+	    private: boolean;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlainKeyReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plain = this.convertValues(source["plain"], PlainKey);
+	        this.keyring = source["keyring"];
+	        this.configFile = source["configFile"];
+	        this.fileMode = source["fileMode"];
+	        this.private = source["private"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderSettings {
+	    name: string;
+	    apiBase: string;
+	    apiKey: string;
+	    keySet: boolean;
+	    clearKey: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.apiBase = source["apiBase"];
+	        this.apiKey = source["apiKey"];
+	        this.keySet = source["keySet"];
+	        this.clearKey = source["clearKey"];
+	    }
+	}
+	export class SaveResult {
+	    saved: boolean;
+	    problems: config.Problem[];
+	    notice?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SaveResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.saved = source["saved"];
+	        this.problems = this.convertValues(source["problems"], config.Problem);
+	        this.notice = source["notice"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Settings {
+	    ollamaHost: string;
+	    openai: ProviderSettings;
+	    custom: ProviderSettings[];
+	    model: string;
+	    embeddingModel: string;
+	    contextTokens: number;
+	    maxTokens: number;
+	    temperature: number;
+	    maxToolIterations: number;
+	    execEnabled: boolean;
+	    webOffline: boolean;
+	    workspace: string;
+	    restrictToWorkspace: boolean;
+	    allowedPaths: string[];
+	    theme: string;
+	    language: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ollamaHost = source["ollamaHost"];
+	        this.openai = this.convertValues(source["openai"], ProviderSettings);
+	        this.custom = this.convertValues(source["custom"], ProviderSettings);
+	        this.model = source["model"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.contextTokens = source["contextTokens"];
+	        this.maxTokens = source["maxTokens"];
+	        this.temperature = source["temperature"];
+	        this.maxToolIterations = source["maxToolIterations"];
+	        this.execEnabled = source["execEnabled"];
+	        this.webOffline = source["webOffline"];
+	        this.workspace = source["workspace"];
+	        this.restrictToWorkspace = source["restrictToWorkspace"];
+	        this.allowedPaths = source["allowedPaths"];
+	        this.theme = source["theme"];
+	        this.language = source["language"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Status {
+	    configFile: string;
+	    configError: string;
+	    configWarnings: string[];
+	    workspace: string;
+	    workspaceError: string;
+	    dataDir: string;
+	    stateDir: string;
+	    model: string;
+	    modelProvider: string;
+	    modelConfigured: boolean;
+	    modelProblem: string;
+	    ollamaHost: string;
+	    ollamaReachable: boolean;
+	    ollamaVersion: string;
+	    ollamaError: string;
+	    version: string;
+	    embeddingModel: string;
+	    recall: string;
+	    recallNote?: string;
+	    apiKeys?: PlainKeyReport;
+	    sandbox: sandbox.Status;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.configFile = source["configFile"];
+	        this.configError = source["configError"];
+	        this.configWarnings = source["configWarnings"];
+	        this.workspace = source["workspace"];
+	        this.workspaceError = source["workspaceError"];
+	        this.dataDir = source["dataDir"];
+	        this.stateDir = source["stateDir"];
+	        this.model = source["model"];
+	        this.modelProvider = source["modelProvider"];
+	        this.modelConfigured = source["modelConfigured"];
+	        this.modelProblem = source["modelProblem"];
+	        this.ollamaHost = source["ollamaHost"];
+	        this.ollamaReachable = source["ollamaReachable"];
+	        this.ollamaVersion = source["ollamaVersion"];
+	        this.ollamaError = source["ollamaError"];
+	        this.version = source["version"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.recall = source["recall"];
+	        this.recallNote = source["recallNote"];
+	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
+	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Status);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

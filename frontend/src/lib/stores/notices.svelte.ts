@@ -1,4 +1,4 @@
-// What the reminders scheduler told while the window was not looking (core.Notice): reminders
+// What the reminders scheduler told while the window was not looking (reminders.Notice): reminders
 // missed while Hearth was closed, each caught up or skipped, and a damaged jobs file. The
 // window reads them when it loads and again on every "notice" or "jobs" background event, so
 // one raised at start, before the window listened, still shows; they stay until dismissed.
@@ -38,7 +38,7 @@ export function createNoticesStore(api: NoticesApi) {
     return inFlight;
   }
 
-  /** Dismisses notices at once in the window, then in core. */
+  /** Dismisses notices at once in the window, then in the backend. */
   async function dismiss(...ids: string[]) {
     s.list = s.list.filter((n) => !ids.includes(n.id));
     try {

@@ -1,4 +1,4 @@
-// The Reminders view's state: the jobs (soonest first, as core.ListJobs sorts them), entries
+// The Reminders view's state: the jobs (soonest first, as the schedule service sorts them), entries
 // of jobs.json that could not be read, whether all reminders are paused, and the create
 // form with its errors. Background "jobs" events call refresh; calls that overlap a running
 // refresh fold into one more, so a burst of events costs two reads, not one per event.

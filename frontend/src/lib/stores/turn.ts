@@ -1,4 +1,4 @@
-// Assembling one assistant turn from its run's events (backend/agent/events.go). Pure:
+// Assembling one assistant turn from its run's events (backend/event/run.go). Pure:
 // the chat store batches events and applies them here once per animation frame.
 import type { RunEvent } from '../api';
 

@@ -3,13 +3,18 @@
 import {audit} from '../models';
 import {schedule} from '../models';
 import {config} from '../models';
-import {core} from '../models';
+import {reminders} from '../models';
 import {fitness} from '../models';
+import {models} from '../models';
+import {settings} from '../models';
+import {reach} from '../models';
 import {memory} from '../models';
 import {session} from '../models';
 import {skills} from '../models';
+import {sessions} from '../models';
 import {approval} from '../models';
-import {agent} from '../models';
+import {chat} from '../models';
+import {event} from '../models';
 
 export function Activity(arg1:audit.Filter):Promise<Array<audit.Entry>>;
 
@@ -23,7 +28,7 @@ export function Approve(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function AttachEvents(arg1:string):Promise<void>;
 
-export function BackgroundNotices():Promise<Array<core.Notice>>;
+export function BackgroundNotices():Promise<Array<reminders.Notice>>;
 
 export function CancelPull(arg1:string):Promise<boolean>;
 
@@ -41,11 +46,11 @@ export function DismissNotice(arg1:string):Promise<void>;
 
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
-export function FirstRun():Promise<core.FirstRun>;
+export function FirstRun():Promise<models.FirstRun>;
 
-export function GetBackgroundSettings():Promise<core.BackgroundSettings>;
+export function GetBackgroundSettings():Promise<reminders.BackgroundSettings>;
 
-export function GetSettings():Promise<core.Settings>;
+export function GetSettings():Promise<settings.Settings>;
 
 export function ImportClaudeDesktop(arg1:string):Promise<Array<string>>;
 
@@ -53,17 +58,17 @@ export function JobProblems():Promise<Array<schedule.JobProblem>>;
 
 export function ListJobs():Promise<Array<schedule.Job>>;
 
-export function ListMCPServers():Promise<Array<core.MCPServerView>>;
+export function ListMCPServers():Promise<Array<reach.MCPServerView>>;
 
 export function ListMemoryFiles():Promise<Array<memory.FileInfo>>;
 
-export function ListModels():Promise<Array<core.ModelEntry>>;
+export function ListModels():Promise<Array<models.ModelEntry>>;
 
 export function ListSessions():Promise<Array<session.Summary>>;
 
 export function ListSkills():Promise<Array<skills.Skill>>;
 
-export function LoadSession(arg1:string):Promise<core.History>;
+export function LoadSession(arg1:string):Promise<sessions.History>;
 
 export function MoveKeyToKeyring(arg1:string):Promise<void>;
 
@@ -71,7 +76,7 @@ export function PauseJob(arg1:string,arg2:boolean):Promise<void>;
 
 export function PendingApprovals():Promise<Array<approval.Pending>>;
 
-export function PlainKeys():Promise<core.PlainKeyReport>;
+export function PlainKeys():Promise<settings.PlainKeyReport>;
 
 export function PullModel(arg1:string):Promise<string>;
 
@@ -89,15 +94,15 @@ export function SaveMCPServer(arg1:string,arg2:config.MCPServer):Promise<void>;
 
 export function SaveMemoryFile(arg1:string,arg2:string,arg3:string):Promise<memory.SaveResult>;
 
-export function SaveSettings(arg1:core.Settings):Promise<core.SaveResult>;
+export function SaveSettings(arg1:settings.Settings):Promise<settings.SaveResult>;
 
 export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
 
 export function SecretStorage():Promise<string>;
 
-export function SendMessage(arg1:core.ChatInput):Promise<string>;
+export function SendMessage(arg1:chat.Input):Promise<string>;
 
-export function SessionUsage(arg1:string):Promise<agent.UsageData>;
+export function SessionUsage(arg1:string):Promise<event.UsageData>;
 
 export function SetApprovalMode(arg1:string):Promise<void>;
 
@@ -115,10 +120,10 @@ export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetToolApproval(arg1:string,arg2:string):Promise<void>;
 
-export function Status():Promise<core.Status>;
+export function Status():Promise<settings.Status>;
 
 export function StopRun(arg1:string):Promise<boolean>;
 
-export function TestMCPDraft(arg1:string,arg2:config.MCPServer):Promise<core.MCPTestView>;
+export function TestMCPDraft(arg1:string,arg2:config.MCPServer):Promise<reach.MCPTestView>;
 
-export function TestMCPServer(arg1:string):Promise<core.MCPTestView>;
+export function TestMCPServer(arg1:string):Promise<reach.MCPTestView>;

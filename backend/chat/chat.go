@@ -1,0 +1,278 @@
+// Package chat is the chat service: the runs of the agent (send, stop, continue,
+// one at a time per session), the tools they may use, the one builder that puts each
+// request together, and the background helpers (subagents) a run may spawn. The
+// other services feed it through plain interfaces and functions given to New.
+package chat
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
+	"hearth/backend/event"
+	"hearth/backend/internal/confined"
+	"hearth/backend/session"
+	"hearth/backend/settings"
+	"hearth/backend/subagent"
+	"hearth/backend/tools"
+)
+
+// Memory is what a chat needs of the memory service.
+type Memory interface {
+	// Tools are memory_search and remember.
+	Tools() []tools.Tool
+	// Recall is the recalled-history block for the turn's message.
+	Recall(ctx context.Context, sessionID, text string) string
+	// AfterRun is the one consolidation trigger after a run.
+	AfterRun(sessionID string, historyLen, firstKept int)
+	// ConsolidateAll saves the whole chat before /new archives it.
+	ConsolidateAll(ctx context.Context, sessionID string) error
+	// TakeFailure is a failed background consolidation not told yet.
+	TakeFailure(sessionID string) error
+	// Remember is /remember.
+	Remember(text string) (string, error)
+}
+
+// ToolSource offers tools (the web tools, the reminder tools); it is asked again when
+// the settings change.
+type ToolSource func() ([]tools.Tool, error)
+
+// Options configure New. Every field but Window, Skills and Background is required.
+type Options struct {
+	Settings *settings.Service
+	Store    *session.Store
+	Resolve  agent.ResolveFunc
+	Memory   Memory
+	// Gate is asked before every tool call; Observer sees every event (the audit log).
+	Gate     agent.Gate
+	Observer event.Sink
+	// Sources add tools to the built-in ones.
+	Sources []ToolSource
+	// Skills is what the system prompt says about skills (reach.SkillsPrompt).
+	Skills func() (always []string, summary []prompt.SkillSummary)
+	// Window is how many recent turns a session's requests keep (0: all).
+	Window func(sessionID string) int
+	// WaitTools waits, bounded, for tool sources still starting before a run's
+	// first request (reach.WaitReady: MCP servers connecting).
+	WaitTools func(ctx context.Context, notice func(level, message string))
+	// Channel says where the user chats ("desktop", "cli"): the model is told so.
+	// Empty means the desktop.
+	Channel string
+	// Background hears when a helper finished.
+	Background *event.Broker[event.Background]
+}
+
+// Service is the chat service. It is safe for concurrent use.
+type Service struct {
+	opts     Options
+	registry *tools.Registry // the main agent's tools
+	subTools *tools.Registry // the helpers': the same minus spawn, message and cron
+	runner   *agent.Runner
+	helpers  *helpers
+
+	mu     sync.Mutex
+	masker *tools.Masker   // the registries'; set by the first run (making it may ask the keyring)
+	prompt *prompt.Builder // the system prompt of the current workspace
+	ws     string          // that workspace
+	static []string        // the tools collect registered (MCP adds its own)
+}
+
+// New builds the service: the registries with every tool, the runner and the helpers.
+// It reads no file and starts nothing.
+func New(opts Options) (*Service, error) {
+	if opts.Settings == nil || opts.Store == nil || opts.Resolve == nil || opts.Memory == nil {
+		return nil, errors.New("chat: Settings, Store, Resolve and Memory are required")
+	}
+	if opts.Window == nil {
+		opts.Window = func(string) int { return 0 }
+	}
+	keys := opts.Settings.Keys()
+	s := &Service{opts: opts,
+		registry: tools.NewRegistry(tools.RegistryOptions{}),
+		subTools: tools.NewRegistry(tools.RegistryOptions{}),
+	}
+	_ = s.newPrompt()            // an unusable workspace is told by Start
+	est := prompt.NewEstimator() // calibrated per model from the provider's counts
+	var err error
+	s.runner, err = agent.New(agent.Options{
+		Resolve: opts.Resolve,
+		Tools:   s.registry,
+		Store:   opts.Store,
+		Context: &agent.PromptContext{System: s.systemPrompt, Estimator: est, Recall: opts.Memory.Recall,
+			Window: opts.Window},
+		Estimator: est,
+		Tune:      s.tuning,
+		Channel:   cmp.Or(opts.Channel, prompt.ChannelDesktop),
+		Gate:      opts.Gate,
+		Observer:  opts.Observer,
+		Redact:    keys.Mask,
+		OnStop:    s.stopHelpers,
+		WaitTools: opts.WaitTools,
+		OnNew:     opts.Memory.ConsolidateAll,
+		AfterRun:  func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
+		Commands: map[string]agent.Command{"remember": {
+			Help: "/remember TEXT   save a fact to long-term memory (memory/MEMORY.md)",
+			Run:  func(_ context.Context, _, arg string) (string, error) { return opts.Memory.Remember(arg) },
+		}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("chat: %w", err)
+	}
+	if s.helpers, err = s.newHelpers(); err != nil {
+		return nil, err
+	}
+	if err := s.collect(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// tuning is what a run starting now takes from the settings.
+func (s *Service) tuning() agent.Tuning {
+	cfg := s.opts.Settings.Config()
+	d := cfg.Agents.Defaults
+	temp := d.Temperature
+	return agent.Tuning{DefaultModel: d.Model, MaxToolIterations: d.MaxToolIterations, ContextTokens: d.ContextTokens,
+		MaxTokens: d.MaxTokens, Temperature: &temp, MaxToolResultChars: d.MaxToolResultChars,
+		Workspace: s.opts.Settings.Paths().Workspace}
+}
+
+// newPrompt makes the system prompt's builder for the current workspace.
+func (s *Service) newPrompt() error {
+	// Persona and memory files are read confined to the workspace: one that is a
+	// symlink out (MEMORY.md → config.json) is left out with a warning.
+	ws := s.opts.Settings.Paths().Workspace
+	pb, err := prompt.New(prompt.Options{Workspace: ws, Skills: s.opts.Skills, FS: confined.Files{Dir: ws}})
+	s.mu.Lock()
+	s.prompt, s.ws = pb, ws // pb is nil when the workspace is unusable
+	s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	return nil
+}
+
+func (s *Service) systemPrompt() (string, error) {
+	s.mu.Lock()
+	pb := s.prompt
+	s.mu.Unlock()
+	if pb == nil {
+		return "", errors.New("no usable workspace (hint: fix --workspace or agents.defaults.workspace)")
+	}
+	return pb.SystemPrompt()
+}
+
+// collect registers every tool but MCP's from the current settings: the built-in
+// ones, the sources', memory's and spawn. Tools that are gone (exec turned off) are
+// withdrawn.
+func (s *Service) collect() error {
+	cfg, paths := s.opts.Settings.Config(), s.opts.Settings.Paths()
+	keys := s.opts.Settings.Keys()
+	all := tools.Builtins(tools.Options{
+		Policy: tools.Policy{
+			Workspace:    paths.Workspace,
+			Unrestricted: !cfg.Tools.RestrictToWorkspace,
+			AllowedPaths: cfg.Tools.AllowedPaths,
+			// The config file holds keys and the sandbox rules: never writable.
+			ProtectedPaths: append(slices.Clone(cfg.Tools.ProtectedPaths), paths.ConfigFile),
+		},
+		MaxResultChars: cfg.Agents.Defaults.MaxToolResultChars,
+		Exec: tools.ExecOptions{Timeout: time.Duration(cfg.Tools.Exec.Timeout) * time.Second,
+			AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv, Sandbox: s.opts.Settings.Sandbox(),
+			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network, Hidden: paths.HearthDirs()},
+		DisableExec: !cfg.Tools.Exec.Enabled,
+	})
+	for _, src := range s.opts.Sources {
+		ts, err := src()
+		if err != nil {
+			return fmt.Errorf("chat: tools: %w", err)
+		}
+		all = append(all, ts...)
+	}
+	all = append(all, s.opts.Memory.Tools()...)
+	all = append(all, s.helpers.mgr.Tool())
+	names := make([]string, 0, len(all))
+	var sub []tools.Tool
+	for _, t := range all {
+		names = append(names, t.Name())
+		if !slices.Contains(subagent.Excluded, t.Name()) {
+			sub = append(sub, t)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, old := range s.static {
+		if !slices.Contains(names, old) {
+			s.registry.Unregister(old)
+			s.subTools.Unregister(old)
+		}
+	}
+	s.static = names
+	if err := s.registry.Register(all...); err != nil {
+		return fmt.Errorf("chat: tools: %w", err)
+	}
+	if err := s.subTools.Register(sub...); err != nil {
+		return fmt.Errorf("chat: tools: %w", err)
+	}
+	return nil
+}
+
+// mask hands the registries the Masker of the current keys: every tool result is
+// masked with it. Keys reports a new one after a key changed.
+func (s *Service) mask() {
+	m := s.opts.Settings.Keys().Masker()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m != s.masker {
+		s.masker = m
+		s.registry.SetMasker(m)
+		s.subTools.SetMasker(m)
+	}
+}
+
+// SandboxNote is what the named tool's calls may do once allowed (exec's sandbox),
+// for the approval card; "" when nothing confines it.
+func (s *Service) SandboxNote(tool string) string {
+	t, ok := s.registry.Get(tool)
+	if n, is := t.(interface{ SandboxNote() string }); ok && is {
+		return n.SandboxNote()
+	}
+	return ""
+}
+
+// Registries are where MCP tools go: the main agent's and the helpers'.
+func (s *Service) Registries() []*tools.Registry { return []*tools.Registry{s.registry, s.subTools} }
+
+// Apply follows a settings change: the tools are collected again (exec turned off is
+// withdrawn; registering the same tools again costs microseconds) and the system
+// prompt follows a moved workspace. Runs already going keep what they started with;
+// the limits (model, tokens, iterations) and the keys' Masker are taken by each run
+// as it starts.
+func (s *Service) Apply() {
+	s.mu.Lock()
+	moved := s.ws != s.opts.Settings.Paths().Workspace
+	s.mu.Unlock()
+	if moved {
+		if err := s.newPrompt(); err != nil {
+			slog.Warn("system prompt of the new workspace", "err", err)
+		}
+	}
+	if err := s.collect(); err != nil {
+		slog.Warn("tools not updated after a settings change", "err", err)
+	}
+}
+
+// Close stops accepting runs and interrupts the running ones (they are kept on disk
+// as interrupted and can be continued after the next start), then cancels the
+// helpers, waiting for both until ctx is done.
+func (s *Service) Close(ctx context.Context) error {
+	err := s.runner.Shutdown(ctx)
+	return errors.Join(err, s.helpers.close(ctx))
+}

@@ -1,0 +1,122 @@
+package chat
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"hearth/backend/agent"
+	"hearth/backend/event"
+)
+
+// Start begins a turn with every option (Model for `--model`, images, channel,
+// unattended runs) and returns at once; events go to sink (may be nil) as the run
+// goes. Cancelling ctx stops the run. Text starting with "/" is a slash command. A
+// session that is already running refuses with agent.ErrBusy.
+func (s *Service) Start(ctx context.Context, req agent.Request, sink event.Sink) (*agent.Run, error) {
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
+	s.mask()
+	if req.Model != "" {
+		if _, _, err := s.opts.Resolve(req.Model); err != nil {
+			return nil, fmt.Errorf("model %q: %w", req.Model, err)
+		}
+	}
+	if req.SessionID != "" {
+		if err := s.opts.Memory.TakeFailure(req.SessionID); err != nil {
+			req.Notices = append(req.Notices, fmt.Sprintf("Saving older messages of this chat to memory failed: %v. They stay in the chat and saving is tried again later.", err))
+		}
+	}
+	return s.runner.Start(ctx, req, sink)
+}
+
+// Input is one message from the window's composer.
+type Input struct {
+	SessionID string `json:"sessionId"`
+	Text      string `json:"text"`
+	// Images are base64 (a data: URL prefix is allowed), PNG/JPEG/WebP/GIF.
+	Images []string `json:"images"`
+	Model  string   `json:"model"`
+}
+
+// Send starts a turn from the composer and returns its run id; the turn outlives
+// the call (it ends by itself or by Stop).
+func (s *Service) Send(in Input, sink event.Sink) (string, error) {
+	imgs, err := DecodeImages(in.Images)
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(in.Text) == "" && len(imgs) == 0 {
+		return "", fmt.Errorf("send: empty message (hint: type something or attach a picture)")
+	}
+	run, err := s.Start(context.Background(), agent.Request{SessionID: in.SessionID, Text: in.Text, Images: imgs, Model: in.Model}, sink)
+	if err != nil {
+		return "", err
+	}
+	return run.ID, nil
+}
+
+// maxImageBytes bounds one attachment (what a vision model can take anyway).
+const maxImageBytes = 20 << 20
+
+// DecodeImages turns composer attachments into raw bytes.
+func DecodeImages(in []string) ([][]byte, error) {
+	out := make([][]byte, 0, len(in))
+	for i, s := range in {
+		if _, rest, ok := strings.Cut(s, ";base64,"); ok && strings.HasPrefix(s, "data:") {
+			s = rest
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return nil, fmt.Errorf("image %d: not base64: %w (hint: attach the picture again)", i+1, err)
+		}
+		if len(b) > maxImageBytes {
+			return nil, fmt.Errorf("image %d is %d MB (hint: attach a picture under %d MB)", i+1, len(b)>>20, maxImageBytes>>20)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// Continue resumes the session's interrupted run (after a crash or a quit mid-turn):
+// its partial turn is kept and the loop goes on under the same run id; events go to
+// sink. Cancelling ctx stops the run.
+func (s *Service) Continue(ctx context.Context, sessionID string, sink event.Sink) (*agent.Run, error) {
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
+	s.mask()
+	return s.runner.Continue(ctx, sessionID, sink)
+}
+
+// usable says why no turn can run: the workspace folder is unusable.
+func (s *Service) usable() error {
+	if err := s.opts.Settings.PathsError(); err != nil {
+		return fmt.Errorf("chat: %w (hint: fix --workspace or agents.defaults.workspace)", err)
+	}
+	return nil
+}
+
+// Stop cancels the session's running turn (model call and tools, within a second)
+// and its helpers; it reports whether anything was running.
+func (s *Service) Stop(sessionID string) bool { return s.runner.Stop(sessionID) }
+
+// InUse says why a session cannot be deleted now (it has a running turn), or nil.
+func (s *Service) InUse(sessionID string) error {
+	if runID, busy := s.runner.Busy(sessionID); busy {
+		return fmt.Errorf("%w with run %s", agent.ErrBusy, runID)
+	}
+	return nil
+}
+
+// Running reports whether any turn is going (a settings change then applies from
+// the next one).
+func (s *Service) Running() bool { return s.runner.Active() > 0 }
+
+// Usage is the last context use of a session's model call.
+func (s *Service) Usage(sessionID string) event.UsageData {
+	u, _ := s.runner.Usage(sessionID)
+	return u
+}

@@ -1,0 +1,114 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"hearth/backend/agent"
+	"hearth/backend/event"
+	"hearth/backend/session"
+	"hearth/backend/subagent"
+)
+
+// helpers are the background tasks a run may spawn: their own runner over the
+// restricted registry, and the manager that runs them and reports back.
+type helpers struct {
+	runner *agent.Runner
+	mgr    *subagent.Manager
+}
+
+// newHelpers builds the helpers' runner and manager. Their sessions live in
+// sessions/.subagents, out of the sessions list; they are unattended: the gate never
+// waits for them, and their tool calls are audited like any other.
+func (s *Service) newHelpers() (*helpers, error) {
+	st := s.opts.Settings
+	ctx := subagent.NewContext(func() string { return st.Paths().Workspace })
+	runner, err := agent.New(agent.Options{
+		Resolve:   s.opts.Resolve,
+		Tools:     s.subTools,
+		Store:     session.NewStore(filepath.Join(s.opts.Store.Dir(), ".subagents"), session.Options{}),
+		Context:   ctx,
+		Estimator: ctx.Estimator,
+		Tune: func() agent.Tuning {
+			t := s.tuning()
+			t.MaxToolIterations = st.Config().Agents.Defaults.SubagentMaxToolIterations
+			return t
+		},
+		Channel:  "subagent",
+		Gate:     s.opts.Gate,
+		Observer: s.opts.Observer,
+		Redact:   st.Keys().Mask,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("subagents: %w", err)
+	}
+	parents := s.opts.Store
+	mgr, err := subagent.New(subagent.Options{
+		Runner:  runner,
+		Parents: parents,
+		Busy:    func(id string) bool { _, busy := s.runner.Busy(id); return busy },
+		// The helper uses the model the chat uses (/model may have changed it).
+		Model: func(parent string) string {
+			if sess, err := parents.Load(parent); err == nil {
+				return sess.Meta.Model
+			}
+			return ""
+		},
+		// The report goes out like a reminder's: a notification that opens the chat,
+		// and the window reloads that chat (it got a new message).
+		Notify: s.helperDone,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("subagents: %w", err)
+	}
+	return &helpers{runner: runner, mgr: mgr}, nil
+}
+
+func (s *Service) helperDone(r subagent.Report) {
+	if s.opts.Background == nil {
+		return
+	}
+	title := fmt.Sprintf("Background task %q finished", r.Label)
+	code := "subagent.finished"
+	if r.Status != event.StatusOK {
+		title = fmt.Sprintf("Background task %q %s", r.Label, r.Status)
+		code = "subagent.ended"
+	}
+	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: title,
+		Text: firstLine(r.Result+r.Error, 200), SessionID: r.ParentSessionID,
+		Code: code, Args: map[string]string{"label": r.Label, "status": string(r.Status)}})
+}
+
+// stopHelpers is the runner's OnStop hook (/stop, Stop): the session's helpers stop too.
+func (s *Service) stopHelpers(sessionID string) bool {
+	if s.helpers == nil {
+		return false
+	}
+	return s.helpers.mgr.Cancel(sessionID)
+}
+
+// Helpers lists the running background tasks.
+func (s *Service) Helpers() []subagent.Info { return s.helpers.mgr.Running() }
+
+// close cancels the helpers and waits for them until ctx is done.
+func (h *helpers) close(ctx context.Context) error {
+	err := h.mgr.Close(ctx)
+	if serr := h.runner.Shutdown(ctx); err == nil {
+		err = serr
+	}
+	return err
+}
+
+func firstLine(s string, n int) string {
+	for i, c := range s {
+		if c == '\n' {
+			s = s[:i]
+			break
+		}
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,33 @@
+package event
+
+// MemoryChanged says a memory or persona file changed: written by the agent, a
+// consolidation, the window's editor or another program. File is relative to the
+// workspace ("memory/MEMORY.md").
+type MemoryChanged struct {
+	File string `json:"file"`
+}
+
+// Background is something work in the background tells the user: a reminder's
+// answer, the message tool's post, a heartbeat finding, a missed-run or jobs-file
+// notice, a finished helper, or (Kind BackgroundJobs, no text) that the reminders
+// changed. The desktop shows it as a notification that opens SessionID and refreshes
+// its views. Code and Args name the message for translation; Text is its English.
+type Background struct {
+	Kind      string            `json:"kind"`
+	Title     string            `json:"title"`
+	Text      string            `json:"text"`
+	SessionID string            `json:"sessionId,omitempty"`
+	JobID     string            `json:"jobId,omitempty"`
+	Code      string            `json:"code,omitempty"`
+	Args      map[string]string `json:"args,omitempty"`
+}
+
+// Background kinds.
+const (
+	BackgroundMessage   = "message"   // the message tool posted content
+	BackgroundReminder  = "reminder"  // a reminder's answer
+	BackgroundHeartbeat = "heartbeat" // a heartbeat reply that is not HEARTBEAT_OK
+	BackgroundNotice    = "notice"    // missed runs caught up or skipped, a damaged jobs file
+	BackgroundJobs      = "jobs"      // the jobs changed (no text): refresh lists and the tray
+	BackgroundSubagent  = "subagent"  // a spawned helper finished; its report is in SessionID
+)

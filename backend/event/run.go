@@ -1,0 +1,187 @@
+// Package event holds what Hearth's parts tell each other and the user: the ordered
+// stream of a run (run_started … run_finished, the JSON contract the window and the CLI
+// read) and the other typed news (memory changed, MCP changed, background notices),
+// delivered through Broker. It is a leaf: it imports no other Hearth package, so the
+// agent, the audit log, the approval gate, the services and both front ends can all
+// share these types.
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Type names an event in the run's stream.
+type Type string
+
+// Event types, in the order a run may emit them: run_started first, exactly
+// one run_finished last, anything else in between.
+const (
+	RunStarted     Type = "run_started"
+	TextDelta      Type = "text_delta"
+	ReasoningDelta Type = "reasoning_delta"
+	ToolCall       Type = "tool_call"
+	Approval       Type = "approval" // emitted by the approval gate
+	ToolResult     Type = "tool_result"
+	Usage          Type = "usage"
+	Notice         Type = "notice"
+	Error          Type = "error"
+	RunFinished    Type = "run_finished"
+)
+
+// Status is how a run ended (run_finished status; the session file keeps the same
+// values).
+type Status string
+
+// Run statuses.
+const (
+	StatusOK          Status = "ok"
+	StatusError       Status = "error"
+	StatusCancelled   Status = "cancelled"
+	StatusInterrupted Status = "interrupted" // cut by a shutdown or crash: can be continued
+)
+
+// Event is one entry of a run's stream. It marshals as one flat JSON object:
+// the envelope {runId, sessionId, seq, type} followed by the fields of Data,
+// e.g. {"runId":"r1","sessionId":"s1","seq":3,"type":"text_delta","text":"Hel"}.
+type Event struct {
+	RunID     string
+	SessionID string
+	// Seq starts at 1 and grows by one per event of the run.
+	Seq  int64
+	Type Type
+	// Data is the payload: one of the *Data types below, matching Type.
+	Data any
+}
+
+// StartedData is the payload of run_started.
+type StartedData struct {
+	Model string `json:"model"`
+	// Continued is set when the run resumes an interrupted one (Continue).
+	Continued bool `json:"continued,omitempty"`
+}
+
+// DeltaData is the payload of text_delta and reasoning_delta.
+type DeltaData struct {
+	Text string `json:"text"`
+}
+
+// ToolCallData is the payload of tool_call.
+type ToolCallData struct {
+	CallID string          `json:"callId"`
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args"`
+}
+
+// ApprovalData is the payload of approval (emitted by the approval gate).
+type ApprovalData struct {
+	CallID string `json:"callId"`
+	State  string `json:"state"` // requested, allowed, denied
+	Scope  string `json:"scope,omitempty"`
+	// Sandbox says, on a request, what the call will be allowed to do once allowed (exec:
+	// where it may write, whether it has network); empty when nothing confines it.
+	Sandbox string `json:"sandbox,omitempty"`
+}
+
+// ApprovalDenied is the denied State of ApprovalData.
+const ApprovalDenied = "denied"
+
+// ScopeInvalid is the scope of the denied approval event the loop itself
+// emits for a call whose arguments were refused before the Gate was asked
+// (a key given twice or in two spellings of case, a missing or unknown
+// field): the audit log records it as "invalid".
+const ScopeInvalid = "invalid"
+
+// ToolResultData is the payload of tool_result.
+type ToolResultData struct {
+	CallID     string `json:"callId"`
+	Name       string `json:"name"`
+	OK         bool   `json:"ok"`
+	Content    string `json:"content"`
+	DurationMs int64  `json:"durationMs"`
+}
+
+// UsageData is the payload of usage, sent after every model call.
+type UsageData struct {
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+	// ContextUsed is what the last call occupied of the window (prompt +
+	// reply); ContextLimit is the window (num_ctx).
+	ContextUsed  int `json:"contextUsed"`
+	ContextLimit int `json:"contextLimit"`
+}
+
+// Notice levels.
+const (
+	LevelInfo    = "info"
+	LevelWarning = "warning"
+)
+
+// NoticeData is the payload of notice: something the user should know that
+// is not an error (history left out, model lacks tools, …).
+type NoticeData struct {
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+// Error codes besides the llm.ErrorKind values (unreachable, model_not_found,
+// context_overflow, auth, rate_limited, bad_response).
+const (
+	CodeLoopDetected = "loop_detected"
+	CodeStorage      = "storage"
+	CodeInternal     = "internal"
+	CodeModel        = "model"
+)
+
+// ErrorData is the payload of error.
+type ErrorData struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// FinishedData is the payload of run_finished.
+type FinishedData struct {
+	Status Status `json:"status"`
+	// Final is the answer the user got (partial when cancelled).
+	Final      string `json:"final"`
+	DurationMs int64  `json:"durationMs"`
+	// NewSessionID is set by /new: the session the chat continues in.
+	NewSessionID string `json:"newSessionId,omitempty"`
+}
+
+type envelope struct {
+	RunID     string `json:"runId"`
+	SessionID string `json:"sessionId"`
+	Seq       int64  `json:"seq"`
+	Type      Type   `json:"type"`
+}
+
+// MarshalJSON writes the envelope and the payload's fields as one object.
+func (e Event) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(envelope{e.RunID, e.SessionID, e.Seq, e.Type})
+	if err != nil {
+		return nil, err
+	}
+	if e.Data == nil {
+		return head, nil
+	}
+	body, err := json.Marshal(e.Data)
+	if err != nil {
+		return nil, fmt.Errorf("event %s: %w", e.Type, err)
+	}
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("event %s: payload %T is not a JSON object", e.Type, e.Data)
+	}
+	if len(body) == 2 { // {}
+		return head, nil
+	}
+	out := make([]byte, 0, len(head)+len(body))
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	return append(out, body[1:]...), nil
+}
+
+// Sink receives a run's events in order, from the run's goroutines one at a
+// time. It must not block for long: the run waits for it.
+type Sink func(Event)

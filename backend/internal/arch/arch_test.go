@@ -1,0 +1,148 @@
+// Package arch checks the shape of backend/: how many other backend packages each one
+// imports and how many exported methods a type has. Both limits keep the services small
+// (docs/architecture.md); only the composition root, backend/app, may import more.
+package arch
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const (
+	module          = "hearth/"
+	maxImports      = 8  // other backend packages one package may import
+	maxMethods      = 25 // exported methods of one exported type
+	compositionRoot = "backend/app"
+)
+
+// pkg is what the check needs of one package: its backend imports and the exported
+// methods per exported type.
+type pkg struct {
+	imports map[string]bool
+	methods map[string]int
+}
+
+// scan parses the non-test Go files under backend/ (the repository root is three
+// levels up from this test's directory).
+func scan(t *testing.T) map[string]*pkg {
+	t.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := map[string]*pkg{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(filepath.Join(root, "backend"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		p := pkgs[rel]
+		if p == nil {
+			p = &pkg{imports: map[string]bool{}, methods: map[string]int{}}
+			pkgs[rel] = p
+		}
+		for _, im := range f.Imports {
+			ip := strings.Trim(im.Path.Value, `"`)
+			if strings.HasPrefix(ip, module+"backend/") {
+				p.imports[strings.TrimPrefix(ip, module)] = true
+			}
+		}
+		full, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range full.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || !fn.Name.IsExported() {
+				continue
+			}
+			if typ := receiver(fn.Recv.List[0].Type); ast.IsExported(typ) {
+				p.methods[typ]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+func receiver(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return receiver(x.X)
+	case *ast.IndexExpr: // generic type
+		return receiver(x.X)
+	case *ast.IndexListExpr:
+		return receiver(x.X)
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
+}
+
+func TestBackendImportLimit(t *testing.T) {
+	pkgs := scan(t)
+	names := make([]string, 0, len(pkgs))
+	for name := range pkgs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	most, at := 0, ""
+	for _, name := range names {
+		n := len(pkgs[name].imports)
+		if name == compositionRoot {
+			continue
+		}
+		if n > most {
+			most, at = n, name
+		}
+		if n > maxImports {
+			t.Errorf("%s imports %d backend packages (at most %d; only %s may import more): %v",
+				name, n, maxImports, compositionRoot, keys(pkgs[name].imports))
+		}
+	}
+	t.Logf("most backend imports outside %s: %d (%s)", compositionRoot, most, at)
+}
+
+func TestExportedMethodLimit(t *testing.T) {
+	most, at := 0, ""
+	for name, p := range scan(t) {
+		for typ, n := range p.methods {
+			if n > most {
+				most, at = n, name+"."+typ
+			}
+			if n > maxMethods {
+				t.Errorf("%s.%s has %d exported methods (at most %d): split it by concern", name, typ, n, maxMethods)
+			}
+		}
+	}
+	t.Logf("most exported methods of one type: %d (%s)", most, at)
+}
+
+func TestMemoryDoesNotImportAgent(t *testing.T) {
+	if scan(t)["backend/memory"].imports["backend/agent"] {
+		t.Error("backend/memory imports backend/agent: memory feeds the run through plain values (backend/chat), not the agent's types")
+	}
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,291 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"hearth/backend/event"
+	"hearth/backend/llm"
+	"hearth/backend/session"
+	"hearth/backend/tools"
+)
+
+// ServiceOptions configure the memory service; Apply changes them later.
+type ServiceOptions struct {
+	Workspace string
+	// IndexDir holds the recall indexes, one folder per workspace.
+	IndexDir string
+	// EmbeddingModel embeds for vector search ("" is keyword search only).
+	EmbeddingModel string
+	// Resolve maps a model name to its provider (the models service).
+	Resolve func(name string) (llm.Provider, string, error)
+	// DefaultModel consolidates sessions that name no model.
+	DefaultModel string
+	// Window is agents.defaults.memoryWindow; ContextTokens sizes a consolidation call.
+	Window, ContextTokens int
+	Block                 BlockOptions
+	// Sessions is the session store consolidation reads.
+	Sessions *session.Store
+}
+
+// Service is the memory service: the workspace's memory files, the recall index,
+// consolidation of old chat messages into the files (started from one place,
+// AfterRun, and by /new) and the file watcher, whose news goes to the broker given to
+// NewService. Building it reads nothing.
+type Service struct {
+	changes *event.Broker[event.MemoryChanged]
+
+	mu       sync.Mutex
+	opts     ServiceOptions
+	store    *Store
+	index    *Index
+	cons     *Consolidator
+	recall   *Recaller
+	watching context.CancelFunc // the running watcher's stop, nil before Start
+	retired  sync.WaitGroup     // consolidators of an old workspace finishing
+}
+
+// NewService builds the service over opts; changes (may be nil) hears every change
+// of a memory or persona file.
+func NewService(opts ServiceOptions, changes *event.Broker[event.MemoryChanged]) *Service {
+	s := &Service{changes: changes}
+	s.build(opts)
+	return s
+}
+
+// build makes the store, index and consolidator of opts. The caller holds s.mu (or
+// owns s alone).
+func (s *Service) build(opts ServiceOptions) {
+	s.opts = opts
+	s.store = NewStore(opts.Workspace, nil)
+	s.store.OnChange(s.publish)
+	io := IndexOptions{Workspace: opts.Workspace, SessionsDir: sessionsDir(opts.Sessions),
+		Dir: filepath.Join(opts.IndexDir, workspaceID(opts.Workspace))}
+	if name := strings.TrimSpace(opts.EmbeddingModel); name != "" {
+		io.Model, io.Embed = name, embedder(name, opts.Resolve)
+	}
+	s.index = NewIndex(io)
+	s.cons = s.newConsolidator(opts)
+	s.recall = &Recaller{Index: s.index, Block: opts.Block}
+}
+
+func (s *Service) newConsolidator(opts ServiceOptions) *Consolidator {
+	return NewConsolidator(ConsolidatorOptions{Store: s.store, Sessions: opts.Sessions, Resolve: opts.Resolve,
+		DefaultModel: opts.DefaultModel, Window: opts.Window, ContextTokens: opts.ContextTokens})
+}
+
+func sessionsDir(st *session.Store) string {
+	if st == nil {
+		return ""
+	}
+	return st.Dir()
+}
+
+// embedder embeds with the named model through resolve.
+func embedder(name string, resolve func(string) (llm.Provider, string, error)) func(context.Context, []string) ([][]float32, error) {
+	return func(ctx context.Context, texts []string) ([][]float32, error) {
+		p, model, err := resolve(name)
+		if err != nil {
+			return nil, fmt.Errorf("embedding model %s: %w: %w", name, err, ErrEmbedUnavailable)
+		}
+		e, ok := p.(llm.Embedder)
+		if !ok {
+			return nil, fmt.Errorf("embedding model %s: its provider cannot embed: %w (hint: use an Ollama embedding model such as ollama/nomic-embed-text)", name, ErrEmbedUnavailable)
+		}
+		return e.Embed(ctx, model, texts)
+	}
+}
+
+// workspaceID names a workspace's index folder: a short hash of its path.
+func workspaceID(ws string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(ws)))
+	return hex.EncodeToString(sum[:6])
+}
+
+func (s *Service) publish(name string) {
+	if s.changes != nil {
+		s.changes.Publish(event.MemoryChanged{File: name})
+	}
+}
+
+// parts returns the current store, index and consolidator.
+func (s *Service) parts() (*Store, *Index, *Consolidator) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.store, s.index, s.cons
+}
+
+// Start watches the memory and persona files for changes made by other programs
+// (an editor, a sync tool); the store reports its own writes without it.
+func (s *Service) Start(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watchLocked()
+}
+
+func (s *Service) watchLocked() error {
+	if s.watching != nil {
+		s.watching()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.watching = cancel
+	return s.store.Watch(ctx)
+}
+
+// Close stops the watcher and lets running consolidations finish until ctx is done;
+// then they are cancelled before they write anything (the work is done next time).
+func (s *Service) Close(ctx context.Context) error {
+	s.mu.Lock()
+	if s.watching != nil {
+		s.watching()
+		s.watching = nil
+	}
+	cons := s.cons
+	s.mu.Unlock()
+	err := cons.Wait(ctx)
+	cons.Close()
+	s.retired.Wait()
+	return err
+}
+
+// Apply takes the settings after a change. A new workspace, index folder, embedding
+// or consolidation model gets a new store, index and consolidator (the old
+// consolidations finish in the background) and the watcher follows; a changed recall
+// block only a new Recaller.
+func (s *Service) Apply(opts ServiceOptions) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.opts
+	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.EmbeddingModel == opts.EmbeddingModel &&
+		o.DefaultModel == opts.DefaultModel && o.Window == opts.Window && o.ContextTokens == opts.ContextTokens {
+		s.opts, s.recall = opts, &Recaller{Index: s.index, Block: opts.Block}
+		return
+	}
+	s.retire(s.cons)
+	s.build(opts)
+	if s.watching != nil {
+		if err := s.watchLocked(); err != nil {
+			slog.Warn("memory files not watched", "err", err)
+		}
+	}
+}
+
+// retire lets a replaced consolidator finish its work in the background.
+func (s *Service) retire(c *Consolidator) {
+	s.retired.Add(1)
+	go func() {
+		defer s.retired.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = c.Wait(ctx)
+		c.Close()
+	}()
+}
+
+// Tools are memory_search and remember.
+func (s *Service) Tools() []tools.Tool {
+	st, x, _ := s.parts()
+	return Tools(st, x)
+}
+
+// Remember saves a fact to MEMORY.md (the /remember command) and says so.
+func (s *Service) Remember(text string) (string, error) {
+	if strings.TrimSpace(text) == "" {
+		return "Usage: /remember TEXT — e.g. /remember my sister's birthday is 3 May", nil
+	}
+	st, _, _ := s.parts()
+	if _, err := st.Remember(text); err != nil {
+		return "", err
+	}
+	return "Saved to " + MemoryFile + ".", nil
+}
+
+// Recall is the recalled-history block for text, the user's message of the turn in
+// sessionID ("" for none). It searches; it starts nothing.
+func (s *Service) Recall(ctx context.Context, sessionID, text string) string {
+	s.mu.Lock()
+	r := s.recall
+	s.mu.Unlock()
+	return r.For(ctx, sessionID, text)
+}
+
+// AfterRun is the one consolidation trigger of a chat: after a run it starts, in the
+// background, a consolidation of the messages the budget left out of the run's last
+// request (firstKept: the first one sent), or of a window's worth of unconsolidated
+// messages once that request's history (historyLen messages) held that many.
+func (s *Service) AfterRun(sessionID string, historyLen, firstKept int) {
+	_, _, c := s.parts()
+	if sessionID == "" {
+		return
+	}
+	if last, ok := c.lastConsolidated(sessionID); ok && firstKept > last+1 && c.Start(sessionID, firstKept) {
+		return
+	}
+	c.Due(sessionID, historyLen)
+}
+
+// ConsolidateAll saves every unconsolidated message of a session now (/new, before
+// the chat is archived); an error keeps the chat as it is.
+func (s *Service) ConsolidateAll(ctx context.Context, sessionID string) error {
+	_, _, c := s.parts()
+	_, err := c.ConsolidateAll(ctx, sessionID)
+	return err
+}
+
+// TakeFailure returns a background consolidation failure of the session not told
+// yet ("" takes any session's).
+func (s *Service) TakeFailure(sessionID string) error {
+	_, _, c := s.parts()
+	return c.TakeFailure(sessionID)
+}
+
+// Store is the current workspace's memory files (List, Read, Save for the editor).
+func (s *Service) Store() *Store {
+	st, _, _ := s.parts()
+	return st
+}
+
+// Consolidations is the current consolidator: the CLI holds consolidations until the
+// answer is out (Hold), waits for them before it exits (Pending, Wait) and tells a
+// failure (TakeFailure).
+func (s *Service) Consolidations() *Consolidator {
+	_, _, c := s.parts()
+	return c
+}
+
+// Search searches the recall index (synced with the files first). Each hit says
+// whether it was found by vector, keyword or both; the result says how it searched.
+func (s *Service) Search(ctx context.Context, query string, k int) (Results, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if strings.TrimSpace(query) == "" {
+		return Results{}, fmt.Errorf("search memory: the query is empty (hint: give words to look for)")
+	}
+	_, x, _ := s.parts()
+	res, err := x.Search(ctx, query, k)
+	if res.Hits == nil {
+		res.Hits = []Hit{} // a JSON list, never null
+	}
+	return res, err
+}
+
+// Recheck makes the recall index ask for the embedding model again: it was maybe
+// just pulled, and a missing one is otherwise not asked about for a while.
+func (s *Service) Recheck() {
+	_, x, _ := s.parts()
+	x.Recheck()
+}
+
+// Reindex rebuilds the recall index from the files.
+func (s *Service) Reindex(ctx context.Context) (IndexReport, error) {
+	_, x, _ := s.parts()
+	return x.Reindex(ctx)
+}

@@ -1,0 +1,141 @@
+// Package reach is the service of what the agent reaches beyond its built-in tools:
+// MCP servers (connected in the background, managed from the MCP view and `hearth
+// mcp`), skills (SKILL.md files offered in the system prompt) and the web tools.
+package reach
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"hearth/backend/agent/prompt"
+	"hearth/backend/config"
+	"hearth/backend/mcp"
+	"hearth/backend/settings"
+	"hearth/backend/skills"
+	"hearth/backend/tools"
+	"hearth/backend/web"
+)
+
+// Service is the reach service. Building it starts nothing: MCP servers are
+// connected by Start and ended by Close.
+type Service struct {
+	settings *settings.Service
+
+	mu     sync.Mutex
+	skills *skills.Loader
+	ws     string            // the workspace skills and MCP servers run in
+	mcp    *mcp.Manager      // nil until Start
+	regs   []*tools.Registry // where MCP tools are registered
+}
+
+// New returns the service.
+func New(s *settings.Service) *Service {
+	r := &Service{settings: s}
+	r.skills = r.newSkills()
+	return r
+}
+
+func (r *Service) newSkills() *skills.Loader {
+	r.ws = r.settings.Paths().Workspace
+	return skills.New(skills.Options{Workspace: r.ws, Getenv: r.settings.Getenv,
+		OnWarning: func(w string) { slog.Warn("skills", "problem", w) }})
+}
+
+// Start connects the configured MCP servers in the background, registering their
+// tools into regs as each one answers; it never waits for a server. Starting again
+// first ends the servers of the last start.
+func (r *Service) Start(_ context.Context, regs ...*tools.Registry) {
+	cfg := r.settings.Config()
+	servers := map[string]config.MCPServer{}
+	for name, c := range cfg.Tools.MCPServers {
+		servers[name] = expandServer(c, r.settings.Getenv)
+	}
+	m := mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
+		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(),
+		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy()})
+	r.mu.Lock()
+	old := r.mcp
+	r.mcp, r.regs = m, regs
+	r.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	m.Start()
+}
+
+// Close ends every MCP server (its whole process group) and withdraws its tools.
+func (r *Service) Close(context.Context) error {
+	r.mu.Lock()
+	m := r.mcp
+	r.mcp = nil
+	r.mu.Unlock()
+	if m != nil {
+		m.Close()
+	}
+	return nil
+}
+
+// Apply follows a settings change: a moved workspace has other skills, and MCP
+// servers started there start again in the new folder.
+func (r *Service) Apply() {
+	r.mu.Lock()
+	if r.ws == r.settings.Paths().Workspace {
+		r.mu.Unlock()
+		return
+	}
+	r.skills = r.newSkills()
+	started, regs := r.mcp != nil, r.regs
+	r.mu.Unlock()
+	if started {
+		r.Start(context.Background(), regs...)
+	}
+}
+
+// Tools are web_search and web_fetch, built from tools.web; none when the web is
+// off (tools.web.offline): their schemas would only cost every request tokens for
+// tools that refuse.
+func (r *Service) Tools() ([]tools.Tool, error) {
+	w := r.settings.Config().Tools.Web
+	if w.Offline {
+		return nil, nil
+	}
+	ts, err := web.New(web.Options{
+		Offline:    w.Offline,
+		Provider:   w.Search.Provider,
+		APIKey:     w.Search.APIKey,
+		SearXNGURL: w.Search.URL,
+		SSRFAllow:  w.SSRFAllow,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("web tools: %w", err)
+	}
+	return ts, nil
+}
+
+func (r *Service) loader() *skills.Loader {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.skills
+}
+
+// SkillsPrompt is what the system prompt says about skills: the bodies of the
+// always-on ones and a summary of the others.
+func (r *Service) SkillsPrompt() (always []string, summary []prompt.SkillSummary) {
+	return r.loader().Prompt()
+}
+
+// ListSkills lists every skill (built-in and workspace) with its source,
+// availability, what it misses, whether it is enabled and its file — for the Skills
+// view. Malformed ones are listed with their problem.
+func (r *Service) ListSkills() []skills.Skill {
+	list, _ := r.loader().List()
+	return list
+}
+
+// SetSkillEnabled turns a skill on or off for the prompt (kept in the workspace's
+// .hearth/skills.json).
+func (r *Service) SetSkillEnabled(name string, enabled bool) error {
+	return r.loader().SetEnabled(name, enabled)
+}

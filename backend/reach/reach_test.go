@@ -1,0 +1,82 @@
+package reach
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/adrg/xdg"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"hearth/backend/config"
+	"hearth/backend/settings"
+	"hearth/backend/tools"
+)
+
+func openSettings(t *testing.T) *settings.Service {
+	t.Helper()
+	root := t.TempDir()
+	for k, v := range map[string]string{"HOME": "home", "XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data", "XDG_STATE_HOME": "state"} {
+		t.Setenv(k, filepath.Join(root, v))
+	}
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+	xdg.Reload()
+	t.Cleanup(xdg.Reload)
+	return settings.Open(settings.Options{Getenv: func(string) string { return "" }})
+}
+
+// echoServer is a streamable-HTTP MCP server with one tool, echo; it returns the URL.
+func echoServer(t *testing.T) string {
+	t.Helper()
+	srv := sdk.NewServer(&sdk.Implementation{Name: "echo", Version: "1"}, nil)
+	type in struct {
+		Text string `json:"text"`
+	}
+	sdk.AddTool(srv, &sdk.Tool{Name: "echo", Description: "Echo the text back."},
+		func(_ context.Context, _ *sdk.CallToolRequest, a in) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + a.Text}}}, nil, nil
+		})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
+	return ts.URL + "/mcp"
+}
+
+// Building the service connects nothing; Start connects in the background and
+// registers the tools; Close withdraws them.
+func TestStartConnectsAndCloseEnds(t *testing.T) {
+	s := openSettings(t)
+	url := echoServer(t)
+	if err := s.Update(func(c *config.Config) error { c.Tools.MCPServers["e"] = config.MCPServer{URL: url}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	r := New(s)
+	if list := r.ListMCPServers(); len(list) != 1 || list[0].Connected || list[0].Transport == "" {
+		t.Fatalf("before Start: %+v", list)
+	}
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	r.Start(t.Context(), reg)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, ok := reg.Get("mcp_e_echo"); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("echo not registered: %v", reg.Names())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if views := r.MCPServerViews(); len(views) != 1 || !views[0].Connected || views[0].ServerName != "echo" {
+		t.Errorf("views %+v", views)
+	}
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := reg.Get("mcp_e_echo"); ok {
+		t.Error("Close left the MCP tool registered")
+	}
+	if list := r.ListMCPServers(); len(list) != 1 || list[0].Connected {
+		t.Errorf("after Close: %+v", list)
+	}
+}

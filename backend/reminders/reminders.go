@@ -1,0 +1,392 @@
+// Package reminders is the schedule service: the reminders (jobs.json, run as
+// unattended turns in their own chats), the heartbeat, the notices the window shows
+// about reminders missed while Hearth was closed, and the cron and message tools.
+// Only the process holding hearth.lock runs the scheduler and the heartbeat.
+package reminders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
+	"hearth/backend/applock"
+	"hearth/backend/config"
+	"hearth/backend/event"
+	"hearth/backend/schedule"
+	"hearth/backend/settings"
+)
+
+// Runs start the unattended turns (the chat service).
+type Runs interface {
+	Start(ctx context.Context, req agent.Request, sink event.Sink) (*agent.Run, error)
+}
+
+// Sessions keeps the heartbeat's chat short on disk (the session store).
+type Sessions interface {
+	KeepRecent(id string, runs int) (dropped int, err error)
+}
+
+// Options configure New; Settings, Runs and Sessions are required, Tasks for the
+// heartbeat.
+type Options struct {
+	Settings *settings.Service
+	Runs     Runs
+	Sessions Sessions
+	// Tasks reads the heartbeat's task list, HEARTBEAT.md (the memory service: it
+	// reads workspace files confined to the workspace).
+	Tasks func() (string, error)
+	// News hears what reminders, the heartbeat and the message tool tell the user,
+	// and that the jobs changed.
+	News *event.Broker[event.Background]
+	// Clock drives reminders and the heartbeat; nil means the system clock.
+	Clock schedule.Clock
+}
+
+// Service is the schedule service. Building it reads nothing.
+type Service struct {
+	opts  Options
+	clock schedule.Clock
+
+	mu      sync.Mutex
+	sched   *schedule.Scheduler // running only in the process holding hearth.lock
+	hb      *schedule.Heartbeat
+	paused  bool
+	posted  map[string]bool // run ids that used the message tool
+	cancel  context.CancelFunc
+	started bool
+	ctx     context.Context // Start's, for restarting the heartbeat
+
+	notices noticeBook // what the window shows until dismissed (notices.go)
+
+	hbMu     sync.Mutex // serialises heartbeat restarts
+	hbCancel context.CancelFunc
+	wg       sync.WaitGroup // the heartbeat loop
+}
+
+// New returns the service. Reminders stay paused across restarts (schedule.paused).
+func New(opts Options) *Service {
+	s := &Service{opts: opts, clock: opts.Clock, posted: map[string]bool{}}
+	if s.clock == nil {
+		s.clock = schedule.SystemClock{}
+	}
+	s.paused = opts.Settings.Config().Schedule.Paused
+	return s
+}
+
+func (s *Service) emit(ev event.Background) {
+	if s.opts.News != nil {
+		s.opts.News.Publish(ev)
+	}
+}
+
+func (s *Service) jobStore() (*schedule.Store, error) {
+	p := s.opts.Settings.Paths()
+	if p.CronDir == "" {
+		return nil, fmt.Errorf("reminders: no data directory: %v", s.opts.Settings.PathsError())
+	}
+	return schedule.NewStore(p.CronDir), nil
+}
+
+// scheduler returns the running scheduler, or a stopped one over the same file (the
+// CLI's `hearth cron run`, which runs a job in its own process).
+func (s *Service) scheduler() (*schedule.Scheduler, error) {
+	s.mu.Lock()
+	sc := s.sched
+	s.mu.Unlock()
+	if sc != nil {
+		return sc, nil
+	}
+	st, err := s.jobStore()
+	if err != nil {
+		return nil, err
+	}
+	return schedule.New(schedule.Options{Store: st, Run: s.runJob, Clock: s.clock})
+}
+
+func (s *Service) jobsChanged() {
+	s.mu.Lock()
+	sc := s.sched
+	s.mu.Unlock()
+	if sc != nil {
+		sc.Kick()
+	}
+	s.emit(event.Background{Kind: event.BackgroundJobs})
+}
+
+// ListJobs returns the reminders, soonest first (jobs that will not run again last),
+// each with its schedule in words, next and last run, last status and error, and
+// history. A damaged jobs.json is an error with a hint.
+func (s *Service) ListJobs() ([]schedule.Job, error) {
+	sc, err := s.scheduler()
+	if err != nil {
+		return nil, err
+	}
+	jobs, _, err := sc.Jobs()
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(jobs, func(a, b schedule.Job) int {
+		if a.NextRun.IsZero() != b.NextRun.IsZero() {
+			if a.NextRun.IsZero() {
+				return 1
+			}
+			return -1
+		}
+		return a.NextRun.Compare(b.NextRun)
+	})
+	return jobs, nil
+}
+
+// JobProblems lists entries of jobs.json that could not be read (they are kept in
+// the file, not run).
+func (s *Service) JobProblems() ([]schedule.JobProblem, error) {
+	sc, err := s.scheduler()
+	if err != nil {
+		return nil, err
+	}
+	_, problems, err := sc.Jobs()
+	return problems, err
+}
+
+// AddJob stores a new reminder and returns it with its first run time.
+func (s *Service) AddJob(spec schedule.JobSpec) (schedule.Job, error) {
+	st, err := s.jobStore()
+	if err != nil {
+		return schedule.Job{}, err
+	}
+	j, err := st.Add(spec, s.clock.Now())
+	if err != nil {
+		return schedule.Job{}, err
+	}
+	s.jobsChanged()
+	return j, nil
+}
+
+// RemoveJob deletes a reminder.
+func (s *Service) RemoveJob(id string) error {
+	st, err := s.jobStore()
+	if err != nil {
+		return err
+	}
+	if err := st.Remove(id); err != nil {
+		return err
+	}
+	s.book().removed(id)
+	s.jobsChanged()
+	return nil
+}
+
+// PauseJob pauses or resumes one reminder.
+func (s *Service) PauseJob(id string, paused bool) error {
+	st, err := s.jobStore()
+	if err != nil {
+		return err
+	}
+	if err := st.SetPaused(id, paused, s.clock.Now()); err != nil {
+		return err
+	}
+	s.jobsChanged()
+	return nil
+}
+
+// RunJobNow runs a reminder at once and waits for its turn to finish (the Reminders
+// view's Run now, `hearth cron run ID`). Its schedule stays.
+func (s *Service) RunJobNow(ctx context.Context, id string) error {
+	sc, err := s.scheduler()
+	if err != nil {
+		return err
+	}
+	err = sc.RunNow(ctx, id)
+	s.emit(event.Background{Kind: event.BackgroundJobs})
+	return err
+}
+
+// SetPaused pauses or resumes every reminder and the heartbeat (the tray's Pause
+// reminders). It is kept in config.json (schedule.paused) so a restart does not
+// quietly resume what the user paused; a failed save still pauses this run.
+func (s *Service) SetPaused(paused bool) {
+	s.mu.Lock()
+	s.paused = paused
+	sc := s.sched
+	s.mu.Unlock()
+	if sc != nil {
+		sc.SetPaused(paused)
+	}
+	if s.opts.Settings.Config().Schedule.Paused != paused {
+		err := s.opts.Settings.Update(func(c *config.Config) error { c.Schedule.Paused = paused; return nil })
+		if err != nil {
+			slog.Warn("reminders paused for this run only", "err", err)
+		}
+	}
+	s.emit(event.Background{Kind: event.BackgroundJobs})
+}
+
+// Paused reports the tray's Pause reminders state.
+func (s *Service) Paused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paused
+}
+
+// Next is the next reminder due, for the tray's "Next:" label.
+func (s *Service) Next() (schedule.Job, bool) {
+	if s.Paused() {
+		return schedule.Job{}, false
+	}
+	jobs, err := s.ListJobs()
+	if err != nil {
+		return schedule.Job{}, false
+	}
+	for _, j := range jobs {
+		if !j.Paused && !j.NextRun.IsZero() {
+			return j, true
+		}
+	}
+	return schedule.Job{}, false
+}
+
+// Start starts the reminders scheduler and the heartbeat. Only the process holding
+// hearth.lock may run them, so the caller proves it holds the lock. They run until
+// Close.
+func (s *Service) Start(ctx context.Context, held *applock.Lock) error {
+	if held == nil {
+		return errors.New("reminders: start needs hearth.lock held (hint: only the desktop app runs reminders)")
+	}
+	st, err := s.jobStore()
+	if err != nil {
+		return err
+	}
+	sc, err := schedule.New(schedule.Options{
+		Store: st, Run: s.runJob, Clock: s.clock, MissedRuns: s.opts.Settings.Config().Schedule.MissedRuns, Watch: true,
+		Notice:  s.schedulerNotice,
+		Changed: func() { s.emit(event.Background{Kind: event.BackgroundJobs}) },
+	})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		cancel()
+		return nil
+	}
+	s.sched, s.cancel, s.ctx, s.started = sc, cancel, ctx, true
+	paused := s.paused
+	s.mu.Unlock()
+	// Callbacks below emit events and take s.mu: never call them under it.
+	if paused {
+		sc.SetPaused(true)
+	}
+	s.book().interruptStale()
+	sc.Start(ctx)
+	return s.restartHeartbeat()
+}
+
+// Close stops the scheduler and the heartbeat and waits for their runs (which end
+// interrupted when the chat service closed first; the next start catches up on them).
+func (s *Service) Close(context.Context) error {
+	s.mu.Lock()
+	sc, cancel := s.sched, s.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	if sc != nil {
+		sc.Wait()
+	}
+	s.wg.Wait()
+	return nil
+}
+
+// runJob runs a reminder as an unattended turn in its session: tools that need
+// approval run only when the job allows them (the gate reads Request.Unattended and
+// AllowTools); nothing ever waits for a human. The answer is delivered as a
+// notification unless the run already reached the user with the message tool.
+func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outcome) {
+	started := s.clock.Now()
+	defer func() {
+		// A missed run being caught up: its notice says how it went. A busy chat
+		// retries later; a run cut by shutdown is caught up next start.
+		if !out.Busy && !out.Interrupted && ctx.Err() == nil {
+			s.book().ran(j.ID, started, out)
+		}
+	}()
+	run, err := s.opts.Runs.Start(ctx, agent.Request{SessionID: j.Session(), Text: j.Message, Unattended: true,
+		AllowTools: j.AllowTools, Channel: prompt.ChannelCron}, nil)
+	if errors.Is(err, agent.ErrBusy) {
+		return schedule.Outcome{Busy: true}
+	}
+	if err != nil {
+		return schedule.Outcome{Status: schedule.StatusError, Err: err}
+	}
+	res := run.Wait()
+	posted := s.takePosted(run.ID)
+	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
+	switch res.Status {
+	case event.StatusInterrupted: // Hearth is quitting: nobody is told, nothing is lost
+		return schedule.Outcome{RunID: run.ID, Interrupted: true}
+	case event.StatusOK:
+	case event.StatusError:
+		out.Status, out.Err = schedule.StatusError, res.Err
+		if out.Err == nil {
+			out.Err = errors.New("the run failed")
+		}
+	default:
+		out.Status, out.Err = schedule.StatusError, fmt.Errorf("the run ended %s", res.Status)
+	}
+	if out.Status == schedule.StatusOK && !posted && strings.TrimSpace(res.Final) != "" {
+		s.emit(event.Background{Kind: event.BackgroundReminder, Title: j.Title(), Text: strings.TrimSpace(res.Final),
+			SessionID: j.Session(), JobID: j.ID})
+	}
+	if out.Err != nil && ctx.Err() == nil {
+		slog.Warn("reminder run failed", "job", j.ID, "err", out.Err)
+		// The reminder itself must not be lost because the model failed.
+		why := firstLineOf(out.Err.Error())
+		s.emit(event.Background{Kind: event.BackgroundReminder, Title: j.Title(), SessionID: j.Session(), JobID: j.ID,
+			Text: j.Message + "\n\n(Hearth could not run this reminder: " + why + ")",
+			Code: "reminder.failed", Args: map[string]string{"message": j.Message, "error": why}})
+	}
+	return out
+}
+
+// takePosted reports whether run used the message tool, and forgets it.
+func (s *Service) takePosted(runID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	posted := s.posted[runID]
+	delete(s.posted, runID)
+	return posted
+}
+
+// Post delivers the message tool's content (schedule.Tools takes it with the service
+// as the cron tool's JobManager): it is already in the chat (as the tool call); this
+// raises the notification that opens it.
+func (s *Service) Post(_ context.Context, p schedule.Post) error {
+	title := "Hearth"
+	if id, ok := strings.CutPrefix(p.SessionID, "cron:"); ok {
+		if st, err := s.jobStore(); err == nil {
+			if j, err := st.Get(id); err == nil {
+				title = j.Title()
+			}
+		}
+	}
+	s.mu.Lock()
+	if p.RunID != "" {
+		s.posted[p.RunID] = true
+	}
+	s.mu.Unlock()
+	s.emit(event.Background{Kind: event.BackgroundMessage, Title: title, Text: p.Content, SessionID: p.SessionID})
+	return nil
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

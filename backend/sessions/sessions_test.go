@@ -1,0 +1,101 @@
+package sessions
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hearth/backend/llm"
+	"hearth/backend/session"
+)
+
+// chat stores one exchange in session id.
+func chat(t *testing.T, s *Service, id, question, answer string) {
+	t.Helper()
+	st := s.Store()
+	if _, err := st.Ensure(session.CreateOptions{ID: id}); err != nil {
+		t.Fatal(err)
+	}
+	err := st.Append(id,
+		session.MessageRecord("r1", llm.Message{Role: llm.RoleUser, Content: question}),
+		session.MessageRecord("r1", llm.Message{Role: llm.RoleAssistant, Content: answer}),
+		session.RunRecord(session.Run{ID: "r1", Status: session.StatusOK, Final: answer}))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNewTouchesNothingAndListsEmpty(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	s := New(Options{Dir: dir})
+	list, err := s.List()
+	if err != nil || len(list) != 0 {
+		t.Fatalf("List = %v, %v", list, err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("listing created %s: %v", dir, err)
+	}
+}
+
+func TestDeleteAsksInUseFirstAndTellsDeleted(t *testing.T) {
+	busy := errors.New("session is busy with run r9")
+	var inUse error
+	var deleted []string
+	s := New(Options{Dir: t.TempDir(), Workspace: t.TempDir,
+		InUse:   func(string) error { return inUse },
+		Deleted: func(id string) { deleted = append(deleted, id) }})
+	chat(t, s, "c1", "hi", "hello")
+	inUse = busy
+	if err := s.Delete("c1"); !errors.Is(err, busy) || !strings.Contains(err.Error(), "stop it first") {
+		t.Fatalf("busy delete: %v", err)
+	}
+	if list, _ := s.List(); len(list) != 1 || len(deleted) != 0 {
+		t.Fatalf("a running chat was deleted: %v %v", list, deleted)
+	}
+	inUse = nil
+	if err := s.Delete("c1"); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := s.List(); len(list) != 0 || len(deleted) != 1 || deleted[0] != "c1" {
+		t.Errorf("after delete: %v, told %v", list, deleted)
+	}
+}
+
+func TestHistoryExportAndRename(t *testing.T) {
+	s := New(Options{Dir: t.TempDir()})
+	chat(t, s, "exp", "question", "Exported answer.")
+	if err := s.Rename("exp", "My chat"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.History("exp")
+	if err != nil || h.Title != "My chat" || len(h.Messages) != 2 || len(h.Runs) != 1 || h.Interrupted == nil {
+		t.Fatalf("History = %+v, %v", h, err)
+	}
+	dir := t.TempDir()
+	md := filepath.Join(dir, ExportName(h.Title, "markdown"))
+	if err := s.ExportFile("exp", "markdown", md); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(md); !strings.Contains(string(b), "Exported answer.") || !strings.HasSuffix(md, "My chat.md") {
+		t.Errorf("%s: %s", md, b)
+	}
+	js := filepath.Join(dir, "c.json")
+	if err := s.ExportFile("exp", "json", js); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(js); !json.Valid(b) {
+		t.Errorf("json export not JSON: %s", b)
+	}
+	if err := s.ExportFile("exp", "pdf", filepath.Join(dir, "x.pdf")); err == nil {
+		t.Error("pdf accepted")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.pdf")); !os.IsNotExist(err) {
+		t.Error("a failed export left a file")
+	}
+	if got := ExportName(`a/b:c`, "json"); got != "a-b-c.json" {
+		t.Errorf("ExportName = %q", got)
+	}
+}

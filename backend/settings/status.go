@@ -1,0 +1,130 @@
+package settings
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"hearth/backend/sandbox"
+)
+
+// Status is a snapshot for `hearth status`, the setup screen and the Settings view.
+type Status struct {
+	ConfigFile      string   `json:"configFile"`
+	ConfigError     string   `json:"configError"`
+	ConfigWarnings  []string `json:"configWarnings"`
+	Workspace       string   `json:"workspace"`
+	WorkspaceError  string   `json:"workspaceError"`
+	DataDir         string   `json:"dataDir"`
+	StateDir        string   `json:"stateDir"`
+	Model           string   `json:"model"`
+	ModelProvider   string   `json:"modelProvider"`
+	ModelConfigured bool     `json:"modelConfigured"`
+	ModelProblem    string   `json:"modelProblem"` // why ModelConfigured is false
+	OllamaHost      string   `json:"ollamaHost"`
+	OllamaReachable bool     `json:"ollamaReachable"`
+	OllamaVersion   string   `json:"ollamaVersion"`
+	OllamaError     string   `json:"ollamaError"` // why OllamaReachable is false, with a hint
+	Version         string   `json:"version"`
+	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how memory
+	// recall searches: "hybrid" (by meaning and by words) when the embedding model
+	// is there, "keyword" (by words only) when it is not set, not installed or
+	// unreachable; RecallNote says why.
+	EmbeddingModel string `json:"embeddingModel"`
+	Recall         string `json:"recall"`
+	RecallNote     string `json:"recallNote,omitempty"`
+	// APIKeys lists the API keys written in config.json in plain text; nil (left
+	// out of the JSON) when there is none.
+	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
+	// Sandbox says how exec commands are confined on this machine (docs/safety.md).
+	Sandbox sandbox.Status `json:"sandbox"`
+}
+
+// OllamaCheckTimeout bounds the reachability check so status stays snappy.
+const OllamaCheckTimeout = 1500 * time.Millisecond
+
+// Status reports config validity, paths, the default model and whether Ollama answers.
+// A nil ctx is allowed (the desktop app may ask before its window context exists).
+func (s *Service) Status(ctx context.Context) Status {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s.mu.Lock()
+	cfg, paths := s.cfg, s.paths
+	st := Status{
+		ConfigFile:     paths.ConfigFile,
+		ConfigWarnings: append([]string{}, s.warnings...),
+		Workspace:      paths.Workspace,
+		DataDir:        paths.DataDir,
+		StateDir:       paths.StateDir,
+		Model:          cfg.Agents.Defaults.Model,
+		OllamaHost:     cfg.OllamaHost(s.getenv),
+		Version:        s.version,
+	}
+	if s.sandbox != nil {
+		st.Sandbox = s.sandbox.Status()
+	}
+	if !cfg.Tools.Exec.SandboxOn() {
+		st.Sandbox.Mode = sandbox.ModeNone
+		st.Sandbox.Summary = "off (tools.exec.sandbox is false)"
+		st.Sandbox.Warning = "the sandbox is switched off (tools.exec.sandbox): commands run with your full rights"
+	}
+	if s.configErr != nil {
+		st.ConfigError = s.configErr.Error()
+	}
+	if s.onboardErr != nil {
+		st.WorkspaceError = s.onboardErr.Error()
+	}
+	s.mu.Unlock()
+
+	if provider, _, err := cfg.ResolveModel(st.Model); err != nil {
+		st.ModelProblem = err.Error()
+	} else {
+		st.ModelProvider = provider
+		st.ModelConfigured, st.ModelProblem = cfg.ProviderConfigured(provider)
+	}
+	st.OllamaVersion, st.OllamaReachable, st.OllamaError = s.checkOllama(ctx, st.OllamaHost)
+	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
+	if s.recall != nil {
+		st.Recall, st.RecallNote = s.recall(ctx, st.OllamaReachable)
+	}
+	if keys := s.keys.PlainKeys(); len(keys.Plain) > 0 {
+		st.APIKeys = &keys
+	}
+	return st
+}
+
+// checkOllama asks GET <host>/api/version, the cheapest endpoint Ollama has.
+func (s *Service) checkOllama(ctx context.Context, host string) (version string, ok bool, problem string) {
+	ctx, cancel := context.WithTimeout(ctx, OllamaCheckTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(host, "/")+"/api/version", nil)
+	if err != nil {
+		return "", false, fmt.Sprintf("bad Ollama host %q: %v (hint: fix providers.ollama.host or OLLAMA_HOST)", host, err)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		hint := "start it with `ollama serve`, or set providers.ollama.host / OLLAMA_HOST if it runs elsewhere"
+		if errors.Is(err, context.DeadlineExceeded) {
+			hint = "it did not answer within 1.5 s; check the host and that Ollama is not stuck"
+		}
+		return "", false, fmt.Sprintf("Ollama is not reachable at %s: %v (hint: %s)", host, err, hint)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode != http.StatusOK {
+		return "", false, fmt.Sprintf("%s/api/version answered HTTP %d (hint: is this really an Ollama server?)", host, resp.StatusCode)
+	}
+	var v struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil {
+		return "", false, fmt.Sprintf("%s/api/version did not answer like Ollama: %v (hint: check the host and port)", host, err)
+	}
+	return v.Version, true, ""
+}
