@@ -20,6 +20,57 @@ static const char *hearthUnused[] = {
 static int hearthTuned = 0; // web views tuned, read by the Go side
 static int hearthTries = 0;
 
+// A focused text field's caret blinks by asking for a frame at every toggle, and the
+// engine then renders at the display's rate for a while after each: about 100 context
+// switches a second for as long as the composer has focus. GTK's own text fields stop
+// blinking after gtk-cursor-blink-timeout seconds without input; the web view does not,
+// and turning blinking off makes it ask for a frame every frame. So after that many
+// seconds without input the blink period is made longer than any session (the caret
+// stays as it is), and the user's period comes back with the next input.
+static gint64 hearthLastInput = 0;
+static guint hearthIdleSource = 0;
+static gint hearthBlinkTime = 0; // the user's blink period while parked, else 0
+
+static gint64 hearthBlinkTimeout(void) {
+	gint t = 10;
+	g_object_get(gtk_settings_get_default(), "gtk-cursor-blink-timeout", &t, NULL);
+	return (t > 0 && t < 3600 ? t : 10) * G_USEC_PER_SEC;
+}
+
+static gboolean hearthIdleCheck(gpointer data) {
+	(void)data;
+	hearthIdleSource = 0;
+	gint64 idle = g_get_monotonic_time() - hearthLastInput, limit = hearthBlinkTimeout();
+	if (idle < limit) {
+		hearthIdleSource = g_timeout_add((guint)((limit - idle) / 1000) + 1, hearthIdleCheck, NULL);
+		return G_SOURCE_REMOVE;
+	}
+	if (hearthBlinkTime == 0) {
+		GtkSettings *s = gtk_settings_get_default();
+		g_object_get(s, "gtk-cursor-blink-time", &hearthBlinkTime, NULL);
+		if (hearthBlinkTime <= 0) hearthBlinkTime = 1200;
+		g_object_set(s, "gtk-cursor-blink-time", G_MAXINT / 2, NULL);
+	}
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean hearthOnInput(GtkWidget *w, GdkEvent *e, gpointer data) {
+	(void)w; (void)data;
+	switch (e->type) {
+	case GDK_KEY_PRESS: case GDK_BUTTON_PRESS: case GDK_SCROLL: case GDK_MOTION_NOTIFY: case GDK_FOCUS_CHANGE:
+		break;
+	default:
+		return FALSE;
+	}
+	hearthLastInput = g_get_monotonic_time();
+	if (hearthBlinkTime != 0) {
+		g_object_set(gtk_settings_get_default(), "gtk-cursor-blink-time", hearthBlinkTime, NULL);
+		hearthBlinkTime = 0;
+	}
+	if (hearthIdleSource == 0) hearthIdleSource = g_timeout_add((guint)(hearthBlinkTimeout() / 1000), hearthIdleCheck, NULL);
+	return FALSE; // the event goes on as before
+}
+
 static WebKitWebView *hearthFindWebView(GtkWidget *w) {
 	if (WEBKIT_IS_WEB_VIEW(w)) return WEBKIT_WEB_VIEW(w);
 	if (!GTK_IS_CONTAINER(w)) return NULL;
@@ -45,6 +96,9 @@ static gboolean hearthTune(gpointer data) {
 		// One local page and no navigation: the engine's memory and page caches only hold
 		// copies of what is already in memory.
 		webkit_web_context_set_cache_model(webkit_web_view_get_context(view), WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+		g_signal_connect(view, "event", G_CALLBACK(hearthOnInput), NULL);
+		hearthLastInput = g_get_monotonic_time();
+		if (hearthIdleSource == 0) hearthIdleSource = g_timeout_add((guint)(hearthBlinkTimeout() / 1000), hearthIdleCheck, NULL);
 		hearthTuned++;
 	}
 	g_list_free(tops);
@@ -79,7 +133,7 @@ func lightenWebView() {
 // once the window is up: a plain int written once by the main thread).
 func logWebViewTuned() {
 	if n := int(C.hearthTunedCount()); n > 0 {
-		slog.Info("web view lightened: unused engine features and caches off", "views", n)
+		slog.Info("web view lightened: unused engine features and caches off, the caret rests when you do", "views", n)
 	} else {
 		slog.Warn("web view not lightened: it was not found")
 	}
