@@ -18,6 +18,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 )
@@ -125,7 +126,7 @@ func (m *Manager) Spawn(parentSessionID, text, label string) (Info, error) {
 	}
 	label = strings.TrimSpace(label)
 	if label == "" {
-		label = shorten(text, 40)
+		label = clip.Squash(text, 40)
 	}
 	m.mu.Lock()
 	if m.closed {
@@ -287,13 +288,4 @@ func reportText(r Report) (text, level, notice string) {
 		return fmt.Sprintf("Background task %q failed: %s", r.Label, why), event.LevelWarning,
 			fmt.Sprintf("Background task %q failed.", r.Label)
 	}
-}
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
