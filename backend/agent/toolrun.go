@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -132,7 +133,7 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		}
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Run(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
-			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), p)
+			Unattended: l.req.Unattended, Channel: cmp.Or(l.req.Channel, l.r.opts.Channel)}), p)
 		if l.t.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled
