@@ -17,7 +17,8 @@ import (
 	"hearth/backend/internal/clip"
 )
 
-// FileName is the jobs file inside the cron directory (SPEC §2).
+// FileName is the jobs file inside the cron directory
+// (docs/design/files-and-config.md#where-files-live).
 const FileName = "jobs.json"
 
 // HistoryLen is how many past runs a job keeps.
@@ -38,7 +39,7 @@ type JobSpec struct {
 	// SessionID is the chat the job runs in; empty means its own "cron:<id>".
 	SessionID string `json:"sessionId,omitempty"`
 	// AllowTools are tools that need approval (exec, MCP) the user allowed
-	// for this job's unattended runs (F-APPROVAL).
+	// for this job's unattended runs (docs/design/safety-defaults.md#approval).
 	AllowTools []string `json:"allowTools,omitempty"`
 }
 

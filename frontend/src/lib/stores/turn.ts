@@ -14,7 +14,7 @@ export type Part =
       result?: string;
       ok?: boolean;
       durationMs?: number;
-      /** Set once the call needed approval (F-APPROVAL). */
+      /** Set once the call needed approval (docs/design/safety-defaults.md#approval). */
       approval?: Approval;
       /** Why a refused call was refused, for the window to word (the result is what the model read). */
       why?: Message;
