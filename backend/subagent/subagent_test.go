@@ -188,7 +188,8 @@ func TestSpawnDelivers(t *testing.T) {
 	notices := append([]event.Event(nil), e.notices...)
 	e.mu.Unlock()
 	if len(notices) != 1 || notices[0].Type != event.Notice || notices[0].SessionID != "chat" || notices[0].RunID != rep.RunID ||
-		notices[0].Data.(event.NoticeData).Message != `Background task "count files" finished.` {
+		notices[0].Data.(event.NoticeData).Message != `Background task "count files" finished.` ||
+		notices[0].Data.(event.NoticeData).Code != "notice.subagent.finished" {
 		t.Errorf("notices %+v", notices)
 	}
 
