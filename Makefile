@@ -30,7 +30,8 @@ run: deps desktop
 test: deps-test
 	scripts/test.sh
 
-## bench: start-up benchmarks (hearth version; window mapped) and the streaming UI benchmark, not part of make test
+## bench: every speed and memory figure with its target (start-up, agent turns, the window at
+## rest, streaming, opening chats); not part of make test. See docs/performance.md.
 bench: deps-test desktop headless
 	scripts/bench.sh
 

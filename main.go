@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -63,6 +64,7 @@ func runDesktop(open func() (*app.App, error)) error {
 	if win.Maximised {
 		state = options.Maximised
 	}
+	lightenWebView()
 	return wails.Run(&options.App{
 		Title:            "Hearth",
 		Width:            win.Width,
@@ -74,6 +76,7 @@ func runDesktop(open func() (*app.App, error)) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 22, B: 20, A: 255},
 		StartHidden:      startHidden(),
 		OnStartup:        bg.startup,
+		OnDomReady:       func(context.Context) { logWebViewTuned() },
 		OnBeforeClose:    bg.beforeClose,
 		OnShutdown:       bg.shutdown,
 		Bind:             []any{facade},
@@ -82,8 +85,9 @@ func runDesktop(open func() (*app.App, error)) error {
 			OnSecondInstanceLaunch: facade.secondInstance,
 		},
 		Linux: &linux.Options{
-			Icon:        icon,
-			ProgramName: "hearth",
+			Icon:             icon,
+			ProgramName:      "hearth",
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})
 }

@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
-# Start-up benchmarks (make bench): prints each figure beside its target.
+# The benchmarks of make bench: each figure beside its target. What they measure and why:
+# docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
 export HEARTH_BIN=$(pwd)/build/bin/hearth HEARTH_DESKTOP_BIN=$(pwd)/build/bin/hearth-desktop HEARTH_HEADLESS_BIN=$(pwd)/build/bin/hearth-headless
+export HEARTH_FAKEOLLAMA_BIN=$(pwd)/build/bin/fakeollama
 dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" \
   go test -run '^$' -bench . -benchtime 10x ./bench/ | tee /tmp/hearth-bench.txt
 echo
 echo "targets: hearth version < 50 ms/run; window mapped < 1000 ms-to-window"
 awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i ~ /^(ms\/run|ms-to-window)$/) print $1, $(i-1), $i }' /tmp/hearth-bench.txt
+
+# `hearth agent -m` against the scripted model (bench/agent_test.go): a turn of 0…80 tool
+# rounds, and the next turn of a chat of 1, 100 and 400 turns in a fresh process.
+echo
+echo "agent turns — targets: CPU per tool round <= 1 ms; peak memory of an 80-round turn <= 25 MB; next turn at 400 turns <= 1.3x a fresh chat's"
+awk '/^Benchmark(ToolRounds|NextTurn)/ { line = $1; for (i = 4; i <= NF; i += 2) line = line sprintf("  %s %s", $(i-1), $i); print line }' /tmp/hearth-bench.txt
+# The same next turn in a running app (one Runner and session store, as in the desktop).
+go test -run '^$' -bench 'NextTurnWarm' -benchtime 20x ./backend/agent/ | tee /tmp/hearth-bench-warm.txt |
+  awk '/^Benchmark/ { line = $1; for (i = 4; i <= NF; i += 2) line = line sprintf("  %s %s", $(i-1), $i); print line " (target x@400 <= 1.3)" }'
+
+# The desktop window at rest: idle PSS over its processes and wakeups.
+echo
+dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" scripts/bench-desktop.sh 2>&1 |
+  grep -v -E '^(dbus-daemon\[|SpiRegistry)' || true
 
 echo
 echo "memory recall — targets: query < 15 ms at 10k chunks; incremental reindex < 50 ms (embedding excluded)"
@@ -15,7 +32,7 @@ go test -run '^$' -bench 'Query|IncrementalReindex|IndexMemory|Reload' -benchtim
 awk '/^Benchmark/ { line = sprintf("%s %.2f ms/op", $1, $3 / 1e6); for (i = 4; i <= NF; i++) if ($i == "MB/10k-chunks") line = line " " $(i-1) " MB/10k-chunks"; print line }' /tmp/hearth-bench-memory.txt
 echo
 echo "first request for \"hello\" — target: at most 2 000 tokens (chars/4) with every tool; also with tools.web.offline"
-go test -run '^$' -bench 'FirstRequestSize' -benchtime 3x ./backend/core/ | tee /tmp/hearth-bench-prompt.txt
+go test -run '^$' -bench 'FirstRequestSize' -benchtime 3x ./backend/app/ | tee /tmp/hearth-bench-prompt.txt
 awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i == "tokens/first-request") t = $(i-1); else if ($i == "tools") n = $(i-1); print $1, t, "tokens,", n, "tools" }' /tmp/hearth-bench-prompt.txt
 echo
 echo "reminders — targets: idle wake < 1 ms with 1 000 jobs; at most 1 wake a minute"

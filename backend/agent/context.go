@@ -29,6 +29,9 @@ type Estimator interface {
 // ContextInput is everything a builder needs for one request.
 type ContextInput struct {
 	SessionID string
+	// RunID names the run the request belongs to: a builder may keep what
+	// it built for the run's first request (the system prompt) for the rest.
+	RunID string
 	// Model is the configured name ("ollama/qwen3:4b").
 	Model string
 	// History is the whole conversation, oldest first, ending with this run's

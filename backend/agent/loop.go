@@ -65,7 +65,7 @@ func (l *loop) prepare() error {
 	if _, err := st.Ensure(session.CreateOptions{ID: id}); err != nil {
 		return fmt.Errorf("start run: %w", err)
 	}
-	sess, err := st.Load(id)
+	sess, err := st.LoadConversation(id)
 	if err != nil {
 		return fmt.Errorf("start run: %w", err)
 	}
@@ -83,14 +83,14 @@ func (l *loop) prepare() error {
 	if err := st.Sync(id); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
 	}
-	l.history = append(sess.Messages(), user)
+	l.history = append(sess.Messages, user) // it has room for one more
 	return nil
 }
 
 // prepareContinue picks up the session's last interrupted run.
 func (l *loop) prepareContinue() error {
 	l.cont = true
-	sess, err := l.r.opts.Store.Load(l.run.SessionID)
+	sess, err := l.r.opts.Store.LoadConversation(l.run.SessionID)
 	if err != nil {
 		return fmt.Errorf("continue: %w", err)
 	}
@@ -100,7 +100,7 @@ func (l *loop) prepareContinue() error {
 	in := sess.Interrupted[len(sess.Interrupted)-1]
 	l.run.ID = in.RunID
 	l.model = cmp.Or(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
-	l.history = sess.Messages()
+	l.history = sess.Messages
 	return nil
 }
 
@@ -219,7 +219,7 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 
 func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, error) {
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
-		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
+		SessionID: l.run.SessionID, RunID: l.run.ID, Model: l.model, History: l.history, Tools: defs,
 		ContextLimit: l.limit, ReplyTokens: l.t.MaxTokens, ModelContext: l.modelMax,
 		Channel: cmp.Or(l.req.Channel, l.r.opts.Channel),
 	})

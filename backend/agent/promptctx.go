@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"hearth/backend/agent/prompt"
@@ -38,6 +39,44 @@ type PromptContext struct {
 	Now func() time.Time
 	// Keep is how many recent tool results stay in full (default 10).
 	Keep int
+
+	mu      sync.Mutex
+	systems map[string]runSystem // by session id (one run per session at a time)
+}
+
+// runSystem is the system prompt a run was given.
+type runSystem struct {
+	runID, text string
+	err         error
+}
+
+// maxRunSystems bounds the runs whose system prompt is kept; a session's
+// next run replaces its entry, so only many sessions at once reach it.
+const maxRunSystems = 64
+
+// system is the run's system prompt: built for its first request and kept
+// for the others. A run sees one persona and one MEMORY.md from start to end
+// (what the agent writes to memory during the run is in its history, and
+// the next turn's prompt shows it), the server's prompt cache keeps the
+// unchanged prefix, and a tool round does not stat every workspace file.
+func (p *PromptContext) system(sessionID, runID string) (string, error) {
+	if runID == "" {
+		return p.System()
+	}
+	p.mu.Lock()
+	rs, ok := p.systems[sessionID]
+	p.mu.Unlock()
+	if ok && rs.runID == runID {
+		return rs.text, rs.err
+	}
+	text, err := p.System()
+	p.mu.Lock()
+	if p.systems == nil || len(p.systems) >= maxRunSystems {
+		p.systems = map[string]runSystem{}
+	}
+	p.systems[sessionID] = runSystem{runID: runID, text: text, err: err}
+	p.mu.Unlock()
+	return text, err
 }
 
 // Build implements ContextBuilder. The stored history stays as the user typed it;
@@ -45,7 +84,7 @@ type PromptContext struct {
 // user message only.
 func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutput, error) {
 	var out ContextOutput
-	system, err := p.System()
+	system, err := p.system(in.SessionID, in.RunID)
 	if err != nil {
 		// One unreadable file is left out of the prompt; chat goes on.
 		out.Notices = append(out.Notices, fmt.Sprintf("Part of the system prompt could not be read: %v", err))
@@ -54,29 +93,31 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	if p.Window != nil {
 		cut = windowStart(in.History, p.Window(in.SessionID))
 	}
-	hist := make([]llm.Message, len(in.History)-cut)
-	copy(hist, in.History[cut:])
+	counter := p.Estimator.Counter(in.Model)
+	// Only the part of a long chat that could still fit is copied and
+	// compacted: what a turn costs follows what it sends, not the chat's length.
+	reach := cut + counter.Reach(in.History[cut:], in.ContextLimit)
+	keep := p.Keep
+	if keep <= 0 {
+		keep = prompt.KeepToolResults
+	}
+	msgs := prompt.CompactToolResults(in.History[reach:], keep) // a copy
 	now := time.Now
 	if p.Now != nil {
 		now = p.Now
 	}
 	recall := ""
-	for i := len(hist) - 1; i >= 0; i-- {
-		if hist[i].Role != llm.RoleUser {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != llm.RoleUser {
 			continue
 		}
 		if p.Recall != nil {
-			recall = p.Recall(ctx, in.SessionID, hist[i].Content)
+			recall = p.Recall(ctx, in.SessionID, msgs[i].Content)
 		}
-		hist[i].Content = prompt.AppendRuntimeContext(hist[i].Content, now(), p.TZ, in.Channel)
+		msgs[i].Content = prompt.AppendRuntimeContext(msgs[i].Content, now(), p.TZ, in.Channel)
 		break
 	}
-	keep := p.Keep
-	if keep <= 0 {
-		keep = prompt.KeepToolResults
-	}
-	msgs := prompt.CompactToolResults(hist, keep)
-	fit, err := p.Estimator.Counter(in.Model).Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
+	fit, err := counter.Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
 		Recall: recall, Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
 		return out, OverflowError(err, "this message does not fit the model's context window", in)
@@ -86,7 +127,14 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 		out.Messages = append(out.Messages, llm.Message{Role: llm.RoleSystem, Content: system})
 	}
 	out.Messages = append(out.Messages, fit.Messages...)
-	out.EstimatedTokens, out.FirstKept = fit.RawTokens, cut+fit.FirstKept
+	// The turns the window keeps but that could not fit are left out as Fit
+	// would have left them.
+	for _, m := range in.History[cut:reach] {
+		if m.Role == llm.RoleUser {
+			fit.Shed.Turns++
+		}
+	}
+	out.EstimatedTokens, out.FirstKept = fit.RawTokens, reach+fit.FirstKept
 	out.Tokens = fit.Tokens
 	out.LeftOutTurns = fit.Shed.Turns
 	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed

@@ -89,9 +89,10 @@ type Options struct {
 type Log struct {
 	opts Options
 
-	mu     sync.Mutex
-	calls  map[string]*Entry // open calls by run id + call id
-	pruned string            // the day the last prune ran
+	mu       sync.Mutex
+	calls    map[string]*Entry // open calls by run id + call id
+	pruned   string            // the day the last prune ran
+	unsynced map[string]bool   // day files written since the last Sync
 }
 
 // New returns a Log over opts.Dir; nothing is written until the first call.
@@ -102,7 +103,7 @@ func New(opts Options) *Log {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Log{opts: opts, calls: map[string]*Entry{}}
+	return &Log{opts: opts, calls: map[string]*Entry{}, unsynced: map[string]bool{}}
 }
 
 // Dir is where the daily files are.
@@ -152,6 +153,9 @@ func (l *Log) Observe(ev event.Event) {
 			}
 		}
 		l.mu.Unlock()
+		if err := l.Sync(); err != nil && l.opts.OnError != nil {
+			l.opts.OnError(err)
+		}
 	}
 }
 
@@ -170,8 +174,11 @@ func approvalValue(d event.ApprovalData) string {
 }
 
 // Write appends one entry to its day's file (created 0600 in a 0700
-// directory) and syncs it; on the first write of a day, files older than
-// KeepDays are removed.
+// directory); on the first write of a day, files older than KeepDays are
+// removed. The entry is on disk for every reader at once, and made durable
+// by the next Sync: Observe syncs when a run finishes, as the session file
+// is synced at the turn's end, instead of once per tool call (an fsync per
+// call was a good part of a tool round's cost).
 func (l *Log) Write(e Entry) error {
 	if e.Time.IsZero() {
 		e.Time = l.opts.Now()
@@ -207,10 +214,33 @@ func (l *Log) Write(e Entry) error {
 	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("audit: write %s: %w", path, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("audit: sync %s: %w", path, err)
-	}
+	l.unsynced[path] = true
 	return nil
+}
+
+// Sync makes the entries written so far durable.
+func (l *Log) Sync() error {
+	l.mu.Lock()
+	paths := make([]string, 0, len(l.unsynced))
+	for p := range l.unsynced {
+		paths = append(paths, p)
+	}
+	clear(l.unsynced)
+	l.mu.Unlock()
+	var first error
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err == nil {
+			err = f.Sync()
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil && !os.IsNotExist(err) && first == nil {
+			first = fmt.Errorf("audit: sync %s: %w (the disk may be full or failing)", p, err)
+		}
+	}
+	return first
 }
 
 // Prune removes daily files older than KeepDays.

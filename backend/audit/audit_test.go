@@ -232,3 +232,35 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Errorf("%d of 20 lines parse", len(got))
 	}
 }
+
+// Entries are synced when their run ends, not one fsync per tool call.
+func TestRunEndSyncs(t *testing.T) {
+	day := time.Date(2026, 11, 23, 10, 0, 0, 0, time.Local)
+	l, _, dir := newLog(t, day)
+	unsynced := func() int {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return len(l.unsynced)
+	}
+	for i, e := range []event.Event{
+		ev("r1", "s1", 1, event.ToolCall, event.ToolCallData{CallID: "c1", Name: "read_file", Args: json.RawMessage(`{"path":"a.md"}`)}),
+		ev("r1", "s1", 2, event.ToolResult, event.ToolResultData{CallID: "c1", Name: "read_file", OK: true, Content: "x"}),
+		ev("r1", "s1", 3, event.ToolCall, event.ToolCallData{CallID: "c2", Name: "read_file", Args: json.RawMessage(`{"path":"b.md"}`)}),
+		ev("r1", "s1", 4, event.ToolResult, event.ToolResultData{CallID: "c2", Name: "read_file", OK: true, Content: "y"}),
+	} {
+		l.Observe(e)
+		if i == 1 {
+			// Written for every reader at once, durable later.
+			if data, err := os.ReadFile(filepath.Join(dir, "2026-11-23.jsonl")); err != nil || !strings.Contains(string(data), `"c1"`) {
+				t.Fatalf("the first entry is not in the file yet: %q %v", data, err)
+			}
+		}
+	}
+	if n := unsynced(); n != 1 {
+		t.Fatalf("%d files waiting for a sync during the run, want 1", n)
+	}
+	l.Observe(ev("r1", "s1", 5, event.RunFinished, event.FinishedData{Status: event.StatusOK}))
+	if n := unsynced(); n != 0 {
+		t.Errorf("%d files still unsynced after the run ended", n)
+	}
+}

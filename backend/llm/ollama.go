@@ -62,6 +62,7 @@ type OllamaConfig struct {
 // Ollama talks to an Ollama server through its native API.
 type Ollama struct {
 	client *api.Client
+	stream *chatStream
 	host   *url.URL
 	cfg    OllamaConfig
 
@@ -88,7 +89,7 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
-	return &Ollama{client: api.NewClient(host, hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
+	return &Ollama{client: api.NewClient(host, hc), stream: newChatStream(hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
 
 // Host is the resolved server address.
@@ -123,30 +124,37 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 	if err != nil {
 		return res, err
 	}
-	areq, err := o.buildChatRequest(req, d, &res)
-	if err != nil {
-		return res, err
-	}
 	done := false
-	err = o.client.Chat(ctx, areq, func(r api.ChatResponse) error {
-		if r.Message.Thinking != "" {
-			emit(Chunk{Kind: ChunkReasoning, Text: r.Message.Thinking})
+	final := func(reason string, prompt, eval int, dur time.Duration) {
+		done = true
+		res.Usage = Usage{PromptTokens: prompt, CompletionTokens: eval}
+		res.EvalDuration = dur
+		res.FinishReason = ollamaFinish(reason)
+	}
+	if o.useAPIClient() {
+		err = o.chatSigned(ctx, req, d, &res, emit, final)
+	} else {
+		var body []byte
+		body, err = o.encodeChat(req, d, &res)
+		if err != nil {
+			return res, err
 		}
-		if r.Message.Content != "" {
-			emit(Chunk{Kind: ChunkText, Text: r.Message.Content})
-		}
-		for _, tc := range r.Message.ToolCalls {
-			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromOllamaToolCall(tc)})
-		}
-		if r.Done {
-			done = true
-			res.Usage = Usage{PromptTokens: r.PromptEvalCount, CompletionTokens: r.EvalCount}
-			res.EvalDuration = r.EvalDuration
-			res.FinishReason = ollamaFinish(r.DoneReason)
-		}
-		return nil
-	})
-	// The api client ends a broken or cancelled stream without an error.
+		err = o.stream.post(ctx, o.host.JoinPath("/api/chat").String(), body, func(l *wireChatLine) {
+			if l.Message.Thinking != "" {
+				emit(Chunk{Kind: ChunkReasoning, Text: l.Message.Thinking})
+			}
+			if l.Message.Content != "" {
+				emit(Chunk{Kind: ChunkText, Text: l.Message.Content})
+			}
+			for _, tc := range l.Message.ToolCalls {
+				emit(Chunk{Kind: ChunkToolCall, ToolCall: fromWireToolCall(tc)})
+			}
+			if l.Done {
+				final(l.DoneReason, l.PromptEvalCount, l.EvalCount, l.EvalDuration)
+			}
+		})
+	}
+	// A broken or cancelled stream ends without an error.
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
@@ -160,25 +168,33 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 	return res, nil
 }
 
+// chatSigned streams through api.Client, which signs requests with the
+// user's Ollama key (ollama.com, OLLAMA_AUTH).
+func (o *Ollama) chatSigned(ctx context.Context, req Request, d ModelDetails, res *attemptResult, emit func(Chunk),
+	final func(reason string, prompt, eval int, dur time.Duration)) error {
+	areq, err := o.buildChatRequest(req, d, res)
+	if err != nil {
+		return err
+	}
+	return o.client.Chat(ctx, areq, func(r api.ChatResponse) error {
+		if r.Message.Thinking != "" {
+			emit(Chunk{Kind: ChunkReasoning, Text: r.Message.Thinking})
+		}
+		if r.Message.Content != "" {
+			emit(Chunk{Kind: ChunkText, Text: r.Message.Content})
+		}
+		for _, tc := range r.Message.ToolCalls {
+			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromOllamaToolCall(tc)})
+		}
+		if r.Done {
+			final(r.DoneReason, r.PromptEvalCount, r.EvalCount, r.EvalDuration)
+		}
+		return nil
+	})
+}
+
 func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResult) (*api.ChatRequest, error) {
-	numCtx := req.ContextTokens
-	if numCtx <= 0 {
-		numCtx = o.cfg.ContextTokens
-	}
-	if numCtx <= 0 {
-		numCtx = DefaultContextTokens
-	}
-	if d.ContextLength > 0 && numCtx > d.ContextLength {
-		numCtx = d.ContextLength
-	}
-	res.ContextTokens = numCtx
-	opts := map[string]any{"num_ctx": numCtx}
-	if req.MaxTokens > 0 {
-		opts["num_predict"] = req.MaxTokens
-	}
-	if req.Temperature != nil {
-		opts["temperature"] = *req.Temperature
-	}
+	opts := o.chatOptions(req, d, res)
 	stream, off := true, false
 	// Truncate and Shift off: Hearth budgets the context itself, so an
 	// overlong prompt must be a context_overflow error rather than Ollama

@@ -257,14 +257,14 @@ func (c *Consolidator) lastConsolidated(sessionID string) (int, bool) {
 	if ok {
 		return last, true
 	}
-	s, err := c.opts.Sessions.Load(sessionID)
+	m, err := c.opts.Sessions.Meta(sessionID)
 	if err != nil {
 		return 0, false
 	}
 	c.mu.Lock()
-	c.cursor[sessionID] = s.Meta.LastConsolidated
+	c.cursor[sessionID] = m.LastConsolidated
 	c.mu.Unlock()
-	return s.Meta.LastConsolidated, true
+	return m.LastConsolidated, true
 }
 
 // run consolidates messages [LastConsolidated+1, upTo) (upTo < 0: all) in
@@ -273,6 +273,13 @@ func (c *Consolidator) lastConsolidated(sessionID string) (int, bool) {
 // session's cursor. It returns how many messages were saved and the
 // session's length.
 func (c *Consolidator) run(ctx context.Context, sessionID string, upTo int, plainFallback bool) (saved, total int, err error) {
+	if upTo >= 0 {
+		// Most turns of a long chat leave out only turns saved before: the
+		// metadata says so without reading the messages.
+		if m, err := c.opts.Sessions.Meta(sessionID); err == nil && upTo <= m.LastConsolidated+1 {
+			return 0, 0, nil
+		}
+	}
 	s, err := c.opts.Sessions.Load(sessionID)
 	if err != nil {
 		return 0, 0, fmt.Errorf("consolidate %s: %w", sessionID, err)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"hearth/backend/llm"
@@ -57,72 +58,113 @@ func (s *Session) Messages() []llm.Message {
 
 // Load reads session id. Damage never makes it fail: torn or corrupt lines
 // are skipped and a missing metadata line is rebuilt, each with a Warning.
+//
+// The store keeps the parsed state of the sessions it read last (see
+// tail.go): a file nobody changed since is not read again, one that only grew
+// is parsed from where it grew, and anything else is read whole. The Session
+// returned is the caller's; its messages' inner slices (tool calls, images)
+// are shared with that state and must not be modified in place.
 func (s *Store) Load(id string) (*Session, error) {
 	p, err := s.Path(id)
 	if err != nil {
 		return nil, fmt.Errorf("load session: %w", err)
 	}
-	data, modTime, err := readShared(p)
+	sess, err := s.load(id, p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load session %s: %w (it may have been deleted; see the trash)", id, ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w (check the file's permissions)", id, err)
 	}
-	return parse(id, data, modTime), nil
+	return sess, nil
 }
 
-// readShared reads a whole file under a shared lock, so it never sees the
-// half of a record another process is appending.
-func readShared(path string) ([]byte, time.Time, error) {
-	f, err := os.Open(path)
+// Meta reads the metadata of session id (title, model, consolidation mark,
+// …) as Load would, without copying its messages.
+func (s *Store) Meta(id string) (Meta, error) {
+	p, err := s.Path(id)
 	if err != nil {
-		return nil, time.Time{}, err
+		return Meta{}, fmt.Errorf("read session: %w", err)
 	}
-	defer f.Close()
-	if err := flock(f, false); err != nil {
-		return nil, time.Time{}, fmt.Errorf("lock: %w", err)
+	var m Meta
+	err = s.withState(id, p, func(p *parser, modTime time.Time) { m = p.metaAsOf(modTime) })
+	if errors.Is(err, fs.ErrNotExist) {
+		return Meta{}, fmt.Errorf("read session %s: %w (it may have been deleted; see the trash)", id, ErrNotFound)
 	}
-	defer func() { _ = funlock(f) }()
-	fi, err := f.Stat()
 	if err != nil {
-		return nil, time.Time{}, err
+		return Meta{}, fmt.Errorf("read session %s: %w (check the file's permissions)", id, err)
 	}
-	data := make([]byte, 0, fi.Size()+1)
-	buf := bytes.NewBuffer(data)
-	if _, err := io.Copy(buf, f); err != nil {
-		return nil, time.Time{}, err
-	}
-	return buf.Bytes(), fi.ModTime(), nil
+	return m, nil
 }
 
-// parser folds the lines of a session file into a Session.
+// readAll reads f, whose size was size a moment ago, in one allocation.
+func readAll(f *os.File, size int64) ([]byte, error) {
+	data := make([]byte, size, size+512)
+	n, err := io.ReadFull(f, data)
+	if err == io.ErrUnexpectedEOF {
+		return data[:n], nil
+	}
+	if err != nil && !(err == io.EOF && size == 0) {
+		return nil, err
+	}
+	// The file may have grown since the stat: keep reading to its end.
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		m, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+m]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// parser folds the lines of a session file into a Session. It can be fed a
+// file in pieces (complete lines), so that a file that grew is parsed only
+// from where it grew; snapshot gives the Session as of the lines fed.
 type parser struct {
-	s         *Session
+	s         *Session // Interrupted is left empty: snapshot fills it from open
 	title     string
 	autoTitle string
-	open      map[string]int // run id → index in s.Interrupted while open
+	open      map[string]int // run id → index in s.Entries of its first message, while open
 	started   bool           // the first non-blank line was read
+	lines     int            // lines fed so far, blank ones included
 }
 
-func parse(id string, data []byte, modTime time.Time) *Session {
-	p := &parser{
+func newParser(id string) *parser {
+	return &parser{
 		s:    &Session{Meta: Meta{ID: id, LastConsolidated: NoneConsolidated}},
 		open: map[string]int{},
 	}
-	for n := 1; len(data) > 0; n++ {
+}
+
+// parse reads a whole file.
+func parse(id string, data []byte, modTime time.Time) *Session {
+	p := newParser(id)
+	p.feed(data)
+	return p.snapshot(modTime)
+}
+
+// feed folds data, which starts at the beginning of a line, into the state.
+// A last line without its newline is taken as the file's torn end.
+func (p *parser) feed(data []byte) {
+	if p.s.Entries == nil {
+		// Most lines are messages: one allocation instead of a dozen growths.
+		p.s.Entries = make([]Entry, 0, bytes.Count(data, []byte{'\n'})+1)
+	}
+	for len(data) > 0 {
 		line, rest, complete := bytes.Cut(data, []byte{'\n'})
 		data = rest
+		p.lines++
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		p.line(n, line, complete)
+		p.line(p.lines, line, complete)
 	}
-	if !p.started {
-		p.warn(0, "file is empty: metadata rebuilt from the file name")
-	}
-	p.finish(modTime)
-	return p.s
 }
 
 func (p *parser) warn(line int, format string, args ...any) {
@@ -209,8 +251,11 @@ func (p *parser) touch(at time.Time) {
 
 func (p *parser) message(line []byte) error {
 	var m messageLine
-	if err := json.Unmarshal(line, &m); err != nil {
-		return err
+	if !decodeMessage(line, &m) {
+		var err error
+		if m, err = unmarshalLine[messageLine](line); err != nil {
+			return err
+		}
 	}
 	if m.Role == "" {
 		return errors.New("message has no role")
@@ -225,20 +270,27 @@ func (p *parser) message(line []byte) error {
 	if m.RunID == "" {
 		return nil
 	}
-	i, ok := p.open[m.RunID]
-	if !ok {
-		i = len(s.Interrupted)
-		p.open[m.RunID] = i
-		s.Interrupted = append(s.Interrupted, Interrupted{RunID: m.RunID, First: len(s.Entries) - 1})
+	if _, ok := p.open[m.RunID]; !ok {
+		p.open[m.RunID] = len(s.Entries) - 1
 	}
-	s.Interrupted[i].Entries = append(s.Interrupted[i].Entries, e)
 	return nil
+}
+
+// unmarshalLine decodes a line the fast decoders gave up on. A function of
+// its own, so only this path puts the line's struct on the heap.
+func unmarshalLine[T any](line []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(line, &v)
+	return v, err
 }
 
 func (p *parser) run(line []byte) error {
 	var r runLine
-	if err := json.Unmarshal(line, &r); err != nil {
-		return err
+	if !decodeRun(line, &r) {
+		var err error
+		if r, err = unmarshalLine[runLine](line); err != nil {
+			return err
+		}
 	}
 	if r.RunID == "" {
 		return errors.New("run has no runId")
@@ -246,10 +298,7 @@ func (p *parser) run(line []byte) error {
 	p.s.Runs = append(p.s.Runs, Run{ID: r.RunID, Status: r.Status, Final: r.Final, Error: r.Error,
 		Usage: r.Usage, DurationMs: r.DurationMs, At: r.At})
 	p.touch(r.At)
-	if i, ok := p.open[r.RunID]; ok {
-		p.s.Interrupted[i].RunID = "" // closed; dropped in finish
-		delete(p.open, r.RunID)
-	}
+	delete(p.open, r.RunID) // closed: no longer interrupted
 	return nil
 }
 
@@ -274,26 +323,81 @@ func (p *parser) update(line []byte) error {
 	return nil
 }
 
-func (p *parser) finish(modTime time.Time) {
-	s := p.s
-	s.Meta.Title = p.title
-	if s.Meta.Title == "" {
-		s.Meta.Title = p.autoTitle
+// metaAsOf is the metadata as of the lines fed so far.
+func (p *parser) metaAsOf(modTime time.Time) Meta {
+	m := p.s.Meta
+	m.Title = p.title
+	if m.Title == "" {
+		m.Title = p.autoTitle
 	}
-	if s.Meta.Created.IsZero() {
-		s.Meta.Created = modTime
+	if m.Created.IsZero() {
+		m.Created = modTime
 	}
-	if s.Meta.Updated.IsZero() {
-		s.Meta.Updated = s.Meta.Created
+	if m.Updated.IsZero() {
+		m.Updated = m.Created
 	}
-	open := s.Interrupted[:0]
-	for _, in := range s.Interrupted {
-		if in.RunID != "" {
-			open = append(open, in)
+	return m
+}
+
+// snapshot is the Session as of the lines fed so far. It copies what later
+// feeds would change, so the parser can go on after it.
+func (p *parser) snapshot(modTime time.Time) *Session {
+	src := p.s
+	s := &Session{Meta: p.metaAsOf(modTime), Entries: slices.Clone(src.Entries), Runs: slices.Clone(src.Runs),
+		Warnings: slices.Clone(src.Warnings)}
+	if !p.started {
+		s.Warnings = append(s.Warnings, Warning{Message: "file is empty: metadata rebuilt from the file name"})
+	}
+	s.Interrupted = p.interrupted()
+	return s
+}
+
+// interrupted lists the open runs in the order they started, each with its
+// messages (those of other runs written meanwhile left out).
+func (p *parser) interrupted() []Interrupted {
+	var out []Interrupted
+	for id, first := range p.open {
+		in := Interrupted{RunID: id, First: first}
+		for _, e := range p.s.Entries[first:] {
+			if e.RunID == id {
+				in.Entries = append(in.Entries, e)
+			}
 		}
+		out = append(out, in)
 	}
-	s.Interrupted = open
-	if len(open) == 0 {
-		s.Interrupted = nil
+	slices.SortFunc(out, func(a, b Interrupted) int { return a.First - b.First })
+	return out
+}
+
+// Conversation is what a run reads of its session.
+type Conversation struct {
+	Meta Meta
+	// Messages are the conversation as the model sees it, with room to
+	// append the run's new message without a copy.
+	Messages    []llm.Message
+	Interrupted []Interrupted
+}
+
+// LoadConversation reads session id as Load does, keeping of each entry only
+// its message: one copy of a long chat where Load and Messages make two.
+func (s *Store) LoadConversation(id string) (*Conversation, error) {
+	p, err := s.Path(id)
+	if err != nil {
+		return nil, fmt.Errorf("load session: %w", err)
 	}
+	var c *Conversation
+	err = s.withState(id, p, func(p *parser, modTime time.Time) {
+		c = &Conversation{Meta: p.metaAsOf(modTime), Interrupted: p.interrupted(),
+			Messages: make([]llm.Message, len(p.s.Entries), len(p.s.Entries)+1)}
+		for i, e := range p.s.Entries {
+			c.Messages[i] = e.Message
+		}
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("load session %s: %w (it may have been deleted; see the trash)", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w (check the file's permissions)", id, err)
+	}
+	return c, nil
 }

@@ -44,12 +44,17 @@ type Store struct {
 
 	mu    sync.Mutex
 	cache map[string]*summaryState // List's per-file scan state, by path
+
+	tmu    sync.Mutex
+	tails  map[string]*tail // Load's parsed state of recent files, by path (tail.go)
+	tick   uint64
+	parsed int64 // bytes Load parsed, in all
 }
 
 // NewStore returns the store of sessions in dir. Nothing is touched on disk
 // until the first write, which creates dir (0700).
 func NewStore(dir string, opts Options) *Store {
-	s := &Store{dir: dir, now: opts.Now, newID: opts.NewID, cache: map[string]*summaryState{}}
+	s := &Store{dir: dir, now: opts.Now, newID: opts.NewID, cache: map[string]*summaryState{}, tails: map[string]*tail{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -182,7 +187,7 @@ func (s *Store) appendLines(id string, buf []byte) error {
 		if err != nil {
 			return fmt.Errorf("open: %w (check the permissions of the sessions directory)", err)
 		}
-		moved, err := writeLocked(f, p, buf)
+		moved, err := s.writeLocked(f, p, buf)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -197,7 +202,7 @@ func (s *Store) appendLines(id string, buf []byte) error {
 	return fmt.Errorf("%w (the file kept moving while appending)", ErrNotFound)
 }
 
-func writeLocked(f *os.File, path string, buf []byte) (moved bool, err error) {
+func (s *Store) writeLocked(f *os.File, path string, buf []byte) (moved bool, err error) {
 	if err := flock(f, true); err != nil {
 		return false, fmt.Errorf("lock: %w", err)
 	}
@@ -220,7 +225,13 @@ func writeLocked(f *os.File, path string, buf []byte) (moved bool, err error) {
 		}
 	}
 	if _, err := f.Write(data); err != nil {
+		s.forget(path)
 		return false, fmt.Errorf("write: %w", err)
+	}
+	if after, err := f.Stat(); err == nil {
+		s.appended(path, fi, after, data)
+	} else {
+		s.forget(path)
 	}
 	return false, nil
 }

@@ -51,7 +51,11 @@ func (t fsBase) readFile(ctx context.Context, a readFileArgs) (Result, error) {
 		return Result{}, fmt.Errorf("read_file %s: is a directory; use list_dir", path)
 	}
 
-	head := make([]byte, sniffLen)
+	// Buffers sized to the file (the commonest call reads a small one: a tool
+	// round should not allocate 72 KB for it), at least a page for files
+	// whose size says nothing (/proc, /sys).
+	bufSize := func(most int64) int { return int(max(4096, min(most, st.Size()+1))) }
+	head := make([]byte, bufSize(sniffLen))
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	if desc, ok := describeImage(head, st.Size()); ok {
@@ -66,7 +70,7 @@ func (t fsBase) readFile(ctx context.Context, a readFileArgs) (Result, error) {
 	}
 	offset := cmp.Or(a.Offset, 1)
 	limit := cmp.Or(a.Limit, defaultReadLimit)
-	page, err := readPage(ctx, f, offset, limit, t.maxChars)
+	page, err := readPage(ctx, bufio.NewReaderSize(f, bufSize(64*1024)), offset, limit, t.maxChars)
 	if err != nil {
 		return Result{}, fmt.Errorf("read_file %s: %w", path, err)
 	}
@@ -83,14 +87,13 @@ type page struct {
 
 // readPage numbers lines offset..offset+limit-1, stopping early so the page and
 // its footer stay under maxChars, and counts the remaining lines for the footer.
-func readPage(ctx context.Context, r io.Reader, offset, limit, maxChars int) (*page, error) {
+func readPage(ctx context.Context, br *bufio.Reader, offset, limit, maxChars int) (*page, error) {
 	if offset < 1 {
 		offset = 1
 	}
 	p := &page{first: offset, last: offset - 1}
 	budget := maxChars - 300 // room for the footer
 	lineCap := min(maxLineChars, maxChars/2)
-	br := bufio.NewReaderSize(r, 64*1024)
 	line := 0
 	for {
 		raw, full, err := readLine(br, lineCap)

@@ -8,7 +8,8 @@
 // -addr 127.0.0.1:0 for a free port) and stops on SIGINT/SIGTERM.
 // GET /_fake/chats returns the /api/chat requests received so far, so browser
 // tests can check what the model was sent; GET /_fake/probes returns the model
-// fitness check's requests, which /_fake/chats leaves out.
+// fitness check's requests, which /_fake/chats leaves out. POST /_fake/replies with a JSON
+// array of replies queues them for the next chats (benchmarks script each turn this way).
 package main
 
 import (
@@ -66,6 +67,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	mux.HandleFunc("GET /_fake/probes", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(srv.ProbeRequests())
+	})
+	mux.HandleFunc("POST /_fake/replies", func(w http.ResponseWriter, r *http.Request) {
+		var replies []fakeollama.Reply
+		if err := json.NewDecoder(r.Body).Decode(&replies); err != nil {
+			http.Error(w, "replies: want a JSON array of replies: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		srv.Enqueue(replies...)
+		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.Handle("/", srv)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

@@ -91,3 +91,42 @@ func TestScriptFileAndErrors(t *testing.T) {
 		t.Error("unknown flag accepted")
 	}
 }
+
+func TestQueueReplies(t *testing.T) {
+	url := serve(t, "-addr", "127.0.0.1:0")
+	chat := func() string {
+		resp, err := http.Post(url+"/api/chat", "application/json", strings.NewReader(`{"model":"qwen3:4b","messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	resp, err := http.Post(url+"/_fake/replies", "application/json",
+		strings.NewReader(`[{"toolCalls":[{"name":"read_file","arguments":{"path":"a.md"}}]},{"content":"Queued answer."}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("queue: HTTP %d", resp.StatusCode)
+	}
+	if first := chat(); !strings.Contains(first, `"name":"read_file"`) {
+		t.Errorf("first chat %s", first)
+	}
+	if second := chat(); !strings.Contains(second, `Queued`) || !strings.Contains(second, `answer.`) {
+		t.Errorf("second chat %s", second)
+	}
+	if third := chat(); !strings.Contains(third, `" said:"`) {
+		t.Errorf("after the queue the default reply should come back: %s", third)
+	}
+	resp, err = http.Post(url+"/_fake/replies", "application/json", strings.NewReader(`{"content":"not an array"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a non-array body: HTTP %d, want 400", resp.StatusCode)
+	}
+}
