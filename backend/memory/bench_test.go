@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -27,13 +28,24 @@ func benchIndex(n int) (*Index, *rand.Rand) {
 	rng := rand.New(rand.NewPCG(uint64(n), 3))
 	words := synthWords(rng, 5000)
 	x := NewIndex(IndexOptions{})
-	x.load()
-	for i := range n {
-		var b strings.Builder
-		for range 25 {
-			b.WriteString(words[int(float64(len(words))*rng.Float64()*rng.Float64())] + " ")
+	if err := x.open(); err != nil {
+		panic(err)
+	}
+	err := x.write(context.Background(), func(tx *sql.Tx, _ *vectorSet) error {
+		for i := range n {
+			var b strings.Builder
+			for range 25 {
+				b.WriteString(words[int(float64(len(words))*rng.Float64()*rng.Float64())] + " ")
+			}
+			c := &Chunk{ID: fmt.Sprintf("memory/HISTORY.md#%08d", i), Source: HistoryFile, Text: b.String(), Vec: randomVec(rng)}
+			if _, err := insertChunk(tx, c); err != nil {
+				return err
+			}
 		}
-		x.put(&Chunk{ID: fmt.Sprintf("memory/HISTORY.md#%08d", i), Source: HistoryFile, Text: b.String(), Vec: randomVec(rng)})
+		return nil
+	})
+	if err != nil {
+		panic(err)
 	}
 	return x, rng
 }
@@ -48,14 +60,16 @@ func BenchmarkQuery(b *testing.B) {
 		qv := randomVec(rng)
 		b.Run(fmt.Sprintf("hybrid-%dk", n/1000), func(b *testing.B) {
 			for b.Loop() {
-				if r := x.query(context.Background(), q, qv, 5, ""); len(r.Hits) != 5 {
-					b.Fatalf("%d hits", len(r.Hits))
+				if r, err := x.query(context.Background(), q, qv, 5, ""); err != nil || len(r.Hits) != 5 {
+					b.Fatalf("%d hits, %v", len(r.Hits), err)
 				}
 			}
 		})
 		b.Run(fmt.Sprintf("keyword-%dk", n/1000), func(b *testing.B) {
 			for b.Loop() {
-				x.query(context.Background(), q, nil, 5, "")
+				if _, err := x.query(context.Background(), q, nil, 5, ""); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
