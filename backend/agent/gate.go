@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/tools"
 )
 
-// Gate is consulted before every tool call. It is the hook for F-APPROVAL
-// (human in the loop): an approval gate emits approval events through
+// Gate is consulted before every tool call. It is the hook for approval
+// (human in the loop, docs/design/safety-defaults.md#approval): an approval gate emits approval events through
 // GateCall.Emit, waits for the user and answers. The default allows all.
 type Gate interface {
 	Check(ctx context.Context, call GateCall) GateDecision
@@ -32,7 +33,7 @@ type GateCall struct {
 	Emit func(event.ApprovalData)
 	// Notice tells the user something about the call (a warning notice in the
 	// run's stream), e.g. why an unattended run denied it.
-	Notice func(message string)
+	Notice func(m i18n.Message)
 }
 
 // GateDecision is a Gate's answer.
@@ -41,6 +42,8 @@ type GateDecision struct {
 	// Reason is what the model reads when the call is denied; empty means
 	// "denied by the user — do not retry this call".
 	Reason string
+	// Why is what the user reads of a denial (the window words it in its language).
+	Why i18n.Message
 }
 
 // AllowAll is the default Gate.
@@ -49,5 +52,6 @@ type AllowAll struct{}
 // Check implements Gate.
 func (AllowAll) Check(context.Context, GateCall) GateDecision { return GateDecision{Allow: true} }
 
-// deniedText is what the model reads for a denied call (SPEC §10).
+// deniedText is what the model reads for a denied call: worded so that small models
+// stop asking rather than retry (docs/design/safety-defaults.md#approval).
 const deniedText = "Error: denied by the user — do not retry this call"

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"hearth/backend/agent/prompt"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -55,7 +57,7 @@ func (e *runError) Error() string { return e.msg }
 func (e *runError) Unwrap() error { return e.err }
 
 // prepare checkpoints the user message before anything else can fail
-// (F-CHECKPOINT): once Start returns, the message is on disk.
+// (docs/design/agent-loop.md#checkpoints): once Start returns, the message is on disk.
 func (l *loop) prepare() error {
 	st := l.r.opts.Store
 	id := l.run.SessionID
@@ -209,7 +211,7 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 		}
 		if !l.noticed["overflow"] {
 			l.noticed["overflow"] = true
-			l.em.notice(event.LevelInfo, "The model counts more tokens than Hearth estimated; the request was made smaller to fit its context window (%d tokens).", l.limit)
+			l.em.say(event.LevelInfo, i18n.M("notice.refit", "limit", strconv.Itoa(l.limit)))
 		}
 	}
 }
@@ -257,7 +259,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	}
 	if resp.ImagesDropped && !l.noticed["images"] {
 		l.noticed["images"] = true
-		l.em.notice(event.LevelWarning, "The model %s cannot see images; they were left out.", l.model)
+		l.em.say(event.LevelWarning, i18n.M("notice.noImages", "model", l.model))
 	}
 	if u := resp.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
 		l.usage.PromptTokens += u.PromptTokens
@@ -281,7 +283,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 func (l *loop) toolsUnavailable() {
 	if !l.noticed["tools"] {
 		l.noticed["tools"] = true
-		l.em.notice(event.LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
+		l.em.say(event.LevelWarning, i18n.M("notice.noTools", "model", l.model))
 	}
 }
 
@@ -309,10 +311,11 @@ const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds a
 	"Do not call any tools. Reply to the user now: summarise what you did, what you found, and what is left to do."
 
 // summarise makes one final call WITHOUT tools so the user always gets an
-// answer at the iteration limit (F-LOOP: never a silent stop).
+// answer at the iteration limit (never a silent stop:
+// docs/design/agent-loop.md#the-loop).
 func (l *loop) summarise() (string, error) {
 	n := l.t.MaxToolIterations
-	l.em.notice(event.LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
+	l.em.say(event.LevelWarning, i18n.M("notice.toolRounds", "n", strconv.Itoa(n)))
 	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(summarisePrompt, n)})
 	if err != nil {
 		if l.ctx.Err() != nil {

@@ -9,17 +9,18 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
 )
 
 // loopLimit is how many times the same failing call (name + arguments +
-// error) may happen in one run before the loop stops (F-LOOPGUARD).
+// error) may happen in one run before the loop stops (docs/design/agent-loop.md#loop-guard).
 const loopLimit = 3
 
 // runTools runs one response's tool calls: consecutive read-only calls
-// concurrently, every other call alone in the model's order (F-PARALLEL).
+// concurrently, every other call alone in the model's order (docs/design/agent-loop.md#parallel-read-only-tools).
 // The batch (assistant message + results) is checkpointed when complete.
 func (l *loop) runTools(msg llm.Message) error {
 	calls := append([]llm.ToolCall(nil), msg.ToolCalls...)
@@ -120,9 +121,9 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
 			Name: p.Name, Args: p.Args, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
 			Emit:   func(a event.ApprovalData) { a.CallID = tc.ID; l.em.emit(event.Approval, a) },
-			Notice: func(m string) { l.em.notice(event.LevelWarning, "%s", m) }})
+			Notice: func(m i18n.Message) { l.em.say(event.LevelWarning, m) }})
 		if !d.Allow {
-			res = tools.Result{Content: deniedText, IsError: true}
+			res = tools.Result{Content: deniedText, IsError: true, Why: d.Why}
 			if d.Reason != "" {
 				res.Content = "Error: " + d.Reason
 			}
@@ -135,13 +136,13 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled
 			} else {
-				l.em.notice(event.LevelWarning, "Could not save the long result of %s to a file (%v); it was cut instead.", tc.Name, err)
+				l.em.say(event.LevelWarning, i18n.M("notice.spillFailed", "tool", tc.Name, "error", err.Error()))
 				res.Content = cut(res.Content, l.t.MaxToolResultChars)
 			}
 		}
 	}
 	l.em.emit(event.ToolResult, event.ToolResultData{CallID: tc.ID, Name: tc.Name, OK: res.OK(), Content: res.Content,
-		DurationMs: time.Since(start).Milliseconds()})
+		DurationMs: time.Since(start).Milliseconds(), Code: res.Why.Code, Args: res.Why.Args})
 	return toolMessage(tc, res.Content), !res.OK()
 }
 
@@ -150,7 +151,7 @@ func toolMessage(tc llm.ToolCall, content string) llm.Message {
 }
 
 // checkLoop stops the run when the same call failed the same way loopLimit
-// times (F-LOOPGUARD): the model is stuck and more rounds only cost time.
+// times (docs/design/agent-loop.md#loop-guard): the model is stuck and more rounds only cost time.
 func (l *loop) checkLoop(calls []llm.ToolCall, results []llm.Message, failed []bool) error {
 	for i, tc := range calls {
 		if !failed[i] {

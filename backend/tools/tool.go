@@ -16,17 +16,19 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"hearth/backend/i18n"
 )
 
 // Tool is one capability offered to the model.
 type Tool interface {
 	// Name is the identifier the model calls the tool by.
 	Name() string
-	// Description is sent to the model; keep it short and exact (F-PROMPTSIZE).
+	// Description is sent to the model; keep it short and exact (docs/design/prompt-size.md#the-first-request-target).
 	Description() string
 	// Parameters is the JSON Schema (type "object") of the arguments.
 	Parameters() *jsonschema.Schema
-	// ReadOnly tools have no side effects and may run concurrently (F-PARALLEL).
+	// ReadOnly tools have no side effects and may run concurrently (docs/design/agent-loop.md#parallel-read-only-tools).
 	ReadOnly() bool
 	// Exclusive tools never run at the same time as any other tool.
 	Exclusive() bool
@@ -46,7 +48,7 @@ type ShortDescriber interface {
 }
 
 // Origin says where a tool comes from. Definitions are sent grouped by origin,
-// then by name, so the tool list is stable between requests (F-STABLE).
+// then by name, so the tool list is stable between requests (docs/design/prompt-size.md#stable-order).
 type Origin int
 
 const (
@@ -77,6 +79,10 @@ type Result struct {
 	// Meta carries facts for the agent and UI that the model need not see,
 	// e.g. MetaSpilledPath, MetaExitCode.
 	Meta map[string]string `json:"meta,omitempty"`
+	// Why is what the user reads of a refusal, worded by the window in its language
+	// (a safety rule's or the approval gate's); zero for other results. A tool sets it by
+	// returning an error with a Message() i18n.Message method.
+	Why i18n.Message `json:"-"`
 }
 
 // Well-known Result.Meta keys.
