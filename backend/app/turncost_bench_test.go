@@ -92,8 +92,23 @@ func BenchmarkTurnCost(b *testing.B) {
 	}
 }
 
-var turnWords = strings.Fields(`garden plum tree neighbour bicycle train Vienna soup cumin dentist passport
-	lease boiler piano fence kitten tax concert climbing sailing router vet records chess window insurance`)
+// turnWords is a made-up vocabulary of 5 000 words; turnText draws from it
+// Zipf-like (a few words common, most rare), as real notes do.
+var turnWords = func() []string {
+	rng := rand.New(rand.NewPCG(1, 1))
+	syll := strings.Fields("ka lo mi ren to sa vi dor el an qu ze po li mar nu")
+	out := make([]string, 5000)
+	for i := range out {
+		var b strings.Builder
+		for range 2 + rng.IntN(3) {
+			b.WriteString(syll[rng.IntN(len(syll))])
+		}
+		out[i] = b.String()
+	}
+	// The query's words, somewhere in the middle of the distribution.
+	copy(out[300:], []string{"gardener", "plum", "tree"})
+	return out
+}()
 
 // turnText is a few sentences of everyday notes.
 func turnText(seed, sentences int) string {
@@ -101,7 +116,7 @@ func turnText(seed, sentences int) string {
 	var b strings.Builder
 	for range sentences {
 		for range 12 {
-			b.WriteString(turnWords[rng.IntN(len(turnWords))] + " ")
+			b.WriteString(turnWords[int(float64(len(turnWords))*rng.Float64()*rng.Float64())] + " ")
 		}
 		b.WriteString("today.\n")
 	}

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -31,7 +30,7 @@ func benchIndex(n int) (*Index, *rand.Rand) {
 	if err := x.open(); err != nil {
 		panic(err)
 	}
-	err := x.write(context.Background(), func(tx *sql.Tx, _ *vectorSet) error {
+	err := x.write(context.Background(), func(tx *txn, _ *vectorSet) error {
 		for i := range n {
 			var b strings.Builder
 			for range 25 {

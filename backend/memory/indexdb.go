@@ -174,8 +174,15 @@ func chunkIDs(q querier, src string) (map[string]bool, error) {
 	return out, rows.Err()
 }
 
+// txn is a write transaction and the chunk and term totals it moves,
+// written once at its end (an update per chunk cost more than the inserts).
+type txn struct {
+	*sql.Tx
+	docs, tokens int
+}
+
 // insertChunk adds one chunk and its terms; it returns the chunk's row.
-func insertChunk(tx *sql.Tx, c *Chunk) (int64, error) {
+func insertChunk(tx *txn, c *Chunk) (int64, error) {
 	terms := tokenize(c.Text)
 	r, err := tx.Exec(`INSERT INTO chunks(id, source, title, date, text, pos, nterms, vec) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.Source, c.Title, c.Date, c.Text, c.Pos, len(terms), vecBlob(c.Vec))
@@ -189,18 +196,24 @@ func insertChunk(tx *sql.Tx, c *Chunk) (int64, error) {
 	if _, err = tx.Exec(`INSERT INTO terms(rowid, t) VALUES(?, ?)`, n, strings.Join(terms, " ")); err != nil {
 		return 0, err
 	}
-	return n, count(tx, 1, len(terms))
+	tx.docs++
+	tx.tokens += len(terms)
+	return n, nil
 }
 
-// count moves the chunk and term totals.
-func count(tx *sql.Tx, docs, tokens int) error {
+// count writes the totals a transaction moved.
+func (tx *txn) count() error {
+	if tx.docs == 0 && tx.tokens == 0 {
+		return nil
+	}
 	_, err := tx.Exec(`UPDATE meta SET value = CAST(value AS INTEGER) + CASE key WHEN 'docs' THEN ? ELSE ? END
-		WHERE key IN ('docs', 'tokens')`, docs, tokens)
+		WHERE key IN ('docs', 'tokens')`, tx.docs, tx.tokens)
+	tx.docs, tx.tokens = 0, 0
 	return err
 }
 
 // deleteChunk removes one chunk and its terms; it returns its row (0: none).
-func deleteChunk(tx *sql.Tx, id string) (int64, error) {
+func deleteChunk(tx *txn, id string) (int64, error) {
 	var n int64
 	var nterms int
 	err := tx.QueryRow(`DELETE FROM chunks WHERE id = ? RETURNING n, nterms`, id).Scan(&n, &nterms)
@@ -213,7 +226,9 @@ func deleteChunk(tx *sql.Tx, id string) (int64, error) {
 	if _, err = tx.Exec(`DELETE FROM terms WHERE rowid = ?`, n); err != nil {
 		return 0, err
 	}
-	return n, count(tx, -1, -nterms)
+	tx.docs--
+	tx.tokens -= nterms
+	return n, nil
 }
 
 func vecBlob(v []float32) any {

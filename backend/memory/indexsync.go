@@ -122,9 +122,10 @@ func bumpGen(tx *sql.Tx) (int64, error) {
 // write runs fn in a transaction that moves the generation on, and keeps the
 // loaded vectors (changed by fn through v, which is nil when none are
 // loaded) valid when nobody else wrote in between.
-func (x *Index) write(ctx context.Context, fn func(tx *sql.Tx, v *vectorSet) error) error {
-	err := withTx(ctx, x.db, func(tx *sql.Tx) error {
-		prev, err := bumpGen(tx)
+func (x *Index) write(ctx context.Context, fn func(tx *txn, v *vectorSet) error) error {
+	err := withTx(ctx, x.db, func(stx *sql.Tx) error {
+		tx := &txn{Tx: stx}
+		prev, err := bumpGen(stx)
 		if err != nil {
 			return err
 		}
@@ -132,6 +133,9 @@ func (x *Index) write(ctx context.Context, fn func(tx *sql.Tx, v *vectorSet) err
 			x.vecs = nil // someone else wrote: reload on the next vector search
 		}
 		if err := fn(tx, x.vecs); err != nil {
+			return err
+		}
+		if err := tx.count(); err != nil {
 			return err
 		}
 		x.gen = prev + 1
@@ -219,7 +223,7 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 		}
 	}
 	if len(gone) > 0 {
-		err := x.write(ctx, func(tx *sql.Tx, v *vectorSet) error {
+		err := x.write(ctx, func(tx *txn, v *vectorSet) error {
 			for _, src := range gone {
 				ids, err := chunkIDs(tx, src)
 				if err != nil {
@@ -353,7 +357,7 @@ func (x *Index) prepare(ctx context.Context, src string, fi srcStat, old fileSta
 
 // apply writes a prepared change: a kill leaves the file's old chunks or its
 // new ones, and its state with them.
-func apply(tx *sql.Tx, v *vectorSet, ch *change, rep *IndexReport) error {
+func apply(tx *txn, v *vectorSet, ch *change, rep *IndexReport) error {
 	if ch.touched {
 		_, err := tx.Exec(`UPDATE files SET size = ?, mod = ? WHERE source = ?`, ch.st.Size, ch.st.ModNano, ch.src)
 		return err
@@ -398,7 +402,7 @@ func (x *Index) applyAll(ctx context.Context, chs []*change, rep *IndexReport) e
 	if len(chs) == 0 {
 		return nil
 	}
-	err := x.write(context.WithoutCancel(ctx), func(tx *sql.Tx, v *vectorSet) error {
+	err := x.write(context.WithoutCancel(ctx), func(tx *txn, v *vectorSet) error {
 		for _, ch := range chs {
 			if err := apply(tx, v, ch, rep); err != nil {
 				return fmt.Errorf("%s: %w", ch.src, err)
@@ -478,7 +482,7 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 		ptrs[i] = &missing[i].c
 	}
 	x.embed(ctx, ptrs, rep)
-	return x.write(ctx, func(tx *sql.Tx, v *vectorSet) error {
+	return x.write(ctx, func(tx *txn, v *vectorSet) error {
 		for _, r := range missing {
 			if len(r.c.Vec) == 0 {
 				continue

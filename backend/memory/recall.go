@@ -85,7 +85,7 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string) string {
 	if r.InWindow != nil {
 		from = r.InWindow(sessionID)
 	}
-	res, err := r.Index.Find(ctx, Query{Text: q, K: 20, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from), Distinct: true})
+	res, err := r.Index.Find(ctx, Query{Text: q, K: 10, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from), Distinct: true})
 	if err != nil {
 		return ""
 	}

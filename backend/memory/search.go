@@ -183,7 +183,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int6
 	if docs <= 0 {
 		return out, nil
 	}
-	idf := map[string]float64{}
+	idf, dfs := map[string]float64{}, map[string]float64{}
 	args := make([]any, len(terms))
 	marks := make([]string, len(terms))
 	for i, t := range terms {
@@ -200,14 +200,26 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int6
 			rows.Close()
 			return nil, err
 		}
-		idf[t] = math.Log(1 + (docs-df+0.5)/(df+0.5))
+		idf[t], dfs[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	// A word in most of thousands of chunks picks nothing out (FTS5 gives it
+	// no weight) but would make FTS5 score every one of them: it is matched
+	// only when the query has no rarer word. It still counts in the score.
+	match := make([]string, 0, len(terms))
+	for _, t := range terms {
+		if df, ok := dfs[t]; ok && (df <= docs/2 || df < 1000) {
+			match = append(match, t)
+		}
+	}
+	if len(match) == 0 {
+		match = terms
+	}
 	rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
-		WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(terms), 3*pool)
+		WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
 	if err != nil {
 		return nil, err
 	}

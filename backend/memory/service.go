@@ -148,11 +148,12 @@ func (s *Service) Close(ctx context.Context) error {
 		s.watching()
 		s.watching = nil
 	}
-	cons := s.cons
+	cons, x := s.cons, s.index
 	s.mu.Unlock()
 	err := cons.Wait(ctx)
 	cons.Close()
 	s.retired.Wait()
+	_ = x.Close() // opened again if used after
 	return err
 }
 
