@@ -10,12 +10,18 @@ echo "targets: hearth version < 50 ms/run; window mapped < 1000 ms-to-window"
 awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i ~ /^(ms\/run|ms-to-window)$/) print $1, $(i-1), $i }' /tmp/hearth-bench.txt
 
 echo
-echo "memory recall — targets: query < 15 ms at 10k chunks; incremental reindex < 50 ms (embedding excluded)"
+echo "memory recall — targets: hybrid query <= 15 ms at 10k chunks, <= 60 ms at 100k; incremental reindex < 50 ms (embedding excluded)"
 go test -run '^$' -bench 'Query|IncrementalReindex|IndexMemory|Reload' -benchtime 20x ./backend/memory/ | tee /tmp/hearth-bench-memory.txt
 awk '/^Benchmark/ { line = sprintf("%s %.2f ms/op", $1, $3 / 1e6); for (i = 4; i <= NF; i++) if ($i == "MB/10k-chunks") line = line " " $(i-1) " MB/10k-chunks"; print line }' /tmp/hearth-bench-memory.txt
 echo
+echo "recall evidence (500 questions, 24 generated conversations, 4 000-token budget) — targets: memory_search >= 0.85, recall block >= 0.6"
+go test -run '^$' -bench 'RecallEvidence' -benchtime 1x ./backend/memory/ | grep -E '^Benchmark'
+echo
+echo "a turn with 5 000 notes or a 5 MB HISTORY.md — target: x-empty <= 1.3"
+go test -run '^$' -bench 'TurnCost' -benchtime 10x ./backend/app/ | grep -E '^Benchmark'
+echo
 echo "first request for \"hello\" — target: at most 2 000 tokens (chars/4) with every tool; also with tools.web.offline"
-go test -run '^$' -bench 'FirstRequestSize' -benchtime 3x ./backend/core/ | tee /tmp/hearth-bench-prompt.txt
+go test -run '^$' -bench 'FirstRequestSize' -benchtime 3x ./backend/app/ | tee /tmp/hearth-bench-prompt.txt
 awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i == "tokens/first-request") t = $(i-1); else if ($i == "tools") n = $(i-1); print $1, t, "tokens,", n, "tools" }' /tmp/hearth-bench-prompt.txt
 echo
 echo "reminders — targets: idle wake < 1 ms with 1 000 jobs; at most 1 wake a minute"

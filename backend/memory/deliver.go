@@ -80,8 +80,9 @@ func termSet(text string) map[string]bool {
 }
 
 // duplicate reports whether a chunk says what one taken already says: the
-// same fact in HISTORY.md and a daily note, a chat and its summary. Four
-// fifths of the smaller one's words in common counts.
+// same fact in HISTORY.md and a daily note, a chat and its summary. Nine
+// tenths of the smaller one's words in common counts (four fifths dropped
+// evidence: chat chunks share much small talk).
 func duplicate(set map[string]bool, taken []map[string]bool) bool {
 	if len(set) == 0 {
 		return false
@@ -97,7 +98,7 @@ func duplicate(set map[string]bool, taken []map[string]bool) bool {
 				common++
 			}
 		}
-		if len(small) > 0 && common*5 >= len(small)*4 {
+		if len(small) > 0 && common*10 >= len(small)*9 {
 			return true
 		}
 	}

@@ -505,17 +505,28 @@ func (x *Index) vectors() (*vectorSet, error) {
 	if x.vecs != nil && gen == x.gen {
 		return x.vecs, nil
 	}
+	// Sized first: growing a 150 MB slice by doubling cost more than reading it.
+	var total, novec int
+	if err := x.db.QueryRow(`SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM chunks WHERE vec IS NULL)`).Scan(&total, &novec); err != nil {
+		return nil, err
+	}
 	rows, err := x.db.Query(`SELECT n, vec FROM chunks WHERE vec IS NOT NULL`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	v := newVectorSet()
+	v.rows = make([]int64, 0, total-novec)
+	first := true
 	for rows.Next() {
 		var n int64
 		var b []byte
 		if err := rows.Scan(&n, &b); err != nil {
 			return nil, err
+		}
+		if first && len(b)%4 == 0 {
+			v.data = make([]float32, 0, (total-novec)*len(b)/4)
+			first = false
 		}
 		v.put(n, blobVec(b))
 	}
