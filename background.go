@@ -162,7 +162,7 @@ func (b *desktopBackground) onEvent(ev event.Background) {
 		return
 	}
 	if b.notifier != nil {
-		if err := b.notifier.Notify(notify.Notification{Title: ev.Title, Body: ev.Text, SessionID: ev.SessionID}); err != nil {
+		if err := b.notifier.Notify(notify.FromBackground(ev, b.locale())); err != nil {
 			slog.Debug("notification not shown", "err", err)
 		}
 	}

@@ -296,4 +296,16 @@ grep -q '"status":"ok"' "$session" || fail "the continued run did not finish: $(
 (($(mcp_procs) == 0)) || fail "hearth agent left processes behind: $(pgrep -af "^$fakemcp")"
 pass "hearth agent --continue finished the interrupted turn (and ended its MCP server)"
 
+# --- zh-CN: the tray and the window follow the system language --------------------------
+# ui.language is "auto": with LANG=zh_CN.UTF-8 the tray menu (worded by Go from
+# backend/i18n) is Chinese; frontend/e2e/i18n.test.mjs shows the window in zh-CN.
+start OLLAMA_HOST="$ollama_url" LANG=zh_CN.UTF-8 LANGUAGE=zh_CN
+item="org.kde.StatusNotifierItem-$pid-1"
+waitfor 10 "tray item $item not on the bus" has_name "$item"
+for label in "打开 Hearth" "新对话" "下一个：没有提醒" "暂停提醒" "退出"; do
+  waitfor 10 "zh-CN tray menu lacks \"$label\": $(layout)" menu_has "$label"
+done
+pass "tray menu in zh-CN: 打开 Hearth, 新对话, 下一个：没有提醒, 暂停提醒, 退出"
+stop
+
 echo "smoke: $steps passed, 0 failed"

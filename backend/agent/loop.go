@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,7 +75,7 @@ func (l *loop) prepare() error {
 			return fmt.Errorf("start run: %w", err)
 		}
 	}
-	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
+	l.model = cmp.Or(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
 	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
 	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
@@ -98,7 +99,7 @@ func (l *loop) prepareContinue() error {
 	}
 	in := sess.Interrupted[len(sess.Interrupted)-1]
 	l.run.ID = in.RunID
-	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
+	l.model = cmp.Or(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
 	l.history = sess.Messages()
 	return nil
 }
@@ -220,7 +221,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	out, err := l.r.opts.Context.Build(l.ctx, ContextInput{
 		SessionID: l.run.SessionID, Model: l.model, History: l.history, Tools: defs,
 		ContextLimit: l.limit, ReplyTokens: l.t.MaxTokens, ModelContext: l.modelMax,
-		Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel),
+		Channel: cmp.Or(l.req.Channel, l.r.opts.Channel),
 	})
 	if _, ok := llm.AsError(err); ok {
 		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
@@ -409,15 +410,6 @@ func toolDefs(defs []tools.Definition) []llm.ToolDef {
 		out[i] = llm.ToolDef{Name: d.Name, Description: d.Description, Short: d.Short, Parameters: d.Parameters}
 	}
 	return out
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // finalText is the text of the message that ends the run, if any.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"hearth/backend/event"
 	"hearth/backend/i18n"
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -131,13 +133,13 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		}
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Run(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
-			Unattended: l.req.Unattended, Channel: firstNonEmpty(l.req.Channel, l.r.opts.Channel)}), p)
+			Unattended: l.req.Unattended, Channel: cmp.Or(l.req.Channel, l.r.opts.Channel)}), p)
 		if l.t.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled
 			} else {
 				l.em.say(event.LevelWarning, i18n.M("notice.spillFailed", "tool", tc.Name, "error", err.Error()))
-				res.Content = cut(res.Content, l.t.MaxToolResultChars)
+				res.Content = clip.Bytes(res.Content, l.t.MaxToolResultChars)
 			}
 		}
 	}
@@ -163,7 +165,7 @@ func (l *loop) checkLoop(calls []llm.ToolCall, results []llm.Message, failed []b
 			continue
 		}
 		text := fmt.Sprintf("I stopped because the same call to %s failed %d times in a row with the same error:\n%s\nPlease rephrase the request or fix what the tool complained about, then try again.",
-			tc.Name, loopLimit, cut(results[i].Content, 500))
+			tc.Name, loopLimit, clip.Bytes(results[i].Content, 500))
 		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
 		l.em.emit(event.TextDelta, event.DeltaData{Text: text})
 		return &runError{code: event.CodeLoopDetected,
@@ -184,15 +186,4 @@ func canonicalArgs(raw json.RawMessage) string {
 	}
 	b, _ := json.Marshal(v) // map keys come out sorted
 	return string(b)
-}
-
-// cut keeps the first n bytes of s at a rune boundary.
-func cut(s string, n int) string {
-	if n <= 0 || len(s) <= n {
-		return s
-	}
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/internal/clip"
 )
 
 // DefaultKeepDays is how many days of audit files are kept.
@@ -138,7 +139,7 @@ func (l *Log) Observe(ev event.Event) {
 		}
 		e.OK, e.DurationMs, e.ResultSize = d.OK, d.DurationMs, len(d.Content)
 		if !d.OK {
-			e.Error = l.mask(firstLine(d.Content, 300))
+			e.Error = l.mask(clip.Line(d.Content, 300))
 		}
 		if err := l.Write(*e); err != nil && l.opts.OnError != nil {
 			l.opts.OnError(err)
@@ -267,7 +268,7 @@ var secretKey = regexp.MustCompile(`(?i)(api[_-]?key|secret|token|passw(or)?d|au
 func (l *Log) maskArgs(raw json.RawMessage) json.RawMessage {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		b, _ := json.Marshal(l.mask(cut(string(raw))))
+		b, _ := json.Marshal(l.mask(clip.Bytes(string(raw), maxArgChars)))
 		return b
 	}
 	v = scrub(v)
@@ -298,7 +299,7 @@ func scrub(v any) any {
 			x[i] = scrub(x[i])
 		}
 	case string:
-		return cut(x)
+		return clip.Bytes(x, maxArgChars)
 	}
 	return v
 }
@@ -308,26 +309,4 @@ func (l *Log) mask(s string) string {
 		return s
 	}
 	return l.opts.Mask(s)
-}
-
-func cut(s string) string {
-	if len(s) <= maxArgChars {
-		return s
-	}
-	n := maxArgChars
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	return s[:n] + fmt.Sprintf("…(%d more bytes)", len(s)-n)
-}
-
-func firstLine(s string, n int) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	if len(line) > n {
-		for n > 0 && (line[n]&0xC0) == 0x80 {
-			n--
-		}
-		line = line[:n] + "…"
-	}
-	return line
 }

@@ -7,6 +7,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
+	"hearth/backend/internal/clip"
 	"hearth/backend/session"
 	"hearth/backend/subagent"
 )
@@ -76,7 +77,7 @@ func (s *Service) helperDone(r subagent.Report) {
 		code = "subagent.ended"
 	}
 	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: title,
-		Text: firstLine(r.Result+r.Error, 200), SessionID: r.ParentSessionID,
+		Text: clip.Line(r.Result+r.Error, 200), SessionID: r.ParentSessionID,
 		Code: code, Args: map[string]string{"label": r.Label, "status": string(r.Status)}})
 }
 
@@ -98,17 +99,4 @@ func (h *helpers) close(ctx context.Context) error {
 		err = serr
 	}
 	return err
-}
-
-func firstLine(s string, n int) string {
-	for i, c := range s {
-		if c == '\n' {
-			s = s[:i]
-			break
-		}
-	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

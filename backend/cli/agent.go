@@ -18,6 +18,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/event"
 	"hearth/backend/guard"
+	"hearth/backend/internal/clip"
 	"hearth/backend/models"
 )
 
@@ -142,7 +143,7 @@ func (p *printer) sink(ev event.Event) {
 		fmt.Fprintf(p.errw, "↳ %s%s\n", d.Name, argHint(d.Args))
 	case event.ToolResultData:
 		if !d.OK && !p.denied[d.CallID] {
-			fmt.Fprintf(p.errw, "  ✗ %s\n", firstLine(d.Content, 120))
+			fmt.Fprintf(p.errw, "  ✗ %s\n", clip.Line(d.Content, 120))
 		}
 	case event.ApprovalData:
 		if d.State == guard.StateRequested && p.onApproval != nil {
@@ -214,27 +215,19 @@ func argHint(raw json.RawMessage) string {
 	for _, k := range keys {
 		v := fmt.Sprint(m[k])
 		if s, ok := m[k].(string); ok {
-			v = firstLine(s, 60)
+			v = clip.Line(s, 60)
+			if strings.Contains(strings.TrimSpace(s), "\n") && !strings.HasSuffix(v, clip.Mark) {
+				v += clip.Mark // more lines follow
+			}
 			if strings.ContainsAny(v, " \t\"") || v == "" {
 				v = fmt.Sprintf("%q", v)
 			}
 		} else if js, err := json.Marshal(m[k]); err == nil {
-			v = firstLine(string(js), 60)
+			v = clip.Line(string(js), 60)
 		}
 		fmt.Fprintf(&b, " %s=%s", k, v)
 	}
 	return b.String()
-}
-
-func firstLine(s string, n int) string {
-	line, _, more := strings.Cut(strings.TrimSpace(s), "\n")
-	if len(line) > n {
-		line, more = line[:n], true
-	}
-	if more {
-		line += "…"
-	}
-	return line
 }
 
 // runOnce sends one message (or continues an interrupted reply) and exits with the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hearth/backend/guard"
+	"hearth/backend/internal/clip"
 
 	"github.com/spf13/cobra"
 )
@@ -86,7 +87,7 @@ func writeEntry(w io.Writer, en guard.Entry, asJSON bool) error {
 		en.Time.Local().Format(time.DateTime), en.SessionID, en.Tool, en.Approval, status,
 		fmt.Sprintf("%dms", en.DurationMs), size(en.ResultSize), argHint(en.Args))
 	if en.Error != "" {
-		line += "  — " + firstLine(en.Error, 100)
+		line += "  — " + clip.Line(en.Error, 100)
 	}
 	_, err := fmt.Fprintln(w, line)
 	return err

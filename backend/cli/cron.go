@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"hearth/backend/internal/clip"
 	"hearth/backend/schedule"
 )
 
@@ -79,7 +80,7 @@ func newCronListCmd(e *env) *cobra.Command {
 				if !j.LastRun.IsZero() {
 					last = j.LastStatus + " " + j.LastRun.Local().Format("2006-01-02 15:04")
 					if j.LastError != "" {
-						last += ": " + firstLine(j.LastError, 60)
+						last += ": " + clip.Line(j.LastError, 60)
 					}
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.ID, j.Title(), j.Description, next, last)

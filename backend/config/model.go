@@ -147,6 +147,9 @@ func NormalizeOllamaHost(s string) (string, error) {
 	if port == "" && !hasScheme {
 		port = "11434"
 	}
+	if host == "" && hasScheme {
+		return "", fmt.Errorf("ollama host %q has no host name (hint: write it as http://127.0.0.1:11434)", s)
+	}
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}

@@ -81,6 +81,7 @@ func TestOllamaHost(t *testing.T) {
 		{"", "http://[::1]:11434", "http://[::1]:11434"},
 		{"", "  ", "http://127.0.0.1:11434"},
 		{"", "ftp://bad", "http://127.0.0.1:11434"},
+		{"", "http://", "http://127.0.0.1:11434"}, // no host name: refused, so the default
 		{"http://box:1234", "10.0.0.5:9999", "http://box:1234"},
 		{"box:1234", "", "http://box:1234"},
 		{"http://proxy/ollama/", "", "http://proxy/ollama"},

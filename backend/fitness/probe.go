@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 )
 
@@ -240,10 +241,10 @@ func (o outcome) describe() string {
 		if c.Unknown {
 			name += " (not offered)"
 		}
-		parts = append(parts, fmt.Sprintf("call %s %s, %s", name, compact(string(c.Arguments), 80), how))
+		parts = append(parts, fmt.Sprintf("call %s %s, %s", name, clip.Squash(string(c.Arguments), 80), how))
 	}
 	if t := strings.TrimSpace(m.Content); t != "" {
-		parts = append(parts, fmt.Sprintf("text %q", compact(t, 80)))
+		parts = append(parts, fmt.Sprintf("text %q", clip.Squash(t, 80)))
 	}
 	if len(parts) == 0 {
 		return "an empty reply"
@@ -290,11 +291,3 @@ func speed(outs []outcome) float64 {
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
-
-func compact(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}

@@ -116,15 +116,6 @@ func (b book) render(l Locale, m Message) string {
 	return m.Code
 }
 
-// Catalog returns a copy of locale l's merged catalog (code → template).
-func Catalog(l Locale) map[string]string {
-	out := map[string]string{}
-	for k, v := range catalogs()[l] {
-		out[k] = v
-	}
-	return out
-}
-
 // catalogs parses the embedded files once. They are part of the binary and a test reads
 // every one, so a broken file cannot ship; should one still fail to parse, its codes fall
 // back to English or the code rather than stopping Hearth.

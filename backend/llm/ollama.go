@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"hearth/backend/config"
 )
 
 // DefaultOllamaHost is where Ollama listens unless told otherwise.
@@ -29,34 +31,18 @@ func OllamaHost(configured string) (*url.URL, error) {
 	return resolveOllamaHost(configured, os.Getenv("OLLAMA_HOST"))
 }
 
+// resolveOllamaHost reads the address the way config.NormalizeOllamaHost does (the one
+// reading of OLLAMA_HOST in Hearth: a listen-on-all 0.0.0.0 means this machine).
 func resolveOllamaHost(configured, env string) (*url.URL, error) {
 	s := strings.TrimSpace(configured)
 	if s == "" {
-		s = strings.TrimSpace(env)
+		s = env
 	}
-	if s == "" {
-		s = DefaultOllamaHost
-	}
-	hadScheme := strings.Contains(s, "://")
-	if !hadScheme {
-		s = "http://" + s
-	}
-	u, err := url.Parse(s)
+	base, err := config.NormalizeOllamaHost(s)
 	if err != nil {
-		return nil, fmt.Errorf("parse Ollama host %q: %w", s, err)
+		return nil, err
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("Ollama host %q: scheme must be http or https", s)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("Ollama host %q has no host name", s)
-	}
-	if u.Port() == "" && !hadScheme {
-		// A bare "host" (as OLLAMA_HOST often is) means Ollama's own port.
-		u.Host = net.JoinHostPort(u.Hostname(), "11434")
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	return u, nil
+	return url.Parse(base)
 }
 
 // OllamaConfig configures the Ollama provider with plain values.

@@ -13,7 +13,7 @@ import (
 func TestResolveOllamaHost(t *testing.T) {
 	tests := []struct{ configured, env, want string }{
 		{"", "", "http://127.0.0.1:11434"},
-		{"", "0.0.0.0", "http://0.0.0.0:11434"},
+		{"", "0.0.0.0", "http://127.0.0.1:11434"}, // a server's listen address: connect here
 		{"", "10.0.0.5:9999", "http://10.0.0.5:9999"},
 		{"", "https://ollama.example.com", "https://ollama.example.com"},
 		{"http://box:1234/", "127.0.0.1:1", "http://box:1234"},

@@ -9,88 +9,22 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ollama/ollama/api"
 
+	"hearth/backend/internal/realollama"
 	"hearth/backend/internal/testmodel"
 )
 
-// startRealOllama runs `ollama serve` from $HEARTH_TEST_OLLAMA on a free
-// loopback port with its models and home under t.TempDir(), in its own
-// process group that is killed when the test ends.
-func startRealOllama(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("HEARTH_TEST_OLLAMA")
-	if bin == "" {
-		t.Skip("real-Ollama tests skipped: set HEARTH_TEST_OLLAMA to an ollama binary (scripts/ollama-build.sh builds and prints one)")
-	}
-	dir := t.TempDir()
-	addr := closedPort(t)
-	logPath := filepath.Join(dir, "ollama.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "OLLAMA_HOST=" + addr,
-		"OLLAMA_MODELS=" + filepath.Join(dir, "models"), "OLLAMA_NOPRUNE=1", "OLLAMA_KEEP_ALIVE=5m",
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-		logf.Close()
-		if t.Failed() {
-			if b, err := os.ReadFile(logPath); err == nil {
-				t.Logf("ollama log (tail):\n%s", tail(string(b), 4000))
-			}
-		}
-	})
-	host := "http://" + addr
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(host + "/api/version")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ollama serve did not come up on %s: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return host
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
-}
-
 func TestRealOllama(t *testing.T) {
-	host := startRealOllama(t)
+	// The one way tests start a real server: realollama (it waits on /api/version).
+	host := realollama.StartWithModels(t)
+	u, _ := url.Parse(host)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	u, _ := url.Parse(host)
-	start := time.Now()
-	if err := testmodel.Install(ctx, api.NewClient(u, http.DefaultClient)); err != nil {
-		t.Fatalf("install tiny models: %v", err)
-	}
-	t.Logf("models created in %v", time.Since(start))
 
 	o, err := NewOllama(OllamaConfig{Host: host, ContextTokens: 2 * testmodel.ContextLength, Retry: RetryPolicy{MaxAttempts: 2, BaseDelay: 50 * time.Millisecond}})
 	if err != nil {

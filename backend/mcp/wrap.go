@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
 
+	"hearth/backend/internal/clip"
 	"hearth/backend/tools"
 )
 
@@ -267,8 +268,5 @@ func describe(desc, fallback string) string {
 		return fallback
 	}
 	// Long server descriptions cost tokens on every request.
-	if r := []rune(desc); len(r) > 300 {
-		desc = string(r[:299]) + "…"
-	}
-	return desc
+	return clip.Runes(desc, 300)
 }

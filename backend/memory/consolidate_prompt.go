@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	textclip "hearth/backend/internal/clip"
 	"hearth/backend/llm"
 )
 
@@ -60,16 +61,7 @@ func formatTranscript(msgs []llm.Message, start, end, budget int) (int, string) 
 	return i, b.String()
 }
 
-func clip(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + " […]"
-}
+func clip(s string, n int) string { return textclip.Bytes(strings.TrimSpace(s), n) }
 
 // ask gets a history entry and the new MEMORY.md from the model through a
 // save_memory call, asking once more when it answers without the call. A

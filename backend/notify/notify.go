@@ -12,6 +12,9 @@ import (
 	"sync"
 
 	"github.com/godbus/dbus/v5"
+
+	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 // Notification is one desktop notification.
@@ -165,4 +168,22 @@ func (f Func) Notify(n Notification) error {
 		return errors.New("notify: no notifier")
 	}
 	return f(n)
+}
+
+// FromBackground is the notification for background news, worded in l: a news item whose
+// Code has catalog entries <code>.title and <code>.text (backend/i18n) is worded from
+// them with its Args; otherwise its Title and Text are shown as they are (a reminder's
+// own title, the model's answer).
+func FromBackground(ev event.Background, l i18n.Locale) Notification {
+	n := Notification{Title: ev.Title, Body: ev.Text, SessionID: ev.SessionID}
+	if ev.Code == "" {
+		return n
+	}
+	if i18n.Has(ev.Code + ".title") {
+		n.Title = i18n.Message{Code: ev.Code + ".title", Args: ev.Args}.In(l)
+	}
+	if i18n.Has(ev.Code + ".text") {
+		n.Body = i18n.Message{Code: ev.Code + ".text", Args: ev.Args}.In(l)
+	}
+	return n
 }

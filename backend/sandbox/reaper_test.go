@@ -130,9 +130,11 @@ func TestHearthKilled(t *testing.T) {
 }
 
 func TestFakeHearth(t *testing.T) {
+	// A helper process, not a test: it runs only as the Hearth that TestHearthKilled
+	// kills; a normal run returns at once rather than reporting a skip by design.
 	enc := os.Getenv("HEARTH_FAKE_HEARTH")
 	if enc == "" {
-		t.Skip("runs only as the Hearth that TestHearthKilled kills")
+		return
 	}
 	req, err := decodeRequest(enc)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/clip"
 )
 
 // FileName is the jobs file inside the cron directory
@@ -89,11 +90,7 @@ func (j Job) Title() string {
 	if j.Name != "" {
 		return j.Name
 	}
-	m := strings.TrimSpace(j.Message)
-	if r := []rune(m); len(r) > 40 {
-		return string(r[:40]) + "…"
-	}
-	return m
+	return clip.Runes(strings.TrimSpace(j.Message), 41)
 }
 
 func (j *Job) record(r RunRecord) {

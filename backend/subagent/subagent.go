@@ -18,6 +18,8 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 )
@@ -125,7 +127,7 @@ func (m *Manager) Spawn(parentSessionID, text, label string) (Info, error) {
 	}
 	label = strings.TrimSpace(label)
 	if label == "" {
-		label = shorten(text, 40)
+		label = clip.Squash(text, 40)
 	}
 	m.mu.Lock()
 	if m.closed {
@@ -259,15 +261,16 @@ func (m *Manager) deliver(t *task, run *agent.Run, res agent.Result) {
 	}
 	if m.opts.Events != nil {
 		m.opts.Events(event.Event{RunID: rep.RunID, SessionID: rep.ParentSessionID, Seq: 1, Type: event.Notice,
-			Data: event.NoticeData{Level: level, Message: notice}})
+			Data: event.NoticeData{Level: level, Message: notice.String(), Code: notice.Code, Args: notice.Args}})
 	}
 	if m.opts.Notify != nil {
 		m.opts.Notify(rep)
 	}
 }
 
-// reportText is the parent's message, the notice level and the notice.
-func reportText(r Report) (text, level, notice string) {
+// reportText is the parent's message (what the model reads next), the notice level and
+// the notice (worded in the window's language).
+func reportText(r Report) (text, level string, notice i18n.Message) {
 	switch r.Status {
 	case event.StatusOK:
 		result := r.Result
@@ -275,25 +278,16 @@ func reportText(r Report) (text, level, notice string) {
 			result = "(no answer)"
 		}
 		return fmt.Sprintf("Background task %q finished:\n\n%s", r.Label, result), event.LevelInfo,
-			fmt.Sprintf("Background task %q finished.", r.Label)
+			i18n.M("notice.subagent.finished", "label", r.Label)
 	case event.StatusCancelled:
 		return fmt.Sprintf("Background task %q was stopped before it finished.", r.Label), event.LevelInfo,
-			fmt.Sprintf("Background task %q was stopped.", r.Label)
+			i18n.M("notice.subagent.stopped", "label", r.Label)
 	default:
 		why := r.Error
 		if why == "" {
 			why = string(r.Status)
 		}
 		return fmt.Sprintf("Background task %q failed: %s", r.Label, why), event.LevelWarning,
-			fmt.Sprintf("Background task %q failed.", r.Label)
+			i18n.M("notice.subagent.failed", "label", r.Label)
 	}
-}
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -124,13 +124,23 @@ func spawnCall(task, label string) fakeollama.Reply {
 	return fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "spawn", Arguments: args}}}
 }
 
+// wait returns the next report. It sets no wall-clock limit of its own: a real model's
+// run on a loaded machine may take far longer than a fake one's, and a fixed limit made
+// TestRealOllamaSubagent flaky. A report that never comes fails at the test binary's
+// deadline (go test -timeout), a little before it, saying what was awaited.
 func (e *env) wait(t *testing.T) Report {
 	t.Helper()
+	var deadline <-chan time.Time
+	if d, ok := t.Deadline(); ok {
+		timer := time.NewTimer(time.Until(d) - 5*time.Second)
+		defer timer.Stop()
+		deadline = timer.C
+	}
 	select {
 	case r := <-e.done:
 		return r
-	case <-time.After(10 * time.Second):
-		t.Fatal("no subagent report within 10 s")
+	case <-deadline:
+		t.Fatal("no subagent report before the test deadline")
 		return Report{}
 	}
 }
@@ -178,7 +188,8 @@ func TestSpawnDelivers(t *testing.T) {
 	notices := append([]event.Event(nil), e.notices...)
 	e.mu.Unlock()
 	if len(notices) != 1 || notices[0].Type != event.Notice || notices[0].SessionID != "chat" || notices[0].RunID != rep.RunID ||
-		notices[0].Data.(event.NoticeData).Message != `Background task "count files" finished.` {
+		notices[0].Data.(event.NoticeData).Message != `Background task "count files" finished.` ||
+		notices[0].Data.(event.NoticeData).Code != "notice.subagent.finished" {
 		t.Errorf("notices %+v", notices)
 	}
 

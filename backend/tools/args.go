@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/kaptinlin/jsonrepair"
+
+	"hearth/backend/internal/clip"
 )
 
 // ParseArgs turns a model's raw arguments into a JSON object: it accepts an empty
@@ -47,11 +49,11 @@ func parseObject(raw json.RawMessage, depth int) (map[string]any, error) {
 		return x, nil
 	case string: // some models encode the object twice: "{\"path\": \"a\"}"
 		if depth > 0 || !strings.HasPrefix(strings.TrimSpace(x), "{") {
-			return nil, fmt.Errorf("arguments must be a JSON object, got the string %q", truncate(x, 80))
+			return nil, fmt.Errorf("arguments must be a JSON object, got the string %q", clip.Runes(x, 80))
 		}
 		inner, err := parseObject(json.RawMessage(x), depth+1)
 		if err != nil && strings.Contains(err.Error(), "not valid JSON") {
-			return nil, fmt.Errorf("arguments are a string, not a JSON object: %q", truncate(x, 80))
+			return nil, fmt.Errorf("arguments are a string, not a JSON object: %q", clip.Runes(x, 80))
 		}
 		return inner, err
 	}
@@ -264,7 +266,7 @@ func valueProblems(path string, s *jsonschema.Schema, v any) []string {
 	}
 	types := schemaTypes(s)
 	if len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return hasType(v, t) }) {
-		return []string{fmt.Sprintf("%s: expected %s, got %s %s", path, strings.Join(types, " or "), jsonKind(v), truncate(compactJSON(v), 60))}
+		return []string{fmt.Sprintf("%s: expected %s, got %s %s", path, strings.Join(types, " or "), jsonKind(v), clip.Runes(compactJSON(v), 60))}
 	}
 	var out []string
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return fmt.Sprint(e) == fmt.Sprint(v) }) {
@@ -360,13 +362,4 @@ func compactJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-// truncate cuts s to at most n runes, marking the cut.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

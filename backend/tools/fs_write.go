@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"hearth/backend/internal/clip"
 	"hearth/backend/internal/confined"
 )
 
@@ -177,7 +178,7 @@ func closestMatch(text, want string) string {
 	}
 	fmt.Fprintf(&b, "Closest match at line %d (%.0f%% similar%s):\n", best+1, bestScore*100, note)
 	for i := best; i < best+n && i < len(lines); i++ {
-		fmt.Fprintf(&b, "%d\t%s\n", i+1, truncate(strings.TrimRight(lines[i], "\r"), 300))
+		fmt.Fprintf(&b, "%d\t%s\n", i+1, clip.Runes(strings.TrimRight(lines[i], "\r"), 300))
 	}
 	b.WriteString("Copy the text exactly from these lines.")
 	return b.String()

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"hearth/backend/internal/clip"
 )
 
 const (
@@ -145,7 +147,7 @@ func writeGrepContent(b *strings.Builder, files []grepFile, ctxLines, budget int
 				if isHit(f.hits, i) {
 					sep = ":"
 				}
-				line := fmt.Sprintf("%s%s%d%s%s\n", f.rel, sep, i+1, sep, truncate(strings.TrimSuffix(f.lines[i], "\r"), 500))
+				line := fmt.Sprintf("%s%s%d%s%s\n", f.rel, sep, i+1, sep, clip.Runes(strings.TrimSuffix(f.lines[i], "\r"), 500))
 				if printed >= maxGrepLines || b.Len()+len(line) > budget {
 					return true
 				}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"hearth/backend/internal/clip"
 )
 
 const defaultMaxEntries = 200
@@ -105,9 +107,9 @@ func cutAtLine(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	s = s[:n]
+	s = clip.Prefix(s, n)
 	if i := strings.LastIndexByte(s, '\n'); i > 0 {
 		return s[:i]
 	}
-	return strings.ToValidUTF8(s, "")
+	return s
 }
