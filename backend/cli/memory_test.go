@@ -55,8 +55,9 @@ func TestMemorySearchAndReindex(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || len(res.Hits) != 1 || res.Hits[0].Date != "2026-04-03 18:00" || res.Mode != "keyword" {
 		t.Errorf("json: exit %d %v %s", code, err, out)
 	}
+	// Sources: HISTORY.md, MEMORY.md (the template: no chunk) and the chat.
 	code, out, _ = runIn(t, "", "memory", "reindex")
-	if code != 0 || !strings.HasPrefix(out, "Indexed 2 chunks from 1 sources") || !strings.Contains(out, "Embeddings failed, keyword search only") {
+	if code != 0 || !strings.HasPrefix(out, "Indexed 2 chunks from 3 sources") || !strings.Contains(out, "Embeddings failed, keyword search only") {
 		t.Errorf("reindex: exit %d %q", code, out)
 	}
 	if code, _, _ := runIn(t, "", "memory", "search"); code != ExitUsage {

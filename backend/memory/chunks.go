@@ -22,7 +22,10 @@ type Chunk struct {
 	Title  string
 	Date   string // "2026-11-23" or "2026-11-23 14:05" when known
 	Text   string
-	Vec    []float32
+	// Pos is, for a chat's chunk, the index of its first message in the
+	// chat: what is still in the chat's window is not recalled into it.
+	Pos int
+	Vec []float32
 }
 
 // Chunk sizes: long paragraphs are cut, short ones merged up to maxChunk.
@@ -197,8 +200,9 @@ func fileChunks(rel, content string) []Chunk {
 	return textChunks(rel, path.Base(rel), "", content)
 }
 
-// sessionChunks makes one chunk per exchange of an archived session: the
-// user's message and the assistant's answer (tool traffic left out).
+// sessionChunks makes one chunk per exchange of a chat: the user's message
+// and the assistant's answer (tool traffic left out), merged with the next
+// exchange while short.
 func sessionChunks(s *session.Session) []Chunk {
 	source := "sessions/" + s.Meta.ID
 	title := s.Meta.Title
@@ -212,18 +216,22 @@ func sessionChunks(s *session.Session) []Chunk {
 	var out []Chunk
 	seen := map[string]int{}
 	var cur strings.Builder
+	pos := 0
 	flush := func() {
 		t := strings.TrimSpace(cur.String())
 		cur.Reset()
 		for _, part := range splitLong(t) {
-			out = append(out, Chunk{ID: chunkID(source, part, seen), Source: source, Title: title, Date: date, Text: part})
+			out = append(out, Chunk{ID: chunkID(source, part, seen), Source: source, Title: title, Date: date, Text: part, Pos: pos})
 		}
 	}
-	for _, m := range s.Messages() {
+	for i, m := range s.Messages() {
 		switch m.Role {
 		case llm.RoleUser:
 			if cur.Len() > minChunk {
 				flush()
+			}
+			if cur.Len() == 0 {
+				pos = i
 			}
 			cur.WriteString("User: " + strings.TrimSpace(m.Content) + "\n")
 		case llm.RoleAssistant:

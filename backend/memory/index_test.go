@@ -66,7 +66,7 @@ func TestKeywordFallbackSaysSo(t *testing.T) {
 	writeFile(t, ws, HistoryFile, history("Talked about the garden fence and the neighbour's cat.", "Fixed the bicycle brakes before the weekend ride."))
 	writeFile(t, ws, "memory/2026-01-05.md", "Dentist appointment moved to Friday.")
 	writeFile(t, ws, "projects/boat.md", "# Boat\n\nThe sailing boat needs new varnish on the deck.")
-	writeFile(t, ws, "memory/MEMORY.md", "bicycle bicycle bicycle") // always in the prompt: not indexed
+	writeFile(t, ws, "memory/MEMORY.md", "- Prefers tea over coffee.") // searchable too
 	x := NewIndex(IndexOptions{Workspace: ws})
 	r, err := x.Search(context.Background(), "bicycle brakes", 3)
 	if err != nil {
@@ -79,7 +79,7 @@ func TestKeywordFallbackSaysSo(t *testing.T) {
 		t.Errorf("top hit %q", got)
 	}
 	for _, h := range r.Hits {
-		if h.Mode != ModeKeyword || h.Score <= 0 || h.Score > 1 || h.Source == MemoryFile {
+		if h.Mode != ModeKeyword || h.Score <= 0 || h.Score > 1 {
 			t.Errorf("hit %+v", h)
 		}
 	}
@@ -183,7 +183,7 @@ func TestIncrementalAndHandEdits(t *testing.T) {
 	}
 }
 
-func TestRebuiltAfterDeletionTornWriteAndCorruption(t *testing.T) {
+func TestRebuiltAfterDeletionDamageAndModelChange(t *testing.T) {
 	ws, dir := t.TempDir(), t.TempDir()
 	var entries []string
 	for i := range 30 {
@@ -193,8 +193,17 @@ func TestRebuiltAfterDeletionTornWriteAndCorruption(t *testing.T) {
 	writeFile(t, ws, "memory/2026-02-01.md", "Daily: walked along the harbour.")
 	fe := &fakeEmbed{}
 	open := func() *Index { return NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "m"}) }
-	if rep, err := open().Sync(context.Background()); err != nil || rep.Chunks != 31 {
-		t.Fatalf("%+v %v", rep, err)
+	sync := func(x *Index) IndexReport {
+		t.Helper()
+		rep, err := x.Sync(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Close()
+		return rep
+	}
+	if rep := sync(open()); rep.Chunks != 31 {
+		t.Fatalf("%+v", rep)
 	}
 	check := func(name string, wantRebuilt bool) {
 		t.Helper()
@@ -210,55 +219,69 @@ func TestRebuiltAfterDeletionTornWriteAndCorruption(t *testing.T) {
 		if got := topSource(t, r); !strings.Contains(got, "quokka17 ") {
 			t.Errorf("%s: top %q", name, got)
 		}
-		// and the repaired cache loads cleanly next time
-		if rep, _ := open().Sync(context.Background()); rep.Rebuilt || rep.Chunks != 31 || rep.Embedded != 0 {
+		x.Close()
+		// and the repaired cache opens cleanly next time
+		if rep := sync(open()); rep.Rebuilt || rep.Chunks != 31 || rep.Embedded != 0 {
 			t.Errorf("%s: after repair %+v", name, rep)
 		}
 	}
-	logPath := filepath.Join(dir, logName)
+	dbPath := filepath.Join(dir, dbName)
 	// Deleted: rebuilt from the files.
-	os.Remove(logPath)
+	removeDB(dir)
 	check("deleted", false)
-	// Torn write: a record cut in half at the end.
-	s := NewStore(ws, nil)
-	s.AppendHistory("Memory 30: the quokka30 visited.", time.Now())
-	open().Sync(context.Background())
-	fi, _ := os.Stat(logPath)
-	os.Truncate(logPath, fi.Size()-20)
-	os.Remove(filepath.Join(ws, HistoryFile)) // back to 30 entries + daily note
-	writeFile(t, ws, HistoryFile, history(entries...))
-	check("torn", true)
-	// Corrupt: garbage over the header.
-	f, _ := os.OpenFile(logPath, os.O_WRONLY, 0)
+	// The old hand-built log is removed on sight.
+	os.WriteFile(filepath.Join(dir, legacyLog), []byte("old"), 0o600)
+	check("legacy log", false)
+	if _, err := os.Stat(filepath.Join(dir, legacyLog)); err == nil {
+		t.Error("legacy chunks.log left behind")
+	}
+	// Garbage over the header.
+	f, _ := os.OpenFile(dbPath, os.O_WRONLY, 0)
 	f.WriteAt([]byte("garbage!garbage!"), 0)
 	f.Close()
-	check("corrupt", true)
-	// Lost documents: a chunk's record is missing though its file's is
-	// there; the count check after load notices and re-reads the file.
-	recs, _, _, err := readLog(logPath)
-	if err != nil {
-		t.Fatal(err)
+	check("header", true)
+	// Cut short (a copy or sync tool stopped half way).
+	fi, _ := os.Stat(dbPath)
+	os.Truncate(dbPath, fi.Size()/2)
+	check("truncated", true)
+	// Garbage over every page but the first.
+	b, _ := os.ReadFile(dbPath)
+	for i := 4096; i < len(b); i++ {
+		b[i] = byte(i * 7)
 	}
-	var kept []record
-	dropped := false
-	for _, r := range recs {
-		if r.Op == opPut && !dropped && strings.Contains(r.Chunk.Text, "quokka17 ") {
-			dropped = true
-			continue
-		}
-		kept = append(kept, r)
-	}
-	if !dropped {
-		t.Fatal("no record to drop")
-	}
-	if err := (&logWriter{path: logPath}).snapshot(kept); err != nil {
-		t.Fatal(err)
-	}
-	check("lost chunk", true)
+	os.WriteFile(dbPath, b, 0o600)
+	check("pages", true)
 	// Another embedding model: vectors rebuilt.
 	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "other"})
-	if rep, _ := x.Sync(context.Background()); !rep.Rebuilt || rep.Embedded != 31 {
+	if rep, _ := x.Sync(context.Background()); !rep.Rebuilt || rep.Embedded != 31 || rep.Vectors != 31 {
 		t.Errorf("model change: %+v", rep)
+	}
+	x.Close()
+}
+
+// Two indexes over one cache (the desktop app and a CLI command): each sees
+// the other's changes, and neither loses its vectors.
+func TestTwoProcessesShareTheCache(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	writeFile(t, ws, HistoryFile, history("The walrus sleeps on the ice."))
+	fe := &fakeEmbed{}
+	a := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "m"})
+	b := NewIndex(IndexOptions{Workspace: ws, Dir: dir, Embed: fe.embed, Model: "m"})
+	defer a.Close()
+	defer b.Close()
+	if r, _ := a.Search(context.Background(), "walrus", 3); len(r.Hits) != 1 || r.Mode != ModeHybrid {
+		t.Fatalf("a: %+v", r)
+	}
+	writeFile(t, ws, "memory/2026-03-03.md", "The narwhal has one long tooth.")
+	if r, _ := b.Search(context.Background(), "narwhal tooth", 3); len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Snippet, "narwhal") || r.Hits[0].Mode != ModeHybrid {
+		t.Fatalf("b: %+v", r)
+	}
+	texts := fe.texts.Load()
+	if r, _ := a.Search(context.Background(), "narwhal tooth", 3); len(r.Hits) == 0 || r.Hits[0].Mode != ModeHybrid {
+		t.Fatalf("a after b: %+v", r)
+	}
+	if got := fe.texts.Load() - texts; got != 1 { // the query only
+		t.Errorf("a embedded %d texts again", got)
 	}
 }
 
@@ -306,7 +329,18 @@ func TestHistoryAppendFastPathMatchesFullRead(t *testing.T) {
 	ids := func(x *Index) string {
 		x.mu.Lock()
 		defer x.mu.Unlock()
-		return strings.Join(x.files[HistoryFile].IDs, ",")
+		rows, err := x.db.Query(`SELECT id FROM chunks WHERE source = ? ORDER BY id`, HistoryFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var id string
+			rows.Scan(&id)
+			out = append(out, id)
+		}
+		return strings.Join(out, ",")
 	}
 	p := filepath.Join(ws, HistoryFile)
 	for i, tail := range []string{

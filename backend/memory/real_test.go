@@ -57,10 +57,11 @@ func TestRealOllamaMemory(t *testing.T) {
 		if rep.Chunks != len(notes) || rep.Vectors != len(notes) || rep.Embedded != len(notes) || rep.Mode != ModeHybrid {
 			t.Fatalf("report %+v", rep)
 		}
-		for _, c := range x.chunks {
-			if len(c.Vec) != testmodel.EmbeddingLength {
-				t.Fatalf("vector of %d dims", len(c.Vec))
-			}
+		x.mu.Lock()
+		vs, err := x.vectors()
+		x.mu.Unlock()
+		if err != nil || vs.dim != testmodel.EmbeddingLength || vs.len() != len(notes) {
+			t.Fatalf("vectors: %d of %d dims, %v", vs.len(), vs.dim, err)
 		}
 		for i, n := range notes {
 			entry := fmt.Sprintf("[2026-02-%02d 08:00] %s", i+1, n)
@@ -69,7 +70,12 @@ func TestRealOllamaMemory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := x.query(ctx, "", normalize(vecs[0]), 3, "")
+			x.mu.Lock()
+			r, err := x.query(ctx, "", normalize(vecs[0]), 3, "")
+			x.mu.Unlock()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(r.Hits) == 0 || r.Hits[0].Snippet != entry || r.Hits[0].Mode != ModeVector || r.Hits[0].Score < vectorWeight-0.01 { // cosine ≈ 1, weighted
 				t.Errorf("vector query for note %d: %+v", i, r.Hits)
 			}

@@ -53,7 +53,7 @@ func TestTools(t *testing.T) {
 	s := NewStore(ws, nil)
 	x := NewIndex(IndexOptions{Workspace: ws})
 	reg := tools.NewRegistry(tools.RegistryOptions{})
-	if err := reg.Register(Tools(s, x)...); err != nil {
+	if err := reg.Register(Tools(s, x, ToolOptions{})...); err != nil {
 		t.Fatal(err)
 	}
 	res := reg.Call(context.Background(), "memory_search", []byte(`{"query":"climbing gym","k":"3"}`))

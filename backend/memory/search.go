@@ -3,6 +3,8 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -29,7 +31,8 @@ type Hit struct {
 	Source string `json:"source"` // "memory/HISTORY.md", "sessions/<id>", …
 	Title  string `json:"title"`
 	Date   string `json:"date"`
-	// Snippet is the chunk's text (cut to SnippetChars).
+	// Snippet is the chunk's whole text, or, where a budget is short, a
+	// passage of it cut at sentence or line ends around the query's words.
 	Snippet string `json:"snippet"`
 	// Score is 0–1: cosine similarity and keyword match blended in hybrid
 	// mode; in keyword mode the share of query words matched, scaled by
@@ -47,27 +50,52 @@ type Results struct {
 	Note string `json:"note,omitempty"`
 }
 
-// SnippetChars bounds Hit.Snippet.
-const SnippetChars = 600
-
-// DefaultK is the number of hits when k <= 0.
+// DefaultK is the number of hits when neither k nor a budget is given.
 const DefaultK = 5
 
-// Search syncs the index with the files and returns the k best chunks.
+// maxHits bounds the hits a budget is filled with.
+const maxHits = 40
+
+// Query is one search: the sidebar, memory_search and the recall block all
+// search through Find, and differ only in these.
+type Query struct {
+	Text string
+	// K bounds the hits; 0 is DefaultK, or maxHits with a budget.
+	K int
+	// Tokens is a budget for the hits' text (about 4 bytes a token, with each
+	// hit's source line): hits are added best first, the last one cut to a
+	// passage that fits. 0 returns K whole chunks.
+	Tokens int
+	// MinScore leaves out hits scoring below it.
+	MinScore float64
+	// Skip leaves out chunks already in front of the model: the files in the
+	// system prompt, the part of the current chat in its window.
+	Skip func(source string, pos int) bool
+	// Distinct leaves out a chunk that says what a better one said (the
+	// model's evidence); the sidebar lists every source.
+	Distinct bool
+}
+
+// Search syncs the index with the files and returns the k best chunks whole.
 func (x *Index) Search(ctx context.Context, query string, k int) (Results, error) {
+	return x.Find(ctx, Query{Text: query, K: k})
+}
+
+// Find syncs the index with the files and returns the best distinct chunks
+// for q.
+func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if _, err := x.sync(ctx); err != nil {
+	if _, err := x.sync(ctx, false); err != nil {
 		return Results{}, err
 	}
+	query := q.Text
 	var qvec []float32
 	note := ""
 	switch {
 	case x.opts.Embed == nil:
 		note = "keyword search: no embedding model is set (agents.defaults.embeddingModel)"
-	case x.col.Count() == 0 && len(x.chunks) > 0:
-		note = unavailable(x.embedErr)
-	case len(x.chunks) > 0 && x.canEmbed():
+	case x.canEmbed():
 		vecs, err := x.opts.Embed(ctx, []string{query})
 		if err == nil && len(vecs) == 1 && len(vecs[0]) > 0 {
 			qvec = normalize(vecs[0])
@@ -81,7 +109,31 @@ func (x *Index) Search(ctx context.Context, query string, k int) (Results, error
 	default:
 		note = unavailable(x.embedErr)
 	}
-	return x.query(ctx, query, qvec, k, note), nil
+	res, ranked, err := x.rank(ctx, query, qvec, poolFor(q), note)
+	if isCorrupt(err) {
+		x.startOver(fmt.Sprintf("damaged index (%v)", err))
+		if _, err = x.sync(ctx, false); err == nil {
+			res, ranked, err = x.rank(ctx, query, qvec, poolFor(q), note)
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Hits = deliver(ranked, q)
+	return res, nil
+}
+
+// poolFor is how many ranked chunks a query looks at: enough that skipped
+// and duplicate ones still leave K (or a budget's worth).
+func poolFor(q Query) int {
+	k := q.K
+	if k <= 0 {
+		k = DefaultK
+		if q.Tokens > 0 {
+			k = maxHits
+		}
+	}
+	return max(4*k, 40)
 }
 
 // unavailable explains a keyword-only search when embedding failed, with
@@ -97,50 +149,168 @@ func unavailable(err error) string {
 	return note
 }
 
-// query ranks chunks for a query (and its vector, when there is one); the
-// index is not synced, so benchmarks measure the ranking alone.
-func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, note string) Results {
-	if k <= 0 {
-		k = DefaultK
+// cand is a chunk found by either side of the search.
+type cand struct {
+	row      int64
+	vec, kw  float64
+	hasV     bool
+	hasK     bool
+	ordering float64
+}
+
+// BM25 parameters (the usual ones).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// keyword returns up to pool chunk rows for the query's terms, each scored
+// as the share of the query's terms it holds times its BM25 relative to the
+// best hit. FTS5 picks the candidates; they are scored here with the
+// classic BM25 (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf
+// drops to nothing for a word in more than half the chunks — in a small
+// workspace, most words.
+func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int64]float64, error) {
+	out := map[int64]float64{}
+	if len(terms) == 0 {
+		return out, nil
 	}
-	pool := max(4*k, 20)
+	var docs, tokens float64
+	if err := x.db.QueryRowContext(ctx, `SELECT (SELECT CAST(value AS REAL) FROM meta WHERE key = 'docs'),
+		(SELECT CAST(value AS REAL) FROM meta WHERE key = 'tokens')`).Scan(&docs, &tokens); err != nil {
+		return nil, err
+	}
+	if docs <= 0 {
+		return out, nil
+	}
+	idf, dfs := map[string]float64{}, map[string]float64{}
+	args := make([]any, len(terms))
+	marks := make([]string, len(terms))
+	for i, t := range terms {
+		args[i], marks[i] = t, "?"
+	}
+	rows, err := x.db.QueryContext(ctx, `SELECT term, doc FROM vocab WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var t string
+		var df float64
+		if err := rows.Scan(&t, &df); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		idf[t], dfs[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// A word in most of thousands of chunks picks nothing out (FTS5 gives it
+	// no weight) but would make FTS5 score every one of them: it is matched
+	// only when the query has no rarer word. It still counts in the score.
+	match := make([]string, 0, len(terms))
+	for _, t := range terms {
+		if df, ok := dfs[t]; ok && (df <= docs/2 || df < 1000) {
+			match = append(match, t)
+		}
+	}
+	if len(match) == 0 {
+		match = terms
+	}
+	rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
+		WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	avg := tokens / docs
+	type scored struct {
+		n          int64
+		raw, cover float64
+	}
+	var list []scored
+	for rows.Next() {
+		var n int64
+		var text string
+		var dl float64
+		if err := rows.Scan(&n, &text, &dl); err != nil {
+			return nil, err
+		}
+		tf := map[string]float64{}
+		for _, t := range tokenize(text) {
+			if _, ok := idf[t]; ok {
+				tf[t]++
+			}
+		}
+		s := scored{n: n}
+		for t, f := range tf {
+			s.raw += idf[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+			s.cover += 1 / float64(len(terms))
+		}
+		list = append(list, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].raw != list[j].raw {
+			return list[i].raw > list[j].raw
+		}
+		return list[i].n < list[j].n
+	})
+	if len(list) > pool {
+		list = list[:pool]
+	}
+	for _, s := range list {
+		if best := list[0].raw; best > 0 {
+			out[s.n] = s.cover * s.raw / best
+		}
+	}
+	return out, nil
+}
+
+// ranked is a chunk in rank order with its score and how it was found.
+type ranked struct {
+	Chunk
+	score float64
+	mode  string
+}
+
+// rank ranks the pool best chunks for a query (and its vector, when there
+// is one); the index is not synced, so benchmarks measure the ranking alone.
+// The caller holds x.mu.
+func (x *Index) rank(ctx context.Context, query string, qvec []float32, pool int, note string) (Results, []ranked, error) {
 	res := Results{Mode: ModeKeyword, Note: note}
-	kws := x.kw.search(query, pool)
-	best := 0.0
-	if len(kws) > 0 {
-		best = kws[0].raw
+	kws, err := x.keyword(ctx, uniq(tokenize(query)), pool)
+	if err != nil {
+		return res, nil, err
 	}
-	kwScore := map[string]float64{}
-	for _, h := range kws {
-		kwScore[h.id] = h.cover * h.raw / best
-	}
-	type cand struct {
-		id       string
-		vec, kw  float64
-		hasV     bool
-		hasK     bool
-		ordering float64
-	}
-	cands := map[string]*cand{}
-	if qvec != nil && x.col.Count() > 0 {
-		res.Mode = ModeHybrid
-		vr, err := x.col.QueryEmbedding(ctx, qvec, min(pool, x.col.Count()), nil, nil)
-		if err == nil {
-			for _, r := range vr {
-				cands[r.ID] = &cand{id: r.ID, vec: float64(r.Similarity), hasV: true}
+	cands := map[int64]*cand{}
+	var vs *vectorSet
+	if qvec != nil {
+		if vs, err = x.vectors(); err != nil {
+			return res, nil, err
+		}
+		if vs.len() > 0 {
+			res.Mode = ModeHybrid
+			for _, h := range vs.search(qvec, pool) {
+				cands[h.row] = &cand{row: h.row, vec: float64(h.sim), hasV: true}
 			}
+		} else if note == "" {
+			res.Note = unavailable(x.embedErr)
 		}
 	}
-	for _, h := range kws {
-		c := cands[h.id]
+	for n, s := range kws {
+		c := cands[n]
 		if c == nil {
-			c = &cand{id: h.id}
-			if ch := x.chunks[h.id]; qvec != nil && ch != nil && len(ch.Vec) == len(qvec) {
-				c.vec, c.hasV = dot(qvec, ch.Vec), true
+			c = &cand{row: n}
+			if v := vs.getOrNil(n); v != nil {
+				c.vec, c.hasV = float64(dot32(qvec, v)), true
 			}
-			cands[h.id] = c
+			cands[n] = c
 		}
-		c.kw, c.hasK = kwScore[h.id], true
+		c.kw, c.hasK = s, true
 	}
 	out := make([]*cand, 0, len(cands))
 	for _, c := range cands {
@@ -158,14 +328,19 @@ func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, 
 		if out[i].ordering != out[j].ordering {
 			return out[i].ordering > out[j].ordering
 		}
-		return out[i].id < out[j].id
+		return out[i].row < out[j].row
 	})
+	if len(out) > pool {
+		out = out[:pool]
+	}
+	chunks, err := x.chunksByRow(ctx, out)
+	if err != nil {
+		return res, nil, err
+	}
+	list := make([]ranked, 0, len(out))
 	for _, c := range out {
-		if len(res.Hits) == k {
-			break
-		}
-		ch := x.chunks[c.id]
-		if ch == nil {
+		ch, ok := chunks[c.row]
+		if !ok {
 			continue
 		}
 		mode := ModeKeyword
@@ -175,30 +350,44 @@ func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, 
 		case c.hasV:
 			mode = ModeVector
 		}
-		res.Hits = append(res.Hits, Hit{ID: ch.ID, Source: ch.Source, Title: ch.Title, Date: ch.Date,
-			Snippet: snippet(ch.Text), Score: round3(c.ordering), Mode: mode})
+		list = append(list, ranked{Chunk: ch, score: round3(c.ordering), mode: mode})
 	}
-	return res
+	return res, list, nil
 }
 
-func dot(a, b []float32) float64 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
+// query is rank and deliver for k whole chunks (benchmarks and tests).
+func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, note string) (Results, error) {
+	q := Query{Text: query, K: k}
+	res, list, err := x.rank(ctx, query, qvec, poolFor(q), note)
+	res.Hits = deliver(list, q)
+	return res, err
+}
+
+// chunksByRow reads the chunks of the candidates.
+func (x *Index) chunksByRow(ctx context.Context, cs []*cand) (map[int64]Chunk, error) {
+	out := map[int64]Chunk{}
+	if len(cs) == 0 {
+		return out, nil
 	}
-	return float64(s)
+	args := make([]any, len(cs))
+	marks := make([]string, len(cs))
+	for i, c := range cs {
+		args[i], marks[i] = c.row, "?"
+	}
+	rows, err := x.db.QueryContext(ctx, `SELECT n, id, source, title, date, text, pos FROM chunks WHERE n IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int64
+		var c Chunk
+		if err := rows.Scan(&n, &c.ID, &c.Source, &c.Title, &c.Date, &c.Text, &c.Pos); err != nil {
+			return nil, err
+		}
+		out[n] = c
+	}
+	return out, rows.Err()
 }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
-
-func snippet(t string) string {
-	t = strings.TrimSpace(t)
-	if len(t) <= SnippetChars {
-		return t
-	}
-	cut := SnippetChars
-	for cut > 0 && !isRuneStart(t[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(t[:cut]) + "…"
-}

@@ -50,6 +50,7 @@ type Service struct {
 	recall   *Recaller
 	watching context.CancelFunc // the running watcher's stop, nil before Start
 	retired  sync.WaitGroup     // consolidators of an old workspace finishing
+	windows  windows            // where each chat's window starts
 }
 
 // NewService builds the service over opts; changes (may be nil) hears every change
@@ -73,7 +74,7 @@ func (s *Service) build(opts ServiceOptions) {
 	}
 	s.index = NewIndex(io)
 	s.cons = s.newConsolidator(opts)
-	s.recall = &Recaller{Index: s.index, Block: opts.Block}
+	s.recall = &Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.from}
 }
 
 func (s *Service) newConsolidator(opts ServiceOptions) *Consolidator {
@@ -147,11 +148,12 @@ func (s *Service) Close(ctx context.Context) error {
 		s.watching()
 		s.watching = nil
 	}
-	cons := s.cons
+	cons, x := s.cons, s.index
 	s.mu.Unlock()
 	err := cons.Wait(ctx)
 	cons.Close()
 	s.retired.Wait()
+	_ = x.Close() // opened again if used after
 	return err
 }
 
@@ -165,7 +167,7 @@ func (s *Service) Apply(opts ServiceOptions) {
 	o := s.opts
 	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.EmbeddingModel == opts.EmbeddingModel &&
 		o.DefaultModel == opts.DefaultModel && o.Window == opts.Window && o.ContextTokens == opts.ContextTokens {
-		s.opts, s.recall = opts, &Recaller{Index: s.index, Block: opts.Block}
+		s.opts, s.recall = opts, &Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.from}
 		return
 	}
 	s.retire(s.cons)
@@ -192,7 +194,10 @@ func (s *Service) retire(c *Consolidator) {
 // Tools are memory_search and remember.
 func (s *Service) Tools() []tools.Tool {
 	st, x, _ := s.parts()
-	return Tools(st, x)
+	s.mu.Lock()
+	tokens := SearchTokens(s.opts.ContextTokens)
+	s.mu.Unlock()
+	return Tools(st, x, ToolOptions{Tokens: tokens, InWindow: s.windows.from})
 }
 
 // Remember saves a fact to MEMORY.md (the /remember command) and says so.
@@ -225,6 +230,7 @@ func (s *Service) AfterRun(sessionID string, historyLen, firstKept int) {
 	if sessionID == "" {
 		return
 	}
+	s.windows.set(sessionID, firstKept)
 	if last, ok := c.lastConsolidated(sessionID); ok && firstKept > last+1 && c.Start(sessionID, firstKept) {
 		return
 	}

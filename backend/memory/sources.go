@@ -26,9 +26,9 @@ const (
 )
 
 // sources lists what the index covers, with the stat the sync compares:
-// HISTORY.md, the daily notes, other Markdown notes of the workspace (not
-// MEMORY.md and the persona files, which are always in the prompt, nor
-// skills or hidden folders) and the session files.
+// MEMORY.md, HISTORY.md, the daily notes, USER.md, other Markdown notes of
+// the workspace (not the other persona files, skills or hidden folders) and
+// the chats.
 func (x *Index) sources() (map[string]srcStat, error) {
 	out := map[string]srcStat{}
 	if ws := x.opts.Workspace; ws != "" {
@@ -92,7 +92,7 @@ func (x *Index) memorySources(out map[string]srcStat) error {
 	}
 	for _, e := range ents {
 		rel := "memory/" + e.Name()
-		if e.IsDir() || rel == MemoryFile || strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
 			continue
 		}
 		fi, err := e.Info()
@@ -104,14 +104,14 @@ func (x *Index) memorySources(out map[string]srcStat) error {
 	return nil
 }
 
-// walkNotes adds the Markdown notes of the workspace outside memory/ (not
-// the persona files, which are always in the prompt, nor skills or hidden
-// folders) and returns their paths.
+// walkNotes adds the Markdown notes of the workspace outside memory/ and
+// USER.md (not the other persona files, which say how to behave rather than
+// what happened, nor skills or hidden folders) and returns their paths.
 func (x *Index) walkNotes(out map[string]srcStat) ([]string, error) {
 	ws := x.opts.Workspace
 	skip := map[string]bool{}
 	for _, p := range personaFiles() {
-		skip[p] = true
+		skip[p] = p != userProfile
 	}
 	notes := []string{}
 	err := filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
@@ -146,16 +146,13 @@ func (x *Index) walkNotes(out map[string]srcStat) ([]string, error) {
 	return notes, nil
 }
 
-// readSource reads and chunks one source; sessions that are not archived
-// give no chunks (live chats are in the context already).
+// readSource reads and chunks one source; chats, live or archived, too (a
+// search leaves out the part of the current chat still in its window).
 func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
 	if id, ok := strings.CutPrefix(src, "sessions/"); ok {
 		s, err := session.NewStore(x.opts.SessionsDir, session.Options{}).Load(id)
 		if err != nil {
 			return nil, "", err
-		}
-		if !s.Meta.Archived {
-			return nil, "live", nil
 		}
 		chunks := sessionChunks(s)
 		var b strings.Builder
@@ -175,7 +172,7 @@ func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
 // appended to a long HISTORY.md. When the file still starts with exactly
 // what was indexed and the rest begins with a new entry, only that tail is
 // chunked (ok false: read the whole file).
-func (x *Index) appendedHistory(src string, old fileState) (tail []Chunk, hash string, ok bool) {
+func (x *Index) appendedHistory(src string, old fileState, have map[string]bool) (tail []Chunk, hash string, ok bool) {
 	if src != HistoryFile || old.Size <= 0 || old.Hash == "" {
 		return nil, "", false
 	}
@@ -192,7 +189,7 @@ func (x *Index) appendedHistory(src string, old fileState) (tail []Chunk, hash s
 		return nil, "", false
 	}
 	seen := map[string]int{}
-	for _, id := range old.IDs {
+	for id := range have {
 		base := id
 		if i := strings.LastIndexByte(id, '~'); i > strings.LastIndexByte(id, '#') {
 			base = id[:i]
@@ -222,3 +219,7 @@ func statIn(ws, rel string) (fs.FileInfo, error) {
 	defer r.Close()
 	return r.Lstat(rel)
 }
+
+// userProfile is the persona file about the user: what it says is searched
+// like a note (the other persona files say how to behave).
+const userProfile = "USER.md"

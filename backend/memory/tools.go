@@ -9,22 +9,44 @@ import (
 	"hearth/backend/tools"
 )
 
-// Tools returns memory_search and remember (docs/design/memory.md#memory-tools).
-func Tools(store *Store, index *Index) []tools.Tool {
-	s, r := &searchTool{index: index}, &rememberTool{store: store}
+// SearchTokens is memory_search's default budget for a context window of
+// contextTokens: an eighth of it, from 500 to 4 000 tokens, so a small local
+// model's window is not flooded and a big one gets enough evidence.
+func SearchTokens(contextTokens int) int {
+	if contextTokens <= 0 {
+		return 2000
+	}
+	return min(max(contextTokens/8, 500), 4000)
+}
+
+// ToolOptions configure memory_search.
+type ToolOptions struct {
+	// Tokens is the default budget of a search's hits (SearchTokens).
+	Tokens int
+	// InWindow is the Recaller's: the calling chat's messages still in its
+	// window are not returned to it.
+	InWindow func(sessionID string) int
+}
+
+// Tools returns memory_search and remember.
+func Tools(store *Store, index *Index, opts ToolOptions) []tools.Tool {
+	s, r := &searchTool{index: index, opts: opts}, &rememberTool{store: store}
 	return []tools.Tool{
 		tools.New(tools.Def[searchArgs]{Name: "memory_search", Short: "Search past chats and notes.", ReadOnly: true, Run: s.run,
-			Description: "Search past history, daily notes, notes and archived chats. Returns dated snippets with scores."}),
+			Description: "Search memory, history, daily notes, notes and past chats. Returns dated, sourced passages, best first."}),
 		tools.New(tools.Def[rememberArgs]{Name: "remember", Short: "Save a fact to memory.", Run: r.run,
 			Description: "Save a lasting fact to memory/MEMORY.md."}),
 	}
 }
 
-type searchTool struct{ index *Index }
+type searchTool struct {
+	index *Index
+	opts  ToolOptions
+}
 
 type searchArgs struct {
 	Query string `json:"query"`
-	K     int    `json:"k,omitempty" jsonschema:"results, default 5" min:"1" max:"20"`
+	K     int    `json:"k,omitempty" jsonschema:"most results; default: as many as fit the budget" min:"1" max:"40"`
 }
 
 func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error) {
@@ -32,7 +54,20 @@ func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error
 	if q == "" {
 		return tools.Errorf("query is empty (hint: give words or a question to search for)"), nil
 	}
-	res, err := t.index.Search(ctx, q, cmp.Or(a.K, DefaultK))
+	sid, from := "", -1
+	if call, ok := tools.CallFrom(ctx); ok {
+		sid = call.SessionID
+		if t.opts.InWindow != nil {
+			from = t.opts.InWindow(sid)
+		}
+	}
+	skip := InPrompt(sid, from)
+	// MEMORY.md and USER.md are in the prompt, but the model asks for them by
+	// name often enough: only the current chat's window is left out here.
+	res, err := t.index.Find(ctx, Query{Text: q, K: a.K, Tokens: cmp.Or(t.opts.Tokens, SearchTokens(0)), Distinct: true,
+		Skip: func(source string, pos int) bool {
+			return source != MemoryFile && source != userProfile && skip(source, pos)
+		}})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("memory_search: %w", err)
 	}

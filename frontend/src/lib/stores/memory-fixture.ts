@@ -21,7 +21,15 @@ const nameOf = (p: string) =>
 
 export function fakeMemory(initial: Record<string, string> = {}) {
   const disk = new Map<string, string>(Object.entries(initial));
-  let listener: ((name: string) => void) | null = null;
+  let listener: ((name: string) => unknown) | null = null;
+  // The store's handling of each reported change, so a test can await it (no polling
+  // with a deadline: under load a deadline is what fails, not the store).
+  const pending: unknown[] = [];
+  const notify = (p: string) => {
+    const r = listener?.(p);
+    pending.push(r);
+    return r;
+  };
   const api = {
     listMemoryFiles: vi.fn(async (): Promise<MemoryFileInfo[]> =>
       [...disk.keys()].map(
@@ -39,14 +47,14 @@ export function fakeMemory(initial: Record<string, string> = {}) {
         return { saved: false, hash: '', conflict: { mine: content, theirs: cur, theirsHash: hashOf(cur) } } as never;
       }
       disk.set(p, content);
-      listener?.(p); // the backend reports its own writes too
+      notify(p); // the backend reports its own writes too
       return { saved: true, hash: hashOf(content) } as never;
     }),
     searchMemory: vi.fn(
       async (): Promise<MemoryResults> =>
         ({ hits: [], mode: 'keyword', note: 'keyword search: no embedding model is set' }) as unknown as MemoryResults,
     ),
-    onMemoryChange: vi.fn((fn: (name: string) => void) => {
+    onMemoryChange: vi.fn((fn: (name: string) => unknown) => {
       listener = fn;
       return () => {
         listener = null;
@@ -59,7 +67,11 @@ export function fakeMemory(initial: Record<string, string> = {}) {
     /** Another writer (the agent, a hand edit) changes a file, and the change is reported. */
     write(p: string, content: string) {
       disk.set(p, content);
-      listener?.(p);
+      notify(p);
+    },
+    /** Resolves once the store has handled every change reported so far. */
+    async settled() {
+      while (pending.length) await pending.shift();
     },
   };
 }

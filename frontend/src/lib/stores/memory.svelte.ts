@@ -93,7 +93,9 @@ export function createMemoryStore(api: MemoryApi) {
   let searchSeq = 0;
 
   function watch() {
-    if (!off && api.onMemoryChange) off = api.onMemoryChange((name) => void changed(name));
+    // The handler's promise goes back to the caller: the app ignores it, a test
+    // awaits it instead of polling against a clock.
+    if (!off && api.onMemoryChange) off = api.onMemoryChange((name) => changed(name));
   }
 
   async function refresh() {

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStore, grouped } from './memory.svelte';
 import { fakeMemory, hashOf } from './memory-fixture';
 
@@ -34,7 +34,8 @@ describe('memory store', () => {
     expect(fake.disk.get(M)).toBe('# Memory\n- likes tea\n');
     expect(doc()).toMatchObject({ status: 'clean', baseHash: hashOf('# Memory\n- likes tea\n') });
     // The save's own change event changes nothing.
-    await vi.waitFor(() => expect(fake.api.readMemoryFile).toHaveBeenCalledTimes(2));
+    await fake.settled();
+    expect(fake.api.readMemoryFile).toHaveBeenCalledTimes(2);
     expect(doc()).toMatchObject({ status: 'clean', disk: null, version: 1 });
   });
 
@@ -50,7 +51,8 @@ describe('memory store', () => {
   it('reloads a clean document when the agent changes the file', async () => {
     const { fake, doc } = await opened();
     fake.write(M, '# Memory\n- sister: 3 May\n');
-    await vi.waitFor(() => expect(doc().status).toBe('reloaded'));
+    await fake.settled();
+    expect(doc().status).toBe('reloaded');
     expect(doc()).toMatchObject({ text: '# Memory\n- sister: 3 May\n', baseHash: hashOf('# Memory\n- sister: 3 May\n'), version: 2 });
   });
 
@@ -58,7 +60,8 @@ describe('memory store', () => {
     const { fake, store, doc } = await opened();
     store.edit(M, '# Memory\n- mine\n');
     fake.write(M, '# Memory\n- theirs\n');
-    await vi.waitFor(() => expect(doc().disk).not.toBeNull());
+    await fake.settled();
+    expect(doc().disk).not.toBeNull();
     expect(doc()).toMatchObject({ status: 'dirty', text: '# Memory\n- mine\n', disk: { content: '# Memory\n- theirs\n' } });
     // Compare shows both; discard would take theirs.
     store.compare();
@@ -69,7 +72,8 @@ describe('memory store', () => {
     const { fake, store, doc } = await opened();
     store.edit(M, 'mine');
     fake.write(M, 'theirs');
-    await vi.waitFor(() => expect(doc().disk).not.toBeNull());
+    await fake.settled();
+    expect(doc().disk).not.toBeNull();
     store.discard();
     expect(doc()).toMatchObject({ status: 'reloaded', text: 'theirs', disk: null });
   });
@@ -117,7 +121,8 @@ describe('memory store', () => {
     fake.disk.set(M, 'theirs 1');
     await store.save();
     fake.write(M, 'theirs 2');
-    await vi.waitFor(() => expect(doc().conflict?.theirs).toBe('theirs 2'));
+    await fake.settled();
+    expect(doc().conflict?.theirs).toBe('theirs 2');
     expect(await store.saveMerged()).toBe(true);
     expect(fake.api.saveMemoryFile).toHaveBeenLastCalledWith(M, 'mine', hashOf('theirs 2'));
   });
