@@ -281,6 +281,9 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 func (l *loop) toolsUnavailable() {
 	if !l.noticed["tools"] {
 		l.noticed["tools"] = true
+		if !l.r.firstNoTools(l.run.SessionID, l.model) {
+			return // this chat was told by an earlier reply
+		}
 		l.em.notice(event.LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
 	}
 }

@@ -146,6 +146,9 @@ type Runner struct {
 	active  map[string]*Run // by session id
 	usage   map[string]event.UsageData
 	closing bool
+	// noTools holds "session\x00model" pairs already told that the model
+	// cannot use tools: a chat hears it once, not on every reply.
+	noTools map[string]bool
 }
 
 // New checks opts and returns a Runner.
@@ -167,7 +170,7 @@ func New(opts Options) (*Runner, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}}, nil
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}}, nil
 }
 
 // Request is one user turn.
@@ -392,6 +395,19 @@ func (r *Runner) Usage(sessionID string) (event.UsageData, bool) {
 	defer r.mu.Unlock()
 	u, ok := r.usage[sessionID]
 	return u, ok
+}
+
+// firstNoTools reports whether the session has not yet been told that model
+// cannot use tools, and marks it told.
+func (r *Runner) firstNoTools(sessionID, model string) bool {
+	k := sessionID + "\x00" + model
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.noTools[k] {
+		return false
+	}
+	r.noTools[k] = true
+	return true
 }
 
 func (r *Runner) setUsage(sessionID string, u event.UsageData) {

@@ -144,15 +144,17 @@ describe('a long chat in the chat view', () => {
   });
 
   it('scrolling to the top again and again reaches the first message', async () => {
-    const { scroller, count } = await openLong(fakeApi({ loadSession: async () => longSession(300) }));
-    for (let i = 0; i < 400 && !screen.queryByText('Question 0'); i++) {
+    // 60 messages take several steps (about ten items each); more would only add
+    // rendering time, which under load ran past the test's timeout.
+    const { scroller, count } = await openLong(fakeApi({ loadSession: async () => longSession(60) }));
+    for (let i = 0; i < 100 && !screen.queryByText('Question 0'); i++) {
       const n = count();
       scroller.scrollTop = 0;
       await fireEvent.scroll(scroller);
       await waitFor(() => expect(count()).toBeGreaterThan(n));
     }
     expect(screen.getByText('Question 0')).toBeTruthy();
-    expect(count()).toBe(300);
+    expect(count()).toBe(60);
     expect(screen.queryByRole('button', { name: /earlier messages/ })).toBeNull();
   });
 
@@ -176,13 +178,25 @@ describe('a long answer from history', () => {
   const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
 
   it('renders its last blocks at once and the earlier ones over the next frames', async () => {
-    const { container } = render(Markdown, { props: { text: paragraphs(100) } });
-    const blocks = () => container.querySelectorAll('.block').length;
-    expect(blocks()).toBe(LAZY_BLOCKS);
-    expect(container.textContent).toContain('Paragraph 99');
-    expect(container.textContent).not.toContain('Paragraph 0 ');
-    await waitFor(() => expect(blocks()).toBe(100));
-    expect(container.querySelector('.block')?.textContent?.trim()).toBe('Paragraph 0 with bold text.');
+    // The frames are driven by hand: each one adds LAZY_BLOCKS however slow the machine
+    // is (waiting for them in real time failed under load, one frame short).
+    vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'setTimeout'] });
+    try {
+      const { container } = render(Markdown, { props: { text: paragraphs(100) } });
+      const blocks = () => container.querySelectorAll('.block').length;
+      expect(blocks()).toBe(LAZY_BLOCKS);
+      expect(container.textContent).toContain('Paragraph 99');
+      expect(container.textContent).not.toContain('Paragraph 0 ');
+      for (const want of [2 * LAZY_BLOCKS, 3 * LAZY_BLOCKS, 100]) {
+        vi.advanceTimersToNextFrame(); // the frame is painted…
+        vi.runOnlyPendingTimers(); // …and the work queued after it runs
+        await tick();
+        expect(blocks()).toBe(want);
+      }
+      expect(container.querySelector('.block')?.textContent?.trim()).toBe('Paragraph 0 with bold text.');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('renders a streaming answer, and a short one, whole', () => {
