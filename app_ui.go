@@ -58,6 +58,9 @@ func (a *App) LoadSession(id string) (sessions.History, error) { return a.h.Sess
 // RenameSession sets a chat's title ("" restores the automatic one).
 func (a *App) RenameSession(id, title string) error { return a.h.Sessions.Rename(id, title) }
 
+// SetChatModel makes model the chat's model from now on ("" for the default).
+func (a *App) SetChatModel(id, model string) error { return a.h.Sessions.SetModel(id, model) }
+
 // DeleteSession moves a chat to the trash.
 func (a *App) DeleteSession(id string) error { return a.h.Sessions.Delete(id) }
 

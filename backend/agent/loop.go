@@ -73,6 +73,16 @@ func (l *loop) prepare() error {
 		}
 	}
 	l.model = firstNonEmpty(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
+	switch {
+	case l.req.Again:
+		return l.prepareAgain(sess)
+	case l.req.Resume:
+		return l.prepareResume(sess)
+	case l.req.Edit > 0:
+		if err := l.rewindForEdit(sess); err != nil {
+			return err
+		}
+	}
 	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
 	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
@@ -124,7 +134,7 @@ func (l *loop) body() (string, error) {
 	if err := l.resolve(); err != nil {
 		return "", err
 	}
-	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 {
+	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 && !l.req.Resume {
 		return last.Content, nil // a continued run that had already answered
 	}
 	if l.noTools {

@@ -189,6 +189,14 @@ type Request struct {
 	AllowTools []string
 	// Channel overrides Options.Channel for this run ("cli", "cron", …).
 	Channel string
+	// Again answers the chat's last question anew (Text is ignored); the earlier
+	// answer stays as a version (session.Branch).
+	Again bool
+	// Edit replaces the Edit-th question of the chat (1-based) with Text: the chat
+	// goes on from there, and what followed stays as an earlier version.
+	Edit int
+	// Resume lets an answer that was stopped part-way go on (Text is ignored).
+	Resume bool
 	// Notices are told to the user as the run starts (warnings the caller has
 	// for this chat, e.g. that saving older messages to memory failed).
 	Notices []string
@@ -243,7 +251,7 @@ var (
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
 // command (F-SLASH). Cancelling ctx stops the run like Stop.
 func (r *Runner) Start(ctx context.Context, req Request, sink event.Sink) (*Run, error) {
-	if cmd, arg, ok := parseSlash(req.Text); ok {
+	if cmd, arg, ok := parseSlash(req.Text); ok && !req.revisits() {
 		return r.slash(ctx, req, cmd, arg, sink)
 	}
 	return r.start(ctx, req, sink, false)

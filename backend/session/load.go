@@ -43,7 +43,9 @@ type Session struct {
 	Entries     []Entry       `json:"messages"`
 	Runs        []Run         `json:"runs"`
 	Interrupted []Interrupted `json:"interrupted,omitempty"`
-	Warnings    []Warning     `json:"warnings,omitempty"`
+	// Branches are the earlier versions of the chat, oldest first (see Rewind).
+	Branches []Branch  `json:"branches,omitempty"`
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // Messages returns the conversation as the model sees it.
@@ -143,6 +145,8 @@ func (p *parser) line(n int, line []byte, complete bool) {
 		err = p.run(line)
 	case kindUpdate:
 		err = p.update(line)
+	case kindRewind:
+		err = p.rewind(line)
 	case "":
 		err = errors.New("not a JSON object with a \"type\" field")
 	default:

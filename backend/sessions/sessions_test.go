@@ -99,3 +99,35 @@ func TestHistoryExportAndRename(t *testing.T) {
 		t.Errorf("ExportName = %q", got)
 	}
 }
+
+// The window's history of a regenerated chat: the newest answer in Messages, the
+// earlier one in Versions; the chat's model choice is remembered.
+func TestHistoryVersionsAndModel(t *testing.T) {
+	s := New(Options{Dir: filepath.Join(t.TempDir(), "sessions")})
+	chat(t, s, "c", "Joke?", "Joke one")
+	st := s.Store()
+	if err := st.Rewind("c", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append("c", session.MessageRecord("r2", llm.Message{Role: llm.RoleAssistant, Content: "Joke two"}),
+		session.RunRecord(session.Run{ID: "r2", Status: session.StatusOK})); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetModel("c", " ollama/llama3.2:1b "); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.History("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Messages) != 2 || h.Messages[1].Content != "Joke two" || h.Model != "ollama/llama3.2:1b" {
+		t.Errorf("history %+v", h)
+	}
+	if len(h.Versions) != 1 || h.Versions[0].At != 1 || h.Versions[0].Messages[0].Content != "Joke one" || h.Versions[0].Runs[0].ID != "r1" {
+		t.Errorf("versions %+v", h.Versions)
+	}
+	chat(t, s, "plain", "Hi", "Hello")
+	if h, _ := s.History("plain"); h.Versions == nil || len(h.Versions) != 0 {
+		t.Errorf("a chat without versions: %+v", h.Versions)
+	}
+}

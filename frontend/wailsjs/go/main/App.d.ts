@@ -106,6 +106,8 @@ export function SessionUsage(arg1:string):Promise<event.UsageData>;
 
 export function SetApprovalMode(arg1:string):Promise<void>;
 
+export function SetChatModel(arg1:string,arg2:string):Promise<void>;
+
 export function SetCloseToTray(arg1:boolean):Promise<void>;
 
 export function SetHeartbeat(arg1:boolean,arg2:number):Promise<void>;

@@ -182,6 +182,10 @@ export function SetApprovalMode(arg1) {
   return window['go']['main']['App']['SetApprovalMode'](arg1);
 }
 
+export function SetChatModel(arg1, arg2) {
+  return window['go']['main']['App']['SetChatModel'](arg1, arg2);
+}
+
 export function SetCloseToTray(arg1) {
   return window['go']['main']['App']['SetCloseToTray'](arg1);
 }
