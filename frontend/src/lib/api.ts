@@ -52,7 +52,8 @@ export type McpServer = reach.MCPServerView;
 export type McpConfig = config.MCPServer;
 export type McpTest = reach.MCPTestView;
 export type Skill = skills.Skill;
-export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
+/** One message to send (chat.Input): again regenerates the last answer, edit (1-based) replaces that question, resume continues a stopped answer. */
+export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean };
 
 /** One event of a run's stream (backend/event/run.go, flattened). */
 export interface RunEvent {
@@ -106,6 +107,7 @@ export const api = {
   loadSession: (id: string) => App.LoadSession(id),
   renameSession: (id: string, title: string) => App.RenameSession(id, title),
   deleteSession: (id: string) => App.DeleteSession(id),
+  setChatModel: (id: string, model: string) => App.SetChatModel(id, model),
   exportSession: (id: string, title: string, format: 'markdown' | 'json', dialogTitle: string) =>
     App.ExportSession(id, title, format, dialogTitle),
   sessionUsage: (id: string) => App.SessionUsage(id),
