@@ -116,6 +116,10 @@ func (a *App) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
 // FirstRun reports what the first-run guide checks.
 func (a *App) FirstRun() models.FirstRun { return a.h.Models.FirstRun(a.context(), nil) }
 
+// StartOllama starts the installed `ollama serve` (the first run's offer) and returns
+// its version once it answers; Hearth stops it again on quit.
+func (a *App) StartOllama() (string, error) { return a.h.Models.StartOllama(a.context()) }
+
 // ChooseFolder opens a folder picker; "" when cancelled.
 func (a *App) ChooseFolder(title string) (string, error) {
 	return runtime.OpenDirectoryDialog(a.ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})

@@ -67,6 +67,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     }),
     getSettings: vi.fn(async () => fakeSettings()),
     saveSettings: vi.fn(async () => ({ saved: true, problems: [] })),
+    startOllama: vi.fn(async () => '0.17.4'),
     firstRun: vi.fn(async () => ({
       ollamaHost: 'http://127.0.0.1:11434',
       ollamaRunning: true,

@@ -122,6 +122,7 @@ export const api = {
   getSettings: () => App.GetSettings(),
   saveSettings: (s: Settings) => App.SaveSettings(s),
   firstRun: () => App.FirstRun(),
+  startOllama: () => App.StartOllama(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
   listMemoryFiles: () => App.ListMemoryFiles(),

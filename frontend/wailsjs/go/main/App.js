@@ -214,6 +214,10 @@ export function SetToolApproval(arg1, arg2) {
   return window['go']['main']['App']['SetToolApproval'](arg1, arg2);
 }
 
+export function StartOllama() {
+  return window['go']['main']['App']['StartOllama']();
+}
+
 export function Status() {
   return window['go']['main']['App']['Status']();
 }
