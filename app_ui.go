@@ -58,6 +58,11 @@ func (a *App) LoadSession(id string) (sessions.History, error) { return a.h.Sess
 // RenameSession sets a chat's title ("" restores the automatic one).
 func (a *App) RenameSession(id, title string) error { return a.h.Sessions.Rename(id, title) }
 
+// SearchChats finds text in the chats' titles and messages (Ctrl+K).
+func (a *App) SearchChats(query string, limit int) ([]sessions.ChatHit, error) {
+	return a.h.Sessions.Search(query, limit)
+}
+
 // SetChatModel makes model the chat's model from now on ("" for the default).
 func (a *App) SetChatModel(id, model string) error { return a.h.Sessions.SetModel(id, model) }
 

@@ -4,7 +4,7 @@
 // Hearth and run in order (the fake answers its scripted replies in turn).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
 
@@ -140,6 +140,37 @@ describe('the chat window', () => {
     await q.getByRole('button', { name: 'Earlier version' }).click();
     await page.getByTestId('msg-user').first().getByText('Tell me something', { exact: true }).waitFor();
     await answers().last().getByText('The second answer.').waitFor();
+    await page.getByTestId('msg-user').first().getByRole('button', { name: 'Later version' }).click();
+    await answers().last().getByText('An answer to the edited question.').waitFor();
+  });
+
+  test('search chat content and memory, and land on the match', async () => {
+    // A second chat, so the search has to pick the right one.
+    await page.keyboard.press('Control+n');
+    await send('Something unrelated');
+    await answers().last().waitFor();
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    writeFileSync(join(app.workspace, 'memory', 'MEMORY.md'), '# Memory\n\n- The kayak lives in the garage\n');
+
+    await page.keyboard.press('Control+k');
+    const input = page.getByTestId('search-input');
+    await input.fill('edited question');
+    const hit = page.getByTestId('search-hit').filter({ hasText: 'An answer to the edited question.' });
+    await hit.waitFor();
+    assert.equal(await hit.locator('mark').first().textContent(), 'edited question');
+    await page.screenshot({ path: join(shots, 'chat-search.png') });
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Tell me something' }).waitFor();
+    await page.screenshot({ path: join(shots, 'chat-search-landed.png') });
+    await page.locator('[data-testid="msg-assistant"].found').getByText('An answer to the edited question.').waitFor();
+
+    // The memory files are searched too, with the line of the match.
+    await page.keyboard.press('Control+k');
+    await input.fill('kayak');
+    const memHit = page.getByTestId('search-hit').filter({ hasText: 'memory/MEMORY.md, line 3' });
+    await memHit.waitFor();
+    await memHit.click();
+    await page.getByText('The kayak lives in the garage').first().waitFor();
     assert.deepEqual(errors, []);
   });
 });

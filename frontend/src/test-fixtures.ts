@@ -50,6 +50,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     renameSession: vi.fn(async () => {}),
     deleteSession: vi.fn(async () => {}),
     setChatModel: vi.fn(async () => {}),
+    searchChats: vi.fn(async () => []),
     exportSession: vi.fn(async () => '/tmp/chat.md'),
     sessionUsage: vi.fn(async () => ({ promptTokens: 0, completionTokens: 0, contextUsed: 0, contextLimit: 0 })),
     listModels: vi.fn(async () => []),

@@ -8,6 +8,8 @@ import type { approval, audit, chat, config, event, fitness, memory, models, rea
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
 export type SessionData = sessions.History;
+/** A search hit in the chats (sessions.ChatHit): index -1 is the title. */
+export type ChatHit = sessions.ChatHit;
 export type ModelEntry = models.ModelEntry;
 /** A model's fitness check (fitness.Result): how it calls tools, its speed and window. */
 export type ModelCheck = fitness.Result;
@@ -108,6 +110,7 @@ export const api = {
   renameSession: (id: string, title: string) => App.RenameSession(id, title),
   deleteSession: (id: string) => App.DeleteSession(id),
   setChatModel: (id: string, model: string) => App.SetChatModel(id, model),
+  searchChats: async (query: string, limit = 30): Promise<ChatHit[]> => (await App.SearchChats(query, limit)) ?? [],
   exportSession: (id: string, title: string, format: 'markdown' | 'json', dialogTitle: string) =>
     App.ExportSession(id, title, format, dialogTitle),
   sessionUsage: (id: string) => App.SessionUsage(id),

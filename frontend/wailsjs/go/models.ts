@@ -1122,6 +1122,30 @@ export namespace session {
 
 export namespace sessions {
 	
+	export class ChatHit {
+	    sessionId: string;
+	    title: string;
+	    index: number;
+	    role?: string;
+	    snippet: string;
+	    start: number;
+	    end: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.title = source["title"];
+	        this.index = source["index"];
+	        this.role = source["role"];
+	        this.snippet = source["snippet"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
 	export class HistoryCall {
 	    id: string;
 	    name: string;

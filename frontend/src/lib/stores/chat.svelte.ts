@@ -3,7 +3,7 @@
 // update per frame however many chunks came in. A run keeps going when another chat is
 // opened; its events are then applied off screen, and reopening its chat shows it live.
 import { errText, type Api, type ApprovalDecision, type ChatInput, type PendingApproval, type RunEvent, type SessionData } from '../api';
-import { itemsWithVersions, type VersionChoice } from './history';
+import { itemOfMessage, itemsWithVersions, type VersionChoice } from './history';
 import { applyEvent, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
 
 export type Scheduler = (fn: () => void) => void;
@@ -57,6 +57,7 @@ export function createChatStore(
     asking: [] as string[], // sessions of runs off screen with a call waiting for approval
     model: '', // the chat's own model ('' = the default)
     older: false, // an earlier version is shown
+    focus: null as { item: number; seq: number } | null, // an item to scroll to (a search hit)
   });
   let data: SessionData | null = null; // the open chat as loaded, for its versions
   let choice: VersionChoice | null = null;
@@ -289,6 +290,13 @@ export function createChatStore(
     s.items = itemsWithVersions(data, choice).items;
   }
 
+  /** Opens chat id scrolled to its stored message index (a search hit). */
+  async function openAt(id: string, index: number) {
+    await open(id);
+    const item = index < 0 ? -1 : itemOfMessage(s.items, index);
+    if (item >= 0) s.focus = { item, seq: (s.focus?.seq ?? 0) + 1 };
+  }
+
   /** The model this chat uses from now on ('' = the default). */
   async function setModel(name: string) {
     s.model = name;
@@ -496,6 +504,10 @@ export function createChatStore(
       const last = s.items[s.items.length - 1];
       return !s.running && !!s.sessionId && last?.kind === 'assistant' && last.status === 'error';
     },
+    /** The item to bring into view (openAt), with a sequence number per request. */
+    get focus() {
+      return s.focus;
+    },
     /** An earlier version of the chat is shown (editing waits for the current one). */
     get older() {
       return s.older;
@@ -511,6 +523,7 @@ export function createChatStore(
     resume,
     showVersion,
     setModel,
+    openAt,
     stop,
     continueRun,
     open,

@@ -47,8 +47,21 @@ export function itemsWithVersions(s: SessionData, choice: VersionChoice | null =
   return built;
 }
 
-/** The index of the first message each built item came from. */
-const firstOf = new WeakMap<Item, number>();
+/** The index of the first stored message each built item came from. */
+const firstOf = {
+  get: (it: Item | undefined) => it?.first,
+  set: (it: Item, n: number) => void (it.first = n),
+};
+
+/** The position in items of the item that shows stored message index (a search hit), or -1. */
+export function itemOfMessage(items: readonly Item[], index: number): number {
+  let best = -1;
+  for (let i = 0; i < items.length; i++) {
+    const f = firstOf.get(items[i]);
+    if (f !== undefined && f <= index) best = i;
+  }
+  return best;
+}
 
 export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: boolean } {
   const items: Item[] = [];

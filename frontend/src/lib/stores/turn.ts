@@ -57,6 +57,8 @@ export interface Turn {
   seq: number;
   /** Where earlier versions of the chat depart at this item (‹ 1/2 ›). */
   pager?: Pager;
+  /** The index of the stored message it starts at (loaded from history). */
+  first?: number;
 }
 
 export interface UserItem {
@@ -65,6 +67,7 @@ export interface UserItem {
   text: string;
   images: string[];
   pager?: Pager;
+  first?: number;
 }
 
 /** The versions of a chat departing at one message: index is the one shown (0 = oldest, total-1 = the current one). */

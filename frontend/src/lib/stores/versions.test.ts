@@ -118,6 +118,12 @@ describe('chat versions', () => {
     await chat.resume();
     expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 'c', text: '', images: [], model: 'ollama/llama3.2:1b', resume: true });
 
+    // A search hit on the answer (message 3) brings its item into view.
+    await chat.openAt('c', 3);
+    expect(chat.focus?.item).toBe(3);
+    await chat.openAt('c', 2);
+    expect(chat.focus?.item).toBe(2);
+
     await chat.setModel('ollama/qwen3:4b');
     expect(fake.mocks.setChatModel).toHaveBeenCalledWith('c', 'ollama/qwen3:4b');
   });

@@ -98,6 +98,8 @@ export function SaveSettings(arg1:settings.Settings):Promise<settings.SaveResult
 
 export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
 
+export function SearchChats(arg1:string,arg2:number):Promise<Array<sessions.ChatHit>>;
+
 export function SecretStorage():Promise<string>;
 
 export function SendMessage(arg1:chat.Input):Promise<string>;

@@ -166,6 +166,10 @@ export function SearchMemory(arg1, arg2) {
   return window['go']['main']['App']['SearchMemory'](arg1, arg2);
 }
 
+export function SearchChats(arg1, arg2) {
+  return window['go']['main']['App']['SearchChats'](arg1, arg2);
+}
+
 export function SecretStorage() {
   return window['go']['main']['App']['SecretStorage']();
 }
