@@ -58,6 +58,14 @@ func (a *App) LoadSession(id string) (sessions.History, error) { return a.h.Sess
 // RenameSession sets a chat's title ("" restores the automatic one).
 func (a *App) RenameSession(id, title string) error { return a.h.Sessions.Rename(id, title) }
 
+// SearchChats finds text in the chats' titles and messages (Ctrl+K).
+func (a *App) SearchChats(query string, limit int) ([]sessions.ChatHit, error) {
+	return a.h.Sessions.Search(query, limit)
+}
+
+// SetChatModel makes model the chat's model from now on ("" for the default).
+func (a *App) SetChatModel(id, model string) error { return a.h.Sessions.SetModel(id, model) }
+
 // DeleteSession moves a chat to the trash.
 func (a *App) DeleteSession(id string) error { return a.h.Sessions.Delete(id) }
 
@@ -112,6 +120,10 @@ func (a *App) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
 
 // FirstRun reports what the first-run guide checks.
 func (a *App) FirstRun() models.FirstRun { return a.h.Models.FirstRun(a.context(), nil) }
+
+// StartOllama starts the installed `ollama serve` (the first run's offer) and returns
+// its version once it answers; Hearth stops it again on quit.
+func (a *App) StartOllama() (string, error) { return a.h.Models.StartOllama(a.context()) }
 
 // ChooseFolder opens a folder picker; "" when cancelled.
 func (a *App) ChooseFolder(title string) (string, error) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Screenshots of each main view (first run, chat, models, settings), light and dark, under
+# Screenshots of each main view (first run, chat, models, settings, …), light, dark and zh-CN, under
 # Xvfb with the dev build, the real backend and a scripted fake Ollama: build/screens/*.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."

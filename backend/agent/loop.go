@@ -76,6 +76,23 @@ func (l *loop) prepare() error {
 		}
 	}
 	l.model = cmp.Or(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
+	if l.req.revisits() {
+		// Going back over the chat needs its entries and runs, not only the messages.
+		full, err := st.Load(id)
+		if err != nil {
+			return fmt.Errorf("start run: %w", err)
+		}
+		switch {
+		case l.req.Again:
+			return l.prepareAgain(full)
+		case l.req.Resume:
+			return l.prepareResume(full)
+		}
+		if err := l.rewindForEdit(full); err != nil {
+			return err
+		}
+		sess.Messages = full.Messages()
+	}
 	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
 	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
@@ -127,7 +144,7 @@ func (l *loop) body() (string, error) {
 	if err := l.resolve(); err != nil {
 		return "", err
 	}
-	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 {
+	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 && !l.req.Resume {
 		return last.Content, nil // a continued run that had already answered
 	}
 	if l.noTools {
@@ -280,10 +297,13 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	return resp, err
 }
 
-// toolsUnavailable says once per run that the model chats without tools.
+// toolsUnavailable says once per chat that the model chats without tools.
 func (l *loop) toolsUnavailable() {
 	if !l.noticed["tools"] {
 		l.noticed["tools"] = true
+		if !l.r.firstNoTools(l.run.SessionID, l.model) {
+			return // this chat was told by an earlier reply
+		}
 		l.em.say(event.LevelWarning, i18n.M("notice.noTools", "model", l.model))
 	}
 }

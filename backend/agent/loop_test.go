@@ -291,6 +291,20 @@ func TestModelWithoutToolsGetsNotice(t *testing.T) {
 	if len(req.Tools) != 0 {
 		t.Errorf("tools were sent to a model without the capability")
 	}
+	// The chat was told once: the next reply goes without tools and without the notice;
+	// another chat hears it again.
+	h.fake.Enqueue(fakeollama.Reply{Content: "Still none."}, fakeollama.Reply{Content: "New chat."})
+	res2, evs2 := h.send(res.SessionID, "again")
+	if n := ofType[event.NoticeData](evs2); res2.Status != event.StatusOK || len(n) != 0 {
+		t.Errorf("second reply in the same chat: %+v, notices %+v", res2, n)
+	}
+	if reqs := h.fake.ChatRequests(); len(reqs[len(reqs)-1].Tools) != 0 {
+		t.Errorf("second request offered tools")
+	}
+	_, evs3 := h.send("", "hello elsewhere")
+	if n := ofType[event.NoticeData](evs3); len(n) != 1 || !strings.Contains(n[0].Message, "cannot use tools") {
+		t.Errorf("another chat: notices %+v", n)
+	}
 	if got := req.Options["num_ctx"]; got != float64(2048) {
 		t.Errorf("num_ctx %v, want the model's own 2048", got)
 	}

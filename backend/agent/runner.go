@@ -147,6 +147,9 @@ type Runner struct {
 	active  map[string]*Run // by session id
 	usage   map[string]event.UsageData
 	closing bool
+	// noTools holds "session\x00model" pairs already told that the model
+	// cannot use tools: a chat hears it once, not on every reply.
+	noTools map[string]bool
 }
 
 // New checks opts and returns a Runner.
@@ -168,7 +171,7 @@ func New(opts Options) (*Runner, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}}, nil
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}}, nil
 }
 
 // Request is one user turn.
@@ -187,6 +190,14 @@ type Request struct {
 	AllowTools []string
 	// Channel overrides Options.Channel for this run ("cli", "cron", …).
 	Channel string
+	// Again answers the chat's last question anew (Text is ignored); the earlier
+	// answer stays as a version (session.Branch).
+	Again bool
+	// Edit replaces the Edit-th question of the chat (1-based) with Text: the chat
+	// goes on from there, and what followed stays as an earlier version.
+	Edit int
+	// Resume lets an answer that was stopped part-way go on (Text is ignored).
+	Resume bool
 	// Notices are told to the user as the run starts (warnings the caller has
 	// for this chat, e.g. that saving older messages to memory failed).
 	Notices []string
@@ -241,7 +252,7 @@ var (
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
 // command (docs/design/agent-loop.md#slash-commands). Cancelling ctx stops the run like Stop.
 func (r *Runner) Start(ctx context.Context, req Request, sink event.Sink) (*Run, error) {
-	if cmd, arg, ok := parseSlash(req.Text); ok {
+	if cmd, arg, ok := parseSlash(req.Text); ok && !req.revisits() {
 		return r.slash(ctx, req, cmd, arg, sink)
 	}
 	return r.start(ctx, req, sink, false)
@@ -393,6 +404,19 @@ func (r *Runner) Usage(sessionID string) (event.UsageData, bool) {
 	defer r.mu.Unlock()
 	u, ok := r.usage[sessionID]
 	return u, ok
+}
+
+// firstNoTools reports whether the session has not yet been told that model
+// cannot use tools, and marks it told.
+func (r *Runner) firstNoTools(sessionID, model string) bool {
+	k := sessionID + "\x00" + model
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.noTools[k] {
+		return false
+	}
+	r.noTools[k] = true
+	return true
 }
 
 func (r *Runner) setUsage(sessionID string, u event.UsageData) {

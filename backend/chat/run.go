@@ -39,6 +39,12 @@ type Input struct {
 	// Images are base64 (a data: URL prefix is allowed), PNG/JPEG/WebP/GIF.
 	Images []string `json:"images"`
 	Model  string   `json:"model"`
+	// Again answers the chat's last question anew (regenerate; Text is ignored).
+	Again bool `json:"again,omitempty"`
+	// Edit replaces the chat's Edit-th question (1-based) with Text.
+	Edit int `json:"edit,omitempty"`
+	// Resume lets an answer that was stopped part-way go on (Text is ignored).
+	Resume bool `json:"resume,omitempty"`
 }
 
 // Send starts a turn from the composer and returns its run id; the turn outlives
@@ -48,10 +54,15 @@ func (s *Service) Send(in Input, sink event.Sink) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if strings.TrimSpace(in.Text) == "" && len(imgs) == 0 {
+	again := in.Again || in.Resume
+	if strings.TrimSpace(in.Text) == "" && len(imgs) == 0 && !again {
 		return "", fmt.Errorf("send: empty message (hint: type something or attach a picture)")
 	}
-	run, err := s.Start(context.Background(), agent.Request{SessionID: in.SessionID, Text: in.Text, Images: imgs, Model: in.Model}, sink)
+	if again && in.SessionID == "" {
+		return "", fmt.Errorf("send: no chat to answer again (hint: open the chat first)")
+	}
+	run, err := s.Start(context.Background(), agent.Request{SessionID: in.SessionID, Text: in.Text, Images: imgs, Model: in.Model,
+		Again: in.Again, Edit: in.Edit, Resume: in.Resume}, sink)
 	if err != nil {
 		return "", err
 	}

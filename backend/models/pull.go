@@ -85,4 +85,5 @@ func (s *Service) Close() {
 	}
 	s.mu.Unlock()
 	s.checks.close()
+	s.stopOllama()
 }

@@ -26,6 +26,7 @@ type Service struct {
 	providers map[string]provider // by provider key ("ollama", "openai", "custom.groq")
 	pulls     map[string]context.CancelFunc
 	seq       int
+	serve     *served // an `ollama serve` started by StartOllama (serve.go)
 }
 
 // provider is a built provider and the settings it was built from.

@@ -170,6 +170,11 @@ func (st *summaryState) line(line []byte) {
 	case kindRun:
 		st.at(h.At)
 		delete(st.open, h.RunID)
+	case kindRewind:
+		var r rewindLine
+		if json.Unmarshal(line, &r) == nil && r.To >= 0 {
+			st.messages = min(st.messages, r.To)
+		}
 	case kindUpdate:
 		var u updateLine
 		if json.Unmarshal(line, &u) != nil {

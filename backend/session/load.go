@@ -44,7 +44,9 @@ type Session struct {
 	Entries     []Entry       `json:"messages"`
 	Runs        []Run         `json:"runs"`
 	Interrupted []Interrupted `json:"interrupted,omitempty"`
-	Warnings    []Warning     `json:"warnings,omitempty"`
+	// Branches are the earlier versions of the chat, oldest first (see Rewind).
+	Branches []Branch  `json:"branches,omitempty"`
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // Messages returns the conversation as the model sees it.
@@ -185,6 +187,8 @@ func (p *parser) line(n int, line []byte, complete bool) {
 		err = p.run(line)
 	case kindUpdate:
 		err = p.update(line)
+	case kindRewind:
+		err = p.rewind(line)
 	case "":
 		err = errors.New("not a JSON object with a \"type\" field")
 	default:
@@ -344,7 +348,7 @@ func (p *parser) metaAsOf(modTime time.Time) Meta {
 func (p *parser) snapshot(modTime time.Time) *Session {
 	src := p.s
 	s := &Session{Meta: p.metaAsOf(modTime), Entries: slices.Clone(src.Entries), Runs: slices.Clone(src.Runs),
-		Warnings: slices.Clone(src.Warnings)}
+		Warnings: slices.Clone(src.Warnings), Branches: slices.Clone(src.Branches)}
 	if !p.started {
 		s.Warnings = append(s.Warnings, Warning{Message: "file is empty: metadata rebuilt from the file name"})
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +87,16 @@ func (s *Store) trimOnce(id, path string, keep int) (dropped int, moved bool, er
 	// mark among them counts messages of the old file, so none of them is copied.
 	for rest := data[cut:]; len(rest) > 0; {
 		line, next, _ := bytes.Cut(rest, []byte{'\n'})
-		if lineKind(bytes.TrimSpace(line)) != kindUpdate {
+		switch lineKind(bytes.TrimSpace(line)) {
+		case kindUpdate:
+		case kindRewind:
+			// It counts messages of the old file too: the dropped ones are gone.
+			var r rewindLine
+			if json.Unmarshal(line, &r) == nil {
+				r.To = max(r.To-dropped, 0)
+				out, _ = encodeLine(out, r)
+			}
+		default:
 			out = append(out, rest[:len(rest)-len(next)]...)
 		}
 		rest = next

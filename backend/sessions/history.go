@@ -34,6 +34,16 @@ type History struct {
 	Messages    []HistoryMessage `json:"messages"`
 	Runs        []session.Run    `json:"runs"`
 	Interrupted []string         `json:"interrupted"`
+	// Versions are the earlier versions of the chat (regenerated answers, edited
+	// questions with what followed), oldest first; each departs at message At.
+	Versions []HistoryVersion `json:"versions"`
+}
+
+// HistoryVersion is an earlier version of a chat from message At on.
+type HistoryVersion struct {
+	At       int              `json:"at"`
+	Messages []HistoryMessage `json:"messages"`
+	Runs     []session.Run    `json:"runs"`
 }
 
 // History loads session id for the window.
@@ -43,11 +53,28 @@ func (svc *Service) History(id string) (History, error) {
 		return History{}, err
 	}
 	h := History{ID: s.Meta.ID, Title: s.Meta.Title, Model: s.Meta.Model,
-		Messages: make([]HistoryMessage, 0, len(s.Entries)), Runs: s.Runs, Interrupted: []string{}}
+		Runs: s.Runs, Interrupted: []string{}}
 	if h.Runs == nil {
 		h.Runs = []session.Run{}
 	}
-	for _, e := range s.Entries {
+	h.Messages = historyMessages(s.Entries)
+	for _, it := range s.Interrupted {
+		h.Interrupted = append(h.Interrupted, it.RunID)
+	}
+	h.Versions = make([]HistoryVersion, 0, len(s.Branches))
+	for _, b := range s.Branches {
+		v := HistoryVersion{At: b.At, Messages: historyMessages(b.Entries), Runs: b.Runs}
+		if v.Runs == nil {
+			v.Runs = []session.Run{}
+		}
+		h.Versions = append(h.Versions, v)
+	}
+	return h, nil
+}
+
+func historyMessages(es []session.Entry) []HistoryMessage {
+	out := make([]HistoryMessage, 0, len(es))
+	for _, e := range es {
 		m := HistoryMessage{Role: string(e.Role), Content: e.Content, Reasoning: e.Reasoning,
 			ToolCallID: e.ToolCallID, ToolName: e.ToolName, RunID: e.RunID}
 		for _, img := range e.Images {
@@ -56,10 +83,7 @@ func (svc *Service) History(id string) (History, error) {
 		for _, c := range e.ToolCalls {
 			m.ToolCalls = append(m.ToolCalls, HistoryCall{ID: c.ID, Name: c.Name, Arguments: string(c.Arguments)})
 		}
-		h.Messages = append(h.Messages, m)
+		out = append(out, m)
 	}
-	for _, it := range s.Interrupted {
-		h.Interrupted = append(h.Interrupted, it.RunID)
-	}
-	return h, nil
+	return out
 }

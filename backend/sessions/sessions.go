@@ -54,6 +54,12 @@ func (s *Service) Load(id string) (*session.Session, error) { return s.store.Loa
 // Rename sets a session's title ("" restores the automatic one).
 func (s *Service) Rename(id, title string) error { return s.store.Rename(id, title) }
 
+// SetModel makes model the one session id chats with from now on ("" goes back to
+// the default model).
+func (s *Service) SetModel(id, model string) error {
+	return s.store.SetModel(id, strings.TrimSpace(model))
+}
+
 // Delete moves a session to the trash and removes its spilled tool results. A
 // running session is refused.
 func (s *Service) Delete(id string) error {

@@ -99,3 +99,73 @@ func TestHistoryExportAndRename(t *testing.T) {
 		t.Errorf("ExportName = %q", got)
 	}
 }
+
+// The window's history of a regenerated chat: the newest answer in Messages, the
+// earlier one in Versions; the chat's model choice is remembered.
+func TestHistoryVersionsAndModel(t *testing.T) {
+	s := New(Options{Dir: filepath.Join(t.TempDir(), "sessions")})
+	chat(t, s, "c", "Joke?", "Joke one")
+	st := s.Store()
+	if err := st.Rewind("c", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append("c", session.MessageRecord("r2", llm.Message{Role: llm.RoleAssistant, Content: "Joke two"}),
+		session.RunRecord(session.Run{ID: "r2", Status: session.StatusOK})); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetModel("c", " ollama/llama3.2:1b "); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.History("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Messages) != 2 || h.Messages[1].Content != "Joke two" || h.Model != "ollama/llama3.2:1b" {
+		t.Errorf("history %+v", h)
+	}
+	if len(h.Versions) != 1 || h.Versions[0].At != 1 || h.Versions[0].Messages[0].Content != "Joke one" || h.Versions[0].Runs[0].ID != "r1" {
+		t.Errorf("versions %+v", h.Versions)
+	}
+	chat(t, s, "plain", "Hi", "Hello")
+	if h, _ := s.History("plain"); h.Versions == nil || len(h.Versions) != 0 {
+		t.Errorf("a chat without versions: %+v", h.Versions)
+	}
+}
+
+// Search finds titles and what was said, newest chat first, with the match marked; tool
+// results are left out.
+func TestSearchChats(t *testing.T) {
+	s := New(Options{Dir: filepath.Join(t.TempDir(), "sessions")})
+	chat(t, s, "a", "Where is the kayak?", "The kayak is in the garage.")
+	chat(t, s, "b", "Plan the garden", "Water the tomatoes first.")
+	if err := s.Store().Append("b", session.MessageRecord("r2", llm.Message{Role: llm.RoleTool, Content: "kayak.txt"})); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.Search("KAYAK", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 3 { // the title (made from the question), the question, the answer
+		t.Fatalf("hits %+v", hits)
+	}
+	for _, h := range hits {
+		if h.SessionID != "a" {
+			t.Errorf("hit in %s: %+v", h.SessionID, h)
+		}
+		if got := string([]rune(h.Snippet)[h.Start:h.End]); !strings.EqualFold(got, "kayak") {
+			t.Errorf("marked %q in %q", got, h.Snippet)
+		}
+	}
+	if hits[0].Index != -1 || hits[2].Index != 1 || hits[2].Role != "assistant" {
+		t.Errorf("order or index: %+v", hits)
+	}
+	if hits, _ := s.Search("  ", 10); len(hits) != 0 {
+		t.Errorf("blank query: %+v", hits)
+	}
+	long := strings.Repeat("word ", 100) + "needle " + strings.Repeat("more ", 100)
+	chat(t, s, "c", "x", long)
+	hits, _ = s.Search("needle", 10)
+	if len(hits) != 1 || !strings.HasPrefix(hits[0].Snippet, "…") || !strings.HasSuffix(hits[0].Snippet, "…") || len([]rune(hits[0].Snippet)) > 140 {
+		t.Errorf("long message snippet: %+v", hits)
+	}
+}

@@ -82,9 +82,10 @@ export async function startFakeOllama(port, script) {
 /**
  * Starts the dev build with a fresh home. options.config is written to config.json as given
  * (a string is written verbatim, so tests can hand it broken JSON); options.files maps paths
- * under the home (e.g. data/hearth/cron/jobs.json) to contents written before Hearth starts.
+ * under the home (e.g. data/hearth/cron/jobs.json) to contents written before Hearth starts;
+ * options.env adds environment variables (a PATH with a fake `ollama`, say).
  */
-export async function startHearth({ config, ollamaHost, files = {} } = {}) {
+export async function startHearth({ config, ollamaHost, files = {}, env = {} } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
   const xdg = {
     HOME: home,
@@ -113,6 +114,7 @@ export async function startHearth({ config, ollamaHost, files = {} } = {}) {
       cwd: repoRoot,
       env: {
         ...process.env,
+        ...env,
         ...xdg,
         OLLAMA_HOST: ollamaHost ?? '127.0.0.1:9',
         devserver: `127.0.0.1:${port}`,

@@ -1,4 +1,4 @@
-// Screenshots of each main view, light and dark, for a look by eye (scripts/screens.sh).
+// Screenshots of each main view, light, dark and in Chinese, for a look by eye (scripts/screens.sh).
 // Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
 // captures first run, chat, models, settings, the memory editor, reminders, MCP servers and
 // skills into build/screens/; then a call waiting for approval, the Activity view and
@@ -191,7 +191,8 @@ try {
   for (const scheme of ['light', 'dark']) {
     const { page, context } = await openPage(chrome.browser, app.url, { colorScheme: scheme });
     const shot = (name) => page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
-    await page.getByTestId('first-run').getByText(/Ollama is running/).waitFor();
+    // Ollama answers and the model is there: the guide has moved on to its last step by itself.
+    await page.getByTestId('first-run').getByText('Your workspace').waitFor();
     await shot('firstrun');
     await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
 
@@ -347,6 +348,37 @@ try {
     await page.getByTestId('skill-transcribe').waitFor();
     await page.waitForTimeout(300); // let the switches finish sliding
     await shot('skills');
+    await context.close();
+  }
+  // The chat's model picker, light and dark.
+  for (const scheme of ['light', 'dark']) {
+    const { page, context } = await openPage(chrome.browser, app.url, { colorScheme: scheme });
+    const skip = page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' });
+    if (await skip.isVisible().catch(() => false)) await skip.click();
+    await page.getByRole('list', { name: 'Chats' }).getByText('What should I do tonight?').click();
+    await page.getByTestId('tool-card').waitFor();
+    await page.getByTestId('model-picker').click();
+    await page.getByTestId('model-option-qwen3:4b').waitFor();
+    await page.screenshot({ path: join(out, `chat-models-${scheme}.png`) });
+    await context.close();
+  }
+  // The main views in Chinese (the window follows the system language): a CJK font must
+  // be installed for these to be legible (scripts/deps.sh installs fonts-noto-cjk).
+  {
+    const { page, context } = await openPage(chrome.browser, app.url, { locale: 'zh-CN' });
+    const shot = (name) => page.screenshot({ path: join(out, `${name}-zh-CN.png`) });
+    await page.getByTestId('first-run').waitFor();
+    await shot('firstrun');
+    await page.getByTestId('first-run').getByRole('button', { name: '跳过设置' }).click();
+    await page.getByRole('list').getByText('What should I do tonight?').click();
+    await page.getByTestId('tool-card').waitFor();
+    await shot('chat');
+    const view = (label) => page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: label });
+    for (const [label, name] of [['模型', 'models'], ['设置', 'settings'], ['提醒', 'reminders'], ['技能', 'skills']]) {
+      await view(label).click();
+      await page.waitForTimeout(400);
+      await shot(name);
+    }
     await context.close();
   }
   console.log(`screens written to ${out}`);

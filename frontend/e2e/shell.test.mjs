@@ -32,7 +32,9 @@ describe('the window shell', () => {
     const { page, errors, context } = await openPage(chrome.browser, app.url);
     await page.getByRole('heading', { name: 'New chat' }).waitFor();
     assert.ok(await page.getByRole('tab', { name: 'Chats' }).isVisible());
-    assert.ok(await page.getByText('No chats yet').isVisible());
+    // The list arrives from ListSessions, which answers at once (the sessions service needs
+    // no agent); wait for the state rather than a fixed time.
+    await page.getByText('No chats yet').waitFor({ timeout: 5000 });
 
     const composer = page.getByRole('textbox', { name: 'Message Hearth…' });
     assert.equal(await composer.isDisabled(), false);

@@ -8,6 +8,8 @@ import type { approval, audit, chat, config, event, fitness, memory, models, rea
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
 export type SessionSummary = session.Summary;
 export type SessionData = sessions.History;
+/** A search hit in the chats (sessions.ChatHit): index -1 is the title. */
+export type ChatHit = sessions.ChatHit;
 export type ModelEntry = models.ModelEntry;
 /** A model's fitness check (fitness.Result): how it calls tools, its speed and window. */
 export type ModelCheck = fitness.Result;
@@ -52,7 +54,8 @@ export type McpServer = reach.MCPServerView;
 export type McpConfig = config.MCPServer;
 export type McpTest = reach.MCPTestView;
 export type Skill = skills.Skill;
-export type ChatInput = { sessionId: string; text: string; images: string[]; model: string };
+/** One message to send (chat.Input): again regenerates the last answer, edit (1-based) replaces that question, resume continues a stopped answer. */
+export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean };
 
 /** One event of a run's stream (backend/event/run.go, flattened). */
 export interface RunEvent {
@@ -106,6 +109,8 @@ export const api = {
   loadSession: (id: string) => App.LoadSession(id),
   renameSession: (id: string, title: string) => App.RenameSession(id, title),
   deleteSession: (id: string) => App.DeleteSession(id),
+  setChatModel: (id: string, model: string) => App.SetChatModel(id, model),
+  searchChats: async (query: string, limit = 30): Promise<ChatHit[]> => (await App.SearchChats(query, limit)) ?? [],
   exportSession: (id: string, title: string, format: 'markdown' | 'json', dialogTitle: string) =>
     App.ExportSession(id, title, format, dialogTitle),
   sessionUsage: (id: string) => App.SessionUsage(id),
@@ -120,6 +125,7 @@ export const api = {
   getSettings: () => App.GetSettings(),
   saveSettings: (s: Settings) => App.SaveSettings(s),
   firstRun: () => App.FirstRun(),
+  startOllama: () => App.StartOllama(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
   listMemoryFiles: () => App.ListMemoryFiles(),

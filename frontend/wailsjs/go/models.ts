@@ -161,6 +161,9 @@ export namespace chat {
 	    text: string;
 	    images: string[];
 	    model: string;
+	    again?: boolean;
+	    edit?: number;
+	    resume?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Input(source);
@@ -172,6 +175,9 @@ export namespace chat {
 	        this.text = source["text"];
 	        this.images = source["images"];
 	        this.model = source["model"];
+	        this.again = source["again"];
+	        this.edit = source["edit"];
+	        this.resume = source["resume"];
 	    }
 	}
 
@@ -1116,6 +1122,30 @@ export namespace session {
 
 export namespace sessions {
 	
+	export class ChatHit {
+	    sessionId: string;
+	    title: string;
+	    index: number;
+	    role?: string;
+	    snippet: string;
+	    start: number;
+	    end: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.title = source["title"];
+	        this.index = source["index"];
+	        this.role = source["role"];
+	        this.snippet = source["snippet"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
 	export class HistoryCall {
 	    id: string;
 	    name: string;
@@ -1176,6 +1206,40 @@ export namespace sessions {
 		    return a;
 		}
 	}
+	export class HistoryVersion {
+	    at: number;
+	    messages: HistoryMessage[];
+	    runs: session.Run[];
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryVersion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = source["at"];
+	        this.messages = this.convertValues(source["messages"], HistoryMessage);
+	        this.runs = this.convertValues(source["runs"], session.Run);
+	    }
+	
+	convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class History {
 	    id: string;
 	    title: string;
@@ -1183,6 +1247,7 @@ export namespace sessions {
 	    messages: HistoryMessage[];
 	    runs: session.Run[];
 	    interrupted: string[];
+	    versions: HistoryVersion[];
 	
 	    static createFrom(source: any = {}) {
 	        return new History(source);
@@ -1196,6 +1261,7 @@ export namespace sessions {
 	        this.messages = this.convertValues(source["messages"], HistoryMessage);
 	        this.runs = this.convertValues(source["runs"], session.Run);
 	        this.interrupted = source["interrupted"];
+	        this.versions = this.convertValues(source["versions"], HistoryVersion);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

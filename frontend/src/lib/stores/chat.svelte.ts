@@ -2,8 +2,8 @@
 // as they arrive and applied once per animation frame, so a fast stream costs one DOM
 // update per frame however many chunks came in. A run keeps going when another chat is
 // opened; its events are then applied off screen, and reopening its chat shows it live.
-import { errText, type Api, type ApprovalDecision, type PendingApproval, type RunEvent } from '../api';
-import { itemsFromSession } from './history';
+import { errText, type Api, type ApprovalDecision, type ChatInput, type PendingApproval, type RunEvent, type SessionData } from '../api';
+import { itemOfMessage, itemsWithVersions, type VersionChoice } from './history';
 import { applyEvent, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
 
 export type Scheduler = (fn: () => void) => void;
@@ -31,12 +31,14 @@ interface Follower {
   done: boolean;
   /** Picked up mid-run (a call waiting for approval after a reload): its first event sets nextSeq. */
   adopted: boolean;
+  /** The run rewrote the chat (regenerate, edit, continue): the chat is read again when it ends, for its versions. */
+  reload?: boolean;
 }
 
 export function createChatStore(
   api: Pick<
     Api,
-    'send' | 'followRun' | 'stop' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals'
+    'send' | 'followRun' | 'stop' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals' | 'setChatModel'
   >,
   opts: { schedule?: Scheduler; onChange?: (sessionId: string) => void; probe?: PerfProbe } = {},
 ) {
@@ -53,7 +55,12 @@ export function createChatStore(
     lastInput: null as { text: string; images: string[] } | null,
     busy: [] as string[], // sessions with a reply running, shown or not
     asking: [] as string[], // sessions of runs off screen with a call waiting for approval
+    model: '', // the chat's own model ('' = the default)
+    older: false, // an earlier version is shown
+    focus: null as { item: number; seq: number } | null, // an item to scroll to (a search hit)
   });
+  let data: SessionData | null = null; // the open chat as loaded, for its versions
+  let choice: VersionChoice | null = null;
   const followers = new Map<string, Follower>();
   let active: Follower | null = null; // the run shown in the open chat
   let scheduled = false;
@@ -134,8 +141,8 @@ export function createChatStore(
       active = null;
       s.running = '';
       if (f.turn.newSessionId) void open(f.turn.newSessionId);
-      // An adopted run showed only its end: the whole turn is on disk now.
-      else if (f.adopted && f.sessionId) void open(f.sessionId);
+      // An adopted run showed only its end, a rewriting one made a version: the chat is on disk now.
+      else if ((f.adopted || f.reload) && f.sessionId) void open(f.sessionId, true);
     }
     opts.onChange?.(f.sessionId || s.sessionId);
   }
@@ -168,7 +175,7 @@ export function createChatStore(
     }
   }
 
-  async function startRun(start: () => Promise<string>) {
+  async function startRun(start: () => Promise<string>, reload = false) {
     const gen = generation;
     s.error = '';
     let runId: string;
@@ -189,6 +196,7 @@ export function createChatStore(
       unfollow: null,
       done: false,
       adopted: false,
+      reload,
     };
     if (shown) {
       s.items.push(f.turn);
@@ -203,21 +211,103 @@ export function createChatStore(
     return shown;
   }
 
-  async function send(text: string, images: Attachment[] = [], model = '') {
+  function input(over: Partial<ChatInput>): ChatInput {
+    return { sessionId: s.sessionId, text: '', images: [], model: s.model, ...over };
+  }
+
+  /** Back to the current version before the chat changes. */
+  function toCurrent() {
+    if (choice && data) {
+      choice = null;
+      s.older = false;
+      s.items = itemsWithVersions(data).items;
+    }
+  }
+
+  async function send(text: string, images: Attachment[] = []) {
     if (s.running) return false;
     const imgs = images.map((a) => a.url);
     if (!text.trim() && imgs.length === 0) return false;
+    toCurrent();
+    const fresh = !s.sessionId;
     s.lastInput = { text, images: imgs };
     s.items.push({ kind: 'user', key: `u-${Date.now()}-${s.items.length}`, text, images: imgs });
     s.interrupted = false;
-    const ok = await startRun(() => api.send({ sessionId: s.sessionId, text, images: imgs, model }));
+    const ok = await startRun(() => api.send(input({ text, images: imgs })));
     if (!ok && s.error) s.items.pop();
+    // A model picked for a new chat is the chat's from now on.
+    if (ok && fresh && s.model) void rememberModel();
     return ok;
   }
 
+  /** Records the chat's model once the new chat has an id (its run_started names it). */
+  async function rememberModel() {
+    for (let i = 0; i < 50 && !s.sessionId; i++) await new Promise((r) => setTimeout(r, 20));
+    if (s.sessionId && s.model) await api.setChatModel(s.sessionId, s.model).catch(() => {});
+  }
+
+  /** The last answer is replaced by a new one; the earlier stays as a version (‹ 1/2 ›). */
+  async function regenerate() {
+    if (s.running || !s.sessionId) return false;
+    toCurrent();
+    const last = s.items.length - 1;
+    if (last >= 0 && s.items[last].kind === 'assistant') s.items.splice(last, 1);
+    s.interrupted = false;
+    return startRun(() => api.send(input({ again: true })), true);
+  }
+
+  /** A failed reply is answered again in place (never a second copy of the question). */
   async function retry() {
-    if (!s.lastInput || s.running) return false;
-    return send(s.lastInput.text, s.lastInput.images.map((url, i) => ({ name: `image-${i}`, url })));
+    return regenerate();
+  }
+
+  /** Asks the question at items[index] again as text: the chat goes on from there; what followed stays as a version. */
+  async function edit(index: number, text: string) {
+    if (s.running || !s.sessionId || !text.trim()) return false;
+    const it = s.items[index];
+    if (it?.kind !== 'user' || choice) return false;
+    const n = s.items.slice(0, index + 1).filter((x) => x.kind === 'user').length;
+    s.items.splice(index);
+    s.items.push({ kind: 'user', key: `u-${Date.now()}-${index}`, text, images: [] });
+    s.interrupted = false;
+    return startRun(() => api.send(input({ text, edit: n })), true);
+  }
+
+  /** Lets the stopped answer go on where it stopped. */
+  async function resume() {
+    if (s.running || !s.sessionId) return false;
+    toCurrent();
+    return startRun(() => api.send(input({ resume: true })), true);
+  }
+
+  /** Shows version index (0 = oldest) of the chat from message at on; the last index is the current one. */
+  function showVersion(at: number, index: number) {
+    if (!data || s.running) return;
+    const n = (data.versions ?? []).filter((v) => v.at === at).length;
+    if (index < 0 || index > n) return;
+    choice = index === n ? null : { at, index };
+    s.older = choice !== null;
+    s.items = itemsWithVersions(data, choice).items;
+  }
+
+  /** Opens chat id scrolled to its stored message index (a search hit). */
+  async function openAt(id: string, index: number) {
+    await open(id);
+    const item = index < 0 ? -1 : itemOfMessage(s.items, index);
+    if (item >= 0) s.focus = { item, seq: (s.focus?.seq ?? 0) + 1 };
+  }
+
+  /** The model this chat uses from now on ('' = the default). */
+  async function setModel(name: string) {
+    s.model = name;
+    if (!s.sessionId) return true; // remembered when the chat starts
+    try {
+      await api.setChatModel(s.sessionId, name);
+      return true;
+    } catch (err) {
+      s.error = errText(err);
+      return false;
+    }
   }
 
   async function stop() {
@@ -246,15 +336,19 @@ export function createChatStore(
     s.lastInput = null;
   }
 
-  async function open(id: string) {
+  async function open(id: string, quiet = false) {
     leave();
     const gen = generation;
     s.sessionId = id;
-    s.loading = true;
+    s.loading = !quiet; // reread after a run: keep what is shown until the new items replace it
     try {
-      const data = await api.loadSession(id);
+      const loaded = await api.loadSession(id);
       if (gen !== generation) return;
-      const { items, interrupted } = itemsFromSession(data);
+      data = loaded;
+      choice = null;
+      s.older = false;
+      s.model = loaded.model ?? '';
+      const { items, interrupted } = itemsWithVersions(loaded);
       const live = [...followers.values()].find((f) => f.sessionId === id && !f.done);
       if (live) {
         // What the run wrote so far is on disk too: show the live turn instead.
@@ -282,6 +376,7 @@ export function createChatStore(
     } catch (err) {
       s.error = errText(err);
       s.items = [];
+      data = null;
     } finally {
       if (gen === generation) s.loading = false;
     }
@@ -358,6 +453,10 @@ export function createChatStore(
   function newChat() {
     leave();
     s.sessionId = '';
+    data = null;
+    choice = null;
+    s.older = false;
+    s.model = '';
     s.items = [];
     s.interrupted = false;
     s.contextUsed = 0;
@@ -402,10 +501,29 @@ export function createChatStore(
       return waitingCalls(s.items);
     },
     get canRetry() {
-      return !!s.lastInput && !s.running;
+      const last = s.items[s.items.length - 1];
+      return !s.running && !!s.sessionId && last?.kind === 'assistant' && last.status === 'error';
+    },
+    /** The item to bring into view (openAt), with a sequence number per request. */
+    get focus() {
+      return s.focus;
+    },
+    /** An earlier version of the chat is shown (editing waits for the current one). */
+    get older() {
+      return s.older;
+    },
+    /** The chat's own model ('' = the default). */
+    get model() {
+      return s.model;
     },
     send,
     retry,
+    regenerate,
+    edit,
+    resume,
+    showVersion,
+    setModel,
+    openAt,
     stop,
     continueRun,
     open,

@@ -30,7 +30,7 @@ describe('turn assembly', () => {
     expect(t.parts[1]).toMatchObject({ name: 'list_dir', ok: true, durationMs: 12, result: 'a.txt\nb.txt' });
     expect((t.parts[1] as { args: string }).args).toContain('"path": "."');
     expect(turnText(t)).toBe('Two files.');
-    expect(t).toMatchObject({ status: 'ok', completionTokens: 25, promptTokens: 350, contextUsed: 355, durationMs: 900 });
+    expect(t).toMatchObject({ status: 'ok', completionTokens: 25, promptTokens: 650, contextUsed: 355, durationMs: 900 }); // summed, as stored
   });
 
   it('keeps an error with its hint', () => {
@@ -82,7 +82,10 @@ describe('chat store', () => {
     expect(chat.canRetry).toBe(true);
     fake.mocks.send.mockResolvedValueOnce('r9');
     await chat.retry();
-    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 's1', text: 'long one', images: [], model: '' });
+    // A retry answers the same question again: it is not sent a second time.
+    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 's1', text: '', images: [], model: '', again: true });
+    expect(chat.items.filter((i) => i.kind === 'user')).toHaveLength(1);
+    expect(chat.items.filter((i) => i.kind === 'assistant')).toHaveLength(1);
   });
 
   it('puts the message back when sending fails', async () => {

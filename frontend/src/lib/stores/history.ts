@@ -13,27 +13,91 @@ export function imageURL(b64: unknown): string {
   return `data:image/${kind};base64,${s}`;
 }
 
+/** Which earlier version is shown where the chat departs at message at (index into its versions, oldest first). */
+export interface VersionChoice {
+  at: number;
+  index: number;
+}
+
+/** The items of a chat with versions: the current one, or the earlier one chosen; the item where versions depart carries a pager. */
+export function itemsWithVersions(s: SessionData, choice: VersionChoice | null = null): { items: Item[]; interrupted: boolean } {
+  const versions = s.versions ?? [];
+  const live = s.messages ?? [];
+  const chosen = choice ? versions.filter((v) => v.at === choice.at)[choice.index] : undefined;
+  let data = s;
+  if (choice && chosen) {
+    data = {
+      ...s,
+      messages: [...live.slice(0, choice.at), ...(chosen.messages ?? [])],
+      runs: [...(s.runs ?? []), ...(chosen.runs ?? [])],
+      interrupted: [],
+    } as unknown as SessionData;
+  }
+  const built = itemsFromSession(data);
+  const count = new Map<number, number>();
+  for (const v of versions) count.set(v.at, (count.get(v.at) ?? 0) + 1);
+  for (const it of built.items) {
+    const at = firstOf.get(it);
+    if (at === undefined || !count.has(at)) continue;
+    // Past a chosen earlier version, the later departures belong to the current one.
+    if (choice && chosen && at > choice.at) continue;
+    const total = count.get(at)! + 1;
+    it.pager = { at, total, index: choice && chosen && choice.at === at ? choice.index : total - 1 };
+  }
+  return built;
+}
+
+/** The index of the first stored message each built item came from. */
+const firstOf = {
+  get: (it: Item | undefined) => it?.first,
+  set: (it: Item, n: number) => void (it.first = n),
+};
+
+/** The position in items of the item that shows stored message index (a search hit), or -1. */
+export function itemOfMessage(items: readonly Item[], index: number): number {
+  let best = -1;
+  for (let i = 0; i < items.length; i++) {
+    const f = firstOf.get(items[i]);
+    if (f !== undefined && f <= index) best = i;
+  }
+  return best;
+}
+
 export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: boolean } {
   const items: Item[] = [];
   const turns = new Map<string, Turn>();
   const userOf = new Map<string, number>(); // run id → index of its user message
   let n = 0;
   const entries: Entry[] = s.messages ?? [];
+  const stopped = new Set((s.runs ?? []).filter((r) => r.status === 'cancelled').map((r) => r.runId));
   for (const e of entries) {
     n++;
     if (e.role === 'user') {
       items.push({ kind: 'user', key: `u${n}`, text: e.content, images: (e.images ?? []).map(imageURL) });
+      firstOf.set(items[items.length - 1], n - 1);
       if (e.runId) userOf.set(e.runId, items.length - 1);
       continue;
     }
     if (e.role === 'system') continue;
     const runId = e.runId || `anon${n}`;
     let turn = turns.get(runId);
+    const prev = items[items.length - 1];
+    if (!turn && prev?.kind === 'assistant' && stopped.has(prev.runId) && e.role === 'assistant') {
+      // Continue after Stop: the answer that went on is shown as one with the stopped one.
+      turns.set(runId, prev);
+      turn = prev;
+      const lastPart = prev.parts[prev.parts.length - 1];
+      if (e.content && lastPart?.kind === 'text' && !e.reasoning && !(e.toolCalls ?? []).length) {
+        lastPart.text += glue(lastPart.text, e.content) + e.content;
+        continue;
+      }
+    }
     if (!turn || items[items.length - 1] !== turn) {
       turn = newTurn(runId, `a${n}`);
       turn.status = 'ok';
       turns.set(runId, turn);
       items.push(turn);
+      firstOf.set(turn, n - 1);
     }
     if (e.role === 'assistant') {
       if (e.reasoning) turn.parts.push({ kind: 'reasoning', text: e.reasoning });
@@ -49,15 +113,19 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
       }
     }
   }
-  for (const r of s.runs ?? []) {
+  const runs = s.runs ?? [];
+  for (const [ri, r] of runs.entries()) {
     let turn = turns.get(r.runId);
     if (!turn) {
       // A run that wrote no answer (an error at the first model call): show it after its
-      // question so the error card is still there.
-      if (r.status === 'ok' || !userOf.has(r.runId)) continue;
+      // question so the error card is still there; a regenerated one that failed so, last.
+      if (r.status === 'ok') continue;
+      const last = ri === runs.length - 1 && items[items.length - 1]?.kind === 'user';
+      if (!userOf.has(r.runId) && !last) continue;
       turn = newTurn(r.runId, `e-${r.runId}`);
-      const at = userOf.get(r.runId)! + 1;
+      const at = userOf.has(r.runId) ? userOf.get(r.runId)! + 1 : items.length;
       items.splice(at, 0, turn);
+      firstOf.set(turn, entriesBefore(items, at));
       for (const [k, v] of userOf) if (v >= at) userOf.set(k, v + 1);
       turns.set(r.runId, turn);
     }
@@ -73,4 +141,18 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
     if (turn) turn.status = 'interrupted';
   }
   return { items, interrupted };
+}
+
+/** Where a text that went on after Stop joins the stopped part: a space between words (trimmed when stored). */
+function glue(before: string, after: string): string {
+  return /[A-Za-z0-9.,;:!?)]$/.test(before) && /^[A-Za-z0-9(]/.test(after) ? ' ' : '';
+}
+
+/** The message index an error turn inserted at items[at] stands at: that of the item before it, plus one. */
+function entriesBefore(items: Item[], at: number): number {
+  for (let i = at - 1; i >= 0; i--) {
+    const f = firstOf.get(items[i]);
+    if (f !== undefined) return f + 1;
+  }
+  return 0;
 }

@@ -55,6 +55,10 @@ export interface Turn {
   newSessionId: string;
   /** The last seq applied: replayed or duplicate events are ignored. */
   seq: number;
+  /** Where earlier versions of the chat depart at this item (‹ 1/2 ›). */
+  pager?: Pager;
+  /** The index of the stored message it starts at (loaded from history). */
+  first?: number;
 }
 
 export interface UserItem {
@@ -62,6 +66,15 @@ export interface UserItem {
   key: string;
   text: string;
   images: string[];
+  pager?: Pager;
+  first?: number;
+}
+
+/** The versions of a chat departing at one message: index is the one shown (0 = oldest, total-1 = the current one). */
+export interface Pager {
+  at: number;
+  index: number;
+  total: number;
 }
 
 export type Item = UserItem | Turn;
@@ -145,7 +158,9 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       break;
     }
     case 'usage':
-      turn.promptTokens = num(ev.promptTokens);
+      // Summed over the run's model calls, as the run line stores it: the figure under a
+      // reply stays the same when the chat is reopened.
+      turn.promptTokens += num(ev.promptTokens);
       turn.completionTokens += num(ev.completionTokens);
       turn.contextUsed = num(ev.contextUsed);
       turn.contextLimit = num(ev.contextLimit);

@@ -98,6 +98,8 @@ export function SaveSettings(arg1:settings.Settings):Promise<settings.SaveResult
 
 export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
 
+export function SearchChats(arg1:string,arg2:number):Promise<Array<sessions.ChatHit>>;
+
 export function SecretStorage():Promise<string>;
 
 export function SendMessage(arg1:chat.Input):Promise<string>;
@@ -105,6 +107,8 @@ export function SendMessage(arg1:chat.Input):Promise<string>;
 export function SessionUsage(arg1:string):Promise<event.UsageData>;
 
 export function SetApprovalMode(arg1:string):Promise<void>;
+
+export function SetChatModel(arg1:string,arg2:string):Promise<void>;
 
 export function SetCloseToTray(arg1:boolean):Promise<void>;
 
@@ -119,6 +123,8 @@ export function SetRemindersPaused(arg1:boolean):Promise<void>;
 export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetToolApproval(arg1:string,arg2:string):Promise<void>;
+
+export function StartOllama():Promise<string>;
 
 export function Status():Promise<settings.Status>;
 

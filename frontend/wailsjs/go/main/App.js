@@ -166,6 +166,10 @@ export function SearchMemory(arg1, arg2) {
   return window['go']['main']['App']['SearchMemory'](arg1, arg2);
 }
 
+export function SearchChats(arg1, arg2) {
+  return window['go']['main']['App']['SearchChats'](arg1, arg2);
+}
+
 export function SecretStorage() {
   return window['go']['main']['App']['SecretStorage']();
 }
@@ -180,6 +184,10 @@ export function SessionUsage(arg1) {
 
 export function SetApprovalMode(arg1) {
   return window['go']['main']['App']['SetApprovalMode'](arg1);
+}
+
+export function SetChatModel(arg1, arg2) {
+  return window['go']['main']['App']['SetChatModel'](arg1, arg2);
 }
 
 export function SetCloseToTray(arg1) {
@@ -208,6 +216,10 @@ export function SetSkillEnabled(arg1, arg2) {
 
 export function SetToolApproval(arg1, arg2) {
   return window['go']['main']['App']['SetToolApproval'](arg1, arg2);
+}
+
+export function StartOllama() {
+  return window['go']['main']['App']['StartOllama']();
 }
 
 export function Status() {

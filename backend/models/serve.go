@@ -1,0 +1,166 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"hearth/backend/llm"
+)
+
+// The first run offers to start an installed Ollama that is not running (the way
+// Ollama's own app does at login). Hearth stops the server again when it quits, but only
+// one it started itself: an Ollama that was already running is never touched.
+
+// served is an `ollama serve` this process started.
+type served struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// serveWait bounds how long StartOllama waits for the new server to answer.
+const serveWait = 15 * time.Second
+
+// StartOllama starts `ollama serve` (found on PATH) for the configured host when it is a
+// local address, waits until it answers and returns its version. The server runs in its
+// own process group with its output in the state dir's ollama.log; Close stops it.
+func (s *Service) StartOllama(ctx context.Context) (string, error) {
+	host := s.settings.Config().OllamaHost(s.settings.Getenv)
+	if v, err := ollamaVersion(ctx, host); err == nil {
+		return v, nil // it runs already (maybe started by someone else): leave it be
+	}
+	u, err := url.Parse(host)
+	if err != nil || !localHost(u.Hostname()) {
+		return "", fmt.Errorf("start Ollama: %s is another machine's address (hint: start Ollama there, or clear the address to use this computer's)", host)
+	}
+	bin, err := exec.LookPath("ollama")
+	if err != nil {
+		return "", fmt.Errorf("start Ollama: not installed (hint: install it from https://ollama.com/download)")
+	}
+	s.mu.Lock()
+	running := s.serve != nil
+	s.mu.Unlock()
+	if !running {
+		if err := s.spawnOllama(bin, u.Host); err != nil {
+			return "", err
+		}
+	}
+	deadline := time.Now().Add(serveWait)
+	for {
+		v, err := ollamaVersion(ctx, host)
+		if err == nil {
+			return v, nil
+		}
+		s.mu.Lock()
+		sv := s.serve
+		s.mu.Unlock()
+		if sv != nil {
+			select {
+			case <-sv.done:
+				return "", fmt.Errorf("start Ollama: `ollama serve` exited (hint: see %s)", s.serveLog())
+			default:
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return "", fmt.Errorf("start Ollama: no answer at %s after %v: %w (hint: see %s)", host, serveWait, err, s.serveLog())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func (s *Service) serveLog() string {
+	return filepath.Join(s.settings.Paths().StateDir, "ollama.log")
+}
+
+func (s *Service) spawnOllama(bin, hostport string) error {
+	logPath := s.serveLog()
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		return fmt.Errorf("start Ollama: %w", err)
+	}
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("start Ollama: %w", err)
+	}
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostport)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	// Its own process group: Close stops the server and the runners it spawned.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return fmt.Errorf("start Ollama: %w", err)
+	}
+	sv := &served{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		logf.Close()
+		close(sv.done)
+	}()
+	s.mu.Lock()
+	s.serve = sv
+	s.mu.Unlock()
+	return nil
+}
+
+// StartedOllama reports whether Hearth runs an Ollama it started.
+func (s *Service) StartedOllama() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.serve == nil {
+		return false
+	}
+	select {
+	case <-s.serve.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// stopOllama ends the Ollama this process started, if any: SIGTERM to its group, then
+// SIGKILL after a few seconds.
+func (s *Service) stopOllama() {
+	s.mu.Lock()
+	sv := s.serve
+	s.serve = nil
+	s.mu.Unlock()
+	if sv == nil {
+		return
+	}
+	pgid := sv.cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-sv.done:
+	case <-time.After(5 * time.Second):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-sv.done
+	}
+}
+
+func localHost(h string) bool {
+	return h == "localhost" || h == "127.0.0.1" || h == "::1" || h == ""
+}
+
+// ollamaVersion asks host for its version, quickly.
+func ollamaVersion(ctx context.Context, host string) (string, error) {
+	o, err := llm.NewOllama(llm.OllamaConfig{Host: host, Retry: llm.RetryPolicy{MaxAttempts: 1}})
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	v, err := o.Version(ctx)
+	if err != nil {
+		return "", err
+	}
+	if v == "" {
+		return "", errors.New("no version")
+	}
+	return v, nil
+}
