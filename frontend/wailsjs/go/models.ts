@@ -9,6 +9,9 @@ export namespace approval {
 	    reason: string;
 	    // Go type: time
 	    since: any;
+	    dir?: string;
+	    destructive?: boolean;
+	    sandbox?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Pending(source);
@@ -23,6 +26,9 @@ export namespace approval {
 	        this.args = source["args"];
 	        this.reason = source["reason"];
 	        this.since = this.convertValues(source["since"], null);
+	        this.dir = source["dir"];
+	        this.destructive = source["destructive"];
+	        this.sandbox = source["sandbox"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -57,6 +57,7 @@ export function createChatStore(
   const followers = new Map<string, Follower>();
   let active: Follower | null = null; // the run shown in the open chat
   let scheduled = false;
+  const idle: (() => void)[] = []; // replyInstead waits here for the stopped run to end
   let generation = 0; // bumps when another chat opens
 
   function syncBusy() {
@@ -115,6 +116,9 @@ export function createChatStore(
     if (part?.kind !== 'tool' || part.approval?.state !== 'requested') return;
     part.approval.reason = p.reason;
     part.approval.maskedArgs = prettyArgs(p.args);
+    part.approval.dir ||= p.dir ?? '';
+    part.approval.destructive ||= p.destructive === true;
+    part.approval.sandbox ||= p.sandbox ?? '';
   }
 
   function flush() {
@@ -132,6 +136,7 @@ export function createChatStore(
     if (f === active) {
       active = null;
       s.running = '';
+      for (const done of idle.splice(0)) done();
       if (f.turn.newSessionId) void open(f.turn.newSessionId);
       // An adopted run showed only its end: the whole turn is on disk now.
       else if (f.adopted && f.sessionId) void open(f.sessionId);
@@ -202,8 +207,8 @@ export function createChatStore(
     return shown;
   }
 
-  async function send(text: string, images: Attachment[] = [], model = '') {
-    if (s.running) return false;
+  async function send(text: string, images: Attachment[] = [], model = ''): Promise<boolean> {
+    if (s.running) return waitingCalls(s.items).length > 0 ? replyInstead(text, images, model) : false;
     const imgs = images.map((a) => a.url);
     if (!text.trim() && imgs.length === 0) return false;
     s.lastInput = { text, images: imgs };
@@ -212,6 +217,25 @@ export function createChatStore(
     const ok = await startRun(() => api.send({ sessionId: s.sessionId, text, images: imgs, model }));
     if (!ok && s.error) s.items.pop();
     return ok;
+  }
+
+  /**
+   * Answers the calls waiting for approval with a message ("no — do X instead"): they
+   * are denied, the reply stops, and the message is sent as the next turn, so the model
+   * reads the denial and then what the person wants instead.
+   */
+  async function replyInstead(text: string, images: Attachment[], model: string): Promise<boolean> {
+    if (!text.trim() && images.length === 0) return false;
+    const runId = s.running;
+    const sessionId = s.sessionId;
+    for (const w of waitingCalls(s.items).filter((x) => x.runId === runId)) await approve(w.runId, w.part.callId, 'deny');
+    if (s.running === runId) {
+      const ended = new Promise<void>((done) => idle.push(done));
+      if (sessionId) await api.stop(sessionId).catch(() => false);
+      await ended;
+    }
+    if (s.sessionId !== sessionId || s.running) return false; // the person moved on meanwhile
+    return send(text, images, model);
   }
 
   async function retry() {
@@ -241,6 +265,7 @@ export function createChatStore(
     syncAsking();
     scheduled = false;
     s.running = '';
+    for (const done of idle.splice(0)) done();
     s.error = '';
     s.lastInput = null;
   }
@@ -302,7 +327,17 @@ export function createChatStore(
         callId: p.callId,
         name: p.tool,
         args,
-        approval: { state: 'requested', scope: '', reason: p.reason, maskedArgs: args, sending: false, error: '' },
+        approval: {
+          state: 'requested',
+          scope: '',
+          reason: p.reason,
+          maskedArgs: args,
+          dir: p.dir ?? '',
+          destructive: p.destructive === true,
+          sandbox: p.sandbox ?? '',
+          sending: false,
+          error: '',
+        },
       });
     }
     s.items.push(turn);
