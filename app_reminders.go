@@ -22,6 +22,11 @@ func (a *App) AddJob(spec schedule.JobSpec) (schedule.Job, error) {
 	return a.h.Reminders.AddJob(spec)
 }
 
+// EditJob changes a reminder; a wrong spec is an error with a hint.
+func (a *App) EditJob(id string, spec schedule.JobSpec) (schedule.Job, error) {
+	return a.h.Reminders.EditJob(id, spec)
+}
+
 // RemoveJob deletes a reminder.
 func (a *App) RemoveJob(id string) error { return a.h.Reminders.RemoveJob(id) }
 

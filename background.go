@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -161,7 +162,10 @@ func (b *desktopBackground) onEvent(ev event.Background) {
 		return
 	}
 	if b.notifier != nil {
-		if err := b.notifier.Notify(notify.Notification{Title: ev.Title, Body: ev.Text, SessionID: ev.SessionID}); err != nil {
+		// Whatever the source (a reminder, the heartbeat's or a helper's Markdown), a
+		// notification is a short plain title and body; the chat holds the rest.
+		n := notify.Notification{Title: strings.Join(strings.Fields(ev.Title), " "), Body: notify.Plain(ev.Text), SessionID: ev.SessionID}
+		if err := b.notifier.Notify(n); err != nil {
 			slog.Debug("notification not shown", "err", err)
 		}
 	}

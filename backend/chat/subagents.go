@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
@@ -69,15 +70,15 @@ func (s *Service) helperDone(r subagent.Report) {
 	if s.opts.Background == nil {
 		return
 	}
-	title := fmt.Sprintf("Background task %q finished", r.Label)
 	code := "subagent.finished"
 	if r.Status != event.StatusOK {
-		title = fmt.Sprintf("Background task %q %s", r.Label, r.Status)
 		code = "subagent.ended"
 	}
-	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: title,
-		Text: firstLine(r.Result+r.Error, 200), SessionID: r.ParentSessionID,
-		Code: code, Args: map[string]string{"label": r.Label, "status": string(r.Status)}})
+	args := map[string]string{"label": r.Label, "status": string(r.Status)}
+	// The report is the model's Markdown: the notification shows a short plain summary
+	// of it (the desktop strips Markdown), the whole report is in the chat.
+	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: event.Text(code, args),
+		Text: strings.TrimSpace(r.Result + r.Error), SessionID: r.ParentSessionID, Code: code, Args: args})
 }
 
 // stopHelpers is the runner's OnStop hook (/stop, Stop): the session's helpers stop too.
@@ -98,17 +99,4 @@ func (h *helpers) close(ctx context.Context) error {
 		err = serr
 	}
 	return err
-}
-
-func firstLine(s string, n int) string {
-	for i, c := range s {
-		if c == '\n' {
-			s = s[:i]
-			break
-		}
-	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

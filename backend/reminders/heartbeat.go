@@ -37,7 +37,8 @@ func (s *Service) restartHeartbeat() error {
 		Read:     s.opts.Tasks,
 		Run:      s.runHeartbeat,
 		Notify: func(text string) {
-			s.emit(event.Background{Kind: event.BackgroundHeartbeat, Title: "Hearth", Text: text, SessionID: schedule.HeartbeatSession})
+			s.emit(event.Background{Kind: event.BackgroundHeartbeat, Title: event.Text("heartbeat.title", nil), Text: text,
+				SessionID: schedule.HeartbeatSession, Code: "heartbeat.reply"})
 		},
 		Paused: s.Paused,
 	})

@@ -280,6 +280,6 @@ func (s *Service) DismissNotice(id string) error {
 func (s *Service) schedulerNotice(n schedule.Notice) {
 	s.book().record(n, s.clock.Now())
 	if n.Text != "" {
-		s.emit(event.Background{Kind: event.BackgroundNotice, Title: "Hearth reminders", Text: n.Text})
+		s.emit(event.Background{Kind: event.BackgroundNotice, Title: event.Text("reminder.missed.title", nil), Text: n.Text})
 	}
 }

@@ -168,6 +168,21 @@ func (s *Service) AddJob(spec schedule.JobSpec) (schedule.Job, error) {
 	return j, nil
 }
 
+// EditJob changes a reminder (the same form as Add): its next run is computed anew
+// when the schedule changed, and a done one-shot given a future time runs again.
+func (s *Service) EditJob(id string, spec schedule.JobSpec) (schedule.Job, error) {
+	st, err := s.jobStore()
+	if err != nil {
+		return schedule.Job{}, err
+	}
+	j, err := st.Edit(id, spec, s.clock.Now())
+	if err != nil {
+		return schedule.Job{}, err
+	}
+	s.jobsChanged()
+	return j, nil
+}
+
 // RemoveJob deletes a reminder.
 func (s *Service) RemoveJob(id string) error {
 	st, err := s.jobStore()
@@ -327,7 +342,7 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 		return schedule.Outcome{Status: schedule.StatusError, Err: err}
 	}
 	res := run.Wait()
-	posted := s.takePosted(run.ID)
+	s.takePosted(run.ID)
 	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
 	switch res.Status {
 	case event.StatusInterrupted: // Hearth is quitting: nobody is told, nothing is lost
@@ -341,19 +356,37 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	default:
 		out.Status, out.Err = schedule.StatusError, fmt.Errorf("the run ended %s", res.Status)
 	}
-	if out.Status == schedule.StatusOK && !posted && strings.TrimSpace(res.Final) != "" {
-		s.emit(event.Background{Kind: event.BackgroundReminder, Title: j.Title(), Text: strings.TrimSpace(res.Final),
-			SessionID: j.Session(), JobID: j.ID})
+	if out.Status == schedule.StatusOK {
+		// The notification says what the person asked to be reminded of, in their
+		// words; the model's answer is in the chat a click opens.
+		s.emit(reminderNews(j, "reminder.due", nil))
 	}
 	if out.Err != nil && ctx.Err() == nil {
 		slog.Warn("reminder run failed", "job", j.ID, "err", out.Err)
 		// The reminder itself must not be lost because the model failed.
-		why := firstLineOf(out.Err.Error())
-		s.emit(event.Background{Kind: event.BackgroundReminder, Title: j.Title(), SessionID: j.Session(), JobID: j.ID,
-			Text: j.Message + "\n\n(Hearth could not run this reminder: " + why + ")",
-			Code: "reminder.failed", Args: map[string]string{"message": j.Message, "error": why}})
+		s.emit(reminderNews(j, "reminder.failed", map[string]string{"error": firstLineOf(out.Err.Error())}))
 	}
 	return out
+}
+
+// reminderNews is the notification of a reminder's run: titled with its name (or
+// "Reminder"), saying the message the person wrote; code "reminder.due" or
+// "reminder.failed" (args adds the error).
+func reminderNews(j schedule.Job, code string, args map[string]string) event.Background {
+	a := map[string]string{"name": j.Name, "message": strings.TrimSpace(j.Message)}
+	for k, v := range args {
+		a[k] = v
+	}
+	title := j.Name
+	if title == "" {
+		title = event.Text("reminder.title", nil)
+	}
+	text := a["message"]
+	if code != "reminder.due" {
+		text = event.Text(code, a)
+	}
+	return event.Background{Kind: event.BackgroundReminder, Title: title, Text: text, SessionID: j.Session(), JobID: j.ID,
+		Code: code, Args: a}
 }
 
 // takePosted reports whether run used the message tool, and forgets it.
@@ -368,12 +401,13 @@ func (s *Service) takePosted(runID string) bool {
 // Post delivers the message tool's content (schedule.Tools takes it with the service
 // as the cron tool's JobManager): it is already in the chat (as the tool call); this
 // raises the notification that opens it.
+// A reminder's own run raises no second notification: the reminder's says what the
+// person asked for, and the posted message is in the chat it opens.
 func (s *Service) Post(_ context.Context, p schedule.Post) error {
-	title := "Hearth"
 	if id, ok := strings.CutPrefix(p.SessionID, "cron:"); ok {
 		if st, err := s.jobStore(); err == nil {
-			if j, err := st.Get(id); err == nil {
-				title = j.Title()
+			if _, err := st.Get(id); err == nil {
+				return nil
 			}
 		}
 	}
@@ -382,7 +416,8 @@ func (s *Service) Post(_ context.Context, p schedule.Post) error {
 		s.posted[p.RunID] = true
 	}
 	s.mu.Unlock()
-	s.emit(event.Background{Kind: event.BackgroundMessage, Title: title, Text: p.Content, SessionID: p.SessionID})
+	s.emit(event.Background{Kind: event.BackgroundMessage, Title: event.Text("message.title", nil), Text: p.Content,
+		SessionID: p.SessionID, Code: "message.posted"})
 	return nil
 }
 

@@ -232,6 +232,35 @@ func (s *Scheduler) catchUp() {
 
 var errNoChange = errors.New("no change")
 
+// MaxDone bounds the finished one-shots kept for the Done list.
+const MaxDone = 50
+
+// pruneDone drops the oldest finished one-shots beyond MaxDone.
+func pruneDone(jobs []Job) []Job {
+	var done []Job
+	for _, j := range jobs {
+		if j.Done {
+			done = append(done, j)
+		}
+	}
+	if len(done) <= MaxDone {
+		return jobs
+	}
+	slices.SortFunc(done, func(a, b Job) int { return b.LastRun.Compare(a.LastRun) })
+	cutoff := done[MaxDone-1].LastRun
+	kept := 0
+	return slices.DeleteFunc(jobs, func(j Job) bool {
+		if !j.Done {
+			return false
+		}
+		if j.LastRun.Before(cutoff) || kept >= MaxDone {
+			return true
+		}
+		kept++
+		return false
+	})
+}
+
 // Wake is one pass of the loop: re-read the wall clock, reload jobs.json if
 // another process changed it, start the due jobs, and return how long to
 // sleep (at most MaxSleep). Exported for the benchmark.
@@ -385,7 +414,10 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 		cur.record(rec)
 		switch {
 		case cur.Schedule.Kind == KindAt && rec.Status == StatusOK:
-			return slices.Delete(jobs, i, i+1), nil
+			// Done: kept for the Done list (when it ran, how, its chat), the
+			// oldest beyond MaxDone go.
+			cur.NextRun, cur.Done = time.Time{}, true
+			return pruneDone(jobs), nil
 		case manual && !cur.NextRun.IsZero() && cur.NextRun.After(now):
 			// A manual run leaves the schedule as it was.
 		case cur.Schedule.Kind == KindAt:

@@ -65,6 +65,9 @@ type Job struct {
 	JobSpec
 	Paused  bool      `json:"paused,omitempty"`
 	Created time.Time `json:"created"`
+	// Done marks a one-shot that ran: it is kept (with its run, status and chat) for
+	// the Reminders view's Done list and never runs again unless edited.
+	Done bool `json:"done,omitempty"`
 	// NextRun is zero when the job will not run again (a failed one-shot,
 	// or a paused job).
 	NextRun    time.Time   `json:"nextRun,omitzero"`

@@ -194,6 +194,7 @@ function fakeReminderApi(listeners: BackgroundListeners) {
     listJobs: vi.fn(async () => []),
     jobProblems: vi.fn(async () => []),
     addJob: vi.fn(async (spec: import('./lib/api').JobSpec) => ({ id: 'j1', ...spec }) as import('./lib/api').Job),
+    editJob: vi.fn(async (id: string, spec: import('./lib/api').JobSpec) => ({ id, ...spec }) as import('./lib/api').Job),
     removeJob: vi.fn(async () => {}),
     runJobNow: vi.fn(async () => {}),
     pauseJob: vi.fn(async () => {}),

@@ -141,6 +141,7 @@ export const api = {
   listJobs: () => App.ListJobs(),
   jobProblems: () => App.JobProblems(),
   addJob: (spec: JobSpec) => App.AddJob(spec),
+  editJob: (id: string, spec: JobSpec) => App.EditJob(id, spec),
   removeJob: (id: string) => App.RemoveJob(id),
   runJobNow: (id: string) => App.RunJobNow(id),
   pauseJob: (id: string, paused: boolean) => App.PauseJob(id, paused),

@@ -898,6 +898,7 @@ export namespace schedule {
 	    paused?: boolean;
 	    // Go type: time
 	    created: any;
+	    done?: boolean;
 	    // Go type: time
 	    nextRun: any;
 	    // Go type: time
@@ -921,6 +922,7 @@ export namespace schedule {
 	        this.allowTools = source["allowTools"];
 	        this.paused = source["paused"];
 	        this.created = this.convertValues(source["created"], null);
+	        this.done = source["done"];
 	        this.nextRun = this.convertValues(source["nextRun"], null);
 	        this.lastRun = this.convertValues(source["lastRun"], null);
 	        this.lastStatus = source["lastStatus"];

@@ -44,6 +44,7 @@ export function DeleteSession(arg1:string):Promise<void>;
 
 export function DismissNotice(arg1:string):Promise<void>;
 
+export function EditJob(arg1:string,arg2:schedule.JobSpec):Promise<schedule.Job>;
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
 export function FirstRun():Promise<models.FirstRun>;
