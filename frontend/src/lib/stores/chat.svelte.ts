@@ -115,6 +115,7 @@ export function createChatStore(
     const part = turn.parts.find((x) => x.kind === 'tool' && x.callId === p.callId);
     if (part?.kind !== 'tool' || part.approval?.state !== 'requested') return;
     part.approval.reason = p.reason;
+    part.approval.why = p.why;
     part.approval.maskedArgs = prettyArgs(p.args);
     part.approval.dir ||= p.dir ?? '';
     part.approval.destructive ||= p.destructive === true;
@@ -331,6 +332,7 @@ export function createChatStore(
           state: 'requested',
           scope: '',
           reason: p.reason,
+          why: p.why,
           maskedArgs: args,
           dir: p.dir ?? '',
           destructive: p.destructive === true,
