@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -165,7 +164,7 @@ func (b *desktopBackground) onEvent(ev event.Background) {
 	if b.notifier != nil {
 		// Whatever the source (a reminder, the heartbeat's or a helper's Markdown), a
 		// notification is a short plain title and body; the chat holds the rest.
-		n := notify.Notification{Title: strings.Join(strings.Fields(ev.Title), " "), Body: notify.Plain(ev.Text), SessionID: ev.SessionID}
+		n := notify.FromBackground(ev, b.locale())
 		if err := b.notifier.Notify(n); err != nil {
 			slog.Debug("notification not shown", "err", err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/session"
 	"hearth/backend/subagent"
 )
@@ -70,15 +71,15 @@ func (s *Service) helperDone(r subagent.Report) {
 	if s.opts.Background == nil {
 		return
 	}
-	code := "subagent.finished"
+	code := "notify.subagent.finished"
 	if r.Status != event.StatusOK {
-		code = "subagent.ended"
+		code = "notify.subagent.ended"
 	}
 	args := map[string]string{"label": r.Label, "status": string(r.Status)}
 	// The report is the model's Markdown: the notification shows a short plain summary
 	// of it (the desktop strips Markdown), the whole report is in the chat.
-	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: event.Text(code, args),
-		Text: strings.TrimSpace(r.Result + r.Error), SessionID: r.ParentSessionID, Code: code, Args: args})
+	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: i18n.Message{Code: code, Args: args}.String(),
+		Text: strings.TrimSpace(r.Result + r.Error), SessionID: r.ParentSessionID, TitleCode: code, Args: args})
 }
 
 // stopHelpers is the runner's OnStop hook (/stop, Stop): the session's helpers stop too.

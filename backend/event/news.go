@@ -20,6 +20,9 @@ type Background struct {
 	JobID     string            `json:"jobId,omitempty"`
 	Code      string            `json:"code,omitempty"`
 	Args      map[string]string `json:"args,omitempty"`
+	// TitleCode names Title for translation (with Args) when Title is Hearth's own
+	// words; empty when Title is the person's (a reminder's name).
+	TitleCode string `json:"titleCode,omitempty"`
 }
 
 // Background kinds.

@@ -3,6 +3,9 @@ package notify
 import (
 	"regexp"
 	"strings"
+
+	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 // MaxBody bounds a notification's body: a couple of lines, the rest is in the chat a
@@ -55,4 +58,18 @@ func Plain(s string) string {
 		out = strings.TrimRight(out, " .,;:") + "…"
 	}
 	return out
+}
+
+// FromBackground is the notification of background news in locale l: Hearth's own
+// words (a title or body with a catalog code) in the UI language, the person's words
+// (a reminder's name and message) as written, the model's Markdown made plain and short.
+func FromBackground(ev event.Background, l i18n.Locale) Notification {
+	title, body := ev.Title, ev.Text
+	if ev.TitleCode != "" {
+		title = i18n.Message{Code: ev.TitleCode, Args: ev.Args}.In(l)
+	}
+	if ev.Code != "" && i18n.Has(ev.Code) {
+		body = i18n.Message{Code: ev.Code, Args: ev.Args}.In(l)
+	}
+	return Notification{Title: strings.Join(strings.Fields(title), " "), Body: Plain(body), SessionID: ev.SessionID}
 }

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 func TestPlain(t *testing.T) {
@@ -48,4 +51,27 @@ func FuzzPlain(f *testing.F) {
 			t.Fatalf("more than two lines from %q", s)
 		}
 	})
+}
+
+// A reminder's notification keeps the person's words in any language; Hearth's own
+// words follow the UI language; a helper's Markdown report becomes a plain summary.
+func TestFromBackground(t *testing.T) {
+	rem := event.Background{Kind: event.BackgroundReminder, Title: "Tea", Text: "Make **green** tea", SessionID: "cron:1"}
+	if n := FromBackground(rem, i18n.Chinese); n.Title != "Tea" || n.Body != "Make green tea" || n.SessionID != "cron:1" {
+		t.Errorf("reminder: %+v", n)
+	}
+	unnamed := event.Background{Title: "Reminder", TitleCode: "notify.reminder.title", Text: "call Anna"}
+	if n := FromBackground(unnamed, i18n.Chinese); n.Title != "提醒" || n.Body != "call Anna" {
+		t.Errorf("unnamed in zh-CN: %+v", n)
+	}
+	failed := event.Background{Title: "pills", Code: "notify.reminder.failed", Args: map[string]string{"message": "Take your pills", "error": "model down"},
+		Text: "english"}
+	if n := FromBackground(failed, i18n.Chinese); !strings.Contains(n.Body, "Take your pills") || !strings.Contains(n.Body, "无法运行") {
+		t.Errorf("failed in zh-CN: %+v", n)
+	}
+	helper := event.Background{TitleCode: "notify.subagent.finished", Args: map[string]string{"label": "weather"},
+		Text: "# Weather\n\n| day | sky |\n|---|---|\n| Mon | **sun** |"}
+	if n := FromBackground(helper, i18n.English); n.Title != `Background task "weather" finished` || strings.ContainsAny(n.Body, "#*|") {
+		t.Errorf("helper: %+v", n)
+	}
 }

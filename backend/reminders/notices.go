@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 
 	"hearth/backend/schedule"
@@ -280,6 +281,7 @@ func (s *Service) DismissNotice(id string) error {
 func (s *Service) schedulerNotice(n schedule.Notice) {
 	s.book().record(n, s.clock.Now())
 	if n.Text != "" {
-		s.emit(event.Background{Kind: event.BackgroundNotice, Title: event.Text("reminder.missed.title", nil), Text: n.Text})
+		s.emit(event.Background{Kind: event.BackgroundNotice, Title: i18n.T(i18n.English, "notify.reminders.title"), Text: n.Text,
+			TitleCode: "notify.reminders.title"})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"hearth/backend/applock"
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/schedule"
 	"hearth/backend/settings"
 )
@@ -359,34 +360,35 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	if out.Status == schedule.StatusOK {
 		// The notification says what the person asked to be reminded of, in their
 		// words; the model's answer is in the chat a click opens.
-		s.emit(reminderNews(j, "reminder.due", nil))
+		s.emit(reminderNews(j, "", nil))
 	}
 	if out.Err != nil && ctx.Err() == nil {
 		slog.Warn("reminder run failed", "job", j.ID, "err", out.Err)
 		// The reminder itself must not be lost because the model failed.
-		s.emit(reminderNews(j, "reminder.failed", map[string]string{"error": firstLineOf(out.Err.Error())}))
+		s.emit(reminderNews(j, "notify.reminder.failed", map[string]string{"error": firstLineOf(out.Err.Error())}))
 	}
 	return out
 }
 
 // reminderNews is the notification of a reminder's run: titled with its name (or
-// "Reminder"), saying the message the person wrote; code "reminder.due" or
-// "reminder.failed" (args adds the error).
+// "Reminder"), saying the message the person wrote; with a code (and args, e.g. the
+// error) it says that message of the catalog instead.
 func reminderNews(j schedule.Job, code string, args map[string]string) event.Background {
 	a := map[string]string{"name": j.Name, "message": strings.TrimSpace(j.Message)}
 	for k, v := range args {
 		a[k] = v
 	}
-	title := j.Name
-	if title == "" {
-		title = event.Text("reminder.title", nil)
+	ev := event.Background{Kind: event.BackgroundReminder, Title: j.Name, Text: a["message"], SessionID: j.Session(),
+		JobID: j.ID, Args: a}
+	if ev.Title == "" {
+		ev.TitleCode = "notify.reminder.title"
+		ev.Title = i18n.M(ev.TitleCode).String()
 	}
-	text := a["message"]
-	if code != "reminder.due" {
-		text = event.Text(code, a)
+	if code != "" {
+		ev.Code = code
+		ev.Text = i18n.Message{Code: code, Args: a}.String()
 	}
-	return event.Background{Kind: event.BackgroundReminder, Title: title, Text: text, SessionID: j.Session(), JobID: j.ID,
-		Code: code, Args: a}
+	return ev
 }
 
 // takePosted reports whether run used the message tool, and forgets it.
@@ -416,8 +418,8 @@ func (s *Service) Post(_ context.Context, p schedule.Post) error {
 		s.posted[p.RunID] = true
 	}
 	s.mu.Unlock()
-	s.emit(event.Background{Kind: event.BackgroundMessage, Title: event.Text("message.title", nil), Text: p.Content,
-		SessionID: p.SessionID, Code: "message.posted"})
+	s.emit(event.Background{Kind: event.BackgroundMessage, Title: i18n.T(i18n.English, "notify.message.title"), Text: p.Content,
+		SessionID: p.SessionID, TitleCode: "notify.message.title"})
 	return nil
 }
 
