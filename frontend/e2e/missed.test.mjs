@@ -65,8 +65,11 @@ describe('reminders missed while Hearth was closed', () => {
       { content: 'Good morning: two meetings today, and the courtyard drawings are due.', promptEvalCount: 300, evalCount: 14 },
       { content: 'Time to call Anna about Saturday.', promptEvalCount: 300, evalCount: 8 },
     ]);
-    // Both ran before the window loaded: the one-shot is gone, the daily one moved on a day.
-    const { page, errors } = await openWindow(chrome, app, (stored) => stored.length === 2 && stored[0].lastStatus === 'ok');
+    // Both ran before the window loaded: the one-shot is done, the daily one moved on a day.
+    const ran = (stored, id) => stored.find((j) => j.id === id)?.lastStatus === 'ok';
+    const { page, errors } = await openWindow(chrome, app, (stored) => ran(stored, 'brief001') && ran(stored, 'anna0002'));
+    const after = JSON.parse(readFileSync(join(app.home, cron), 'utf8')).jobs;
+    assert.equal(after.find((j) => j.id === 'anna0002').done, true);
 
     // At start, outside the Reminders view: a quiet count on its button.
     const badge = views(page).getByTestId('badge-reminders');
