@@ -64,3 +64,9 @@ func (a *App) BackgroundNotices() []reminders.Notice { return a.h.Reminders.Noti
 
 // DismissNotice removes one of them.
 func (a *App) DismissNotice(id string) error { return a.h.Reminders.DismissNotice(id) }
+
+// AnswerMissed answers a reminder that asks about a run missed while Hearth was
+// closed: run it once now, or skip it.
+func (a *App) AnswerMissed(noticeID string, run bool) error {
+	return a.h.Reminders.AnswerMissed(noticeID, run)
+}

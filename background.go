@@ -79,7 +79,12 @@ func (b *desktopBackground) startup(ctx context.Context) {
 }
 
 func (b *desktopBackground) start(ctx context.Context) {
-	n, err := notify.NewDBus(notify.Options{Icon: "hearth", OnClick: b.openSession})
+	n, err := notify.NewDBus(notify.Options{Icon: "hearth", OnClick: b.openSession,
+		OnAction: func(ref, key string) {
+			if err := b.h.Reminders.AnswerMissed(ref, key == notify.ActionRun); err != nil {
+				slog.Info("missed reminder answer from its notification", "err", err)
+			}
+		}})
 	if err != nil {
 		slog.Warn("desktop notifications unavailable", "err", err)
 	}

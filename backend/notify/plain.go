@@ -8,6 +8,12 @@ import (
 	"hearth/backend/i18n"
 )
 
+// The buttons of a missed reminder that asks (Notification.Actions keys).
+const (
+	ActionRun  = "run"
+	ActionSkip = "skip"
+)
+
 // MaxBody bounds a notification's body: a couple of lines, the rest is in the chat a
 // click opens.
 const MaxBody = 160
@@ -71,5 +77,10 @@ func FromBackground(ev event.Background, l i18n.Locale) Notification {
 	if ev.Code != "" && i18n.Has(ev.Code) {
 		body = i18n.Message{Code: ev.Code, Args: ev.Args}.In(l)
 	}
-	return Notification{Title: strings.Join(strings.Fields(title), " "), Body: Plain(body), SessionID: ev.SessionID}
+	n := Notification{Title: strings.Join(strings.Fields(title), " "), Body: Plain(body), SessionID: ev.SessionID}
+	if ev.Ask == event.AskMissed && ev.NoticeID != "" {
+		n.Ref = ev.NoticeID
+		n.Actions = []Action{{Key: ActionRun, Label: i18n.T(l, "notify.action.run")}, {Key: ActionSkip, Label: i18n.T(l, "notify.action.skip")}}
+	}
+	return n
 }

@@ -473,3 +473,48 @@ func TestEditReschedulesAndDoneRunsAgainOnlyWhenEdited(t *testing.T) {
 		t.Error("edited a missing job")
 	}
 }
+
+// A reminder's own choice wins over schedule.missedRuns: "ask" runs nothing and moves a
+// repeating one on (a one-shot waits), "skip" skips under the catch-up default, and the
+// notice says which asks.
+func TestMissedRunsPerReminder(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir, "")
+	ask := h.add(t, JobSpec{Name: "plants", Message: "x", MissedRuns: MissedAsk, Schedule: Schedule{Kind: KindCron, Expr: "0 10 * * *", TZ: "UTC"}})
+	once := h.add(t, JobSpec{Name: "call", Message: "y", MissedRuns: MissedAsk, Schedule: Schedule{Kind: KindAt, At: t0.Add(time.Hour)}})
+	skip := h.add(t, JobSpec{Name: "news", Message: "z", MissedRuns: MissedSkip, Schedule: Schedule{Kind: KindCron, Expr: "0 10 * * *", TZ: "UTC"}})
+	run := h.add(t, JobSpec{Name: "brief", Message: "w", Schedule: Schedule{Kind: KindCron, Expr: "0 10 * * *", TZ: "UTC"}})
+	if _, err := h.store.Add(JobSpec{Message: "bad", MissedRuns: "sometimes", Schedule: Schedule{Kind: KindEvery, EverySeconds: 60}}, t0); err == nil {
+		t.Error("an unknown missed-run choice was accepted")
+	}
+	h2 := newHarness(t, dir, MissedCatchup)
+	h2.clock.Set(t0.Add(26 * time.Hour))
+	h2.sched.catchUp()
+	h2.tick(0)
+	if got := h2.rec.ran; len(got) != 1 || got[0] != run.ID {
+		t.Fatalf("ran %v, want only the catch-up default %s", got, run.ID)
+	}
+	byID := map[string]MissedRun{}
+	for _, m := range h2.last().Missed {
+		byID[m.JobID] = m
+	}
+	if !byID[ask.ID].Ask || !byID[once.ID].Ask || !byID[skip.ID].Skipped || byID[run.ID].Ask || byID[run.ID].Skipped {
+		t.Errorf("notice %+v", byID)
+	}
+	if got, _ := h2.store.Get(ask.ID); len(got.History) != 0 || !got.NextRun.Equal(time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("asking repeating job %+v", got)
+	}
+	if got, _ := h2.store.Get(once.ID); !got.NextRun.IsZero() || got.Done {
+		t.Errorf("asking one-shot %+v: want waiting, not due", got)
+	}
+	if got, _ := h2.store.Get(skip.ID); got.LastStatus != StatusSkipped {
+		t.Errorf("skipped job %+v", got)
+	}
+	// Run once (the answer): a manual run; the one-shot is then done.
+	if err := h2.sched.RunNow(context.Background(), once.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := h2.store.Get(once.ID); !got.Done {
+		t.Errorf("answered one-shot %+v", got)
+	}
+}

@@ -206,6 +206,7 @@ function fakeReminderApi(listeners: BackgroundListeners) {
     setLaunchAtLogin: vi.fn(async () => {}),
     backgroundNotices: vi.fn(async () => [] as import('./lib/api').Notice[]),
     dismissNotice: vi.fn(async () => {}),
+    answerMissed: vi.fn(async () => {}),
     onBackground: on(listeners.background),
     onOpenSession: on(listeners.open),
     onNewSession: on(listeners.newChat),

@@ -153,6 +153,7 @@ export const api = {
   setLaunchAtLogin: (on: boolean) => App.SetLaunchAtLogin(on),
   backgroundNotices: async (): Promise<Notice[]> => (await App.BackgroundNotices()) ?? [],
   dismissNotice: (id: string) => App.DismissNotice(id),
+  answerMissed: (id: string, run: boolean) => App.AnswerMissed(id, run),
   // Background work (background.go): events, a chat to open, the tray's New chat
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),

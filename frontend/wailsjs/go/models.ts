@@ -916,6 +916,7 @@ export namespace schedule {
 	    schedule: Schedule;
 	    sessionId?: string;
 	    allowTools?: string[];
+	    missedRuns?: string;
 	    paused?: boolean;
 	    // Go type: time
 	    created: any;
@@ -941,6 +942,7 @@ export namespace schedule {
 	        this.schedule = this.convertValues(source["schedule"], Schedule);
 	        this.sessionId = source["sessionId"];
 	        this.allowTools = source["allowTools"];
+	        this.missedRuns = source["missedRuns"];
 	        this.paused = source["paused"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.done = source["done"];
@@ -992,6 +994,7 @@ export namespace schedule {
 	    schedule: Schedule;
 	    sessionId?: string;
 	    allowTools?: string[];
+	    missedRuns?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new JobSpec(source);
@@ -1004,6 +1007,7 @@ export namespace schedule {
 	        this.schedule = this.convertValues(source["schedule"], Schedule);
 	        this.sessionId = source["sessionId"];
 	        this.allowTools = source["allowTools"];
+	        this.missedRuns = source["missedRuns"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -20,6 +20,8 @@ export interface ReminderForm {
   tz: string;
   /** Tools needing approval this job may use unattended, comma or space separated. */
   tools: string;
+  /** If missed while Hearth is closed: '' (the setting), 'ask', 'catchup' or 'skip'. */
+  missed: '' | 'ask' | 'catchup' | 'skip';
 }
 
 /** schedule.MinEvery */
@@ -46,7 +48,7 @@ export function localInput(d: Date): string {
 export function emptyForm(now = new Date()): ReminderForm {
   const at = new Date(now.getTime() + 3600_000);
   at.setSeconds(0, 0);
-  return { name: '', message: '', kind: 'at', at: localInput(at), every: 1, unit: 'hours', expr: '0 9 * * 1-5', tz: localZone(), tools: '' };
+  return { name: '', message: '', kind: 'at', at: localInput(at), every: 1, unit: 'hours', expr: '0 9 * * 1-5', tz: localZone(), tools: '', missed: '' };
 }
 
 /** The form filled from a job, for Edit. */
@@ -56,6 +58,7 @@ export function formFromJob(j: Job, now = new Date()): ReminderForm {
   f.message = j.message ?? '';
   f.kind = (j.schedule?.kind as Kind) ?? 'at';
   f.tools = (j.allowTools ?? []).join(', ');
+  f.missed = ((j as { missedRuns?: string }).missedRuns ?? '') as ReminderForm['missed'];
   if (f.kind === 'at' && j.schedule.at) {
     const at = new Date(j.schedule.at as unknown as string);
     if (!Number.isNaN(at.getTime())) f.at = localInput(at);
@@ -158,6 +161,7 @@ export function toSpec(f: ReminderForm): JobSpec {
   const spec = { name: f.name.trim(), message: f.message.trim(), schedule } as JobSpec;
   const tools = toolList(f.tools);
   if (tools.length) spec.allowTools = tools;
+  if (f.missed) spec.missedRuns = f.missed;
   return spec;
 }
 

@@ -20,6 +20,7 @@ export function Activity(arg1:audit.Filter):Promise<Array<audit.Entry>>;
 
 export function AddJob(arg1:schedule.JobSpec):Promise<schedule.Job>;
 
+export function AnswerMissed(arg1:string,arg2:boolean):Promise<void>;
 export function ApprovalMode():Promise<string>;
 
 export function ApprovalRules():Promise<config.Approval>;

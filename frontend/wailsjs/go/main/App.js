@@ -10,6 +10,10 @@ export function AddJob(arg1) {
   return window['go']['main']['App']['AddJob'](arg1);
 }
 
+export function AnswerMissed(arg1, arg2) {
+  return window['go']['main']['App']['AnswerMissed'](arg1, arg2);
+}
+
 export function ApprovalMode() {
   return window['go']['main']['App']['ApprovalMode']();
 }
