@@ -22,6 +22,11 @@ func (a *App) AddJob(spec schedule.JobSpec) (schedule.Job, error) {
 	return a.h.Reminders.AddJob(spec)
 }
 
+// EditJob changes a reminder; a wrong spec is an error with a hint.
+func (a *App) EditJob(id string, spec schedule.JobSpec) (schedule.Job, error) {
+	return a.h.Reminders.EditJob(id, spec)
+}
+
 // RemoveJob deletes a reminder.
 func (a *App) RemoveJob(id string) error { return a.h.Reminders.RemoveJob(id) }
 
@@ -59,3 +64,9 @@ func (a *App) BackgroundNotices() []reminders.Notice { return a.h.Reminders.Noti
 
 // DismissNotice removes one of them.
 func (a *App) DismissNotice(id string) error { return a.h.Reminders.DismissNotice(id) }
+
+// AnswerMissed answers a reminder that asks about a run missed while Hearth was
+// closed: run it once now, or skip it.
+func (a *App) AnswerMissed(noticeID string, run bool) error {
+	return a.h.Reminders.AnswerMissed(noticeID, run)
+}

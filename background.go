@@ -79,7 +79,12 @@ func (b *desktopBackground) startup(ctx context.Context) {
 }
 
 func (b *desktopBackground) start(ctx context.Context) {
-	n, err := notify.NewDBus(notify.Options{Icon: "hearth", OnClick: b.openSession})
+	n, err := notify.NewDBus(notify.Options{Icon: "hearth", OnClick: b.openSession,
+		OnAction: func(ref, key string) {
+			if err := b.h.Reminders.AnswerMissed(ref, key == notify.ActionRun); err != nil {
+				slog.Info("missed reminder answer from its notification", "err", err)
+			}
+		}})
 	if err != nil {
 		slog.Warn("desktop notifications unavailable", "err", err)
 	}
@@ -162,7 +167,10 @@ func (b *desktopBackground) onEvent(ev event.Background) {
 		return
 	}
 	if b.notifier != nil {
-		if err := b.notifier.Notify(notify.FromBackground(ev, b.locale())); err != nil {
+		// Whatever the source (a reminder, the heartbeat's or a helper's Markdown), a
+		// notification is a short plain title and body; the chat holds the rest.
+		n := notify.FromBackground(ev, b.locale())
+		if err := b.notifier.Notify(n); err != nil {
 			slog.Debug("notification not shown", "err", err)
 		}
 	}

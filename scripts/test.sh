@@ -100,7 +100,8 @@ ok vitest "${vt_pass:-0}"
 # --- Browser end-to-end against the real Go backend (dev build) --------------------------
 section "browser e2e (dev build under Xvfb)"
 if go build -tags dev,webkit2_41 -o build/bin/hearth-dev . 2>"$out/devbuild.log" &&
-  go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama 2>>"$out/devbuild.log"; then
+  go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama 2>>"$out/devbuild.log" &&
+  go build -o build/bin/fakenotify ./backend/internal/fakenotify/cmd/fakenotify 2>>"$out/devbuild.log"; then
   HEARTH_DEV_BIN="$root/build/bin/hearth-dev" HEARTH_FAKEOLLAMA_BIN="$root/build/bin/fakeollama" \
     dbus-run-session -- xvfb-run -a node --test --test-concurrency=1 --test-reporter=spec frontend/e2e/ 2>&1 |
     grep --line-buffered -v -E '^(dbus-daemon\[|SpiRegistry daemon)' | tee "$out/e2e.log"

@@ -24,6 +24,9 @@ type GateCall struct {
 	// Args are the call's arguments as decoded once (tools.Registry.Prepare):
 	// exactly what the tool will run with.
 	Args tools.Args
+	// Preview is what the tool says of the call for the person asked (where it
+	// runs, whether it destroys data).
+	Preview tools.Preview
 	// Unattended is set for runs nobody watches (cron, heartbeat, subagents):
 	// they must never wait for a human.
 	Unattended bool

@@ -116,12 +116,18 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 			tc.Name, tc.ArgsError, strings.Join(reg.Names(), ", "))
 	case p.Err != nil:
 		// Refused before anyone is asked: arguments that could be read two
-		// ways (or not at all) are never judged, let alone run.
-		l.em.emit(event.Approval, event.ApprovalData{CallID: tc.ID, State: event.ApprovalDenied, Scope: event.ScopeInvalid})
+		// ways (or not at all) are never judged, let alone run; a call the
+		// tool's own safety rules refuse is never offered for approval (an
+		// approval could not make it run).
+		scope := event.ScopeInvalid
+		if p.Refused {
+			scope = event.ScopeRule
+		}
+		l.em.emit(event.Approval, event.ApprovalData{CallID: tc.ID, State: event.ApprovalDenied, Scope: scope})
 		res = reg.Run(l.ctx, p)
 	default:
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
-			Name: p.Name, Args: p.Args, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
+			Name: p.Name, Args: p.Args, Preview: p.Preview, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
 			Emit:   func(a event.ApprovalData) { a.CallID = tc.ID; l.em.emit(event.Approval, a) },
 			Notice: func(m i18n.Message) { l.em.say(event.LevelWarning, m) }})
 		if !d.Allow {

@@ -54,7 +54,7 @@ func TestReminderRealOllama(t *testing.T) {
 	startBackground(t, svc)
 	clock.Advance(3 * time.Second)
 	got := ev.wait(t, event.BackgroundReminder)
-	if got.Text != testmodel.ChatReply || got.SessionID != "cron:"+j.ID {
+	if got.Title != "hello" || got.Text != "Say hello" || got.SessionID != "cron:"+j.ID {
 		t.Fatalf("reminder event %+v", got)
 	}
 	sess, err := svc.Sessions.Load("cron:" + j.ID)

@@ -67,6 +67,12 @@ type Pending struct {
 	Why    i18n.Message `json:"why"`
 	Reason string       `json:"reason"`
 	Since  time.Time    `json:"since"`
+	// Dir is where the call runs (exec's working directory); Destructive marks a
+	// call that deletes or overwrites data; Sandbox says what the call may do once
+	// allowed. The approval card shows them.
+	Dir         string `json:"dir,omitempty"`
+	Destructive bool   `json:"destructive,omitempty"`
+	Sandbox     string `json:"sandbox,omitempty"`
 }
 
 // Options configure a Gate. The zero value asks in risky mode, keeps "always"
@@ -167,8 +173,8 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 	emit := func(state, scope string) {
 		if c.Emit != nil {
 			d := event.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
-			if state == StateRequested && g.opts.Sandbox != nil {
-				d.Sandbox = g.opts.Sandbox(c.Name)
+			if state == StateRequested {
+				d.Sandbox, d.Dir, d.Destructive = g.sandbox(c.Name), c.Preview.Dir, c.Preview.Destructive
 			}
 			c.Emit(d)
 		}
@@ -222,7 +228,8 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, why i18n.Message, emi
 		args = string(b)
 	}
 	w := &waiter{ch: make(chan Decision, 1), info: Pending{RunID: c.RunID, SessionID: c.SessionID, CallID: c.CallID,
-		Tool: c.Name, Args: json.RawMessage(args), Why: why, Reason: why.String(), Since: g.opts.Now()}}
+		Tool: c.Name, Args: json.RawMessage(args), Why: why, Reason: why.String(), Since: g.opts.Now(),
+		Dir: c.Preview.Dir, Destructive: c.Preview.Destructive, Sandbox: g.sandbox(c.Name)}}
 	key := c.RunID + "\x00" + c.CallID
 	g.mu.Lock()
 	g.pending[key] = w
@@ -326,6 +333,13 @@ func (g *Gate) ForgetChat(sessionID string) {
 	g.mu.Lock()
 	delete(g.chat, sessionID)
 	g.mu.Unlock()
+}
+
+func (g *Gate) sandbox(tool string) string {
+	if g.opts.Sandbox == nil {
+		return ""
+	}
+	return g.opts.Sandbox(tool)
 }
 
 func (g *Gate) workspace() string {

@@ -47,6 +47,8 @@ const (
 	// given twice or in two spellings of case, a missing or unknown field);
 	// Args then hold what the model sent, Error why it was refused.
 	Invalid = event.ScopeInvalid
+	// Rule: the tool's own safety rules refused the call before anyone was asked.
+	Rule = event.ScopeRule
 )
 
 // Entry is one line of the audit log.
@@ -167,7 +169,7 @@ func approvalValue(d event.ApprovalData) string {
 		return d.Scope
 	}
 	switch d.Scope {
-	case Never, Unattended, Cancelled, Invalid:
+	case Never, Unattended, Cancelled, Invalid, Rule:
 		return d.Scope
 	}
 	return Denied

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
-	"hearth/backend/internal/clip"
+	"hearth/backend/i18n"
 	"hearth/backend/session"
 	"hearth/backend/subagent"
 )
@@ -70,15 +71,15 @@ func (s *Service) helperDone(r subagent.Report) {
 	if s.opts.Background == nil {
 		return
 	}
-	title := fmt.Sprintf("Background task %q finished", r.Label)
-	code := "subagent.finished"
+	code := "notify.subagent.finished"
 	if r.Status != event.StatusOK {
-		title = fmt.Sprintf("Background task %q %s", r.Label, r.Status)
-		code = "subagent.ended"
+		code = "notify.subagent.ended"
 	}
-	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: title,
-		Text: clip.Line(r.Result+r.Error, 200), SessionID: r.ParentSessionID,
-		Code: code, Args: map[string]string{"label": r.Label, "status": string(r.Status)}})
+	args := map[string]string{"label": r.Label, "status": string(r.Status)}
+	// The report is the model's Markdown: the notification shows a short plain summary
+	// of it (the desktop strips Markdown), the whole report is in the chat.
+	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: i18n.Message{Code: code, Args: args}.String(),
+		Text: strings.TrimSpace(r.Result + r.Error), SessionID: r.ParentSessionID, TitleCode: code, Args: args})
 }
 
 // stopHelpers is the runner's OnStop hook (/stop, Stop): the session's helpers stop too.

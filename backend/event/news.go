@@ -20,7 +20,17 @@ type Background struct {
 	JobID     string            `json:"jobId,omitempty"`
 	Code      string            `json:"code,omitempty"`
 	Args      map[string]string `json:"args,omitempty"`
+	// TitleCode names Title for translation (with Args) when Title is Hearth's own
+	// words; empty when Title is the person's (a reminder's name).
+	TitleCode string `json:"titleCode,omitempty"`
+	// Ask names a question the notification asks with buttons (AskMissed: Run / Skip
+	// for a missed reminder), answering the notice NoticeID.
+	Ask      string `json:"ask,omitempty"`
+	NoticeID string `json:"noticeId,omitempty"`
 }
+
+// AskMissed asks whether a reminder missed while Hearth was closed runs once now.
+const AskMissed = "missed"
 
 // Background kinds.
 const (

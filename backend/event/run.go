@@ -81,6 +81,11 @@ type ApprovalData struct {
 	// Sandbox says, on a request, what the call will be allowed to do once allowed (exec:
 	// where it may write, whether it has network); empty when nothing confines it.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Dir is, on a request, where the call runs (exec's working directory).
+	Dir string `json:"dir,omitempty"`
+	// Destructive marks, on a request, a call that deletes or overwrites data: the
+	// card has no default button for it.
+	Destructive bool `json:"destructive,omitempty"`
 }
 
 // ApprovalDenied is the denied State of ApprovalData.
@@ -91,6 +96,11 @@ const ApprovalDenied = "denied"
 // (a key given twice or in two spellings of case, a missing or unknown
 // field): the audit log records it as "invalid".
 const ScopeInvalid = "invalid"
+
+// ScopeRule is the scope of the denied approval event for a call the tool's own
+// safety rules refused before anyone was asked (exec's guard, a working
+// directory outside what the sandbox allows): no card is shown for it.
+const ScopeRule = "rule"
 
 // ToolResultData is the payload of tool_result.
 type ToolResultData struct {

@@ -9,12 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/godbus/dbus/v5"
-
-	"hearth/backend/event"
-	"hearth/backend/i18n"
 )
 
 // Notification is one desktop notification.
@@ -24,6 +22,16 @@ type Notification struct {
 	// SessionID is the chat a click opens; empty means the click only
 	// brings the window forward.
 	SessionID string
+	// Actions are buttons beside the click (a missed reminder's Run / Skip); a press
+	// is reported to Options.OnAction with Ref.
+	Actions []Action
+	Ref     string
+}
+
+// Action is a notification button: Key is reported, Label shown.
+type Action struct {
+	Key   string
+	Label string
 }
 
 // Notifier shows notifications.
@@ -45,10 +53,11 @@ type DBus struct {
 	appName string
 	icon    string
 	onClick func(sessionID string)
+	onAct   func(ref, key string)
 	log     *slog.Logger
 
 	mu      sync.Mutex
-	pending map[uint32]string // notification id → session id
+	pending map[uint32]Notification // notification id → what it showed
 	sigs    chan *dbus.Signal
 	done    chan struct{}
 	warned  bool
@@ -61,7 +70,9 @@ type Options struct {
 	Icon string
 	// OnClick runs when the user clicks a notification (on a D-Bus goroutine).
 	OnClick func(sessionID string)
-	Log     *slog.Logger
+	// OnAction runs when the user presses one of a notification's Actions.
+	OnAction func(ref, key string)
+	Log      *slog.Logger
 }
 
 // NewDBus connects to the session bus (a private connection, closed by
@@ -81,8 +92,8 @@ func newOnConn(conn *dbus.Conn, opts Options) (*DBus, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	d := &DBus{conn: conn, appName: opts.AppName, icon: opts.Icon, onClick: opts.OnClick, log: opts.Log,
-		pending: map[uint32]string{}, sigs: make(chan *dbus.Signal, 16), done: make(chan struct{})}
+	d := &DBus{conn: conn, appName: opts.AppName, icon: opts.Icon, onClick: opts.OnClick, onAct: opts.OnAction, log: opts.Log,
+		pending: map[uint32]Notification{}, sigs: make(chan *dbus.Signal, 16), done: make(chan struct{})}
 	for _, member := range []string{"ActionInvoked", "NotificationClosed"} {
 		if err := conn.AddMatchSignal(dbus.WithMatchObjectPath(objPath), dbus.WithMatchInterface(iface),
 			dbus.WithMatchMember(member)); err != nil {
@@ -106,7 +117,7 @@ func (d *DBus) listen() {
 			continue
 		}
 		d.mu.Lock()
-		session, known := d.pending[id]
+		n, known := d.pending[id]
 		if sig.Name == iface+".NotificationClosed" || sig.Name == iface+".ActionInvoked" {
 			delete(d.pending, id)
 		}
@@ -114,8 +125,11 @@ func (d *DBus) listen() {
 		if !known || sig.Name != iface+".ActionInvoked" {
 			continue
 		}
-		if action, _ := sig.Body[1].(string); action == actionKey && d.onClick != nil {
-			d.onClick(session)
+		switch action, _ := sig.Body[1].(string); {
+		case action == actionKey && d.onClick != nil:
+			d.onClick(n.SessionID)
+		case action != actionKey && d.onAct != nil && slices.ContainsFunc(n.Actions, func(a Action) bool { return a.Key == action }):
+			d.onAct(n.Ref, action)
 		}
 	}
 }
@@ -127,8 +141,12 @@ func (d *DBus) Notify(n Notification) error {
 		"desktop-entry": dbus.MakeVariant("hearth"),
 		"urgency":       dbus.MakeVariant(byte(1)),
 	}
+	actions := []string{actionKey, "Open"}
+	for _, a := range n.Actions {
+		actions = append(actions, a.Key, a.Label)
+	}
 	call := d.conn.Object(busName, objPath).Call(iface+".Notify", 0,
-		d.appName, uint32(0), d.icon, n.Title, n.Body, []string{actionKey, "Open"}, hints, int32(-1))
+		d.appName, uint32(0), d.icon, n.Title, n.Body, actions, hints, int32(-1))
 	if call.Err != nil {
 		d.mu.Lock()
 		first := !d.warned
@@ -144,7 +162,7 @@ func (d *DBus) Notify(n Notification) error {
 		return fmt.Errorf("notify: %w", err)
 	}
 	d.mu.Lock()
-	d.pending[id] = n.SessionID
+	d.pending[id] = n
 	d.mu.Unlock()
 	return nil
 }
@@ -168,22 +186,4 @@ func (f Func) Notify(n Notification) error {
 		return errors.New("notify: no notifier")
 	}
 	return f(n)
-}
-
-// FromBackground is the notification for background news, worded in l: a news item whose
-// Code has catalog entries <code>.title and <code>.text (backend/i18n) is worded from
-// them with its Args; otherwise its Title and Text are shown as they are (a reminder's
-// own title, the model's answer).
-func FromBackground(ev event.Background, l i18n.Locale) Notification {
-	n := Notification{Title: ev.Title, Body: ev.Text, SessionID: ev.SessionID}
-	if ev.Code == "" {
-		return n
-	}
-	if i18n.Has(ev.Code + ".title") {
-		n.Title = i18n.Message{Code: ev.Code + ".title", Args: ev.Args}.In(l)
-	}
-	if i18n.Has(ev.Code + ".text") {
-		n.Body = i18n.Message{Code: ev.Code + ".text", Args: ev.Args}.In(l)
-	}
-	return n
 }

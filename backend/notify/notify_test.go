@@ -9,9 +9,6 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
-
-	"hearth/backend/event"
-	"hearth/backend/i18n"
 )
 
 // privateBus starts a dbus-daemon of the test's own (skips without one).
@@ -111,28 +108,5 @@ func TestNotifyWithoutService(t *testing.T) {
 	defer d.Close()
 	if err := d.Notify(Notification{Title: "x"}); err == nil {
 		t.Error("no error without a notification service")
-	}
-}
-
-func TestFromBackgroundWordsCodesInTheUILanguage(t *testing.T) {
-	done := event.Background{Kind: event.BackgroundSubagent, Title: `Background task "scan" finished`, Text: "3 files",
-		SessionID: "s1", Code: "subagent.finished", Args: map[string]string{"label": "scan", "status": "ok"}}
-	failed := event.Background{Kind: event.BackgroundReminder, Title: "tea", Text: "english",
-		Code: "reminder.failed", Args: map[string]string{"message": "Tea time", "error": "Ollama is not reachable"}}
-	answer := event.Background{Kind: event.BackgroundReminder, Title: "tea", Text: "Your tea is ready."}
-	for _, c := range []struct {
-		ev          event.Background
-		l           i18n.Locale
-		title, body string
-	}{
-		{done, i18n.Chinese, "后台任务“scan”已完成", "3 files"},
-		{done, i18n.English, "Background task “scan” finished", "3 files"},
-		{failed, i18n.Chinese, "tea", "Tea time\n\n（Hearth 无法运行此提醒：Ollama is not reachable）"},
-		{answer, i18n.Chinese, "tea", "Your tea is ready."},
-	} {
-		n := FromBackground(c.ev, c.l)
-		if n.Title != c.title || n.Body != c.body || n.SessionID != c.ev.SessionID {
-			t.Errorf("%s %s: %+v, want %q / %q", c.ev.Code, c.l, n, c.title, c.body)
-		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/schedule"
 )
 
@@ -37,7 +38,8 @@ func (s *Service) restartHeartbeat() error {
 		Read:     s.opts.Tasks,
 		Run:      s.runHeartbeat,
 		Notify: func(text string) {
-			s.emit(event.Background{Kind: event.BackgroundHeartbeat, Title: "Hearth", Text: text, SessionID: schedule.HeartbeatSession})
+			s.emit(event.Background{Kind: event.BackgroundHeartbeat, Title: i18n.T(i18n.English, "notify.heartbeat.title"), Text: text,
+				SessionID: schedule.HeartbeatSession, TitleCode: "notify.heartbeat.title"})
 		},
 		Paused: s.Paused,
 	})

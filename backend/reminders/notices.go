@@ -1,6 +1,7 @@
 package reminders
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 
 	"hearth/backend/schedule"
@@ -62,6 +64,8 @@ const (
 	MissedFailed      = "failed"
 	MissedInterrupted = "interrupted"
 	MissedRemoved     = "removed"
+	// MissedAsking: its reminder asks (missedRuns "ask"); Run once or Skip answers.
+	MissedAsking = "asking"
 )
 
 // NoticesFile keeps the missed-run notices in the state directory.
@@ -191,14 +195,17 @@ func (b *noticeBook) record(n schedule.Notice, now time.Time) {
 	case schedule.NoticeMissed:
 		for _, m := range n.Missed {
 			out := MissedRunning
-			if m.Skipped {
+			switch {
+			case m.Skipped:
 				out = MissedSkipped
+			case m.Ask:
+				out = MissedAsking
 			}
 			b.addLocked(Notice{ID: newNoticeID(), Kind: NoticeMissed, At: now, JobID: m.JobID, Title: m.Title,
 				SessionID: m.SessionID, Due: m.Due, Outcome: out},
 				func(x Notice) bool {
 					return x.Kind == NoticeMissed && x.JobID == m.JobID &&
-						(x.Outcome == MissedRunning || x.Outcome == MissedInterrupted)
+						(x.Outcome == MissedRunning || x.Outcome == MissedInterrupted || x.Outcome == MissedAsking)
 				})
 		}
 		b.saveLocked()
@@ -279,7 +286,73 @@ func (s *Service) DismissNotice(id string) error {
 // raised as a desktop notification as before (the window refreshes on it).
 func (s *Service) schedulerNotice(n schedule.Notice) {
 	s.book().record(n, s.clock.Now())
-	if n.Text != "" {
-		s.emit(event.Background{Kind: event.BackgroundNotice, Title: "Hearth reminders", Text: n.Text, Code: "notice.reminders"})
+	for _, m := range n.Missed {
+		if m.Ask {
+			s.askMissed(m)
+		}
 	}
+	if n.Text != "" {
+		s.emit(event.Background{Kind: event.BackgroundNotice, Title: i18n.T(i18n.English, "notify.reminders.title"), Text: n.Text,
+			TitleCode: "notify.reminders.title"})
+	}
+}
+
+// askMissed raises the notification of a reminder that asks before a missed run:
+// its name, when it was due, and Run / Skip.
+func (s *Service) askMissed(m schedule.MissedRun) {
+	id := ""
+	b := s.book()
+	b.mu.Lock()
+	for _, x := range b.list {
+		if x.Kind == NoticeMissed && x.JobID == m.JobID && x.Outcome == MissedAsking {
+			id = x.ID
+			break
+		}
+	}
+	b.mu.Unlock()
+	args := map[string]string{"due": m.Due.Local().Format("Mon 15:04")}
+	s.emit(event.Background{Kind: event.BackgroundNotice, Title: m.Title, SessionID: m.SessionID, JobID: m.JobID,
+		Code: "notify.missed.ask", Args: args, Text: i18n.Message{Code: "notify.missed.ask", Args: args}.String(),
+		Ask: event.AskMissed, NoticeID: id})
+}
+
+// AnswerMissed answers a reminder that asked about its missed run: run it once now (in
+// the background; its notice follows the run) or skip it. A notice that no longer asks
+// is an error with a hint (it was answered already, from the window or the notification).
+func (s *Service) AnswerMissed(noticeID string, run bool) error {
+	b := s.book()
+	b.mu.Lock()
+	i := slices.IndexFunc(b.list, func(x Notice) bool { return x.ID == noticeID })
+	if i < 0 || b.list[i].Outcome != MissedAsking {
+		b.mu.Unlock()
+		return fmt.Errorf("missed reminder %q: not waiting for an answer (hint: it was answered already or dismissed)", noticeID)
+	}
+	n := &b.list[i]
+	jobID := n.JobID
+	if run {
+		n.Outcome = MissedRunning
+	} else {
+		n.Outcome = MissedSkipped
+	}
+	b.saveLocked()
+	b.mu.Unlock()
+	s.emit(event.Background{Kind: event.BackgroundJobs})
+	if !run {
+		return nil
+	}
+	s.mu.Lock()
+	ctx := s.ctx
+	s.mu.Unlock()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.RunJobNow(ctx, jobID); err != nil {
+			slog.Warn("missed reminder not run", "job", jobID, "err", err)
+			s.book().ran(jobID, s.clock.Now(), schedule.Outcome{Status: schedule.StatusError, Err: err})
+		}
+	}()
+	return nil
 }

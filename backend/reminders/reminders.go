@@ -18,6 +18,7 @@ import (
 	"hearth/backend/applock"
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/schedule"
 	"hearth/backend/settings"
 )
@@ -161,6 +162,21 @@ func (s *Service) AddJob(spec schedule.JobSpec) (schedule.Job, error) {
 		return schedule.Job{}, err
 	}
 	j, err := st.Add(spec, s.clock.Now())
+	if err != nil {
+		return schedule.Job{}, err
+	}
+	s.jobsChanged()
+	return j, nil
+}
+
+// EditJob changes a reminder (the same form as Add): its next run is computed anew
+// when the schedule changed, and a done one-shot given a future time runs again.
+func (s *Service) EditJob(id string, spec schedule.JobSpec) (schedule.Job, error) {
+	st, err := s.jobStore()
+	if err != nil {
+		return schedule.Job{}, err
+	}
+	j, err := st.Edit(id, spec, s.clock.Now())
 	if err != nil {
 		return schedule.Job{}, err
 	}
@@ -327,7 +343,7 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 		return schedule.Outcome{Status: schedule.StatusError, Err: err}
 	}
 	res := run.Wait()
-	posted := s.takePosted(run.ID)
+	s.takePosted(run.ID)
 	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
 	switch res.Status {
 	case event.StatusInterrupted: // Hearth is quitting: nobody is told, nothing is lost
@@ -341,19 +357,38 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	default:
 		out.Status, out.Err = schedule.StatusError, fmt.Errorf("the run ended %s", res.Status)
 	}
-	if out.Status == schedule.StatusOK && !posted && strings.TrimSpace(res.Final) != "" {
-		s.emit(event.Background{Kind: event.BackgroundReminder, Title: j.Title(), Text: strings.TrimSpace(res.Final),
-			SessionID: j.Session(), JobID: j.ID})
+	if out.Status == schedule.StatusOK {
+		// The notification says what the person asked to be reminded of, in their
+		// words; the model's answer is in the chat a click opens.
+		s.emit(reminderNews(j, "", nil))
 	}
 	if out.Err != nil && ctx.Err() == nil {
 		slog.Warn("reminder run failed", "job", j.ID, "err", out.Err)
 		// The reminder itself must not be lost because the model failed.
-		why := firstLineOf(out.Err.Error())
-		s.emit(event.Background{Kind: event.BackgroundReminder, Title: j.Title(), SessionID: j.Session(), JobID: j.ID,
-			Text: j.Message + "\n\n(Hearth could not run this reminder: " + why + ")",
-			Code: "reminder.failed", Args: map[string]string{"message": j.Message, "error": why}})
+		s.emit(reminderNews(j, "notify.reminder.failed", map[string]string{"error": firstLineOf(out.Err.Error())}))
 	}
 	return out
+}
+
+// reminderNews is the notification of a reminder's run: titled with its name (or
+// "Reminder"), saying the message the person wrote; with a code (and args, e.g. the
+// error) it says that message of the catalog instead.
+func reminderNews(j schedule.Job, code string, args map[string]string) event.Background {
+	a := map[string]string{"name": j.Name, "message": strings.TrimSpace(j.Message)}
+	for k, v := range args {
+		a[k] = v
+	}
+	ev := event.Background{Kind: event.BackgroundReminder, Title: j.Name, Text: a["message"], SessionID: j.Session(),
+		JobID: j.ID, Args: a}
+	if ev.Title == "" {
+		ev.TitleCode = "notify.reminder.title"
+		ev.Title = i18n.M(ev.TitleCode).String()
+	}
+	if code != "" {
+		ev.Code = code
+		ev.Text = i18n.Message{Code: code, Args: a}.String()
+	}
+	return ev
 }
 
 // takePosted reports whether run used the message tool, and forgets it.
@@ -368,12 +403,13 @@ func (s *Service) takePosted(runID string) bool {
 // Post delivers the message tool's content (schedule.Tools takes it with the service
 // as the cron tool's JobManager): it is already in the chat (as the tool call); this
 // raises the notification that opens it.
+// A reminder's own run raises no second notification: the reminder's says what the
+// person asked for, and the posted message is in the chat it opens.
 func (s *Service) Post(_ context.Context, p schedule.Post) error {
-	title := "Hearth"
 	if id, ok := strings.CutPrefix(p.SessionID, "cron:"); ok {
 		if st, err := s.jobStore(); err == nil {
-			if j, err := st.Get(id); err == nil {
-				title = j.Title()
+			if _, err := st.Get(id); err == nil {
+				return nil
 			}
 		}
 	}
@@ -382,7 +418,8 @@ func (s *Service) Post(_ context.Context, p schedule.Post) error {
 		s.posted[p.RunID] = true
 	}
 	s.mu.Unlock()
-	s.emit(event.Background{Kind: event.BackgroundMessage, Title: title, Text: p.Content, SessionID: p.SessionID})
+	s.emit(event.Background{Kind: event.BackgroundMessage, Title: i18n.T(i18n.English, "notify.message.title"), Text: p.Content,
+		SessionID: p.SessionID, TitleCode: "notify.message.title"})
 	return nil
 }
 

@@ -29,6 +29,8 @@ type MissedRun struct {
 	SessionID string
 	// Due is when it should have run (its first missed time).
 	Due time.Time
-	// Skipped is true under the skip policy; else the job runs once now.
+	// Skipped is true under the skip policy; Ask under the ask policy (nothing ran:
+	// the person is asked whether to run it once); else the job runs once now.
 	Skipped bool
+	Ask     bool
 }

@@ -37,6 +37,44 @@ func (s *Store) Add(spec JobSpec, now time.Time) (Job, error) {
 	return j, nil
 }
 
+// Edit replaces job id's name, message, schedule, chat and allowed tools, and
+// computes its next run from now. A done or failed one-shot given a new future time
+// is scheduled again; a paused job stays paused. Its history stays.
+func (s *Store) Edit(id string, spec JobSpec, now time.Time) (Job, error) {
+	spec.Name = strings.TrimSpace(spec.Name)
+	if err := spec.Validate(); err != nil {
+		return Job{}, fmt.Errorf("edit reminder: %w", err)
+	}
+	var out Job
+	err := s.Update(func(jobs []Job) ([]Job, error) {
+		i := slices.IndexFunc(jobs, func(j Job) bool { return j.ID == id })
+		if i < 0 {
+			return nil, notFound(id)
+		}
+		j := &jobs[i]
+		if spec.Schedule.Kind == KindAt && !spec.Schedule.At.After(now) && (spec.Schedule != j.Schedule || j.Done) {
+			return nil, fmt.Errorf("edit reminder: %s is already past (hint: give a future time; now is %s)",
+				spec.Schedule.At.Format(time.RFC3339), now.Format(time.RFC3339))
+		}
+		changed := spec.Schedule != j.Schedule || j.Done
+		j.JobSpec = spec
+		if changed {
+			next, err := spec.Schedule.Next(now, time.Time{})
+			if err != nil {
+				return nil, fmt.Errorf("edit reminder: %w", err)
+			}
+			j.NextRun, j.Done = next, false
+		}
+		out = *j
+		return jobs, nil
+	})
+	if err != nil {
+		return Job{}, err
+	}
+	out.Description = out.Schedule.Describe()
+	return out, nil
+}
+
 // Remove deletes job id.
 func (s *Store) Remove(id string) error {
 	return s.Update(func(jobs []Job) ([]Job, error) {

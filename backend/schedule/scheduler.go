@@ -27,6 +27,9 @@ const BusyRetry = time.Minute
 const (
 	MissedCatchup = "catchup"
 	MissedSkip    = "skip"
+	// MissedAsk (a reminder's own choice) runs nothing and asks the person: Run once
+	// or Skip (the notice and its notification carry both).
+	MissedAsk = "ask"
 )
 
 // Outcome is how one run of a job ended.
@@ -189,7 +192,6 @@ func (s *Scheduler) catchUp() {
 	now := s.opts.Clock.Now()
 	var names []string
 	var missed []MissedRun
-	skip := s.opts.MissedRuns == MissedSkip
 	err := s.opts.Store.Update(func(jobs []Job) ([]Job, error) {
 		names, missed = names[:0], missed[:0]
 		for i := range jobs {
@@ -197,13 +199,23 @@ func (s *Scheduler) catchUp() {
 			if j.Paused || j.NextRun.IsZero() || !j.NextRun.Before(now) {
 				continue
 			}
+			policy := j.MissedRuns
+			if policy == "" {
+				policy = s.opts.MissedRuns
+			}
 			names = append(names, j.Title())
-			missed = append(missed, MissedRun{JobID: j.ID, Title: j.Title(), SessionID: j.Session(), Due: j.NextRun, Skipped: skip})
-			if !skip {
+			missed = append(missed, MissedRun{JobID: j.ID, Title: j.Title(), SessionID: j.Session(), Due: j.NextRun,
+				Skipped: policy == MissedSkip, Ask: policy == MissedAsk})
+			switch policy {
+			case MissedSkip:
+				j.record(RunRecord{At: now, Status: StatusSkipped,
+					Error: "missed while Hearth was not running (was due " + j.NextRun.Format(time.RFC3339) + ")"})
+			case MissedAsk:
+				// Nothing runs until the person answers; a repeating one keeps its
+				// schedule meanwhile.
+			default:
 				continue // due: the first wake runs it once
 			}
-			j.record(RunRecord{At: now, Status: StatusSkipped,
-				Error: "missed while Hearth was not running (was due " + j.NextRun.Format(time.RFC3339) + ")"})
 			j.NextRun = time.Time{}
 			if j.Schedule.Kind != KindAt {
 				j.NextRun, _ = j.Schedule.Next(now, time.Time{})
@@ -222,15 +234,56 @@ func (s *Scheduler) catchUp() {
 		return
 	}
 	n := Notice{Kind: NoticeMissed, Missed: missed}
-	if skip {
+	skipped, ran := 0, 0
+	for _, m := range missed {
+		switch {
+		case m.Skipped:
+			skipped++
+		case !m.Ask:
+			ran++
+		}
+	}
+	switch {
+	case skipped == len(missed):
 		n.Text = fmt.Sprintf("Skipped %d reminder(s) missed while Hearth was closed (schedule.missedRuns is skip): %s", len(names), strings.Join(names, ", "))
-	} else {
+	case ran == len(missed):
 		n.Text = fmt.Sprintf("Running %d reminder(s) missed while Hearth was closed, once each (schedule.missedRuns is catchup): %s", len(names), strings.Join(names, ", "))
+	default:
+		n.Text = fmt.Sprintf("%d reminder(s) were missed while Hearth was closed: %s", len(names), strings.Join(names, ", "))
 	}
 	s.notice(n)
 }
 
 var errNoChange = errors.New("no change")
+
+// MaxDone bounds the finished one-shots kept for the Done list.
+const MaxDone = 50
+
+// pruneDone drops the oldest finished one-shots beyond MaxDone.
+func pruneDone(jobs []Job) []Job {
+	var done []Job
+	for _, j := range jobs {
+		if j.Done {
+			done = append(done, j)
+		}
+	}
+	if len(done) <= MaxDone {
+		return jobs
+	}
+	slices.SortFunc(done, func(a, b Job) int { return b.LastRun.Compare(a.LastRun) })
+	cutoff := done[MaxDone-1].LastRun
+	kept := 0
+	return slices.DeleteFunc(jobs, func(j Job) bool {
+		if !j.Done {
+			return false
+		}
+		if j.LastRun.Before(cutoff) || kept >= MaxDone {
+			return true
+		}
+		kept++
+		return false
+	})
+}
 
 // Wake is one pass of the loop: re-read the wall clock, reload jobs.json if
 // another process changed it, start the due jobs, and return how long to
@@ -385,7 +438,10 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 		cur.record(rec)
 		switch {
 		case cur.Schedule.Kind == KindAt && rec.Status == StatusOK:
-			return slices.Delete(jobs, i, i+1), nil
+			// Done: kept for the Done list (when it ran, how, its chat), the
+			// oldest beyond MaxDone go.
+			cur.NextRun, cur.Done = time.Time{}, true
+			return pruneDone(jobs), nil
 		case manual && !cur.NextRun.IsZero() && cur.NextRun.After(now):
 			// A manual run leaves the schedule as it was.
 		case cur.Schedule.Kind == KindAt:

@@ -115,9 +115,9 @@ func TestDueJobsRunAndReschedule(t *testing.T) {
 	if got := h.rec.ran; len(got) != 1 || got[0] != once.ID {
 		t.Fatalf("ran %v, want the one-shot", got)
 	}
-	jobs, _, _ := h.store.Load()
-	if len(jobs) != 2 {
-		t.Fatalf("one-shot not removed after success: %d jobs", len(jobs))
+	// Done: kept for the Done list with its run, never due again.
+	if got, err := h.store.Get(once.ID); err != nil || !got.Done || !got.NextRun.IsZero() || got.LastStatus != StatusOK || len(got.History) != 1 {
+		t.Fatalf("one-shot after success: %+v %v", got, err)
 	}
 	h.tick(3*time.Minute + 30*time.Second) // 09:05
 	h.tick(25 * time.Minute)               // 09:30: cron; every is due again at 09:10.. → one run, not a burst
@@ -173,8 +173,8 @@ func TestBusySessionRetriesLater(t *testing.T) {
 	}
 	busy = false
 	h.tick(BusyRetry)
-	if _, err := h.store.Get(j.ID); err == nil || h.rec.count() != 2 {
-		t.Errorf("retry did not run: runs %d, err %v", h.rec.count(), err)
+	if got, err := h.store.Get(j.ID); err != nil || !got.Done || h.rec.count() != 2 {
+		t.Errorf("retry did not run: runs %d, job %+v, err %v", h.rec.count(), got, err)
 	}
 }
 
@@ -437,5 +437,84 @@ func TestWatchSeesOtherProcessAtOnce(t *testing.T) {
 	case <-h.rec.runs:
 	case <-time.After(3 * time.Second):
 		t.Fatal("job from the other process did not run")
+	}
+}
+
+func TestEditReschedulesAndDoneRunsAgainOnlyWhenEdited(t *testing.T) {
+	h := newHarness(t, t.TempDir(), "")
+	j := h.add(t, JobSpec{Name: "tea", Message: "tea", Schedule: Schedule{Kind: KindAt, At: t0.Add(time.Minute)}})
+	if _, err := h.store.Edit(j.ID, JobSpec{Message: " "}, t0); err == nil {
+		t.Error("an empty message was accepted")
+	}
+	got, err := h.store.Edit(j.ID, JobSpec{Name: " green tea ", Message: "green tea is ready", Schedule: Schedule{Kind: KindAt, At: t0.Add(2 * time.Minute)}}, t0)
+	if err != nil || got.Name != "green tea" || !got.NextRun.Equal(t0.Add(2*time.Minute)) || got.Description == "" {
+		t.Fatalf("edit: %+v %v", got, err)
+	}
+	h.tick(time.Minute)
+	if h.rec.count() != 0 {
+		t.Fatal("ran at the old time")
+	}
+	h.tick(time.Minute)
+	if got, _ := h.store.Get(j.ID); !got.Done || h.rec.count() != 1 {
+		t.Fatalf("not done: %+v", got)
+	}
+	h.tick(time.Hour)
+	if h.rec.count() != 1 {
+		t.Fatal("a done one-shot ran again")
+	}
+	if _, err := h.store.Edit(j.ID, JobSpec{Message: "again", Schedule: Schedule{Kind: KindAt, At: t0}}, t0.Add(time.Hour)); err == nil {
+		t.Error("a done one-shot was given a past time")
+	}
+	got, err = h.store.Edit(j.ID, JobSpec{Message: "again", Schedule: Schedule{Kind: KindAt, At: t0.Add(2 * time.Hour)}}, t0.Add(time.Hour))
+	if err != nil || got.Done || !got.NextRun.Equal(t0.Add(2*time.Hour)) || len(got.History) != 1 {
+		t.Errorf("done edited to a new time: %+v %v", got, err)
+	}
+	if _, err := h.store.Edit("nope", JobSpec{Message: "x", Schedule: Schedule{Kind: KindEvery, EverySeconds: 60}}, t0); err == nil {
+		t.Error("edited a missing job")
+	}
+}
+
+// A reminder's own choice wins over schedule.missedRuns: "ask" runs nothing and moves a
+// repeating one on (a one-shot waits), "skip" skips under the catch-up default, and the
+// notice says which asks.
+func TestMissedRunsPerReminder(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir, "")
+	ask := h.add(t, JobSpec{Name: "plants", Message: "x", MissedRuns: MissedAsk, Schedule: Schedule{Kind: KindCron, Expr: "0 10 * * *", TZ: "UTC"}})
+	once := h.add(t, JobSpec{Name: "call", Message: "y", MissedRuns: MissedAsk, Schedule: Schedule{Kind: KindAt, At: t0.Add(time.Hour)}})
+	skip := h.add(t, JobSpec{Name: "news", Message: "z", MissedRuns: MissedSkip, Schedule: Schedule{Kind: KindCron, Expr: "0 10 * * *", TZ: "UTC"}})
+	run := h.add(t, JobSpec{Name: "brief", Message: "w", Schedule: Schedule{Kind: KindCron, Expr: "0 10 * * *", TZ: "UTC"}})
+	if _, err := h.store.Add(JobSpec{Message: "bad", MissedRuns: "sometimes", Schedule: Schedule{Kind: KindEvery, EverySeconds: 60}}, t0); err == nil {
+		t.Error("an unknown missed-run choice was accepted")
+	}
+	h2 := newHarness(t, dir, MissedCatchup)
+	h2.clock.Set(t0.Add(26 * time.Hour))
+	h2.sched.catchUp()
+	h2.tick(0)
+	if got := h2.rec.ran; len(got) != 1 || got[0] != run.ID {
+		t.Fatalf("ran %v, want only the catch-up default %s", got, run.ID)
+	}
+	byID := map[string]MissedRun{}
+	for _, m := range h2.last().Missed {
+		byID[m.JobID] = m
+	}
+	if !byID[ask.ID].Ask || !byID[once.ID].Ask || !byID[skip.ID].Skipped || byID[run.ID].Ask || byID[run.ID].Skipped {
+		t.Errorf("notice %+v", byID)
+	}
+	if got, _ := h2.store.Get(ask.ID); len(got.History) != 0 || !got.NextRun.Equal(time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("asking repeating job %+v", got)
+	}
+	if got, _ := h2.store.Get(once.ID); !got.NextRun.IsZero() || got.Done {
+		t.Errorf("asking one-shot %+v: want waiting, not due", got)
+	}
+	if got, _ := h2.store.Get(skip.ID); got.LastStatus != StatusSkipped {
+		t.Errorf("skipped job %+v", got)
+	}
+	// Run once (the answer): a manual run; the one-shot is then done.
+	if err := h2.sched.RunNow(context.Background(), once.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := h2.store.Get(once.ID); !got.Done {
+		t.Errorf("answered one-shot %+v", got)
 	}
 }

@@ -41,12 +41,20 @@ type JobSpec struct {
 	// AllowTools are tools that need approval (exec, MCP) the user allowed
 	// for this job's unattended runs (docs/design/safety-defaults.md#approval).
 	AllowTools []string `json:"allowTools,omitempty"`
+	// MissedRuns is what happens when its time passed while Hearth was closed:
+	// MissedAsk, MissedCatchup or MissedSkip; empty follows schedule.missedRuns.
+	MissedRuns string `json:"missedRuns,omitempty"`
 }
 
 // Validate reports what is wrong with the spec, with a hint.
 func (s JobSpec) Validate() error {
 	if strings.TrimSpace(s.Message) == "" {
 		return errors.New("a reminder needs a message (hint: what the agent should do or say when it is due)")
+	}
+	switch s.MissedRuns {
+	case "", MissedAsk, MissedCatchup, MissedSkip:
+	default:
+		return fmt.Errorf("missed-run choice %q is unknown (hint: ask, catchup, skip, or empty for the setting)", s.MissedRuns)
 	}
 	return s.Schedule.Validate()
 }
@@ -66,6 +74,9 @@ type Job struct {
 	JobSpec
 	Paused  bool      `json:"paused,omitempty"`
 	Created time.Time `json:"created"`
+	// Done marks a one-shot that ran: it is kept (with its run, status and chat) for
+	// the Reminders view's Done list and never runs again unless edited.
+	Done bool `json:"done,omitempty"`
 	// NextRun is zero when the job will not run again (a failed one-shot,
 	// or a paused job).
 	NextRun    time.Time   `json:"nextRun,omitzero"`

@@ -23,8 +23,14 @@ type Prepared struct {
 	Name string
 	Args Args
 	// Err says what is wrong with the call, in words the model can act on.
-	Err  error
-	tool Tool
+	Err error
+	// Refused is set when the tool's own safety rules refused the call (Prechecker):
+	// Err says which rule and why; nobody is asked to approve it.
+	Refused bool
+	// Preview is what an approval card shows of the call (where it runs, whether it
+	// destroys data); zero for tools that say nothing.
+	Preview Preview
+	tool    Tool
 }
 
 // Prepare decodes a call's arguments once, strictly: repair malformed JSON,
@@ -57,7 +63,14 @@ func (r *Registry) Prepare(name string, raw json.RawMessage) Prepared {
 		return Prepared{Name: name, Err: fmt.Errorf("invalid arguments for tool %q%s\nExpected: %s.\nValid tools: %s.",
 			name, what, signature(e.tool.Parameters()), strings.Join(r.Names(), ", "))}
 	}
-	return Prepared{Name: name, Args: args, tool: e.tool}
+	p := Prepared{Name: name, Args: args, tool: e.tool}
+	if pc, ok := e.tool.(Prechecker); ok {
+		var err error
+		if p.Preview, err = pc.Precheck(args); err != nil {
+			p.Err, p.Refused = fmt.Errorf("%s: %w", name, err), true
+		}
+	}
+	return p
 }
 
 // decodeArgs returns the Args, or the problems with raw, one per line.

@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 export const repoRoot = resolve(import.meta.dirname, '../..');
 const devBin = process.env.HEARTH_DEV_BIN ?? join(repoRoot, 'build/bin/hearth-dev');
 const fakeOllamaBin = process.env.HEARTH_FAKEOLLAMA_BIN ?? join(repoRoot, 'build/bin/fakeollama');
+const fakeNotifyBin = process.env.HEARTH_FAKENOTIFY_BIN ?? join(repoRoot, 'build/bin/fakenotify');
 
 export async function freePort() {
   return new Promise((ok, fail) => {
@@ -77,6 +78,24 @@ export async function startFakeOllama(port, script) {
   const host = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${host}/api/version`)).ok, `fake Ollama on ${host}\n${log.join('')}`);
   return { host, port, stop: () => killGroup(child) };
+}
+
+/**
+ * Starts the fake notification daemon on the session bus (the test runs under
+ * dbus-run-session): `list()` returns what a person would have seen, `click(id)` clicks
+ * one, `invoke(id, action)` presses one of its buttons. Start it before Hearth.
+ */
+export async function startFakeNotifier() {
+  const log = [];
+  const child = spawnLogged(fakeNotifyBin, [], {}, log);
+  await waitFor(async () => /http:\/\/\S+/.test(log.join('')), `fake notifier\n${log.join('')}`);
+  const url = log.join('').match(/http:\/\/\S+/)[0];
+  const list = async () => (await fetch(`${url}/notifications`)).json();
+  const invoke = async (id, action = 'default') => {
+    const r = await fetch(`${url}/invoke?id=${id}&action=${encodeURIComponent(action)}`, { method: 'POST' });
+    if (!r.ok) throw new Error(`invoke ${id} ${action}: ${r.status} ${await r.text()}`);
+  };
+  return { url, list, invoke, click: (id) => invoke(id), stop: () => killGroup(child) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, startFakeOllama, startHearth } from './harness.mjs';
+import { openBrowser, openPage, startFakeNotifier, startFakeOllama, startHearth } from './harness.mjs';
 
 const model = { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] };
 const ago = (minutes) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -65,8 +65,11 @@ describe('reminders missed while Hearth was closed', () => {
       { content: 'Good morning: two meetings today, and the courtyard drawings are due.', promptEvalCount: 300, evalCount: 14 },
       { content: 'Time to call Anna about Saturday.', promptEvalCount: 300, evalCount: 8 },
     ]);
-    // Both ran before the window loaded: the one-shot is gone, the daily one moved on a day.
-    const { page, errors } = await openWindow(chrome, app, (stored) => stored.length === 2 && stored[0].lastStatus === 'ok');
+    // Both ran before the window loaded: the one-shot is done, the daily one moved on a day.
+    const ran = (stored, id) => stored.find((j) => j.id === id)?.lastStatus === 'ok';
+    const { page, errors } = await openWindow(chrome, app, (stored) => ran(stored, 'brief001') && ran(stored, 'anna0002'));
+    const after = JSON.parse(readFileSync(join(app.home, cron), 'utf8')).jobs;
+    assert.equal(after.find((j) => j.id === 'anna0002').done, true);
 
     // At start, outside the Reminders view: a quiet count on its button.
     const badge = views(page).getByTestId('badge-reminders');
@@ -133,6 +136,43 @@ describe('reminders missed while Hearth was closed', () => {
     assert.equal(await page.getByText(/is damaged/).count(), 1);
     writeFileSync(join(app.home, cron), good);
     await file.waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+  });
+
+  test('a reminder set to "ask me" runs nothing at start and asks: Run in its notification runs it once', async () => {
+    const notifier = await startFakeNotifier();
+    open.push(() => notifier.stop());
+    const chrome = await openBrowser();
+    const ollama = await startFakeOllama(undefined, { models: [model], replies: [{ content: 'The plants are watered, well done.', promptEvalCount: 300, evalCount: 8 }] });
+    const due = ago(45);
+    const jobs = [{ id: 'plants01', name: 'Water plants', message: 'Remind me to water the plants', schedule: { kind: 'every', everySeconds: 86400 }, missedRuns: 'ask', created: ago(3000), nextRun: due }];
+    const app = await startHearth({ ollamaHost: ollama.host, files: { [cron]: JSON.stringify({ version: 1, jobs }) } });
+    open.push(() => chrome.close(), () => app.stop(), () => ollama.stop());
+    // At start it moved on to its next time without running.
+    const { page, errors } = await openWindow(chrome, app, (stored) => new Date(stored[0].nextRun) > new Date());
+    assert.equal(((await (await fetch(`${ollama.host}/_fake/chats`)).json()) ?? []).length, 0, 'it ran without asking');
+
+    let shown = [];
+    for (let i = 0; i < 50 && shown.length === 0; i++) {
+      shown = await notifier.list();
+      if (!shown.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    const ask = shown.find((n) => n.title === 'Water plants');
+    assert.ok(ask, JSON.stringify(shown));
+    assert.match(ask.body, new RegExp(`Missed while Hearth was closed \\(due .*\\)\\. Run it once now\\?`));
+    assert.deepEqual(ask.actions.slice(2), ['run', 'Run', 'skip', 'Skip']);
+
+    await views(page).getByRole('button', { name: 'Reminders' }).click();
+    const notice = page.getByTestId('missed-notices').locator('[data-kind="missed"]').filter({ hasText: 'Water plants' });
+    await notice.getByText('Asks whether to run it once now').waitFor();
+    assert.ok(await notice.getByRole('button', { name: 'Run once' }).isVisible());
+    assert.ok(await notice.getByRole('button', { name: 'Skip' }).isVisible());
+
+    // Run, pressed in the notification: it runs once, and the window follows.
+    await notifier.invoke(ask.id, 'run');
+    await page.locator('[data-kind="missed"][data-outcome="done"]').filter({ hasText: 'Water plants' }).waitFor({ timeout: 20000 });
+    await notice.getByRole('button', { name: 'Open chat' }).click();
+    await page.getByTestId('msg-assistant').getByText('The plants are watered').waitFor();
     assert.deepEqual(errors, []);
   });
 });

@@ -37,12 +37,36 @@ describe('approval card', () => {
     for (const [name, d] of [
       ['Allow once', 'once'],
       ['Allow for this chat', 'chat'],
-      ['Always allow this tool', 'always'],
       ['Deny', 'deny'],
     ]) {
       await fireEvent.click(within(card).getByRole('button', { name }));
       expect(onApprove).toHaveBeenLastCalledWith('r1', 'c1', d);
     }
+    // Always allowing exec warns first and needs a second click.
+    onApprove.mockClear();
+    await fireEvent.click(within(card).getByRole('button', { name: 'Always allow this tool' }));
+    expect(onApprove).not.toHaveBeenCalled();
+    expect(within(card).getByTestId('approval-always-warning').textContent).toContain('every shell command');
+    await fireEvent.click(within(card).getByRole('button', { name: 'Yes, always allow exec' }));
+    expect(onApprove).toHaveBeenLastCalledWith('r1', 'c1', 'always');
+  });
+
+  it('marks a destructive call, shows where it runs and what the sandbox allows, and has no default', async () => {
+    const turn = waitingTurn();
+    const a = (turn.parts[0] as Extract<Turn['parts'][number], { kind: 'tool' }>).approval!;
+    a.destructive = true;
+    a.dir = '/home/me/Downloads';
+    a.sandbox = 'may write only in the workspace and /tmp; no network';
+    (document.activeElement as HTMLElement | null)?.blur();
+    render(Message, { props: { item: turn, onApprove: vi.fn() } });
+    const card = screen.getByTestId('approval-card');
+    await tick();
+    expect(within(card).getByTestId('approval-destructive').textContent).toBe('Destructive');
+    expect(within(card).getByTestId('approval-dir').textContent).toContain('/home/me/Downloads');
+    expect(within(card).getByTestId('approval-sandbox').textContent).toContain('no network');
+    expect(card.querySelector('button.primary')).toBeNull();
+    expect(card.contains(document.activeElement)).toBe(false);
+    expect(card.textContent).toContain('No default');
   });
 
   it('becomes a tool card saying how it was decided', async () => {

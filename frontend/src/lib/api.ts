@@ -147,6 +147,7 @@ export const api = {
   listJobs: () => App.ListJobs(),
   jobProblems: () => App.JobProblems(),
   addJob: (spec: JobSpec) => App.AddJob(spec),
+  editJob: (id: string, spec: JobSpec) => App.EditJob(id, spec),
   removeJob: (id: string) => App.RemoveJob(id),
   runJobNow: (id: string) => App.RunJobNow(id),
   pauseJob: (id: string, paused: boolean) => App.PauseJob(id, paused),
@@ -158,6 +159,7 @@ export const api = {
   setLaunchAtLogin: (on: boolean) => App.SetLaunchAtLogin(on),
   backgroundNotices: async (): Promise<Notice[]> => (await App.BackgroundNotices()) ?? [],
   dismissNotice: (id: string) => App.DismissNotice(id),
+  answerMissed: (id: string, run: boolean) => App.AnswerMissed(id, run),
   // Background work (background.go): events, a chat to open, the tray's New chat
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),

@@ -10,6 +10,9 @@ export namespace approval {
 	    reason: string;
 	    // Go type: time
 	    since: any;
+	    dir?: string;
+	    destructive?: boolean;
+	    sandbox?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Pending(source);
@@ -25,6 +28,9 @@ export namespace approval {
 	        this.why = this.convertValues(source["why"], i18n.Message);
 	        this.reason = source["reason"];
 	        this.since = this.convertValues(source["since"], null);
+	        this.dir = source["dir"];
+	        this.destructive = source["destructive"];
+	        this.sandbox = source["sandbox"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -916,9 +922,11 @@ export namespace schedule {
 	    schedule: Schedule;
 	    sessionId?: string;
 	    allowTools?: string[];
+	    missedRuns?: string;
 	    paused?: boolean;
 	    // Go type: time
 	    created: any;
+	    done?: boolean;
 	    // Go type: time
 	    nextRun: any;
 	    // Go type: time
@@ -940,8 +948,10 @@ export namespace schedule {
 	        this.schedule = this.convertValues(source["schedule"], Schedule);
 	        this.sessionId = source["sessionId"];
 	        this.allowTools = source["allowTools"];
+	        this.missedRuns = source["missedRuns"];
 	        this.paused = source["paused"];
 	        this.created = this.convertValues(source["created"], null);
+	        this.done = source["done"];
 	        this.nextRun = this.convertValues(source["nextRun"], null);
 	        this.lastRun = this.convertValues(source["lastRun"], null);
 	        this.lastStatus = source["lastStatus"];
@@ -990,6 +1000,7 @@ export namespace schedule {
 	    schedule: Schedule;
 	    sessionId?: string;
 	    allowTools?: string[];
+	    missedRuns?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new JobSpec(source);
@@ -1002,6 +1013,7 @@ export namespace schedule {
 	        this.schedule = this.convertValues(source["schedule"], Schedule);
 	        this.sessionId = source["sessionId"];
 	        this.allowTools = source["allowTools"];
+	        this.missedRuns = source["missedRuns"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -86,6 +86,31 @@ describe('chat store approvals', () => {
     expect(part).toMatchObject({ result: 'done', ok: true, approval: { state: 'allowed', scope: 'once' } });
   });
 
+  it('a message typed while a card waits denies the call, stops the reply and is sent next', async () => {
+    const { fake, chat, frame } = setup([pending({ destructive: true, dir: '/home/me' })]);
+    await chat.send('tidy up');
+    fake.emitRun('r1', 'run_started');
+    fake.emitRun('r1', 'tool_call', { callId: 'c1', name: 'exec', args: { command: 'rm -r old' } });
+    fake.emitRun('r1', 'approval', { callId: 'c1', state: 'requested', destructive: true, dir: '/home/me' });
+    frame();
+    await flush();
+    expect(chat.waiting[0].part.approval).toMatchObject({ destructive: true, dir: '/home/me' });
+    fake.mocks.stop.mockImplementationOnce(async () => {
+      fake.emitRun('r1', 'approval', { callId: 'c1', state: 'denied', scope: 'user' });
+      fake.emitRun('r1', 'run_finished', { status: 'cancelled' });
+      return true;
+    });
+    const sent = chat.send('no — move it to ~/Archive instead');
+    await flush();
+    frame();
+    expect(await sent).toBe(true);
+    expect(fake.mocks.approve).toHaveBeenCalledWith('r1', 'c1', 'deny');
+    expect(fake.mocks.stop).toHaveBeenCalled();
+    expect(fake.mocks.send).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'no — move it to ~/Archive instead' }));
+    const users = chat.items.filter((it) => it.kind === 'user').map((it) => (it as { text: string }).text);
+    expect(users).toEqual(['tidy up', 'no — move it to ~/Archive instead']);
+  });
+
   it('keeps the card open with the error when the backend refuses the answer', async () => {
     const { fake, chat, frame } = setup();
     fake.mocks.approve.mockRejectedValueOnce('no approval is waiting for that call');

@@ -64,6 +64,7 @@ export function createChatStore(
   const followers = new Map<string, Follower>();
   let active: Follower | null = null; // the run shown in the open chat
   let scheduled = false;
+  const idle: (() => void)[] = []; // replyInstead waits here for the stopped run to end
   let generation = 0; // bumps when another chat opens
 
   function syncBusy() {
@@ -123,6 +124,9 @@ export function createChatStore(
     part.approval.reason = p.reason;
     part.approval.why = p.why;
     part.approval.maskedArgs = prettyArgs(p.args);
+    part.approval.dir ||= p.dir ?? '';
+    part.approval.destructive ||= p.destructive === true;
+    part.approval.sandbox ||= p.sandbox ?? '';
   }
 
   function flush() {
@@ -140,6 +144,7 @@ export function createChatStore(
     if (f === active) {
       active = null;
       s.running = '';
+      for (const done of idle.splice(0)) done();
       if (f.turn.newSessionId) void open(f.turn.newSessionId);
       // An adopted run showed only its end, a rewriting one made a version: the chat is on disk now.
       else if ((f.adopted || f.reload) && f.sessionId) void open(f.sessionId, true);
@@ -224,8 +229,8 @@ export function createChatStore(
     }
   }
 
-  async function send(text: string, images: Attachment[] = []) {
-    if (s.running) return false;
+  async function send(text: string, images: Attachment[] = []): Promise<boolean> {
+    if (s.running) return waitingCalls(s.items).length > 0 ? replyInstead(text, images) : false;
     const imgs = images.map((a) => a.url);
     if (!text.trim() && imgs.length === 0) return false;
     toCurrent();
@@ -254,6 +259,25 @@ export function createChatStore(
     if (last >= 0 && s.items[last].kind === 'assistant') s.items.splice(last, 1);
     s.interrupted = false;
     return startRun(() => api.send(input({ again: true })), true);
+  }
+
+  /**
+   * Answers the calls waiting for approval with a message ("no — do X instead"): they
+   * are denied, the reply stops, and the message is sent as the next turn, so the model
+   * reads the denial and then what the person wants instead.
+   */
+  async function replyInstead(text: string, images: Attachment[]): Promise<boolean> {
+    if (!text.trim() && images.length === 0) return false;
+    const runId = s.running;
+    const sessionId = s.sessionId;
+    for (const w of waitingCalls(s.items).filter((x) => x.runId === runId)) await approve(w.runId, w.part.callId, 'deny');
+    if (s.running === runId) {
+      const ended = new Promise<void>((done) => idle.push(done));
+      if (sessionId) await api.stop(sessionId).catch(() => false);
+      await ended;
+    }
+    if (s.sessionId !== sessionId || s.running) return false; // the person moved on meanwhile
+    return send(text, images);
   }
 
   /** A failed reply is answered again in place (never a second copy of the question). */
@@ -332,6 +356,7 @@ export function createChatStore(
     syncAsking();
     scheduled = false;
     s.running = '';
+    for (const done of idle.splice(0)) done();
     s.error = '';
     s.lastInput = null;
   }
@@ -398,7 +423,18 @@ export function createChatStore(
         callId: p.callId,
         name: p.tool,
         args,
-        approval: { state: 'requested', scope: '', reason: p.reason, why: p.why, maskedArgs: args, sending: false, error: '' },
+        approval: {
+          state: 'requested',
+          scope: '',
+          reason: p.reason,
+          why: p.why,
+          maskedArgs: args,
+          dir: p.dir ?? '',
+          destructive: p.destructive === true,
+          sandbox: p.sandbox ?? '',
+          sending: false,
+          error: '',
+        },
       });
     }
     s.items.push(turn);

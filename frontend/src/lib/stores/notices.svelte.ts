@@ -4,7 +4,7 @@
 // one raised at start, before the window listened, still shows; they stay until dismissed.
 import { errText, type Api, type Notice } from '../api';
 
-type NoticesApi = Pick<Api, 'backgroundNotices' | 'dismissNotice'>;
+type NoticesApi = Pick<Api, 'backgroundNotices' | 'dismissNotice' | 'answerMissed'>;
 
 export function createNoticesStore(api: NoticesApi) {
   const s = $state({ list: [] as Notice[], error: '', loaded: false });
@@ -49,7 +49,20 @@ export function createNoticesStore(api: NoticesApi) {
     await refresh();
   }
 
+  /** Answers a reminder that asks about its missed run: run it once now, or skip it. */
+  async function answer(id: string, run: boolean) {
+    const n = s.list.find((x) => x.id === id);
+    if (n) n.outcome = run ? 'running' : 'skipped';
+    try {
+      await api.answerMissed(id, run);
+    } catch (err) {
+      s.error = errText(err);
+    }
+    await refresh();
+  }
+
   return {
+    answer,
     /** Newest first. */
     get list() {
       return s.list;

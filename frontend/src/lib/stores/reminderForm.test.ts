@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Job } from '../api';
 import {
+  applyPreset,
   cronShapeOK,
+  formFromJob,
   describe as words,
   describeCron,
   emptyForm,
@@ -128,5 +131,30 @@ describe('schedules in words', () => {
     expect(relative(new Date(now.getTime() + 40_000), now, 'en')).toBe('in 40 seconds');
     expect(relative(new Date(now.getTime() + 3 * 3600_000), now, 'en')).toBe('in 3 hours');
     expect(relative(new Date(now.getTime() - 120_000), now, 'en')).toBe('2 minutes ago');
+  });
+});
+
+describe('edit and presets', () => {
+  it('fills the form from a job, each schedule kind', () => {
+    const at = new Date(2026, 10, 25, 18, 30, 0);
+    const once = formFromJob({ id: 'a', name: 'Tea', message: 'kettle', schedule: { kind: 'at', at: at.toISOString() }, allowTools: ['exec'] } as unknown as Job);
+    expect(once).toMatchObject({ name: 'Tea', message: 'kettle', kind: 'at', at: '2026-11-25T18:30:00', tools: 'exec' });
+    const every = formFromJob({ id: 'b', name: '', message: 'x', schedule: { kind: 'every', everySeconds: 7200 } } as unknown as Job);
+    expect(every).toMatchObject({ kind: 'every', every: 2, unit: 'hours' });
+    const cron = formFromJob({ id: 'c', name: '', message: 'x', schedule: { kind: 'cron', expr: '0 9 * * *', tz: 'Asia/Shanghai' } } as unknown as Job);
+    expect(cron).toMatchObject({ kind: 'cron', expr: '0 9 * * *', tz: 'Asia/Shanghai' });
+  });
+
+  it('presets set the schedule from now and leave the words alone', () => {
+    const now = new Date(2026, 10, 25, 22, 55, 30);
+    const f = { ...emptyForm(now), name: 'Tea', message: 'kettle' };
+    applyPreset(f, 'in10m', now);
+    expect(f).toMatchObject({ kind: 'at', at: '2026-11-25T23:05:00', name: 'Tea', message: 'kettle' });
+    applyPreset(f, 'tomorrow9', now);
+    expect(f.at).toBe('2026-11-26T09:00:00');
+    applyPreset(f, 'weekdays830', now);
+    expect(f).toMatchObject({ kind: 'cron', expr: '30 8 * * 1-5' });
+    applyPreset(f, 'daily9', now);
+    expect(f.expr).toBe('0 9 * * *');
   });
 });

@@ -20,6 +20,8 @@ export interface ReminderForm {
   tz: string;
   /** Tools needing approval this job may use unattended, comma or space separated. */
   tools: string;
+  /** If missed while Hearth is closed: '' (the setting), 'ask', 'catchup' or 'skip'. */
+  missed: '' | 'ask' | 'catchup' | 'skip';
 }
 
 /** schedule.MinEvery */
@@ -46,7 +48,63 @@ export function localInput(d: Date): string {
 export function emptyForm(now = new Date()): ReminderForm {
   const at = new Date(now.getTime() + 3600_000);
   at.setSeconds(0, 0);
-  return { name: '', message: '', kind: 'at', at: localInput(at), every: 1, unit: 'hours', expr: '0 9 * * 1-5', tz: localZone(), tools: '' };
+  return { name: '', message: '', kind: 'at', at: localInput(at), every: 1, unit: 'hours', expr: '0 9 * * 1-5', tz: localZone(), tools: '', missed: '' };
+}
+
+/** The form filled from a job, for Edit. */
+export function formFromJob(j: Job, now = new Date()): ReminderForm {
+  const f = emptyForm(now);
+  f.name = j.name ?? '';
+  f.message = j.message ?? '';
+  f.kind = (j.schedule?.kind as Kind) ?? 'at';
+  f.tools = (j.allowTools ?? []).join(', ');
+  f.missed = ((j as { missedRuns?: string }).missedRuns ?? '') as ReminderForm['missed'];
+  if (f.kind === 'at' && j.schedule.at) {
+    const at = new Date(j.schedule.at as unknown as string);
+    if (!Number.isNaN(at.getTime())) f.at = localInput(at);
+  } else if (f.kind === 'every') {
+    const secs = Number(j.schedule.everySeconds ?? 0);
+    const unit = (['days', 'hours', 'minutes', 'seconds'] as Unit[]).find((u) => secs % unitSeconds[u] === 0) ?? 'seconds';
+    f.unit = unit;
+    f.every = secs / unitSeconds[unit];
+  } else if (f.kind === 'cron') {
+    f.expr = j.schedule.expr ?? '';
+    f.tz = j.schedule.tz ?? '';
+  }
+  return f;
+}
+
+/** The form's natural presets, beside its exact fields. */
+export type Preset = 'in10m' | 'tomorrow9' | 'weekdays830' | 'daily9';
+export const presets: Preset[] = ['in10m', 'tomorrow9', 'weekdays830', 'daily9'];
+
+/** Applies a preset to the form's schedule (name and message stay). */
+export function applyPreset(f: ReminderForm, p: Preset, now = new Date()): void {
+  switch (p) {
+    case 'in10m': {
+      const at = new Date(now.getTime() + 10 * 60_000);
+      at.setSeconds(0, 0);
+      f.kind = 'at';
+      f.at = localInput(at);
+      break;
+    }
+    case 'tomorrow9': {
+      const at = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 9, 0, 0);
+      f.kind = 'at';
+      f.at = localInput(at);
+      break;
+    }
+    case 'weekdays830':
+      f.kind = 'cron';
+      f.expr = '30 8 * * 1-5';
+      f.tz = localZone();
+      break;
+    case 'daily9':
+      f.kind = 'cron';
+      f.expr = '0 9 * * *';
+      f.tz = localZone();
+      break;
+  }
 }
 
 export function isValidZone(tz: string): boolean {
@@ -103,6 +161,7 @@ export function toSpec(f: ReminderForm): JobSpec {
   const spec = { name: f.name.trim(), message: f.message.trim(), schedule } as JobSpec;
   const tools = toolList(f.tools);
   if (tools.length) spec.allowTools = tools;
+  if (f.missed) spec.missedRuns = f.missed;
   return spec;
 }
 

@@ -4,11 +4,11 @@
 // refresh fold into one more, so a burst of events costs two reads, not one per event.
 import { errText, type Api, type Job, type JobProblem } from '../api';
 import type { Errors } from './settings.svelte';
-import { emptyForm, fieldForError, toSpec, validateForm, type ReminderForm } from './reminderForm';
+import { applyPreset, emptyForm, fieldForError, formFromJob, toSpec, validateForm, type Preset, type ReminderForm } from './reminderForm';
 
 type RemindersApi = Pick<
   Api,
-  'listJobs' | 'jobProblems' | 'addJob' | 'removeJob' | 'runJobNow' | 'pauseJob' | 'setRemindersPaused' | 'getBackgroundSettings'
+  'listJobs' | 'jobProblems' | 'addJob' | 'editJob' | 'removeJob' | 'runJobNow' | 'pauseJob' | 'setRemindersPaused' | 'getBackgroundSettings'
 >;
 
 /** The chat a job runs in (schedule.Job.Session). */
@@ -36,6 +36,8 @@ export function createRemindersStore(api: RemindersApi, now: () => Date = () => 
     /** The form as it was when the server errors came. */
     serverFor: '',
     saving: false,
+    /** The job the form edits; '' when it creates one. */
+    editing: '',
   });
   let inFlight: Promise<void> | null = null;
   let again = false;
@@ -80,7 +82,8 @@ export function createRemindersStore(api: RemindersApi, now: () => Date = () => 
     if (Object.keys(validateForm(s.form, now())).length) return false;
     s.saving = true;
     try {
-      await api.addJob(toSpec(s.form));
+      if (s.editing) await api.editJob(s.editing, toSpec(s.form));
+      else await api.addJob(toSpec(s.form));
       reset();
       await refresh();
       return true;
@@ -99,6 +102,24 @@ export function createRemindersStore(api: RemindersApi, now: () => Date = () => 
     s.initial = emptyForm(now());
     s.serverErrors = {};
     s.tried = false;
+    s.editing = '';
+  }
+
+  /** Opens the form on a job (Edit): the same form, its fields filled. */
+  function edit(job: Job) {
+    s.form = formFromJob(job, now());
+    s.initial = formFromJob(job, now());
+    s.serverErrors = {};
+    s.tried = false;
+    s.editing = job.id;
+  }
+
+  /**
+   * Opens the form to create: an untouched form takes a fresh default time (an hour from
+   * now, when the form opens — not when the window did).
+   */
+  function openNew() {
+    if (s.editing || formKey() === JSON.stringify(s.initial)) reset();
   }
 
   /** Whether a form field was edited (a problem shows on it only then, or after a try). */
@@ -147,6 +168,18 @@ export function createRemindersStore(api: RemindersApi, now: () => Date = () => 
     get saving() {
       return s.saving;
     },
+    /** The id of the job the form edits, or ''. */
+    get editing() {
+      return s.editing;
+    },
+    /** Reminders still to come (or paused, or failed), soonest first. */
+    get active() {
+      return s.list.filter((j) => !j.done);
+    },
+    /** One-shots that ran, most recent first. */
+    get done() {
+      return s.list.filter((j) => j.done).sort((a, b) => String(b.lastRun ?? '').localeCompare(String(a.lastRun ?? '')));
+    },
     /**
      * The form's errors: the client's checks on edited fields (all of them once a create was
      * tried), and the backend's until the form changes.
@@ -165,6 +198,9 @@ export function createRemindersStore(api: RemindersApi, now: () => Date = () => 
     },
     refresh,
     add,
+    edit,
+    openNew,
+    preset: (p: Preset) => applyPreset(s.form, p, now()),
     resetForm: reset,
     remove: (id: string) => act(id, () => api.removeJob(id)),
     pause: (id: string, paused: boolean) => act(id, () => api.pauseJob(id, paused)),

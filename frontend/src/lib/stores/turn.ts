@@ -32,6 +32,12 @@ export interface Approval {
   why?: Message;
   /** The arguments with secrets masked, once the backend gave them. */
   maskedArgs: string;
+  /** Where the call runs (exec's working directory), on a request. */
+  dir?: string;
+  /** The call deletes or overwrites data: the card has no Enter default. */
+  destructive?: boolean;
+  /** What the sandbox lets the call do once allowed. */
+  sandbox?: string;
   /** An answer is on its way to the backend. */
   sending: boolean;
   /** The backend refused the answer. */
@@ -141,6 +147,9 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
           reason: prev?.reason ?? '',
           why: prev?.why,
           maskedArgs: prev?.maskedArgs ?? '',
+          dir: str(ev.dir) || prev?.dir || '',
+          destructive: ev.destructive === true || prev?.destructive === true,
+          sandbox: str(ev.sandbox) || prev?.sandbox || '',
           sending: false,
           error: '',
         };

@@ -20,6 +20,7 @@ export function Activity(arg1:audit.Filter):Promise<Array<audit.Entry>>;
 
 export function AddJob(arg1:schedule.JobSpec):Promise<schedule.Job>;
 
+export function AnswerMissed(arg1:string,arg2:boolean):Promise<void>;
 export function ApprovalMode():Promise<string>;
 
 export function ApprovalRules():Promise<config.Approval>;
@@ -44,6 +45,7 @@ export function DeleteSession(arg1:string):Promise<void>;
 
 export function DismissNotice(arg1:string):Promise<void>;
 
+export function EditJob(arg1:string,arg2:schedule.JobSpec):Promise<schedule.Job>;
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
 export function FirstRun():Promise<models.FirstRun>;

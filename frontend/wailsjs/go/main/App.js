@@ -10,6 +10,10 @@ export function AddJob(arg1) {
   return window['go']['main']['App']['AddJob'](arg1);
 }
 
+export function AnswerMissed(arg1, arg2) {
+  return window['go']['main']['App']['AnswerMissed'](arg1, arg2);
+}
+
 export function ApprovalMode() {
   return window['go']['main']['App']['ApprovalMode']();
 }
@@ -56,6 +60,10 @@ export function DeleteSession(arg1) {
 
 export function DismissNotice(arg1) {
   return window['go']['main']['App']['DismissNotice'](arg1);
+}
+
+export function EditJob(arg1, arg2) {
+  return window['go']['main']['App']['EditJob'](arg1, arg2);
 }
 
 export function ExportSession(arg1, arg2, arg3, arg4) {

@@ -1,0 +1,164 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Preview is what a person should see of a call before allowing it: where it runs
+// and whether it destroys or overwrites something that cannot be brought back.
+type Preview struct {
+	// Dir is the resolved working directory (exec).
+	Dir string `json:"dir,omitempty"`
+	// Destructive marks a call that deletes, moves over, truncates or rewrites
+	// existing data (rm, mv, dd, `>` onto a file, git reset --hard, …).
+	Destructive bool `json:"destructive,omitempty"`
+}
+
+// Prechecker is implemented by tools whose own safety rules can refuse a call
+// before it runs (exec's guard, its working directory). Registry.Prepare runs it,
+// so a call the rules would refuse is refused at once, with its reason, and never
+// offered to the person for approval: approving it could not make it run.
+type Prechecker interface {
+	Precheck(args Args) (Preview, error)
+}
+
+// Precheck implements Prechecker: the working directory must exist inside what the
+// policy allows, and the guard must pass the command, exactly as run checks them.
+func (t *ExecTool) Precheck(args Args) (Preview, error) {
+	a, ok := args.value.(*execArgs)
+	if !ok || a == nil {
+		return Preview{}, nil // run reports the bug
+	}
+	dir, err := t.policy.ResolveDir(a.WorkingDir)
+	if err != nil {
+		return Preview{}, err
+	}
+	if err := t.guard.Check(a.Command, dir); err != nil {
+		return Preview{Dir: dir}, err
+	}
+	return Preview{Dir: dir, Destructive: Destructive(a.Command, dir)}, nil
+}
+
+// destructiveCommands delete or rewrite what they are given.
+var destructiveCommands = map[string]bool{
+	"rm": true, "rmdir": true, "unlink": true, "shred": true, "dd": true, "truncate": true,
+	"mv": true, "chmod": true, "chown": true, "chgrp": true, "kill": true, "pkill": true,
+	"killall": true, "wipefs": true, "fdisk": true, "parted": true, "srm": true,
+}
+
+// destructiveGit are git subcommands that throw away work.
+var destructiveGit = map[string]bool{"clean": true, "reset": true, "rm": true, "restore": true, "checkout": true, "stash": true}
+
+// Destructive reports whether a shell command deletes, moves, truncates or
+// overwrites data: any simple command named in destructiveCommands or mkfs.*,
+// `git clean/reset/…`, `git push --force`, `find … -delete`, `sed -i`, and an
+// output redirection `>` onto a file that exists (relative to dir) or whose name is
+// only known when it runs. A command the shell cannot read counts as destructive:
+// nobody can tell what it does.
+func Destructive(command, dir string) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return true
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.CallExpr:
+			found = destructiveWords(x.Args)
+		case *syntax.Redirect:
+			if (x.Op == syntax.RdrOut || x.Op == syntax.ClbOut || x.Op == syntax.RdrAll) && x.Word != nil {
+				found = overwrites(x.Word.Lit(), dir)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// overwrites reports whether a `>` onto target replaces something: an existing
+// file, or a name not known until the command runs.
+func overwrites(target, dir string) bool {
+	switch {
+	case target == "":
+		return true // built from variables or substitutions
+	case target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr":
+		return false
+	}
+	if rest, ok := strings.CutPrefix(target, "~/"); ok {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return true
+		}
+		target = filepath.Join(home, rest)
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	_, err := os.Lstat(target)
+	return err == nil
+}
+
+func destructiveWords(args []*syntax.Word) bool {
+	words := make([]string, 0, len(args))
+	for _, w := range args {
+		words = append(words, w.Lit())
+	}
+	return destructiveCall(words)
+}
+
+func destructiveCall(words []string) bool {
+	// sudo, env, nice, … only wrap the real command.
+	for len(words) > 0 && (words[0] == "sudo" || words[0] == "env" || words[0] == "nice" || words[0] == "nohup" || words[0] == "time" || words[0] == "command" || words[0] == "exec" || words[0] == "xargs") {
+		words = words[1:]
+		for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+			words = words[1:]
+		}
+	}
+	if len(words) == 0 {
+		return false
+	}
+	name := filepath.Base(words[0])
+	rest := words[1:]
+	switch {
+	case destructiveCommands[name], strings.HasPrefix(name, "mkfs"):
+		return true
+	case name == "git" && len(rest) > 0:
+		sub := rest[0]
+		if destructiveGit[sub] {
+			return true
+		}
+		if sub == "push" {
+			for _, w := range rest[1:] {
+				if w == "-f" || strings.HasPrefix(w, "--force") || strings.HasPrefix(w, "+") {
+					return true
+				}
+			}
+		}
+	case name == "find":
+		for i, w := range rest {
+			if w == "-delete" || (w == "-exec" || w == "-execdir") && i+1 < len(rest) && destructiveCall(rest[i+1:]) {
+				return true
+			}
+		}
+	case name == "sed" || name == "perl":
+		for _, w := range rest {
+			if w == "-i" || strings.HasPrefix(w, "-i") || strings.HasPrefix(w, "--in-place") {
+				return true
+			}
+		}
+	case name == "rsync":
+		for _, w := range rest {
+			if strings.HasPrefix(w, "--delete") || w == "--remove-source-files" {
+				return true
+			}
+		}
+	}
+	return false
+}
