@@ -38,3 +38,15 @@ func (a *App) context() context.Context {
 	}
 	return a.ctx
 }
+
+// MemoryHistory lists the changes of a memory file ("" for all), newest first.
+func (a *App) MemoryHistory(file string) ([]memory.Rev, error) {
+	revs, err := a.h.Memory.History(file, 200)
+	return []memory.Rev(revs), err
+}
+
+// MemoryDiff is the unified diff of the change rev, of one file when file is not "".
+func (a *App) MemoryDiff(rev, file string) (string, error) { return a.h.Memory.Diff(rev, file) }
+
+// RestoreMemory puts file ("" for all) back as it was right after the change rev.
+func (a *App) RestoreMemory(rev, file string) (string, error) { return a.h.Memory.Restore(rev, file) }

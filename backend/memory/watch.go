@@ -76,6 +76,7 @@ func (s *Store) watchLoop(ctx context.Context, w *fsnotify.Watcher) {
 			}
 			timers[name] = time.AfterFunc(watchDebounce, func() {
 				if ctx.Err() == nil && !s.ownEcho(name) {
+					s.recordOutside(name) // first: who hears of the change finds it in the history
 					s.notify(name)
 				}
 			})
