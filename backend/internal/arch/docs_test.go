@@ -1,0 +1,137 @@
+package arch
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// The repository must explain itself: a comment that points a reader somewhere
+// points inside the repository (docs/…), and the page and section it names exist.
+
+// skipDirs are never searched: dependencies, build output, version control, and fuzz
+// corpora (random bytes that may spell anything).
+var skipDirs = map[string]bool{".git": true, "node_modules": true, "dist": true, "build": true, "testdata": true}
+
+// sourceExt are the files whose comments and text are checked.
+var sourceExt = map[string]bool{".go": true, ".ts": true, ".svelte": true, ".mjs": true, ".js": true, ".sh": true, ".py": true, ".md": true}
+
+// outsideRef matches references to the product's original design card, which is not
+// part of the repository: feature tags such as "F-" + "LOOP" and section marks such
+// as "SP" + "EC §2". Built from pieces so this file does not match itself.
+var outsideRef = regexp.MustCompile(`\bF-[A-Z]{3,}\b|\b` + "SP" + `EC\b`)
+
+// docLink matches a pointer into the repository's documentation, with an optional
+// section anchor.
+var docLink = regexp.MustCompile(`docs/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md(#[A-Za-z0-9_-]+)?`)
+
+// repoFiles calls fn for every checked file under the repository root, with its path
+// relative to the root.
+func repoFiles(t *testing.T, fn func(rel string, data []byte)) {
+	t.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && skipDirs[d.Name()] {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !sourceExt[filepath.Ext(path)] && d.Name() != "Makefile" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		fn(filepath.ToSlash(rel), data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNoReferencesOutsideRepository fails on a tag or section mark of a document a
+// reader of the repository does not have. Say the reason inline or link to
+// docs/design/ instead.
+func TestNoReferencesOutsideRepository(t *testing.T) {
+	files := 0
+	repoFiles(t, func(rel string, data []byte) {
+		files++
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<20)
+		for n := 1; sc.Scan(); n++ {
+			if m := outsideRef.FindString(sc.Text()); m != "" {
+				t.Errorf("%s:%d refers to %q, a document outside the repository: say the reason inline or link to docs/design/", rel, n, m)
+			}
+		}
+	})
+	if files < 100 {
+		t.Fatalf("searched only %d files: is the repository root right?", files)
+	}
+}
+
+// headingAnchors returns the anchors a Markdown renderer gives a page's headings:
+// lower case, punctuation dropped, spaces as hyphens, "-1", "-2" … for repeats.
+func headingAnchors(md []byte) map[string]bool {
+	set := map[string]bool{}
+	fence := false
+	for _, line := range strings.Split(string(md), "\n") {
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+		}
+		if fence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		a := slug(strings.TrimLeft(line, "#"))
+		base, n := a, 0
+		for set[a] {
+			n++
+			a = base + "-" + strconv.Itoa(n)
+		}
+		set[a] = true
+	}
+	return set
+}
+
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func TestHeadingAnchors(t *testing.T) {
+	got := headingAnchors([]byte("# Local models\n## Fit instead of fail: what is left out, in order\n" +
+		"```sh\n# not a heading\n```\n## `make install` (no root needed)\n## Notes\n## Notes\n### 中文 标题\n"))
+	for _, want := range []string{"local-models", "fit-instead-of-fail-what-is-left-out-in-order",
+		"make-install-no-root-needed", "notes", "notes-1", "中文-标题"} {
+		if !got[want] {
+			t.Errorf("no anchor %q in %v", want, got)
+		}
+	}
+	if got["not-a-heading"] {
+		t.Error("a comment inside a code fence became a heading")
+	}
+}
