@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { approval, audit, chat, config, event, fitness, memory, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, chat, config, event, fitness, memory, memrepo, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
@@ -20,6 +20,7 @@ export type MemoryFile = memory.File;
 export type MemorySaveResult = memory.SaveResult;
 export type MemoryResults = memory.Results;
 export type MemoryHit = memory.Hit;
+export type MemoryRev = memrepo.Rev;
 /** A tool call waiting for the user (approval.Pending; args are masked JSON). */
 export type PendingApproval = Omit<approval.Pending, 'args' | 'convertValues'> & { args: unknown };
 /** One line of the audit log (audit.Entry; args are masked JSON). */
@@ -127,6 +128,10 @@ export const api = {
   saveMemoryFile: (name: string, content: string, expectedHash: string) => App.SaveMemoryFile(name, content, expectedHash),
   searchMemory: (query: string, k: number) => App.SearchMemory(query, k),
   onMemoryChange: (fn: (name: string) => void): (() => void) => EventsOn('memory:changed', (name: string) => fn(name)),
+  // The history of versions of the memory files (app_memory.go): newest first, a change's diff, restore.
+  memoryHistory: async (file: string): Promise<MemoryRev[]> => (await App.MemoryHistory(file)) ?? [],
+  memoryDiff: (rev: string, file: string) => App.MemoryDiff(rev, file),
+  restoreMemory: (rev: string, file: string) => App.RestoreMemory(rev, file),
   approve: (runId: string, callId: string, decision: ApprovalDecision) => App.Approve(runId, callId, decision),
   pendingApprovals: async (): Promise<PendingApproval[]> => (await App.PendingApprovals()) ?? [],
   activity: async (filter: AuditFilter): Promise<AuditEntry[]> => (await App.Activity(filter as audit.Filter)) ?? [],

@@ -543,6 +543,50 @@ export namespace memory {
 
 }
 
+export namespace memrepo {
+	
+	export class Rev {
+	    rev: string;
+	    // Go type: time
+	    time: any;
+	    author: string;
+	    message: string;
+	    files: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Rev(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rev = source["rev"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.author = source["author"];
+	        this.message = source["message"];
+	        this.files = source["files"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace models {
 	
 	export class FirstRun {

@@ -9,6 +9,7 @@ import {models} from '../models';
 import {settings} from '../models';
 import {reach} from '../models';
 import {memory} from '../models';
+import {memrepo} from '../models';
 import {session} from '../models';
 import {skills} from '../models';
 import {sessions} from '../models';
@@ -70,6 +71,10 @@ export function ListSkills():Promise<Array<skills.Skill>>;
 
 export function LoadSession(arg1:string):Promise<sessions.History>;
 
+export function MemoryDiff(arg1:string,arg2:string):Promise<string>;
+
+export function MemoryHistory(arg1:string):Promise<Array<memrepo.Rev>>;
+
 export function MoveKeyToKeyring(arg1:string):Promise<void>;
 
 export function PauseJob(arg1:string,arg2:boolean):Promise<void>;
@@ -87,6 +92,8 @@ export function RemoveJob(arg1:string):Promise<void>;
 export function RemoveMCPServer(arg1:string):Promise<void>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<void>;
+
+export function RestoreMemory(arg1:string,arg2:string):Promise<string>;
 
 export function RunJobNow(arg1:string):Promise<void>;
 

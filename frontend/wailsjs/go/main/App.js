@@ -110,6 +110,14 @@ export function LoadSession(arg1) {
   return window['go']['main']['App']['LoadSession'](arg1);
 }
 
+export function MemoryDiff(arg1, arg2) {
+  return window['go']['main']['App']['MemoryDiff'](arg1, arg2);
+}
+
+export function MemoryHistory(arg1) {
+  return window['go']['main']['App']['MemoryHistory'](arg1);
+}
+
 export function MoveKeyToKeyring(arg1) {
   return window['go']['main']['App']['MoveKeyToKeyring'](arg1);
 }
@@ -144,6 +152,10 @@ export function RemoveMCPServer(arg1) {
 
 export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
+}
+
+export function RestoreMemory(arg1, arg2) {
+  return window['go']['main']['App']['RestoreMemory'](arg1, arg2);
 }
 
 export function RunJobNow(arg1) {
