@@ -29,7 +29,7 @@ Exit codes:
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newMemorySearchCmd(e), newMemoryReindexCmd(e), newMemoryLogCmd(e), newMemoryDiffCmd(e), newMemoryRestoreCmd(e))
+	cmd.AddCommand(newMemorySearchCmd(e), newMemoryReindexCmd(e), newMemoryLogCmd(e), newMemoryDiffCmd(e), newMemoryRestoreCmd(e), newMemoryDreamCmd(e))
 	return cmd
 }
 

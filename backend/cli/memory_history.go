@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -94,4 +95,46 @@ func argAt(args []string, i int) string {
 		return args[i]
 	}
 	return ""
+}
+
+func newMemoryDreamCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "dream",
+		Short: "Run a Dream pass now: fold new history into MEMORY.md, USER.md, SOUL.md",
+		Long: `Dream reads what is new in HISTORY.md, the daily notes and recent chats and
+edits MEMORY.md, USER.md and SOUL.md surgically with the default model, under
+hard budgets (tokens, time, tool calls). The desktop app runs it every few hours
+when there is new history; this runs one pass now. Its edits are commits by
+"Dream" in the memory history: "hearth memory log" lists them and
+"hearth memory restore REV^" undoes one.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := e.app.Dream.RunNow(cmd.Context())
+			if asJSON {
+				if perr := printJSON(e.stdout, rep); perr != nil {
+					return perr
+				}
+				return err
+			}
+			fmt.Fprintf(e.stdout, "Dream with %s: %d edits, %d tool calls (%d changed nothing), %d tokens, %v.\n",
+				rep.Model, rep.Edits, rep.ToolCalls, rep.NoOps, rep.Tokens, rep.Duration.Round(1e7))
+			if rep.Stopped != "" {
+				fmt.Fprintf(e.stdout, "Stopped at the %s budget.\n", rep.Stopped)
+			}
+			if len(rep.Files) > 0 {
+				verb := "Changed"
+				if rep.Proposed {
+					verb = "Proposed changes to (review them in the memory sidebar)"
+				}
+				fmt.Fprintf(e.stdout, "%s: %s\n", verb, strings.Join(rep.Files, ", "))
+			}
+			if rep.Summary != "" {
+				fmt.Fprintln(e.stdout, rep.Summary)
+			}
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the pass's report as JSON")
+	return cmd
 }

@@ -49,6 +49,7 @@ type Service struct {
 	cons     *Consolidator
 	recall   *Recaller
 	versions *versions
+	inbox    *Inbox
 	watching context.CancelFunc // the running watcher's stop, nil before Start
 	retired  sync.WaitGroup     // consolidators of an old workspace finishing
 }
@@ -68,6 +69,7 @@ func (s *Service) build(opts ServiceOptions) {
 	s.store = NewStore(opts.Workspace, nil)
 	s.store.OnChange(s.publish)
 	s.versions = newVersions(s.store)
+	s.inbox = newInbox(s.store)
 	io := IndexOptions{Workspace: opts.Workspace, SessionsDir: sessionsDir(opts.Sessions),
 		Dir: filepath.Join(opts.IndexDir, workspaceID(opts.Workspace))}
 	if name := strings.TrimSpace(opts.EmbeddingModel); name != "" {
@@ -152,8 +154,9 @@ func (s *Service) Close(ctx context.Context) error {
 		s.watching()
 		s.watching = nil
 	}
-	cons := s.cons
+	cons, st := s.cons, s.store
 	s.mu.Unlock()
+	st.waitWatch() // a change being committed finishes first
 	err := cons.Wait(ctx)
 	cons.Close()
 	s.retired.Wait()

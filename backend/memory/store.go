@@ -71,7 +71,9 @@ type File struct {
 // SaveResult is the outcome of a compare-and-swap Save: either Saved with the
 // new Hash, or a Conflict carrying both versions (nothing was written).
 type SaveResult struct {
-	Saved    bool      `json:"saved"`
+	Saved bool `json:"saved"`
+	// Proposed is set when the change waits in the memory inbox instead (inbox.go).
+	Proposed bool      `json:"proposed,omitempty"`
 	Hash     string    `json:"hash"`
 	Conflict *Conflict `json:"conflict,omitempty"`
 }
@@ -105,6 +107,8 @@ type Store struct {
 	listeners []func(name string)
 	written   map[string]string // name → hash of this store's last write (the watcher skips its echo)
 	recorder  Recorder          // the history of versions (versions.go); nil records nothing
+	watchers  sync.WaitGroup    // running watch loops (Watch)
+	review    reviewGate        // the memory inbox's (inbox.go); nil holds nothing
 }
 
 // NewStore returns the store of workspace ws; now may be nil (time.Now).
@@ -349,6 +353,9 @@ func (s *Store) update(n string, o Origin, change func(cur File) (string, *Confl
 	h := Hash([]byte(next))
 	if cur.Exists && h == cur.Hash {
 		return SaveResult{Saved: true, Hash: h}, nil
+	}
+	if held, err := s.held(n, cur, next, o); err != nil || held {
+		return SaveResult{Proposed: held, Hash: cur.Hash}, err
 	}
 	if err := s.write(n, []byte(next)); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", n, err)

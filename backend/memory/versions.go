@@ -16,6 +16,8 @@ import (
 type Origin struct {
 	Author string
 	Reason string
+	// Approved is a change the user approved in the memory inbox: it is not held again.
+	Approved bool
 }
 
 // The authors of the history (docs/memory.md lists them).
@@ -211,6 +213,28 @@ func fileName(name string) (string, error) {
 	}
 	return n, nil
 }
+
+// reviewGate holds a change for review; it reports whether it did.
+type reviewGate func(name string, cur File, next string, o Origin) (bool, error)
+
+func (s *Store) setReview(g reviewGate) {
+	s.subsMu.Lock()
+	s.review = g
+	s.subsMu.Unlock()
+}
+
+func (s *Store) held(name string, cur File, next string, o Origin) (bool, error) {
+	s.subsMu.Lock()
+	g := s.review
+	s.subsMu.Unlock()
+	if g == nil || o.Approved {
+		return false, nil
+	}
+	return g(name, cur, next, o)
+}
+
+// waitWatch waits until stopped watchers have finished (their last commits included).
+func (s *Store) waitWatch() { s.watchers.Wait() }
 
 // locked runs fn under the store's locks, as a write does.
 func (s *Store) locked(fn func() error) error {

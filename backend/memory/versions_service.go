@@ -179,3 +179,11 @@ func FormatLog(revs []Rev) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// Inbox is the current workspace's memory inbox: Dream's and consolidation's
+// changes held for review when "Review memory changes" is on.
+func (s *Service) Inbox() *Inbox {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inbox
+}
