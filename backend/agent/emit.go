@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 // emitter numbers and delivers the events of one run. Parallel tools emit
@@ -34,6 +35,13 @@ func (em *emitter) emit(t event.Type, data any) {
 			data = d
 		case event.NoticeData:
 			d.Message = em.redact(d.Message)
+			if len(d.Args) > 0 {
+				args := make(map[string]string, len(d.Args))
+				for k, v := range d.Args {
+					args[k] = em.redact(v)
+				}
+				d.Args = args
+			}
 			data = d
 		}
 	}
@@ -58,4 +66,9 @@ func deliver(s event.Sink, ev event.Event) {
 
 func (em *emitter) notice(level, format string, args ...any) {
 	em.emit(event.Notice, event.NoticeData{Level: level, Message: fmt.Sprintf(format, args...)})
+}
+
+// say emits a notice the window words in its language (m) and the CLI prints in English.
+func (em *emitter) say(level string, m i18n.Message) {
+	em.emit(event.Notice, event.NoticeData{Level: level, Message: m.String(), Code: m.Code, Args: m.Args})
 }

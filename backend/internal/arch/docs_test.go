@@ -86,6 +86,125 @@ func TestNoReferencesOutsideRepository(t *testing.T) {
 	}
 }
 
+// TestDocLinksResolve checks every docs/….md#anchor named in code, scripts or docs:
+// the page exists and, when an anchor is given, one of its headings has that anchor.
+func TestDocLinksResolve(t *testing.T) {
+	root, _ := filepath.Abs("../../..")
+	anchors := map[string]map[string]bool{} // page → its heading anchors
+	links := 0
+	repoFiles(t, func(rel string, data []byte) {
+		for _, m := range docLink.FindAllSubmatchIndex(data, -1) {
+			page, anchor := string(data[m[0]:m[1]]), ""
+			if m[2] >= 0 {
+				page, anchor = string(data[m[0]:m[2]]), string(data[m[2]+1:m[3]])
+			}
+			// A relative link inside docs/ ("../docs/x.md") or a longer path that merely
+			// contains "docs/" (e.g. frontend/docs/) is not a pointer from the root.
+			if m[0] > 0 && !strings.ContainsRune(" \t(`'\"[<", rune(data[m[0]-1])) {
+				continue
+			}
+			// Tests build fixture trees whose paths may look like links; there only
+			// comments point a reader anywhere.
+			lineStart := bytes.LastIndexByte(data[:m[0]], '\n') + 1
+			if strings.HasSuffix(rel, "_test.go") && !bytes.Contains(data[lineStart:m[0]], []byte("//")) {
+				continue
+			}
+			links++
+			line := 1 + bytes.Count(data[:m[0]], []byte("\n"))
+			set, ok := anchors[page]
+			if !ok {
+				text, err := os.ReadFile(filepath.Join(root, page))
+				if err != nil {
+					t.Errorf("%s:%d links %s, which does not exist", rel, line, page)
+					anchors[page] = nil
+					continue
+				}
+				set = headingAnchors(text)
+				anchors[page] = set
+			}
+			if set != nil && anchor != "" && !set[anchor] {
+				t.Errorf("%s:%d links %s#%s, but %s has no such heading", rel, line, page, anchor, page)
+			}
+		}
+	})
+	if links < 50 {
+		t.Errorf("found only %d links into docs/: is the pattern right?", links)
+	}
+}
+
+// maxReadme keeps the README a newcomer's page: what Hearth is, the two commands, a first
+// use, where files live and links. Reference material belongs in docs/.
+const maxReadme = 10 * 1024
+
+func TestReadmeIsShort(t *testing.T) {
+	root, _ := filepath.Abs("../../..")
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > maxReadme {
+		t.Errorf("README.md is %d bytes, over %d: move reference material to a page under docs/ and link it", len(data), maxReadme)
+	}
+	// The set-up a newcomer types comes first, before anything else to read.
+	head := string(data[:min(len(data), 600)])
+	if !strings.Contains(head, "make run") || !strings.Contains(head, "make test") {
+		t.Error("README.md must start with the set-up: `make run` and `make test` within its first lines")
+	}
+}
+
+// mdLink matches a Markdown link's target: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^()\s]+)\)`)
+
+// TestMarkdownLinksResolve checks the relative links of the README and the pages under
+// docs/: the file exists and, for a page, the anchor names one of its headings.
+func TestMarkdownLinksResolve(t *testing.T) {
+	root, _ := filepath.Abs("../../..")
+	pages := []string{filepath.Join(root, "README.md")}
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			pages = append(pages, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, page)
+		for _, m := range mdLink.FindAllSubmatch(data, -1) {
+			target := string(m[1])
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), filepath.FromSlash(file))
+			}
+			checked++
+			text, err := os.ReadFile(path)
+			if err != nil {
+				if fi, serr := os.Stat(path); serr == nil && fi.IsDir() && anchor == "" {
+					continue
+				}
+				t.Errorf("%s links %s, which does not exist", rel, target)
+				continue
+			}
+			if anchor != "" && strings.HasSuffix(path, ".md") && !headingAnchors(text)[anchor] {
+				t.Errorf("%s links %s, but that page has no heading with the anchor #%s", rel, target, anchor)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("checked only %d links: is the pattern right?", checked)
+	}
+}
+
 // headingAnchors returns the anchors a Markdown renderer gives a page's headings:
 // lower case, punctuation dropped, spaces as hyphens, "-1", "-2" … for repeats.
 func headingAnchors(md []byte) map[string]bool {
