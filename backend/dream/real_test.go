@@ -99,3 +99,29 @@ func TestRealOllamaLoopingDreamStoppedAtBudget(t *testing.T) {
 	}
 	t.Logf("looping model stopped after %v, %d tokens", time.Since(start).Round(time.Millisecond), rep.Tokens)
 }
+
+// With the memory inbox on, a real pass changes nothing until its hunk is approved.
+func TestRealOllamaDreamInboxHoldsUntilApproved(t *testing.T) {
+	f, _ := realFixture(t, `{"file": "MEMORY.md", "old_text": "Porto", "new_text": "Lisbon (2026-11-24, HISTORY)"}`, false, Budget{})
+	in := f.mem.Inbox()
+	if err := in.SetSettings(memory.ReviewSettings{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := f.svc.RunNow(t.Context())
+	if err != nil || !rep.Proposed || rep.Edits != 1 {
+		t.Fatalf("report %+v %v", rep, err)
+	}
+	if got := read(t, f.ws, memory.MemoryFile); got != "- Lives in Porto.\n" {
+		t.Fatalf("changed before approval: %q", got)
+	}
+	ps, err := in.List()
+	if err != nil || len(ps) != 1 || ps[0].Author != memory.AuthorDream || len(ps[0].Hunks) != 1 {
+		t.Fatalf("proposals %+v %v", ps, err)
+	}
+	if _, err := in.Decide(ps[0].ID, 0, "approve", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, f.ws, memory.MemoryFile); got != "- Lives in Lisbon (2026-11-24, HISTORY).\n" {
+		t.Errorf("after approval: %q", got)
+	}
+}
