@@ -38,3 +38,36 @@ func (a *App) context() context.Context {
 	}
 	return a.ctx
 }
+
+// MemoryHistory lists the changes of a memory file ("" for all), newest first.
+func (a *App) MemoryHistory(file string) ([]memory.Rev, error) {
+	revs, err := a.h.Memory.History(file, 200)
+	return []memory.Rev(revs), err
+}
+
+// MemoryDiff is the unified diff of the change rev, of one file when file is not "".
+func (a *App) MemoryDiff(rev, file string) (string, error) { return a.h.Memory.Diff(rev, file) }
+
+// RestoreMemory puts file ("" for all) back as it was right after the change rev.
+func (a *App) RestoreMemory(rev, file string) (string, error) { return a.h.Memory.Restore(rev, file) }
+
+// MemoryProposals lists the changes waiting in the memory inbox, oldest first.
+func (a *App) MemoryProposals() ([]memory.Proposal, error) { return a.h.Memory.Inbox().List() }
+
+// DecideMemoryHunk approves or rejects one hunk of a proposal; with edited set, text
+// replaces the hunk's new lines before it is approved.
+func (a *App) DecideMemoryHunk(id string, hunk int, action, text string, edited bool) (memory.Proposal, error) {
+	var t *string
+	if edited {
+		t = &text
+	}
+	return a.h.Memory.Inbox().Decide(id, hunk, action, t)
+}
+
+// ReviewSettings are "Review memory changes": on/off, expiry and what expiry does.
+func (a *App) ReviewSettings() memory.ReviewSettings { return a.h.Memory.Inbox().Settings() }
+
+// SetReviewSettings saves "Review memory changes".
+func (a *App) SetReviewSettings(rs memory.ReviewSettings) error {
+	return a.h.Memory.Inbox().SetSettings(rs)
+}

@@ -16,6 +16,7 @@ import (
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
 	"hearth/backend/chat"
+	"hearth/backend/dream"
 	"hearth/backend/event"
 	"hearth/backend/fitness"
 	"hearth/backend/guard"
@@ -62,6 +63,7 @@ type App struct {
 	Reach     *reach.Service
 	Chat      *chat.Service
 	Reminders *reminders.Service
+	Dream     *dream.Service // memory upkeep, a system job beside the reminders
 
 	// News the window (and tests) subscribe to.
 	MemoryNews     *event.Broker[event.MemoryChanged]
@@ -98,6 +100,7 @@ func New(opts Options) (*App, error) {
 		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
 	})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
+	a.Dream = dream.New(a.dreamOptions())
 	clock := opts.Clock
 	if clock == nil {
 		clock = schedule.SystemClock{}
@@ -212,6 +215,7 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	}
 	if reminders {
 		err = errors.Join(err, a.Reminders.Start(ctx, opts.Lock))
+		a.Dream.Start(ctx) // like the reminders: only in the process holding hearth.lock
 	}
 	return err
 }
@@ -231,7 +235,7 @@ func (a *App) Close(ctx context.Context) error {
 	a.closed = true
 	a.mu.Unlock()
 	err := a.Chat.Close(ctx)
-	err = errors.Join(err, a.Reminders.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
+	err = errors.Join(err, a.Reminders.Close(ctx), a.Dream.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
 	a.Models.Close()
 	a.MemoryNews.Close()
 	a.BackgroundNews.Close()

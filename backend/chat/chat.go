@@ -38,6 +38,8 @@ type Memory interface {
 	TakeFailure(sessionID string) error
 	// Remember is /remember.
 	Remember(text string) (string, error)
+	// MemoryCommand is /memory log|diff|restore: the history of the memory files.
+	MemoryCommand(ctx context.Context, arg string) (string, error)
 }
 
 // ToolSource offers tools (the web tools, the reminder tools); it is asked again when
@@ -120,6 +122,9 @@ func New(opts Options) (*Service, error) {
 		Commands: map[string]agent.Command{"remember": {
 			Help: "/remember TEXT   save a fact to long-term memory (memory/MEMORY.md)",
 			Run:  func(_ context.Context, _, arg string) (string, error) { return opts.Memory.Remember(arg) },
+		}, "memory": {
+			Help: "/memory log|restore REV   list the memory files' changes, or restore one",
+			Run:  func(ctx context.Context, _, arg string) (string, error) { return opts.Memory.MemoryCommand(ctx, arg) },
 		}},
 	})
 	if err != nil {

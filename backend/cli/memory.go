@@ -11,7 +11,7 @@ import (
 func newMemoryCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "memory",
-		Short: "Search and rebuild the memory recall index",
+		Short: "Search the memory, list and undo its changes",
 		Long: `Hearth's memory is plain Markdown in the workspace: memory/MEMORY.md (lasting
 facts, always in the prompt), memory/HISTORY.md (dated entries) and daily notes
 memory/YYYY-MM-DD.md. The recall index over HISTORY.md, daily notes, other
@@ -23,11 +23,13 @@ Exit codes:
   2  usage error`,
 		Example: `  hearth memory search "when did I renew the passport"
   hearth memory search -k 10 --json dentist
-  hearth memory reindex`,
+  hearth memory reindex
+  hearth memory log MEMORY.md
+  hearth memory restore 3f2a9c1^ MEMORY.md`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newMemorySearchCmd(e), newMemoryReindexCmd(e))
+	cmd.AddCommand(newMemorySearchCmd(e), newMemoryReindexCmd(e), newMemoryLogCmd(e), newMemoryDiffCmd(e), newMemoryRestoreCmd(e), newMemoryDreamCmd(e))
 	return cmd
 }
 

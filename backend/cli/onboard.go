@@ -14,7 +14,8 @@ func newOnboardCmd(e *env) *cobra.Command {
 		Short: "Create the workspace and its starter files (never overwrites)",
 		Long: `Create the workspace folder with Hearth's starter files for any that are missing:
 AGENTS.md, SOUL.md, USER.md, TOOLS.md, HEARTBEAT.md, memory/MEMORY.md,
-memory/HISTORY.md, and the memory/ and skills/ folders.
+memory/HISTORY.md, and the memory/ and skills/ folders; the history of the
+memory files (.hearth/memory.git) starts with their first commit.
 
 Existing files are never touched, so it is safe to run again: it prints which files
 it created and which were already present. The workspace is --workspace if given,
@@ -40,6 +41,10 @@ Exits 1 if the workspace cannot be written or the config file has errors.`,
 			}
 			if err != nil {
 				return fmt.Errorf("onboard: %w", err)
+			}
+			// The history of the memory files starts with onboarding's files.
+			if err := e.app.Memory.SyncHistory(); err != nil {
+				fmt.Fprintf(e.stderr, "warning: the memory history was not started: %v\n", err)
 			}
 			_, statErr := os.Stat(paths.ConfigFile)
 			switch cerr := e.app.Settings.ConfigError(); {

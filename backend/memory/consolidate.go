@@ -315,7 +315,7 @@ func (c *Consolidator) run(ctx context.Context, sessionID string, upTo int, plai
 			return saved, total, fmt.Errorf("consolidate %s with %s: %w", sessionID, model, err)
 		}
 		if update != "" && update != mem.Content {
-			res, err := c.opts.Store.Save(MemoryFile, update, mem.Hash)
+			res, err := c.opts.Store.SaveAs(MemoryFile, update, mem.Hash, OriginConsolidation(sessionID))
 			if err != nil {
 				return saved, total, err
 			}
@@ -323,7 +323,7 @@ func (c *Consolidator) run(ctx context.Context, sessionID string, upTo int, plai
 				return saved, total, ErrMemoryChanged
 			}
 		}
-		if err := c.opts.Store.AppendHistory(entry, c.opts.Now()); err != nil {
+		if err := c.opts.Store.AppendHistoryAs(entry, c.opts.Now(), OriginConsolidation(sessionID)); err != nil {
 			return saved, total, err
 		}
 		if err := c.opts.Sessions.MarkConsolidated(sessionID, pieceEnd-1); err != nil {

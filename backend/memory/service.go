@@ -48,6 +48,8 @@ type Service struct {
 	index    *Index
 	cons     *Consolidator
 	recall   *Recaller
+	versions *versions
+	inbox    *Inbox
 	watching context.CancelFunc // the running watcher's stop, nil before Start
 	retired  sync.WaitGroup     // consolidators of an old workspace finishing
 	windows  windows            // where each chat's window starts
@@ -67,6 +69,8 @@ func (s *Service) build(opts ServiceOptions) {
 	s.opts = opts
 	s.store = NewStore(opts.Workspace, nil)
 	s.store.OnChange(s.publish)
+	s.versions = newVersions(s.store)
+	s.inbox = newInbox(s.store)
 	io := IndexOptions{Workspace: opts.Workspace, SessionsDir: sessionsDir(opts.Sessions),
 		Dir: filepath.Join(opts.IndexDir, workspaceID(opts.Workspace))}
 	if name := strings.TrimSpace(opts.EmbeddingModel); name != "" {
@@ -137,6 +141,9 @@ func (s *Service) watchLocked() error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.watching = cancel
+	if _, err := s.versions.sync(); err != nil { // onboarding's first commit, or edits made meanwhile
+		slog.Warn("memory history not brought up to date", "err", err)
+	}
 	return s.store.Watch(ctx)
 }
 
@@ -148,8 +155,9 @@ func (s *Service) Close(ctx context.Context) error {
 		s.watching()
 		s.watching = nil
 	}
-	cons, x := s.cons, s.index
+	cons, x, st := s.cons, s.index, s.store
 	s.mu.Unlock()
+	st.waitWatch() // a change being committed finishes first
 	err := cons.Wait(ctx)
 	cons.Close()
 	s.retired.Wait()
@@ -206,7 +214,7 @@ func (s *Service) Remember(text string) (string, error) {
 		return "Usage: /remember TEXT — e.g. /remember my sister's birthday is 3 May", nil
 	}
 	st, _, _ := s.parts()
-	if _, err := st.Remember(text); err != nil {
+	if _, err := st.RememberAs(text, Origin{Author: AuthorUser, Reason: "/remember " + clipLine(text, 72)}); err != nil {
 		return "", err
 	}
 	return "Saved to " + MemoryFile + ".", nil

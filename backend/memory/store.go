@@ -71,7 +71,9 @@ type File struct {
 // SaveResult is the outcome of a compare-and-swap Save: either Saved with the
 // new Hash, or a Conflict carrying both versions (nothing was written).
 type SaveResult struct {
-	Saved    bool      `json:"saved"`
+	Saved bool `json:"saved"`
+	// Proposed is set when the change waits in the memory inbox instead (inbox.go).
+	Proposed bool      `json:"proposed,omitempty"`
 	Hash     string    `json:"hash"`
 	Conflict *Conflict `json:"conflict,omitempty"`
 }
@@ -104,6 +106,9 @@ type Store struct {
 	subsMu    sync.Mutex
 	listeners []func(name string)
 	written   map[string]string // name → hash of this store's last write (the watcher skips its echo)
+	recorder  Recorder          // the history of versions (versions.go); nil records nothing
+	watchers  sync.WaitGroup    // running watch loops (Watch)
+	review    reviewGate        // the memory inbox's (inbox.go); nil holds nothing
 }
 
 // NewStore returns the store of workspace ws; now may be nil (time.Now).
@@ -310,11 +315,16 @@ func readIn(r *confined.Root, n string) ([]byte, fs.FileInfo, error) {
 // that did not exist). Otherwise nothing is written and the result carries
 // both versions. Saving what the file already holds always succeeds.
 func (s *Store) Save(name, content, expectedHash string) (SaveResult, error) {
+	return s.SaveAs(name, content, expectedHash, OriginEditor)
+}
+
+// SaveAs is Save by o: the history of versions says who changed the file and why.
+func (s *Store) SaveAs(name, content, expectedHash string, o Origin) (SaveResult, error) {
 	n, err := CheckName(name)
 	if err != nil {
 		return SaveResult{}, err
 	}
-	return s.update(n, func(cur File) (string, *Conflict) {
+	return s.update(n, o, func(cur File) (string, *Conflict) {
 		if cur.Hash != expectedHash && cur.Content != content {
 			return "", &Conflict{Mine: content, Theirs: cur.Content, TheirsHash: cur.Hash}
 		}
@@ -323,8 +333,8 @@ func (s *Store) Save(name, content, expectedHash string) (SaveResult, error) {
 }
 
 // update reads n under the lock, asks change for the new text (or a
-// conflict) and writes it atomically.
-func (s *Store) update(n string, change func(cur File) (string, *Conflict)) (SaveResult, error) {
+// conflict), writes it atomically and records the new version as o's.
+func (s *Store) update(n string, o Origin, change func(cur File) (string, *Conflict)) (SaveResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	unlock, err := s.lockFile()
@@ -344,10 +354,14 @@ func (s *Store) update(n string, change func(cur File) (string, *Conflict)) (Sav
 	if cur.Exists && h == cur.Hash {
 		return SaveResult{Saved: true, Hash: h}, nil
 	}
+	if held, err := s.held(n, cur, next, o); err != nil || held {
+		return SaveResult{Proposed: held, Hash: cur.Hash}, err
+	}
 	if err := s.write(n, []byte(next)); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", n, err)
 	}
 	s.wrote(n, h)
+	s.record(n, []byte(next), o) // still under the lock: the history keeps the writes' order
 	return SaveResult{Saved: true, Hash: h}, nil
 }
 
@@ -401,6 +415,11 @@ var stampRe = regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\]`)
 // AppendHistory appends one entry to HISTORY.md, stamped "[YYYY-MM-DD HH:MM]"
 // with at (a stamp the text already starts with is kept).
 func (s *Store) AppendHistory(entry string, at time.Time) error {
+	return s.AppendHistoryAs(entry, at, OriginConsolidation(""))
+}
+
+// AppendHistoryAs is AppendHistory by o.
+func (s *Store) AppendHistoryAs(entry string, at time.Time, o Origin) error {
 	entry = strings.TrimSpace(entry)
 	if entry == "" {
 		return errors.New("append history: empty entry")
@@ -408,19 +427,24 @@ func (s *Store) AppendHistory(entry string, at time.Time) error {
 	if !stampRe.MatchString(entry) {
 		entry = "[" + at.Format(EntryTime) + "] " + entry
 	}
-	_, err := s.update(HistoryFile, func(cur File) (string, *Conflict) {
+	_, err := s.update(HistoryFile, o, func(cur File) (string, *Conflict) {
 		return joinBlock(cur.Content, entry), nil
 	})
 	return err
 }
 
-// Remember appends a fact to MEMORY.md as a list item.
+// Remember appends a fact to MEMORY.md as a list item (the agent's remember tool).
 func (s *Store) Remember(text string) (SaveResult, error) {
+	return s.RememberAs(text, Origin{Author: AuthorAgent, Reason: "remember: " + clipLine(text, 72)})
+}
+
+// RememberAs is Remember by o.
+func (s *Store) RememberAs(text string, o Origin) (SaveResult, error) {
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" {
 		return SaveResult{}, errors.New("remember: nothing to remember (hint: give the fact as text)")
 	}
-	return s.update(MemoryFile, func(cur File) (string, *Conflict) {
+	return s.update(MemoryFile, o, func(cur File) (string, *Conflict) {
 		c := strings.TrimRight(cur.Content, "\n")
 		if c == "" {
 			return "- " + text + "\n", nil

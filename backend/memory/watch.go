@@ -34,20 +34,26 @@ func (s *Store) Watch(ctx context.Context) error {
 			}
 		}
 	}
+	s.watchers.Add(1)
 	go s.watchLoop(ctx, w)
 	return nil
 }
 
 func (s *Store) watchLoop(ctx context.Context, w *fsnotify.Watcher) {
+	defer s.watchers.Done()
 	defer w.Close()
 	var mu sync.Mutex
+	var inflight sync.WaitGroup // callbacks already running: they commit to the history
 	timers := map[string]*time.Timer{}
 	defer func() {
 		mu.Lock()
 		for _, t := range timers {
-			t.Stop()
+			if t.Stop() {
+				inflight.Done()
+			}
 		}
 		mu.Unlock()
+		inflight.Wait()
 	}()
 	for {
 		select {
@@ -71,11 +77,14 @@ func (s *Store) watchLoop(ctx context.Context, w *fsnotify.Watcher) {
 				continue
 			}
 			mu.Lock()
-			if t := timers[name]; t != nil {
-				t.Stop()
+			if t := timers[name]; t != nil && t.Stop() {
+				inflight.Done()
 			}
+			inflight.Add(1)
 			timers[name] = time.AfterFunc(watchDebounce, func() {
+				defer inflight.Done()
 				if ctx.Err() == nil && !s.ownEcho(name) {
+					s.recordOutside(name) // first: who hears of the change finds it in the history
 					s.notify(name)
 				}
 			})

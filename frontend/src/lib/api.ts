@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { approval, audit, chat, config, event, fitness, memory, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, chat, config, dream, event, fitness, memory, memrepo, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
@@ -22,6 +22,12 @@ export type MemoryFile = memory.File;
 export type MemorySaveResult = memory.SaveResult;
 export type MemoryResults = memory.Results;
 export type MemoryHit = memory.Hit;
+export type MemoryRev = memrepo.Rev;
+export type MemoryProposal = memory.Proposal;
+export type MemoryHunk = memory.Hunk;
+export type ReviewSettings = { enabled: boolean; expireHours: number; onExpiry: string };
+export type DreamStatus = dream.Status;
+export type DreamReport = dream.Report;
 /** A tool call waiting for the user (approval.Pending; args are masked JSON). */
 export type PendingApproval = Omit<approval.Pending, 'args' | 'convertValues'> & { args: unknown };
 /** One line of the audit log (audit.Entry; args are masked JSON). */
@@ -133,6 +139,20 @@ export const api = {
   saveMemoryFile: (name: string, content: string, expectedHash: string) => App.SaveMemoryFile(name, content, expectedHash),
   searchMemory: (query: string, k: number) => App.SearchMemory(query, k),
   onMemoryChange: (fn: (name: string) => void): (() => void) => EventsOn('memory:changed', (name: string) => fn(name)),
+  // The history of versions of the memory files (app_memory.go): newest first, a change's diff, restore.
+  memoryHistory: async (file: string): Promise<MemoryRev[]> => (await App.MemoryHistory(file)) ?? [],
+  memoryDiff: (rev: string, file: string) => App.MemoryDiff(rev, file),
+  restoreMemory: (rev: string, file: string) => App.RestoreMemory(rev, file),
+  // The memory inbox: Dream's and consolidation's changes held for review.
+  memoryProposals: async (): Promise<MemoryProposal[]> => (await App.MemoryProposals()) ?? [],
+  decideMemoryHunk: (id: string, hunk: number, action: 'approve' | 'reject', text?: string) =>
+    App.DecideMemoryHunk(id, hunk, action, text ?? '', text !== undefined),
+  reviewSettings: () => App.ReviewSettings(),
+  setReviewSettings: (rs: ReviewSettings) => App.SetReviewSettings(rs as memory.ReviewSettings),
+  // Dream, the memory upkeep system job (app_dream.go): pause, run now, never delete.
+  dreamStatus: () => App.DreamStatus(),
+  pauseDream: (paused: boolean) => App.PauseDream(paused),
+  runDreamNow: () => App.RunDreamNow(),
   approve: (runId: string, callId: string, decision: ApprovalDecision) => App.Approve(runId, callId, decision),
   pendingApprovals: async (): Promise<PendingApproval[]> => (await App.PendingApprovals()) ?? [],
   activity: async (filter: AuditFilter): Promise<AuditEntry[]> => (await App.Activity(filter as audit.Filter)) ?? [],

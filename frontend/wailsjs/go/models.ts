@@ -260,6 +260,123 @@ export namespace config {
 
 }
 
+export namespace dream {
+	
+	export class Budget {
+	    tokens: number;
+	    time: number;
+	    toolCalls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Budget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokens = source["tokens"];
+	        this.time = source["time"];
+	        this.toolCalls = source["toolCalls"];
+	    }
+	}
+	export class Report {
+	    // Go type: time
+	    started: any;
+	    duration: number;
+	    model: string;
+	    budget: Budget;
+	    tokens: number;
+	    toolCalls: number;
+	    noOps: number;
+	    edits: number;
+	    files: string[];
+	    proposed?: boolean;
+	    stopped?: string;
+	    summary?: string;
+	    skipped?: string;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.started = this.convertValues(source["started"], null);
+	        this.duration = source["duration"];
+	        this.model = source["model"];
+	        this.budget = this.convertValues(source["budget"], Budget);
+	        this.tokens = source["tokens"];
+	        this.toolCalls = source["toolCalls"];
+	        this.noOps = source["noOps"];
+	        this.edits = source["edits"];
+	        this.files = source["files"];
+	        this.proposed = source["proposed"];
+	        this.stopped = source["stopped"];
+	        this.summary = source["summary"];
+	        this.skipped = source["skipped"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Status {
+	    paused: boolean;
+	    running: boolean;
+	    every: string;
+	    // Go type: time
+	    nextRun: any;
+	    last?: Report;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.paused = source["paused"];
+	        this.running = source["running"];
+	        this.every = source["every"];
+	        this.nextRun = this.convertValues(source["nextRun"], null);
+	        this.last = this.convertValues(source["last"], Report);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace event {
 	
 	export class UsageData {
@@ -505,6 +622,71 @@ export namespace memory {
 	        this.mode = source["mode"];
 	    }
 	}
+	export class Hunk {
+	    id: number;
+	    oldStart: number;
+	    old: string[];
+	    new: string[];
+	    before?: string;
+	    status: string;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Hunk(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.oldStart = source["oldStart"];
+	        this.old = source["old"];
+	        this.new = source["new"];
+	        this.before = source["before"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Proposal {
+	    id: string;
+	    file: string;
+	    author: string;
+	    reason: string;
+	    // Go type: time
+	    created: any;
+	    hunks: Hunk[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Proposal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.file = source["file"];
+	        this.author = source["author"];
+	        this.reason = source["reason"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.hunks = this.convertValues(source["hunks"], Hunk);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Results {
 	    hits: Hit[];
 	    mode: string;
@@ -539,8 +721,25 @@ export namespace memory {
 		    return a;
 		}
 	}
+	export class ReviewSettings {
+	    enabled: boolean;
+	    expireHours: number;
+	    onExpiry: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReviewSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.expireHours = source["expireHours"];
+	        this.onExpiry = source["onExpiry"];
+	    }
+	}
 	export class SaveResult {
 	    saved: boolean;
+	    proposed?: boolean;
 	    hash: string;
 	    conflict?: Conflict;
 	
@@ -551,8 +750,53 @@ export namespace memory {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.saved = source["saved"];
+	        this.proposed = source["proposed"];
 	        this.hash = source["hash"];
 	        this.conflict = this.convertValues(source["conflict"], Conflict);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace memrepo {
+	
+	export class Rev {
+	    rev: string;
+	    // Go type: time
+	    time: any;
+	    author: string;
+	    message: string;
+	    files: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Rev(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rev = source["rev"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.author = source["author"];
+	        this.message = source["message"];
+	        this.files = source["files"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1158,6 +1402,40 @@ export namespace sessions {
 	        this.end = source["end"];
 	    }
 	}
+	export class HistoryVersion {
+	    at: number;
+	    messages: HistoryMessage[];
+	    runs: session.Run[];
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryVersion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = source["at"];
+	        this.messages = this.convertValues(source["messages"], HistoryMessage);
+	        this.runs = this.convertValues(source["runs"], session.Run);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class HistoryCall {
 	    id: string;
 	    name: string;
@@ -1218,40 +1496,6 @@ export namespace sessions {
 		    return a;
 		}
 	}
-	export class HistoryVersion {
-	    at: number;
-	    messages: HistoryMessage[];
-	    runs: session.Run[];
-	
-	    static createFrom(source: any = {}) {
-	        return new HistoryVersion(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.at = source["at"];
-	        this.messages = this.convertValues(source["messages"], HistoryMessage);
-	        this.runs = this.convertValues(source["runs"], session.Run);
-	    }
-	
-	convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class History {
 	    id: string;
 	    title: string;
@@ -1294,6 +1538,7 @@ export namespace sessions {
 		    return a;
 		}
 	}
+	
 	
 
 }

@@ -5,13 +5,15 @@ import {schedule} from '../models';
 import {config} from '../models';
 import {reminders} from '../models';
 import {fitness} from '../models';
+import {memory} from '../models';
+import {dream} from '../models';
 import {models} from '../models';
 import {settings} from '../models';
 import {reach} from '../models';
-import {memory} from '../models';
 import {session} from '../models';
 import {skills} from '../models';
 import {sessions} from '../models';
+import {memrepo} from '../models';
 import {approval} from '../models';
 import {chat} from '../models';
 import {event} from '../models';
@@ -21,6 +23,7 @@ export function Activity(arg1:audit.Filter):Promise<Array<audit.Entry>>;
 export function AddJob(arg1:schedule.JobSpec):Promise<schedule.Job>;
 
 export function AnswerMissed(arg1:string,arg2:boolean):Promise<void>;
+
 export function ApprovalMode():Promise<string>;
 
 export function ApprovalRules():Promise<config.Approval>;
@@ -39,13 +42,18 @@ export function ChooseFolder(arg1:string):Promise<string>;
 
 export function ContinueRun(arg1:string):Promise<string>;
 
+export function DecideMemoryHunk(arg1:string,arg2:number,arg3:string,arg4:string,arg5:boolean):Promise<memory.Proposal>;
+
 export function DeleteModel(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
 
 export function DismissNotice(arg1:string):Promise<void>;
 
+export function DreamStatus():Promise<dream.Status>;
+
 export function EditJob(arg1:string,arg2:schedule.JobSpec):Promise<schedule.Job>;
+
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
 export function FirstRun():Promise<models.FirstRun>;
@@ -72,7 +80,15 @@ export function ListSkills():Promise<Array<skills.Skill>>;
 
 export function LoadSession(arg1:string):Promise<sessions.History>;
 
+export function MemoryDiff(arg1:string,arg2:string):Promise<string>;
+
+export function MemoryHistory(arg1:string):Promise<Array<memrepo.Rev>>;
+
+export function MemoryProposals():Promise<Array<memory.Proposal>>;
+
 export function MoveKeyToKeyring(arg1:string):Promise<void>;
+
+export function PauseDream(arg1:boolean):Promise<void>;
 
 export function PauseJob(arg1:string,arg2:boolean):Promise<void>;
 
@@ -90,6 +106,12 @@ export function RemoveMCPServer(arg1:string):Promise<void>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<void>;
 
+export function RestoreMemory(arg1:string,arg2:string):Promise<string>;
+
+export function ReviewSettings():Promise<memory.ReviewSettings>;
+
+export function RunDreamNow():Promise<dream.Report>;
+
 export function RunJobNow(arg1:string):Promise<void>;
 
 export function SaveMCPServer(arg1:string,arg2:config.MCPServer):Promise<void>;
@@ -98,9 +120,9 @@ export function SaveMemoryFile(arg1:string,arg2:string,arg3:string):Promise<memo
 
 export function SaveSettings(arg1:settings.Settings):Promise<settings.SaveResult>;
 
-export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
-
 export function SearchChats(arg1:string,arg2:number):Promise<Array<sessions.ChatHit>>;
+
+export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
 
 export function SecretStorage():Promise<string>;
 
@@ -121,6 +143,8 @@ export function SetLaunchAtLogin(arg1:boolean):Promise<void>;
 export function SetMissedRuns(arg1:string):Promise<void>;
 
 export function SetRemindersPaused(arg1:boolean):Promise<void>;
+
+export function SetReviewSettings(arg1:memory.ReviewSettings):Promise<void>;
 
 export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<void>;
 

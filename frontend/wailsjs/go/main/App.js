@@ -50,6 +50,10 @@ export function ContinueRun(arg1) {
   return window['go']['main']['App']['ContinueRun'](arg1);
 }
 
+export function DecideMemoryHunk(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['main']['App']['DecideMemoryHunk'](arg1, arg2, arg3, arg4, arg5);
+}
+
 export function DeleteModel(arg1) {
   return window['go']['main']['App']['DeleteModel'](arg1);
 }
@@ -60,6 +64,10 @@ export function DeleteSession(arg1) {
 
 export function DismissNotice(arg1) {
   return window['go']['main']['App']['DismissNotice'](arg1);
+}
+
+export function DreamStatus() {
+  return window['go']['main']['App']['DreamStatus']();
 }
 
 export function EditJob(arg1, arg2) {
@@ -118,8 +126,24 @@ export function LoadSession(arg1) {
   return window['go']['main']['App']['LoadSession'](arg1);
 }
 
+export function MemoryDiff(arg1, arg2) {
+  return window['go']['main']['App']['MemoryDiff'](arg1, arg2);
+}
+
+export function MemoryHistory(arg1) {
+  return window['go']['main']['App']['MemoryHistory'](arg1);
+}
+
+export function MemoryProposals() {
+  return window['go']['main']['App']['MemoryProposals']();
+}
+
 export function MoveKeyToKeyring(arg1) {
   return window['go']['main']['App']['MoveKeyToKeyring'](arg1);
+}
+
+export function PauseDream(arg1) {
+  return window['go']['main']['App']['PauseDream'](arg1);
 }
 
 export function PauseJob(arg1, arg2) {
@@ -154,6 +178,18 @@ export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
 }
 
+export function RestoreMemory(arg1, arg2) {
+  return window['go']['main']['App']['RestoreMemory'](arg1, arg2);
+}
+
+export function ReviewSettings() {
+  return window['go']['main']['App']['ReviewSettings']();
+}
+
+export function RunDreamNow() {
+  return window['go']['main']['App']['RunDreamNow']();
+}
+
 export function RunJobNow(arg1) {
   return window['go']['main']['App']['RunJobNow'](arg1);
 }
@@ -170,12 +206,12 @@ export function SaveSettings(arg1) {
   return window['go']['main']['App']['SaveSettings'](arg1);
 }
 
-export function SearchMemory(arg1, arg2) {
-  return window['go']['main']['App']['SearchMemory'](arg1, arg2);
-}
-
 export function SearchChats(arg1, arg2) {
   return window['go']['main']['App']['SearchChats'](arg1, arg2);
+}
+
+export function SearchMemory(arg1, arg2) {
+  return window['go']['main']['App']['SearchMemory'](arg1, arg2);
 }
 
 export function SecretStorage() {
@@ -216,6 +252,10 @@ export function SetMissedRuns(arg1) {
 
 export function SetRemindersPaused(arg1) {
   return window['go']['main']['App']['SetRemindersPaused'](arg1);
+}
+
+export function SetReviewSettings(arg1) {
+  return window['go']['main']['App']['SetReviewSettings'](arg1);
 }
 
 export function SetSkillEnabled(arg1, arg2) {

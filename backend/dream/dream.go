@@ -1,0 +1,431 @@
+package dream
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"hearth/backend/internal/atomicfile"
+	"hearth/backend/llm"
+	"hearth/backend/memory"
+	"hearth/backend/session"
+)
+
+// DefaultEvery is how often Dream looks for new history.
+const DefaultEvery = 4 * time.Hour
+
+// Options configure a Service. Store, Resolve and Model are required.
+type Options struct {
+	// Store is the current workspace's memory files (the memory service's).
+	Store func() *memory.Store
+	// Sessions are the chats; nil leaves recent chats out.
+	Sessions *session.Store
+	Resolve  func(name string) (llm.Provider, string, error)
+	// Model is the model a pass uses (the default chat model).
+	Model         func() string
+	ContextTokens int
+	Budget        Budget
+	Every         time.Duration // 0: DefaultEvery
+	// Writer saves the edits; nil writes them into the files.
+	Writer Writer
+	// Done hears every pass's report (the Activity view, the window).
+	Done func(Report)
+	Now  func() time.Time
+}
+
+// State is Dream's bookkeeping, kept in <workspace>/.hearth/dream.json.
+type State struct {
+	Paused  bool      `json:"paused"`
+	LastRun time.Time `json:"lastRun,omitzero"`
+	// HistoryLen and HistoryHash mark how much of HISTORY.md the last pass read.
+	HistoryLen  int     `json:"historyLen"`
+	HistoryHash string  `json:"historyHash,omitempty"`
+	Last        *Report `json:"last,omitempty"`
+}
+
+// Status is what the Reminders view shows of the system job.
+type Status struct {
+	Paused  bool      `json:"paused"`
+	Running bool      `json:"running"`
+	Every   string    `json:"every"`
+	NextRun time.Time `json:"nextRun,omitzero"`
+	Last    *Report   `json:"last,omitempty"`
+}
+
+// Service runs Dream passes: on a timer in the process that runs reminders, and on
+// request (Run now, `hearth memory dream`). One pass at a time.
+type Service struct {
+	opts Options
+
+	mu      sync.Mutex
+	running bool
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// New returns the service; nothing runs until Start or RunNow.
+func New(opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Every <= 0 {
+		opts.Every = DefaultEvery
+	}
+	opts.Budget = opts.Budget.withDefaults()
+	return &Service{opts: opts}
+}
+
+func (s *Service) statePath() string {
+	return filepath.Join(s.opts.Store().Workspace(), ".hearth", "dream.json")
+}
+
+func (s *Service) state() State {
+	var st State
+	b, err := os.ReadFile(s.statePath())
+	if err == nil {
+		if err := json.Unmarshal(b, &st); err != nil {
+			slog.Warn("dream.json unreadable: starting over", "err", err) // the worst case is one extra pass
+			st = State{}
+		}
+	}
+	return st
+}
+
+func (s *Service) save(st State) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	p := s.statePath()
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(p, b, 0o600)
+}
+
+// Status is the job's state for the Reminders view.
+func (s *Service) Status() Status {
+	st := s.state()
+	s.mu.Lock()
+	running := s.running
+	s.mu.Unlock()
+	out := Status{Paused: st.Paused, Running: running, Every: s.opts.Every.String(), Last: st.Last}
+	if !st.Paused {
+		out.NextRun = st.LastRun.Add(s.opts.Every)
+		if st.LastRun.IsZero() {
+			out.NextRun = s.opts.Now().Add(firstDelay)
+		}
+	}
+	return out
+}
+
+// SetPaused pauses or resumes the job (kept across restarts).
+func (s *Service) SetPaused(paused bool) error {
+	st := s.state()
+	st.Paused = paused
+	return s.save(st)
+}
+
+// firstDelay keeps the first pass away from the busy start of the app.
+const firstDelay = 10 * time.Minute
+
+// Start runs passes on the timer until Close: every Every, and only when there is
+// new history.
+func (s *Service) Start(ctx context.Context) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.mu.Unlock()
+		cancel()
+		return
+	}
+	s.cancel = cancel
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for {
+			wait := firstDelay
+			if st := s.state(); !st.LastRun.IsZero() {
+				wait = max(time.Until(st.LastRun.Add(s.opts.Every)), time.Minute)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			if st := s.state(); !st.Paused {
+				if _, err := s.run(ctx, false); err != nil && ctx.Err() == nil {
+					slog.Warn("dream pass failed", "err", err)
+				}
+			}
+		}
+	}()
+}
+
+// Close stops the timer and cancels a running pass (its edits are not written).
+func (s *Service) Close(context.Context) error {
+	s.mu.Lock()
+	cancel := s.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	s.wg.Wait()
+	return nil
+}
+
+// ErrBusy is a pass asked for while one runs.
+var ErrBusy = errors.New("a Dream pass is already running")
+
+// RunNow runs a pass at once, even with nothing new (it still tidies the files).
+func (s *Service) RunNow(ctx context.Context) (Report, error) { return s.run(ctx, true) }
+
+func (s *Service) run(ctx context.Context, always bool) (Report, error) {
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		return Report{}, ErrBusy
+	}
+	s.running = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running = false
+		s.mu.Unlock()
+	}()
+	st := s.state()
+	rep, next, err := s.pass(ctx, st, always)
+	if err != nil {
+		rep.Err = err.Error()
+	}
+	if ctx.Err() != nil { // cancelled by shutdown: nothing written, done next time
+		return rep, ctx.Err()
+	}
+	next.Last = &rep
+	if serr := s.save(next); serr != nil {
+		err = errors.Join(err, fmt.Errorf("dream: save its state: %w", serr))
+	}
+	if s.opts.Done != nil {
+		s.opts.Done(rep)
+	}
+	return rep, err
+}
+
+// pass gathers what is new, runs the model under the budget and writes the result.
+func (s *Service) pass(ctx context.Context, st State, always bool) (Report, State, error) {
+	started := s.opts.Now()
+	rep := Report{Started: started, Budget: s.opts.Budget, Files: []string{}}
+	store := s.opts.Store()
+	material, next, err := s.material(store, st)
+	next.Paused = st.Paused
+	if err != nil {
+		return rep, st, err
+	}
+	if material == "" && !always {
+		rep.Skipped = "no new history"
+		next.LastRun = started
+		return rep, next, nil
+	}
+	if material == "" {
+		material = "(nothing new: tidy the files — merge duplicates, drop what is stale)"
+	}
+	name := s.opts.Model()
+	p, model, err := s.opts.Resolve(name)
+	if err != nil {
+		return rep, st, fmt.Errorf("dream: model %s: %w", name, err)
+	}
+	rep.Model = name
+	ps := &pass{p: p, model: model, ctxTok: s.opts.ContextTokens, budget: s.opts.Budget, store: store, rep: &rep, work: map[string]*doc{}}
+	for short, path := range editable {
+		f, err := store.Read(path)
+		if err != nil {
+			return rep, st, err
+		}
+		ps.work[short] = &doc{path: path, base: f.Content, hash: f.Hash, text: f.Content}
+	}
+	err = ps.run(ctx, material)
+	rep.Duration = s.opts.Now().Sub(started)
+	if err != nil {
+		return rep, st, fmt.Errorf("dream with %s: %w", name, err)
+	}
+	if ctx.Err() != nil {
+		return rep, st, ctx.Err()
+	}
+	if err := s.write(ps, &rep); err != nil {
+		return rep, st, err
+	}
+	next.LastRun = started
+	return rep, next, nil
+}
+
+// write saves the changed working copies, one commit per file saying what the pass did.
+func (s *Service) write(ps *pass, rep *Report) error {
+	reason := "Dream: " + strings.TrimSpace(rep.Summary)
+	if rep.Summary == "" {
+		reason = "Dream: tidied memory"
+	}
+	if rep.Stopped != "" {
+		reason += " (stopped at the " + rep.Stopped + " budget)"
+	}
+	o := memory.Origin{Author: memory.AuthorDream, Reason: reason}
+	names := make([]string, 0, len(ps.work))
+	for n := range ps.work {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var errs []error
+	for _, n := range names {
+		d := ps.work[n]
+		if d.text == d.base {
+			continue
+		}
+		proposed, err := s.writer(ps.store).Write(d.path, d.text, d.hash, o)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", n, err))
+			continue
+		}
+		rep.Files = append(rep.Files, d.path)
+		rep.Proposed = rep.Proposed || proposed
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Service) writer(st *memory.Store) Writer {
+	if s.opts.Writer != nil {
+		return s.opts.Writer
+	}
+	return direct{st}
+}
+
+// direct writes into the files, refusing when the user changed one meanwhile.
+type direct struct{ st *memory.Store }
+
+// ErrChanged is a file the user changed while Dream worked on it: Dream's edit
+// of it is dropped (the next pass starts from the new text).
+var ErrChanged = errors.New("changed while Dream worked on it; its edits were dropped")
+
+func (d direct) Write(file, text, baseHash string, o memory.Origin) (bool, error) {
+	res, err := d.st.SaveAs(file, text, baseHash, o)
+	if err != nil {
+		return false, err
+	}
+	if res.Conflict != nil {
+		return false, ErrChanged
+	}
+	return res.Proposed, nil
+}
+
+// Caps of the material one pass reads: a pass folds in a day or so of history; a
+// longer backlog is read over several passes (the cursor moves by what was read).
+const (
+	maxMaterial = 12_000
+	maxChat     = 1_500
+)
+
+// material is what is new since st: HISTORY.md past the cursor, daily notes and
+// chats changed since the last pass. It returns the state the pass moves to.
+func (s *Service) material(store *memory.Store, st State) (string, State, error) {
+	next := st
+	var b strings.Builder
+	h, err := store.Read(memory.HistoryFile)
+	if err != nil {
+		return "", st, err
+	}
+	start := 0
+	if st.HistoryLen <= len(h.Content) && prefixHash(h.Content[:st.HistoryLen]) == st.HistoryHash {
+		start = st.HistoryLen // the usual case: entries were appended
+	}
+	if fresh := strings.TrimSpace(h.Content[start:]); fresh != "" {
+		take := h.Content[start:]
+		if len(take) > maxMaterial/2 {
+			take = take[:cutAt(take, maxMaterial/2)]
+		}
+		b.WriteString("### HISTORY.md (new entries)\n" + strings.TrimSpace(take) + "\n\n")
+		next.HistoryLen = start + len(take)
+	} else {
+		next.HistoryLen = len(h.Content)
+	}
+	next.HistoryHash = prefixHash(h.Content[:next.HistoryLen])
+	files, err := store.List()
+	if err != nil {
+		return "", st, err
+	}
+	for _, f := range files {
+		if f.Kind != memory.KindDaily || !f.ModTime.After(st.LastRun) || b.Len() > maxMaterial {
+			continue
+		}
+		d, err := store.Read(f.Path)
+		if err != nil || strings.TrimSpace(d.Content) == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "### Daily note %s\n%s\n\n", f.Name, clipText(d.Content, maxMaterial/4))
+	}
+	if s.opts.Sessions != nil {
+		sums, _ := s.opts.Sessions.List()
+		for _, sum := range sums {
+			if !sum.Updated.After(st.LastRun) || b.Len() > maxMaterial || strings.HasPrefix(sum.ID, "cron:") || sum.ID == "heartbeat" {
+				continue
+			}
+			if text := recentChat(s.opts.Sessions, sum.ID); text != "" {
+				fmt.Fprintf(&b, "### Chat %q (%s)\n%s\n\n", sum.Title, sum.Updated.Format("2006-01-02"), text)
+			}
+		}
+	}
+	return strings.TrimSpace(b.String()), next, nil
+}
+
+// recentChat is the end of a chat's user and assistant text, up to maxChat bytes.
+func recentChat(ss *session.Store, id string) string {
+	sess, err := ss.Load(id)
+	if err != nil {
+		return ""
+	}
+	var lines []string
+	size := 0
+	msgs := sess.Messages()
+	for i := len(msgs) - 1; i >= 0 && size < maxChat; i-- {
+		m := msgs[i]
+		if (m.Role != llm.RoleUser && m.Role != llm.RoleAssistant) || strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		line := strings.ToUpper(string(m.Role)) + ": " + clipText(m.Content, 400)
+		lines = append([]string{line}, lines...)
+		size += len(line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func prefixHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// cutAt is a cut point at most n bytes in, at a paragraph (entry) end when one is near.
+func cutAt(s string, n int) int {
+	if i := strings.LastIndex(s[:n], "\n\n"); i > n/2 {
+		return i + 2
+	}
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return n
+}
+
+func clipText(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	return s[:cutAt(s, n)] + " […]"
+}

@@ -1,0 +1,249 @@
+package memory
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"hearth/backend/memrepo"
+)
+
+// Origin says who changed a memory file and why; it becomes the author and the
+// message of the change's commit in the history of versions.
+type Origin struct {
+	Author string
+	Reason string
+	// Approved is a change the user approved in the memory inbox: it is not held again.
+	Approved bool
+}
+
+// The authors of the history (docs/memory.md lists them).
+const (
+	AuthorAgent         = "agent"
+	AuthorUser          = "you"
+	AuthorConsolidation = "consolidation"
+	AuthorDream         = "Dream"
+	AuthorOutside       = "outside Hearth"
+	AuthorHearth        = "Hearth"
+)
+
+// OriginEditor is a save from the sidebar's editor.
+var OriginEditor = Origin{Author: AuthorUser, Reason: "edited in the memory sidebar"}
+
+// OriginConsolidation is a consolidation of the chat sessionID ("" for one not named).
+func OriginConsolidation(sessionID string) Origin {
+	if sessionID == "" {
+		return Origin{Author: AuthorConsolidation, Reason: "consolidated older chat messages"}
+	}
+	return Origin{Author: AuthorConsolidation, Reason: "consolidated older messages of chat " + sessionID}
+}
+
+// Recorder is told every version a store writes: the file, its new content and who
+// wrote it. It runs under the store's lock, so versions arrive in the order written.
+type Recorder func(name string, content []byte, o Origin)
+
+// SetRecorder makes rec hear every version this store writes, and every change the
+// watcher sees made outside Hearth.
+func (s *Store) SetRecorder(rec Recorder) {
+	s.subsMu.Lock()
+	s.recorder = rec
+	s.subsMu.Unlock()
+}
+
+func (s *Store) record(name string, content []byte, o Origin) {
+	s.subsMu.Lock()
+	rec := s.recorder
+	s.subsMu.Unlock()
+	if rec != nil && Versioned(name) {
+		rec(name, content, o)
+	}
+}
+
+// recordOutside records the current content of a file another program changed
+// (or deleted: nil content).
+func (s *Store) recordOutside(name string) {
+	if !Versioned(name) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	unlock, err := s.lockFile()
+	if err != nil {
+		return
+	}
+	defer unlock()
+	f, err := s.read(name)
+	if err != nil {
+		return
+	}
+	var content []byte
+	if f.Exists {
+		content = []byte(f.Content)
+	}
+	s.record(name, content, Origin{Author: AuthorOutside, Reason: "changed outside Hearth: " + name})
+}
+
+// put replaces a file whatever it holds now (a restore).
+func (s *Store) put(name, content string, o Origin) (SaveResult, error) {
+	n, err := CheckName(name)
+	if err != nil {
+		return SaveResult{}, err
+	}
+	return s.update(n, o, func(File) (string, *Conflict) { return content, nil })
+}
+
+// Versioned reports whether the history of versions keeps name (a clean name as
+// CheckName returns): MEMORY.md, HISTORY.md, the daily notes and the persona files.
+// Skills are not versioned: they are programs the user installs, not memory.
+func Versioned(name string) bool {
+	if name == MemoryFile || name == HistoryFile || dailyRe.MatchString(name) {
+		return true
+	}
+	for _, p := range personaFiles() {
+		if name == p {
+			return true
+		}
+	}
+	return false
+}
+
+// HistoryDir is where a workspace's history of versions is kept: a bare git
+// repository in the workspace's .hearth folder, beside (never inside) a git
+// repository of the user's own.
+func HistoryDir(workspace string) string {
+	return filepath.Join(workspace, ".hearth", "memory.git")
+}
+
+// versions connects a store to its history repository.
+type versions struct {
+	store *Store
+	repo  *memrepo.Repo
+	now   func() time.Time
+	log   *slog.Logger
+	mu    sync.Mutex // one sync at a time (the watcher and a command may race)
+}
+
+func newVersions(st *Store) *versions {
+	v := &versions{store: st, repo: memrepo.New(HistoryDir(st.Workspace()), nil), now: time.Now, log: slog.Default()}
+	st.SetRecorder(v.record)
+	return v
+}
+
+func (v *versions) record(name string, content []byte, o Origin) {
+	_, err := v.repo.Commit(memrepo.Change{Files: map[string][]byte{name: content}, Author: o.Author,
+		Message: cleanReason(o.Reason, name), When: v.now()})
+	if err != nil {
+		// The file is saved: it stays the truth, and the next sync commits it.
+		v.log.Warn("memory change not recorded in the history", "file", name, "err", err)
+	}
+}
+
+// sync commits what changed while Hearth was not looking; the first commit of a
+// history is onboarding's.
+func (v *versions) sync() (string, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var rev string
+	// Under the store's lock: a write between reading a file and committing it
+	// would otherwise be overtaken in the history by the older text.
+	err := v.store.locked(func() error {
+		files, err := v.store.List()
+		if err != nil {
+			return err
+		}
+		current := map[string][]byte{}
+		for _, f := range files {
+			if !Versioned(f.Path) {
+				continue
+			}
+			c, err := v.store.read(f.Path)
+			if err != nil {
+				return err
+			}
+			if c.Exists {
+				current[f.Path] = []byte(c.Content)
+			}
+		}
+		log, err := v.repo.Log("", 1)
+		if err != nil {
+			return err
+		}
+		author, msg := AuthorOutside, "changed while Hearth was not watching"
+		if len(log) == 0 {
+			author, msg = AuthorHearth, "onboarding: the first version of the memory and persona files"
+		}
+		rev, err = v.repo.Sync(current, author, msg)
+		return err
+	})
+	return rev, err
+}
+
+// cleanReason is a commit message: the reason, or a plain one naming the file.
+func cleanReason(reason, name string) string {
+	if r := strings.TrimSpace(reason); r != "" {
+		return r
+	}
+	return "changed " + name
+}
+
+// clipLine makes text one line of at most n runes.
+func clipLine(text string, n int) string {
+	t := strings.Join(strings.Fields(text), " ")
+	if r := []rune(t); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return t
+}
+
+// fileName cleans a file argument ("MEMORY.md", "memory/HISTORY.md", "SOUL.md",
+// "2026-11-23") to a versioned file's path; "" stays "".
+func fileName(name string) (string, error) {
+	if strings.TrimSpace(name) == "" {
+		return "", nil
+	}
+	n, err := CheckName(name)
+	if err != nil {
+		return "", err
+	}
+	if !Versioned(n) {
+		return "", fmt.Errorf("%s has no history (hint: MEMORY.md, HISTORY.md, the daily notes and the persona files are versioned; skills are not)", n)
+	}
+	return n, nil
+}
+
+// reviewGate holds a change for review; it reports whether it did.
+type reviewGate func(name string, cur File, next string, o Origin) (bool, error)
+
+func (s *Store) setReview(g reviewGate) {
+	s.subsMu.Lock()
+	s.review = g
+	s.subsMu.Unlock()
+}
+
+func (s *Store) held(name string, cur File, next string, o Origin) (bool, error) {
+	s.subsMu.Lock()
+	g := s.review
+	s.subsMu.Unlock()
+	if g == nil || o.Approved {
+		return false, nil
+	}
+	return g(name, cur, next, o)
+}
+
+// waitWatch waits until stopped watchers have finished (their last commits included).
+func (s *Store) waitWatch() { s.watchers.Wait() }
+
+// locked runs fn under the store's locks, as a write does.
+func (s *Store) locked(fn func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	unlock, err := s.lockFile()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn()
+}

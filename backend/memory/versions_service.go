@@ -1,0 +1,189 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"hearth/backend/memrepo"
+)
+
+// Rev is one change in the history of the memory files (newest first in History).
+type Rev = memrepo.Rev
+
+// Revs is a list of changes; its String is one line per change (FormatLog).
+type Revs []Rev
+
+func (r Revs) String() string { return FormatLog(r) }
+
+func (s *Service) currentVersions() *versions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.versions
+}
+
+// SyncHistory commits what changed in the memory files while Hearth was not
+// watching (the first call of a workspace makes onboarding's commit).
+func (s *Service) SyncHistory() error {
+	_, err := s.currentVersions().sync()
+	return err
+}
+
+// History lists the changes of the memory files, newest first; of one file when
+// file is not "" (limit 0: all).
+func (s *Service) History(file string, limit int) (Revs, error) {
+	n, err := fileName(file)
+	if err != nil {
+		return nil, err
+	}
+	v := s.currentVersions()
+	if _, err := v.sync(); err != nil {
+		return nil, err
+	}
+	revs, err := v.repo.Log(n, limit)
+	return Revs(revs), err
+}
+
+// Diff is the unified diff of the change rev, of one file when file is not "".
+func (s *Service) Diff(rev, file string) (string, error) {
+	n, err := fileName(file)
+	if err != nil {
+		return "", err
+	}
+	return s.currentVersions().repo.Diff(rev, n)
+}
+
+// Version is a file's text at rev (exists false: the file was not there).
+func (s *Service) Version(rev, file string) (content string, exists bool, err error) {
+	n, err := fileName(file)
+	if err != nil || n == "" {
+		return "", false, cmpErr(err, fmt.Errorf("name a file"))
+	}
+	b, ok, err := s.currentVersions().repo.Show(rev, n)
+	return string(b), ok, err
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// Restore puts the memory files back as they were right after the change rev —
+// one file when file is not "", else every versioned file that existed then. The
+// restore is itself a change in the history, so it can be undone the same way. A
+// file that did not exist at rev is left as it is.
+func (s *Service) Restore(rev, file string) (string, error) {
+	n, err := fileName(file)
+	if err != nil {
+		return "", err
+	}
+	v := s.currentVersions()
+	if _, err := v.sync(); err != nil { // an unrecorded edit gets its commit first: nothing is lost
+		return "", err
+	}
+	full, err := v.repo.Resolve(rev)
+	if err != nil {
+		return "", err
+	}
+	names := []string{n}
+	if n == "" {
+		if names, err = v.repo.Files(full); err != nil {
+			return "", err
+		}
+	}
+	short := full[:10]
+	var restored []string
+	for _, name := range names {
+		b, ok, err := v.repo.Show(full, name)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			if n != "" {
+				return "", fmt.Errorf("%s did not exist at %s (hint: `hearth memory log %s` lists its versions)", name, short, strings.TrimPrefix(name, "memory/"))
+			}
+			continue
+		}
+		cur, err := v.store.Read(name)
+		if err != nil {
+			return "", err
+		}
+		if cur.Exists && cur.Content == string(b) {
+			continue
+		}
+		o := Origin{Author: AuthorUser, Reason: fmt.Sprintf("restore %s to %s", name, short)}
+		if _, err := v.store.put(name, string(b), o); err != nil {
+			return "", err
+		}
+		restored = append(restored, name)
+	}
+	if len(restored) == 0 {
+		return fmt.Sprintf("Nothing to restore: the files already hold the text of %s.", short), nil
+	}
+	return fmt.Sprintf("Restored %s to %s (undo: restore the change before this one).", strings.Join(restored, ", "), short), nil
+}
+
+// MemoryCommand is the chat's /memory command: log [FILE], diff REV [FILE],
+// restore REV [FILE].
+func (s *Service) MemoryCommand(_ context.Context, arg string) (string, error) {
+	f := strings.Fields(arg)
+	usage := "Usage: /memory log [FILE] · /memory diff REV [FILE] · /memory restore REV [FILE] (FILE: MEMORY.md, USER.md, SOUL.md, HISTORY.md, a daily note)"
+	if len(f) == 0 {
+		return usage, nil
+	}
+	file := func(i int) string {
+		if len(f) > i {
+			return f[i]
+		}
+		return ""
+	}
+	switch f[0] {
+	case "log":
+		revs, err := s.History(file(1), 20)
+		if err != nil {
+			return "", err
+		}
+		return revs.String(), nil
+	case "diff":
+		if len(f) < 2 {
+			return usage, nil
+		}
+		d, err := s.Diff(f[1], file(2))
+		if err != nil {
+			return "", err
+		}
+		if d == "" {
+			return "No change to show.", nil
+		}
+		return "```diff\n" + strings.TrimRight(d, "\n") + "\n```", nil
+	case "restore":
+		if len(f) < 2 {
+			return usage, nil
+		}
+		return s.Restore(f[1], file(2))
+	}
+	return usage, nil
+}
+
+// FormatLog renders revisions one per line: short rev, time, author, message, files.
+func FormatLog(revs []Rev) string {
+	if len(revs) == 0 {
+		return "No history yet."
+	}
+	var b strings.Builder
+	for _, r := range revs {
+		msg, _, _ := strings.Cut(r.Message, "\n")
+		fmt.Fprintf(&b, "%s  %s  %-14s %s  (%s)\n", r.Rev[:10], r.Time.Local().Format("2006-01-02 15:04"), r.Author, msg, strings.Join(r.Files, ", "))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Inbox is the current workspace's memory inbox: Dream's and consolidation's
+// changes held for review when "Review memory changes" is on.
+func (s *Service) Inbox() *Inbox {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inbox
+}

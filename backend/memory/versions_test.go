@@ -1,0 +1,128 @@
+package memory
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func authors(revs []Rev) string {
+	var a []string
+	for _, r := range revs {
+		a = append(a, r.Author)
+	}
+	return strings.Join(a, ",")
+}
+
+// Every way a memory file changes becomes a commit saying who and why: onboarding,
+// /remember, the agent's remember tool, the sidebar, consolidation and an editor
+// outside Hearth; a restore brings the old text back as a change of its own.
+func TestEveryChangeIsVersioned(t *testing.T) {
+	f := newConsFixture(t, 3)
+	// A user's own git repository in the workspace is left alone.
+	writeFile(t, f.ws, ".git/HEAD", "ref: refs/heads/mine\n")
+	s := serviceOver(t, f, nil)
+	if err := s.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	revs, err := s.History("", 0)
+	if err != nil || len(revs) != 1 || revs[0].Author != AuthorHearth || !strings.HasPrefix(revs[0].Message, "onboarding") {
+		t.Fatalf("onboarding commit: %+v %v", revs, err)
+	}
+	if _, err := s.Remember("my sister's birthday is 3 May"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Store().Remember("prefers tea"); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := s.Store().Read("SOUL.md")
+	if _, err := s.Store().Save("SOUL.md", "Be brief.\n", cur.Hash); err != nil {
+		t.Fatal(err)
+	}
+	f.fake.Enqueue(saveCall("[2026-11-23 14:05] Talked about sourdough.", "- Lives in Porto.\n- Bakes sourdough.\n"))
+	s.AfterRun(f.id, 6, 4)
+	if err := s.Consolidations().Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	revs, err = s.History("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := authors(revs); got != "consolidation,consolidation,you,agent,you,Hearth" {
+		t.Fatalf("authors %s\n%+v", got, revs)
+	}
+	if !strings.HasPrefix(revs[2].Message, "edited in the memory sidebar") || revs[3].Message != "remember: prefers tea" ||
+		!strings.Contains(revs[4].Message, "/remember my sister") || !strings.Contains(revs[0].Message, f.id) {
+		t.Errorf("messages: %+v", revs)
+	}
+
+	// An editor outside Hearth: the watcher commits it.
+	writeFile(t, f.ws, MemoryFile, "- Lives in Lisbon now.\n")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		revs, _ = s.History(MemoryFile, 1)
+		if len(revs) == 1 && revs[0].Author == AuthorOutside {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the outside edit was not committed: %+v", revs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// Restore the text before the outside edit.
+	msg, err := s.Restore(revs[0].Rev+"^", "MEMORY.md")
+	if err != nil || !strings.HasPrefix(msg, "Restored memory/MEMORY.md") {
+		t.Fatalf("restore: %q %v", msg, err)
+	}
+	if got := f.read(t, MemoryFile); got != "- Lives in Porto.\n- Bakes sourdough.\n" {
+		t.Errorf("restored text %q", got)
+	}
+	memLog, _ := s.History("MEMORY.md", 0)
+	if memLog[0].Author != AuthorUser || !strings.HasPrefix(memLog[0].Message, "restore memory/MEMORY.md to ") {
+		t.Errorf("restore commit: %+v", memLog[0])
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.ws, ".git/HEAD")); string(b) != "ref: refs/heads/mine\n" {
+		t.Errorf("the user's repository changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(HistoryDir(f.ws), "HEAD")); err != nil {
+		t.Errorf("no history repository beside it: %v", err)
+	}
+
+	// The chat command.
+	out, _ := s.MemoryCommand(t.Context(), "log MEMORY.md")
+	if !strings.Contains(out, "restore memory/MEMORY.md") || !strings.Contains(out, "outside Hearth") {
+		t.Errorf("/memory log:\n%s", out)
+	}
+	out, _ = s.MemoryCommand(t.Context(), "diff "+memLog[0].Rev[:8]+" MEMORY.md")
+	if !strings.Contains(out, "-- Lives in Lisbon now.") || !strings.Contains(out, "+- Bakes sourdough.") {
+		t.Errorf("/memory diff:\n%s", out)
+	}
+	if _, err := s.MemoryCommand(t.Context(), "restore nothex"); err == nil {
+		t.Error("a bad revision restored")
+	}
+	if _, err := s.History("skills/git", 0); err == nil {
+		t.Error("a skill has a history")
+	}
+}
+
+// Edits made while Hearth was not running are committed when it next looks.
+func TestEditsWhileClosedCommittedOnNextLook(t *testing.T) {
+	f := newConsFixture(t, 1)
+	s := serviceOver(t, f, nil)
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, f.ws, "USER.md", "Name: Ana\n")
+	revs, err := s.History("", 0)
+	if err != nil || len(revs) != 2 || revs[0].Author != AuthorOutside || strings.Join(revs[0].Files, ",") != "USER.md" {
+		t.Fatalf("%+v %v", revs, err)
+	}
+	v, ok, err := s.Version(revs[0].Rev, "USER.md")
+	if err != nil || !ok || v != "Name: Ana\n" {
+		t.Errorf("version %q %v %v", v, ok, err)
+	}
+}

@@ -1,0 +1,74 @@
+package memrepo
+
+import (
+	"bufio"
+	"compress/zlib"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"hearth/backend/internal/atomicfile"
+)
+
+// repair points the branch at the newest commit that is whole (its tree and
+// files all readable) after cause made the current one unusable. Commits are
+// found among the loose objects (Hearth never packs them). With none left the
+// history starts again empty; the files themselves are untouched either way.
+func (r *Repo) repair(cause error) (*object.Commit, error) {
+	var best *object.Commit
+	objects := filepath.Join(r.dir, "objects")
+	dirs, _ := os.ReadDir(objects)
+	for _, d := range dirs {
+		if !d.IsDir() || len(d.Name()) != 2 {
+			continue
+		}
+		ents, _ := os.ReadDir(filepath.Join(objects, d.Name()))
+		for _, e := range ents {
+			name := d.Name() + e.Name()
+			if !plumbing.IsHash(name) || !isCommitObject(filepath.Join(objects, d.Name(), e.Name())) {
+				continue
+			}
+			c, err := r.verified(plumbing.NewHash(name))
+			if err != nil {
+				continue
+			}
+			if best == nil || c.Committer.When.After(best.Committer.When) {
+				best = c
+			}
+		}
+	}
+	ref := filepath.Join(r.dir, branchFile)
+	if best == nil {
+		r.log.Warn("memory history damaged and no whole commit left: starting a new history", "dir", r.dir, "cause", cause)
+		if err := os.Remove(ref); err != nil && !os.IsNotExist(err) {
+			return nil, fmt.Errorf("reset the damaged history: %w", err)
+		}
+		return nil, nil
+	}
+	r.log.Warn("memory history damaged: going back to the newest whole commit", "dir", r.dir, "commit", best.Hash.String(), "cause", cause)
+	if err := atomicfile.Write(ref, []byte(best.Hash.String()+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("repair the history's branch: %w", err)
+	}
+	return best, nil
+}
+
+// isCommitObject reads only a loose object's header: the files' blobs can be
+// megabytes and are not needed to find commits.
+func isCommitObject(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	z, err := zlib.NewReader(f)
+	if err != nil {
+		return false
+	}
+	defer z.Close()
+	hdr, err := bufio.NewReaderSize(z, 64).ReadString(' ')
+	return err == nil && strings.TrimSpace(hdr) == "commit"
+}

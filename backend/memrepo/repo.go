@@ -1,0 +1,330 @@
+package memrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"hearth/backend/internal/atomicfile"
+)
+
+// branchFile is the one branch, relative to the repository folder.
+const branchFile = "refs/heads/main"
+
+// ErrUnknownRev is a revision no commit of the history has.
+var ErrUnknownRev = errors.New("no such revision in the memory history")
+
+// Rev is one commit of the history, newest first in Log.
+type Rev struct {
+	Rev     string    `json:"rev"`
+	Time    time.Time `json:"time"`
+	Author  string    `json:"author"`
+	Message string    `json:"message"`
+	Files   []string  `json:"files"`
+}
+
+// Change is one commit to make: Files maps a workspace-relative, slash-separated
+// path to its new content; a nil content records that the file is gone.
+type Change struct {
+	Files   map[string][]byte
+	Author  string
+	Message string
+	When    time.Time
+}
+
+// Repo is the history repository in folder dir. It is safe for concurrent use,
+// also by several processes (a lock file serialises writers). The zero history
+// (no commit yet) is valid: Log is empty.
+type Repo struct {
+	dir string
+	log *slog.Logger
+
+	mu sync.Mutex
+	st *filesystem.Storage // nil until the first operation
+}
+
+// New returns the repository kept in dir; nothing is read or created until it is used.
+func New(dir string, log *slog.Logger) *Repo {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Repo{dir: dir, log: log}
+}
+
+// Dir is the repository's folder (a bare git repository: `git --git-dir DIR log` reads it).
+func (r *Repo) Dir() string { return r.dir }
+
+// locked runs fn holding the process's and the other processes' lock, with the
+// storage opened and the repository's skeleton present. A panic inside go-git on
+// damaged data becomes an error.
+func (r *Repo) locked(fn func() error) (err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("memory history at %s: internal error: %v (hint: move the folder aside; Hearth starts a new history)", r.dir, p)
+		}
+	}()
+	if err := r.init(); err != nil {
+		return fmt.Errorf("memory history at %s: %w", r.dir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(r.dir, "hearth.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("memory history lock: %w", err)
+	}
+	defer f.Close() // closing releases the lock
+	if err := flock(f); err != nil {
+		return fmt.Errorf("memory history lock: %w", err)
+	}
+	return fn()
+}
+
+// init creates what a bare repository needs; each file is written whole, so an
+// init cut short is finished by the next one.
+func (r *Repo) init() error {
+	for _, d := range []string{"objects", "refs/heads", "refs/tags"} {
+		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o700); err != nil {
+			return err
+		}
+	}
+	for name, content := range map[string]string{
+		"HEAD":        "ref: refs/heads/main\n",
+		"config":      "[core]\n\trepositoryformatversion = 0\n\tbare = true\n",
+		"description": "Hearth's history of the memory and persona files.\n",
+	} {
+		p := filepath.Join(r.dir, name)
+		if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
+			continue
+		}
+		if err := atomicfile.Write(p, []byte(content), 0o600); err != nil {
+			return err
+		}
+	}
+	if r.st == nil {
+		r.st = filesystem.NewStorage(osfs.New(r.dir), cache.NewObjectLRUDefault())
+	}
+	return nil
+}
+
+// head is the branch's commit (nil for an empty history). A ref that names a
+// missing or unreadable commit is repaired to the newest readable one.
+func (r *Repo) head() (*object.Commit, error) {
+	b, err := os.ReadFile(filepath.Join(r.dir, branchFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimSpace(string(b))
+	if plumbing.IsHash(s) {
+		if c, err := r.verified(plumbing.NewHash(s)); err == nil {
+			return c, nil
+		} else {
+			return r.repair(fmt.Errorf("commit %s: %w", s, err))
+		}
+	}
+	return r.repair(fmt.Errorf("the branch file holds %q", clip(s, 60)))
+}
+
+// verified loads commit h and checks that its tree and every file in it are present.
+func (r *Repo) verified(h plumbing.Hash) (*object.Commit, error) {
+	c, err := object.GetCommit(r.st, h)
+	if err != nil {
+		return nil, err
+	}
+	files, err := r.files(c)
+	if err != nil {
+		return nil, err
+	}
+	for p, fh := range files {
+		if _, err := r.st.EncodedObject(plumbing.BlobObject, fh); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return c, nil
+}
+
+// files maps each file of commit c (nil: none) to its blob.
+func (r *Repo) files(c *object.Commit) (map[string]plumbing.Hash, error) {
+	out := map[string]plumbing.Hash{}
+	if c == nil {
+		return out, nil
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return nil, err
+		}
+		if e.Mode.IsFile() {
+			out[name] = e.Hash
+		}
+	}
+}
+
+// commit records ch on top of the branch; it returns the new commit's hash, or the
+// zero hash when the files already hold that content (nothing is committed).
+func (r *Repo) commit(ch Change) (plumbing.Hash, error) {
+	parent, err := r.head()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	files, err := r.files(parent)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	changed := false
+	for p, content := range ch.Files {
+		if content == nil {
+			if _, ok := files[p]; ok {
+				delete(files, p)
+				changed = true
+			}
+			continue
+		}
+		h, err := r.blob(content)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if old, ok := files[p]; !ok || old != h {
+			files[p] = h
+			changed = true
+		}
+	}
+	if !changed {
+		return plumbing.ZeroHash, nil
+	}
+	tree, err := r.tree(files)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	when := ch.When
+	if when.IsZero() {
+		when = time.Now()
+	}
+	sig := object.Signature{Name: cleanLine(ch.Author, "Hearth"), Email: "hearth@localhost", When: when}
+	c := &object.Commit{Author: sig, Committer: sig, Message: strings.TrimSpace(ch.Message) + "\n", TreeHash: tree}
+	if parent != nil {
+		c.ParentHashes = []plumbing.Hash{parent.Hash}
+	}
+	obj := r.st.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h, err := r.st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	// The ref moves last and whole: a kill before this leaves the old history
+	// (and a few unreferenced objects), never a branch naming a missing commit.
+	if err := atomicfile.Write(filepath.Join(r.dir, branchFile), []byte(h.String()+"\n"), 0o600); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return h, nil
+}
+
+func (r *Repo) blob(content []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(plumbing.BlobObject, content)
+	if ok, _ := r.has(h); ok {
+		return h, nil
+	}
+	obj := r.st.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(content); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.st.SetEncodedObject(obj)
+}
+
+func (r *Repo) has(h plumbing.Hash) (bool, error) {
+	err := r.st.HasEncodedObject(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// tree writes the tree of files (path → blob) and its subtrees.
+func (r *Repo) tree(files map[string]plumbing.Hash) (plumbing.Hash, error) {
+	var entries []object.TreeEntry
+	subs := map[string]map[string]plumbing.Hash{}
+	for p, h := range files {
+		if dir, rest, ok := strings.Cut(p, "/"); ok {
+			if subs[dir] == nil {
+				subs[dir] = map[string]plumbing.Hash{}
+			}
+			subs[dir][rest] = h
+			continue
+		}
+		entries = append(entries, object.TreeEntry{Name: p, Mode: filemode.Regular, Hash: h})
+	}
+	for dir, m := range subs {
+		h, err := r.tree(m)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		entries = append(entries, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
+	}
+	sort.Sort(object.TreeEntrySorter(entries))
+	obj := r.st.NewEncodedObject()
+	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.st.SetEncodedObject(obj)
+}
+
+// cleanLine makes s one line (a commit's author name), or def when empty.
+func cleanLine(s, def string) string {
+	s = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if r == '<' || r == '>' {
+			return -1
+		}
+		return r
+	}, s)), " ")
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// equalContent reports whether blob h holds content.
+func equalContent(h plumbing.Hash, content []byte) bool {
+	return h == plumbing.ComputeHash(plumbing.BlobObject, content)
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { MemoryRev } from '../api';
+import { createMemoryHistory, diffLines } from './memoryHistory.svelte';
+
+const revs = [
+  { rev: 'bbbbbbbbbbbb', time: '2026-11-25T10:00:00Z', author: 'Dream', message: 'Dream: merged facts', files: ['memory/MEMORY.md'] },
+  { rev: 'aaaaaaaaaaaa', time: '2026-11-25T09:00:00Z', author: 'Hearth', message: 'onboarding', files: ['memory/MEMORY.md'] },
+] as MemoryRev[];
+const diff = 'diff --git a/memory/MEMORY.md b/memory/MEMORY.md\n--- a/memory/MEMORY.md\n+++ b/memory/MEMORY.md\n@@ -1 +1 @@\n-old\n+new\n';
+
+describe('memory history', () => {
+  it('classifies diff lines and hides the headers', () => {
+    expect(diffLines(diff).map((l) => l.kind)).toEqual(['hunk', 'del', 'add']);
+  });
+
+  it('loads the newest change with its diff, restores and reloads', async () => {
+    const api = {
+      memoryHistory: vi.fn(async () => revs),
+      memoryDiff: vi.fn(async () => diff),
+      restoreMemory: vi.fn(async () => 'Restored memory/MEMORY.md to aaaaaaaaaa.'),
+    };
+    const h = createMemoryHistory(api);
+    await h.load('memory/MEMORY.md');
+    expect(h.selected).toBe('bbbbbbbbbbbb');
+    expect(api.memoryDiff).toHaveBeenCalledWith('bbbbbbbbbbbb', 'memory/MEMORY.md');
+    expect(h.diff.length).toBe(3);
+    await h.restore('aaaaaaaaaaaa');
+    expect(api.restoreMemory).toHaveBeenCalledWith('aaaaaaaaaaaa', 'memory/MEMORY.md');
+    expect(h.restored).toContain('Restored');
+    expect(api.memoryHistory).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows a failed restore', async () => {
+    const api = {
+      memoryHistory: vi.fn(async () => revs),
+      memoryDiff: vi.fn(async () => ''),
+      restoreMemory: vi.fn(async () => {
+        throw 'no such revision';
+      }),
+    };
+    const h = createMemoryHistory(api);
+    await h.load('SOUL.md');
+    await h.restore('zzzz');
+    expect(h.error).toBe('no such revision');
+  });
+});
