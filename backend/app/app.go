@@ -45,6 +45,10 @@ type Options struct {
 	Retry llm.RetryPolicy
 	// Keyring stores API keys; nil means the OS keyring.
 	Keyring keystore.Keyring
+	// Env is the process's environment as it started (used when Getenv is nil):
+	// the variables holding secrets are dropped from the process environment once
+	// the config is read (docs/safety.md, "Secrets"). Nil drops nothing.
+	Env *keystore.Env
 	// Clock drives reminders and the heartbeat; nil means the system clock.
 	Clock schedule.Clock
 	// Terminal says the user chats in a terminal (the CLI), not in the window: the
@@ -84,8 +88,8 @@ func New(opts Options) (*App, error) {
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
-		Getenv: opts.Getenv, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
-		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(opts.Getenv)}),
+		Getenv: opts.Getenv, Env: opts.Env, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
+		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
 		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) }})
 	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
@@ -96,6 +100,7 @@ func New(opts Options) (*App, error) {
 		Workspace: func() string { return a.Settings.Paths().Workspace },
 		InUse:     func(id string) error { return a.Chat.InUse(id) },
 		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
+		Mask:      a.Settings.Keys().Mask,
 	})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	clock := opts.Clock
@@ -137,6 +142,14 @@ func channel(terminal bool) string {
 		return prompt.ChannelCLI
 	}
 	return prompt.ChannelDesktop
+}
+
+// envGetter is how opts reads the environment.
+func envGetter(opts Options) func(string) string {
+	if opts.Getenv == nil && opts.Env != nil {
+		return opts.Env.Getenv
+	}
+	return opts.Getenv
 }
 
 // sandboxExe is the binary the sandbox re-executes: the CLI launcher when the desktop

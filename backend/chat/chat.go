@@ -113,6 +113,7 @@ func New(opts Options) (*Service, error) {
 		Gate:      opts.Gate,
 		Observer:  opts.Observer,
 		Redact:    keys.Mask,
+		Pending:   func(s string) int { return keys.Masker().Pending(s) },
 		OnStop:    s.stopHelpers,
 		WaitTools: opts.WaitTools,
 		OnNew:     opts.Memory.ConsolidateAll,

@@ -29,6 +29,11 @@ type Options struct {
 	Version       string              // Hearth's version, reported by Status
 	// Keyring stores API keys; nil means the OS keyring.
 	Keyring keystore.Keyring
+	// Env is the process's environment as it started: Getenv and exec's allowed
+	// keys read it (when Getenv is nil), and the variables holding secrets are
+	// dropped from the process environment once the config is read. Nil: os.Getenv,
+	// nothing dropped.
+	Env *keystore.Env
 	// Changed is told after a change was saved.
 	Changed func()
 	// Sandbox confines commands on this machine (probed once); Status reports it.
@@ -48,6 +53,7 @@ type Service struct {
 	sandbox *sandbox.Sandbox
 	recall  func(context.Context, bool) (string, string)
 	keys    *Keys
+	env     *keystore.Env
 
 	mu         sync.Mutex
 	cfg        *config.Config
@@ -65,7 +71,10 @@ type Service struct {
 // reported by OnboardError.
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, changed: opts.Changed,
-		sandbox: opts.Sandbox, recall: opts.Recall}
+		sandbox: opts.Sandbox, recall: opts.Recall, env: opts.Env}
+	if s.getenv == nil && s.env != nil {
+		s.getenv = s.env.Getenv
+	}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
@@ -90,6 +99,7 @@ func Open(opts Options) *Service {
 		s.onboardErr = s.pathsErr
 	}
 	s.keys = newKeys(s, opts.Keyring)
+	s.dropSecretEnv()
 	return s
 }
 
@@ -219,6 +229,7 @@ func (s *Service) Update(fn func(*config.Config) error) error {
 	s.cfg = n
 	s.reloadLocked()
 	s.mu.Unlock()
+	s.dropSecretEnv()
 	s.report()
 	return nil
 }
