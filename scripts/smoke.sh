@@ -143,7 +143,7 @@ stop
 [[ $(sha256sum "$XDG_CONFIG_HOME/hearth/config.json") == "$before" ]] || fail "broken config.json was rewritten"
 pass "broken config: started on defaults, file untouched"
 
-# --- Tray, close to tray, reminders and notifications (F-TRAY, F-NOTIFY, F-CRON) ---------
+# --- Tray, close to tray, reminders and notifications (docs/design/background.md) ---
 # A StatusNotifier host (gtk-sni-tray-standalone), a fake notification daemon that prints
 # what it is asked to show, dbus-monitor to see the Notify call on the bus, and a fake
 # Ollama for the reminder's turn.

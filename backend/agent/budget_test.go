@@ -19,7 +19,7 @@ import (
 // TestBudgetNeverExceeded runs a turn on a session of 100 turns whose tool
 // results are 50 KB each, with a tool that returns 50 KB again, and checks
 // that every request the fake received fits num_ctx minus the reply budget
-// by the prompt package's estimator (F-BUDGET), and that the user is told
+// by the prompt package's estimator (docs/design/prompt-size.md#token-budget), and that the user is told
 // history was left out.
 func TestBudgetNeverExceeded(t *testing.T) {
 	var pc *PromptContext

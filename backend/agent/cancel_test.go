@@ -68,7 +68,7 @@ func TestStopKillsRunningExecWithinOneSecond(t *testing.T) {
 	latency := time.Since(t0)
 	t.Logf("stop → run_finished with exec sleep 30 running: %v", latency)
 	if latency > time.Second {
-		t.Errorf("stop took %v, want < 1 s (F-CANCEL)", latency)
+		t.Errorf("stop took %v, want < 1 s (docs/design/agent-loop.md#stopping-a-run)", latency)
 	}
 	if res.Status != event.StatusCancelled {
 		t.Errorf("status %s", res.Status)

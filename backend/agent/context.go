@@ -8,8 +8,8 @@ import (
 )
 
 // ContextBuilder turns the conversation into the messages of one request:
-// system prompt (F-PROMPT), runtime context (F-RUNTIMECTX), history fitted
-// to the window (F-BUDGET) and old tool results compacted (F-COMPACT). The
+// system prompt, runtime context, history fitted to the window and old tool
+// results compacted (each part and why: docs/design/prompt-size.md). The
 // implementation lives in backend/agent/prompt; the runner only needs this
 // seam, so it can be tested and benchmarked with any builder.
 type ContextBuilder interface {

@@ -7,8 +7,8 @@ import (
 	"hearth/backend/tools"
 )
 
-// Gate is consulted before every tool call. It is the hook for F-APPROVAL
-// (human in the loop): an approval gate emits approval events through
+// Gate is consulted before every tool call. It is the hook for approval
+// (human in the loop, docs/design/safety-defaults.md#approval): an approval gate emits approval events through
 // GateCall.Emit, waits for the user and answers. The default allows all.
 type Gate interface {
 	Check(ctx context.Context, call GateCall) GateDecision
@@ -49,5 +49,6 @@ type AllowAll struct{}
 // Check implements Gate.
 func (AllowAll) Check(context.Context, GateCall) GateDecision { return GateDecision{Allow: true} }
 
-// deniedText is what the model reads for a denied call (SPEC §10).
+// deniedText is what the model reads for a denied call: worded so that small models
+// stop asking rather than retry (docs/design/safety-defaults.md#approval).
 const deniedText = "Error: denied by the user — do not retry this call"

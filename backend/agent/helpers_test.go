@@ -142,7 +142,7 @@ func (h *harness) send(sessionID, text string) (Result, []event.Event) {
 	return res, evs
 }
 
-// checkEvents is the shared check of every run's stream (F-EVENTS):
+// checkEvents is the shared check of every run's stream (docs/design/events.md#one-stream-per-run):
 // run_started first, exactly one run_finished last, seq 1, 2, 3, … on one
 // run and session, and every event survives a JSON round trip with its
 // camelCase envelope.

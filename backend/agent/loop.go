@@ -55,7 +55,7 @@ func (e *runError) Error() string { return e.msg }
 func (e *runError) Unwrap() error { return e.err }
 
 // prepare checkpoints the user message before anything else can fail
-// (F-CHECKPOINT): once Start returns, the message is on disk.
+// (docs/design/agent-loop.md#checkpoints): once Start returns, the message is on disk.
 func (l *loop) prepare() error {
 	st := l.r.opts.Store
 	id := l.run.SessionID
@@ -309,7 +309,8 @@ const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds a
 	"Do not call any tools. Reply to the user now: summarise what you did, what you found, and what is left to do."
 
 // summarise makes one final call WITHOUT tools so the user always gets an
-// answer at the iteration limit (F-LOOP: never a silent stop).
+// answer at the iteration limit (never a silent stop:
+// docs/design/agent-loop.md#the-loop).
 func (l *loop) summarise() (string, error) {
 	n := l.t.MaxToolIterations
 	l.em.notice(event.LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)

@@ -10,7 +10,7 @@ import (
 )
 
 // A provider error that quotes a key reaches the window, the CLI and the
-// audit log masked (F-SECRETS): the emitter redacts error and notice texts.
+// audit log masked (docs/design/safety-defaults.md#secrets): the emitter redacts error and notice texts.
 func TestErrorEventsRedacted(t *testing.T) {
 	const key = "sk-live-redact-me-0123456789"
 	echo := fakeollama.Reply{Status: 400, Error: "invalid header Authorization: Bearer " + key}

@@ -1,13 +1,14 @@
 // Package agent is Hearth's agent core: the Runner drives the ReAct loop
-// (F-LOOP) — build the context, stream the model, run the tool calls through
+// (docs/design/agent-loop.md#the-loop) — build the context, stream the model, run the tool calls through
 // the tools Registry, append the results, repeat until a plain answer — and
-// reports everything it does as one ordered stream of Events (F-EVENTS) that
+// reports everything it does as one ordered stream of Events (docs/design/events.md#one-stream-per-run) that
 // the UI, the CLI, the audit log and the tests all consume.
 //
-// Runs are checkpointed in the session store as they go (F-CHECKPOINT), can
-// be stopped within a second (F-CANCEL), run one at a time per session
-// (F-SERIAL: a Send to a busy session fails with ErrBusy) and run read-only
-// tools of one response concurrently (F-PARALLEL).
+// Runs are checkpointed in the session store as they go (docs/design/agent-loop.md#checkpoints), can
+// be stopped within a second (docs/design/agent-loop.md#stopping-a-run), run one at a time per session
+// (a Send to a busy session fails with ErrBusy:
+// docs/design/agent-loop.md#one-run-per-session) and run read-only
+// tools of one response concurrently (docs/design/agent-loop.md#parallel-read-only-tools).
 package agent
 
 import (
@@ -32,7 +33,7 @@ const (
 	DefaultMaxTokens         = 2048
 )
 
-// ErrBusy is returned by Start when the session already has a run (F-SERIAL).
+// ErrBusy is returned by Start when the session already has a run (docs/design/agent-loop.md#one-run-per-session).
 var ErrBusy = errors.New("session is busy")
 
 // ErrNothingToContinue is returned by Continue when no run was interrupted.
@@ -54,7 +55,7 @@ type Options struct {
 	Gate Gate
 	// DefaultModel is used when neither the call nor the session names one.
 	DefaultModel string
-	// Workspace is where oversized tool results are spilled (F-COMPACT).
+	// Workspace is where oversized tool results are spilled (docs/design/prompt-size.md#compaction).
 	Workspace string
 	// MaxToolIterations bounds the model calls that ask for tools (default 40).
 	MaxToolIterations int
@@ -71,7 +72,7 @@ type Options struct {
 	// log, activity view).
 	Observer event.Sink
 	// OnNew runs before /new archives a session: the hook for memory
-	// consolidation (F-CONSOLIDATE). An error keeps the session as it is.
+	// consolidation (docs/design/memory.md#consolidation). An error keeps the session as it is.
 	OnNew func(ctx context.Context, sessionID string) error
 	// AfterRun is told how every run ended (not slash commands), on the run's
 	// goroutine after run_finished and before Wait returns: the one place where
@@ -102,7 +103,7 @@ type Options struct {
 	// what it waits for. Nil means no wait.
 	WaitTools func(ctx context.Context, notice func(level, message string))
 	// OnStop is told when the user stops a session (Stop, /stop): the hook
-	// that cancels the session's background subagents (F-CANCEL). It
+	// that cancels the session's background subagents (docs/design/agent-loop.md#stopping-a-run). It
 	// reports whether it stopped anything.
 	OnStop func(sessionID string) bool
 }
@@ -186,7 +187,7 @@ type Request struct {
 	// Unattended runs (cron, heartbeat, subagents) never wait for a human at the Gate.
 	Unattended bool
 	// AllowTools names tools the user allowed for this unattended run (a
-	// reminder that may use exec, say); the Gate reads it (F-APPROVAL).
+	// reminder that may use exec, say); the Gate reads it (docs/design/safety-defaults.md#approval).
 	AllowTools []string
 	// Channel overrides Options.Channel for this run ("cli", "cron", …).
 	Channel string
@@ -242,7 +243,7 @@ var (
 
 // Start begins a run for req and returns at once; events go to sink (which
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
-// command (F-SLASH). Cancelling ctx stops the run like Stop.
+// command (docs/design/agent-loop.md#slash-commands). Cancelling ctx stops the run like Stop.
 func (r *Runner) Start(ctx context.Context, req Request, sink event.Sink) (*Run, error) {
 	if cmd, arg, ok := parseSlash(req.Text); ok {
 		return r.slash(ctx, req, cmd, arg, sink)

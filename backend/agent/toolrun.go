@@ -15,11 +15,11 @@ import (
 )
 
 // loopLimit is how many times the same failing call (name + arguments +
-// error) may happen in one run before the loop stops (F-LOOPGUARD).
+// error) may happen in one run before the loop stops (docs/design/agent-loop.md#loop-guard).
 const loopLimit = 3
 
 // runTools runs one response's tool calls: consecutive read-only calls
-// concurrently, every other call alone in the model's order (F-PARALLEL).
+// concurrently, every other call alone in the model's order (docs/design/agent-loop.md#parallel-read-only-tools).
 // The batch (assistant message + results) is checkpointed when complete.
 func (l *loop) runTools(msg llm.Message) error {
 	calls := append([]llm.ToolCall(nil), msg.ToolCalls...)
@@ -150,7 +150,7 @@ func toolMessage(tc llm.ToolCall, content string) llm.Message {
 }
 
 // checkLoop stops the run when the same call failed the same way loopLimit
-// times (F-LOOPGUARD): the model is stuck and more rounds only cost time.
+// times (docs/design/agent-loop.md#loop-guard): the model is stuck and more rounds only cost time.
 func (l *loop) checkLoop(calls []llm.ToolCall, results []llm.Message, failed []bool) error {
 	for i, tc := range calls {
 		if !failed[i] {

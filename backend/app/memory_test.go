@@ -135,7 +135,8 @@ func TestMemoryAPI(t *testing.T) {
 	}
 }
 
-// F-BUDGET: turns the window leaves out are consolidated, not lost unseen.
+// Turns the window leaves out are consolidated, not lost unseen
+// (docs/design/prompt-size.md#token-budget).
 func TestBudgetConsolidatesLeftOutTurns(t *testing.T) {
 	svc, fake := chatService(t, `{"agents":{"defaults":{"embeddingModel":"","contextTokens":2400,"maxTokens":200}}}`)
 	long := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 40)

@@ -15,7 +15,8 @@ import (
 )
 
 // The built-in skills reach the system prompt as a compact summary (at most
-// ~150 tokens of F-PROMPTSIZE), and a disabled skill leaves it.
+// ~150 tokens of the first-request target,
+// docs/design/prompt-size.md#the-first-request-target), and a disabled skill leaves it.
 func TestSkillsInPrompt(t *testing.T) {
 	svc, fake := chatService(t, "", fakeollama.Reply{Content: "ok"}, fakeollama.Reply{Content: "ok"})
 	if list := svc.Reach.ListSkills(); len(list) != 4 {

@@ -146,7 +146,7 @@ func TestReminderRunsAsATurnInItsChat(t *testing.T) {
 		t.Errorf("chat %+v", msgs)
 	}
 	waitFor(t, func() bool { jobs, _ := svc.Reminders.ListJobs(); return len(jobs) == 0 }, "one-shot removed after success")
-	// The turn knows it is a cron run (F-RUNTIMECTX).
+	// The turn knows it is a cron run (docs/design/prompt-size.md#runtime-context).
 	req := fake.ChatRequests()[0].Messages
 	if last := req[len(req)-1].Content; !strings.Contains(last, "Channel: cron") {
 		t.Errorf("the turn does not say its channel is cron: %q", last)

@@ -1,4 +1,4 @@
-// Package approval is Hearth's human in the loop (F-APPROVAL): a Gate that the
+// Package approval is Hearth's human in the loop (docs/design/safety-defaults.md#approval): a Gate that the
 // agent consults before every tool call. Depending on the mode and the
 // per-tool overrides of config tools.approval, a call runs, is denied, or
 // waits — without busy waiting, cancellable — until the user allows it once,
@@ -20,7 +20,7 @@ import (
 // Mode is tools.approval.mode.
 type Mode string
 
-// Modes (SPEC F-APPROVAL).
+// Modes (docs/design/safety-defaults.md#approval).
 const (
 	// ModeAll runs every tool without asking.
 	ModeAll Mode = "all"

@@ -1,4 +1,4 @@
-// Package audit keeps Hearth's audit log (F-AUDIT): one JSON line per tool
+// Package audit keeps Hearth's audit log (docs/design/safety-defaults.md#audit-log): one JSON line per tool
 // call — when, which session and run, which tool with which arguments
 // (secrets masked), the approval decision, whether it worked, how long it
 // took and how big the result was — in one file per day under

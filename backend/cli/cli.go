@@ -1,4 +1,4 @@
-// Package cli is the `hearth` command line (SPEC §11), built with cobra.
+// Package cli is the `hearth` command line (reference: docs/cli.md), built with cobra.
 //
 // Adding a command: write newXxxCmd(e *env) *cobra.Command in its own file, register it
 // in newRootCmd, set Args to usageArgs(...) (so bad arguments exit 2), print to e.stdout /

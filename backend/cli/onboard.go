@@ -19,7 +19,7 @@ memory/HISTORY.md, and the memory/ and skills/ folders.
 Existing files are never touched, so it is safe to run again: it prints which files
 it created and which were already present. The workspace is --workspace if given,
 else agents.defaults.workspace from the config, else $XDG_DATA_HOME/hearth/workspace.
-No config file is written: a missing config means the defaults (see docs/config.md).
+No config file is written: a missing config means the defaults (see docs/configuration.md).
 
 Exits 1 if the workspace cannot be written or the config file has errors.`,
 		Example: `  hearth onboard
@@ -47,7 +47,7 @@ Exits 1 if the workspace cannot be written or the config file has errors.`,
 				fmt.Fprintf(out, "Config    %s\n", paths.ConfigFile)
 				return fmt.Errorf("the config file has errors, so the defaults were used: %w", cerr)
 			case errors.Is(statErr, os.ErrNotExist):
-				fmt.Fprintf(out, "Config    %s (not present: the defaults apply; see docs/config.md)\n", paths.ConfigFile)
+				fmt.Fprintf(out, "Config    %s (not present: the defaults apply; see docs/configuration.md)\n", paths.ConfigFile)
 			default:
 				fmt.Fprintf(out, "Config    %s (present, valid)\n", paths.ConfigFile)
 			}

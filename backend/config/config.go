@@ -1,7 +1,7 @@
 // Package config holds Hearth's config.json schema, its defaults, and the rules for
-// loading, validating and saving it (SPEC §2). The file is the user's: unknown keys are
-// kept, ${VAR} references are written back as written, and a broken file is never
-// overwritten.
+// loading, validating and saving it (docs/design/files-and-config.md#the-config-file).
+// The file is the user's: unknown keys are kept, ${VAR} references are written back as
+// written, and a broken file is never overwritten.
 package config
 
 import "encoding/json"
@@ -109,7 +109,7 @@ type WebSearch struct {
 	URL      string `json:"url"`
 }
 
-// Approval configures human-in-the-loop approval of tool calls (F-APPROVAL): the mode
+// Approval configures human-in-the-loop approval of tool calls (docs/design/safety-defaults.md#approval): the mode
 // and per-tool overrides (never wins over always, always over ask).
 type Approval struct {
 	Mode   string   `json:"mode"`
@@ -169,7 +169,7 @@ type UI struct {
 	LaunchAtLogin bool   `json:"launchAtLogin"`
 }
 
-// Shipped defaults (SPEC §2).
+// Shipped defaults (docs/design/files-and-config.md#shipped-defaults).
 const (
 	DefaultModel          = "ollama/qwen3:4b"
 	DefaultEmbeddingModel = "ollama/nomic-embed-text"

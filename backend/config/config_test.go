@@ -56,7 +56,7 @@ func TestDefaults(t *testing.T) {
 	if ps := c.Validate(); len(ps) != 0 {
 		t.Errorf("defaults do not validate: %v", ps)
 	}
-	// The JSON shape is exactly SPEC §2's: camelCase keys, every section present.
+	// The JSON shape is the documented one (docs/configuration.md): camelCase keys, every section present.
 	b, _ := json.Marshal(c)
 	for _, key := range []string{`"agents":{"defaults":{"model"`, `"recallBlock":{"enabled":true,"minScore":0.35,"maxChars":1500}`,
 		`"providers":{"ollama":{"host":""},"openai":{"apiBase":"https://api.openai.com/v1","apiKey":""},"custom":{}}`,

@@ -10,16 +10,16 @@ import (
 	"testing"
 )
 
-// The complete default file in the README's configuration reference must load to exactly Default(), and every
-// key of the schema must appear in the doc's tables.
+// The complete default file in the configuration reference (docs/configuration.md) must
+// load to exactly Default(), and every key of the schema must appear in the page's tables.
 func TestDocsMatchSchema(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuration.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)```json\n(.*?)```").FindSubmatch(doc)
+	m := regexp.MustCompile("(?s)\n## A complete file with the defaults\n.*?```json\n(.*?)```").FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("README.md has no json block")
+		t.Fatal(`docs/configuration.md has no json block under "## A complete file with the defaults"`)
 	}
 	p := writeFile(t, t.TempDir(), string(m[1]))
 	c, warns, err := Load(p, nil)
@@ -43,7 +43,7 @@ func TestDocsMatchSchema(t *testing.T) {
 				continue
 			}
 			if !strings.Contains(string(doc), "`"+name+"`") && !strings.Contains(string(doc), "."+name+"`") {
-				t.Errorf("README.md does not document %s%s", prefix, name)
+				t.Errorf("docs/configuration.md does not document %s%s", prefix, name)
 			}
 		}
 	}

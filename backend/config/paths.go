@@ -12,7 +12,8 @@ import (
 // AppName is the directory name under each XDG base directory.
 const AppName = "hearth"
 
-// Paths are every place Hearth reads or writes (SPEC §2). Nothing here is created by
+// Paths are every place Hearth reads or writes
+// (docs/design/files-and-config.md#where-files-live). Nothing here is created by
 // resolving it; writers create what they need.
 type Paths struct {
 	ConfigFile string `json:"configFile"` // $XDG_CONFIG_HOME/hearth/config.json or --config

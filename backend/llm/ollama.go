@@ -19,7 +19,8 @@ import (
 const DefaultOllamaHost = "http://127.0.0.1:11434"
 
 // DefaultContextTokens is the num_ctx sent when neither the request nor the
-// configuration gives one (SPEC §2 contextTokens).
+// configuration gives one (contextTokens,
+// docs/design/files-and-config.md#shipped-defaults).
 const DefaultContextTokens = 8192
 
 // OllamaHost resolves the Ollama address: the configured host

@@ -109,7 +109,7 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 	}
 	stream, err := p.client.CreateChatCompletionStream(ctx, oreq)
 	if err != nil && len(oreq.Tools) > 0 && toolsUnsupported(err) {
-		// A model without tool support still chats (F-TOOLFALLBACK).
+		// A model without tool support still chats (docs/design/agent-loop.md#models-without-tools).
 		oreq.Tools, res.ToolsDropped = nil, true
 		stream, err = p.client.CreateChatCompletionStream(ctx, oreq)
 	}

@@ -136,7 +136,8 @@ type Response struct {
 	// ThinkDropped is set when thinking was requested but the model cannot think.
 	ThinkDropped bool
 	// ImagesDropped is set when the messages carried images but the model has
-	// no vision capability: they were left out (F-MEDIA: tell the user).
+	// no vision capability: they were left out (tell the user:
+	// docs/design/agent-loop.md#images).
 	ImagesDropped bool
 	// TextToolCalls is set when at least one tool call was recovered from the
 	// reply text (the model printed it instead of the server returning it

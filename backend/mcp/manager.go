@@ -1,4 +1,4 @@
-// Package mcp connects Hearth to MCP servers (F-MCP) with the official Go SDK:
+// Package mcp connects Hearth to MCP servers (docs/design/extensions.md#mcp-servers) with the official Go SDK:
 // stdio, SSE and streamable HTTP, configured in the Claude-Desktop shape. A
 // server's tools, resources and prompts are offered to the model as tools
 // named mcp_<server>_<name>. Connections are made in the background from

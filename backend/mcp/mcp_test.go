@@ -140,7 +140,7 @@ func TestAllTransports(t *testing.T) {
 	if a := h.auth.Load().(string); a != "Bearer tok-1" {
 		t.Errorf("headers not sent: %q", a)
 	}
-	// MCP tools come after built-ins, by name (F-STABLE).
+	// MCP tools come after built-ins, by name (docs/design/prompt-size.md#stable-order).
 	if err := f.reg.Register(tools.Builtins(tools.Options{Policy: tools.Policy{Workspace: t.TempDir()}})...); err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,8 @@ const (
 	TransportStreamable = "streamableHttp"
 )
 
-// TransportOf picks the transport as SPEC F-MCP says: the type if given,
+// TransportOf picks the transport as Claude Desktop configs expect
+// (docs/design/extensions.md#mcp-servers): the type if given,
 // else a command means stdio, a URL ending in /sse means SSE, any other URL
 // streamable HTTP.
 func TransportOf(c config.MCPServer) string {

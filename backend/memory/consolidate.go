@@ -42,7 +42,7 @@ type ConsolidatorOptions struct {
 }
 
 // Consolidator folds old chat messages into HISTORY.md and MEMORY.md
-// (F-CONSOLIDATE). It runs one consolidation per session at a time, in the
+// (docs/design/memory.md#consolidation). It runs one consolidation per session at a time, in the
 // background, and Wait lets a process finish them before it exits.
 type Consolidator struct {
 	opts ConsolidatorOptions

@@ -57,7 +57,7 @@ type IndexReport struct {
 	Duration   time.Duration `json:"duration"`
 }
 
-// Index is the recall index (F-RECALL): chunks of HISTORY.md, daily notes,
+// Index is the recall index (docs/design/memory.md#recall): chunks of HISTORY.md, daily notes,
 // workspace notes and archived sessions, searched by BM25 and, with an
 // embedding model, by vector similarity (chromem-go). The files are the
 // truth: the index is a cache that syncs from them by stat and hash.

@@ -20,7 +20,7 @@ import (
 	"hearth/backend/internal/confined"
 )
 
-// The memory files, relative to the workspace (F-MEMFILES).
+// The memory files, relative to the workspace (docs/design/memory.md#memory-files).
 const (
 	MemoryFile  = "memory/MEMORY.md"
 	HistoryFile = "memory/HISTORY.md"

@@ -9,7 +9,7 @@ import (
 	"hearth/backend/tools"
 )
 
-// Tools returns memory_search and remember (F-MEMTOOLS).
+// Tools returns memory_search and remember (docs/design/memory.md#memory-tools).
 func Tools(store *Store, index *Index) []tools.Tool {
 	s, r := &searchTool{index: index}, &rememberTool{store: store}
 	return []tools.Tool{

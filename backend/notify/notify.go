@@ -1,4 +1,4 @@
-// Package notify shows desktop notifications (F-NOTIFY) through the
+// Package notify shows desktop notifications (docs/design/background.md#notifications) through the
 // freedesktop org.freedesktop.Notifications D-Bus service, and reports a
 // click on one (its "default" action) so the caller can open the related
 // chat. It needs no Wails and no GUI: the desktop app and headless runs use

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Heartbeat constants (SPEC F-HEARTBEAT).
+// Heartbeat constants (docs/design/background.md#heartbeat).
 const (
 	HeartbeatSession = "heartbeat"
 	HeartbeatOK      = "HEARTBEAT_OK"
@@ -162,7 +162,7 @@ func (h *Heartbeat) Tick(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	if ActiveTasks(content) == "" {
-		return false, nil // zero model calls (F-HEARTBEAT)
+		return false, nil // zero model calls (docs/design/background.md#heartbeat)
 	}
 	h.mu.Lock()
 	h.calls++

@@ -1,5 +1,5 @@
-// Package schedule holds Hearth's reminders (F-CRON) and the heartbeat
-// (F-HEARTBEAT): jobs persisted in cron/jobs.json, a scheduler that runs each
+// Package schedule holds Hearth's reminders (docs/design/background.md#reminders) and the heartbeat
+// (docs/design/background.md#heartbeat): jobs persisted in cron/jobs.json, a scheduler that runs each
 // due job as an unattended agent turn in its own session, and the cron and
 // message tools the model uses to manage reminders and reach the user.
 //
@@ -19,7 +19,7 @@ import (
 // Kind is how a job repeats.
 type Kind string
 
-// Schedule kinds (SPEC F-CRON).
+// Schedule kinds (docs/design/background.md#reminders).
 const (
 	KindAt    Kind = "at"    // once, at an exact time
 	KindEvery Kind = "every" // every N seconds

@@ -44,7 +44,7 @@ type Outcome struct {
 }
 
 // RunFunc runs a job as an agent turn in job.Session() and waits for it.
-// It must never wait for a human (unattended, F-APPROVAL).
+// It must never wait for a human (docs/design/safety-defaults.md#unattended-runs).
 type RunFunc func(ctx context.Context, job Job) Outcome
 
 // Options configure a Scheduler. Store and Run are required.
@@ -70,7 +70,7 @@ type Options struct {
 }
 
 // Scheduler runs due jobs. Start it only in the process holding hearth.lock
-// (SPEC §2); other processes use the Store directly.
+// (docs/design/background.md#reminders); other processes use the Store directly.
 type Scheduler struct {
 	opts Options
 	kick chan struct{}

@@ -16,7 +16,8 @@ import (
 	"hearth/backend/internal/atomicfile"
 )
 
-// FileName is the jobs file inside the cron directory (SPEC §2).
+// FileName is the jobs file inside the cron directory
+// (docs/design/files-and-config.md#where-files-live).
 const FileName = "jobs.json"
 
 // HistoryLen is how many past runs a job keeps.
@@ -37,7 +38,7 @@ type JobSpec struct {
 	// SessionID is the chat the job runs in; empty means its own "cron:<id>".
 	SessionID string `json:"sessionId,omitempty"`
 	// AllowTools are tools that need approval (exec, MCP) the user allowed
-	// for this job's unattended runs (F-APPROVAL).
+	// for this job's unattended runs (docs/design/safety-defaults.md#approval).
 	AllowTools []string `json:"allowTools,omitempty"`
 }
 

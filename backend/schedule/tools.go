@@ -48,8 +48,8 @@ func Tools(jobs JobManager, post PostFunc, now func() time.Time, loc *time.Locat
 	}
 }
 
-// cronTool manages reminders from chat (F-CRON). Descriptions are terse:
-// every word here is sent with every request (F-PROMPTSIZE).
+// cronTool manages reminders from chat (docs/design/background.md#reminders). Descriptions are terse:
+// every word here is sent with every request (docs/design/prompt-size.md#the-first-request-target).
 type cronTool struct {
 	jobs JobManager
 	now  func() time.Time
@@ -165,7 +165,7 @@ func (c *cronTool) when(j Job) string {
 	return "next " + next.Format("Mon 2 Jan 2006 15:04 MST") + " (" + Until(j.NextRun, c.now()) + ")"
 }
 
-// messageTool lets a background run reach the user (F-CRON, F-HEARTBEAT).
+// messageTool lets a background run reach the user (docs/design/background.md).
 type messageTool struct{ post PostFunc }
 
 type messageArgs struct {

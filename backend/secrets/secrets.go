@@ -1,4 +1,4 @@
-// Package secrets keeps API keys out of plain files where it can (F-SECRETS):
+// Package secrets keeps API keys out of plain files where it can (docs/design/safety-defaults.md#secrets):
 // in the OS keyring (Secret Service, macOS Keychain, Windows Credential
 // Manager through github.com/zalando/go-keyring) when one answers, with every
 // call behind a timeout because a missing or locked Secret Service can hang.

@@ -224,7 +224,7 @@ func (l *Loader) SetEnabled(name string, enabled bool) error {
 	return nil
 }
 
-// Prompt gives the system prompt its skills (F-PROMPT): the bodies of the
+// Prompt gives the system prompt its skills (docs/design/prompt-size.md#the-system-prompt): the bodies of the
 // enabled, available always-on skills, and the summary of every other
 // enabled skill (unavailable ones say what they miss).
 func (l *Loader) Prompt() (always []string, summary []prompt.SkillSummary) {

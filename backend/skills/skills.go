@@ -1,4 +1,4 @@
-// Package skills loads SKILL.md skills (F-SKILLS): Markdown instructions with
+// Package skills loads SKILL.md skills (docs/design/extensions.md#skills): Markdown instructions with
 // YAML front matter (name, description, always, requirements bins/env) that
 // the model reads when a task calls for them. Built-in skills ship embedded;
 // a workspace skill (skills/<name>/SKILL.md) overrides a built-in of the same

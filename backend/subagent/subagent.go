@@ -41,10 +41,10 @@ type Options struct {
 	Busy func(sessionID string) bool
 	// Max is the number of subagents at once (default 3).
 	Max int
-	// Events receives the notice that a subagent finished (F-EVENTS notice,
+	// Events receives the notice that a subagent finished (a notice event, docs/design/events.md#notices,
 	// with the parent's session id and the subagent's run id).
 	Events event.Sink
-	// Notify is the desktop notification hook (F-NOTIFY); may be nil.
+	// Notify is the desktop notification hook (docs/design/background.md#notifications); may be nil.
 	Notify func(Report)
 	// Model picks the model for a parent's subagent; nil or "" means the
 	// runner's default.

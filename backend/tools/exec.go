@@ -14,7 +14,7 @@ import (
 	osbox "hearth/backend/sandbox"
 )
 
-// Exec defaults (SPEC §8).
+// Exec defaults (docs/design/safety-defaults.md#exec-limits).
 const (
 	DefaultExecTimeout  = 60 * time.Second
 	MaxExecTimeout      = 600 * time.Second
@@ -51,7 +51,7 @@ type ExecOptions struct {
 }
 
 // ExecTool runs shell commands: sh -c in its own process group, minimal
-// environment, killed as a group on timeout or cancel (F-CANCEL).
+// environment, killed as a group on timeout or cancel (docs/design/agent-loop.md#stopping-a-run).
 type ExecTool struct {
 	*typed[execArgs]
 	policy *Policy

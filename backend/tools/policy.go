@@ -10,7 +10,7 @@ import (
 )
 
 // Policy is the file-system sandbox shared by the file tools, glob/grep and exec
-// (F-SANDBOX). The zero value is confined to nothing at all and refuses every
+// (docs/design/safety-defaults.md#workspace-confinement). The zero value is confined to nothing at all and refuses every
 // path: set Workspace.
 type Policy struct {
 	// Workspace is the agent's folder; relative paths resolve against it.

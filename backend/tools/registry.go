@@ -19,14 +19,14 @@ import (
 const DefaultToolTimeout = 2 * time.Minute
 
 // cancelGrace is how long Call waits for a cancelled tool to return on its own;
-// F-CANCEL allows 1 s for the whole stop.
+// a stop must be complete within 1 s (docs/design/agent-loop.md#stopping-a-run).
 const cancelGrace = 500 * time.Millisecond
 
 // RegistryOptions configures a Registry. The zero value is usable.
 type RegistryOptions struct {
 	// Timeout is the per-call limit for tools without their own (default 2 min).
 	Timeout time.Duration
-	// Masker redacts secrets from every result, error text included (F-SECRETS).
+	// Masker redacts secrets from every result, error text included (docs/design/safety-defaults.md#secrets).
 	Masker *Masker
 }
 
@@ -114,7 +114,7 @@ func (r *Registry) Names() []string {
 }
 
 // Definitions returns every tool's definition in a stable order: built-ins by
-// name, then MCP tools by name (F-STABLE), so provider prompt caches stay warm.
+// name, then MCP tools by name (docs/design/prompt-size.md#stable-order), so provider prompt caches stay warm.
 func (r *Registry) Definitions() []Definition {
 	r.mu.RLock()
 	entries := make([]entry, 0, len(r.tools))
@@ -161,7 +161,7 @@ func (r *Registry) IsExclusive(name string) bool {
 
 // Call runs one tool call as the model wrote it: Prepare, then Run. It never
 // returns an error: every failure is a Result the model can read and correct
-// itself from (F-TOOLARGS). Secrets are masked in the result.
+// itself from (docs/design/agent-loop.md#tool-arguments). Secrets are masked in the result.
 func (r *Registry) Call(ctx context.Context, name string, raw json.RawMessage) Result {
 	return r.Run(ctx, r.Prepare(name, raw))
 }
@@ -299,7 +299,7 @@ func panicSite(stack string) string {
 	return "unknown location"
 }
 
-// Batches plans the run order of one model response's tool calls (F-PARALLEL):
+// Batches plans the run order of one model response's tool calls (docs/design/agent-loop.md#parallel-read-only-tools):
 // consecutive read-only, non-exclusive calls form one batch that may run
 // concurrently; every other call is a batch of its own, in the model's order.
 // It returns indexes into names.

@@ -272,7 +272,8 @@ func TestDefinitionsStableOrder(t *testing.T) {
 	}
 }
 
-// TestBuiltinDefinitionsSize enforces F-PROMPTSIZE's share for tools: the JSON
+// TestBuiltinDefinitionsSize enforces the tools' share of the
+// first-request target (docs/design/prompt-size.md#the-first-request-target): the JSON
 // of all seven built-in definitions, in the OpenAI function shape, ≤ 3600 chars.
 func TestBuiltinDefinitionsSize(t *testing.T) {
 	r := newTestRegistry(t, Builtins(Options{Policy: Policy{Workspace: t.TempDir()}})...)
@@ -331,7 +332,7 @@ func TestBatches(t *testing.T) {
 }
 
 // TestCallConcurrent runs read-only calls in parallel while tools are added and
-// removed, as the agent (F-PARALLEL) and MCP reconnects will; run with -race.
+// removed, as the agent (docs/design/agent-loop.md#parallel-read-only-tools) and MCP reconnects will; run with -race.
 func TestCallConcurrent(t *testing.T) {
 	s := newSandbox(t)
 	r := newTestRegistry(t, Builtins(Options{Policy: *s.policy})...)

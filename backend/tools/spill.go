@@ -12,7 +12,7 @@ import (
 // pages by lines, can page through it.
 const spillLineWidth = 1000
 
-// Spill keeps an oversized tool result out of the context (F-COMPACT): when
+// Spill keeps an oversized tool result out of the context (docs/design/prompt-size.md#compaction): when
 // content is longer than maxChars (default 16000) it is written to
 // <workspace>/.hearth/results/<sessionID>/<callID>.txt and replaced by its head,
 // the file's path and how to page on with read_file. It returns the text for

@@ -22,11 +22,11 @@ import (
 type Tool interface {
 	// Name is the identifier the model calls the tool by.
 	Name() string
-	// Description is sent to the model; keep it short and exact (F-PROMPTSIZE).
+	// Description is sent to the model; keep it short and exact (docs/design/prompt-size.md#the-first-request-target).
 	Description() string
 	// Parameters is the JSON Schema (type "object") of the arguments.
 	Parameters() *jsonschema.Schema
-	// ReadOnly tools have no side effects and may run concurrently (F-PARALLEL).
+	// ReadOnly tools have no side effects and may run concurrently (docs/design/agent-loop.md#parallel-read-only-tools).
 	ReadOnly() bool
 	// Exclusive tools never run at the same time as any other tool.
 	Exclusive() bool
@@ -46,7 +46,7 @@ type ShortDescriber interface {
 }
 
 // Origin says where a tool comes from. Definitions are sent grouped by origin,
-// then by name, so the tool list is stable between requests (F-STABLE).
+// then by name, so the tool list is stable between requests (docs/design/prompt-size.md#stable-order).
 type Origin int
 
 const (

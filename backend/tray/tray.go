@@ -1,4 +1,4 @@
-// Package tray is Hearth's system-tray icon and menu (F-TRAY): Open Hearth,
+// Package tray is Hearth's system-tray icon and menu (docs/design/background.md#tray): Open Hearth,
 // New chat, Next: <reminder>, Pause/Resume reminders, Quit. It uses
 // fyne.io/systray with the external loop (the desktop app already runs the
 // GTK loop for Wails; two loops crash), talks StatusNotifierItem over D-Bus,

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// ErrBlocked marks a request refused by the SSRF guard (F-SSRF).
+// ErrBlocked marks a request refused by the SSRF guard (docs/design/safety-defaults.md#web-fetch).
 var ErrBlocked = errors.New("blocked by the SSRF guard")
 
 // Resolver looks host names up. *net.Resolver satisfies it; tests inject

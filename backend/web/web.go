@@ -1,7 +1,7 @@
 // Package web holds Hearth's web tools: web_search (DuckDuckGo's HTML page by
 // default, Brave or SearXNG when configured) and web_fetch (a page's readable
 // text as Markdown), with the SSRF guard that checks every dialed address and
-// every redirect (F-SSRF), and an offline switch that makes no call at all.
+// every redirect (docs/design/safety-defaults.md#web-fetch), and an offline switch that makes no call at all.
 package web
 
 import (
@@ -63,7 +63,8 @@ type Options struct {
 // DefaultUserAgent is sent unless Options.UserAgent says otherwise.
 const DefaultUserAgent = "Mozilla/5.0 (compatible; Hearth/1.0; +https://github.com/hearth)"
 
-// maxRedirects is SPEC §8's limit for web_fetch.
+// maxRedirects bounds the redirects web_fetch follows; each hop is checked again
+// by the guard (docs/design/safety-defaults.md#web-fetch).
 const maxRedirects = 5
 
 // New returns the two web tools, web_fetch and web_search.

@@ -1,5 +1,6 @@
 // Package workspace creates and describes Hearth's workspace folder: the persona and
-// memory files the agent reads (nanobot-compatible layout, SPEC §2).
+// memory files the agent reads (nanobot-compatible layout,
+// docs/design/files-and-config.md#workspace-layout).
 package workspace
 
 import (

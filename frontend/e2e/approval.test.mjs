@@ -1,4 +1,4 @@
-// Human in the loop in the window (F-APPROVAL, F-AUDIT), against the dev build, the real
+// Human in the loop in the window (docs/design/safety-defaults.md), against the dev build, the real
 // Go backend (approval gate, audit log) and a scripted fake Ollama that asks for exec:
 // the approval card, Deny (the model reads the denial, nothing ran), Allow once with Enter
 // (the result shows), a waiting call after a reload with Esc still stopping the run, and
@@ -168,7 +168,7 @@ describe('Activity', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a key typed into config.json by hand is named in Settings, never moved on its own (F-SECRETS)', async () => {
+  test('a key typed into config.json by hand is named in Settings, never moved on its own', async () => {
     const cfg = JSON.parse(readFileSync(app.configPath, 'utf8'));
     cfg.providers = { ...cfg.providers, openai: { apiKey: 'sk-typed-by-hand-e2e' } };
     writeFileSync(app.configPath, JSON.stringify(cfg, null, 2), { mode: 0o600 });

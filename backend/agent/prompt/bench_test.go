@@ -46,8 +46,8 @@ func benchSkills(n int) []SkillSummary {
 }
 
 // BenchmarkSystemPrompt measures SystemPrompt with a 100 KB MEMORY.md and 50
-// skill summaries. Target: under 2 ms per build, cached or not (F-PROMPT runs
-// it before every model call).
+// skill summaries. Target: under 2 ms per build, cached or not (the chat runs
+// it before every model call: docs/design/prompt-size.md#the-system-prompt).
 func BenchmarkSystemPrompt(b *testing.B) {
 	dir := benchWorkspace(b)
 	skills := benchSkills(50)

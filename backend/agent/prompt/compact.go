@@ -8,7 +8,7 @@ import (
 )
 
 // KeepToolResults is how many of the most recent tool results stay in full in
-// the running context (F-COMPACT).
+// the running context (docs/design/prompt-size.md#compaction).
 const KeepToolResults = 10
 
 // ToolPlaceholder is the one line that stands in for an omitted tool result.

@@ -1,9 +1,10 @@
 // Package prompt builds what Hearth sends to a model on every call: the system
-// prompt (identity and rules, bootstrap files, memory, skills — F-PROMPT), the
-// runtime context appended to the user message (F-RUNTIMECTX), the token
+// prompt (identity and rules, bootstrap files, memory, skills —
+// docs/design/prompt-size.md#the-system-prompt), the
+// runtime context appended to the user message (docs/design/prompt-size.md#runtime-context), the token
 // estimate and calibration that fit a request into the model's context window
-// (F-BUDGET), and the placeholders that replace old tool results in the copy
-// sent to the model (F-COMPACT).
+// (docs/design/prompt-size.md#token-budget), and the placeholders that replace old tool results in the copy
+// sent to the model (docs/design/prompt-size.md#compaction).
 //
 // Small local models with 4–8k token windows are the main target, so every
 // piece here is about saying enough in as few tokens as possible and never

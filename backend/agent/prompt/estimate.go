@@ -133,7 +133,8 @@ func EstimateTools(tools []llm.ToolDef) int {
 }
 
 // ToolsJSON is the tool list in the OpenAI wire shape, as providers send it;
-// F-PROMPTSIZE measures its length.
+// the first-request target (docs/design/prompt-size.md#the-first-request-target)
+// measures its length.
 func ToolsJSON(tools []llm.ToolDef) ([]byte, error) {
 	type fn struct {
 		Name        string          `json:"name"`

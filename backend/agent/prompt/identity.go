@@ -10,9 +10,9 @@ import (
 
 // identity is the first section of the system prompt. Small local models
 // follow a few short, concrete rules far better than long policy text, and
-// every token here is paid on every call (F-PROMPTSIZE), so each rule names one
+// every token here is paid on every call (docs/design/prompt-size.md#the-first-request-target), so each rule names one
 // behaviour the agent depends on. It has no clock on purpose: the time goes
-// into the user message (F-RUNTIMECTX), so this text stays byte-identical and
+// into the user message (docs/design/prompt-size.md#runtime-context), so this text stays byte-identical and
 // the provider's prompt cache keeps working.
 func identity(osName, zone, workspace string) string {
 	var b strings.Builder

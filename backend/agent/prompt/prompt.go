@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// SectionSep joins the sections of the system prompt (F-PROMPT).
+// SectionSep joins the sections of the system prompt (docs/design/prompt-size.md#the-system-prompt).
 const SectionSep = "\n\n---\n\n"
 
 // bootstrapFiles are the persona files read into the system prompt, in order
@@ -26,7 +26,7 @@ func bootstrapFiles() [5]string {
 // the system prompt includes before memory, in the order it includes them.
 func BootstrapFiles() []string { a := bootstrapFiles(); return a[:] }
 
-// MemoryFile is the long-term memory file, always in the prompt (F-MEMFILES).
+// MemoryFile is the long-term memory file, always in the prompt (docs/design/memory.md#memory-files).
 const MemoryFile = "memory/MEMORY.md"
 
 // DailyNote is the workspace-relative path of the daily note of day t.
@@ -229,7 +229,8 @@ func (b *Builder) refresh(rel string) (changed bool, err error) {
 	return true, nil
 }
 
-// assemble joins the sections in F-PROMPT order, leaving out empty ones.
+// assemble joins the sections in the documented order, leaving out empty ones
+// (docs/design/prompt-size.md#the-system-prompt).
 func (b *Builder) assemble(rels []string, always []string, summary []SkillSummary) string {
 	sections := make([]string, 0, 5)
 	sections = append(sections, identity(b.opts.OS, b.opts.TimeZone, b.opts.Workspace))

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Channels a run can come from (F-RUNTIMECTX); gateways may add more later.
+// Channels a run can come from (docs/design/prompt-size.md#runtime-context); gateways may add more later.
 const (
 	ChannelDesktop   = "desktop"
 	ChannelCLI       = "cli"
@@ -16,7 +16,7 @@ const (
 // RuntimeContext is the block that tells the model the current time and where
 // the message came from. It goes at the end of the user message, never into
 // the system prompt: a clock in the system prompt would change it every
-// minute and defeat the provider's prompt cache (F-STABLE). A nil tz means
+// minute and defeat the provider's prompt cache (docs/design/prompt-size.md#stable-order). A nil tz means
 // now's own location; an empty channel is left out.
 func RuntimeContext(now time.Time, tz *time.Location, channel string) string {
 	if tz != nil {

@@ -10,12 +10,13 @@ import (
 	"hearth/backend/workspace"
 )
 
-// maxFirstRequestTokens is F-PROMPTSIZE: the first request for "hello" with
+// maxFirstRequestTokens is the standing first-request target
+// (docs/design/prompt-size.md#the-first-request-target): the first request for "hello" with
 // every built-in tool and the default workspace files, in chars/4.
 const maxFirstRequestTokens = 2000
 
 // builtinTools stands in for the tools package's definitions (not merged yet):
-// the seven file/search/exec tools of SPEC §8 with short, exact descriptions,
+// the seven file/search/exec tools with short, exact descriptions,
 // about 3 600 chars of JSON, the budget the tools engineer works to.
 func builtinTools() []llm.ToolDef {
 	def := func(name, desc, params string) llm.ToolDef {
@@ -39,7 +40,7 @@ func builtinTools() []llm.ToolDef {
 	}
 }
 
-// TestFirstRequestSize is F-PROMPTSIZE: it builds the first request for
+// TestFirstRequestSize holds the first-request target: it builds the first request for
 // "hello" as the agent will and fails above 2 000 tokens at chars/4.
 func TestFirstRequestSize(t *testing.T) {
 	dir := t.TempDir()
@@ -70,10 +71,10 @@ func TestFirstRequestSize(t *testing.T) {
 	sysChars, userChars, toolChars := utf8.RuneCountInString(system), utf8.RuneCountInString(user), utf8.RuneCount(toolsJSON)
 	tokens := (sysChars + userChars + toolChars + 3) / 4
 	est := Counter{}.Request(system, tools, []llm.Message{{Role: llm.RoleUser, Content: user}})
-	t.Logf("F-PROMPTSIZE first request: %d tokens (chars/4) = system %d + user %d + tools %d chars; estimator says %d",
+	t.Logf("first request: %d tokens (chars/4) = system %d + user %d + tools %d chars; estimator says %d",
 		tokens, sysChars, userChars, toolChars, est)
 	if tokens > maxFirstRequestTokens {
-		t.Errorf("first request is %d tokens (chars/4), over the %d of F-PROMPTSIZE", tokens, maxFirstRequestTokens)
+		t.Errorf("first request is %d tokens (chars/4), over the target of %d", tokens, maxFirstRequestTokens)
 	}
 	if est > maxFirstRequestTokens {
 		t.Errorf("estimator puts the first request at %d tokens, over %d", est, maxFirstRequestTokens)

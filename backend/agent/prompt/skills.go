@@ -2,7 +2,7 @@ package prompt
 
 import "strings"
 
-// SkillSummary is one skill as the system prompt lists it (F-SKILLS): enough
+// SkillSummary is one skill as the system prompt lists it (docs/design/extensions.md#skills): enough
 // for the model to decide to read the skill's SKILL.md, and to know what is
 // missing before an unavailable one can be used.
 type SkillSummary struct {

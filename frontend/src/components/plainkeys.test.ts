@@ -1,5 +1,5 @@
 // Settings: an API key stored in plain text in config.json gets a warning and, when the
-// system keyring answers, a Move to keyring button (F-SECRETS).
+// system keyring answers, a Move to keyring button (docs/design/safety-defaults.md#secrets).
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import SettingsView from './SettingsView.svelte';

@@ -1,4 +1,4 @@
-// The Activity view's audit log (F-AUDIT): every tool call, newest first, filtered by
+// The Activity view's audit log (docs/design/safety-defaults.md#audit-log): every tool call, newest first, filtered by
 // tool, chat, failure and day. It is read again when a run finishes while the view
 // has been opened.
 import { errText, type Api, type AuditEntry, type AuditFilter } from '../api';

@@ -1,4 +1,4 @@
-// The Activity view's store and filters (F-AUDIT) and the approval settings store.
+// The Activity view's store and filters (docs/design/safety-defaults.md#audit-log) and the approval settings store.
 import { describe, expect, it, vi } from 'vitest';
 import { ACTIVITY_LIMIT, createActivityStore, newestFirst, noFilters, toAuditFilter } from './activity.svelte';
 import { createApprovalsStore, ruleRows } from './approvals.svelte';

@@ -1,4 +1,4 @@
-// The approval state of tool calls in the chat (F-APPROVAL): a card appears when the gate
+// The approval state of tool calls in the chat (docs/design/safety-defaults.md#approval): a card appears when the gate
 // asks, carries the reason and masked arguments, resolves on the gate's answer, and comes
 // back after a reload for calls that still wait.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// MCP servers (F-MCP): the configured servers with their live state, the editor for one
+// MCP servers (docs/design/extensions.md#mcp-servers): the configured servers with their live state, the editor for one
 // server, a pasted Claude Desktop block to import, and connection tests.
 import { errText, type Api, type McpConfig, type McpServer, type McpTest } from '../api';
 

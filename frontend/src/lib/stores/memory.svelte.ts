@@ -1,4 +1,4 @@
-// The memory sidebar (F-MEMEDIT): the workspace's memory and persona files, the documents
+// The memory sidebar (docs/design/memory.md#editing): the workspace's memory and persona files, the documents
 // open in the editor, and recall search. Saves are compare-and-swap: each document keeps
 // the hash of the text it was read from, and the backend refuses a save when the file
 // changed since — then the document holds both versions until the person resolves them.

@@ -1,4 +1,4 @@
-// API keys that config.json holds in plain text (F-SECRETS). The Settings view shows a
+// API keys that config.json holds in plain text (docs/design/safety-defaults.md#secrets). The Settings view shows a
 // warning beside each one and, when the system keyring answers, a Move to keyring button.
 // Nothing moves unless the user presses it.
 import { errText, type Api, type PlainKeyReport } from '../api';

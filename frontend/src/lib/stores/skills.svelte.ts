@@ -1,4 +1,4 @@
-// Skills (F-SKILLS): built-in and workspace SKILL.md files with their availability, what
+// Skills (docs/design/extensions.md#skills): built-in and workspace SKILL.md files with their availability, what
 // they miss, and whether the model is offered them.
 import { errText, type Api, type Skill } from '../api';
 

@@ -13,7 +13,7 @@ export type Part =
       result?: string;
       ok?: boolean;
       durationMs?: number;
-      /** Set once the call needed approval (F-APPROVAL). */
+      /** Set once the call needed approval (docs/design/safety-defaults.md#approval). */
       approval?: Approval;
     }
   | { kind: 'notice'; level: string; message: string }
