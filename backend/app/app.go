@@ -144,6 +144,13 @@ func channel(terminal bool) string {
 	return prompt.ChannelDesktop
 }
 
+// Env is the process's environment as it started (see secrets.Env): the CLI
+// captures it first thing and hands it to New.
+type Env = keystore.Env
+
+// CaptureEnv records the current environment.
+func CaptureEnv() *Env { return keystore.CaptureEnv() }
+
 // envGetter is how opts reads the environment.
 func envGetter(opts Options) func(string) string {
 	if opts.Getenv == nil && opts.Env != nil {

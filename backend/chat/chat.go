@@ -187,7 +187,7 @@ func (s *Service) collect() error {
 		MaxResultChars: cfg.Agents.Defaults.MaxToolResultChars,
 		Exec: tools.ExecOptions{Timeout: time.Duration(cfg.Tools.Exec.Timeout) * time.Second,
 			AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv, Sandbox: s.opts.Settings.Sandbox(),
-			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network, Hidden: paths.HearthDirs()},
+			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly, Hidden: paths.HearthDirs()},
 		DisableExec: !cfg.Tools.Exec.Enabled,
 	})
 	for _, src := range s.opts.Sources {

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"hearth/backend/app"
-	keystore "hearth/backend/secrets"
 
 	"github.com/spf13/cobra"
 )
@@ -57,7 +56,7 @@ type env struct {
 	// vault, when set, is the environment the process started with: Getenv reads
 	// it and the service drops the variables holding secrets (Main sets it; tests
 	// keep their own environment).
-	vault      *keystore.Env
+	vault      *app.Env
 	configFlag string
 	wsFlag     string
 	terminal   bool // a command runs, not the window: chats are told they are in a terminal
@@ -142,7 +141,7 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 // Main runs the hearth command line with args (without the program name) and returns the
 // process exit code: 0 ok, 1 runtime error, 2 usage error.
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
-	vault := keystore.CaptureEnv()
+	vault := app.CaptureEnv()
 	return mainEnv(&env{info: info, desktop: desktop, stdin: os.Stdin, stdout: stdout, stderr: stderr,
 		getenv: vault.Getenv, vault: vault}, args)
 }

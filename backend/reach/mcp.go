@@ -14,6 +14,7 @@ import (
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/mcp"
+	"hearth/backend/tools"
 )
 
 var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -53,7 +54,16 @@ func (r *Service) manager() (m *mcp.Manager, started bool) {
 	if m != nil {
 		return m, true
 	}
-	return mcp.New(mcp.Options{Getenv: r.settings.Getenv, Dir: r.settings.Paths().Workspace, Version: r.settings.Version()}), false
+	return mcp.New(r.mcpOptions(nil, nil)), false
+}
+
+// mcpOptions are the MCP manager's settings: servers sandboxed as configured, HTTP
+// through the egress guard (local-only mode, the egress log).
+func (r *Service) mcpOptions(servers map[string]config.MCPServer, regs []*tools.Registry) mcp.Options {
+	return mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
+		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(),
+		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy(),
+		HTTPTransport: r.settings.Egress().Transport("MCP server")}
 }
 
 // ListMCPServers reports every configured MCP server: transport, whether it is

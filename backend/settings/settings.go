@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"hearth/backend/config"
+	"hearth/backend/egress"
 	"hearth/backend/sandbox"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
@@ -54,6 +55,7 @@ type Service struct {
 	recall  func(context.Context, bool) (string, string)
 	keys    *Keys
 	env     *keystore.Env
+	egress  *egress.Guard
 
 	mu         sync.Mutex
 	cfg        *config.Config
@@ -78,8 +80,13 @@ func Open(opts Options) *Service {
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
+	s.egress = egress.New(egress.Options{
+		LocalOnly:  func() bool { return s.Config().LocalOnly },
+		OllamaHost: func() string { return s.Config().OllamaHost(s.getenv) },
+		Dir:        func() string { return s.Paths().EgressDir() },
+	})
 	if s.client == nil {
-		s.client = &http.Client{}
+		s.client = s.egress.Client("Ollama check", 0)
 	}
 	cfgFile, err := config.ConfigFile(opts.ConfigPath)
 	if err != nil {
@@ -106,6 +113,10 @@ func Open(opts Options) *Service {
 // Keys is the API keys' side of the settings.
 func (s *Service) Keys() *Keys { return s.keys }
 
+// Egress is the door every outbound connection goes through: local-only mode's
+// refusal and the egress log.
+func (s *Service) Egress() *egress.Guard { return s.egress }
+
 // Sandbox confines the commands exec and sandboxed MCP servers run (nil: none).
 func (s *Service) Sandbox() *sandbox.Sandbox { return s.sandbox }
 
@@ -115,7 +126,7 @@ func (s *Service) Sandbox() *sandbox.Sandbox { return s.sandbox }
 func (s *Service) SandboxPolicy() sandbox.Policy {
 	cfg, paths := s.Config(), s.Paths()
 	return sandbox.Policy{Writable: append([]string{paths.Workspace, os.TempDir()}, cfg.Tools.AllowedPaths...),
-		Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network}
+		Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly}
 }
 
 // Getenv is the environment the config's ${VAR} references read.

@@ -5,6 +5,7 @@ import {schedule} from '../models';
 import {config} from '../models';
 import {reminders} from '../models';
 import {fitness} from '../models';
+import {egress} from '../models';
 import {models} from '../models';
 import {settings} from '../models';
 import {reach} from '../models';
@@ -43,6 +44,8 @@ export function DeleteModel(arg1:string):Promise<void>;
 export function DeleteSession(arg1:string):Promise<void>;
 
 export function DismissNotice(arg1:string):Promise<void>;
+
+export function EgressLog():Promise<Array<egress.Entry>>;
 
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 

@@ -58,6 +58,10 @@ export function DismissNotice(arg1) {
   return window['go']['main']['App']['DismissNotice'](arg1);
 }
 
+export function EgressLog() {
+  return window['go']['main']['App']['EgressLog']();
+}
+
 export function ExportSession(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['ExportSession'](arg1, arg2, arg3, arg4);
 }
