@@ -19,6 +19,7 @@ import (
 	"hearth/backend/applock"
 	"hearth/backend/autostart"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/notify"
 	"hearth/backend/tray"
 )
@@ -83,7 +84,7 @@ func (b *desktopBackground) start(ctx context.Context) {
 		slog.Warn("desktop notifications unavailable", "err", err)
 	}
 	b.notifier = n
-	b.tray = tray.New(icon, tray.Actions{
+	b.tray = tray.New(icon, b.locale(), tray.Actions{
 		Open:      b.show,
 		NewChat:   func() { b.show(); runtime.EventsEmit(b.ctx, eventNewSession) },
 		SetPaused: b.h.Reminders.SetPaused,
@@ -179,15 +180,18 @@ func (b *desktopBackground) refreshLoop() {
 		case <-b.refresh:
 		case <-tick.C:
 		}
-		paused := b.h.Reminders.Paused()
+		paused, l := b.h.Reminders.Paused(), b.locale()
 		j, ok := b.h.Reminders.Next()
-		label := tray.NextLabel(j.Title(), j.NextRun, time.Now(), ok)
-		if paused {
-			label = tray.LabelPaused
-		}
-		b.tray.SetNext(label)
+		b.tray.SetLocale(l)
+		b.tray.SetNext(tray.NextLabel(l, j.Title(), j.NextRun, time.Now(), ok, paused))
 		b.tray.SetPaused(paused)
 	}
+}
+
+// locale is the UI language the tray and notifications speak (ui.language; "auto"
+// follows the system's locale variables).
+func (b *desktopBackground) locale() i18n.Locale {
+	return i18n.Resolve(b.h.Settings.Config().UI.Language, os.Getenv)
 }
 
 func (b *desktopBackground) show() {

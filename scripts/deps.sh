@@ -11,6 +11,7 @@ run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev librsvg2
 test_pkgs=(bubblewrap xvfb xauth xdotool imagemagick chromium dbus-daemon dbus-x11 haskell-gtk-sni-tray-utils
   nlohmann-json3-dev libstb-dev jq python3
   lintian desktop-file-utils x11-utils libglib2.0-bin)
+test_pkgs+=(fonts-noto-cjk) # a CJK font: zh-CN screenshots of the window and the tray are legible
 
 want=("${run_pkgs[@]}")
 [[ "${1:-run}" == test ]] && want+=("${test_pkgs[@]}")

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 // emitter numbers and delivers the events of one run. Parallel tools emit
@@ -71,6 +72,13 @@ func (em *emitter) masked(data any) any {
 		return d
 	case event.NoticeData:
 		d.Message = em.redact(d.Message)
+		if len(d.Args) > 0 {
+			args := make(map[string]string, len(d.Args))
+			for k, v := range d.Args {
+				args[k] = em.redact(v)
+			}
+			d.Args = args
+		}
 		return d
 	case event.DeltaData:
 		d.Text = em.redact(d.Text)
@@ -114,4 +122,9 @@ func deliver(s event.Sink, ev event.Event) {
 
 func (em *emitter) notice(level, format string, args ...any) {
 	em.emit(event.Notice, event.NoticeData{Level: level, Message: fmt.Sprintf(format, args...)})
+}
+
+// say emits a notice the window words in its language (m) and the CLI prints in English.
+func (em *emitter) say(level string, m i18n.Message) {
+	em.emit(event.Notice, event.NoticeData{Level: level, Message: m.String(), Code: m.Code, Args: m.Args})
 }

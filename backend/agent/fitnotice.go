@@ -2,9 +2,11 @@ package agent
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 // maxNamedTools is how many left-out tools a notice names.
@@ -60,11 +62,11 @@ func (l *loop) fitNotice() {
 // then).
 func (l *loop) cutOffNotice() {
 	if l.reply < l.t.MaxTokens {
-		l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit of %d tokens (lowered from maxTokens %d to fit the model's %d-token context window); ask the model to go on, or use a model with a larger window.",
-			l.reply, l.t.MaxTokens, l.limit)
+		l.em.say(event.LevelWarning, i18n.M("notice.cutOffLowered", "reply", strconv.Itoa(l.reply),
+			"max", strconv.Itoa(l.t.MaxTokens), "limit", strconv.Itoa(l.limit)))
 		return
 	}
-	l.em.notice(event.LevelWarning, "The answer was cut off at the reply limit (maxTokens %d); ask the model to go on, or raise maxTokens.", l.t.MaxTokens)
+	l.em.say(event.LevelWarning, i18n.M("notice.cutOff", "max", strconv.Itoa(l.t.MaxTokens)))
 }
 
 func hasMCP(names []string) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/tools"
 )
 
@@ -32,7 +33,7 @@ type GateCall struct {
 	Emit func(event.ApprovalData)
 	// Notice tells the user something about the call (a warning notice in the
 	// run's stream), e.g. why an unattended run denied it.
-	Notice func(message string)
+	Notice func(m i18n.Message)
 }
 
 // GateDecision is a Gate's answer.
@@ -41,6 +42,8 @@ type GateDecision struct {
 	// Reason is what the model reads when the call is denied; empty means
 	// "denied by the user — do not retry this call".
 	Reason string
+	// Why is what the user reads of a denial (the window words it in its language).
+	Why i18n.Message
 }
 
 // AllowAll is the default Gate.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"hearth/backend/agent/prompt"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -209,7 +211,7 @@ func (l *loop) call(defs []llm.ToolDef, extra ...llm.Message) (llm.Response, err
 		}
 		if !l.noticed["overflow"] {
 			l.noticed["overflow"] = true
-			l.em.notice(event.LevelInfo, "The model counts more tokens than Hearth estimated; the request was made smaller to fit its context window (%d tokens).", l.limit)
+			l.em.say(event.LevelInfo, i18n.M("notice.refit", "limit", strconv.Itoa(l.limit)))
 		}
 	}
 }
@@ -257,7 +259,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	}
 	if resp.ImagesDropped && !l.noticed["images"] {
 		l.noticed["images"] = true
-		l.em.notice(event.LevelWarning, "The model %s cannot see images; they were left out.", l.model)
+		l.em.say(event.LevelWarning, i18n.M("notice.noImages", "model", l.model))
 	}
 	if u := resp.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
 		l.usage.PromptTokens += u.PromptTokens
@@ -281,7 +283,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 func (l *loop) toolsUnavailable() {
 	if !l.noticed["tools"] {
 		l.noticed["tools"] = true
-		l.em.notice(event.LevelWarning, "The model %s cannot use tools, so it is chatting without them: it cannot read files or run commands. Pick a model with tool support (/model) for that.", l.model)
+		l.em.say(event.LevelWarning, i18n.M("notice.noTools", "model", l.model))
 	}
 }
 
@@ -313,7 +315,7 @@ const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds a
 // docs/design/agent-loop.md#the-loop).
 func (l *loop) summarise() (string, error) {
 	n := l.t.MaxToolIterations
-	l.em.notice(event.LevelWarning, "Reached the limit of %d tool rounds for one request (maxToolIterations); asking the model to sum up.", n)
+	l.em.say(event.LevelWarning, i18n.M("notice.toolRounds", "n", strconv.Itoa(n)))
 	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(summarisePrompt, n)})
 	if err != nil {
 		if l.ctx.Err() != nil {

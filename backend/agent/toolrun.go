@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -120,9 +121,9 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
 			Name: p.Name, Args: p.Args, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
 			Emit:   func(a event.ApprovalData) { a.CallID = tc.ID; l.em.emit(event.Approval, a) },
-			Notice: func(m string) { l.em.notice(event.LevelWarning, "%s", m) }})
+			Notice: func(m i18n.Message) { l.em.say(event.LevelWarning, m) }})
 		if !d.Allow {
-			res = tools.Result{Content: deniedText, IsError: true}
+			res = tools.Result{Content: deniedText, IsError: true, Why: d.Why}
 			if d.Reason != "" {
 				res.Content = "Error: " + d.Reason
 			}
@@ -135,13 +136,13 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled
 			} else {
-				l.em.notice(event.LevelWarning, "Could not save the long result of %s to a file (%v); it was cut instead.", tc.Name, err)
+				l.em.say(event.LevelWarning, i18n.M("notice.spillFailed", "tool", tc.Name, "error", err.Error()))
 				res.Content = cut(res.Content, l.t.MaxToolResultChars)
 			}
 		}
 	}
 	l.em.emit(event.ToolResult, event.ToolResultData{CallID: tc.ID, Name: tc.Name, OK: res.OK(), Content: res.Content,
-		DurationMs: time.Since(start).Milliseconds()})
+		DurationMs: time.Since(start).Milliseconds(), Code: res.Why.Code, Args: res.Why.Args})
 	return toolMessage(tc, res.Content), !res.OK()
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/tools"
 )
 
@@ -61,9 +62,11 @@ type Pending struct {
 	CallID    string          `json:"callId"`
 	Tool      string          `json:"tool"`
 	Args      json.RawMessage `json:"args"` // secrets masked
-	// Reason says why the call needs approval ("runs a shell command", …).
-	Reason string    `json:"reason"`
-	Since  time.Time `json:"since"`
+	// Why says why the call needs approval (a gate.why.* message the window words in
+	// its language); Reason is its English ("It runs a shell command on this computer.").
+	Why    i18n.Message `json:"why"`
+	Reason string       `json:"reason"`
+	Since  time.Time    `json:"since"`
 }
 
 // Options configure a Gate. The zero value asks in risky mode, keeps "always"
@@ -136,27 +139,27 @@ const (
 )
 
 // Judge applies the current rules to a call of tool with its decoded args;
-// reason says why the call needs approval (also for AllowedAlways).
-func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, reason string) {
+// why says why the call needs approval (also for AllowedAlways).
+func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, why i18n.Message) {
 	r := g.rules()
 	if has(r.Never, tool) {
-		return Never, ""
+		return Never, why
 	}
 	switch {
 	case has(r.Ask, tool):
-		reason = "is set to always ask (tools.approval.ask)"
+		why = i18n.M("gate.why.toolAsk")
 	case r.Mode == ModeAsk:
-		reason = "approval mode is ask"
+		why = i18n.M("gate.why.ask")
 	case r.Mode == ModeRisky:
-		reason = Risk(g.workspace(), tool, args)
+		why = Risk(g.workspace(), tool, args)
 	}
 	switch {
-	case reason == "":
-		return Run, ""
+	case why.Code == "":
+		return Run, why
 	case has(r.Always, tool):
-		return AllowedAlways, reason
+		return AllowedAlways, why
 	}
-	return Ask, reason
+	return Ask, why
 }
 
 // Check implements agent.Gate.
@@ -170,11 +173,12 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 			c.Emit(d)
 		}
 	}
-	verdict, reason := g.Judge(c.Name, c.Args)
+	verdict, why := g.Judge(c.Name, c.Args)
 	switch verdict {
 	case Never:
 		emit(StateDenied, ScopeNever)
-		return agent.GateDecision{Reason: fmt.Sprintf("the user does not allow %s (tools.approval.never) — do not retry this call", c.Name)}
+		return agent.GateDecision{Reason: fmt.Sprintf("the user does not allow %s (tools.approval.never) — do not retry this call", c.Name),
+			Why: i18n.M("gate.refused.never", "tool", c.Name)}
 	case Run:
 		return agent.GateDecision{Allow: true}
 	case AllowedAlways:
@@ -198,16 +202,17 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 		}
 		emit(StateDenied, ScopeUnattended)
 		if c.Notice != nil {
-			c.Notice(fmt.Sprintf("%s was not run: it needs approval (it %s) and nobody is asked in an unattended run. Allow it for this job, or add it to tools.approval.always.", c.Name, reason))
+			c.Notice(i18n.M("gate.notice.unattended", "tool", c.Name))
 		}
-		return agent.GateDecision{Reason: fmt.Sprintf("%s needs the user's approval and this run is unattended, so it was denied — do not retry this call", c.Name)}
+		return agent.GateDecision{Reason: fmt.Sprintf("%s needs the user's approval and this run is unattended, so it was denied — do not retry this call", c.Name),
+			Why: i18n.M("gate.refused.unattended", "tool", c.Name)}
 	}
-	return g.wait(ctx, c, reason, emit)
+	return g.wait(ctx, c, why, emit)
 }
 
 // wait registers the call, announces it and blocks until Approve answers or
 // the run stops.
-func (g *Gate) wait(ctx context.Context, c agent.GateCall, reason string, emit func(state, scope string)) agent.GateDecision {
+func (g *Gate) wait(ctx context.Context, c agent.GateCall, why i18n.Message, emit func(state, scope string)) agent.GateDecision {
 	args := string(c.Args.JSON())
 	if g.opts.Mask != nil {
 		args = g.opts.Mask(args)
@@ -217,7 +222,7 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, reason string, emit f
 		args = string(b)
 	}
 	w := &waiter{ch: make(chan Decision, 1), info: Pending{RunID: c.RunID, SessionID: c.SessionID, CallID: c.CallID,
-		Tool: c.Name, Args: json.RawMessage(args), Reason: reason, Since: g.opts.Now()}}
+		Tool: c.Name, Args: json.RawMessage(args), Why: why, Reason: why.String(), Since: g.opts.Now()}}
 	key := c.RunID + "\x00" + c.CallID
 	g.mu.Lock()
 	g.pending[key] = w
@@ -228,7 +233,7 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, reason string, emit f
 	case d := <-w.ch:
 		if d == Deny {
 			emit(StateDenied, ScopeUser)
-			return agent.GateDecision{}
+			return agent.GateDecision{Why: i18n.M("gate.refused.user")}
 		}
 		emit(StateAllowed, string(d))
 		return agent.GateDecision{Allow: true}
@@ -237,7 +242,8 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, reason string, emit f
 		delete(g.pending, key)
 		g.mu.Unlock()
 		emit(StateDenied, ScopeCancelled)
-		return agent.GateDecision{Reason: "not run: the run was stopped while the call waited for approval"}
+		return agent.GateDecision{Reason: "not run: the run was stopped while the call waited for approval",
+			Why: i18n.M("gate.refused.cancelled")}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 	"hearth/backend/tools"
 )
 
@@ -61,29 +62,28 @@ func RulesFrom(c config.Approval) Rules {
 	return Rules{Mode: m, Always: c.Always, Ask: c.Ask, Never: c.Never}
 }
 
-// Risk says why a call would need approval in risky mode, or "" when it is
-// harmless. workspace locates the memory files, which the agent may always
-// write. args are the call's decoded arguments, the very value the tool runs
-// with: a file writer is judged by the path it will write, never by a
+// Risk says why a call would need approval in risky mode (a gate.why.* message), or
+// a zero Message when it is harmless. workspace locates the memory files, which the
+// agent may always write. args are the call's decoded arguments, the very value the
+// tool runs with: a file writer is judged by the path it will write, never by a
 // second reading of what the model sent.
-func Risk(workspace, tool string, args tools.Args) string {
-	const outside = "writes a file outside the memory files"
+func Risk(workspace, tool string, args tools.Args) i18n.Message {
 	switch {
 	case tool == "exec":
-		return "runs a shell command"
+		return i18n.M("gate.why.exec")
 	case strings.HasPrefix(tool, "mcp_"):
-		return "is a tool of an MCP server"
+		return i18n.M("gate.why.mcp")
 	}
 	if w, ok := args.Value().(tools.FileWrite); ok {
 		if !isMemoryFile(workspace, w.WritePath()) {
-			return outside
+			return i18n.M("gate.why.write")
 		}
-		return ""
+		return i18n.Message{}
 	}
 	if tool == "write_file" || tool == "edit_file" {
-		return outside // a writer whose arguments do not name their path
+		return i18n.M("gate.why.write") // a writer whose arguments do not name their path
 	}
-	return ""
+	return i18n.Message{}
 }
 
 // isMemoryFile reports whether p names a Markdown file directly in the

@@ -11,6 +11,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/tools"
 )
 
@@ -70,7 +71,7 @@ func TestRisk(t *testing.T) {
 		{"web_fetch", `{"url":"http://x"}`, false},
 	}
 	for _, c := range cases {
-		if got := Risk(ws, c.tool, argsFor(t, ws, c.tool, c.args)) != ""; got != c.risky {
+		if got := Risk(ws, c.tool, argsFor(t, ws, c.tool, c.args)).Code != ""; got != c.risky {
 			t.Errorf("%s %s: risky %v, want %v", c.tool, c.args, got, c.risky)
 		}
 	}
@@ -130,7 +131,7 @@ func TestModesAndOverrides(t *testing.T) {
 			var notices []string
 			d := g.Check(context.Background(), agent.GateCall{RunID: "r", SessionID: "s", CallID: "c", Name: c.tool,
 				Args: argsFor(t, ws, c.tool, c.args), Unattended: true,
-				Emit: func(a event.ApprovalData) { evs = append(evs, a) }, Notice: func(m string) { notices = append(notices, m) }})
+				Emit: func(a event.ApprovalData) { evs = append(evs, a) }, Notice: func(m i18n.Message) { notices = append(notices, m.String()) }})
 			var got string
 			switch {
 			case d.Allow && len(evs) == 1 && evs[0].State == StateAllowed && evs[0].Scope == ScopeAlways:
@@ -139,13 +140,13 @@ func TestModesAndOverrides(t *testing.T) {
 				got = "allowed"
 			case len(evs) == 1 && evs[0].Scope == ScopeNever:
 				got = "never"
-				if !strings.Contains(d.Reason, "do not retry") || len(notices) != 0 {
-					t.Errorf("never: reason %q, notices %v", d.Reason, notices)
+				if !strings.Contains(d.Reason, "do not retry") || len(notices) != 0 || d.Why.Code != "gate.refused.never" || d.Why.Args["tool"] != c.tool {
+					t.Errorf("never: reason %q, why %+v, notices %v", d.Reason, d.Why, notices)
 				}
 			case len(evs) == 1 && evs[0].Scope == ScopeUnattended:
 				got = "asks"
-				if len(notices) != 1 || !strings.Contains(notices[0], c.tool) || !strings.Contains(d.Reason, "do not retry") {
-					t.Errorf("unattended: reason %q, notices %v", d.Reason, notices)
+				if len(notices) != 1 || !strings.Contains(notices[0], c.tool) || !strings.Contains(d.Reason, "do not retry") || d.Why.Code != "gate.refused.unattended" {
+					t.Errorf("unattended: reason %q, why %+v, notices %v", d.Reason, d.Why, notices)
 				}
 			default:
 				got = "?"

@@ -279,7 +279,7 @@ func TestAlwaysSaveFails(t *testing.T) {
 	if err := r.gate.Approve(ev.RunID, a.CallID, Always); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Fatalf("always with a failing save: %v", err)
 	}
-	if p := r.gate.Pendings(); len(p) != 1 || p[0].Tool != "write_file" || p[0].Reason == "" || !strings.Contains(string(p[0].Args), "a.txt") {
+	if p := r.gate.Pendings(); len(p) != 1 || p[0].Tool != "write_file" || p[0].Why.Code != "gate.why.write" || p[0].Reason != "It writes a file outside the memory files." || !strings.Contains(string(p[0].Args), "a.txt") {
 		t.Fatalf("pending after failed save: %+v", p)
 	}
 	if err := r.gate.Approve(ev.RunID, a.CallID, Once); err != nil {

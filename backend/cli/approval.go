@@ -27,11 +27,11 @@ func pendingInfo(svc *app.App, runID, callID string) (guard.Pending, bool) {
 	return guard.Pending{}, false
 }
 
-// describeCall is "exec command=ls (runs a shell command)".
+// describeCall is "exec command=ls (It runs a shell command on this computer.)".
 func describeCall(p guard.Pending) string {
 	s := p.Tool + argHint(p.Args)
 	if p.Reason != "" {
-		s += " (it " + p.Reason + ")"
+		s += " (" + p.Reason + ")"
 	}
 	return s
 }

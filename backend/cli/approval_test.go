@@ -39,7 +39,7 @@ func TestAgentMessageDeniesWhatNeedsApproval(t *testing.T) {
 	if code != 0 || out != "I was not allowed to.\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "✗ denied: exec command=\"touch made-by-agent\" (it runs a shell command) needs approval. Run with --yes") ||
+	if !strings.Contains(errOut, "✗ denied: exec command=\"touch made-by-agent\" (It runs a shell command on this computer.) needs approval. Run with --yes") ||
 		!strings.Contains(errOut, "tools.approval.always") || strings.Count(errOut, "denied") != 1 {
 		t.Errorf("stderr %q", errOut)
 	}

@@ -99,6 +99,10 @@ type ToolResultData struct {
 	OK         bool   `json:"ok"`
 	Content    string `json:"content"`
 	DurationMs int64  `json:"durationMs"`
+	// Code and Args, on a refused call (the approval gate, a safety rule), say why for
+	// the user in the window's language (backend/i18n); Content is what the model read.
+	Code string            `json:"code,omitempty"`
+	Args map[string]string `json:"args,omitempty"`
 }
 
 // UsageData is the payload of usage, sent after every model call.
@@ -119,9 +123,13 @@ const (
 
 // NoticeData is the payload of notice: something the user should know that
 // is not an error (history left out, model lacks tools, …).
+// Code and Args name the message for the window to word in its language
+// (backend/i18n); Message is its English, what the CLI prints.
 type NoticeData struct {
-	Level   string `json:"level"`
-	Message string `json:"message"`
+	Level   string            `json:"level"`
+	Message string            `json:"message"`
+	Code    string            `json:"code,omitempty"`
+	Args    map[string]string `json:"args,omitempty"`
 }
 
 // Error codes besides the llm.ErrorKind values (unreachable, model_not_found,

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"hearth/backend/i18n"
 )
 
 // ExecGuard refuses destructive shell commands before they run. It parses the command
@@ -35,6 +37,12 @@ type GuardError struct {
 
 func (e *GuardError) Error() string {
 	return fmt.Sprintf("command refused by safety rule %q: %s. Do not retry it in another form; if it is really needed, ask the user to run it", e.Rule, e.Detail)
+}
+
+// Message is the refusal for the user: the rule's own sentence (guard.<rule>) with the
+// detail, which names paths and commands, as it is.
+func (e *GuardError) Message() i18n.Message {
+	return i18n.M("guard."+e.Rule, "detail", e.Detail)
 }
 
 func refuse(rule, format string, a ...any) error {

@@ -83,5 +83,12 @@ func (m *Masker) MaskResult(r Result) Result {
 		}
 		r.Meta = meta
 	}
+	if len(r.Why.Args) > 0 {
+		args := make(map[string]string, len(r.Why.Args))
+		for k, v := range r.Why.Args {
+			args[k] = m.Mask(v)
+		}
+		r.Why.Args = args
+	}
 	return r
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"hearth/backend/i18n"
 )
 
 // DefaultToolTimeout bounds a tool that does not implement Timeouter.
@@ -222,6 +224,10 @@ func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
 				res.Content += "\nError: " + err.Error()
 			}
 			res.IsError = true
+			var said interface{ Message() i18n.Message }
+			if errors.As(err, &said) {
+				res.Why = said.Message()
+			}
 		}
 		done <- res
 	}()

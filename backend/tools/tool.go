@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"hearth/backend/i18n"
 )
 
 // Tool is one capability offered to the model.
@@ -77,6 +79,10 @@ type Result struct {
 	// Meta carries facts for the agent and UI that the model need not see,
 	// e.g. MetaSpilledPath, MetaExitCode.
 	Meta map[string]string `json:"meta,omitempty"`
+	// Why is what the user reads of a refusal, worded by the window in its language
+	// (a safety rule's or the approval gate's); zero for other results. A tool sets it by
+	// returning an error with a Message() i18n.Message method.
+	Why i18n.Message `json:"-"`
 }
 
 // Well-known Result.Meta keys.

@@ -11,15 +11,17 @@ package tray
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"strconv"
 	"sync"
 	"time"
 
 	"fyne.io/systray"
 	"github.com/godbus/dbus/v5"
+
+	"hearth/backend/i18n"
 )
 
 // Actions are what the menu entries do. They run on the tray's goroutine.
@@ -30,35 +32,29 @@ type Actions struct {
 	Quit      func()
 }
 
-// Menu labels (the native test looks for them).
-const (
-	LabelOpen    = "Open Hearth"
-	LabelNewChat = "New chat"
-	LabelPause   = "Pause reminders"
-	LabelResume  = "Resume reminders"
-	LabelQuit    = "Quit"
-	LabelNoNext  = "Next: no reminders"
-	LabelPaused  = "Next: reminders paused"
-)
-
-// Tray is the tray icon. Only one can run per process (systray is global).
+// Tray is the tray icon. Only one can run per process (systray is global). Its
+// labels are worded in the UI language (backend/i18n, codes tray.*).
 type Tray struct {
 	icon []byte
 	act  Actions
 
 	mu      sync.Mutex
+	loc     i18n.Locale
 	ready   bool
 	next    string
 	paused  bool
+	mOpen   *systray.MenuItem
+	mNew    *systray.MenuItem
 	mNext   *systray.MenuItem
 	mPause  *systray.MenuItem
+	mQuit   *systray.MenuItem
 	stop    chan struct{}
 	stopped sync.Once
 }
 
-// New returns a tray with icon (PNG, any size: it is scaled to 64×64).
-func New(icon []byte, act Actions) *Tray {
-	return &Tray{icon: scaleIcon(icon, 64), act: act, next: LabelNoNext, stop: make(chan struct{})}
+// New returns a tray with icon (PNG, any size: it is scaled to 64×64) worded in loc.
+func New(icon []byte, loc i18n.Locale, act Actions) *Tray {
+	return &Tray{icon: scaleIcon(icon, 64), act: act, loc: loc, next: i18n.T(loc, "tray.next.none"), stop: make(chan struct{})}
 }
 
 // Start exports the tray item on the session bus and returns the function
@@ -75,23 +71,21 @@ func (t *Tray) Start() (end func()) {
 func (t *Tray) onReady() {
 	systray.SetIcon(t.icon)
 	systray.SetTitle("Hearth")
-	open := systray.AddMenuItem(LabelOpen, "Show the Hearth window")
-	newChat := systray.AddMenuItem(LabelNewChat, "Start a new chat")
-	systray.AddSeparator()
 	t.mu.Lock()
-	t.mNext = systray.AddMenuItem(t.next, "The next reminder")
-	t.mNext.Disable()
-	label := LabelPause
-	if t.paused {
-		label = LabelResume
-	}
-	t.mPause = systray.AddMenuItem(label, "Pause or resume reminders and the heartbeat")
-	t.ready = true
-	next := t.next
-	t.mu.Unlock()
-	systray.SetTooltip(tooltip(next))
+	l := t.loc
+	open := systray.AddMenuItem(i18n.T(l, "tray.open"), i18n.T(l, "tray.open.tip"))
+	newChat := systray.AddMenuItem(i18n.T(l, "tray.newChat"), i18n.T(l, "tray.newChat.tip"))
 	systray.AddSeparator()
-	quit := systray.AddMenuItem(LabelQuit, "Quit Hearth (reminders stop)")
+	t.mOpen, t.mNew = open, newChat
+	t.mNext = systray.AddMenuItem(t.next, i18n.T(l, "tray.next.tip"))
+	t.mNext.Disable()
+	t.mPause = systray.AddMenuItem(pauseLabel(l, t.paused), i18n.T(l, "tray.pause.tip"))
+	systray.SetTooltip(tooltip(l, t.next))
+	systray.AddSeparator()
+	quit := systray.AddMenuItem(i18n.T(l, "tray.quit"), i18n.T(l, "tray.quit.tip"))
+	t.mQuit = quit
+	t.ready = true
+	t.mu.Unlock()
 	systray.SetOnTapped(func() { call(t.act.Open) })
 	go func() {
 		for {
@@ -123,17 +117,47 @@ func call(f func()) {
 	}
 }
 
-func tooltip(next string) string { return "Hearth — " + next }
+func tooltip(l i18n.Locale, next string) string { return i18n.T(l, "tray.tooltip", "next", next) }
+
+func pauseLabel(l i18n.Locale, paused bool) string {
+	if paused {
+		return i18n.T(l, "tray.resume")
+	}
+	return i18n.T(l, "tray.pause")
+}
+
+// SetLocale rewords the fixed entries in l; the caller sets the "Next:" entry again
+// (SetNext with a NextLabel in l).
+func (t *Tray) SetLocale(l i18n.Locale) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.loc == l {
+		return
+	}
+	t.loc = l
+	if !t.ready {
+		return
+	}
+	t.mOpen.SetTitle(i18n.T(l, "tray.open"))
+	t.mOpen.SetTooltip(i18n.T(l, "tray.open.tip"))
+	t.mNew.SetTitle(i18n.T(l, "tray.newChat"))
+	t.mNew.SetTooltip(i18n.T(l, "tray.newChat.tip"))
+	t.mNext.SetTooltip(i18n.T(l, "tray.next.tip"))
+	t.mPause.SetTitle(pauseLabel(l, t.paused))
+	t.mPause.SetTooltip(i18n.T(l, "tray.pause.tip"))
+	t.mQuit.SetTitle(i18n.T(l, "tray.quit"))
+	t.mQuit.SetTooltip(i18n.T(l, "tray.quit.tip"))
+}
 
 // SetNext sets the "Next:" entry and the tooltip (use NextLabel).
 func (t *Tray) SetNext(label string) {
 	t.mu.Lock()
 	t.next = label
-	ready, item := t.ready, t.mNext
+	ready, item, l := t.ready, t.mNext, t.loc
 	t.mu.Unlock()
 	if ready {
 		item.SetTitle(label)
-		systray.SetTooltip(tooltip(label))
+		systray.SetTooltip(tooltip(l, label))
 	}
 }
 
@@ -141,30 +165,31 @@ func (t *Tray) SetNext(label string) {
 func (t *Tray) SetPaused(paused bool) {
 	t.mu.Lock()
 	t.paused = paused
-	ready, item := t.ready, t.mPause
+	ready, item, l := t.ready, t.mPause, t.loc
 	t.mu.Unlock()
 	if ready {
-		if paused {
-			item.SetTitle(LabelResume)
-		} else {
-			item.SetTitle(LabelPause)
-		}
+		item.SetTitle(pauseLabel(l, paused))
 	}
 }
 
-// NextLabel words the next reminder for the menu: "Next: tea at 16:40"
-// today, "Next: standup Tue 09:00" later, LabelNoNext without one.
-func NextLabel(title string, at, now time.Time, ok bool) string {
-	if !ok {
-		return LabelNoNext
+// NextLabel words the next reminder for the menu in l: "Next: tea at 16:40"
+// today, "Next: standup Tue 09:00" later, "Next: no reminders" without one and
+// "Next: reminders paused" when paused.
+func NextLabel(l i18n.Locale, title string, at, now time.Time, ok, paused bool) string {
+	switch {
+	case paused:
+		return i18n.T(l, "tray.next.paused")
+	case !ok:
+		return i18n.T(l, "tray.next.none")
 	}
 	at = at.In(now.Location())
 	y1, m1, d1 := at.Date()
 	y2, m2, d2 := now.Date()
 	if y1 == y2 && m1 == m2 && d1 == d2 {
-		return fmt.Sprintf("Next: %s at %s", title, at.Format("15:04"))
+		return i18n.T(l, "tray.next.today", "title", title, "time", at.Format("15:04"))
 	}
-	return fmt.Sprintf("Next: %s %s", title, at.Format("Mon 15:04"))
+	day := i18n.T(l, "weekday."+strconv.Itoa(int(at.Weekday())))
+	return i18n.T(l, "tray.next.later", "title", title, "day", day, "time", at.Format("15:04"))
 }
 
 // Available reports whether a StatusNotifier host (a tray) is on the

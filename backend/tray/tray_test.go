@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"hearth/backend/i18n"
 )
 
 func privateBus(t *testing.T) string {
@@ -74,7 +76,7 @@ func TestTrayMenuOverDBus(t *testing.T) {
 	}
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", privateBus(t))
 	clicks := make(chan string, 10)
-	tr := New(testIcon(t, 256), Actions{
+	tr := New(testIcon(t, 256), i18n.English, Actions{
 		Open:      func() { clicks <- "open" },
 		NewChat:   func() { clicks <- "new" },
 		SetPaused: func(p bool) { clicks <- fmt.Sprint("paused ", p) },
@@ -104,7 +106,7 @@ func TestTrayMenuOverDBus(t *testing.T) {
 	for _, it := range items {
 		labels = append(labels, it.label)
 	}
-	want := []string{LabelOpen, LabelNewChat, "Next: tea at 16:40", LabelPause, LabelQuit}
+	want := []string{"Open Hearth", "New chat", "Next: tea at 16:40", "Pause reminders", "Quit"}
 	if strings.Join(labels, "|") != strings.Join(want, "|") {
 		t.Fatalf("menu %q, want %q", labels, want)
 	}
@@ -132,13 +134,24 @@ func TestTrayMenuOverDBus(t *testing.T) {
 		t.Errorf("Pause: %q", got)
 	}
 	time.Sleep(50 * time.Millisecond)
-	if l := menu(t, conn)[3].label; l != LabelResume {
+	if l := menu(t, conn)[3].label; l != "Resume reminders" {
 		t.Errorf("after pause the entry reads %q", l)
+	}
+	// A change of the UI language rewords the menu at once.
+	tr.SetLocale(i18n.Chinese)
+	tr.SetNext(NextLabel(i18n.Chinese, "tea", time.Now(), time.Now(), true, false))
+	time.Sleep(50 * time.Millisecond)
+	labels = nil
+	for _, it := range menu(t, conn) {
+		labels = append(labels, it.label)
+	}
+	if want := []string{"打开 Hearth", "新对话", "下一个：tea，今天 " + time.Now().Format("15:04"), "恢复提醒", "退出"}; strings.Join(labels, "|") != strings.Join(want, "|") {
+		t.Errorf("zh-CN menu %q, want %q", labels, want)
 	}
 	if got := click(4); got != "quit" {
 		t.Errorf("Quit: %q", got)
 	}
-	// The tooltip names the next reminder.
+	// The tooltip names the next reminder, in the language of the menu.
 	var tip struct {
 		Name  string
 		Icons []struct {
@@ -152,7 +165,7 @@ func TestTrayMenuOverDBus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := dbus.Store([]any{v.Value()}, &tip); err != nil || !strings.Contains(tip.Title, "tea at 16:40") {
+	if err := dbus.Store([]any{v.Value()}, &tip); err != nil || !strings.HasPrefix(tip.Title, "Hearth — 下一个：tea，今天 ") {
 		t.Errorf("tooltip %+v (%v)", tip, err)
 	}
 }
@@ -173,13 +186,22 @@ func TestScaleIconAndLabels(t *testing.T) {
 		t.Errorf("scaled icon: %v %v", small, err)
 	}
 	now := time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
-	if got := NextLabel("tea", now.Add(100*time.Minute), now, true); got != "Next: tea at 16:40" {
-		t.Errorf("today: %q", got)
-	}
-	if got := NextLabel("standup", now.Add(18*time.Hour), now, true); got != "Next: standup Tue 09:00" {
-		t.Errorf("later: %q", got)
-	}
-	if got := NextLabel("", time.Time{}, now, false); got != LabelNoNext {
-		t.Errorf("none: %q", got)
+	for _, c := range []struct {
+		l         i18n.Locale
+		at        time.Time
+		ok, pause bool
+		want      string
+	}{
+		{i18n.English, now.Add(100 * time.Minute), true, false, "Next: tea at 16:40"},
+		{i18n.English, now.Add(18 * time.Hour), true, false, "Next: tea Tue 09:00"},
+		{i18n.English, time.Time{}, false, false, "Next: no reminders"},
+		{i18n.English, now, true, true, "Next: reminders paused"},
+		{i18n.Chinese, now.Add(100 * time.Minute), true, false, "下一个：tea，今天 16:40"},
+		{i18n.Chinese, now.Add(18 * time.Hour), true, false, "下一个：tea，周二 09:00"},
+		{i18n.Chinese, time.Time{}, false, false, "下一个：没有提醒"},
+	} {
+		if got := NextLabel(c.l, "tea", c.at, now, c.ok, c.pause); got != c.want {
+			t.Errorf("%s %v: %q, want %q", c.l, c.at, got, c.want)
+		}
 	}
 }

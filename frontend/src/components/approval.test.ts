@@ -9,6 +9,7 @@ import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { newTurn, type Turn } from '../lib/stores/turn';
 import { fakeApi, fakeStatus } from '../test-fixtures';
+import { setLocale } from '../lib/i18n.svelte';
 
 function waitingTurn(): Turn {
   const turn = newTurn('r1');
@@ -17,7 +18,7 @@ function waitingTurn(): Turn {
     callId: 'c1',
     name: 'exec',
     args: '{"command": "rm -rf build"}',
-    approval: { state: 'requested', scope: '', reason: 'runs a shell command', maskedArgs: '{"command": "rm -rf build", "env": {"KEY": "***"}}', sending: false, error: '' },
+    approval: { state: 'requested', scope: '', reason: 'It runs a shell command on this computer.', why: { code: 'gate.why.exec' }, maskedArgs: '{"command": "rm -rf build", "env": {"KEY": "***"}}', sending: false, error: '' },
   });
   return turn;
 }
@@ -54,6 +55,36 @@ describe('approval card', () => {
     render(Message, { props: { item: turn } });
     expect(screen.queryByTestId('approval-card')).toBeNull();
     expect(screen.getByTestId('approval-state').textContent).toBe('denied');
+  });
+});
+
+describe('what the backend says, in zh-CN', () => {
+  it('words the reason, a refusal and a notice from their codes', () => {
+    setLocale('zh-CN');
+    try {
+      render(Message, { props: { item: waitingTurn() } });
+      expect(within(screen.getByTestId('approval-card')).getByText('它会在这台电脑上运行 shell 命令。')).toBeTruthy();
+      const turn = newTurn('r2');
+      turn.parts.push(
+        {
+          kind: 'tool',
+          callId: 'c2',
+          name: 'exec',
+          args: '{}',
+          result: 'Error: the user does not allow exec (tools.approval.never) — do not retry this call',
+          ok: false,
+          why: { code: 'gate.refused.never', args: { tool: 'exec' } },
+        },
+        { kind: 'notice', level: 'warning', message: 'The model tiny cannot see images; they were left out.', code: 'notice.noImages', args: { model: 'tiny' } },
+        { kind: 'notice', level: 'info', message: 'Plain English from an older backend' },
+      );
+      render(Message, { props: { item: turn } });
+      expect(screen.getByTestId('tool-preview').textContent).toBe('未运行：exec 被设置为从不允许（设置 › 审批）。');
+      expect(screen.getByText('模型 tiny 无法查看图片，图片已被略去。')).toBeTruthy();
+      expect(screen.getByText('Plain English from an older backend')).toBeTruthy();
+    } finally {
+      setLocale('en');
+    }
   });
 });
 

@@ -1,16 +1,6 @@
-// Presenting approvals: the gate's reasons in the window's language and arguments as
-// readable name/value rows.
+// Presenting approvals: arguments as readable name/value rows, the answers a card offers.
+// (The gate's reasons arrive as catalog codes, gate.why.*, worded with tm().)
 import type { ApprovalDecision } from './api';
-
-/** The i18n key of a reason the gate gives (backend/approval), or '' for another one. */
-export function reasonKey(reason: string): string {
-  if (/shell command/.test(reason)) return 'approval.why.exec';
-  if (/MCP server/.test(reason)) return 'approval.why.mcp';
-  if (/writes a file/.test(reason)) return 'approval.why.write';
-  if (/approval mode is ask/.test(reason)) return 'approval.why.ask';
-  if (/always ask/.test(reason)) return 'approval.why.toolAsk';
-  return '';
-}
 
 export interface ArgRow {
   name: string;

@@ -1,10 +1,16 @@
 // Every UI string goes through t(): English and Simplified Chinese ship in the binary.
 // Each locale is a folder of catalogs, one per area (src/i18n/<locale>/<area>.json), merged
-// here, so a feature adds its own file instead of editing a shared one.
+// here, so a feature adds its own file instead of editing a shared one. The backend's
+// catalogs (backend/i18n/catalog/<locale>/<area>.json, also embedded by Go for the tray and
+// notifications) are merged in too: what the backend says arrives as a code with arguments
+// (a Message) and is worded here with tm().
 export type Locale = 'en' | 'zh-CN';
 type Messages = Record<string, string>;
 
-const files = import.meta.glob<Messages>('../i18n/*/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<Messages>(['../i18n/*/*.json', '../../../backend/i18n/catalog/*/*.json'], {
+  eager: true,
+  import: 'default',
+});
 
 /** Merges per-area catalog files into one catalog per locale; a key defined twice is a bug. */
 export function mergeCatalogs(found: Record<string, Messages>): Record<string, Messages> {
@@ -51,6 +57,19 @@ export function t(key: string, params: Record<string, string | number> = {}): st
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? String(params[name]) : whole,
   );
+}
+
+/** What the backend says: a catalog code and its arguments (backend/i18n.Message). */
+export interface Message {
+  code?: string;
+  args?: Record<string, string>;
+}
+
+/** Words a backend message in the UI language; `english` (the text the backend sent beside
+ * the code) stands in for a message without a code or with a code this build does not know. */
+export function tm(m: Message | null | undefined, english = ''): string {
+  if (!m?.code || !(m.code in catalogs.en)) return english || (m?.code ?? '');
+  return t(m.code, m.args ?? {});
 }
 
 export const catalogsForTest = catalogs;

@@ -1,5 +1,5 @@
 import { describe, expect, it, afterEach } from 'vitest';
-import { catalogsForTest, mergeCatalogs, resolveLocale, setLocale, t } from './i18n.svelte';
+import { catalogsForTest, mergeCatalogs, resolveLocale, setLocale, t, tm } from './i18n.svelte';
 import { vi } from 'vitest';
 
 describe('i18n', () => {
@@ -53,5 +53,27 @@ describe('i18n', () => {
     expect(merged['zh-CN']).toEqual({ 'm.y': '乙' });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('a.x defined twice'));
     warn.mockRestore();
+  });
+
+  it('words what the backend says from its own catalogs (backend/i18n/catalog)', () => {
+    setLocale('zh-CN');
+    expect(tm({ code: 'tray.quit' }, 'Quit')).toBe('退出');
+    expect(tm({ code: 'gate.refused.never', args: { tool: 'exec' } }, 'x')).toBe('未运行：exec 被设置为从不允许（设置 › 审批）。');
+    // A code this build does not know (a newer backend) shows the English beside it.
+    expect(tm({ code: 'gate.somethingNew' }, 'Something new')).toBe('Something new');
+    expect(tm({}, 'Plain English')).toBe('Plain English');
+    expect(tm(undefined)).toBe('');
+  });
+
+  it('has no key in both the window and the backend catalogs', async () => {
+    const own = import.meta.glob<Record<string, string>>('../i18n/en/*.json', { eager: true, import: 'default' });
+    const backend = import.meta.glob<Record<string, string>>('../../../backend/i18n/catalog/en/*.json', {
+      eager: true,
+      import: 'default',
+    });
+    const ownKeys = new Set(Object.values(own).flatMap((m) => Object.keys(m)));
+    const backendKeys = Object.values(backend).flatMap((m) => Object.keys(m));
+    expect(backendKeys.length).toBeGreaterThan(10);
+    expect(backendKeys.filter((k) => ownKeys.has(k))).toEqual([]);
   });
 });

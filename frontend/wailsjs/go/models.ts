@@ -6,6 +6,7 @@ export namespace approval {
 	    callId: string;
 	    tool: string;
 	    args: number[];
+	    why: i18n.Message;
 	    reason: string;
 	    // Go type: time
 	    since: any;
@@ -21,6 +22,7 @@ export namespace approval {
 	        this.callId = source["callId"];
 	        this.tool = source["tool"];
 	        this.args = source["args"];
+	        this.why = this.convertValues(source["why"], i18n.Message);
 	        this.reason = source["reason"];
 	        this.since = this.convertValues(source["since"], null);
 	    }
@@ -373,6 +375,25 @@ export namespace fitness {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace i18n {
+	
+	export class Message {
+	    code: string;
+	    args?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.args = source["args"];
+	    }
 	}
 
 }

@@ -16,7 +16,8 @@ const pending = (over: Partial<PendingApproval> = {}): PendingApproval => ({
   callId: 'c1',
   tool: 'exec',
   args: { command: 'curl -H "Authorization: ***" example.org' },
-  reason: 'runs a shell command',
+  reason: 'It runs a shell command on this computer.',
+  why: { code: 'gate.why.exec' },
   since: '2026-11-23T10:00:00Z',
   ...over,
 });
@@ -30,9 +31,9 @@ describe('approval events in a turn', () => {
     const part = t.parts[0] as ToolPart;
     expect(part.approval).toMatchObject({ state: 'requested', scope: '', sending: false });
     expect(waitingCalls([t])).toEqual([{ runId: 'r1', part }]);
-    part.approval!.reason = 'runs a shell command';
+    part.approval!.reason = 'It runs a shell command on this computer.';
     applyEvent(t, ev(3, 'approval', { callId: 'c1', state: 'denied', scope: 'user' }));
-    expect(part.approval).toMatchObject({ state: 'denied', scope: 'user', reason: 'runs a shell command' });
+    expect(part.approval).toMatchObject({ state: 'denied', scope: 'user', reason: 'It runs a shell command on this computer.' });
     expect(waitingCalls([t])).toEqual([]);
   });
 
@@ -65,7 +66,8 @@ describe('chat store approvals', () => {
     await flush();
     expect(chat.waiting).toHaveLength(1);
     const a = chat.waiting[0].part.approval!;
-    expect(a.reason).toBe('runs a shell command');
+    expect(a.reason).toBe('It runs a shell command on this computer.');
+    expect(a.why).toEqual({ code: 'gate.why.exec' });
     expect(a.maskedArgs).toContain('Authorization: ***');
     expect(a.maskedArgs).not.toContain('sk-secret');
 
@@ -116,7 +118,7 @@ describe('chat store approvals', () => {
     expect(chat.running).toBe('r7');
     expect(chat.waiting).toHaveLength(1);
     expect(chat.waiting[0]).toMatchObject({ runId: 'r7', part: { name: 'exec', callId: 'c9' } });
-    expect(chat.waiting[0].part.approval).toMatchObject({ reason: 'runs a shell command', state: 'requested' });
+    expect(chat.waiting[0].part.approval).toMatchObject({ reason: 'It runs a shell command on this computer.', state: 'requested' });
     expect(fake.mocks.followRun).toHaveBeenCalledWith('r7', expect.any(Function));
 
     // The run goes on from wherever it was: its first event sets the order.

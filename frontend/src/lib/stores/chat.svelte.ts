@@ -114,6 +114,7 @@ export function createChatStore(
     const part = turn.parts.find((x) => x.kind === 'tool' && x.callId === p.callId);
     if (part?.kind !== 'tool' || part.approval?.state !== 'requested') return;
     part.approval.reason = p.reason;
+    part.approval.why = p.why;
     part.approval.maskedArgs = prettyArgs(p.args);
   }
 
@@ -302,7 +303,7 @@ export function createChatStore(
         callId: p.callId,
         name: p.tool,
         args,
-        approval: { state: 'requested', scope: '', reason: p.reason, maskedArgs: args, sending: false, error: '' },
+        approval: { state: 'requested', scope: '', reason: p.reason, why: p.why, maskedArgs: args, sending: false, error: '' },
       });
     }
     s.items.push(turn);

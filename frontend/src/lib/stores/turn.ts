@@ -1,6 +1,7 @@
 // Assembling one assistant turn from its run's events (backend/event/run.go). Pure:
 // the chat store batches events and applies them here once per animation frame.
 import type { RunEvent } from '../api';
+import type { Message } from '../i18n.svelte';
 
 export type Part =
   | { kind: 'text'; text: string }
@@ -15,8 +16,10 @@ export type Part =
       durationMs?: number;
       /** Set once the call needed approval (docs/design/safety-defaults.md#approval). */
       approval?: Approval;
+      /** Why a refused call was refused, for the window to word (the result is what the model read). */
+      why?: Message;
     }
-  | { kind: 'notice'; level: string; message: string }
+  | { kind: 'notice'; level: string; message: string; code?: string; args?: Record<string, string> }
   | { kind: 'error'; code: string; message: string; hint: string };
 
 /** The approval of one tool call: requested (the card waits), allowed or denied. */
@@ -24,8 +27,9 @@ export interface Approval {
   state: 'requested' | 'allowed' | 'denied';
   /** Which grant or rule decided (once, chat, always, user, never, cancelled, …). */
   scope: string;
-  /** Why the call needs approval, as the backend says it ("runs a shell command"). */
+  /** Why the call needs approval: the backend's English and its catalog code (gate.why.*). */
   reason: string;
+  why?: Message;
   /** The arguments with secrets masked, once the backend gave them. */
   maskedArgs: string;
   /** An answer is on its way to the backend. */
@@ -88,6 +92,11 @@ function appendText(turn: Turn, kind: 'text' | 'reasoning', text: string) {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : JSON.stringify(v));
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+/** A message's arguments: string values only (what backend/i18n sends). */
+const strings = (v: unknown): Record<string, string> =>
+  v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : {};
 
 /** Applies one event to turn (in place). */
 export function applyEvent(turn: Turn, ev: RunEvent): void {
@@ -117,6 +126,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
           state,
           scope: str(ev.scope),
           reason: prev?.reason ?? '',
+          why: prev?.why,
           maskedArgs: prev?.maskedArgs ?? '',
           sending: false,
           error: '',
@@ -130,6 +140,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
         part.result = str(ev.content);
         part.ok = ev.ok === true;
         part.durationMs = num(ev.durationMs);
+        if (ev.code) part.why = { code: str(ev.code), args: strings(ev.args) };
       }
       break;
     }
@@ -140,7 +151,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       turn.contextLimit = num(ev.contextLimit);
       break;
     case 'notice':
-      turn.parts.push({ kind: 'notice', level: str(ev.level), message: str(ev.message) });
+      turn.parts.push({ kind: 'notice', level: str(ev.level), message: str(ev.message), code: str(ev.code), args: strings(ev.args) });
       break;
     case 'error':
       turn.parts.push({ kind: 'error', code: str(ev.code), message: str(ev.message), hint: str(ev.hint) });

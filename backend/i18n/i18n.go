@@ -1,0 +1,165 @@
+// Package i18n holds the words the backend says to a person (notices, gate reasons, error
+// hints, tray labels, notifications, slash-command replies) as codes with arguments, and
+// the catalogs that render them in English and Simplified Chinese.
+//
+// The catalogs are JSON files, one folder per locale and one file per area
+// (catalog/<locale>/<area>.json), in the same {name} placeholder syntax as the window's own
+// catalogs: Go embeds them to word the tray and desktop notifications in the UI language
+// (and the CLI in English), and the frontend merges them into its catalogs, so a code the
+// backend sends is translated by the window with t(code, args). A feature adds its own file
+// rather than editing a shared one; a key defined twice is an error (see the tests).
+package i18n
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+//go:embed catalog
+var files embed.FS
+
+// Locale is a language Hearth ships.
+type Locale string
+
+// The shipped locales.
+const (
+	English Locale = "en"
+	Chinese Locale = "zh-CN"
+)
+
+// Locales lists the shipped locales, English (the fallback) first.
+func Locales() []Locale { return []Locale{English, Chinese} }
+
+// Message is user-facing text as a catalog code and its arguments; its JSON shape
+// ({"code": …, "args": {…}}) is what the window translates.
+type Message struct {
+	Code string            `json:"code"`
+	Args map[string]string `json:"args,omitempty"`
+}
+
+// M makes a Message from a code and name/value pairs: M("tray.next.today", "title", t,
+// "time", "16:40"). A trailing name without a value is ignored.
+func M(code string, pairs ...string) Message {
+	m := Message{Code: code}
+	if len(pairs) >= 2 {
+		m.Args = make(map[string]string, len(pairs)/2)
+		for i := 0; i+1 < len(pairs); i += 2 {
+			m.Args[pairs[i]] = pairs[i+1]
+		}
+	}
+	return m
+}
+
+// In renders m in locale l: the locale's text, else English, else the code itself (so a
+// missing entry shows something searchable rather than nothing).
+func (m Message) In(l Locale) string { return catalogs().render(l, m) }
+
+// String renders m in English: what logs and the CLI print.
+func (m Message) String() string { return m.In(English) }
+
+// T renders code with name/value pairs in locale l (see M and Message.In).
+func T(l Locale, code string, pairs ...string) string { return M(code, pairs...).In(l) }
+
+// Has reports whether the English catalog defines code.
+func Has(code string) bool {
+	_, ok := catalogs()[English][code]
+	return ok
+}
+
+var placeholder = regexp.MustCompile(`\{(\w+)\}`)
+
+// fill replaces {name} with args[name]; an unknown placeholder stays as written, like the
+// window's t().
+func fill(template string, args map[string]string) string {
+	if len(args) == 0 || !strings.Contains(template, "{") {
+		return template
+	}
+	return placeholder.ReplaceAllStringFunc(template, func(whole string) string {
+		if v, ok := args[whole[1:len(whole)-1]]; ok {
+			return v
+		}
+		return whole
+	})
+}
+
+// Placeholders lists the {name}s of a template, sorted and without repeats.
+func Placeholders(template string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range placeholder.FindAllStringSubmatch(template, -1) {
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			out = append(out, m[1])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// book is the merged catalogs: locale → code → template.
+type book map[Locale]map[string]string
+
+func (b book) render(l Locale, m Message) string {
+	if s, ok := b[l][m.Code]; ok {
+		return fill(s, m.Args)
+	}
+	if s, ok := b[English][m.Code]; ok {
+		return fill(s, m.Args)
+	}
+	return m.Code
+}
+
+// Catalog returns a copy of locale l's merged catalog (code → template).
+func Catalog(l Locale) map[string]string {
+	out := map[string]string{}
+	for k, v := range catalogs()[l] {
+		out[k] = v
+	}
+	return out
+}
+
+// catalogs parses the embedded files once. They are part of the binary and a test reads
+// every one, so a broken file cannot ship; should one still fail to parse, its codes fall
+// back to English or the code rather than stopping Hearth.
+var catalogs = sync.OnceValue(func() book {
+	c, _ := load(files)
+	return c
+})
+
+// load merges catalog/<locale>/*.json per locale; it reports a file that does not parse
+// and a key defined in two files of one locale.
+func load(fsys fs.FS) (book, error) {
+	out := book{}
+	var errs []string
+	for _, l := range Locales() {
+		out[l] = map[string]string{}
+		names, _ := fs.Glob(fsys, path.Join("catalog", string(l), "*.json"))
+		for _, name := range names {
+			data, err := fs.ReadFile(fsys, name)
+			if err == nil {
+				var m map[string]string
+				if err = json.Unmarshal(data, &m); err == nil {
+					for k, v := range m {
+						if _, dup := out[l][k]; dup {
+							errs = append(errs, fmt.Sprintf("%s: %q is defined twice", name, k))
+						}
+						out[l][k] = v
+					}
+					continue
+				}
+			}
+			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
+		}
+	}
+	if errs != nil {
+		return out, fmt.Errorf("i18n catalogs: %s", strings.Join(errs, "; "))
+	}
+	return out, nil
+}

@@ -1,0 +1,217 @@
+package i18n
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestCatalogsLoadWithoutDuplicates(t *testing.T) {
+	if _, err := load(files); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range Locales() {
+		if len(catalogs()[l]) == 0 {
+			t.Errorf("%s: empty catalog", l)
+		}
+	}
+}
+
+func TestLoadReportsDuplicateAndBrokenFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"catalog/en/a.json":    {Data: []byte(`{"x.one": "One"}`)},
+		"catalog/en/b.json":    {Data: []byte(`{"x.one": "Again"}`)},
+		"catalog/zh-CN/a.json": {Data: []byte(`{"x.one": `)},
+	}
+	_, err := load(fsys)
+	if err == nil || !strings.Contains(err.Error(), `"x.one" is defined twice`) || !strings.Contains(err.Error(), "zh-CN/a.json") {
+		t.Fatalf("err = %v, want the duplicate and the broken file named", err)
+	}
+}
+
+// Every code has both locales, no empty text, and the same placeholders in each: a
+// translation that drops {path} would show the user less than the English does.
+func TestEveryCodeHasBothLocalesWithTheSamePlaceholders(t *testing.T) {
+	en, zh := catalogs()[English], catalogs()[Chinese]
+	for code, text := range en {
+		other, ok := zh[code]
+		switch {
+		case !ok:
+			t.Errorf("%s: no zh-CN text", code)
+		case strings.TrimSpace(text) == "" || strings.TrimSpace(other) == "":
+			t.Errorf("%s: empty text", code)
+		case !slices.Equal(Placeholders(text), Placeholders(other)):
+			t.Errorf("%s: placeholders en %v, zh-CN %v", code, Placeholders(text), Placeholders(other))
+		}
+	}
+	for code := range zh {
+		if _, ok := en[code]; !ok {
+			t.Errorf("%s: zh-CN only (English is the fallback: add it there)", code)
+		}
+	}
+}
+
+func TestRender(t *testing.T) {
+	b := book{
+		English: {"t.next": "Next: {title} at {time}", "t.quit": "Quit"},
+		Chinese: {"t.next": "下一个：{time} {title}"},
+	}
+	m := M("t.next", "title", "tea", "time", "16:40")
+	for _, c := range []struct{ got, want string }{
+		{b.render(English, m), "Next: tea at 16:40"},
+		{b.render(Chinese, m), "下一个：16:40 tea"},
+		{b.render(Chinese, M("t.quit")), "Quit"},                                              // falls back to English
+		{b.render(Chinese, M("t.gone")), "t.gone"},                                            // then to the code
+		{b.render(English, M("t.next", "title")), "Next: {title} at {time}"},                  // a lone name is ignored
+		{b.render(English, M("t.next", "title", "{time}", "time", "x")), "Next: {time} at x"}, // no second pass
+		{M("tray.quit").String(), T(English, "tray.quit")},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		setting string
+		getenv  func(string) string
+		want    Locale
+	}{
+		{"zh-CN", env("LANG", "en_US.UTF-8"), Chinese},
+		{"en", env("LANG", "zh_CN.UTF-8"), English},
+		{"auto", env("LANG", "zh_CN.UTF-8"), Chinese},
+		{"auto", env("LANGUAGE", "zh_TW:en", "LANG", "en_US.UTF-8"), Chinese},
+		{"auto", env("LC_ALL", "C", "LANG", "zh_CN.UTF-8"), Chinese}, // C names no language
+		{"auto", env("LC_MESSAGES", "de_DE.UTF-8", "LANG", "zh_CN.UTF-8"), English},
+		{"auto", env(), English},
+		{"", nil, English},
+	} {
+		if got := Resolve(c.setting, c.getenv); got != c.want {
+			t.Errorf("Resolve(%q) = %s, want %s", c.setting, got, c.want)
+		}
+	}
+}
+
+// TestEveryCodeTheBackendUsesIsInTheCatalog reads the repository's Go files for calls of
+// i18n.M and i18n.T whose code is a literal: the code must be in the catalog, and the
+// literal argument names must be exactly the placeholders of its English text.
+func TestEveryCodeTheBackendUsesIsInTheCatalog(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := catalogs()[English]
+	used := 0
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "node_modules" || name == "frontend" || strings.HasPrefix(name, ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(src), `"hearth/backend/i18n"`) {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "i18n" {
+				return true
+			}
+			rest := call.Args
+			switch sel.Sel.Name {
+			case "M":
+			case "T":
+				if len(rest) == 0 {
+					return true
+				}
+				rest = rest[1:]
+			default:
+				return true
+			}
+			if len(rest) == 0 {
+				return true
+			}
+			code, ok := literal(rest[0])
+			if !ok {
+				return true // a computed code: its own test must cover it
+			}
+			used++
+			where := fset.Position(call.Pos()).String()
+			text, ok := en[code]
+			if !ok {
+				t.Errorf("%s: code %q is not in the catalog", where, code)
+				return true
+			}
+			var names []string
+			for i := 1; i < len(rest); i += 2 {
+				name, ok := literal(rest[i])
+				if !ok {
+					return true // computed names: not checkable here
+				}
+				names = append(names, name)
+			}
+			if call.Ellipsis.IsValid() {
+				return true
+			}
+			slices.Sort(names)
+			if want := Placeholders(text); !slices.Equal(names, want) {
+				t.Errorf("%s: %s gets %v, its text has %v", where, code, names, want)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used == 0 {
+		t.Fatal("found no i18n.M or i18n.T calls: the scan is broken")
+	}
+}
+
+func literal(e ast.Expr) (string, bool) {
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	s, err := strconv.Unquote(lit.Value)
+	return s, err == nil
+}
