@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/safefile"
 )
 
 // FileName is the jobs file inside the cron directory
@@ -192,7 +193,7 @@ func (s *Store) Load() (jobs []Job, problems []JobProblem, err error) {
 }
 
 func (s *Store) read() (*fileData, error) {
-	data, err := os.ReadFile(s.Path())
+	data, err := safefile.ReadFile(s.Path(), maxJobsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return &fileData{}, nil
 	}
@@ -291,3 +292,6 @@ func (s *Store) write(jobs []Job, bad []json.RawMessage) error {
 	}
 	return nil
 }
+
+// maxJobsBytes bounds jobs.json: thousands of reminders fit many times over.
+const maxJobsBytes = 16 << 20

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 
+	"hearth/backend/internal/safefile"
 	"hearth/backend/llm"
 )
 
@@ -72,10 +72,14 @@ func (s *Store) Load(id string) (*Session, error) {
 	return parse(id, data, modTime), nil
 }
 
+// MaxFileBytes bounds a session file Hearth reads: a pipe, a device or a file
+// past this size in the sessions folder is refused at once, never read forever.
+const MaxFileBytes = 512 << 20
+
 // readShared reads a whole file under a shared lock, so it never sees the
 // half of a record another process is appending.
 func readShared(path string) ([]byte, time.Time, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, MaxFileBytes)
 	if err != nil {
 		return nil, time.Time{}, err
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"hearth/backend/internal/safefile"
 )
 
 // Errors callers can test for with errors.Is.
@@ -243,7 +245,7 @@ func (s *Store) Sync(id string) error {
 	if err != nil {
 		return fmt.Errorf("sync session: %w", err)
 	}
-	f, err := os.Open(p)
+	f, _, err := safefile.Open(p, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("sync session %s: %w", id, ErrNotFound)
 	}
