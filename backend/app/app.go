@@ -8,17 +8,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
+	"time"
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
 	"hearth/backend/chat"
+	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/fitness"
 	"hearth/backend/guard"
+	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
 	"hearth/backend/models"
@@ -91,6 +96,7 @@ func New(opts Options) (*App, error) {
 		Getenv: opts.Getenv, Env: opts.Env, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
 		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) }})
+	sweepLeftovers(a.Settings.Paths())
 	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
 		Pulled: func(string) { a.Memory.Recheck() }})
@@ -150,6 +156,24 @@ type Env = keystore.Env
 
 // CaptureEnv records the current environment.
 func CaptureEnv() *Env { return keystore.CaptureEnv() }
+
+// sweepLeftovers removes the temporary files writes killed half-way (a crash, a
+// kill -9) left beside their targets in Hearth's own folders: the config folder
+// when it is Hearth's, the data and state folders, sessions, reminders, and the
+// workspace's memory/ and .hearth/ (never the rest of the workspace: those are
+// your files). See docs/safety.md, "Bad input".
+func sweepLeftovers(p config.Paths) {
+	dirs := []string{p.DataDir, p.SessionsDir, p.CronDir, p.StateDir}
+	if filepath.Base(p.ConfigDir) == "hearth" {
+		dirs = append(dirs, p.ConfigDir)
+	}
+	if p.Workspace != "" {
+		dirs = append(dirs, filepath.Join(p.Workspace, "memory"), filepath.Join(p.Workspace, ".hearth"))
+	}
+	if removed := atomicfile.Sweep(time.Now(), dirs...); len(removed) > 0 {
+		slog.Info("removed temporary files of interrupted writes", "files", removed)
+	}
+}
 
 // envGetter is how opts reads the environment.
 func envGetter(opts Options) func(string) string {

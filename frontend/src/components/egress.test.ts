@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import EgressLog from './EgressLog.svelte';
+import SandboxStatus from './SandboxStatus.svelte';
 import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeApi, fakeStatus } from '../test-fixtures';
@@ -22,5 +23,23 @@ describe('EgressLog', () => {
     expect(screen.getByText('refused (local-only)')).toBeTruthy();
     expect(screen.getByText('local')).toBeTruthy();
     expect(container.querySelectorAll('tr.refused').length).toBe(1);
+  });
+});
+
+describe('SandboxStatus', () => {
+  it('shows how commands are confined, and warns without a sandbox', async () => {
+    const { api } = fakeApi();
+    const status = createStatusStore(async () =>
+      fakeStatus({
+        sandbox: { mode: 'none', landlockABI: 0, namespaces: false, summary: 'none', warning: 'commands run with your full rights' },
+        localOnly: true,
+      }),
+    );
+    await status.refresh();
+    const app = createApp(api, status);
+    render(SandboxStatus, { props: { app } });
+    expect(screen.getByText('none')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('full rights');
+    expect(screen.getByText(/cannot cut commands off/)).toBeTruthy();
   });
 });
