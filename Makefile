@@ -14,7 +14,7 @@ WEBKIT  := webkit2_41
 FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/wailsjs -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/package-lock.json
 
-.PHONY: run test bench deps deps-test frontend desktop headless dev clean bindings icons man install uninstall package FORCE
+.PHONY: run test fuzz bench deps deps-test frontend desktop headless dev clean bindings icons man install uninstall package FORCE
 
 # Icon sizes for the hicolor theme (the menu, docks, the window switcher), rendered from
 # build/icon.svg; the SVG itself is installed as the scalable icon.
@@ -29,6 +29,10 @@ run: deps desktop
 ## test: install what is missing, run every test layer, print one summary line
 test: deps-test
 	scripts/test.sh
+
+## fuzz: every fuzz target of the parsers for a minute each (make test runs them 3 s each)
+fuzz:
+	FUZZTIME=60s scripts/fuzz.sh
 
 ## bench: every speed and memory figure with its target (start-up, agent turns, the window at
 ## rest, streaming, opening chats); not part of make test. See docs/performance.md.

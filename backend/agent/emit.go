@@ -17,9 +17,14 @@ type emitter struct {
 	seq       int64
 	sinks     []event.Sink
 	finished  bool
-	// redact masks secrets in error and notice texts: a provider's error
-	// may quote a request that held a key.
+	// redact masks secrets in every text an event carries: a provider's error
+	// may quote a request that held a key, a model may type one into its reply
+	// or a tool's arguments.
 	redact func(string) string
+	// pending says how much of a streamed text's end may begin a secret; that
+	// much is held back (held, by type) until the next piece or event.
+	pending func(string) int
+	held    map[event.Type]string
 }
 
 func (em *emitter) emit(t event.Type, data any) {
@@ -28,23 +33,74 @@ func (em *emitter) emit(t event.Type, data any) {
 	if em.finished {
 		return // nothing may follow run_finished
 	}
-	if em.redact != nil {
-		switch d := data.(type) {
-		case event.ErrorData:
-			d.Message, d.Hint = em.redact(d.Message), em.redact(d.Hint)
-			data = d
-		case event.NoticeData:
-			d.Message = em.redact(d.Message)
-			if len(d.Args) > 0 {
-				args := make(map[string]string, len(d.Args))
-				for k, v := range d.Args {
-					args[k] = em.redact(v)
-				}
-				d.Args = args
-			}
-			data = d
+	if d, ok := data.(event.DeltaData); ok && em.redact != nil && em.pending != nil {
+		em.flushHeld(t) // reasoning before text, in the order they came
+		s := em.held[t] + d.Text
+		n := em.pending(s)
+		if em.held == nil {
+			em.held = map[event.Type]string{}
+		}
+		em.held[t] = s[len(s)-n:]
+		if n == len(s) {
+			return
+		}
+		em.send(t, event.DeltaData{Text: em.redact(s[:len(s)-n])})
+		return
+	}
+	em.flushHeld("")
+	em.send(t, em.masked(data))
+}
+
+// flushHeld sends the held back text of every stream but keep.
+func (em *emitter) flushHeld(keep event.Type) {
+	for _, t := range []event.Type{event.ReasoningDelta, event.TextDelta} {
+		if s := em.held[t]; s != "" && t != keep {
+			delete(em.held, t)
+			em.send(t, event.DeltaData{Text: em.redact(s)})
 		}
 	}
+}
+
+// masked is data with every secret in its texts masked.
+func (em *emitter) masked(data any) any {
+	if em.redact == nil {
+		return data
+	}
+	switch d := data.(type) {
+	case event.ErrorData:
+		d.Message, d.Hint = em.redact(d.Message), em.redact(d.Hint)
+		return d
+	case event.NoticeData:
+		d.Message = em.redact(d.Message)
+		if len(d.Args) > 0 {
+			args := make(map[string]string, len(d.Args))
+			for k, v := range d.Args {
+				args[k] = em.redact(v)
+			}
+			d.Args = args
+		}
+		return d
+	case event.DeltaData:
+		d.Text = em.redact(d.Text)
+		return d
+	case event.ToolCallData:
+		// A key holds no character JSON escapes: masking the text keeps it JSON.
+		if len(d.Args) > 0 {
+			d.Args = []byte(em.redact(string(d.Args)))
+		}
+		return d
+	case event.ToolResultData:
+		d.Content = em.redact(d.Content)
+		return d
+	case event.FinishedData:
+		d.Final = em.redact(d.Final)
+		return d
+	}
+	return data
+}
+
+// send delivers one event; the caller holds em.mu.
+func (em *emitter) send(t event.Type, data any) {
 	em.seq++
 	ev := event.Event{RunID: em.runID, SessionID: em.sessionID, Seq: em.seq, Type: t, Data: data}
 	if t == event.RunFinished {

@@ -88,6 +88,10 @@ type Options struct {
 	// Redact masks secrets in the texts of error and notice events (the
 	// configured API keys); nil leaves them as they are.
 	Redact func(string) string
+	// Pending says how many bytes at the end of a streamed text may begin a
+	// secret (tools.Masker.Pending): they are held back until the next piece, so
+	// Redact sees every key whole. Nil holds nothing back.
+	Pending func(string) int
 	// Tune returns the current Tuning, read by every run as it starts (a
 	// settings change applies from the next run); nil uses the fields above.
 	Tune func() Tuning
@@ -292,7 +296,7 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 	runCtx, cancel := context.WithCancelCause(ctx)
 	run.cancel = cancel
 	l := &loop{r: r, run: run, req: req, ctx: runCtx, t: r.tuning(), started: r.opts.Now(),
-		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact}}
+		em: &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact, pending: r.opts.Pending}}
 	if cont {
 		if err := l.prepareContinue(); err != nil {
 			r.release(run)

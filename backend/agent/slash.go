@@ -69,7 +69,7 @@ func parseSlash(text string) (cmd, arg string, ok bool) {
 // are not part of the conversation and are not stored as messages.
 func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink event.Sink) (*Run, error) {
 	run := &Run{ID: newRunID(), SessionID: req.SessionID, done: make(chan struct{})}
-	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact}
+	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact, pending: r.opts.Pending}
 	start := r.opts.Now()
 	em.emit(event.RunStarted, event.StartedData{Model: r.sessionModel(req.SessionID)})
 	res := Result{RunID: run.ID, SessionID: run.SessionID, Status: event.StatusOK}

@@ -8,18 +8,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
+	"time"
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
 	"hearth/backend/chat"
+	"hearth/backend/config"
 	"hearth/backend/dream"
 	"hearth/backend/event"
 	"hearth/backend/fitness"
 	"hearth/backend/guard"
+	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
 	"hearth/backend/models"
@@ -46,6 +51,10 @@ type Options struct {
 	Retry llm.RetryPolicy
 	// Keyring stores API keys; nil means the OS keyring.
 	Keyring keystore.Keyring
+	// Env is the process's environment as it started (used when Getenv is nil):
+	// the variables holding secrets are dropped from the process environment once
+	// the config is read (docs/safety.md, "Secrets"). Nil drops nothing.
+	Env *keystore.Env
 	// Clock drives reminders and the heartbeat; nil means the system clock.
 	Clock schedule.Clock
 	// Terminal says the user chats in a terminal (the CLI), not in the window: the
@@ -86,9 +95,10 @@ func New(opts Options) (*App, error) {
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
-		Getenv: opts.Getenv, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
-		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(opts.Getenv)}),
+		Getenv: opts.Getenv, Env: opts.Env, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
+		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
 		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) }})
+	sweepLeftovers(a.Settings.Paths())
 	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
 		Pulled: func(string) { a.Memory.Recheck() }})
@@ -98,6 +108,7 @@ func New(opts Options) (*App, error) {
 		Workspace: func() string { return a.Settings.Paths().Workspace },
 		InUse:     func(id string) error { return a.Chat.InUse(id) },
 		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
+		Mask:      a.Settings.Keys().Mask,
 	})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	a.Dream = dream.New(a.dreamOptions())
@@ -140,6 +151,39 @@ func channel(terminal bool) string {
 		return prompt.ChannelCLI
 	}
 	return prompt.ChannelDesktop
+}
+
+// Env is the process's environment as it started (see secrets.Env): the CLI
+// captures it first thing and hands it to New.
+type Env = keystore.Env
+
+// CaptureEnv records the current environment.
+func CaptureEnv() *Env { return keystore.CaptureEnv() }
+
+// sweepLeftovers removes the temporary files writes killed half-way (a crash, a
+// kill -9) left beside their targets in Hearth's own folders: the config folder
+// when it is Hearth's, the data and state folders, sessions, reminders, and the
+// workspace's memory/ and .hearth/ (never the rest of the workspace: those are
+// your files). See docs/safety.md, "Bad input".
+func sweepLeftovers(p config.Paths) {
+	dirs := []string{p.DataDir, p.SessionsDir, p.CronDir, p.StateDir}
+	if filepath.Base(p.ConfigDir) == "hearth" {
+		dirs = append(dirs, p.ConfigDir)
+	}
+	if p.Workspace != "" {
+		dirs = append(dirs, filepath.Join(p.Workspace, "memory"), filepath.Join(p.Workspace, ".hearth"))
+	}
+	if removed := atomicfile.Sweep(time.Now(), dirs...); len(removed) > 0 {
+		slog.Info("removed temporary files of interrupted writes", "files", removed)
+	}
+}
+
+// envGetter is how opts reads the environment.
+func envGetter(opts Options) func(string) string {
+	if opts.Getenv == nil && opts.Env != nil {
+		return opts.Env.Getenv
+	}
+	return opts.Getenv
 }
 
 // sandboxExe is the binary the sandbox re-executes: the CLI launcher when the desktop

@@ -115,6 +115,7 @@ func New(opts Options) (*Service, error) {
 		Gate:      opts.Gate,
 		Observer:  opts.Observer,
 		Redact:    keys.Mask,
+		Pending:   func(s string) int { return keys.Masker().Pending(s) },
 		OnStop:    s.stopHelpers,
 		WaitTools: opts.WaitTools,
 		OnNew:     opts.Memory.ConsolidateAll,
@@ -191,7 +192,7 @@ func (s *Service) collect() error {
 		MaxResultChars: cfg.Agents.Defaults.MaxToolResultChars,
 		Exec: tools.ExecOptions{Timeout: time.Duration(cfg.Tools.Exec.Timeout) * time.Second,
 			AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv, Sandbox: s.opts.Settings.Sandbox(),
-			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network, Hidden: paths.HearthDirs()},
+			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly, Hidden: paths.HearthDirs()},
 		DisableExec: !cfg.Tools.Exec.Enabled,
 	})
 	for _, src := range s.opts.Sources {

@@ -29,7 +29,7 @@ func (s *Service) newHelpers() (*helpers, error) {
 	runner, err := agent.New(agent.Options{
 		Resolve:   s.opts.Resolve,
 		Tools:     s.subTools,
-		Store:     session.NewStore(filepath.Join(s.opts.Store.Dir(), ".subagents"), session.Options{}),
+		Store:     session.NewStore(filepath.Join(s.opts.Store.Dir(), ".subagents"), session.Options{Mask: st.Keys().Mask}),
 		Context:   ctx,
 		Estimator: ctx.Estimator,
 		Tune: func() agent.Tuning {
@@ -41,6 +41,7 @@ func (s *Service) newHelpers() (*helpers, error) {
 		Gate:     s.opts.Gate,
 		Observer: s.opts.Observer,
 		Redact:   st.Keys().Mask,
+		Pending:  func(s string) int { return st.Keys().Masker().Pending(s) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("subagents: %w", err)

@@ -53,6 +53,10 @@ type env struct {
 	stdout     io.Writer
 	stderr     io.Writer
 	getenv     func(string) string
+	// vault, when set, is the environment the process started with: Getenv reads
+	// it and the service drops the variables holding secrets (Main sets it; tests
+	// keep their own environment).
+	vault      *app.Env
 	configFlag string
 	wsFlag     string
 	terminal   bool // a command runs, not the window: chats are told they are in a terminal
@@ -68,6 +72,7 @@ func (e *env) hearth() (*app.App, error) {
 			ConfigPath:    e.configFlag,
 			WorkspaceFlag: e.wsFlag,
 			Getenv:        e.getenv,
+			Env:           e.vault,
 			Version:       e.info.versionString(),
 			Terminal:      e.terminal,
 		})
@@ -136,7 +141,9 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 // Main runs the hearth command line with args (without the program name) and returns the
 // process exit code: 0 ok, 1 runtime error, 2 usage error.
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
-	return mainIO(args, info, desktop, os.Stdin, stdout, stderr)
+	vault := app.CaptureEnv()
+	return mainEnv(&env{info: info, desktop: desktop, stdin: os.Stdin, stdout: stdout, stderr: stderr,
+		getenv: vault.Getenv, vault: vault}, args)
 }
 
 // Command is the command tree, not run, for documents made from it (the man pages of

@@ -105,6 +105,14 @@ func printStatus(w io.Writer, st settings.Status, a *app.App) {
 	if st.Sandbox.Warning != "" {
 		fmt.Fprintf(w, "%sWARNING: %s\n", pad, st.Sandbox.Warning)
 	}
+	if st.LocalOnly {
+		fmt.Fprintf(w, "Network     local-only: connections that leave this machine are refused (Ollama at %s allowed)\n", st.OllamaHost)
+		if st.Sandbox.Warning != "" { // commands run unconfined
+			fmt.Fprintf(w, "%sWARNING: without the sandbox, commands exec runs can still reach the network\n", pad)
+		}
+	} else {
+		fmt.Fprintf(w, "Network     open (set \"localOnly\": true to keep everything on this machine)\n")
+	}
 	if st.APIKeys != nil {
 		printPlainKeys(w, *st.APIKeys)
 	}

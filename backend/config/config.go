@@ -16,6 +16,9 @@ type Config struct {
 	Heartbeat Heartbeat `json:"heartbeat"`
 	Schedule  Schedule  `json:"schedule"`
 	UI        UI        `json:"ui"`
+	// LocalOnly refuses every connection that leaves this machine, except to the
+	// configured Ollama host (docs/safety.md, "Local-only mode").
+	LocalOnly bool `json:"localOnly"`
 
 	src *source
 }

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"hearth/backend/internal/safefile"
 )
 
 // Problem is one thing wrong with a config: the dotted key, where it is in the file (when
@@ -86,6 +88,10 @@ func newLoadError(path string, err error, problems ...Problem) *LoadError {
 	return e
 }
 
+// MaxFileBytes bounds config.json: a larger file (or a pipe or device in its place)
+// is refused with a clear error instead of hanging or exhausting start-up.
+const MaxFileBytes = 4 << 20
+
 // source remembers a loaded file: Save merges against it.
 type source struct {
 	path    string
@@ -104,7 +110,7 @@ func Load(path string, getenv func(string) string) (*Config, []string, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		cfg := Default()
 		base, terr := toTree(cfg)

@@ -119,3 +119,11 @@ func absPath(p, base string) (string, error) {
 func (p Paths) HearthDirs() []string {
 	return []string{p.ConfigDir, p.DataDir, p.StateDir, filepath.Join(xdg.CacheHome, AppName)}
 }
+
+// EgressDir holds the egress log (StateDir/egress), one JSONL file per day.
+func (p Paths) EgressDir() string {
+	if p.StateDir == "" {
+		return ""
+	}
+	return filepath.Join(p.StateDir, "egress")
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"hearth/backend/internal/safefile"
 )
 
 // Raw is a config file as written, before ${VAR} expansion: what a value says
@@ -16,7 +18,7 @@ type Raw struct {
 // ReadRaw reads the config file at path. A missing file is an empty Raw and no
 // error; a file that is not JSON is an error naming the file.
 func ReadRaw(path string) (*Raw, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return &Raw{}, nil
 	}

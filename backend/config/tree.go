@@ -69,10 +69,15 @@ func parseTree(data []byte) (any, positions, error) {
 }
 
 type treeParser struct {
-	dec  *json.Decoder
-	data []byte
-	pos  positions
+	dec   *json.Decoder
+	data  []byte
+	pos   positions
+	depth int
 }
+
+// maxDepth bounds nesting: no setting is more than a few levels deep, and each level
+// costs a path string, so 100 000 nested arrays would take gigabytes.
+const maxDepth = 64
 
 func (p *treeParser) wrap(err error) error {
 	var se *json.SyntaxError
@@ -118,6 +123,11 @@ func (p *treeParser) value(path string) (any, error) {
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if p.depth++; p.depth > maxDepth {
+			return nil, &syntaxErr{off: skipSpace(p.data, int(p.dec.InputOffset())) - 1,
+				msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
+		}
+		defer func() { p.depth-- }()
 		if t == '[' {
 			arr := []any{}
 			for i := 0; p.dec.More(); i++ {

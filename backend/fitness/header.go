@@ -19,6 +19,11 @@ func HTTPClient() *http.Client {
 	return &http.Client{Transport: marked{t}}
 }
 
+// HTTPClientOver is HTTPClient over another transport (Hearth's egress guard).
+func HTTPClientOver(base http.RoundTripper) *http.Client {
+	return &http.Client{Transport: marked{base}}
+}
+
 type marked struct{ next http.RoundTripper }
 
 func (m marked) RoundTrip(r *http.Request) (*http.Response, error) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
+
+	"hearth/backend/egress"
 )
 
 // ErrorKind classifies a final provider error so the UI can react to it.
@@ -19,6 +21,8 @@ const (
 	KindAuth            ErrorKind = "auth"
 	KindRateLimited     ErrorKind = "rate_limited"
 	KindBadResponse     ErrorKind = "bad_response"
+	// KindLocalOnly: local-only mode refused the connection (egress.Code).
+	KindLocalOnly ErrorKind = egress.Code
 )
 
 // Error is every final error of a provider call: what happened and one line the

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"hearth/backend/egress"
 )
 
 // DefaultOpenAIBase is OpenAI's own endpoint (providers.openai.apiBase).
@@ -320,6 +322,11 @@ func toolsUnsupported(err error) bool {
 func (p *OpenAI) classify(err error, model string) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
+	}
+	if errors.Is(err, egress.ErrLocalOnly) {
+		return &Error{Kind: KindLocalOnly, Err: err,
+			Message: fmt.Sprintf("local-only mode: %s (%s) is not on this machine", p.cfg.Name, p.cfg.BaseURL),
+			Hint:    "pick an Ollama model, or turn off local-only mode in Settings"}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -28,6 +28,14 @@ const (
 	childCmdVar     = "HEARTH_MCP_TEST_CHILD_CMD"
 )
 
+// probeVar makes the stdio test server try, as it starts, to write the file it names
+// and to read the file probeReadVar names, and say on stderr what happened: a
+// sandboxed server may do neither outside its writable folders and Hearth's folders.
+const (
+	probeVar     = "HEARTH_MCP_TEST_PROBE_WRITE"
+	probeReadVar = "HEARTH_MCP_TEST_PROBE_READ"
+)
+
 // delayVar makes the stdio test server ("stdio" or "fail") sleep this many
 // milliseconds first, as a server that is slow to start.
 const delayVar = "HEARTH_MCP_TEST_DELAY_MS"
@@ -46,6 +54,16 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	if mode == "stdio" {
+		if p := os.Getenv(probeVar); p != "" {
+			fmt.Fprintln(os.Stderr, "probe write:", os.WriteFile(p, []byte("escaped"), 0o600))
+		}
+		if p := os.Getenv(probeReadVar); p != "" {
+			_, err := os.ReadFile(p)
+			fmt.Fprintln(os.Stderr, "probe read:", err)
+			if err == nil {
+				_ = os.WriteFile(os.Getenv(probeVar)+".read", []byte("read"), 0o600)
+			}
+		}
 		// Like `npx some-server`: the process Hearth starts has a child of its own.
 		if pidFile := os.Getenv(childPIDFileVar); pidFile != "" {
 			child := exec.Command("sh", "-c", os.Getenv(childCmdVar))

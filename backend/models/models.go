@@ -41,6 +41,7 @@ func (s *Service) ollama() (*llm.Ollama, error) {
 		Host:          cfg.OllamaHost(s.settings.Getenv),
 		ContextTokens: cfg.Agents.Defaults.ContextTokens,
 		Retry:         modelRetry(),
+		HTTPClient:    s.settings.Egress().Client("Ollama models", 0),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("ollama provider: %w", err)

@@ -98,8 +98,12 @@ func openAIConf(cfg *config.Config, key string) config.OpenAIProvider {
 	return cfg.Providers.Custom[strings.TrimPrefix(key, "custom.")]
 }
 
-// build makes the provider of key from cfg; a nil client means the provider's own.
+// build makes the provider of key from cfg; a nil client means one through the
+// egress guard (local-only mode, the egress log).
 func (s *Service) build(cfg *config.Config, key string, client *http.Client, retry llm.RetryPolicy) (llm.Provider, error) {
+	if client == nil {
+		client = s.settings.Egress().Client("model provider "+key, 0)
+	}
 	ctxTokens := cfg.Agents.Defaults.ContextTokens
 	if key == config.ProviderOllama {
 		return llm.NewOllama(llm.OllamaConfig{Host: cfg.OllamaHost(s.settings.Getenv), ContextTokens: ctxTokens, HTTPClient: client, Retry: retry})

@@ -14,6 +14,7 @@ import (
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/mcp"
+	"hearth/backend/tools"
 )
 
 var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -53,21 +54,60 @@ func (r *Service) manager() (m *mcp.Manager, started bool) {
 	if m != nil {
 		return m, true
 	}
-	return mcp.New(mcp.Options{Getenv: r.settings.Getenv, Dir: r.settings.Paths().Workspace, Version: r.settings.Version()}), false
+	return mcp.New(r.mcpOptions(nil, nil)), false
+}
+
+// mcpOptions are the MCP manager's settings: servers sandboxed as configured, HTTP
+// through the egress guard (local-only mode, the egress log).
+func (r *Service) mcpOptions(servers map[string]config.MCPServer, regs []*tools.Registry) mcp.Options {
+	return mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
+		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(),
+		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy(),
+		HTTPTransport: r.settings.Egress().Transport("MCP server")}
 }
 
 // ListMCPServers reports every configured MCP server: transport, whether it is
 // connected, how many tools it offers and its last error (Settings). Before Start
 // none is connected.
 func (r *Service) ListMCPServers() []mcp.Status {
+	var out []mcp.Status
 	if m, started := r.manager(); started {
-		return m.Statuses()
+		out = m.Statuses()
+	} else {
+		cfg := r.settings.Config()
+		out = make([]mcp.Status, 0, len(cfg.Tools.MCPServers))
+		for _, name := range slices.Sorted(maps.Keys(cfg.Tools.MCPServers)) {
+			c := cfg.Tools.MCPServers[name]
+			out = append(out, mcp.Status{Name: name, Config: c, Transport: mcp.TransportOf(c)})
+		}
 	}
-	cfg := r.settings.Config()
-	out := make([]mcp.Status, 0, len(cfg.Tools.MCPServers))
-	for _, name := range slices.Sorted(maps.Keys(cfg.Tools.MCPServers)) {
-		c := cfg.Tools.MCPServers[name]
-		out = append(out, mcp.Status{Name: name, Config: c, Transport: mcp.TransportOf(c)})
+	// Printed (`hearth mcp list --json`) and logged: every header value and the
+	// secrets among the env values are masked (the Settings view edits the
+	// entries as written instead, see MCPServerViews).
+	mask := r.settings.Keys().Mask
+	for i := range out {
+		c := &out[i].Config
+		c.Env, c.Headers = maskValues(c.Env, mask, false), maskValues(c.Headers, mask, true)
+		c.Args = slices.Clone(c.Args)
+		for j, a := range c.Args {
+			c.Args[j] = mask(a)
+		}
+		out[i].LastError = mask(out[i].LastError)
+	}
+	return out
+}
+
+// maskValues copies m with its values masked; all replaces every value.
+func maskValues(m map[string]string, mask func(string) string, all bool) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if all && v != "" {
+			v = "[redacted]"
+		}
+		out[k] = mask(v)
 	}
 	return out
 }

@@ -26,6 +26,7 @@ type Service struct {
 	mu     sync.Mutex
 	skills *skills.Loader
 	ws     string            // the workspace skills and MCP servers run in
+	local  bool              // local-only mode as the MCP servers were started
 	mcp    *mcp.Manager      // nil until Start
 	regs   []*tools.Registry // where MCP tools are registered
 }
@@ -52,10 +53,9 @@ func (r *Service) Start(_ context.Context, regs ...*tools.Registry) {
 	for name, c := range cfg.Tools.MCPServers {
 		servers[name] = expandServer(c, r.settings.Getenv)
 	}
-	m := mcp.New(mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
-		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(),
-		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy()})
+	m := mcp.New(r.mcpOptions(servers, regs))
 	r.mu.Lock()
+	r.local = cfg.LocalOnly
 	old := r.mcp
 	r.mcp, r.regs = m, regs
 	r.mu.Unlock()
@@ -81,7 +81,7 @@ func (r *Service) Close(context.Context) error {
 // servers started there start again in the new folder.
 func (r *Service) Apply() {
 	r.mu.Lock()
-	if r.ws == r.settings.Paths().Workspace {
+	if r.ws == r.settings.Paths().Workspace && r.local == r.settings.Config().LocalOnly {
 		r.mu.Unlock()
 		return
 	}
@@ -97,9 +97,10 @@ func (r *Service) Apply() {
 // off (tools.web.offline): their schemas would only cost every request tokens for
 // tools that refuse.
 func (r *Service) Tools() ([]tools.Tool, error) {
-	w := r.settings.Config().Tools.Web
-	if w.Offline {
-		return nil, nil
+	cfg := r.settings.Config()
+	w := cfg.Tools.Web
+	if w.Offline || cfg.LocalOnly {
+		return nil, nil // local-only mode would refuse every call of theirs
 	}
 	ts, err := web.New(web.Options{
 		Offline:    w.Offline,
@@ -107,6 +108,7 @@ func (r *Service) Tools() ([]tools.Tool, error) {
 		APIKey:     w.Search.APIKey,
 		SearXNGURL: w.Search.URL,
 		SSRFAllow:  w.SSRFAllow,
+		Egress:     r.settings.Egress(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("web tools: %w", err)

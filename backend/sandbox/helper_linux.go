@@ -217,6 +217,9 @@ func setupNamespaces(p Policy) error {
 
 // hideTree covers path with an empty read-only mount, except for the keep folders
 // inside it, which stay visible (the default workspace lives in Hearth's data folder).
+// A hidden folder that lies inside a kept one (Hearth's data folder under an allowed
+// path such as ~, or under $TMPDIR) is still hidden: keeping a folder writable never
+// uncovers Hearth's folders within it.
 func hideTree(path string, keep []string) error {
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
@@ -224,8 +227,8 @@ func hideTree(path string, keep []string) error {
 	}
 	inner := false
 	for _, k := range keep {
-		if k == path || within(path, k) {
-			return nil // a kept folder, or inside one
+		if k == path {
+			return nil // a kept folder
 		}
 		if within(k, path) {
 			inner = true

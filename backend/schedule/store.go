@@ -15,6 +15,7 @@ import (
 
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
+	"hearth/backend/internal/safefile"
 )
 
 // FileName is the jobs file inside the cron directory
@@ -200,7 +201,7 @@ func (s *Store) Load() (jobs []Job, problems []JobProblem, err error) {
 }
 
 func (s *Store) read() (*fileData, error) {
-	data, err := os.ReadFile(s.Path())
+	data, err := safefile.ReadFile(s.Path(), maxJobsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return &fileData{}, nil
 	}
@@ -299,3 +300,6 @@ func (s *Store) write(jobs []Job, bad []json.RawMessage) error {
 	}
 	return nil
 }
+
+// maxJobsBytes bounds jobs.json: thousands of reminders fit many times over.
+const maxJobsBytes = 16 << 20

@@ -7,7 +7,7 @@ import (
 
 // FuzzParseRewinds feeds session files of any shape to the loader: it never panics, and what
 // it returns holds together (rewinds included: versions depart inside the conversation,
-// the consolidation mark stays inside it).
+// the consolidation mark stays inside it). Seeds: testdata/fuzz/FuzzParseRewinds.
 func FuzzParseRewinds(f *testing.F) {
 	f.Add([]byte(`{"type":"meta","v":1,"id":"x","title":"","created":"2026-11-22T04:00:01Z","updated":"2026-11-22T04:00:01Z","model":"","lastConsolidated":1,"archived":false}
 {"type":"message","at":"2026-11-22T04:00:02Z","runId":"r1","role":"user","content":"Hi"}
@@ -34,5 +34,6 @@ func FuzzParseRewinds(f *testing.F) {
 				t.Fatalf("interrupted run starts at %d of %d messages", in.First, len(s.Entries))
 			}
 		}
+		_ = s.Messages()
 	})
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"hearth/backend/internal/safefile"
 )
 
 // Summary is one row of the sessions list.
@@ -114,7 +116,7 @@ func (s *Store) list(dir string) ([]Summary, error) {
 }
 
 func (st *summaryState) scan(path string) error {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, MaxFileBytes)
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,10 @@ func (s *Store) Load(id string) (*Session, error) {
 	return sess, nil
 }
 
+// MaxFileBytes bounds a session file Hearth reads: a pipe, a device or a file
+// past this size in the sessions folder is refused at once, never read forever.
+const MaxFileBytes = 512 << 20
+
 // Meta reads the metadata of session id (title, model, consolidation mark,
 // …) as Load would, without copying its messages.
 func (s *Store) Meta(id string) (Meta, error) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"hearth/backend/internal/safefile"
 )
 
 // Errors callers can test for with errors.Is.
@@ -33,6 +35,10 @@ type Options struct {
 	Now func() time.Time
 	// NewID makes the id of a session created without one.
 	NewID func(now time.Time) string
+	// Mask hides secrets (API keys) in every line before it is written: a key the
+	// model typed into tool arguments or a provider's error quoting one never
+	// reaches the file. Nil writes lines as they are.
+	Mask func(string) string
 }
 
 // Store is the sessions directory. It is safe for concurrent use; other
@@ -41,6 +47,7 @@ type Store struct {
 	dir   string
 	now   func() time.Time
 	newID func(time.Time) string
+	mask  func(string) string
 
 	mu    sync.Mutex
 	cache map[string]*summaryState // List's per-file scan state, by path
@@ -54,7 +61,7 @@ type Store struct {
 // NewStore returns the store of sessions in dir. Nothing is touched on disk
 // until the first write, which creates dir (0700).
 func NewStore(dir string, opts Options) *Store {
-	s := &Store{dir: dir, now: opts.Now, newID: opts.NewID, cache: map[string]*summaryState{}, tails: map[string]*tail{}}
+	s := &Store{dir: dir, now: opts.Now, newID: opts.NewID, mask: opts.Mask, cache: map[string]*summaryState{}, tails: map[string]*tail{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -163,6 +170,12 @@ func (s *Store) Append(id string, recs ...Record) error {
 			return fmt.Errorf("append to session %s: record %d: %w", id, i, err)
 		}
 	}
+	if s.mask != nil {
+		// A key is letters, digits and -_. , none of which JSON escapes, so masking
+		// the encoded lines finds it wherever a string holds it; [redacted] keeps
+		// the line valid JSON.
+		buf = []byte(s.mask(string(buf)))
+	}
 	if err := s.appendLines(id, buf); err != nil {
 		return fmt.Errorf("append to session %s: %w", id, err)
 	}
@@ -243,7 +256,7 @@ func (s *Store) Sync(id string) error {
 	if err != nil {
 		return fmt.Errorf("sync session: %w", err)
 	}
-	f, err := os.Open(p)
+	f, _, err := safefile.Open(p, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("sync session %s: %w", id, ErrNotFound)
 	}

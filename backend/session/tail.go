@@ -6,6 +6,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"hearth/backend/internal/safefile"
 )
 
 // A session file is read whole once; after that the store keeps its parsed
@@ -75,7 +77,7 @@ func (s *Store) load(id, path string) (*Session, error) {
 // withState brings the kept state of path up to date and calls fn with it,
 // holding the store's lock of the kept states.
 func (s *Store) withState(id, path string, fn func(p *parser, modTime time.Time)) error {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, MaxFileBytes)
 	if err != nil {
 		return err
 	}

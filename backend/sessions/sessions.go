@@ -26,6 +26,8 @@ type Options struct {
 	// Deleted is told after a session went to the trash, so grants made "for this
 	// chat" do not carry over to a new chat under the same id.
 	Deleted func(sessionID string)
+	// Mask hides secrets in every line written to a session file.
+	Mask func(string) string
 }
 
 // Service is the chats service. It is safe for concurrent use.
@@ -39,7 +41,7 @@ func New(opts Options) *Service {
 	if opts.Workspace == nil {
 		opts.Workspace = func() string { return "" }
 	}
-	return &Service{opts: opts, store: session.NewStore(opts.Dir, session.Options{})}
+	return &Service{opts: opts, store: session.NewStore(opts.Dir, session.Options{Mask: opts.Mask})}
 }
 
 // Store is the session store the chat runs and memory consolidation use.

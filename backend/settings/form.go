@@ -35,6 +35,7 @@ type Settings struct {
 	MaxToolIterations   int                `json:"maxToolIterations"`
 	ExecEnabled         bool               `json:"execEnabled"`
 	WebOffline          bool               `json:"webOffline"`
+	LocalOnly           bool               `json:"localOnly"`
 	Workspace           string             `json:"workspace"`
 	RestrictToWorkspace bool               `json:"restrictToWorkspace"`
 	AllowedPaths        []string           `json:"allowedPaths"`
@@ -69,6 +70,7 @@ func (s *Service) Settings() Settings {
 		MaxToolIterations:   d.MaxToolIterations,
 		ExecEnabled:         c.Tools.Exec.Enabled,
 		WebOffline:          c.Tools.Web.Offline,
+		LocalOnly:           c.LocalOnly,
 		Workspace:           d.Workspace,
 		RestrictToWorkspace: c.Tools.RestrictToWorkspace,
 		AllowedPaths:        append([]string{}, c.Tools.AllowedPaths...),
@@ -114,6 +116,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	d.ContextTokens, d.MaxTokens, d.Temperature, d.MaxToolIterations = in.ContextTokens, in.MaxTokens, in.Temperature, in.MaxToolIterations
 	n.Tools.Exec.Enabled = in.ExecEnabled
 	n.Tools.Web.Offline = in.WebOffline
+	n.LocalOnly = in.LocalOnly
 	n.Tools.RestrictToWorkspace = in.RestrictToWorkspace
 	n.Tools.AllowedPaths = []string{}
 	for _, p := range in.AllowedPaths {

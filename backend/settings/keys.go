@@ -23,6 +23,7 @@ type Keys struct {
 
 	mu      sync.Mutex
 	masker  *tools.Masker
+	own     *tools.Masker  // the configured keys alone, without the dropped variables
 	from    *config.Config // the config masker was made from
 	version int            // counts keyring writes: a key replaced under the same reference
 }
@@ -37,7 +38,7 @@ func secrets(cfg *config.Config) []string {
 	for _, c := range cfg.Providers.Custom {
 		out = append(out, c.APIKey)
 	}
-	return out
+	return append(out, mcpSecrets(cfg)...)
 }
 
 // Masker hides every configured key, keyring references resolved. It is made on first
@@ -56,6 +57,10 @@ func (k *Keys) Masker() *tools.Masker {
 			vals[i], _ = k.store.Resolve(v) // unreadable: nothing to mask
 		}
 	}
+	k.own = tools.NewMasker(vals...)
+	if k.s.env != nil {
+		vals = append(vals, k.s.env.Values()...) // dropped variables: GITHUB_TOKEN and the like
+	}
 	k.masker, k.from = tools.NewMasker(vals...), cfg
 	return k.masker
 }
@@ -63,11 +68,21 @@ func (k *Keys) Masker() *tools.Masker {
 // Mask hides every known key in s.
 func (k *Keys) Mask(s string) string { return k.Masker().Mask(s) }
 
-// LookupEnv is exec's view of Hearth's environment: a variable holding a key is never
-// passed to a command, even when tools.exec.allowedEnvKeys names it.
+// LookupEnv is exec's view of Hearth's environment: a variable holding one of the
+// configured keys is never passed to a command, even when tools.exec.allowedEnvKeys
+// names it. Other secret-looking variables (GITHUB_TOKEN) are passed when that list
+// names them: the user asked for it, and their values are masked in the output.
 func (k *Keys) LookupEnv(name string) (string, bool) {
-	v, ok := os.LookupEnv(name)
-	if ok && v != "" && k.Mask(v) != v {
+	lookup := os.LookupEnv
+	if k.s.env != nil {
+		lookup = k.s.env.LookupEnv
+	}
+	v, ok := lookup(name)
+	k.Masker()
+	k.mu.Lock()
+	own := k.own
+	k.mu.Unlock()
+	if ok && v != "" && own.Mask(v) != v {
 		return "", false
 	}
 	return v, ok

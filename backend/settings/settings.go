@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"hearth/backend/config"
+	"hearth/backend/egress"
 	"hearth/backend/sandbox"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
@@ -29,6 +30,11 @@ type Options struct {
 	Version       string              // Hearth's version, reported by Status
 	// Keyring stores API keys; nil means the OS keyring.
 	Keyring keystore.Keyring
+	// Env is the process's environment as it started: Getenv and exec's allowed
+	// keys read it (when Getenv is nil), and the variables holding secrets are
+	// dropped from the process environment once the config is read. Nil: os.Getenv,
+	// nothing dropped.
+	Env *keystore.Env
 	// Changed is told after a change was saved.
 	Changed func()
 	// Sandbox confines commands on this machine (probed once); Status reports it.
@@ -48,6 +54,8 @@ type Service struct {
 	sandbox *sandbox.Sandbox
 	recall  func(context.Context, bool) (string, string)
 	keys    *Keys
+	env     *keystore.Env
+	egress  *egress.Guard
 
 	mu         sync.Mutex
 	cfg        *config.Config
@@ -65,12 +73,20 @@ type Service struct {
 // reported by OnboardError.
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, changed: opts.Changed,
-		sandbox: opts.Sandbox, recall: opts.Recall}
+		sandbox: opts.Sandbox, recall: opts.Recall, env: opts.Env}
+	if s.getenv == nil && s.env != nil {
+		s.getenv = s.env.Getenv
+	}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
+	s.egress = egress.New(egress.Options{
+		LocalOnly:  func() bool { return s.Config().LocalOnly },
+		OllamaHost: func() string { return s.Config().OllamaHost(s.getenv) },
+		Dir:        func() string { return s.Paths().EgressDir() },
+	})
 	if s.client == nil {
-		s.client = &http.Client{}
+		s.client = s.egress.Client("Ollama check", 0)
 	}
 	cfgFile, err := config.ConfigFile(opts.ConfigPath)
 	if err != nil {
@@ -90,11 +106,16 @@ func Open(opts Options) *Service {
 		s.onboardErr = s.pathsErr
 	}
 	s.keys = newKeys(s, opts.Keyring)
+	s.dropSecretEnv()
 	return s
 }
 
 // Keys is the API keys' side of the settings.
 func (s *Service) Keys() *Keys { return s.keys }
+
+// Egress is the door every outbound connection goes through: local-only mode's
+// refusal and the egress log.
+func (s *Service) Egress() *egress.Guard { return s.egress }
 
 // Sandbox confines the commands exec and sandboxed MCP servers run (nil: none).
 func (s *Service) Sandbox() *sandbox.Sandbox { return s.sandbox }
@@ -105,7 +126,7 @@ func (s *Service) Sandbox() *sandbox.Sandbox { return s.sandbox }
 func (s *Service) SandboxPolicy() sandbox.Policy {
 	cfg, paths := s.Config(), s.Paths()
 	return sandbox.Policy{Writable: append([]string{paths.Workspace, os.TempDir()}, cfg.Tools.AllowedPaths...),
-		Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network}
+		Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly}
 }
 
 // Getenv is the environment the config's ${VAR} references read.
@@ -219,6 +240,7 @@ func (s *Service) Update(fn func(*config.Config) error) error {
 	s.cfg = n
 	s.reloadLocked()
 	s.mu.Unlock()
+	s.dropSecretEnv()
 	s.report()
 	return nil
 }

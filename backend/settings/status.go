@@ -43,6 +43,9 @@ type Status struct {
 	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
 	// Sandbox says how exec commands are confined on this machine (docs/safety.md).
 	Sandbox sandbox.Status `json:"sandbox"`
+	// LocalOnly: every connection that leaves this machine is refused, except to
+	// the Ollama host (docs/safety.md, "Local-only mode").
+	LocalOnly bool `json:"localOnly"`
 }
 
 // OllamaCheckTimeout bounds the reachability check so status stays snappy.
@@ -65,6 +68,7 @@ func (s *Service) Status(ctx context.Context) Status {
 		Model:          cfg.Agents.Defaults.Model,
 		OllamaHost:     cfg.OllamaHost(s.getenv),
 		Version:        s.version,
+		LocalOnly:      cfg.LocalOnly,
 	}
 	if s.sandbox != nil {
 		st.Sandbox = s.sandbox.Status()

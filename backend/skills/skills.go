@@ -224,8 +224,17 @@ func writeBuiltin(workspace, name string) (string, error) {
 // a SKILL.md that is a symlink out of it, or a hard link, is an error, not
 // another file's content in the prompt.
 func readWorkspace(ws, rel string) ([]byte, error) {
-	return confined.Files{Dir: ws}.ReadFile(rel)
+	r, err := confined.Open(ws, confined.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.ReadFile(rel, MaxSkillBytes)
 }
+
+// MaxSkillBytes bounds a SKILL.md (and the skills' state file): a larger one is
+// skipped with a notice rather than put in every prompt.
+const MaxSkillBytes = 256 << 10
 
 // writeWorkspace replaces a file confined to the workspace: a .hearth or
 // skills folder swapped for a symlink out is refused, not written through.

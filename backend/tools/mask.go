@@ -15,7 +15,8 @@ const minSecretLen = 4
 // Masker replaces known secret values (API keys, tokens) in text. A nil *Masker
 // masks nothing. It is immutable and safe for concurrent use.
 type Masker struct {
-	r *strings.Replacer
+	r    *strings.Replacer
+	list []string // longest first
 }
 
 // NewMasker builds a Masker for the given secret values; empty and very short
@@ -40,7 +41,25 @@ func NewMasker(secrets ...string) *Masker {
 	for _, s := range list {
 		pairs = append(pairs, s, Redacted)
 	}
-	return &Masker{r: strings.NewReplacer(pairs...)}
+	return &Masker{r: strings.NewReplacer(pairs...), list: list}
+}
+
+// Pending is how many bytes at the end of s may be the start of a secret: a
+// stream (the model's reply, token by token) holds them back until the next piece
+// shows whether they are one, so no key is ever shown split across two pieces.
+func (m *Masker) Pending(s string) int {
+	if m == nil || len(m.list) == 0 {
+		return 0
+	}
+	for n := min(len(s), len(m.list[0])-1); n > 0; n-- {
+		tail := s[len(s)-n:]
+		for _, sec := range m.list {
+			if len(sec) > n && strings.HasPrefix(sec, tail) {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // Mask returns s with every secret replaced by [redacted].

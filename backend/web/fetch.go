@@ -53,6 +53,13 @@ func (t *fetchTool) run(ctx context.Context, a fetchArgs) (tools.Result, error) 
 		return tools.Errorf("%s", offlineText), nil
 	}
 	raw := strings.TrimSpace(a.URL)
+	if t.opts.Egress.LocalOnly() {
+		host := raw
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			host = u.Host
+		}
+		return tools.Errorf("%v", t.opts.Egress.Refuse("web_fetch", host)), nil
+	}
 	maxChars := cmp.Or(a.MaxChars, DefaultMaxChars)
 	page, err := t.fetch(ctx, raw)
 	if err != nil {

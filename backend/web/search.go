@@ -45,6 +45,9 @@ func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error
 	if t.opts.Offline {
 		return tools.Errorf("%s", offlineText), nil
 	}
+	if t.opts.Egress.LocalOnly() {
+		return tools.Errorf("%v", t.opts.Egress.Refuse("web_search", "search provider "+t.opts.Provider)), nil
+	}
 	q := strings.TrimSpace(a.Query)
 	if q == "" {
 		return tools.Errorf("query is empty; say what to search for"), nil

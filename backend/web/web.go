@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"time"
 
+	"hearth/backend/egress"
 	"hearth/backend/tools"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	// SSRFAllow lists CIDR ranges web_fetch may reach although they are
 	// private or local.
 	SSRFAllow []string
+	// Egress records both tools' connections and refuses them in local-only
+	// mode; nil dials directly.
+	Egress *egress.Guard
 	// Resolver looks names up; nil means the system resolver.
 	Resolver Resolver
 	// DuckDuckGoURL and BraveURL override the public endpoints.
@@ -87,9 +91,12 @@ func New(opts Options) ([]tools.Tool, error) {
 	}
 	if opts.SearchClient == nil {
 		opts.SearchClient = &http.Client{Timeout: 20 * time.Second}
+		if opts.Egress != nil {
+			opts.SearchClient = opts.Egress.Client("web_search", 20*time.Second)
+		}
 	}
 	return []tools.Tool{
-		(&fetchTool{opts: opts, guard: g, client: guardedClient(g)}).tool(),
+		(&fetchTool{opts: opts, guard: g, client: guardedClient(g, opts.Egress)}).tool(),
 		(&searchTool{opts: opts}).tool(),
 	}, nil
 }
@@ -97,10 +104,10 @@ func New(opts Options) ([]tools.Tool, error) {
 // guardedClient is web_fetch's HTTP client: no proxy (a proxy would dial
 // for us, out of the guard's sight), every connection through the guard,
 // at most five redirects, each to http or https and checked again.
-func guardedClient(g *Guard) *http.Client {
+func guardedClient(g *Guard, eg *egress.Guard) *http.Client {
 	tr := &http.Transport{
 		Proxy:                 nil,
-		DialContext:           g.DialContext,
+		DialContext:           eg.Wrap("web_fetch", g.DialContext),
 		ForceAttemptHTTP2:     true,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 20 * time.Second,

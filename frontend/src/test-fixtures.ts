@@ -22,6 +22,7 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     embeddingModel: 'ollama/nomic-embed-text',
     recall: 'hybrid',
     sandbox: { mode: 'landlock', landlockABI: 7, namespaces: true, summary: 'Landlock (ABI 7) with namespaces' },
+    localOnly: false,
     ...over,
   };
 }
@@ -86,6 +87,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     approve: vi.fn(async () => {}),
     pendingApprovals: vi.fn(async () => [] as import('./lib/api').PendingApproval[]),
     activity: vi.fn(async () => [] as import('./lib/api').AuditEntry[]),
+    egressLog: vi.fn(async () => [] as import('./lib/api').EgressEntry[]),
     approvalRules: vi.fn(async () => ({ mode: 'risky', always: [], ask: [], never: [] })),
     setApprovalMode: vi.fn(async () => {}),
     setToolApproval: vi.fn(async () => {}),
@@ -157,6 +159,7 @@ export function fakeSettings() {
     maxToolIterations: 40,
     execEnabled: true,
     webOffline: false,
+    localOnly: false,
     workspace: '/home/u/ws',
     restrictToWorkspace: true,
     allowedPaths: [],

@@ -32,6 +32,8 @@ export type DreamReport = dream.Report;
 export type PendingApproval = Omit<approval.Pending, 'args' | 'convertValues'> & { args: unknown };
 /** One line of the audit log (audit.Entry; args are masked JSON). */
 export type AuditEntry = Omit<audit.Entry, 'args' | 'convertValues'> & { args: unknown };
+/** One outbound connection (egress.Entry). */
+export type EgressEntry = { time: string; host: string; purpose: string; local?: boolean; refused?: boolean; error?: string };
 /** What the Activity view asks for (audit.Filter; times as RFC 3339, omitted when unset). */
 export type AuditFilter = Partial<Omit<audit.Filter, 'since' | 'until' | 'convertValues'>> & { since?: string; until?: string };
 export type ApprovalRules = config.Approval;
@@ -156,6 +158,8 @@ export const api = {
   approve: (runId: string, callId: string, decision: ApprovalDecision) => App.Approve(runId, callId, decision),
   pendingApprovals: async (): Promise<PendingApproval[]> => (await App.PendingApprovals()) ?? [],
   activity: async (filter: AuditFilter): Promise<AuditEntry[]> => (await App.Activity(filter as audit.Filter)) ?? [],
+  /** The egress log: connections Hearth made or refused, newest first. */
+  egressLog: async (): Promise<EgressEntry[]> => ((await App.EgressLog()) ?? []) as EgressEntry[],
   approvalRules: () => App.ApprovalRules(),
   setApprovalMode: (mode: string) => App.SetApprovalMode(mode),
   setToolApproval: (tool: string, rule: string) => App.SetToolApproval(tool, rule),

@@ -377,6 +377,52 @@ export namespace dream {
 
 }
 
+export namespace egress {
+	
+	export class Entry {
+	    // Go type: time
+	    time: any;
+	    host: string;
+	    purpose: string;
+	    local?: boolean;
+	    refused?: boolean;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = this.convertValues(source["time"], null);
+	        this.host = source["host"];
+	        this.purpose = source["purpose"];
+	        this.local = source["local"];
+	        this.refused = source["refused"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace event {
 	
 	export class UsageData {
@@ -1665,6 +1711,7 @@ export namespace settings {
 	    maxToolIterations: number;
 	    execEnabled: boolean;
 	    webOffline: boolean;
+	    localOnly: boolean;
 	    workspace: string;
 	    restrictToWorkspace: boolean;
 	    allowedPaths: string[];
@@ -1688,6 +1735,7 @@ export namespace settings {
 	        this.maxToolIterations = source["maxToolIterations"];
 	        this.execEnabled = source["execEnabled"];
 	        this.webOffline = source["webOffline"];
+	        this.localOnly = source["localOnly"];
 	        this.workspace = source["workspace"];
 	        this.restrictToWorkspace = source["restrictToWorkspace"];
 	        this.allowedPaths = source["allowedPaths"];
@@ -1735,6 +1783,7 @@ export namespace settings {
 	    recallNote?: string;
 	    apiKeys?: PlainKeyReport;
 	    sandbox: sandbox.Status;
+	    localOnly: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -1763,6 +1812,7 @@ export namespace settings {
 	        this.recallNote = source["recallNote"];
 	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Status);
+	        this.localOnly = source["localOnly"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -7,6 +7,7 @@ import {reminders} from '../models';
 import {fitness} from '../models';
 import {memory} from '../models';
 import {dream} from '../models';
+import {egress} from '../models';
 import {models} from '../models';
 import {settings} from '../models';
 import {reach} from '../models';
@@ -53,6 +54,8 @@ export function DismissNotice(arg1:string):Promise<void>;
 export function DreamStatus():Promise<dream.Status>;
 
 export function EditJob(arg1:string,arg2:schedule.JobSpec):Promise<schedule.Job>;
+
+export function EgressLog():Promise<Array<egress.Entry>>;
 
 export function ExportSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 

@@ -74,6 +74,10 @@ export function EditJob(arg1, arg2) {
   return window['go']['main']['App']['EditJob'](arg1, arg2);
 }
 
+export function EgressLog() {
+  return window['go']['main']['App']['EgressLog']();
+}
+
 export function ExportSession(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['ExportSession'](arg1, arg2, arg3, arg4);
 }

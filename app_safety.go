@@ -1,0 +1,9 @@
+//go:build !headless
+
+package main
+
+import "hearth/backend/egress"
+
+// EgressLog lists the newest outbound connections Hearth made or refused (Activity ›
+// Network), newest first.
+func (a *App) EgressLog() []egress.Entry { return a.h.Settings.Egress().Recent(200) }

@@ -1,0 +1,45 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import EgressLog from './EgressLog.svelte';
+import SandboxStatus from './SandboxStatus.svelte';
+import { createApp } from '../lib/app.svelte';
+import { createStatusStore } from '../lib/stores/status.svelte';
+import { fakeApi, fakeStatus } from '../test-fixtures';
+
+describe('EgressLog', () => {
+  it('reads the egress log when opened and marks refused connections', async () => {
+    const egressLog = vi.fn(async () => [
+      { time: '2026-11-25T10:40:02Z', host: 'api.openai.com:443', purpose: 'model provider openai', refused: true },
+      { time: '2026-11-25T10:39:00Z', host: '127.0.0.1:11434', purpose: 'model provider ollama', local: true },
+    ]);
+    const { api } = fakeApi({ egressLog });
+    const app = createApp(api, createStatusStore(async () => fakeStatus()));
+    const { container } = render(EgressLog, { props: { app } });
+    expect(egressLog).not.toHaveBeenCalled();
+    const details = container.querySelector('details') as HTMLDetailsElement;
+    details.open = true;
+    await fireEvent(details, new Event('toggle'));
+    await waitFor(() => expect(screen.getByText('api.openai.com:443')).toBeTruthy());
+    expect(screen.getByText('refused (local-only)')).toBeTruthy();
+    expect(screen.getByText('local')).toBeTruthy();
+    expect(container.querySelectorAll('tr.refused').length).toBe(1);
+  });
+});
+
+describe('SandboxStatus', () => {
+  it('shows how commands are confined, and warns without a sandbox', async () => {
+    const { api } = fakeApi();
+    const status = createStatusStore(async () =>
+      fakeStatus({
+        sandbox: { mode: 'none', landlockABI: 0, namespaces: false, summary: 'none', warning: 'commands run with your full rights' },
+        localOnly: true,
+      }),
+    );
+    await status.refresh();
+    const app = createApp(api, status);
+    render(SandboxStatus, { props: { app } });
+    expect(screen.getByText('none')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('full rights');
+    expect(screen.getByText(/cannot cut commands off/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of the parsers of files and model output for FUZZTIME each
+# (default 3s: the short run of `make test`; `make fuzz` runs 60s). Each target also
+# replays its committed seed corpus (testdata/fuzz/<Target>) in every plain `go test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t=${FUZZTIME:-3s}
+targets=(
+  "./backend/config FuzzLoad"
+  "./backend/session FuzzParseRewinds"
+  "./backend/session FuzzParse"
+  "./backend/skills FuzzParse"
+  "./backend/schedule FuzzCron"
+  "./backend/schedule FuzzJobsFile"
+  "./backend/tools FuzzPrepare"
+  "./backend/tools FuzzExecGuard"
+  "./backend/llm FuzzParseToolCalls"
+  "./backend/fitness FuzzParse"
+  "./backend/agent/prompt FuzzShortTool"
+)
+for x in "${targets[@]}"; do
+  set -- $x
+  echo "fuzz $1 $2 ($t)"
+  go test -run='^$' -fuzz="^$2\$" -fuzztime="$t" "$1" >/dev/null
+done
+echo "fuzz: ${#targets[@]} targets passed"
