@@ -65,7 +65,11 @@ func TestReminderRealOllama(t *testing.T) {
 	if len(msgs) != 4 || msgs[2].Content != "sunny" || msgs[0].Content != "Say hello" || msgs[len(msgs)-1].Content != testmodel.ChatReply || len(sess.Runs) != 1 {
 		t.Errorf("chat %+v", msgs)
 	}
-	waitFor(t, func() bool { jobs, _ := svc.Reminders.ListJobs(); return len(jobs) == 0 }, "one-shot removed after its run")
+	// A one-shot that ran stays in the Done list, marked done with its run's status.
+	waitFor(t, func() bool {
+		jobs, _ := svc.Reminders.ListJobs()
+		return len(jobs) == 1 && jobs[0].Done && jobs[0].NextRun.IsZero() && jobs[0].LastStatus != ""
+	}, "one-shot marked done after its run")
 }
 
 type weatherTool struct{}
