@@ -16,11 +16,12 @@ import (
 const crashChildEnv = "HEARTH_MEMORY_CRASH_CHILD"
 
 // TestCrashChild is the child of TestKillAtAnyPoint: it rewrites notes and
-// syncs the index in a loop until the parent kills it (-9). Alone it skips.
+// syncs the index in a loop until the parent kills it (-9). Alone it does nothing
+// (a plain return, so a normal run does not list it as skipped).
 func TestCrashChild(t *testing.T) {
 	dirs := os.Getenv(crashChildEnv)
 	if dirs == "" {
-		t.Skip("the child of TestKillAtAnyPoint")
+		return
 	}
 	ws, dir, _ := strings.Cut(dirs, string(os.PathListSeparator))
 	fe := &fakeEmbed{}
