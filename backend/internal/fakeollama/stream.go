@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 )
 
 // streamWriter writes application/x-ndjson lines and flushes each one.
@@ -175,8 +176,14 @@ func echo(msgs []ChatMessage) string {
 	if last == "" {
 		return "Hello from fake Ollama!"
 	}
+	// The person's words end the message (Hearth puts a recall block before them):
+	// a long one is echoed by its end, cut on a rune boundary.
 	if len(last) > 200 {
-		last = last[:200] + "…"
+		i := len(last) - 200
+		for i < len(last) && !utf8.RuneStart(last[i]) {
+			i++
+		}
+		last = "…" + last[i:]
 	}
 	return "Hello from fake Ollama! You said: " + last
 }
