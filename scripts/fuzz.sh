@@ -21,6 +21,10 @@ targets=(
 for x in "${targets[@]}"; do
   set -- $x
   echo "fuzz $1 $2 ($t)"
-  go test -run='^$' -fuzz="^$2\$" -fuzztime="$t" "$1" >/dev/null
+  if ! log=$(go test -run='^$' -fuzz="^$2\$" -fuzztime="$t" "$1" 2>&1); then
+    # What failed and why (a crasher is written under testdata/fuzz/<Target>).
+    printf '%s\n' "$log" | tail -40
+    exit 1
+  fi
 done
 echo "fuzz: ${#targets[@]} targets passed"
