@@ -1,4 +1,4 @@
-//go:build !headless && linux
+//go:build linux && (desktop || dev)
 
 package main
 
