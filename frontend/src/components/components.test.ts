@@ -75,12 +75,13 @@ describe('ToolCard and Message', () => {
     const turn = newTurn('r1');
     turn.status = 'error';
     turn.parts.push({ kind: 'error', code: 'unreachable', message: 'Ollama is not reachable', hint: 'start it with ollama serve' });
-    const onRetry = vi.fn();
-    render(Message, { props: { item: turn, last: true, onRetry } });
+    render(Message, { props: { item: turn, last: true, canRetry: true } });
     const card = screen.getByTestId('error-card');
     expect(card.textContent).toContain('start it with ollama serve');
-    await fireEvent.click(within(card).getByRole('button', { name: 'Retry' }));
-    expect(onRetry).toHaveBeenCalled();
+    // Answered by the chat's one handler (ChatView), by its action and the message's key.
+    const retry = within(card).getByRole('button', { name: 'Retry' });
+    expect(retry.dataset.action).toBe('retry');
+    expect(retry.closest<HTMLElement>('[data-key]')?.dataset.key).toBe(turn.key);
   });
 
   it('folds reasoning and counts tokens', () => {
@@ -100,7 +101,7 @@ describe('ToolCard and Message', () => {
     turn.status = 'ok';
     turn.command = 'model';
     turn.parts.push({ kind: 'text', text: 'Model: ollama/qwen3:4b\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.' });
-    render(Message, { props: { item: turn, onRegenerate: undefined } });
+    render(Message, { props: { item: turn } });
     const reply = screen.getByTestId('command-reply');
     expect(reply.textContent).toBe('Model: ollama/qwen3:4b\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.');
     expect(reply.querySelector('provider')).toBeNull();
