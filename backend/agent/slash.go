@@ -71,7 +71,7 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink e
 	run := &Run{ID: newRunID(), SessionID: req.SessionID, done: make(chan struct{})}
 	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact, pending: r.opts.Pending}
 	start := r.opts.Now()
-	em.emit(event.RunStarted, event.StartedData{Model: r.sessionModel(req.SessionID)})
+	em.emit(event.RunStarted, event.StartedData{Model: r.sessionModel(req.SessionID), Command: cmd})
 	res := Result{RunID: run.ID, SessionID: run.SessionID, Status: event.StatusOK}
 	var err error
 	switch cmd {

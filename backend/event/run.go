@@ -59,6 +59,9 @@ type StartedData struct {
 	Model string `json:"model"`
 	// Continued is set when the run resumes an interrupted one (Continue).
 	Continued bool `json:"continued,omitempty"`
+	// Command is set when the run answers a slash command (its name, without the
+	// slash): the reply is plain text with its own line breaks, not Markdown.
+	Command string `json:"command,omitempty"`
 }
 
 // DeltaData is the payload of text_delta and reasoning_delta.

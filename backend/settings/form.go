@@ -41,6 +41,10 @@ type Settings struct {
 	AllowedPaths        []string           `json:"allowedPaths"`
 	Theme               string             `json:"theme"`
 	Language            string             `json:"language"`
+	// MemoryWindow is agents.defaults.memoryWindow (messages kept before older ones
+	// are consolidated into memory); RecallEnabled is agents.defaults.recallBlock.enabled.
+	MemoryWindow  int  `json:"memoryWindow"`
+	RecallEnabled bool `json:"recallEnabled"`
 }
 
 // SaveResult answers SaveSettings: Problems (keyed by dotted config key) when
@@ -76,6 +80,8 @@ func (s *Service) Settings() Settings {
 		AllowedPaths:        append([]string{}, c.Tools.AllowedPaths...),
 		Theme:               c.UI.Theme,
 		Language:            c.UI.Language,
+		MemoryWindow:        d.MemoryWindow,
+		RecallEnabled:       d.RecallBlock.Enabled,
 	}
 	if out.Workspace == "" {
 		out.Workspace = s.paths.Workspace
@@ -114,6 +120,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	d := &n.Agents.Defaults
 	d.Model, d.EmbeddingModel = strings.TrimSpace(in.Model), strings.TrimSpace(in.EmbeddingModel)
 	d.ContextTokens, d.MaxTokens, d.Temperature, d.MaxToolIterations = in.ContextTokens, in.MaxTokens, in.Temperature, in.MaxToolIterations
+	d.MemoryWindow, d.RecallBlock.Enabled = in.MemoryWindow, in.RecallEnabled
 	n.Tools.Exec.Enabled = in.ExecEnabled
 	n.Tools.Web.Offline = in.WebOffline
 	n.LocalOnly = in.LocalOnly

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import Composer from './Composer.svelte';
@@ -75,12 +75,13 @@ describe('ToolCard and Message', () => {
     const turn = newTurn('r1');
     turn.status = 'error';
     turn.parts.push({ kind: 'error', code: 'unreachable', message: 'Ollama is not reachable', hint: 'start it with ollama serve' });
-    const onRetry = vi.fn();
-    render(Message, { props: { item: turn, last: true, onRetry } });
+    render(Message, { props: { item: turn, last: true, canRetry: true } });
     const card = screen.getByTestId('error-card');
     expect(card.textContent).toContain('start it with ollama serve');
-    await fireEvent.click(within(card).getByRole('button', { name: 'Retry' }));
-    expect(onRetry).toHaveBeenCalled();
+    // Answered by the chat's one handler (ChatView), by its action and the message's key.
+    const retry = within(card).getByRole('button', { name: 'Retry' });
+    expect(retry.dataset.action).toBe('retry');
+    expect(retry.closest<HTMLElement>('[data-key]')?.dataset.key).toBe(turn.key);
   });
 
   it('folds reasoning and counts tokens', () => {
@@ -94,6 +95,17 @@ describe('ToolCard and Message', () => {
     expect(screen.getByText('here').tagName).toBe('STRONG');
     expect(screen.getByTestId('reply-tokens').textContent).toBe('12 in · 3 out');
   });
+
+  it("shows a slash command's reply as text, placeholders and line breaks kept", () => {
+    const turn = newTurn('r2');
+    turn.status = 'ok';
+    turn.command = 'model';
+    turn.parts.push({ kind: 'text', text: 'Model: ollama/qwen3:4b\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.' });
+    render(Message, { props: { item: turn } });
+    const reply = screen.getByTestId('command-reply');
+    expect(reply.textContent).toBe('Model: ollama/qwen3:4b\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.');
+    expect(reply.querySelector('provider')).toBeNull();
+  });
 });
 
 function appWith(over = {}) {
@@ -103,26 +115,58 @@ function appWith(over = {}) {
 }
 
 describe('SettingsView', () => {
-  it('explains a bad value inline and saves once it is fixed', async () => {
+  beforeEach(() => localStorage.removeItem('hearth.settingsSection'));
+  const section = (name: string) => fireEvent.click(screen.getByRole('tab', { name }));
+
+  it('shows the sections, remembers the one shown, and saves a change at once', async () => {
     const { fake, app } = appWith();
-    render(SettingsView, { props: { app } });
-    const temp = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
-    await fireEvent.input(temp, { target: { value: '9' } });
-    expect(screen.getByText('A number from 0 to 2')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
-    await fireEvent.input(temp, { target: { value: '0.6' } });
-    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const view = render(SettingsView, { props: { app } });
+    const tabs = screen.getAllByRole('tab').map((t) => t.textContent);
+    expect(tabs).toEqual(['General', 'Models & providers', 'Tools & approvals', 'Background', 'Memory', 'About']);
+    const theme = (await screen.findByLabelText('Theme')) as HTMLSelectElement;
+    theme.value = 'dark';
+    await fireEvent.change(theme);
     await vi.waitFor(() => expect(fake.mocks.saveSettings).toHaveBeenCalled());
-    expect(fake.mocks.saveSettings.mock.calls[0][0].temperature).toBe(0.6);
-    await screen.findByText('Saved');
+    expect(fake.mocks.saveSettings.mock.calls[0][0].theme).toBe('dark');
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').textContent).toBe('Saved'));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    await section('Memory');
+    view.unmount();
+    render(SettingsView, { props: { app } });
+    expect(screen.getByRole('tab', { name: 'Memory' }).getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByLabelText(/Messages a chat keeps/)).toBeTruthy();
   });
 
-  it('adds a custom provider and checks its name and URL', async () => {
+  it('explains a bad value inline, marks its section, and saves once it is fixed', async () => {
+    const { fake, app } = appWith();
+    render(SettingsView, { props: { app } });
+    await section('Models & providers');
+    const temp = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
+    await fireEvent.input(temp, { target: { value: '9' } });
+    await fireEvent.change(temp);
+    expect(screen.getByText('Use a number from 0 to 2')).toBeTruthy();
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').dataset.state).toBe('invalid'));
+    expect(screen.getByRole('tab', { name: /Models & providers/ }).querySelector('.mark')).toBeTruthy();
+    expect(fake.mocks.saveSettings).not.toHaveBeenCalled();
+    await fireEvent.input(temp, { target: { value: '0.6' } });
+    await fireEvent.change(temp);
+    await vi.waitFor(() => expect(fake.mocks.saveSettings).toHaveBeenCalled());
+    expect(fake.mocks.saveSettings.mock.calls[0][0].temperature).toBe(0.6);
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').textContent).toBe('Saved'));
+  });
+
+  it('adds a custom provider and checks its name and URL once they are left', async () => {
     const { app } = appWith();
     render(SettingsView, { props: { app } });
+    await section('Models & providers');
     await fireEvent.click(await screen.findByRole('button', { name: 'Add an OpenAI-compatible provider' }));
-    expect(screen.getByText('A short name without spaces or /, e.g. groq')).toBeTruthy();
-    expect(screen.getAllByText('An http(s) URL, e.g. http://localhost:8080/v1').length).toBe(1);
+    expect(screen.queryByText('Use a short name without spaces or /, e.g. groq')).toBeNull();
+    const [name] = screen.getAllByLabelText('Name');
+    await fireEvent.change(name);
+    expect(screen.getByText('Use a short name without spaces or /, e.g. groq')).toBeTruthy();
+    const url = screen.getByPlaceholderText('http://localhost:8080/v1');
+    await fireEvent.change(url);
+    expect(screen.getAllByText('Use an http(s) URL, e.g. http://localhost:8080/v1').length).toBe(1);
   });
 });
 

@@ -1717,6 +1717,8 @@ export namespace settings {
 	    allowedPaths: string[];
 	    theme: string;
 	    language: string;
+	    memoryWindow: number;
+	    recallEnabled: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1741,6 +1743,8 @@ export namespace settings {
 	        this.allowedPaths = source["allowedPaths"];
 	        this.theme = source["theme"];
 	        this.language = source["language"];
+	        this.memoryWindow = source["memoryWindow"];
+	        this.recallEnabled = source["recallEnabled"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -65,6 +65,8 @@ export interface Turn {
   pager?: Pager;
   /** The index of the stored message it starts at (loaded from history). */
   first?: number;
+  /** The slash command this turn answers: its reply is plain text, not Markdown. */
+  command?: string;
 }
 
 export interface UserItem {
@@ -125,6 +127,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
     case 'run_started':
       turn.model = str(ev.model);
       turn.status = 'running';
+      if (ev.command) turn.command = str(ev.command);
       break;
     case 'text_delta':
       appendText(turn, 'text', str(ev.text));
