@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -14,12 +15,12 @@ func TestExtraSlashCommands(t *testing.T) {
 	var got []string
 	h := newHarness(t, fakeollama.Script{}, func(o *Options) {
 		o.Commands = map[string]Command{
-			"remember": {Help: "/remember TEXT   save a fact to memory", Run: func(_ context.Context, id, arg string) (string, error) {
+			"remember": {Help: i18n.M("slash.help.remember"), Run: func(_ context.Context, id, arg string) (Reply, error) {
 				got = append(got, id+":"+arg)
-				return "Remembered.", nil
+				return Plain("Remembered."), nil
 			}},
-			"fail": {Help: "/fail           always fails", Run: func(context.Context, string, string) (string, error) {
-				return "", errors.New("broken")
+			"fail": {Help: i18n.M("slash.text", "text", "  /fail           always fails"), Run: func(context.Context, string, string) (Reply, error) {
+				return nil, errors.New("broken")
 			}},
 		}
 	})
@@ -31,7 +32,7 @@ func TestExtraSlashCommands(t *testing.T) {
 		t.Errorf("command saw %q", got)
 	}
 	res, _ = h.send("s1", "/help")
-	if !strings.Contains(res.Final, "  /remember TEXT   save a fact to memory\n  /help") || !strings.Contains(res.Final, "/fail") {
+	if !strings.Contains(res.Final, i18n.M("slash.help.remember").String()+"\n"+i18n.M("slash.help.help").String()) || !strings.Contains(res.Final, "/fail") {
 		t.Errorf("/help:\n%s", res.Final)
 	}
 	res, _ = h.send("s1", "/fail")

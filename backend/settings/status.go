@@ -3,27 +3,31 @@ package settings
 import (
 	"context"
 
+	"hearth/backend/config"
 	"hearth/backend/sandbox"
 )
 
 // Status is a snapshot for `hearth status`, the setup screen and the Settings view.
 type Status struct {
-	ConfigFile      string   `json:"configFile"`
-	ConfigError     string   `json:"configError"`
-	ConfigWarnings  []string `json:"configWarnings"`
-	Workspace       string   `json:"workspace"`
-	WorkspaceError  string   `json:"workspaceError"`
-	DataDir         string   `json:"dataDir"`
-	StateDir        string   `json:"stateDir"`
-	Model           string   `json:"model"`
-	ModelProvider   string   `json:"modelProvider"`
-	ModelConfigured bool     `json:"modelConfigured"`
-	ModelProblem    string   `json:"modelProblem"` // why ModelConfigured is false
-	OllamaHost      string   `json:"ollamaHost"`
-	OllamaReachable bool     `json:"ollamaReachable"`
-	OllamaVersion   string   `json:"ollamaVersion"`
-	OllamaError     string   `json:"ollamaError"` // why OllamaReachable is false, with a hint
-	Version         string   `json:"version"`
+	ConfigFile  string `json:"configFile"`
+	ConfigError string `json:"configError"`
+	// ConfigProblems are ConfigError's problems one by one, each with its place and
+	// its wording for the window (none when the file loaded).
+	ConfigProblems  []config.Problem `json:"configProblems,omitempty"`
+	ConfigWarnings  []string         `json:"configWarnings"`
+	Workspace       string           `json:"workspace"`
+	WorkspaceError  string           `json:"workspaceError"`
+	DataDir         string           `json:"dataDir"`
+	StateDir        string           `json:"stateDir"`
+	Model           string           `json:"model"`
+	ModelProvider   string           `json:"modelProvider"`
+	ModelConfigured bool             `json:"modelConfigured"`
+	ModelProblem    string           `json:"modelProblem"` // why ModelConfigured is false
+	OllamaHost      string           `json:"ollamaHost"`
+	OllamaReachable bool             `json:"ollamaReachable"`
+	OllamaVersion   string           `json:"ollamaVersion"`
+	OllamaError     string           `json:"ollamaError"` // why OllamaReachable is false, with a hint
+	Version         string           `json:"version"`
 	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how memory
 	// recall searches: "hybrid" (by meaning and by words) when the embedding model
 	// is there, "keyword" (by words only) when it is not set, not installed or
@@ -75,6 +79,7 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.WorkspaceError = s.onboardErr.Error()
 	}
 	s.mu.Unlock()
+	st.ConfigProblems = s.ConfigProblems()
 
 	if provider, _, err := cfg.ResolveModel(st.Model); err != nil {
 		st.ModelProblem = err.Error()
