@@ -26,8 +26,8 @@ type Problem struct {
 	Why *i18n.Problem `json:"why,omitempty"`
 }
 
-// problem is the Problem at key worded by why: its English is Msg and Hint.
-func problem(key string, why i18n.Problem) Problem {
+// NewProblem is the Problem at key worded by why: its English is Msg and Hint.
+func NewProblem(key string, why i18n.Problem) Problem {
 	return Problem{Key: key, Msg: why.Text.String(), Hint: why.HintString(), Why: &why}
 }
 
@@ -129,7 +129,7 @@ func Load(path string, getenv func(string) string) (*Config, []string, error) {
 		return cfg, nil, nil
 	}
 	if err != nil {
-		le := newLoadError(path, err, problem("", i18n.P("config.unreadable", "detail", err.Error())))
+		le := newLoadError(path, err, NewProblem("", i18n.P("config.unreadable", "detail", err.Error())))
 		return failed(path, le), nil, le
 	}
 	cfg, warnings, le := decode(path, data, getenv)
@@ -160,19 +160,19 @@ func (c *Config) UnknownKeys() []string {
 // write back faithfully), expand ${VAR}, decode into Default(), validate.
 func decode(path string, data []byte, getenv func(string) string) (*Config, []string, *LoadError) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, newLoadError(path, nil, at(problem("", i18n.P("config.empty")), 1, 1))
+		return nil, nil, newLoadError(path, nil, at(NewProblem("", i18n.P("config.empty")), 1, 1))
 	}
 	tree, pos, err := parseTree(data)
 	if err != nil {
 		var se *syntaxErr
 		if errors.As(err, &se) {
 			line, col := lineCol(data, se.off)
-			return nil, nil, newLoadError(path, err, at(problem("", i18n.M("config.syntax", "detail", se.msg).WithHint(syntaxHint(data, se.off))), line, col))
+			return nil, nil, newLoadError(path, err, at(NewProblem("", i18n.M("config.syntax", "detail", se.msg).WithHint(syntaxHint(data, se.off))), line, col))
 		}
 		return nil, nil, newLoadError(path, err, Problem{Msg: "invalid JSON: " + err.Error()})
 	}
 	if _, ok := tree.(*object); !ok {
-		return nil, nil, newLoadError(path, nil, at(problem("", i18n.P("config.notObject")), 1, 1))
+		return nil, nil, newLoadError(path, nil, at(NewProblem("", i18n.P("config.notObject")), 1, 1))
 	}
 	d := &decoder{getenv: getenv, pos: pos, data: data}
 	known := d.filter(reflect.TypeFor[Config](), tree, "")
@@ -268,7 +268,7 @@ func (d *decoder) filter(t reflect.Type, v any, path string) any {
 	}
 	if found, bad := mismatch(t, v); bad {
 		line, col := d.place(path)
-		d.typeProbs = append(d.typeProbs, at(problem(path, wrongType(t, found)), line, col))
+		d.typeProbs = append(d.typeProbs, at(NewProblem(path, wrongType(t, found)), line, col))
 		return nil
 	}
 	switch t.Kind() {
@@ -349,7 +349,7 @@ func (d *decoder) typeProblem(err error) Problem {
 		return Problem{Msg: err.Error()}
 	}
 	line, col := d.place(te.Field)
-	return at(problem(te.Field, wrongType(te.Type, te.Value)), line, col)
+	return at(NewProblem(te.Field, wrongType(te.Type, te.Value)), line, col)
 }
 
 // at places p in the file.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net"
@@ -16,7 +17,7 @@ import (
 // Load adds their line and column. Settings UIs call it before Save.
 func (c *Config) Validate() []Problem {
 	var ps []Problem
-	add := func(key string, why i18n.Problem) { ps = append(ps, problem(key, why)) }
+	add := func(key string, why i18n.Problem) { ps = append(ps, NewProblem(key, why)) }
 	a := c.Agents.Defaults
 	const ad = "agents.defaults."
 
@@ -113,8 +114,12 @@ func (c *Config) Validate() []Problem {
 // num writes a figure of a range check as the file would hold it.
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-// hinted makes a Problem from an error whose text ends in "(hint: …)".
+// hinted makes a Problem from a *ProblemError, or from an error whose text ends in
+// "(hint: …)".
 func hinted(key string, err error) Problem {
+	if pe, ok := errors.AsType[*ProblemError](err); ok {
+		return NewProblem(key, pe.Why)
+	}
 	msg, hint, ok := strings.Cut(err.Error(), " (hint: ")
 	if ok {
 		hint = strings.TrimSuffix(hint, ")")
@@ -130,7 +135,7 @@ func oneOf(ps *[]Problem, key, v string, allowed ...string) {
 	for i, a := range allowed {
 		quoted[i] = strconv.Quote(a)
 	}
-	*ps = append(*ps, problem(key, i18n.P("config.oneOf", "value", v, "allowed", strings.Join(quoted, ", "))))
+	*ps = append(*ps, NewProblem(key, i18n.P("config.oneOf", "value", v, "allowed", strings.Join(quoted, ", "))))
 }
 
 func isHTTPURL(s string) bool {
