@@ -196,11 +196,11 @@ func TestMalformedConfig(t *testing.T) {
 			}
 			c.UI.Theme = "dark"
 			serr := c.Save(p)
-			if !IsBroken(serr) || !strings.Contains(serr.Error(), "by hand") {
+			if !errors.Is(serr, ErrBrokenFile) || !strings.Contains(serr.Error(), "by hand") {
 				t.Errorf("Save over a broken file: %v", serr)
 			}
 			// Even a fresh Config must not overwrite the broken file.
-			if serr := Default().Save(p); !IsBroken(serr) {
+			if serr := Default().Save(p); !errors.Is(serr, ErrBrokenFile) {
 				t.Errorf("Save of Default() over a broken file: %v", serr)
 			}
 			if data, _ := os.ReadFile(p); string(data) != tc.text {

@@ -46,15 +46,12 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// LoadError says why a config file could not be used. The first problem is mirrored in
-// the top-level fields; Problems holds all of them (validation may find several).
+// LoadError says why a config file could not be used: its first problem (embedded, so
+// e.Line and e.Hint are the first problem's), and all of them in Problems (validation may
+// find several).
 type LoadError struct {
-	Path     string
-	Line     int // 1-based; 0 when the problem has no place in the file
-	Column   int // 1-based, in characters
-	Key      string
-	Msg      string
-	Hint     string
+	Path string
+	Problem
 	Problems []Problem
 	Err      error // the underlying error, if any (I/O, JSON)
 }
@@ -65,35 +62,25 @@ func (e *LoadError) Error() string {
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
 	}
-	b.WriteString(": ")
-	if e.Key != "" {
-		b.WriteString(e.Key + ": ")
-	}
-	b.WriteString(e.Msg)
-	if e.Hint != "" {
-		b.WriteString(" (hint: " + e.Hint + ")")
-	}
-	if n := len(e.Problems) - 1; n > 0 {
-		fmt.Fprintf(&b, "; and %d more problem(s): ", n)
-		for i, p := range e.Problems[1:] {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			b.WriteString(p.String())
+	first := e.Problem
+	first.Line = 0 // placed above, in path:line:column form
+	b.WriteString(": " + first.String())
+	for i, p := range e.Problems[1:] {
+		if i == 0 {
+			fmt.Fprintf(&b, "; and %d more problem(s): ", len(e.Problems)-1)
+		} else {
+			b.WriteString("; ")
 		}
+		b.WriteString(p.String())
 	}
 	return b.String()
 }
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
+// newLoadError is the error of the file at path with its problems (at least one).
 func newLoadError(path string, err error, problems ...Problem) *LoadError {
-	e := &LoadError{Path: path, Problems: problems, Err: err}
-	if len(problems) > 0 {
-		p := problems[0]
-		e.Line, e.Column, e.Key, e.Msg, e.Hint = p.Line, p.Column, p.Key, p.Msg, p.Hint
-	}
-	return e
+	return &LoadError{Path: path, Problem: problems[0], Problems: problems, Err: err}
 }
 
 // MaxFileBytes bounds config.json: a larger file (or a pipe or device in its place)

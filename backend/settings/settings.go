@@ -210,14 +210,10 @@ func (s *Service) Onboard() ([]WorkspaceFile, error) {
 // ConfigProblems are the config file's problems, one per key with its line and
 // hint; none when it loaded.
 func (s *Service) ConfigProblems() []config.Problem {
-	var le *config.LoadError
-	if !errors.As(s.ConfigError(), &le) {
-		return nil
-	}
-	if len(le.Problems) > 0 {
+	if le, ok := errors.AsType[*config.LoadError](s.ConfigError()); ok {
 		return le.Problems
 	}
-	return []config.Problem{{Key: le.Key, Line: le.Line, Column: le.Column, Msg: le.Msg, Hint: le.Hint}}
+	return nil
 }
 
 // Update changes a copy of the config with fn, saves it (only changed values are
