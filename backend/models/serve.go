@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"hearth/backend/egress"
 	"hearth/backend/llm"
 )
 
@@ -36,7 +37,7 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 		return v, nil // it runs already (maybe started by someone else): leave it be
 	}
 	u, err := url.Parse(host)
-	if err != nil || !localHost(u.Hostname()) {
+	if err != nil || !egress.Loopback(u.Hostname()) {
 		return "", fmt.Errorf("start Ollama: %s is another machine's address (hint: start Ollama there, or clear the address to use this computer's)", host)
 	}
 	bin, err := exec.LookPath("ollama")
@@ -141,10 +142,6 @@ func (s *Service) stopOllama() {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		<-sv.done
 	}
-}
-
-func localHost(h string) bool {
-	return h == "localhost" || h == "127.0.0.1" || h == "::1" || h == ""
 }
 
 // OllamaCheckTimeout bounds the reachability check so status stays snappy.
