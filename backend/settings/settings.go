@@ -7,7 +7,6 @@ package settings
 
 import (
 	"context"
-	"errors"
 	"os"
 	"slices"
 	"sync"
@@ -205,15 +204,6 @@ func (s *Service) Onboard() ([]WorkspaceFile, error) {
 		out = append(out, WorkspaceFile{Path: f, Created: slices.Contains(s.onboarded, f)})
 	}
 	return out, err
-}
-
-// ConfigProblems are the config file's problems, one per key with its line and
-// hint; none when it loaded.
-func (s *Service) ConfigProblems() []config.Problem {
-	if le, ok := errors.AsType[*config.LoadError](s.ConfigError()); ok {
-		return le.Problems
-	}
-	return nil
 }
 
 // Update changes a copy of the config with fn, saves it (only changed values are

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"errors"
 
 	"hearth/backend/config"
 	"hearth/backend/sandbox"
@@ -75,11 +76,13 @@ func (s *Service) Status(ctx context.Context) Status {
 	if s.configErr != nil {
 		st.ConfigError = s.configErr.Error()
 	}
+	if le, ok := errors.AsType[*config.LoadError](s.configErr); ok {
+		st.ConfigProblems = le.Problems
+	}
 	if s.onboardErr != nil {
 		st.WorkspaceError = s.onboardErr.Error()
 	}
 	s.mu.Unlock()
-	st.ConfigProblems = s.ConfigProblems()
 
 	if provider, _, err := cfg.ResolveModel(st.Model); err != nil {
 		st.ModelProblem = err.Error()
