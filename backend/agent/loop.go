@@ -392,7 +392,7 @@ func (l *loop) finish(final string, err error) Result {
 			werr = st.Sync(id)
 		}
 		if werr != nil {
-			l.em.emit(event.Error, problemData(event.CodeStorage, storageProblem("error.storage.runEnd", werr), ""))
+			l.em.emit(event.Error, problemData(event.CodeStorage, storageProblem(i18n.M("error.storage.runEnd", "detail", werr.Error()))))
 			if res.Status == event.StatusOK {
 				res.Status, res.Err = event.StatusError, werr
 			}
@@ -410,25 +410,24 @@ func (l *loop) finish(final string, err error) Result {
 func errorData(err error) event.ErrorData {
 	var re *runError
 	if errors.As(err, &re) {
-		return problemData(re.code, re.why, "")
+		return problemData(re.code, re.why)
 	}
 	if le, ok := llm.AsError(err); ok {
 		if le.Why.Text.Code == "" { // a provider error worded only in English
 			return event.ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
 		}
-		d := problemData(string(le.Kind), le.Why, "")
+		d := problemData(string(le.Kind), le.Why)
 		if le.Err != nil {
 			d.Message, d.Detail = le.Error(), le.Err.Error()
 		}
 		return d
 	}
-	return problemData(event.CodeInternal, i18n.P("error.internal", "detail", err.Error()), "")
+	return problemData(event.CodeInternal, i18n.P("error.internal", "detail", err.Error()))
 }
 
-// problemData is the error event of a problem: its English, its codes for the window
-// and the detail the window shows beside them.
-func problemData(code string, why i18n.Problem, detail string) event.ErrorData {
-	d := event.ErrorData{Code: code, Message: why.Text.String(), Hint: why.HintString(), Detail: detail}
+// problemData is the error event of a problem: its English and its codes for the window.
+func problemData(code string, why i18n.Problem) event.ErrorData {
+	d := event.ErrorData{Code: code, Message: why.Text.String(), Hint: why.HintString()}
 	t := event.Line(why.Text)
 	d.Text = &t
 	for _, h := range why.Hint {
@@ -437,9 +436,9 @@ func problemData(code string, why i18n.Problem, detail string) event.ErrorData {
 	return d
 }
 
-// storageProblem is a session file that could not be written, worded by code.
-func storageProblem(code string, err error) i18n.Problem {
-	return i18n.M(code, "detail", err.Error()).WithHint(i18n.M("error.hint.storage"))
+// storageProblem is a session file that could not be written, worded by text.
+func storageProblem(text i18n.Message) i18n.Problem {
+	return text.WithHint(i18n.M("error.hint.storage"))
 }
 
 func toolDefs(defs []tools.Definition) []llm.ToolDef {

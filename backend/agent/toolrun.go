@@ -89,7 +89,7 @@ func (l *loop) runTools(msg llm.Message) error {
 		recs = append(recs, session.MessageRecord(l.run.ID, m))
 	}
 	if err := l.r.opts.Store.Append(l.run.SessionID, recs...); err != nil {
-		return &runError{code: event.CodeStorage, why: storageProblem("error.storage.toolResults", err), err: err}
+		return &runError{code: event.CodeStorage, why: storageProblem(i18n.M("error.storage.toolResults", "detail", err.Error())), err: err}
 	}
 	l.history = append(l.history, msg)
 	l.history = append(l.history, results...)

@@ -351,20 +351,19 @@ func wrongType(t reflect.Type, found string) i18n.Problem {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	kind := "config.type.object"
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Int32:
-		kind = "config.type.int"
+		return i18n.P("config.type.int", "found", found)
 	case reflect.Float64, reflect.Float32:
-		kind = "config.type.number"
+		return i18n.P("config.type.number", "found", found)
 	case reflect.Bool:
-		kind = "config.type.bool"
+		return i18n.P("config.type.bool", "found", found)
 	case reflect.String:
-		kind = "config.type.string"
+		return i18n.P("config.type.string", "found", found)
 	case reflect.Slice:
-		kind = "config.type.list"
+		return i18n.P("config.type.list", "found", found)
 	}
-	return i18n.P(kind, "found", found)
+	return i18n.P("config.type.object", "found", found)
 }
 
 // syntaxHint guesses the usual mistakes from the character at the error.
