@@ -246,6 +246,15 @@ func (d *decoder) place(key string) (line, col int) {
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
+// EnvRefs lists the environment variables s refers to as ${VAR}.
+func EnvRefs(s string) []string {
+	var names []string
+	for _, m := range envRef.FindAllStringSubmatch(s, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
 // filter copies tree, dropping keys the schema (reflect type t) does not know and
 // expanding ${VAR} in string values. Values of the wrong JSON kind are copied as they are,
 // so that json.Unmarshal reports them as type errors.
