@@ -19,7 +19,7 @@ import (
 )
 
 // Options configure Open. The zero value works: default config path, default
-// workspace, os.Getenv and a private HTTP client.
+// workspace, os.Getenv, no Ollama check.
 type Options struct {
 	ConfigPath    string              // --config flag value; empty means $XDG_CONFIG_HOME/hearth/config.json
 	WorkspaceFlag string              // --workspace flag value; empty means config, then default
