@@ -16,6 +16,8 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
+
+	"hearth/backend/i18n"
 )
 
 // Hearth streams /api/chat itself instead of through api.Client.Chat: that client
@@ -148,9 +150,7 @@ func (o *Ollama) encodeChat(req Request, d ModelDetails, res *attemptResult) ([]
 				args = []byte("{}")
 			}
 			if args[0] != '{' || !json.Valid(args) {
-				return nil, &Error{Kind: KindBadResponse,
-					Message: fmt.Sprintf("history has a %s call whose arguments are not a JSON object", tc.Name),
-					Hint:    "start a new chat (/new); the stored conversation is damaged"}
+				return nil, fail(KindBadResponse, nil, i18n.M("error.badHistoryCall", "tool", tc.Name).WithHint(hintDamaged))
 			}
 			wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Function: wireFunction{Index: j, Name: tc.Name, Arguments: args}}
 		}

@@ -129,7 +129,8 @@ describe('with a broken config.json', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     const text = await alert.textContent();
-    assert.match(text, /config\.json:3:\d+/, text);
+    assert.match(text, /config\.json: line 3, column \d+/, text);
+    assert.match(text, /remove the comma before this closing bracket/, text);
     assert.match(text, /will not be overwritten/);
     assert.match(await page.getByTestId('status-model').textContent(), /ollama\/qwen3:4b/);
     await page.screenshot({ path: join(shots, 'broken-config.png') });

@@ -3,12 +3,14 @@ import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import Composer from './Composer.svelte';
 import Message from './Message.svelte';
+import ConfigProblems from './ConfigProblems.svelte';
 import ToolCard from './ToolCard.svelte';
 import SettingsView from './SettingsView.svelte';
 import ModelsView from './ModelsView.svelte';
 import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { newTurn } from '../lib/stores/turn';
+import { setLocale } from '../lib/i18n.svelte';
 import { fakeApi, fakeStatus } from '../test-fixtures';
 
 describe('Composer', () => {
@@ -84,6 +86,37 @@ describe('ToolCard and Message', () => {
     expect(retry.closest<HTMLElement>('[data-key]')?.dataset.key).toBe(turn.key);
   });
 
+  it('words an error card and a slash reply in the UI language, the cause beside it', () => {
+    const turn = newTurn('r1');
+    turn.status = 'error';
+    turn.parts.push(
+      { kind: 'reply', text: 'Stopped.', lines: [{ code: 'slash.stopped' }] },
+      {
+        kind: 'error', code: 'model', message: 'model "x/y": unknown provider', hint: 'check agents.defaults.model',
+        worded: { code: 'error.model.resolve', args: { model: 'x/y', detail: 'unknown provider' } },
+        hints: [{ code: 'error.model.resolve.hint' }],
+      },
+      {
+        kind: 'error', code: 'unreachable', message: 'cannot reach Ollama at http://h: refused', hint: 'start it',
+        worded: { code: 'error.ollama.unreachable', args: { host: 'http://h' } }, hints: [{ code: 'error.hint.ollamaDown' }],
+        detail: 'refused',
+      },
+    );
+    setLocale('zh-CN');
+    try {
+      render(Message, { props: { item: turn } });
+      expect(screen.getByTestId('slash-reply').textContent).toBe('已停止。');
+      const [first, second] = screen.getAllByTestId('error-card');
+      expect(within(first).getByTestId('error-text').textContent).toBe('模型“x/y”：unknown provider');
+      expect(within(first).getByTestId('error-hint').textContent).toContain('/model 换一个模型');
+      expect(within(second).getByTestId('error-text').textContent).toBe('无法访问 http://h 上的 Ollama');
+      expect(second.textContent).toContain('refused'); // the cause, in its own words
+      expect(within(second).getByTestId('error-hint').textContent).toBe('Ollama 没有运行——用 `ollama serve` 启动它');
+    } finally {
+      setLocale('en');
+    }
+  });
+
   it('folds reasoning and counts tokens', () => {
     const turn = newTurn('r1');
     turn.status = 'ok';
@@ -105,6 +138,33 @@ describe('ToolCard and Message', () => {
     const reply = screen.getByTestId('command-reply');
     expect(reply.textContent).toBe('Model: ollama/qwen3:4b\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.');
     expect(reply.querySelector('provider')).toBeNull();
+  });
+});
+
+describe('ConfigProblems', () => {
+  it('lists what is wrong with config.json problem by problem, in the UI language', () => {
+    const status = fakeStatus({
+      configError: 'config /c.json:3:20: agents.defaults.temperature: must be between 0 and 2, got 7 (hint: …)',
+      configProblems: [
+        {
+          key: 'agents.defaults.temperature', line: 3, column: 20, msg: 'must be between 0 and 2, got 7', hint: 'use a number from 0 to 2',
+          why: { text: { code: 'config.between', args: { low: '0', high: '2', got: '7' } }, hint: [{ code: 'config.hint.temperature' }] },
+        },
+        { key: 'x', msg: 'an old problem without codes', hint: 'fix x' },
+      ] as never,
+    });
+    setLocale('zh-CN');
+    try {
+      render(ConfigProblems, { props: { status } });
+      const items = screen.getByTestId('config-problems').querySelectorAll('li');
+      expect(items[0].textContent).toContain('第 3 行，第 20 列');
+      expect(items[0].textContent).toContain('应在 0 到 2 之间，实际为 7');
+      expect(items[0].textContent).toContain('使用工具时 0.3 比较合适');
+      expect(items[1].textContent).toContain('an old problem without codes');
+      expect(items[1].textContent).toContain('fix x');
+    } finally {
+      setLocale('en');
+    }
   });
 });
 
