@@ -52,12 +52,12 @@ describe('slash replies and error cards in zh-CN', () => {
 
   test('/model and /help answer in Chinese, as plain text', async () => {
     await send('/model');
-    const reply = page.getByTestId('slash-reply').last();
+    const reply = page.getByTestId('command-reply').last();
     await reply.filter({ hasText: '模型：ollama/qwen3:4b' }).waitFor({ timeout: 20000 });
     assert.equal(await reply.textContent(), '模型：ollama/qwen3:4b\n用 /model <provider>/<model> 切换，例如 /model ollama/qwen3:4b。');
 
     await send('/help');
-    const help = page.getByTestId('slash-reply').filter({ hasText: '命令：' });
+    const help = page.getByTestId('command-reply').filter({ hasText: '命令：' });
     await help.waitFor();
     const lines = (await help.textContent()).split('\n');
     assert.equal(lines[0], '命令：');

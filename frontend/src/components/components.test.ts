@@ -105,7 +105,7 @@ describe('ToolCard and Message', () => {
     setLocale('zh-CN');
     try {
       render(Message, { props: { item: turn } });
-      expect(screen.getByTestId('slash-reply').textContent).toBe('已停止。');
+      expect(screen.getByTestId('command-reply').textContent).toBe('已停止。');
       const [first, second] = screen.getAllByTestId('error-card');
       expect(within(first).getByTestId('error-text').textContent).toBe('模型“x/y”：unknown provider');
       expect(within(first).getByTestId('error-hint').textContent).toContain('/model 换一个模型');
