@@ -100,8 +100,8 @@ func (s *Service) runHeartbeat(ctx context.Context, text string) (string, error)
 	res := run.Wait()
 	s.trimHeartbeat()
 	posted := s.takePosted(run.ID)
-	if res.Status == event.StatusInterrupted {
-		return schedule.HeartbeatOK, nil // Hearth is quitting: nothing to tell now
+	if res.Status == event.StatusInterrupted || res.Status == event.StatusCancelled {
+		return schedule.HeartbeatOK, nil // Hearth is quitting, or the person stopped it: nothing to tell
 	}
 	if res.Status != event.StatusOK {
 		if res.Err != nil {

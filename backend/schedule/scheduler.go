@@ -35,7 +35,7 @@ const (
 // Outcome is how one run of a job ended.
 type Outcome struct {
 	RunID string
-	// Status is StatusOK or StatusError.
+	// Status is StatusOK, StatusError or StatusStopped.
 	Status string
 	Err    error
 	// Busy means the job's session had a run already: try again later,
@@ -437,9 +437,10 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 		}
 		cur.record(rec)
 		switch {
-		case cur.Schedule.Kind == KindAt && rec.Status == StatusOK:
-			// Done: kept for the Done list (when it ran, how, its chat), the
-			// oldest beyond MaxDone go.
+		case cur.Schedule.Kind == KindAt && (rec.Status == StatusOK || rec.Status == StatusStopped):
+			// Done (a run the person stopped too: they saw it and ended it): kept
+			// for the Done list (when it ran, how, its chat), the oldest beyond
+			// MaxDone go.
 			cur.NextRun, cur.Done = time.Time{}, true
 			return pruneDone(jobs), nil
 		case manual && !cur.NextRun.IsZero() && cur.NextRun.After(now):

@@ -29,7 +29,8 @@ const HistoryLen = 20
 const (
 	StatusOK      = "ok"
 	StatusError   = "error"
-	StatusSkipped = "skipped" // a missed run skipped by schedule.missedRuns = skip
+	StatusSkipped = "skipped" // a missed run skipped (by the missed-run choice, or the person's Skip)
+	StatusStopped = "stopped" // the person stopped the run (the tray's Stop)
 )
 
 // JobSpec is what a caller gives to add a job.
