@@ -336,10 +336,20 @@ func (s *Service) AnswerMissed(noticeID string, run bool) error {
 	}
 	b.saveLocked()
 	b.mu.Unlock()
-	s.emit(event.Background{Kind: event.BackgroundJobs})
 	if !run {
+		// Skipped is an answer too: the reminder's history (and a one-shot's Done entry)
+		// says so, as it would say a run.
+		st, err := s.jobStore()
+		if err == nil {
+			err = st.Skip(jobID, s.clock.Now())
+		}
+		if err != nil { // deleted meanwhile, say: the answer stands
+			slog.Info("skipped reminder not recorded in its history", "job", jobID, "err", err)
+		}
+		s.jobsChanged()
 		return nil
 	}
+	s.emit(event.Background{Kind: event.BackgroundJobs})
 	s.mu.Lock()
 	ctx := s.ctx
 	s.mu.Unlock()

@@ -56,7 +56,8 @@ type Options struct {
 	Run   RunFunc
 	Clock Clock // nil means SystemClock
 	// MissedRuns is the policy for jobs whose time passed while Hearth was
-	// closed: MissedCatchup (default) or MissedSkip.
+	// closed and that have no choice of their own: MissedCatchup (default),
+	// MissedSkip or MissedAsk.
 	MissedRuns string
 	// Notice tells the user something (missed runs caught up or skipped, a
 	// damaged jobs file, that file readable again). Called from the
