@@ -48,6 +48,9 @@ func (a *App) openQuickAsk() {
 			runtime.WindowUnmaximise(a.ctx)
 		}
 		runtime.WindowSetMinSize(a.ctx, quickWidth, quickHeight)
+		// Wails (Linux) queues the new minimum for GTK's main loop but resizes at once,
+		// so the resize would meet the old minimum; reading the size waits for the queue.
+		runtime.WindowGetSize(a.ctx)
 		runtime.WindowSetSize(a.ctx, quickWidth, quickHeight)
 		runtime.WindowCenter(a.ctx)
 		runtime.WindowSetAlwaysOnTop(a.ctx, true)

@@ -8,11 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"hearth/backend/i18n"
 )
 
 // MaxSleep bounds one sleep of the scheduler: the wall clock is read again
@@ -235,22 +238,27 @@ func (s *Scheduler) catchUp() {
 		return
 	}
 	n := Notice{Kind: NoticeMissed, Missed: missed}
-	skipped, ran := 0, 0
+	skipped, ran, asked := 0, 0, 0
 	for _, m := range missed {
 		switch {
 		case m.Skipped:
 			skipped++
-		case !m.Ask:
+		case m.Ask:
+			asked++
+		default:
 			ran++
 		}
 	}
+	count, list := strconv.Itoa(len(names)), strings.Join(names, ", ")
 	switch {
+	case asked == len(missed):
+		// Each one asks with its own notice and notification: nothing more to say.
 	case skipped == len(missed):
-		n.Text = fmt.Sprintf("Skipped %d reminder(s) missed while Hearth was closed (schedule.missedRuns is skip): %s", len(names), strings.Join(names, ", "))
+		n = n.told(i18n.M("schedule.missed.skipped", "count", count, "names", list))
 	case ran == len(missed):
-		n.Text = fmt.Sprintf("Running %d reminder(s) missed while Hearth was closed, once each (schedule.missedRuns is catchup): %s", len(names), strings.Join(names, ", "))
+		n = n.told(i18n.M("schedule.missed.running", "count", count, "names", list))
 	default:
-		n.Text = fmt.Sprintf("%d reminder(s) were missed while Hearth was closed: %s", len(names), strings.Join(names, ", "))
+		n = n.told(i18n.M("schedule.missed.mixed", "count", count, "names", list))
 	}
 	s.notice(n)
 }
@@ -334,20 +342,28 @@ func (s *Scheduler) reload() {
 	if err == nil {
 		s.jobs, s.problems = jobs, problems
 	}
-	msg := ""
+	var msg i18n.Message
+	var corrupt *CorruptError
 	switch {
+	case errors.As(err, &corrupt):
+		msg = i18n.M("schedule.jobsFile.damaged", "path", corrupt.Path, "error", corrupt.Err.Error())
 	case err != nil:
-		msg = err.Error()
+		msg = i18n.M("schedule.jobsFile.unreadable", "error", err.Error())
 	case len(problems) > 0:
-		msg = fmt.Sprintf("%d reminder(s) in %s could not be read and are kept but not run: %s", len(problems), s.opts.Store.Path(), problems[0].Error)
+		msg = i18n.M("schedule.jobsFile.entries", "count", strconv.Itoa(len(problems)), "path", s.opts.Store.Path(),
+			"error", problems[0].Error)
 	}
-	tell := msg != "" && msg != s.lastShown
-	fixed := msg == "" && s.lastShown != ""
-	s.lastShown = msg
+	text := ""
+	if msg.Code != "" {
+		text = msg.String()
+	}
+	tell := text != "" && text != s.lastShown
+	fixed := text == "" && s.lastShown != ""
+	s.lastShown = text
 	s.mu.Unlock()
 	switch {
 	case tell:
-		s.notice(Notice{Kind: NoticeJobsFile, Text: msg})
+		s.notice(Notice{Kind: NoticeJobsFile}.told(msg))
 	case fixed:
 		s.notice(Notice{Kind: NoticeJobsFileOK})
 	}

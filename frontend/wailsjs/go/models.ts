@@ -1048,6 +1048,8 @@ export namespace reminders {
 	    // Go type: time
 	    at: any;
 	    text?: string;
+	    code?: string;
+	    args?: Record<string, string>;
 	    jobId?: string;
 	    title?: string;
 	    sessionId?: string;
@@ -1068,6 +1070,8 @@ export namespace reminders {
 	        this.kind = source["kind"];
 	        this.at = this.convertValues(source["at"], null);
 	        this.text = source["text"];
+	        this.code = source["code"];
+	        this.args = source["args"];
 	        this.jobId = source["jobId"];
 	        this.title = source["title"];
 	        this.sessionId = source["sessionId"];
