@@ -56,7 +56,8 @@ func TestMissedRunsAskByDefaultAndSkipIsInTheHistory(t *testing.T) {
 		}
 	}
 	if !once.Done || once.LastStatus != schedule.StatusSkipped || len(once.History) != 1 ||
-		!once.History[0].At.Equal(restart.Add(2*time.Minute)) || once.History[0].Status != schedule.StatusSkipped {
+		!once.History[0].At.Equal(restart.Add(2*time.Minute)) || once.History[0].Status != schedule.StatusSkipped ||
+		!once.History[0].Due.Equal(onceAt.Schedule.At) || once.LastError != "" {
 		t.Errorf("skipped one-shot %+v", once)
 	}
 	if err := h.svc.Reminders.AnswerMissed(call[0].ID, true); err == nil {

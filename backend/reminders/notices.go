@@ -331,7 +331,7 @@ func (s *Service) AnswerMissed(noticeID string, run bool) error {
 		return fmt.Errorf("missed reminder %q: not waiting for an answer (hint: it was answered already or dismissed)", noticeID)
 	}
 	n := &b.list[i]
-	jobID := n.JobID
+	jobID, due := n.JobID, n.Due
 	if run {
 		n.Outcome = MissedRunning
 	} else {
@@ -344,7 +344,7 @@ func (s *Service) AnswerMissed(noticeID string, run bool) error {
 		// says so, as it would say a run.
 		st, err := s.jobStore()
 		if err == nil {
-			err = st.Skip(jobID, s.clock.Now())
+			err = st.Skip(jobID, s.clock.Now(), due)
 		}
 		if err != nil { // deleted meanwhile, say: the answer stands
 			slog.Info("skipped reminder not recorded in its history", "job", jobID, "err", err)

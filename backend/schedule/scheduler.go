@@ -212,8 +212,7 @@ func (s *Scheduler) catchUp() {
 				Skipped: policy == MissedSkip, Ask: policy == MissedAsk})
 			switch policy {
 			case MissedSkip:
-				j.record(RunRecord{At: now, Status: StatusSkipped,
-					Error: "missed while Hearth was not running (was due " + j.NextRun.Format(time.RFC3339) + ")"})
+				j.record(RunRecord{At: now, Status: StatusSkipped, Due: j.NextRun})
 			case MissedAsk:
 				// Nothing runs until the person answers; a repeating one keeps its
 				// schedule meanwhile.

@@ -508,7 +508,8 @@ func TestMissedRunsPerReminder(t *testing.T) {
 	if got, _ := h2.store.Get(once.ID); !got.NextRun.IsZero() || got.Done {
 		t.Errorf("asking one-shot %+v: want waiting, not due", got)
 	}
-	if got, _ := h2.store.Get(skip.ID); got.LastStatus != StatusSkipped {
+	if got, _ := h2.store.Get(skip.ID); got.LastStatus != StatusSkipped || got.LastError != "" ||
+		!got.History[0].Due.Equal(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)) {
 		t.Errorf("skipped job %+v", got)
 	}
 	// Run once (the answer): a manual run; the one-shot is then done.

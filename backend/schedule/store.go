@@ -68,6 +68,9 @@ type RunRecord struct {
 	Error      string    `json:"error,omitempty"`
 	RunID      string    `json:"runId,omitempty"`
 	DurationMs int64     `json:"durationMs,omitempty"`
+	// Due is, for a missed run that was skipped, when it was due (the window words it:
+	// a skip is no error).
+	Due time.Time `json:"due,omitzero"`
 }
 
 // Job is a stored reminder with its state.

@@ -134,7 +134,7 @@ describe('Reminders view: notices of reminders missed while Hearth was closed', 
           text: 'The reminders file /d/jobs.json is damaged: bad (hint: …)',
           code: 'schedule.jobsFile.damaged',
           args: { path: '/d/jobs.json', error: 'bad' },
-        } as Notice,
+        } as unknown as Notice,
       ]);
       render(RemindersView, { props: { app } });
       const n = await screen.findByTestId('notice-f2');

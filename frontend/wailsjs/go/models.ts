@@ -1138,6 +1138,8 @@ export namespace schedule {
 	    error?: string;
 	    runId?: string;
 	    durationMs?: number;
+	    // Go type: time
+	    due: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunRecord(source);
@@ -1150,6 +1152,7 @@ export namespace schedule {
 	        this.error = source["error"];
 	        this.runId = source["runId"];
 	        this.durationMs = source["durationMs"];
+	        this.due = this.convertValues(source["due"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
