@@ -251,7 +251,8 @@ func (s *Service) Paused() bool {
 	return s.paused
 }
 
-// Next is the next reminder due, for the tray's "Next:" label.
+// Next is the next reminder due, for the tray's "Next:" label. One running now is not
+// next (the tray lists it under what runs), even before its run is recorded.
 func (s *Service) Next() (schedule.Job, bool) {
 	if s.Paused() {
 		return schedule.Job{}, false
@@ -260,8 +261,14 @@ func (s *Service) Next() (schedule.Job, bool) {
 	if err != nil {
 		return schedule.Job{}, false
 	}
+	s.mu.Lock()
+	running := map[string]bool{}
+	for _, j := range s.running {
+		running[j.ID] = true
+	}
+	s.mu.Unlock()
 	for _, j := range jobs {
-		if !j.Paused && !j.NextRun.IsZero() {
+		if !j.Paused && !j.NextRun.IsZero() && !running[j.ID] {
 			return j, true
 		}
 	}
