@@ -8,6 +8,7 @@ import (
 
 	"hearth/backend/activity"
 	"hearth/backend/agent"
+	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/schedule"
@@ -99,5 +100,24 @@ func TestWorkOfASession(t *testing.T) {
 	}
 	if _, ok := svc.workOf("sub-no-such-chat"); ok {
 		t.Error("a session that is not a chat is on the board")
+	}
+}
+
+// A saved setting is news for the tray (its model line, its language): no polling needed.
+func TestSavedSettingIsTrayNews(t *testing.T) {
+	svc := started(t, Options{})
+	news := svc.BackgroundNews.Subscribe(t.Context())
+	if err := svc.Settings.Update(func(c *config.Config) error { c.UI.Language = "zh-CN"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case e := <-news:
+			if e.Kind == event.BackgroundSettings {
+				return
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no settings news after a save")
+		}
 	}
 }
