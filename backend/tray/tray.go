@@ -2,10 +2,9 @@
 // status of what Hearth is doing: Open Hearth, New chat, Quick ask…, Recent chats, the next
 // reminder, what runs now with Stop for each, the current model, Pause/Resume reminders,
 // Quit. menu.go decides what it shows for a State; this file sends that to the tray
-// host. It uses
-// fyne.io/systray with the external loop (the desktop app already runs the
-// GTK loop for Wails; two loops crash), talks StatusNotifierItem over D-Bus,
-// and needs no Wails: main.go hands it plain funcs.
+// host. It uses fyne.io/systray with the external loop (the desktop app already runs the
+// GTK loop for Wails; two loops crash), talks StatusNotifierItem over D-Bus, and needs no
+// Wails: main.go hands it plain funcs.
 //
 // On a desktop without a tray host the item is still exported and the app
 // keeps running; Available tells the caller, which logs it once and keeps
@@ -57,6 +56,7 @@ type Tray struct {
 	st      State
 	entries []Entry // what each slot shows, in slot order
 	tooltip string
+	tipSent string // the tooltip the host has
 	ready   bool
 	slots   []*slot
 	stop    chan struct{}
@@ -196,7 +196,10 @@ func (t *Tray) applyLocked() {
 		}
 		s.shown = e
 	}
-	systray.SetTooltip(t.tooltip)
+	if t.tooltip != t.tipSent {
+		systray.SetTooltip(t.tooltip)
+		t.tipSent = t.tooltip
+	}
 }
 
 // Set shows st worded in l.

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -119,6 +120,48 @@ func TestTrayMenuOverDBus(t *testing.T) {
 	want := []string{"Open Hearth", "New chat", "Quick ask…", "Recent chats", "Plan the week", "Soup", next,
 		"Stop: reminder “Tea”", "Model: qwen3:4b", "Pause reminders", "Quit"}
 	items := waitMenu(t, conn, want)
+	// Updates are cheap: the same state again sends the host nothing; a new running
+	// line sends that line's change, not the menu.
+	if err := conn.AddMatchSignal(dbus.WithMatchInterface("com.canonical.dbusmenu")); err != nil {
+		t.Fatal(err)
+	}
+	signals := make(chan *dbus.Signal, 100)
+	conn.Signal(signals)
+	for range 3 {
+		tr.Set(i18n.English, st)
+	}
+	more := st
+	more.Running = append(append([]activity.Work(nil), st.Running...), activity.Work{Kind: activity.Heartbeat, ID: "heartbeat"})
+	tr.Set(i18n.English, more)
+	waitMenu(t, conn, append(append(append([]string(nil), want[:7]...), "Stop: reminder “Tea”", "Stop: heartbeat check"), want[8:]...))
+	// Read the signals until the new line's update came, and a moment more for any other.
+	var changed []int32
+	var drain <-chan time.Time
+	for done := false; !done; {
+		select {
+		case sig := <-signals:
+			if sig.Name == "com.canonical.dbusmenu.ItemsPropertiesUpdated" {
+				for _, u := range sig.Body[0].([][]any) {
+					changed = append(changed, u[0].(int32))
+				}
+				if drain == nil {
+					drain = time.After(200 * time.Millisecond)
+				}
+			}
+		case <-drain:
+			done = true
+		case <-time.After(10 * time.Second):
+			t.Fatal("no item update for a new running line")
+		}
+	}
+	conn.RemoveSignal(signals)
+	// The new line is shown (visible, label, tooltip, enabled: a few updates of one item).
+	slices.Sort(changed)
+	if changed = slices.Compact(changed); len(changed) != 1 {
+		t.Errorf("items updated for one new running line: %v", changed)
+	}
+	tr.Set(i18n.English, st)
+	items = waitMenu(t, conn, want)
 	obj := conn.Object(fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", os.Getpid()), "/StatusNotifierItem/menu")
 	click := func(label string) string {
 		t.Helper()
