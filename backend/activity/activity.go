@@ -19,14 +19,17 @@ const (
 	Dream     = "dream"     // a Dream pass over the memory files
 )
 
-// DreamID is the ID of a Dream pass (one at a time).
+// DreamID is the ID (and Run) of a Dream pass (one at a time).
 const DreamID = "dream"
 
 // Work is one thing running.
 type Work struct {
 	Kind string `json:"kind"`
-	// ID is the chat the turn runs in (its session id), or DreamID.
+	// ID is the chat the turn runs in (its session id), or DreamID: what Stop stops.
 	ID string `json:"id"`
+	// Run names this run on the board (the run's id): a slash command answered in a
+	// chat whose reply runs is a run of its own there, and its end leaves the reply on.
+	Run string `json:"run"`
 	// Title is what the person knows it by: the chat's title, the reminder's name.
 	Title   string    `json:"title"`
 	Started time.Time `json:"started"`
@@ -44,21 +47,20 @@ type Board struct {
 // outside the board's lock.
 func New(changed func()) *Board { return &Board{changed: changed} }
 
-// Begin records w as running; work with the same ID is replaced (a run that
-// continues its chat's interrupted one).
+// Begin records w as running; work with the same Run is replaced.
 func (b *Board) Begin(w Work) {
 	b.mu.Lock()
-	b.items = slices.DeleteFunc(b.items, func(x Work) bool { return x.ID == w.ID })
+	b.items = slices.DeleteFunc(b.items, func(x Work) bool { return x.Run == w.Run })
 	b.items = append(b.items, w)
 	b.mu.Unlock()
 	b.tell()
 }
 
-// End records that the work with id has finished; an unknown id changes nothing.
-func (b *Board) End(id string) {
+// End records that the run has finished; an unknown run changes nothing.
+func (b *Board) End(run string) {
 	b.mu.Lock()
 	n := len(b.items)
-	b.items = slices.DeleteFunc(b.items, func(x Work) bool { return x.ID == id })
+	b.items = slices.DeleteFunc(b.items, func(x Work) bool { return x.Run == run })
 	gone := len(b.items) != n
 	b.mu.Unlock()
 	if gone {

@@ -16,11 +16,11 @@ func (a *App) observeActivity(ev event.Event) {
 	switch ev.Type {
 	case event.RunStarted:
 		if w, ok := a.workOf(ev.SessionID); ok {
-			w.Started = time.Now()
+			w.Run, w.Started = ev.RunID, time.Now()
 			a.Activity.Begin(w)
 		}
 	case event.RunFinished:
-		a.Activity.End(ev.SessionID)
+		a.Activity.End(ev.RunID)
 	}
 }
 

@@ -23,7 +23,7 @@ func (a *App) dreamOptions() dream.Options {
 		Done:          a.dreamDone,
 		Running: func(running bool) {
 			if running {
-				a.Activity.Begin(activity.Work{Kind: activity.Dream, ID: activity.DreamID, Started: time.Now()})
+				a.Activity.Begin(activity.Work{Kind: activity.Dream, ID: activity.DreamID, Run: activity.DreamID, Started: time.Now()})
 			} else {
 				a.Activity.End(activity.DreamID)
 			}
