@@ -213,6 +213,7 @@ func (s *Scheduler) catchUp() {
 			switch policy {
 			case MissedSkip:
 				j.record(RunRecord{At: now, Status: StatusSkipped, Due: j.NextRun})
+				j.Done = j.Schedule.Kind == KindAt // a skipped one-shot is over: the Done list says so
 			case MissedAsk:
 				// Nothing runs until the person answers; a repeating one keeps its
 				// schedule meanwhile.

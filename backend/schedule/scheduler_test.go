@@ -232,8 +232,8 @@ func TestMissedRunsSkip(t *testing.T) {
 		t.Errorf("skipped cron: status %q next %v", got.LastStatus, got.NextRun)
 	}
 	got, _ = h2.store.Get(o.ID)
-	if got.LastStatus != StatusSkipped || !got.NextRun.IsZero() {
-		t.Errorf("skipped one-shot: %+v (want kept, marked skipped, not scheduled)", got)
+	if got.LastStatus != StatusSkipped || !got.NextRun.IsZero() || !got.Done {
+		t.Errorf("skipped one-shot: %+v (want kept in the Done list, marked skipped, not scheduled)", got)
 	}
 }
 
