@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -24,6 +25,8 @@ type App struct {
 	win     winstate.State
 	winErr  error
 	relay   *event.Relay // runs on "run:<id>", pulls on "pull:<id>", held until the window attaches
+	quick   compact      // the window's Quick ask mode (app_quickask.go)
+	shown   atomic.Bool  // the window is on screen (not hidden to the tray)
 }
 
 // NewApp wraps the services for binding. winErr is a window-state load problem to log
@@ -36,6 +39,7 @@ func NewApp(h *app.App, winPath string, win winstate.State, winErr error) *App {
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
+	a.shown.Store(!startHidden())
 	// MCP servers connect from now on, not with the first message (without
 	// waiting for any), and the memory files are watched; the reminders start
 	// with the tray (background.go), which holds the lock. The desktop checks a
@@ -77,8 +81,20 @@ func (a *App) secondInstance(options.SecondInstanceData) {
 	if a.ctx == nil {
 		return
 	}
+	a.showWindow()
+}
+
+// showWindow brings the window on screen.
+func (a *App) showWindow() {
+	a.shown.Store(true)
 	runtime.WindowUnminimise(a.ctx)
 	runtime.WindowShow(a.ctx)
+}
+
+// hideWindow hides it to the tray.
+func (a *App) hideWindow() {
+	a.shown.Store(false)
+	runtime.WindowHide(a.ctx)
 }
 
 // Status reports what the footer shows: workspace, model, config problems, Ollama.

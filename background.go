@@ -15,12 +15,14 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"hearth/backend/activity"
 	"hearth/backend/app"
 	"hearth/backend/applock"
 	"hearth/backend/autostart"
 	"hearth/backend/event"
 	"hearth/backend/i18n"
 	"hearth/backend/notify"
+	"hearth/backend/schedule"
 	"hearth/backend/tray"
 )
 
@@ -90,9 +92,15 @@ func (b *desktopBackground) start(ctx context.Context) {
 	}
 	b.notifier = n
 	b.tray = tray.New(icon, b.locale(), tray.Actions{
-		Open:      b.show,
-		NewChat:   func() { b.show(); runtime.EventsEmit(b.ctx, eventNewSession) },
+		Open:     b.show,
+		NewChat:  func() { b.show(); runtime.EventsEmit(b.ctx, eventNewSession) },
+		QuickAsk: b.app.openQuickAsk,
+		OpenChat: b.openSession,
+		Stop: func(w activity.Work) {
+			slog.Info("tray: stop", "kind", w.Kind, "id", w.ID, "stopped", b.h.StopWork(w))
+		},
 		SetPaused: b.h.Reminders.SetPaused,
+		Opened:    b.refreshTray,
 		Quit:      b.quit,
 	})
 	b.trayEnd = b.tray.Start()
@@ -101,7 +109,7 @@ func (b *desktopBackground) start(ctx context.Context) {
 		slog.Warn("no system tray on this desktop: closing the window quits Hearth, reminders stop with it")
 	}
 	if startHidden() && !b.trayOK.Load() {
-		runtime.WindowShow(ctx) // there is no tray to come back from
+		b.app.showWindow() // there is no tray to come back from
 	}
 	go b.forward(ctx)
 	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock}); err != nil {
@@ -110,8 +118,8 @@ func (b *desktopBackground) start(ctx context.Context) {
 	if err := b.h.Settings.ApplyLaunchAtLogin(); err != nil {
 		slog.Warn("launch at login", "err", err)
 	}
-	go b.refreshLoop()
-	b.refresh <- struct{}{}
+	go b.trayLoop()
+	b.refreshTray()
 	// SIGTERM/SIGINT (logout, kill) must quit, not hide to the tray: Wails
 	// quits on them through OnBeforeClose like the close button, so mark
 	// the close as a real one (beforeClose waits a moment for this mark).
@@ -155,15 +163,13 @@ func (b *desktopBackground) forward(ctx context.Context) {
 	}
 }
 
-// onEvent shows background news: the window refreshes, the tray's "Next:" label
-// follows the jobs, and anything with text becomes a notification.
+// onEvent shows background news: the window refreshes, the tray follows the jobs, what
+// runs and the settings, and anything with text becomes a notification.
 func (b *desktopBackground) onEvent(ev event.Background) {
 	runtime.EventsEmit(b.ctx, eventBackground, ev)
-	if ev.Kind == event.BackgroundJobs {
-		select {
-		case b.refresh <- struct{}{}:
-		default:
-		}
+	switch ev.Kind {
+	case event.BackgroundJobs, event.BackgroundActivity, event.BackgroundSettings:
+		b.refreshTray()
 		return
 	}
 	if b.notifier != nil {
@@ -176,24 +182,57 @@ func (b *desktopBackground) onEvent(ev event.Background) {
 	}
 }
 
-// refreshLoop keeps the tray's "Next:" label current: on every change of
-// the jobs, and each minute (so "today" wording follows the date).
-func (b *desktopBackground) refreshLoop() {
-	tick := time.NewTicker(time.Minute)
-	defer tick.Stop()
+// refreshTray asks trayLoop to read the tray's state again.
+func (b *desktopBackground) refreshTray() {
+	select {
+	case b.refresh <- struct{}{}:
+	default: // one is pending: it reads the newest state
+	}
+}
+
+// trayLoop keeps the tray current: on news from the services (refreshTray), when its
+// menu opens (renamed or deleted chats), and at midnight, when "today" in the Next line
+// becomes a weekday. Nothing polls.
+func (b *desktopBackground) trayLoop() {
+	midnight := time.NewTimer(untilMidnight(time.Now()))
+	defer midnight.Stop()
 	for {
 		select {
 		case <-b.done:
 			return
 		case <-b.refresh:
-		case <-tick.C:
+		case <-midnight.C:
+			midnight.Reset(untilMidnight(time.Now()))
 		}
-		paused, l := b.h.Reminders.Paused(), b.locale()
-		j, ok := b.h.Reminders.Next()
-		b.tray.SetLocale(l)
-		b.tray.SetNext(tray.NextLabel(l, j.Title(), j.NextRun, time.Now(), ok, paused))
-		b.tray.SetPaused(paused)
+		b.tray.Set(b.locale(), b.trayState())
 	}
+}
+
+func untilMidnight(now time.Time) time.Duration {
+	y, m, d := now.Date()
+	return time.Date(y, m, d+1, 0, 0, 1, 0, now.Location()).Sub(now)
+}
+
+// trayState gathers what the tray shows from the services.
+func (b *desktopBackground) trayState() tray.State {
+	st := tray.State{Paused: b.h.Reminders.Paused(), Running: b.h.Activity.List(),
+		Model: b.h.Settings.Config().Agents.Defaults.Model}
+	if j, ok := b.h.Reminders.Next(); ok {
+		st.Next = tray.Next{Title: j.Title(), At: j.NextRun, OK: true}
+	}
+	chats, err := b.h.Sessions.List()
+	if err != nil {
+		slog.Debug("tray: recent chats", "err", err)
+	}
+	for _, c := range chats {
+		if len(st.Recent) == tray.MaxRecent {
+			break
+		}
+		if !c.Archived && c.ID != schedule.HeartbeatSession {
+			st.Recent = append(st.Recent, tray.Chat{ID: c.ID, Title: c.Title})
+		}
+	}
+	return st
 }
 
 // locale is the UI language the tray and notifications speak (ui.language; "auto"
@@ -203,8 +242,8 @@ func (b *desktopBackground) locale() i18n.Locale {
 }
 
 func (b *desktopBackground) show() {
-	runtime.WindowUnminimise(b.ctx)
-	runtime.WindowShow(b.ctx)
+	b.app.QuickAskDone(true) // the full window, not the Quick ask box
+	b.app.showWindow()
 }
 
 // openSession is a click on a notification: show the window on that chat.
@@ -225,6 +264,10 @@ func (b *desktopBackground) quit() {
 // come back from, the window hides and Hearth keeps running; Quit from the
 // tray or a signal closes for real.
 func (b *desktopBackground) beforeClose(ctx context.Context) bool {
+	if !b.quitting.Load() && b.app.quickAskOn() {
+		b.app.QuickAskDone(false) // closing the Quick ask box puts the window back as it was
+		return true
+	}
 	if !b.quitting.Load() && b.trayOK.Load() && b.h.Settings.Config().UI.CloseToTray {
 		// Wails calls this on its own goroutine; a signal reaches both Wails
 		// and our handler at once, so give the handler a moment to mark it.
@@ -232,10 +275,11 @@ func (b *desktopBackground) beforeClose(ctx context.Context) bool {
 	}
 	if !b.quitting.Load() && b.trayOK.Load() && b.h.Settings.Config().UI.CloseToTray {
 		b.app.saveWindow(ctx)
-		runtime.WindowHide(ctx)
+		b.app.hideWindow()
 		slog.Info("window hidden to the tray")
 		return true
 	}
+	b.app.leaveQuickAsk() // quitting from the Quick ask box: keep the full window's geometry
 	return b.app.beforeClose(ctx)
 }
 

@@ -2,9 +2,10 @@
 # Native smoke test: the production binary under Xvfb opens its window, hands a second
 # launch over to the first, remembers its size across a restart, and starts on defaults
 # with a broken config.json that it leaves untouched; then, with a StatusNotifier host, the
-# tray (menu, Open, Pause, Quit over D-Bus), close to tray, and a reminder due in 3 s that
-# notifies (seen on the bus), lands in its chat and opens it on click. Screenshots go to
-# build/smoke/.
+# tray (menu, Open, Pause, Quit over D-Bus), close to tray, a reminder due in 3 s that
+# notifies (seen on the bus), lands in its chat and opens it on click, Quick ask answering
+# in a small box, a running reminder listed with Stop that Stop ends, and the zh-CN menu.
+# Screenshots go to build/smoke/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,9 @@ if [[ "${1:-}" != --inside ]]; then
   make --no-print-directory desktop >/dev/null
   # Stand-ins for the tray test: a fake Ollama and a fake notification daemon.
   go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
-  go build -o build/bin/fakenotify ./backend/internal/fakenotify
+  # Its own name: the browser tests' fakenotify (cmd/fakenotify, with an HTTP API) is
+  # build/bin/fakenotify, and running the smoke must not replace it.
+  go build -o build/bin/fakenotify-log ./backend/internal/fakenotify
   go build -o build/bin/fakemcp ./backend/internal/fakemcp
   # dbus-daemon and the accessibility bus chatter on stderr at every start; keep the log readable.
   dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside 2>&1 |
@@ -162,7 +165,7 @@ build/bin/fakeollama -addr 127.0.0.1:0 >"$home/fakeollama.log" 2>&1 &
 helpers+=($!)
 waitfor 10 "fake Ollama did not start" grep -q listening "$home/fakeollama.log"
 ollama_url=$(sed -n 's/.*listening on //p' "$home/fakeollama.log")
-build/bin/fakenotify >"$home/notify.log" 2>&1 &
+build/bin/fakenotify-log >"$home/notify.log" 2>&1 &
 helpers+=($!)
 waitfor 10 "fake notification daemon did not start" grep -q ready "$home/notify.log"
 dbus-monitor --session "interface='org.freedesktop.Notifications',member='Notify'" >"$home/monitor.log" 2>&1 &
@@ -186,10 +189,11 @@ layout() { bus -d "$item" -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.
 menu_id() { layout | grep -oP "\(\K[0-9]+(?=, \{[^}]*'label': <'$1)" | head -n 1; }
 click() { bus -d "$item" -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.Event "$1" clicked "<''>" 0 >/dev/null; }
 menu=$(layout)
-for label in "Open Hearth" "New chat" "Next: no reminders" "Pause reminders" "Quit"; do
+for label in "Open Hearth" "New chat" "Quick ask…" "Recent chats" "Next: no reminders" "Nothing running" \
+  "Model: ollama/qwen3:4b" "Pause reminders" "Quit"; do
   grep -q "'label': <'$label'>" <<<"$menu" || fail "tray menu lacks \"$label\": $menu"
 done
-pass "tray menu: Open Hearth, New chat, Next: no reminders, Pause reminders, Quit"
+pass "tray menu: Open Hearth, New chat, Quick ask…, Recent chats, Next: no reminders, Nothing running, Model, Pause reminders, Quit"
 
 visible() { xdotool search --onlyvisible --name '^Hearth$' >/dev/null; }
 hidden() { ! visible; }
@@ -230,6 +234,31 @@ waitfor 10 "clicking the notification did not show the window" visible
 grep -q "opening its chat.*session=cron:$job" "$home/app.log" || fail "click did not open cron:$job: $(tail -n 5 "$home/app.log")"
 pass "clicking the notification opened the window on cron:$job"
 
+# Quick ask: the window becomes a small box on top titled "Hearth — Quick ask", the question
+# is answered (fake Ollama) in a new chat, and Esc gives the window back its size.
+before=$(geometry)
+click "$(menu_id 'Quick ask…')"
+quick() { xdotool search --onlyvisible --name '^Hearth — Quick ask$' >/dev/null; }
+waitfor 10 "tray Quick ask… did not open the Quick ask box" quick
+qwid=$(xdotool search --onlyvisible --name '^Hearth — Quick ask$' | head -n 1)
+[[ $qwid == "$wid" ]] || fail "Quick ask opened another window ($qwid, the window is $wid)"
+waitfor 10 "the Quick ask box is $(geometry), want 520x400" sh -c "xdotool getwindowgeometry $wid | grep -q 'Geometry: 520x400'"
+pass "tray Quick ask… turned the window into a 520x400 box titled \"Hearth — Quick ask\""
+sessions="$XDG_DATA_HOME/hearth/sessions"
+xdotool windowfocus "$wid"
+sleep 0.5
+xdotool type --delay 30 "What is the smoke quick question?"
+xdotool key Return
+answered() { grep -l "What is the smoke quick question" "$sessions"/*.jsonl | xargs grep -l '"role":"assistant"'; }
+waitfor 20 "the quick question was not answered in a chat of its own" answered
+shot "$shots/quick-ask.png"
+pass "Quick ask answered in a new chat $(basename "$(answered)") (screenshot $shots/quick-ask.png)"
+waitfor 10 "the tray's Recent chats does not list the quick question" sh -c "gdbus call --session -d $item -o /StatusNotifierItem/menu -m com.canonical.dbusmenu.GetLayout -- 0 -1 '@as []' | grep -q \"'label': <'What is the smoke quick question\""
+xdotool key Escape
+waitfor 10 "Esc did not end Quick ask" sh -c "xdotool search --onlyvisible --name '^Hearth\$' | grep -q ."
+waitfor 10 "after Quick ask the window is $(geometry), want $before" sh -c "xdotool getwindowgeometry $wid | grep -q 'Geometry: $before'"
+pass "Esc put the window back as it was ($before, titled Hearth)"
+
 click "$(menu_id 'Quit')"
 for _ in $(seq 100); do
   kill -0 "$pid" 2>/dev/null || break
@@ -246,6 +275,33 @@ waitfor 10 "tray item $item not on the bus" has_name "$item"
 sleep 0.5
 stop
 pass "SIGTERM (logout) quits although ui.closeToTray is on"
+
+# --- The tray shows what runs, and Stop ends it ---------------------------------------------
+# A reminder's reply streams slowly: the tray lists it with Stop; clicking Stop ends the run
+# (kept as cancelled in its chat), the reminder is done and marked stopped, nothing notifies.
+chunks=$(printf '"slow%d ",' $(seq 60))
+printf '{"models": [{"name": "qwen3:4b", "contextLength": 40960, "capabilities": ["completion", "tools"]}],
+  "replies": [{"chunks": [%s"…"], "delayMs": 500}]}\n' "$chunks" >"$home/stop.json"
+build/bin/fakeollama -addr 127.0.0.1:0 -script "$home/stop.json" >"$home/stopollama.log" 2>&1 &
+helpers+=($!)
+waitfor 10 "fake Ollama for Stop did not start" grep -q listening "$home/stopollama.log"
+stop_url=$(sed -n 's/.*listening on //p' "$home/stopollama.log")
+start OLLAMA_HOST="$stop_url"
+item="org.kde.StatusNotifierItem-$pid-1"
+waitfor 10 "tray item $item not on the bus" has_name "$item"
+out=$("$bin" cron add --name smoke-slow --message "Tell me a slow story" --at "in 2 seconds") || fail "cron add: $out"
+job=$(sed -n 's/^Added reminder \([0-9a-f]*\).*/\1/p' <<<"$out")
+waitfor 20 "the tray does not show the running reminder with Stop: $(layout)" menu_has "Stop: reminder “smoke-slow”"
+menu_has "Nothing running" && fail "the tray says nothing runs while the reminder does"
+pass "the tray shows the running reminder: Stop: reminder “smoke-slow”"
+click "$(menu_id 'Stop: reminder')"
+waitfor 10 "Stop did not end the run (the tray still lists it): $(layout)" menu_has "Nothing running"
+session="$XDG_DATA_HOME/hearth/sessions/cron%3A$job.jsonl"
+waitfor 10 "the stopped run is not in its chat as cancelled: $(cat "$session" 2>/dev/null)" grep -q '"status":"cancelled"' "$session"
+waitfor 10 "the reminder is not marked stopped" grep -q '"lastStatus": "stopped"' "$XDG_DATA_HOME/hearth/cron/jobs.json"
+grep -q 'string "smoke-slow"' "$home/monitor.log" && fail "a stopped reminder notified"
+pass "tray Stop ended the reminder's run: cancelled in cron:$job, the reminder done and marked stopped, no notification"
+stop
 
 # --- Quit mid-reply: the same orderly end as the command line's --------------------------
 # A stdio MCP server is connected (fakemcp with a helper process of its own, as servers run
@@ -300,10 +356,11 @@ pass "hearth agent --continue finished the interrupted turn (and ended its MCP s
 start OLLAMA_HOST="$ollama_url" LANG=zh_CN.UTF-8 LANGUAGE=zh_CN
 item="org.kde.StatusNotifierItem-$pid-1"
 waitfor 10 "tray item $item not on the bus" has_name "$item"
-for label in "打开 Hearth" "新对话" "下一个：没有提醒" "暂停提醒" "退出"; do
+for label in "打开 Hearth" "新对话" "快速提问…" "最近的对话" "下一个：没有提醒" "没有正在运行的任务" \
+  "模型：ollama/qwen3:4b" "暂停提醒" "退出"; do
   waitfor 10 "zh-CN tray menu lacks \"$label\": $(layout)" menu_has "$label"
 done
-pass "tray menu in zh-CN: 打开 Hearth, 新对话, 下一个：没有提醒, 暂停提醒, 退出"
+pass "tray menu in zh-CN: 打开 Hearth, 新对话, 快速提问…, 最近的对话, 下一个：没有提醒, 没有正在运行的任务, 模型, 暂停提醒, 退出"
 stop
 
 echo "smoke: $steps passed, 0 failed"

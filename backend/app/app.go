@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/activity"
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
@@ -71,6 +72,9 @@ type App struct {
 	Chat      *chat.Service
 	Reminders *reminders.Service
 	Dream     *dream.Service // memory upkeep, a system job beside the reminders
+	// Activity is what runs now (chats, reminders, the heartbeat, Dream): the tray
+	// lists it with Stop (StopWork).
+	Activity *activity.Board
 
 	// News the window (and tests) subscribe to.
 	MemoryNews     *event.Broker[event.MemoryChanged]
@@ -92,6 +96,7 @@ func New(opts Options) (*App, error) {
 		BackgroundNews: event.NewBroker[event.Background](0),
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
+	a.Activity = activity.New(func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundActivity}) })
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
@@ -124,7 +129,7 @@ func New(opts Options) (*App, error) {
 	a.Chat, err = chat.New(chat.Options{
 		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.ResolveChat, Memory: a.Memory,
 		Gate: a.Guard.Gate, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
-		Observer:   func(ev event.Event) { a.Guard.Audit.Observe(ev); a.Models.Observe(ev) },
+		Observer:   func(ev event.Event) { a.Guard.Audit.Observe(ev); a.Models.Observe(ev); a.observeActivity(ev) },
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal),
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
@@ -228,6 +233,7 @@ func (a *App) settingsChanged() {
 	if a.Chat != nil { // nil only while New runs
 		a.Chat.Apply()
 	}
+	a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings})
 }
 
 // StartOptions say what Start runs.

@@ -3,7 +3,9 @@ package app
 import (
 	"encoding/json"
 	"log/slog"
+	"time"
 
+	"hearth/backend/activity"
 	"hearth/backend/audit"
 	"hearth/backend/dream"
 	"hearth/backend/event"
@@ -19,6 +21,13 @@ func (a *App) dreamOptions() dream.Options {
 		Model:         func() string { return a.Settings.Config().Agents.Defaults.Model },
 		ContextTokens: a.Settings.Config().Agents.Defaults.ContextTokens,
 		Done:          a.dreamDone,
+		Running: func(running bool) {
+			if running {
+				a.Activity.Begin(activity.Work{Kind: activity.Dream, ID: activity.DreamID, Run: activity.DreamID, Started: time.Now()})
+			} else {
+				a.Activity.End(activity.DreamID)
+			}
+		},
 	}
 }
 

@@ -31,12 +31,15 @@ func started(t testing.TB, opts Options) *App {
 	return a
 }
 
-// onBackground calls fn with every background news until the test ends.
+// onBackground calls fn with every background news until the test ends, but the tray's
+// own (what runs, a setting saved: no text, no notification; activity_test.go reads them).
 func onBackground(t *testing.T, a *App, fn func(event.Background)) {
 	ch := a.BackgroundNews.Subscribe(t.Context())
 	go func() {
 		for ev := range ch {
-			fn(ev)
+			if ev.Kind != event.BackgroundActivity && ev.Kind != event.BackgroundSettings {
+				fn(ev)
+			}
 		}
 	}()
 }

@@ -11,9 +11,11 @@ import (
 
 	"hearth/backend/applock"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeclock"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
+	"hearth/backend/notify"
 	"hearth/backend/reminders"
 	"hearth/backend/schedule"
 )
@@ -125,9 +127,13 @@ func TestMissedRunsCaughtUpAreNoticesTheWindowFetchesAfterStart(t *testing.T) {
 		t.Fatalf("notices before any start: %+v", got)
 	}
 	h.start(t)
-	// The desktop notification is raised as before.
-	if ev := h.ev.wait(t, event.BackgroundNotice); !strings.Contains(ev.Text, "Morning brief") {
+	// The desktop notification is raised as before, worded in the UI language.
+	ev := h.ev.wait(t, event.BackgroundNotice)
+	if !strings.Contains(ev.Text, "Morning brief") || ev.Code != "schedule.missed.running" {
 		t.Errorf("desktop notice %+v", ev)
+	}
+	if n := notify.FromBackground(ev, i18n.Chinese); n.Title != "Hearth 提醒" || !strings.HasPrefix(n.Body, "正在把 1 个") {
+		t.Errorf("zh-CN notification %+v", n)
 	}
 	// The window, loading after the start, still gets it: which job, due when,
 	// caught up when and how it went.
@@ -266,8 +272,12 @@ func TestDamagedJobsFileIsANoticeUntilFixed(t *testing.T) {
 	os.WriteFile(jobsFile, []byte(`{"jobs": [ {"id": "a"`), 0o600)
 	h.start(t)
 	got := h.svc.Reminders.Notices()
-	if len(got) != 1 || got[0].Kind != reminders.NoticeJobsFile || !strings.Contains(got[0].Text, "damaged") || !strings.Contains(got[0].Text, "hint") {
+	if len(got) != 1 || got[0].Kind != reminders.NoticeJobsFile || !strings.Contains(got[0].Text, "damaged") || !strings.Contains(got[0].Text, "hint") ||
+		got[0].Code != "schedule.jobsFile.damaged" || got[0].Args["path"] != jobsFile {
 		t.Fatalf("notices %+v: want the damaged file with its hint", got)
+	}
+	if zh := (i18n.Message{Code: got[0].Code, Args: got[0].Args}).In(i18n.Chinese); !strings.HasPrefix(zh, "提醒文件 "+jobsFile+" 已损坏") {
+		t.Errorf("zh-CN: %q", zh)
 	}
 	if _, err := os.Stat(filepath.Join(h.svc.Settings.Paths().StateDir, reminders.NoticesFile)); err == nil {
 		data, _ := os.ReadFile(filepath.Join(h.svc.Settings.Paths().StateDir, reminders.NoticesFile))

@@ -157,7 +157,9 @@ type Heartbeat struct {
 
 // Schedule configures reminders.
 type Schedule struct {
-	// MissedRuns is "catchup" (one run at start for jobs whose time passed) or "skip".
+	// MissedRuns is "catchup" (one run at start for jobs whose time passed), "skip", or
+	// "ask" (nothing runs: the person answers Run once or Skip). A reminder's own choice
+	// overrides it.
 	MissedRuns string `json:"missedRuns"`
 	// Paused holds every reminder and the heartbeat (the tray's Pause
 	// reminders), across restarts.

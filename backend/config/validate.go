@@ -105,7 +105,7 @@ func (c *Config) Validate() []Problem {
 	}
 
 	intMin("heartbeat.intervalMinutes", c.Heartbeat.IntervalMinutes, 1)
-	oneOf(&ps, "schedule.missedRuns", c.Schedule.MissedRuns, "catchup", "skip")
+	oneOf(&ps, "schedule.missedRuns", c.Schedule.MissedRuns, "catchup", "skip", "ask")
 	oneOf(&ps, "ui.theme", c.UI.Theme, "system", "light", "dark")
 	oneOf(&ps, "ui.language", c.UI.Language, "auto", "en", "zh-CN")
 	return ps

@@ -40,7 +40,10 @@ type Options struct {
 	Writer Writer
 	// Done hears every pass's report (the Activity view, the window).
 	Done func(Report)
-	Now  func() time.Time
+	// Running hears that a pass started (true) and ended (false): the tray lists it
+	// with a Stop while it runs.
+	Running func(running bool)
+	Now     func() time.Time
 }
 
 // State is Dream's bookkeeping, kept in <workspace>/.hearth/dream.json.
@@ -67,10 +70,11 @@ type Status struct {
 type Service struct {
 	opts Options
 
-	mu      sync.Mutex
-	running bool
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	mu       sync.Mutex
+	running  bool
+	stopPass context.CancelCauseFunc // the running pass's, for Stop
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
 }
 
 // New returns the service; nothing runs until Start or RunNow.
@@ -165,7 +169,7 @@ func (s *Service) Start(ctx context.Context) {
 			case <-time.After(wait):
 			}
 			if st := s.state(); !st.Paused {
-				if _, err := s.run(ctx, false); err != nil && ctx.Err() == nil {
+				if _, err := s.run(ctx, false); err != nil && ctx.Err() == nil && !errors.Is(err, ErrStopped) {
 					slog.Warn("dream pass failed", "err", err)
 				}
 			}
@@ -188,6 +192,21 @@ func (s *Service) Close(context.Context) error {
 // ErrBusy is a pass asked for while one runs.
 var ErrBusy = errors.New("a Dream pass is already running")
 
+// ErrStopped ends a pass the person stopped (the tray's Stop): nothing is written, and
+// the next pass reads the same history again.
+var ErrStopped = errors.New("the Dream pass was stopped")
+
+// Stop cancels the running pass, if any, before it writes; it reports whether one ran.
+func (s *Service) Stop() bool {
+	s.mu.Lock()
+	stop := s.stopPass
+	s.mu.Unlock()
+	if stop != nil {
+		stop(ErrStopped)
+	}
+	return stop != nil
+}
+
 // RunNow runs a pass at once, even with nothing new (it still tidies the files).
 func (s *Service) RunNow(ctx context.Context) (Report, error) { return s.run(ctx, true) }
 
@@ -198,19 +217,28 @@ func (s *Service) run(ctx context.Context, always bool) (Report, error) {
 		return Report{}, ErrBusy
 	}
 	s.running = true
+	ctx, stop := context.WithCancelCause(ctx)
+	s.stopPass = stop
 	s.mu.Unlock()
+	if s.opts.Running != nil {
+		s.opts.Running(true)
+	}
 	defer func() {
 		s.mu.Lock()
-		s.running = false
+		s.running, s.stopPass = false, nil
 		s.mu.Unlock()
+		stop(nil)
+		if s.opts.Running != nil {
+			s.opts.Running(false)
+		}
 	}()
 	st := s.state()
 	rep, next, err := s.pass(ctx, st, always)
 	if err != nil {
 		rep.Err = err.Error()
 	}
-	if ctx.Err() != nil { // cancelled by shutdown: nothing written, done next time
-		return rep, ctx.Err()
+	if ctx.Err() != nil { // cancelled by shutdown or Stop: nothing written, done next time
+		return rep, context.Cause(ctx)
 	}
 	next.Last = &rep
 	if serr := s.save(next); serr != nil {

@@ -40,4 +40,6 @@ const (
 	BackgroundNotice    = "notice"    // missed runs caught up or skipped, a damaged jobs file
 	BackgroundJobs      = "jobs"      // the jobs changed (no text): refresh lists and the tray
 	BackgroundSubagent  = "subagent"  // a spawned helper finished; its report is in SessionID
+	BackgroundActivity  = "activity"  // what runs now changed (no text): the tray's Stop lines
+	BackgroundSettings  = "settings"  // a setting was saved (no text): the tray's model and language
 )

@@ -70,11 +70,14 @@ func (s *Service) SetHeartbeat(enabled bool, intervalMinutes int) error {
 	return s.restartHeartbeat()
 }
 
-// SetMissedRuns changes schedule.missedRuns ("catchup" or "skip"; it
-// applies at the next start) and saves the config.
+// SetMissedRuns changes schedule.missedRuns ("catchup", "skip" or "ask": the default of
+// every reminder that has no choice of its own; it applies at the next start) and saves
+// the config.
 func (s *Service) SetMissedRuns(policy string) error {
-	if policy != schedule.MissedCatchup && policy != schedule.MissedSkip {
-		return fmt.Errorf("schedule.missedRuns %q: must be catchup or skip", policy)
+	switch policy {
+	case schedule.MissedCatchup, schedule.MissedSkip, schedule.MissedAsk:
+	default:
+		return fmt.Errorf("schedule.missedRuns %q: must be catchup, skip or ask", policy)
 	}
 	return s.opts.Settings.Update(func(c *config.Config) error { c.Schedule.MissedRuns = policy; return nil })
 }
@@ -100,8 +103,8 @@ func (s *Service) runHeartbeat(ctx context.Context, text string) (string, error)
 	res := run.Wait()
 	s.trimHeartbeat()
 	posted := s.takePosted(run.ID)
-	if res.Status == event.StatusInterrupted {
-		return schedule.HeartbeatOK, nil // Hearth is quitting: nothing to tell now
+	if res.Status == event.StatusInterrupted || res.Status == event.StatusCancelled {
+		return schedule.HeartbeatOK, nil // Hearth is quitting, or the person stopped it: nothing to tell
 	}
 	if res.Status != event.StatusOK {
 		if res.Err != nil {

@@ -32,8 +32,11 @@ type Notice struct {
 	Kind string `json:"kind"` // NoticeMissed or NoticeJobsFile
 	// At is when Hearth noticed (the start that found the missed run).
 	At time.Time `json:"at"`
-	// Text is the jobs file's problem, with its hint (NoticeJobsFile only).
-	Text string `json:"text,omitempty"`
+	// Text is the jobs file's problem, with its hint (NoticeJobsFile only), in English;
+	// Code and Args name it for the window to word in its language.
+	Text string            `json:"text,omitempty"`
+	Code string            `json:"code,omitempty"`
+	Args map[string]string `json:"args,omitempty"`
 
 	// The missed reminder (NoticeMissed): which one, the chat it runs in,
 	// when it was due, and what became of it.
@@ -210,7 +213,7 @@ func (b *noticeBook) record(n schedule.Notice, now time.Time) {
 		}
 		b.saveLocked()
 	case schedule.NoticeJobsFile:
-		b.addLocked(Notice{ID: newNoticeID(), Kind: NoticeJobsFile, At: now, Text: n.Text},
+		b.addLocked(Notice{ID: newNoticeID(), Kind: NoticeJobsFile, At: now, Text: n.Text, Code: n.Message.Code, Args: n.Message.Args},
 			func(x Notice) bool { return x.Kind == NoticeJobsFile })
 	case schedule.NoticeJobsFileOK:
 		b.list = slices.DeleteFunc(b.list, func(x Notice) bool { return x.Kind == NoticeJobsFile })
@@ -293,7 +296,7 @@ func (s *Service) schedulerNotice(n schedule.Notice) {
 	}
 	if n.Text != "" {
 		s.emit(event.Background{Kind: event.BackgroundNotice, Title: i18n.T(i18n.English, "notify.reminders.title"), Text: n.Text,
-			TitleCode: "notify.reminders.title"})
+			TitleCode: "notify.reminders.title", Code: n.Message.Code, Args: n.Message.Args})
 	}
 }
 
@@ -328,7 +331,7 @@ func (s *Service) AnswerMissed(noticeID string, run bool) error {
 		return fmt.Errorf("missed reminder %q: not waiting for an answer (hint: it was answered already or dismissed)", noticeID)
 	}
 	n := &b.list[i]
-	jobID := n.JobID
+	jobID, due := n.JobID, n.Due
 	if run {
 		n.Outcome = MissedRunning
 	} else {
@@ -336,10 +339,20 @@ func (s *Service) AnswerMissed(noticeID string, run bool) error {
 	}
 	b.saveLocked()
 	b.mu.Unlock()
-	s.emit(event.Background{Kind: event.BackgroundJobs})
 	if !run {
+		// Skipped is an answer too: the reminder's history (and a one-shot's Done entry)
+		// says so, as it would say a run.
+		st, err := s.jobStore()
+		if err == nil {
+			err = st.Skip(jobID, s.clock.Now(), due)
+		}
+		if err != nil { // deleted meanwhile, say: the answer stands
+			slog.Info("skipped reminder not recorded in its history", "job", jobID, "err", err)
+		}
+		s.jobsChanged()
 		return nil
 	}
+	s.emit(event.Background{Kind: event.BackgroundJobs})
 	s.mu.Lock()
 	ctx := s.ctx
 	s.mu.Unlock()

@@ -58,7 +58,8 @@ type Service struct {
 	sched   *schedule.Scheduler // running only in the process holding hearth.lock
 	hb      *schedule.Heartbeat
 	paused  bool
-	posted  map[string]bool // run ids that used the message tool
+	posted  map[string]bool         // run ids that used the message tool
+	running map[string]schedule.Job // the reminders running now, by the chat they run in
 	cancel  context.CancelFunc
 	started bool
 	ctx     context.Context // Start's, for restarting the heartbeat
@@ -72,7 +73,7 @@ type Service struct {
 
 // New returns the service. Reminders stay paused across restarts (schedule.paused).
 func New(opts Options) *Service {
-	s := &Service{opts: opts, clock: opts.Clock, posted: map[string]bool{}}
+	s := &Service{opts: opts, clock: opts.Clock, posted: map[string]bool{}, running: map[string]schedule.Job{}}
 	if s.clock == nil {
 		s.clock = schedule.SystemClock{}
 	}
@@ -250,7 +251,8 @@ func (s *Service) Paused() bool {
 	return s.paused
 }
 
-// Next is the next reminder due, for the tray's "Next:" label.
+// Next is the next reminder due, for the tray's "Next:" label. One running now is not
+// next (the tray lists it under what runs), even before its run is recorded.
 func (s *Service) Next() (schedule.Job, bool) {
 	if s.Paused() {
 		return schedule.Job{}, false
@@ -259,12 +261,27 @@ func (s *Service) Next() (schedule.Job, bool) {
 	if err != nil {
 		return schedule.Job{}, false
 	}
+	s.mu.Lock()
+	running := map[string]bool{}
+	for _, j := range s.running {
+		running[j.ID] = true
+	}
+	s.mu.Unlock()
 	for _, j := range jobs {
-		if !j.Paused && !j.NextRun.IsZero() {
+		if !j.Paused && !j.NextRun.IsZero() && !running[j.ID] {
 			return j, true
 		}
 	}
 	return schedule.Job{}, false
+}
+
+// RunningJob is the reminder whose turn runs in the chat sessionID now, if one does
+// (the tray names it and offers Stop).
+func (s *Service) RunningJob(sessionID string) (schedule.Job, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, ok := s.running[sessionID]
+	return j, ok
 }
 
 // Start starts the reminders scheduler and the heartbeat. Only the process holding
@@ -327,7 +344,13 @@ func (s *Service) Close(context.Context) error {
 // notification unless the run already reached the user with the message tool.
 func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outcome) {
 	started := s.clock.Now()
+	s.mu.Lock()
+	s.running[j.Session()] = j
+	s.mu.Unlock()
 	defer func() {
+		s.mu.Lock()
+		delete(s.running, j.Session())
+		s.mu.Unlock()
 		// A missed run being caught up: its notice says how it went. A busy chat
 		// retries later; a run cut by shutdown is caught up next start.
 		if !out.Busy && !out.Interrupted && ctx.Err() == nil {
@@ -349,6 +372,8 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	case event.StatusInterrupted: // Hearth is quitting: nobody is told, nothing is lost
 		return schedule.Outcome{RunID: run.ID, Interrupted: true}
 	case event.StatusOK:
+	case event.StatusCancelled: // the person stopped it (the tray's Stop): no notification
+		return schedule.Outcome{RunID: run.ID, Status: schedule.StatusStopped}
 	case event.StatusError:
 		out.Status, out.Err = schedule.StatusError, res.Err
 		if out.Err == nil {

@@ -1,6 +1,10 @@
 package schedule
 
-import "time"
+import (
+	"time"
+
+	"hearth/backend/i18n"
+)
 
 // Notice kinds: what the scheduler tells the user.
 const (
@@ -14,12 +18,21 @@ const (
 	NoticeJobsFileOK = "jobsFileOK"
 )
 
-// Notice is something the scheduler tells the user. Text is a sentence in
-// plain English for a desktop notification or a log.
+// Notice is something the scheduler tells the user. Message is it as a catalog code
+// with arguments (backend/i18n, codes schedule.*), which the window, the tray and the
+// notifications word in the UI language; Text is its English, for the CLI and the log.
+// A Notice without Text has nothing to show (it only updates what the window lists).
 type Notice struct {
-	Kind   string
-	Text   string
-	Missed []MissedRun
+	Kind    string
+	Text    string
+	Message i18n.Message
+	Missed  []MissedRun
+}
+
+// told sets m as the notice's message and its English as Text.
+func (n Notice) told(m i18n.Message) Notice {
+	n.Message, n.Text = m, m.String()
+	return n
 }
 
 // MissedRun is one job whose time passed while Hearth was not running.

@@ -106,6 +106,25 @@ func (s *Store) SetPaused(id string, paused bool, now time.Time) error {
 	})
 }
 
+// Skip records that the person skipped a missed run of job id, due at due (Skip on its
+// asking notice): its history gets a skipped run at now, like a run, and a one-shot is
+// done (the Done list shows it, skipped).
+func (s *Store) Skip(id string, now, due time.Time) error {
+	return s.Update(func(jobs []Job) ([]Job, error) {
+		i := slices.IndexFunc(jobs, func(j Job) bool { return j.ID == id })
+		if i < 0 {
+			return nil, notFound(id)
+		}
+		j := &jobs[i]
+		j.record(RunRecord{At: now, Status: StatusSkipped, Due: due})
+		if j.Schedule.Kind == KindAt {
+			j.NextRun, j.Done = time.Time{}, true
+			return pruneDone(jobs), nil
+		}
+		return jobs, nil
+	})
+}
+
 // Get returns job id.
 func (s *Store) Get(id string) (Job, error) {
 	jobs, _, err := s.Load()

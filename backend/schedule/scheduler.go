@@ -8,11 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"hearth/backend/i18n"
 )
 
 // MaxSleep bounds one sleep of the scheduler: the wall clock is read again
@@ -35,7 +38,7 @@ const (
 // Outcome is how one run of a job ended.
 type Outcome struct {
 	RunID string
-	// Status is StatusOK or StatusError.
+	// Status is StatusOK, StatusError or StatusStopped.
 	Status string
 	Err    error
 	// Busy means the job's session had a run already: try again later,
@@ -56,7 +59,8 @@ type Options struct {
 	Run   RunFunc
 	Clock Clock // nil means SystemClock
 	// MissedRuns is the policy for jobs whose time passed while Hearth was
-	// closed: MissedCatchup (default) or MissedSkip.
+	// closed and that have no choice of their own: MissedCatchup (default),
+	// MissedSkip or MissedAsk.
 	MissedRuns string
 	// Notice tells the user something (missed runs caught up or skipped, a
 	// damaged jobs file, that file readable again). Called from the
@@ -208,8 +212,8 @@ func (s *Scheduler) catchUp() {
 				Skipped: policy == MissedSkip, Ask: policy == MissedAsk})
 			switch policy {
 			case MissedSkip:
-				j.record(RunRecord{At: now, Status: StatusSkipped,
-					Error: "missed while Hearth was not running (was due " + j.NextRun.Format(time.RFC3339) + ")"})
+				j.record(RunRecord{At: now, Status: StatusSkipped, Due: j.NextRun})
+				j.Done = j.Schedule.Kind == KindAt // a skipped one-shot is over: the Done list says so
 			case MissedAsk:
 				// Nothing runs until the person answers; a repeating one keeps its
 				// schedule meanwhile.
@@ -234,22 +238,27 @@ func (s *Scheduler) catchUp() {
 		return
 	}
 	n := Notice{Kind: NoticeMissed, Missed: missed}
-	skipped, ran := 0, 0
+	skipped, ran, asked := 0, 0, 0
 	for _, m := range missed {
 		switch {
 		case m.Skipped:
 			skipped++
-		case !m.Ask:
+		case m.Ask:
+			asked++
+		default:
 			ran++
 		}
 	}
+	count, list := strconv.Itoa(len(names)), strings.Join(names, ", ")
 	switch {
+	case asked == len(missed):
+		// Each one asks with its own notice and notification: nothing more to say.
 	case skipped == len(missed):
-		n.Text = fmt.Sprintf("Skipped %d reminder(s) missed while Hearth was closed (schedule.missedRuns is skip): %s", len(names), strings.Join(names, ", "))
+		n = n.told(i18n.M("schedule.missed.skipped", "count", count, "names", list))
 	case ran == len(missed):
-		n.Text = fmt.Sprintf("Running %d reminder(s) missed while Hearth was closed, once each (schedule.missedRuns is catchup): %s", len(names), strings.Join(names, ", "))
+		n = n.told(i18n.M("schedule.missed.running", "count", count, "names", list))
 	default:
-		n.Text = fmt.Sprintf("%d reminder(s) were missed while Hearth was closed: %s", len(names), strings.Join(names, ", "))
+		n = n.told(i18n.M("schedule.missed.mixed", "count", count, "names", list))
 	}
 	s.notice(n)
 }
@@ -333,20 +342,28 @@ func (s *Scheduler) reload() {
 	if err == nil {
 		s.jobs, s.problems = jobs, problems
 	}
-	msg := ""
+	var msg i18n.Message
+	var corrupt *CorruptError
 	switch {
+	case errors.As(err, &corrupt):
+		msg = i18n.M("schedule.jobsFile.damaged", "path", corrupt.Path, "error", corrupt.Err.Error())
 	case err != nil:
-		msg = err.Error()
+		msg = i18n.M("schedule.jobsFile.unreadable", "error", err.Error())
 	case len(problems) > 0:
-		msg = fmt.Sprintf("%d reminder(s) in %s could not be read and are kept but not run: %s", len(problems), s.opts.Store.Path(), problems[0].Error)
+		msg = i18n.M("schedule.jobsFile.entries", "count", strconv.Itoa(len(problems)), "path", s.opts.Store.Path(),
+			"error", problems[0].Error)
 	}
-	tell := msg != "" && msg != s.lastShown
-	fixed := msg == "" && s.lastShown != ""
-	s.lastShown = msg
+	text := ""
+	if msg.Code != "" {
+		text = msg.String()
+	}
+	tell := text != "" && text != s.lastShown
+	fixed := text == "" && s.lastShown != ""
+	s.lastShown = text
 	s.mu.Unlock()
 	switch {
 	case tell:
-		s.notice(Notice{Kind: NoticeJobsFile, Text: msg})
+		s.notice(Notice{Kind: NoticeJobsFile}.told(msg))
 	case fixed:
 		s.notice(Notice{Kind: NoticeJobsFileOK})
 	}
@@ -437,9 +454,10 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 		}
 		cur.record(rec)
 		switch {
-		case cur.Schedule.Kind == KindAt && rec.Status == StatusOK:
-			// Done: kept for the Done list (when it ran, how, its chat), the
-			// oldest beyond MaxDone go.
+		case cur.Schedule.Kind == KindAt && (rec.Status == StatusOK || rec.Status == StatusStopped):
+			// Done (a run the person stopped too: they saw it and ended it): kept
+			// for the Done list (when it ran, how, its chat), the oldest beyond
+			// MaxDone go.
 			cur.NextRun, cur.Done = time.Time{}, true
 			return pruneDone(jobs), nil
 		case manual && !cur.NextRun.IsZero() && cur.NextRun.After(now):

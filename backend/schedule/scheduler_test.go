@@ -199,8 +199,9 @@ func TestMissedRunsCatchup(t *testing.T) {
 	h2 := newHarness(t, dir, MissedCatchup)
 	h2.clock.Set(t0.Add(5 * time.Hour))
 	h2.sched.catchUp()
-	if n := h2.notice(); !strings.Contains(n, "catchup") || !strings.Contains(n, "hourly") || strings.Contains(n, "later") {
-		t.Errorf("notice %q: want the catch-up policy and the missed job only", n)
+	if n := h2.last(); h2.notice() != "Running 1 reminder(s) missed while Hearth was closed, once each: hourly" ||
+		n.Message.Code != "schedule.missed.running" || n.Message.Args["names"] != "hourly" || n.Message.Args["count"] != "1" {
+		t.Errorf("notice %q %+v: want the catch-up and the missed job only", h2.notice(), n.Message)
 	}
 	if n := h2.last(); n.Kind != NoticeMissed || len(n.Missed) != 1 || n.Missed[0] != (MissedRun{JobID: a.ID,
 		Title: "hourly", SessionID: "cron:" + a.ID, Due: t0.Add(time.Hour)}) {
@@ -231,8 +232,8 @@ func TestMissedRunsSkip(t *testing.T) {
 	if h2.rec.count() != 0 {
 		t.Fatalf("skip policy ran %v", h2.rec.ran)
 	}
-	if n := h2.notice(); !strings.Contains(n, "Skipped 2") || !strings.Contains(n, "skip") {
-		t.Errorf("notice %q", n)
+	if n := h2.last(); !strings.Contains(h2.notice(), "Skipped 2") || n.Message.Code != "schedule.missed.skipped" {
+		t.Errorf("notice %q %+v", h2.notice(), n.Message)
 	}
 	if n := h2.last(); n.Kind != NoticeMissed || len(n.Missed) != 2 || !n.Missed[0].Skipped || !n.Missed[1].Skipped ||
 		!n.Missed[0].Due.Equal(t0.Add(time.Hour)) || !n.Missed[1].Due.Equal(t0.Add(time.Hour)) {
@@ -243,8 +244,8 @@ func TestMissedRunsSkip(t *testing.T) {
 		t.Errorf("skipped cron: status %q next %v", got.LastStatus, got.NextRun)
 	}
 	got, _ = h2.store.Get(o.ID)
-	if got.LastStatus != StatusSkipped || !got.NextRun.IsZero() {
-		t.Errorf("skipped one-shot: %+v (want kept, marked skipped, not scheduled)", got)
+	if got.LastStatus != StatusSkipped || !got.NextRun.IsZero() || !got.Done {
+		t.Errorf("skipped one-shot: %+v (want kept in the Done list, marked skipped, not scheduled)", got)
 	}
 }
 
@@ -302,7 +303,7 @@ func TestCorruptFileKeptAndReported(t *testing.T) {
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "hint") {
 		t.Fatalf("damaged file: %v, want a CorruptError with a hint", err)
 	}
-	if !strings.Contains(h.notice(), "damaged") {
+	if !strings.Contains(h.notice(), "damaged") || h.last().Message.Code != "schedule.jobsFile.damaged" || h.last().Message.Args["path"] == "" {
 		t.Errorf("user not told: %q", h.notice())
 	}
 	if _, err := h.store.Add(JobSpec{Message: "x", Schedule: Schedule{Kind: KindEvery, EverySeconds: 60}}, t0); err == nil {
@@ -340,7 +341,7 @@ func TestBadEntriesKeptValidJobsRun(t *testing.T) {
 	if !strings.Contains(string(data), `"bad1"`) || !strings.Contains(string(data), `99 * * * *`) {
 		t.Errorf("invalid entry dropped on save:\n%s", data)
 	}
-	if !strings.Contains(h.notice(), "could not be read") {
+	if !strings.Contains(h.notice(), "could not be read") || h.last().Message.Code != "schedule.jobsFile.entries" || h.last().Message.Args["count"] != "1" {
 		t.Errorf("notice %q", h.notice())
 	}
 }
@@ -499,7 +500,8 @@ func TestMissedRunsPerReminder(t *testing.T) {
 	if got, _ := h2.store.Get(once.ID); !got.NextRun.IsZero() || got.Done {
 		t.Errorf("asking one-shot %+v: want waiting, not due", got)
 	}
-	if got, _ := h2.store.Get(skip.ID); got.LastStatus != StatusSkipped {
+	if got, _ := h2.store.Get(skip.ID); got.LastStatus != StatusSkipped || got.LastError != "" ||
+		!got.History[0].Due.Equal(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)) {
 		t.Errorf("skipped job %+v", got)
 	}
 	// Run once (the answer): a manual run; the one-shot is then done.
@@ -508,5 +510,19 @@ func TestMissedRunsPerReminder(t *testing.T) {
 	}
 	if got, _ := h2.store.Get(once.ID); !got.Done {
 		t.Errorf("answered one-shot %+v", got)
+	}
+}
+
+// When every missed reminder asks, each says so with its own notice: the summary has no
+// text (no second notification).
+func TestMissedRunsAllAskingSayNothingMore(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir, MissedAsk)
+	h.add(t, JobSpec{Name: "plants", Message: "x", Schedule: Schedule{Kind: KindCron, Expr: "0 10 * * *", TZ: "UTC"}})
+	h2 := newHarness(t, dir, MissedAsk)
+	h2.clock.Set(t0.Add(26 * time.Hour))
+	h2.sched.catchUp()
+	if n := h2.last(); n.Kind != NoticeMissed || len(n.Missed) != 1 || !n.Missed[0].Ask || n.Text != "" || n.Message.Code != "" {
+		t.Errorf("notice %+v", n)
 	}
 }

@@ -29,7 +29,8 @@ const HistoryLen = 20
 const (
 	StatusOK      = "ok"
 	StatusError   = "error"
-	StatusSkipped = "skipped" // a missed run skipped by schedule.missedRuns = skip
+	StatusSkipped = "skipped" // a missed run skipped (by the missed-run choice, or the person's Skip)
+	StatusStopped = "stopped" // the person stopped the run (the tray's Stop)
 )
 
 // JobSpec is what a caller gives to add a job.
@@ -67,6 +68,9 @@ type RunRecord struct {
 	Error      string    `json:"error,omitempty"`
 	RunID      string    `json:"runId,omitempty"`
 	DurationMs int64     `json:"durationMs,omitempty"`
+	// Due is, for a missed run that was skipped, when it was due (the window words it:
+	// a skip is no error).
+	Due time.Time `json:"due,omitzero"`
 }
 
 // Job is a stored reminder with its state.

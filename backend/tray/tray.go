@@ -1,8 +1,10 @@
-// Package tray is Hearth's system-tray icon and menu (docs/design/background.md#tray): Open Hearth,
-// New chat, Next: <reminder>, Pause/Resume reminders, Quit. It uses
-// fyne.io/systray with the external loop (the desktop app already runs the
-// GTK loop for Wails; two loops crash), talks StatusNotifierItem over D-Bus,
-// and needs no Wails: main.go hands it plain funcs.
+// Package tray is Hearth's system-tray icon and menu (docs/design/background.md#tray), a
+// status of what Hearth is doing: Open Hearth, New chat, Quick ask…, Recent chats, the next
+// reminder, what runs now with Stop for each, the current model, Pause/Resume reminders,
+// Quit. menu.go decides what it shows for a State; this file sends that to the tray
+// host. It uses fyne.io/systray with the external loop (the desktop app already runs the
+// GTK loop for Wails; two loops crash), talks StatusNotifierItem over D-Bus, and needs no
+// Wails: main.go hands it plain funcs.
 //
 // On a desktop without a tray host the item is still exported and the app
 // keeps running; Available tells the caller, which logs it once and keeps
@@ -21,40 +23,86 @@ import (
 	"fyne.io/systray"
 	"github.com/godbus/dbus/v5"
 
+	"hearth/backend/activity"
 	"hearth/backend/i18n"
 )
 
-// Actions are what the menu entries do. They run on the tray's goroutine.
+// Actions are what the menu entries do. They run on the tray's goroutines.
 type Actions struct {
-	Open      func()
-	NewChat   func()
+	Open     func()
+	NewChat  func()
+	QuickAsk func()
+	OpenChat func(id string)
+	// Stop ends one running thing (a chat's or reminder's turn, the heartbeat, Dream).
+	Stop      func(w activity.Work)
 	SetPaused func(paused bool)
-	Quit      func()
+	// Opened hears that the menu opens (a tray host that tells): the caller may read
+	// what changed without news (a chat renamed in the window).
+	Opened func()
+	Quit   func()
 }
 
-// Tray is the tray icon. Only one can run per process (systray is global). Its
-// labels are worded in the UI language (backend/i18n, codes tray.*).
+// Tray is the tray icon and its menu, a view of a State (menu.go): Set hands it a new
+// State and only the entries that changed are sent to the tray host. Only one can run
+// per process (systray is global). Its labels are worded in the UI language
+// (backend/i18n, codes tray.*).
 type Tray struct {
 	icon []byte
 	act  Actions
+	now  func() time.Time
 
 	mu      sync.Mutex
 	loc     i18n.Locale
+	st      State
+	entries []Entry // what each slot shows, in slot order
+	tooltip string
+	tipSent string // the tooltip the host has
 	ready   bool
-	next    string
-	paused  bool
-	mOpen   *systray.MenuItem
-	mNew    *systray.MenuItem
-	mNext   *systray.MenuItem
-	mPause  *systray.MenuItem
-	mQuit   *systray.MenuItem
+	slots   []*slot
 	stop    chan struct{}
 	stopped sync.Once
 }
 
+// slot is one menu item; the menu has a fixed set of them (some hidden), so an update
+// changes labels instead of rebuilding the menu.
+type slot struct {
+	item    *systray.MenuItem
+	shown   Entry
+	visible bool
+}
+
+// The slots in menu order: the fixed entries, MaxRecent chats in the Recent submenu,
+// MaxRunning running lines.
+const (
+	slotOpen = iota
+	slotNew
+	slotQuick
+	slotRecent
+	slotRecent0
+	slotNext     = slotRecent0 + MaxRecent
+	slotRunning0 = slotNext + 1
+	slotModel    = slotRunning0 + MaxRunning
+	slotPause    = slotModel + 1
+	slotQuit     = slotPause + 1
+	slotCount    = slotQuit + 1
+)
+
 // New returns a tray with icon (PNG, any size: it is scaled to 64×64) worded in loc.
 func New(icon []byte, loc i18n.Locale, act Actions) *Tray {
-	return &Tray{icon: scaleIcon(icon, 64), act: act, loc: loc, next: i18n.T(loc, "tray.next.none"), stop: make(chan struct{})}
+	t := &Tray{icon: scaleIcon(icon, 64), act: act, loc: loc, now: time.Now, stop: make(chan struct{})}
+	t.entries, t.tooltip = layout(Build(loc, t.st, t.now()))
+	return t
+}
+
+// layout flattens m into one entry per slot (an empty label hides the slot).
+func layout(m Menu) ([]Entry, string) {
+	e := make([]Entry, slotCount)
+	e[slotOpen], e[slotNew], e[slotQuick], e[slotRecent] = m.Open, m.NewChat, m.QuickAsk, m.RecentTitle
+	copy(e[slotRecent0:slotNext], m.Recent)
+	e[slotNext] = m.Next
+	copy(e[slotRunning0:slotModel], m.Running)
+	e[slotModel], e[slotPause], e[slotQuit] = m.Model, m.Pause, m.Quit
+	return e, m.Tooltip
 }
 
 // Start exports the tray item on the session bus and returns the function
@@ -72,19 +120,22 @@ func (t *Tray) onReady() {
 	systray.SetIcon(t.icon)
 	systray.SetTitle("Hearth")
 	t.mu.Lock()
-	l := t.loc
-	open := systray.AddMenuItem(i18n.T(l, "tray.open"), i18n.T(l, "tray.open.tip"))
-	newChat := systray.AddMenuItem(i18n.T(l, "tray.newChat"), i18n.T(l, "tray.newChat.tip"))
-	systray.AddSeparator()
-	t.mOpen, t.mNew = open, newChat
-	t.mNext = systray.AddMenuItem(t.next, i18n.T(l, "tray.next.tip"))
-	t.mNext.Disable()
-	t.mPause = systray.AddMenuItem(pauseLabel(l, t.paused), i18n.T(l, "tray.pause.tip"))
-	systray.SetTooltip(tooltip(l, t.next))
-	systray.AddSeparator()
-	quit := systray.AddMenuItem(i18n.T(l, "tray.quit"), i18n.T(l, "tray.quit.tip"))
-	t.mQuit = quit
+	t.slots = make([]*slot, slotCount)
+	for i := range slotCount {
+		var it *systray.MenuItem
+		switch {
+		case i >= slotRecent0 && i < slotNext:
+			it = t.slots[slotRecent].item.AddSubMenuItem("", "")
+		default:
+			if i == slotNext || i == slotQuit {
+				systray.AddSeparator()
+			}
+			it = systray.AddMenuItem("", "")
+		}
+		t.slots[i] = &slot{item: it, visible: true}
+	}
 	t.ready = true
+	t.applyLocked()
 	t.mu.Unlock()
 	systray.SetOnTapped(func() { call(t.act.Open) })
 	go func() {
@@ -92,83 +143,131 @@ func (t *Tray) onReady() {
 			select {
 			case <-t.stop:
 				return
-			case <-open.ClickedCh:
-				call(t.act.Open)
-			case <-newChat.ClickedCh:
-				call(t.act.NewChat)
-			case <-t.mPause.ClickedCh:
-				t.mu.Lock()
-				paused := !t.paused
-				t.mu.Unlock()
-				t.SetPaused(paused)
-				if t.act.SetPaused != nil {
-					t.act.SetPaused(paused)
-				}
-			case <-quit.ClickedCh:
-				call(t.act.Quit)
+			case <-systray.TrayOpenedCh:
+				call(t.act.Opened)
 			}
 		}
 	}()
+	for i, s := range t.slots {
+		go func() {
+			for {
+				select {
+				case <-t.stop:
+					return
+				case <-s.item.ClickedCh:
+					t.click(i)
+				}
+			}
+		}()
+	}
+}
+
+// applyLocked sends the host what changed since the last time.
+func (t *Tray) applyLocked() {
+	if !t.ready {
+		return
+	}
+	for i, s := range t.slots {
+		e := t.entries[i]
+		visible := e.Label != ""
+		if visible != s.visible {
+			if visible {
+				s.item.Show()
+			} else {
+				s.item.Hide()
+			}
+			s.visible = visible
+		}
+		if !visible {
+			continue
+		}
+		if e.Label != s.shown.Label {
+			s.item.SetTitle(e.Label)
+		}
+		if e.Tip != s.shown.Tip {
+			s.item.SetTooltip(e.Tip)
+		}
+		if e.Enabled != s.shown.Enabled || s.shown.Label == "" {
+			if e.Enabled {
+				s.item.Enable()
+			} else {
+				s.item.Disable()
+			}
+		}
+		s.shown = e
+	}
+	if t.tooltip != t.tipSent {
+		systray.SetTooltip(t.tooltip)
+		t.tipSent = t.tooltip
+	}
+}
+
+// Set shows st worded in l.
+func (t *Tray) Set(l i18n.Locale, st State) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.loc, t.st = l, st
+	t.entries, t.tooltip = layout(Build(l, st, t.now()))
+	t.applyLocked()
+}
+
+// Menu is the menu as shown now.
+func (t *Tray) Menu() Menu {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return Build(t.loc, t.st, t.now())
+}
+
+// click runs what slot i shows now.
+func (t *Tray) click(i int) {
+	t.mu.Lock()
+	a := t.entries[i].Action
+	t.mu.Unlock()
+	t.Do(a)
+}
+
+// Do runs an entry's action. Pause and Resume show their new state at once (the
+// service's news confirms it).
+func (t *Tray) Do(a Action) {
+	switch a.Kind {
+	case DoOpen:
+		call(t.act.Open)
+	case DoNewChat:
+		call(t.act.NewChat)
+	case DoQuickAsk:
+		call(t.act.QuickAsk)
+	case DoOpenChat:
+		if t.act.OpenChat != nil {
+			t.act.OpenChat(a.ChatID)
+		}
+	case DoStop:
+		if t.act.Stop != nil {
+			t.act.Stop(a.Work)
+		}
+	case DoPause, DoResume:
+		paused := a.Kind == DoPause
+		t.mu.Lock()
+		st := t.st
+		st.Paused = paused
+		t.mu.Unlock()
+		t.Set(t.locale(), st)
+		if t.act.SetPaused != nil {
+			t.act.SetPaused(paused)
+		}
+	case DoQuit:
+		call(t.act.Quit)
+	}
+}
+
+func (t *Tray) locale() i18n.Locale {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.loc
 }
 
 func call(f func()) {
 	if f != nil {
 		f()
-	}
-}
-
-func tooltip(l i18n.Locale, next string) string { return i18n.T(l, "tray.tooltip", "next", next) }
-
-func pauseLabel(l i18n.Locale, paused bool) string {
-	if paused {
-		return i18n.T(l, "tray.resume")
-	}
-	return i18n.T(l, "tray.pause")
-}
-
-// SetLocale rewords the fixed entries in l; the caller sets the "Next:" entry again
-// (SetNext with a NextLabel in l).
-func (t *Tray) SetLocale(l i18n.Locale) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.loc == l {
-		return
-	}
-	t.loc = l
-	if !t.ready {
-		return
-	}
-	t.mOpen.SetTitle(i18n.T(l, "tray.open"))
-	t.mOpen.SetTooltip(i18n.T(l, "tray.open.tip"))
-	t.mNew.SetTitle(i18n.T(l, "tray.newChat"))
-	t.mNew.SetTooltip(i18n.T(l, "tray.newChat.tip"))
-	t.mNext.SetTooltip(i18n.T(l, "tray.next.tip"))
-	t.mPause.SetTitle(pauseLabel(l, t.paused))
-	t.mPause.SetTooltip(i18n.T(l, "tray.pause.tip"))
-	t.mQuit.SetTitle(i18n.T(l, "tray.quit"))
-	t.mQuit.SetTooltip(i18n.T(l, "tray.quit.tip"))
-}
-
-// SetNext sets the "Next:" entry and the tooltip (use NextLabel).
-func (t *Tray) SetNext(label string) {
-	t.mu.Lock()
-	t.next = label
-	ready, item, l := t.ready, t.mNext, t.loc
-	t.mu.Unlock()
-	if ready {
-		item.SetTitle(label)
-		systray.SetTooltip(tooltip(l, label))
-	}
-}
-
-// SetPaused shows the Pause/Resume entry for the given state.
-func (t *Tray) SetPaused(paused bool) {
-	t.mu.Lock()
-	t.paused = paused
-	ready, item, l := t.ready, t.mPause, t.loc
-	t.mu.Unlock()
-	if ready {
-		item.SetTitle(pauseLabel(l, paused))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
+	"hearth/backend/activity"
 	"hearth/backend/i18n"
 )
 
@@ -53,7 +55,7 @@ func menu(t *testing.T, conn *dbus.Conn) []item {
 	// again on the LayoutUpdated that follows). The labels, ids and clicks tested here
 	// are the same either way; the native smoke reads the menu through a real host.
 	obj := conn.Object(fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", os.Getpid()), "/StatusNotifierItem/menu")
-	ids := make([]int32, 32)
+	ids := make([]int32, 64)
 	for i := range ids {
 		ids[i] = int32(i + 1)
 	}
@@ -90,6 +92,9 @@ func TestTrayMenuOverDBus(t *testing.T) {
 	tr := New(testIcon(t, 256), i18n.English, Actions{
 		Open:      func() { clicks <- "open" },
 		NewChat:   func() { clicks <- "new" },
+		QuickAsk:  func() { clicks <- "quick" },
+		OpenChat:  func(id string) { clicks <- "chat " + id },
+		Stop:      func(w activity.Work) { clicks <- "stop " + w.Kind + " " + w.ID },
 		SetPaused: func(p bool) { clicks <- fmt.Sprint("paused ", p) },
 		Quit:      func() { clicks <- "quit" },
 	})
@@ -98,68 +103,100 @@ func TestTrayMenuOverDBus(t *testing.T) {
 	}
 	end := tr.Start()
 	defer end()
-	tr.SetNext("Next: tea at 16:40")
+	at := time.Now().Add(time.Minute)
+	st := State{Next: Next{Title: "tea", At: at, OK: true}, Model: "qwen3:4b",
+		Running: []activity.Work{{Kind: activity.Reminder, ID: "cron:ab12", Title: "Tea"}},
+		Recent:  []Chat{{ID: "s1", Title: "Plan the week"}, {ID: "s2", Title: "Soup"}}}
+	tr.Set(i18n.English, st)
 	conn, err := dbus.Connect(os.Getenv("DBUS_SESSION_BUS_ADDRESS"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	var items []item
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		items = menu(t, conn)
-		if len(items) == 5 && items[2].label == "Next: tea at 16:40" || time.Now().After(deadline) {
-			break
+	next := "Next: tea at " + at.Format("15:04")
+	if at.Day() != time.Now().Day() {
+		next = NextLabel(i18n.English, "tea", at, time.Now(), true, false)
+	}
+	want := []string{"Open Hearth", "New chat", "Quick ask…", "Recent chats", "Plan the week", "Soup", next,
+		"Stop: reminder “Tea”", "Model: qwen3:4b", "Pause reminders", "Quit"}
+	items := waitMenu(t, conn, want)
+	// Updates are cheap: the same state again sends the host nothing; a new running
+	// line sends that line's change, not the menu.
+	if err := conn.AddMatchSignal(dbus.WithMatchInterface("com.canonical.dbusmenu")); err != nil {
+		t.Fatal(err)
+	}
+	signals := make(chan *dbus.Signal, 100)
+	conn.Signal(signals)
+	for range 3 {
+		tr.Set(i18n.English, st)
+	}
+	more := st
+	more.Running = append(append([]activity.Work(nil), st.Running...), activity.Work{Kind: activity.Heartbeat, ID: "heartbeat"})
+	tr.Set(i18n.English, more)
+	waitMenu(t, conn, append(append(append([]string(nil), want[:7]...), "Stop: reminder “Tea”", "Stop: heartbeat check"), want[8:]...))
+	// Read the signals until the new line's update came, and a moment more for any other.
+	var changed []int32
+	var drain <-chan time.Time
+	for done := false; !done; {
+		select {
+		case sig := <-signals:
+			if sig.Name == "com.canonical.dbusmenu.ItemsPropertiesUpdated" {
+				for _, u := range sig.Body[0].([][]any) {
+					changed = append(changed, u[0].(int32))
+				}
+				if drain == nil {
+					drain = time.After(200 * time.Millisecond)
+				}
+			}
+		case <-drain:
+			done = true
+		case <-time.After(10 * time.Second):
+			t.Fatal("no item update for a new running line")
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	var labels []string
-	for _, it := range items {
-		labels = append(labels, it.label)
+	conn.RemoveSignal(signals)
+	// The new line is shown (visible, label, tooltip, enabled: a few updates of one item).
+	slices.Sort(changed)
+	if changed = slices.Compact(changed); len(changed) != 1 {
+		t.Errorf("items updated for one new running line: %v", changed)
 	}
-	want := []string{"Open Hearth", "New chat", "Next: tea at 16:40", "Pause reminders", "Quit"}
-	if strings.Join(labels, "|") != strings.Join(want, "|") {
-		t.Fatalf("menu %q, want %q", labels, want)
-	}
+	tr.Set(i18n.English, st)
+	items = waitMenu(t, conn, want)
 	obj := conn.Object(fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", os.Getpid()), "/StatusNotifierItem/menu")
-	click := func(i int) string {
+	click := func(label string) string {
 		t.Helper()
-		if err := obj.Call("com.canonical.dbusmenu.Event", 0, items[i].id, "clicked", dbus.MakeVariant(""), uint32(0)).Err; err != nil {
+		id, ok := items[label]
+		if !ok {
+			t.Fatalf("no entry %q in %v", label, items)
+		}
+		if err := obj.Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(0)).Err; err != nil {
 			t.Fatal(err)
 		}
 		select {
 		case c := <-clicks:
 			return c
 		case <-time.After(5 * time.Second):
-			t.Fatalf("click on %q did nothing", items[i].label)
+			t.Fatalf("click on %q did nothing", label)
 		}
 		return ""
 	}
-	if got := click(0); got != "open" {
-		t.Errorf("Open: %q", got)
+	for label, want := range map[string]string{"Open Hearth": "open", "New chat": "new", "Quick ask…": "quick",
+		"Soup": "chat s2", "Stop: reminder “Tea”": "stop reminder cron:ab12", "Pause reminders": "paused true"} {
+		if got := click(label); got != want {
+			t.Errorf("%s: %q, want %q", label, got, want)
+		}
 	}
-	if got := click(1); got != "new" {
-		t.Errorf("New chat: %q", got)
-	}
-	if got := click(3); got != "paused true" {
-		t.Errorf("Pause: %q", got)
-	}
-	time.Sleep(50 * time.Millisecond)
-	if l := menu(t, conn)[3].label; l != "Resume reminders" {
-		t.Errorf("after pause the entry reads %q", l)
-	}
+	// Pause shows Resume at once; the run ending and a new chat replace the lines.
+	st.Paused, st.Running, st.Recent = true, nil, []Chat{{ID: "s3", Title: "Quick question"}}
+	tr.Set(i18n.English, st)
+	items = waitMenu(t, conn, []string{"Open Hearth", "New chat", "Quick ask…", "Recent chats", "Quick question",
+		"Next: reminders paused", "Nothing running", "Model: qwen3:4b", "Resume reminders", "Quit"})
 	// A change of the UI language rewords the menu at once.
-	tr.SetLocale(i18n.Chinese)
-	tr.SetNext(NextLabel(i18n.Chinese, "tea", time.Now(), time.Now(), true, false))
-	time.Sleep(50 * time.Millisecond)
-	labels = nil
-	for _, it := range menu(t, conn) {
-		labels = append(labels, it.label)
-	}
-	if want := []string{"打开 Hearth", "新对话", "下一个：tea，今天 " + time.Now().Format("15:04"), "恢复提醒", "退出"}; strings.Join(labels, "|") != strings.Join(want, "|") {
-		t.Errorf("zh-CN menu %q, want %q", labels, want)
-	}
-	if got := click(4); got != "quit" {
+	st.Paused = false
+	tr.Set(i18n.Chinese, st)
+	items = waitMenu(t, conn, []string{"打开 Hearth", "新对话", "快速提问…", "最近的对话", "Quick question",
+		NextLabel(i18n.Chinese, "tea", at, time.Now(), true, false), "没有正在运行的任务", "模型：qwen3:4b", "暂停提醒", "退出"})
+	if got := click("退出"); got != "quit" {
 		t.Errorf("Quit: %q", got)
 	}
 	// The tooltip names the next reminder, in the language of the menu.
@@ -176,8 +213,31 @@ func TestTrayMenuOverDBus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := dbus.Store([]any{v.Value()}, &tip); err != nil || !strings.HasPrefix(tip.Title, "Hearth — 下一个：tea，今天 ") {
+	if err := dbus.Store([]any{v.Value()}, &tip); err != nil || !strings.HasPrefix(tip.Title, "Hearth — 下一个：tea，") {
 		t.Errorf("tooltip %+v (%v)", tip, err)
+	}
+}
+
+// waitMenu waits until the menu's visible labels are want, in order, and returns their ids.
+func waitMenu(t *testing.T, conn *dbus.Conn, want []string) map[string]int32 {
+	t.Helper()
+	var labels []string
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		items := menu(t, conn)
+		labels = labels[:0]
+		ids := map[string]int32{}
+		for _, it := range items {
+			labels = append(labels, it.label)
+			ids[it.label] = it.id
+		}
+		if strings.Join(labels, "|") == strings.Join(want, "|") {
+			return ids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("menu %q, want %q", labels, want)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

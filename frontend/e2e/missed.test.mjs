@@ -41,7 +41,7 @@ async function start(config, replies = []) {
   const jobs = jobsFile();
   const app = await startHearth({ ollamaHost: ollama.host, config, files: { [cron]: jobs.text } });
   open.push(() => chrome.close(), () => app.stop(), () => ollama.stop());
-  return { chrome, app, jobs };
+  return { chrome, app, jobs, ollama };
 }
 
 /** Opens the window once the scheduler has applied the policy (jobs.json changed). */
@@ -102,8 +102,11 @@ describe('reminders missed while Hearth was closed', () => {
     await brief.getByRole('button', { name: 'Dismiss' }).click();
     await box.waitFor({ state: 'detached' });
     await badge.waitFor({ state: 'detached' });
-    const stored = JSON.parse(readFileSync(join(app.home, 'state', 'hearth', 'notices.json'), 'utf8'));
-    assert.deepEqual(stored, []);
+    // The window drops a dismissed notice at once and tells the backend after: the file
+    // follows when the last dismissal is through.
+    const stored = () => JSON.parse(readFileSync(join(app.home, 'state', 'hearth', 'notices.json'), 'utf8'));
+    for (let i = 0; i < 100 && stored().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(stored(), []);
     assert.deepEqual(errors, []);
   });
 
@@ -173,6 +176,64 @@ describe('reminders missed while Hearth was closed', () => {
     await page.locator('[data-kind="missed"][data-outcome="done"]').filter({ hasText: 'Water plants' }).waitFor({ timeout: 20000 });
     await notice.getByRole('button', { name: 'Open chat' }).click();
     await page.getByTestId('msg-assistant').getByText('The plants are watered').waitFor();
+    assert.deepEqual(errors, []);
+  });
+
+  test('"Ask me" chosen in Settings makes every missed reminder ask; Skip, in the window or the notification, stays in its history', async () => {
+    // Settings › In the background: the choice is saved in config.json at once.
+    const first = await start(undefined);
+    const { page: settingsPage } = await openWindow(first.chrome, first.app, () => true);
+    await views(settingsPage).getByRole('button', { name: 'Settings' }).click();
+    const policy = settingsPage.getByLabel('Reminders missed while Hearth was closed');
+    await policy.selectOption({ label: 'Ask me each time (Run once or Skip)' });
+    let saved;
+    for (let i = 0; i < 50 && saved?.schedule?.missedRuns !== 'ask'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      saved = JSON.parse(readFileSync(first.app.configPath, 'utf8'));
+    }
+    assert.equal(saved.schedule.missedRuns, 'ask', JSON.stringify(saved));
+    await stopAll();
+
+    // The next start, with that config: the two missed reminders (no choice of their own)
+    // ask, and nothing runs.
+    const notifier = await startFakeNotifier();
+    open.push(() => notifier.stop());
+    const { chrome, app, ollama } = await start(saved);
+    const { page, errors } = await openWindow(chrome, app, (stored) => {
+      const brief = stored.find((j) => j.id === 'brief001');
+      return new Date(brief.nextRun) > new Date() && !stored.find((j) => j.id === 'anna0002').nextRun;
+    });
+    await views(page).getByRole('button', { name: 'Reminders' }).click();
+    const box = page.getByTestId('missed-notices');
+    const brief = box.locator('[data-kind="missed"][data-outcome="asking"]').filter({ hasText: 'Morning brief' });
+    const call = box.locator('[data-kind="missed"][data-outcome="asking"]').filter({ hasText: 'Call Anna' });
+    await brief.waitFor();
+    await call.waitFor();
+
+    // Skip in the window: the one-shot moves to Done, skipped, at the time of the answer.
+    await call.getByRole('button', { name: 'Skip' }).click();
+    await box.locator('[data-kind="missed"][data-outcome="skipped"]').filter({ hasText: 'Call Anna' }).waitFor();
+    const done = page.getByTestId('done-anna0002');
+    await done.waitFor().catch(async (err) => {
+      const list = await page.evaluate(() => window.go.main.App.ListJobs()).catch((e) => String(e));
+      throw new Error(`${err.message}\nListJobs: ${JSON.stringify(list)}\njobs.json: ${readFileSync(join(app.home, cron), 'utf8')}\n${app.log.join('').slice(-4000)}`);
+    });
+    assert.match(await done.innerText(), /^Call Anna\s+Skipped\s+at \w/);
+
+    // Skip in the notification: the repeating one's last run says skipped.
+    let ask;
+    for (let i = 0; i < 50 && !ask; i++) {
+      ask = (await notifier.list()).find((n) => n.title === 'Morning brief');
+      if (!ask) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(ask, 'no asking notification for Morning brief');
+    await notifier.invoke(ask.id, 'skip');
+    await box.locator('[data-kind="missed"][data-outcome="skipped"]').filter({ hasText: 'Morning brief' }).waitFor();
+    const last = page.getByTestId('job-brief001').getByTestId('reminder-last');
+    await last.getByText('Skipped').waitFor();
+    const stored = JSON.parse(readFileSync(join(app.home, cron), 'utf8')).jobs;
+    assert.deepEqual(stored.find((j) => j.id === 'brief001').history.map((r) => r.status), ['skipped']);
+    assert.equal(((await (await fetch(`${ollama.host}/_fake/chats`)).json()) ?? []).length, 0, 'a reminder that asks ran');
     assert.deepEqual(errors, []);
   });
 });

@@ -35,7 +35,7 @@ import { fakeMemory } from './lib/stores/memory-fixture';
 export function fakeApi(over: Partial<Api> = {}) {
   const runs = new Map<string, (ev: RunEvent) => void>();
   const pulls = new Map<string, (ev: import('./lib/api').PullEvent) => void>();
-  const listeners: BackgroundListeners = { background: new Set(), open: new Set(), newChat: new Set() };
+  const listeners: BackgroundListeners = { background: new Set(), open: new Set(), newChat: new Set(), quickAsk: new Set() };
   const checked = new Set<(r: import('./lib/api').ModelCheck) => void>();
   const api = {
     status: vi.fn(async () => fakeStatus()),
@@ -122,6 +122,10 @@ export function fakeApi(over: Partial<Api> = {}) {
     emitNewSession() {
       for (const fn of listeners.newChat) fn();
     },
+    /** The tray's Quick ask opening (true) or the window leaving it (false). */
+    emitQuickAsk(open: boolean) {
+      for (const fn of listeners.quickAsk) fn(open);
+    },
   };
 }
 
@@ -175,6 +179,7 @@ interface BackgroundListeners {
   background: Set<(ev: import('./lib/api').BackgroundEvent) => void>;
   open: Set<(id: string) => void>;
   newChat: Set<() => void>;
+  quickAsk: Set<(open: boolean) => void>;
 }
 
 export function fakeBackgroundSettings(
@@ -218,5 +223,7 @@ function fakeReminderApi(listeners: BackgroundListeners) {
     onBackground: on(listeners.background),
     onOpenSession: on(listeners.open),
     onNewSession: on(listeners.newChat),
+    onQuickAsk: on(listeners.quickAsk),
+    quickAskDone: vi.fn(async () => {}),
   };
 }

@@ -4,7 +4,7 @@ import RemindersView from './RemindersView.svelte';
 import Sidebar from './Sidebar.svelte';
 import { createApp } from '../lib/app.svelte';
 import { listenBackground } from '../lib/background';
-import { locale } from '../lib/i18n.svelte';
+import { locale, setLocale } from '../lib/i18n.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeApi, fakeBackgroundSettings } from '../test-fixtures';
 import type { Notice } from '../lib/api';
@@ -121,6 +121,28 @@ describe('Reminders view: notices of reminders missed while Hearth was closed', 
     // The file is still damaged: the view's own error says so from then on.
     await vi.waitFor(() => expect(screen.queryByTestId('notice-f1')).toBeNull());
     expect(screen.getAllByText(/is damaged/)).toHaveLength(1);
+  });
+
+  it('words the jobs-file notice in the UI language from its code', async () => {
+    setLocale('zh-CN');
+    try {
+      const { app } = setup([
+        {
+          id: 'f2',
+          kind: 'jobsFile',
+          at: today(9).toISOString(),
+          text: 'The reminders file /d/jobs.json is damaged: bad (hint: …)',
+          code: 'schedule.jobsFile.damaged',
+          args: { path: '/d/jobs.json', error: 'bad' },
+        } as unknown as Notice,
+      ]);
+      render(RemindersView, { props: { app } });
+      const n = await screen.findByTestId('notice-f2');
+      expect(n.textContent).toContain('提醒文件 /d/jobs.json 已损坏：bad');
+      expect(n.textContent).not.toContain('is damaged');
+    } finally {
+      setLocale('en');
+    }
   });
 });
 

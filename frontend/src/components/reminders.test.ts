@@ -50,6 +50,28 @@ describe('RemindersView', () => {
     expect(within(b).getByRole('button', { name: 'Resume' })).toBeTruthy();
   });
 
+  it('shows a skipped missed run as skipped, with when it was due, and no error', async () => {
+    const due = new Date(Date.now() - 3 * 3600_000);
+    const at = new Date(Date.now() - 3600_000).toISOString();
+    const skipped = {
+      id: 'c3',
+      name: 'Brief',
+      message: 'brief me',
+      schedule: { kind: 'every', everySeconds: 86400 },
+      nextRun: soon(),
+      lastRun: at,
+      lastStatus: 'skipped',
+      history: [{ at, status: 'skipped', due: due.toISOString() }],
+    } as unknown as Job;
+    mount({ listJobs: vi.fn(async () => [skipped]) });
+    const c = await screen.findByTestId('job-c3');
+    expect(within(c).getByTestId('reminder-last').textContent).toMatch(/Skipped/);
+    expect(within(c).queryByRole('alert')).toBeNull();
+    expect(within(c).getByText(/^was due /).textContent).toContain(
+      new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit' }).format(due),
+    );
+  });
+
   it('runs, pauses and deletes (after a confirmation)', async () => {
     const { mocks } = mount();
     const a = await screen.findByTestId('job-a1');

@@ -188,6 +188,13 @@ export const api = {
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),
   onNewSession: (fn: () => void) => EventsOn('session:new', fn),
+  // The tray's Quick ask (app_quickask.go): the window becomes a small box (true) and back (false).
+  onQuickAsk: (fn: (open: boolean) => void): (() => void) => {
+    const offs = [EventsOn('quickask:open', () => fn(true)), EventsOn('quickask:close', () => fn(false))];
+    return () => offs.forEach((off) => off());
+  },
+  /** Puts the window back as it was before Quick ask (stay: keep it shown, to open the answer's chat). */
+  quickAskDone: (stay: boolean) => App.QuickAskDone(stay),
   listMcpServers: () => App.ListMCPServers(),
   saveMcpServer: (name: string, c: McpConfig) => App.SaveMCPServer(name, c),
   removeMcpServer: (name: string) => App.RemoveMCPServer(name),

@@ -22,6 +22,19 @@ describe('background events in the window', () => {
     expect(mocks.listSessions).not.toHaveBeenCalled();
   });
 
+  it('reads the jobs again when they change during the view\'s first read', async () => {
+    const { app, mocks, emitBackground } = setup();
+    let answer: (v: []) => void = () => {};
+    mocks.listJobs.mockImplementationOnce(() => new Promise((r) => (answer = r)));
+    const first = app.reminders.refresh();
+    await vi.waitFor(() => expect(mocks.listJobs).toHaveBeenCalledTimes(1));
+    // A skip is recorded while that read is on its way: its answer may be older.
+    emitBackground({ kind: 'jobs' });
+    answer([]);
+    await first;
+    expect(mocks.listJobs).toHaveBeenCalledTimes(2);
+  });
+
   it('lists the chat a reminder reached and reloads it when it is open', async () => {
     const { app, mocks, emitBackground } = setup();
     await app.chat.open('cron:a1');

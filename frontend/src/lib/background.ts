@@ -13,8 +13,9 @@ const reachesAChat = new Set<BackgroundEvent['kind']>(['message', 'reminder', 'h
 export function onBackgroundEvent(app: Ctx, ev: BackgroundEvent): void {
   if (ev.kind === 'notice' || ev.kind === 'jobs') void app.notices.refresh();
   if (ev.kind === 'jobs') {
-    // The view reads the jobs when it opens; until then there is nothing to refresh.
-    if (app.reminders.loaded) void app.reminders.refresh();
+    // The view reads the jobs when it opens; until then there is nothing to refresh. A
+    // change during that first read is read again after it (the read may predate it).
+    if (app.reminders.loaded || app.reminders.loading) void app.reminders.refresh();
     return;
   }
   if (!reachesAChat.has(ev.kind)) return;

@@ -1100,6 +1100,8 @@ export namespace reminders {
 	    // Go type: time
 	    at: any;
 	    text?: string;
+	    code?: string;
+	    args?: Record<string, string>;
 	    jobId?: string;
 	    title?: string;
 	    sessionId?: string;
@@ -1120,6 +1122,8 @@ export namespace reminders {
 	        this.kind = source["kind"];
 	        this.at = this.convertValues(source["at"], null);
 	        this.text = source["text"];
+	        this.code = source["code"];
+	        this.args = source["args"];
 	        this.jobId = source["jobId"];
 	        this.title = source["title"];
 	        this.sessionId = source["sessionId"];
@@ -1186,6 +1190,8 @@ export namespace schedule {
 	    error?: string;
 	    runId?: string;
 	    durationMs?: number;
+	    // Go type: time
+	    due: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunRecord(source);
@@ -1198,6 +1204,7 @@ export namespace schedule {
 	        this.error = source["error"];
 	        this.runId = source["runId"];
 	        this.durationMs = source["durationMs"];
+	        this.due = this.convertValues(source["due"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

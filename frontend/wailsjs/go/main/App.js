@@ -170,6 +170,10 @@ export function PullModel(arg1) {
   return window['go']['main']['App']['PullModel'](arg1);
 }
 
+export function QuickAskDone(arg1) {
+  return window['go']['main']['App']['QuickAskDone'](arg1);
+}
+
 export function ReadMemoryFile(arg1) {
   return window['go']['main']['App']['ReadMemoryFile'](arg1);
 }

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"time"
+
+	"hearth/backend/activity"
+	"hearth/backend/event"
+	"hearth/backend/schedule"
+)
+
+// observeActivity keeps the Activity board from the runs' own events: a run_started
+// puts its chat on the board as a chat, a reminder or the heartbeat, its run_finished
+// takes it off. Helpers' runs (in sessions of their own) are left out: they stop with
+// the chat that spawned them.
+func (a *App) observeActivity(ev event.Event) {
+	switch ev.Type {
+	case event.RunStarted:
+		if w, ok := a.workOf(ev.SessionID); ok {
+			w.Run, w.Started = ev.RunID, time.Now()
+			a.Activity.Begin(w)
+		}
+	case event.RunFinished:
+		a.Activity.End(ev.RunID)
+	}
+}
+
+// workOf says what a run in sessionID is.
+func (a *App) workOf(sessionID string) (activity.Work, bool) {
+	if sessionID == schedule.HeartbeatSession {
+		return activity.Work{Kind: activity.Heartbeat, ID: sessionID}, true
+	}
+	if j, ok := a.Reminders.RunningJob(sessionID); ok {
+		return activity.Work{Kind: activity.Reminder, ID: sessionID, Title: j.Title()}, true
+	}
+	m, err := a.Sessions.Store().Meta(sessionID)
+	if err != nil {
+		return activity.Work{}, false // not one of the chats: a helper's
+	}
+	return activity.Work{Kind: activity.Chat, ID: sessionID, Title: m.Title}, true
+}
+
+// StopWork stops one thing the Activity board lists (the tray's Stop): a chat's,
+// reminder's or the heartbeat's turn ends as cancelled, a Dream pass before it writes.
+// It reports whether anything was running.
+func (a *App) StopWork(w activity.Work) bool {
+	if w.Kind == activity.Dream {
+		return a.Dream.Stop()
+	}
+	return a.Chat.Stop(w.ID)
+}

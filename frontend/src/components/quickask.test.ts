@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen, fireEvent, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
+
+import App from '../App.svelte';
+import { createStatusStore } from '../lib/stores/status.svelte';
+import { fakeApi, fakeStatus } from '../test-fixtures';
+
+// The tray's Quick ask as the window shows it: "quickask:open" covers the window with the
+// small view; one question goes out as a new chat and its answer streams in; Open in
+// Hearth opens that chat in the full window, Esc just puts the window back.
+async function openQuickAsk() {
+  localStorage.setItem('hearth.firstRunDone', '1');
+  const fake = fakeApi();
+  const store = createStatusStore(vi.fn(async () => fakeStatus()));
+  render(App, { props: { store, api: fake.api } });
+  await tick();
+  fake.emitQuickAsk(true);
+  await tick();
+  return fake;
+}
+
+const flush = () => new Promise((r) => requestAnimationFrame(() => r(null)));
+
+describe('Quick ask', () => {
+  it('asks one question in a new chat and opens it in the full window', async () => {
+    const fake = await openQuickAsk();
+    const view = screen.getByTestId('quick-ask');
+    const box = within(view).getByTestId('quick-input') as HTMLTextAreaElement;
+    expect(document.activeElement).toBe(box);
+    await fireEvent.input(box, { target: { value: 'How long do eggs boil?' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(fake.mocks.send).toHaveBeenCalledWith(expect.objectContaining({ sessionId: '', text: 'How long do eggs boil?' }));
+    await tick();
+    expect(within(view).getByTestId('quick-question').textContent).toBe('How long do eggs boil?');
+    fake.emitRun('r1', 'run_started', { sessionId: 'q1', model: 'qwen3:4b' });
+    fake.emitRun('r1', 'text_delta', { sessionId: 'q1', text: 'About **seven** minutes.' });
+    fake.emitRun('r1', 'run_finished', { sessionId: 'q1', status: 'ok' });
+    await flush();
+    await tick();
+    const answer = within(view).getByTestId('quick-answer');
+    expect(answer.textContent).toContain('About seven minutes.');
+    expect(answer.querySelector('strong')?.textContent).toBe('seven');
+    await fireEvent.click(within(view).getByRole('button', { name: 'Open in Hearth' }));
+    expect(fake.mocks.quickAskDone).toHaveBeenCalledWith(true);
+    expect(screen.queryByTestId('quick-ask')).toBeNull();
+    expect(fake.mocks.loadSession).toHaveBeenCalledWith('q1');
+  });
+
+  it('Esc puts the window back without opening anything or stopping the chat underneath', async () => {
+    const fake = await openQuickAsk();
+    await fireEvent.keyDown(screen.getByTestId('quick-input'), { key: 'Escape' });
+    expect(fake.mocks.quickAskDone).toHaveBeenCalledWith(false);
+    expect(fake.mocks.stop).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('quick-ask')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'New chat' })).toBeTruthy();
+  });
+
+  it('leaves when the backend puts the window back (the tray opened the full window)', async () => {
+    const fake = await openQuickAsk();
+    fake.emitQuickAsk(false);
+    await tick();
+    expect(screen.queryByTestId('quick-ask')).toBeNull();
+    expect(fake.mocks.quickAskDone).not.toHaveBeenCalled();
+  });
+});
