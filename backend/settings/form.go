@@ -3,6 +3,7 @@ package settings
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -42,6 +43,11 @@ type Settings struct {
 	AllowedPaths        []string           `json:"allowedPaths"`
 	Theme               string             `json:"theme"`
 	Language            string             `json:"language"`
+	// SystemLanguage is what "auto" means on this machine, read from the POSIX locale
+	// variables as the tray and notifications read it: the web view's own idea of the
+	// language can differ (WebKitGTK falls back to English when the locale is not
+	// generated), and the window must speak as the tray does.
+	SystemLanguage string `json:"systemLanguage"`
 	// MemoryWindow is agents.defaults.memoryWindow (messages kept before older ones
 	// are consolidated into memory); RecallEnabled is agents.defaults.recallBlock.enabled.
 	MemoryWindow  int  `json:"memoryWindow"`
@@ -81,6 +87,7 @@ func (s *Service) Settings() Settings {
 		AllowedPaths:        append([]string{}, c.Tools.AllowedPaths...),
 		Theme:               c.UI.Theme,
 		Language:            c.UI.Language,
+		SystemLanguage:      string(i18n.Resolve("auto", os.Getenv)),
 		MemoryWindow:        d.MemoryWindow,
 		RecallEnabled:       d.RecallBlock.Enabled,
 	}

@@ -37,3 +37,19 @@ func TestSaveSettingsMemoryFields(t *testing.T) {
 		t.Errorf("a refused save changed the config: %d", s.Config().Agents.Defaults.MemoryWindow)
 	}
 }
+
+// "auto" is resolved where the tray resolves it, from the locale variables, so the
+// window does not follow a web view that fell back to English.
+func TestSettingsSaySystemLanguage(t *testing.T) {
+	setXDG(t)
+	for _, c := range []struct{ lang, want string }{{"zh_CN.UTF-8", "zh-CN"}, {"en_GB.UTF-8", "en"}, {"C", "en"}} {
+		t.Setenv("LANGUAGE", "")
+		t.Setenv("LC_ALL", "")
+		t.Setenv("LC_MESSAGES", "")
+		t.Setenv("LANG", c.lang)
+		s := Open(Options{Getenv: func(string) string { return "" }})
+		if got := s.Settings().SystemLanguage; got != c.want {
+			t.Errorf("LANG=%s: systemLanguage %q, want %q", c.lang, got, c.want)
+		}
+	}
+}

@@ -13,11 +13,14 @@ import { createSessionsStore } from './stores/sessions.svelte';
 import { createSettingsStore } from './stores/settings.svelte';
 import { createStatusStore, type StatusStore } from './stores/status.svelte';
 
-export function applyAppearance(s: Pick<Settings, 'theme' | 'language'>) {
+export function applyAppearance(s: Pick<Settings, 'theme' | 'language'> & { systemLanguage?: string }) {
   if (typeof document === 'undefined') return;
   if (s.theme === 'light' || s.theme === 'dark') document.documentElement.dataset.theme = s.theme;
   else delete document.documentElement.dataset.theme;
-  setLocale(resolveLocale(s.language || 'auto', globalThis.navigator?.languages ?? []));
+  // "auto" means what the backend read from the locale variables (the tray speaks it too);
+  // the web view's own languages only where the backend did not say.
+  const system = s.systemLanguage ? [s.systemLanguage] : (globalThis.navigator?.languages ?? []);
+  setLocale(resolveLocale(s.language || 'auto', system));
 }
 
 export function createApp(api: Api = realApi, status?: StatusStore, probe?: PerfProbe) {

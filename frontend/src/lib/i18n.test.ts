@@ -77,3 +77,20 @@ describe('i18n', () => {
     expect(backendKeys.filter((k) => ownKeys.has(k))).toEqual([]);
   });
 });
+
+describe('applyAppearance', () => {
+  afterEach(() => setLocale('en'));
+
+  it('takes "auto" from the backend system language before the web view\'s own', async () => {
+    const { applyAppearance } = await import('./app.svelte');
+    const { locale } = await import('./i18n.svelte');
+    const langs = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US']);
+    applyAppearance({ theme: 'auto', language: 'auto', systemLanguage: 'zh-CN' });
+    expect(locale()).toBe('zh-CN');
+    applyAppearance({ theme: 'auto', language: 'auto' });
+    expect(locale()).toBe('en');
+    applyAppearance({ theme: 'auto', language: 'en', systemLanguage: 'zh-CN' });
+    expect(locale()).toBe('en');
+    langs.mockRestore();
+  });
+});

@@ -1776,6 +1776,7 @@ export namespace settings {
 	    allowedPaths: string[];
 	    theme: string;
 	    language: string;
+	    systemLanguage: string;
 	    memoryWindow: number;
 	    recallEnabled: boolean;
 	
@@ -1802,6 +1803,7 @@ export namespace settings {
 	        this.allowedPaths = source["allowedPaths"];
 	        this.theme = source["theme"];
 	        this.language = source["language"];
+	        this.systemLanguage = source["systemLanguage"];
 	        this.memoryWindow = source["memoryWindow"];
 	        this.recallEnabled = source["recallEnabled"];
 	    }
