@@ -39,6 +39,9 @@ func helperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "hearth sandbox: bad request: %v\n", err)
 		return 125
 	}
+	if req.NS && !req.Inside {
+		return enterNamespaces(req, args[1:])
+	}
 	if req.NS {
 		if err := setupNamespaces(req.Policy); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
@@ -56,6 +59,10 @@ func helperMain(args []string) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 
+	if err := dropCaps(); err != nil {
+		fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
+		return 125
+	}
 	wd, _ := os.Getwd()
 	proc, err := os.StartProcess(args[1], args[2:], &os.ProcAttr{
 		Dir: wd, Env: os.Environ(),
@@ -75,6 +82,38 @@ func helperMain(args []string) int {
 		return 128 + int(syscall.SIGTERM)
 	}
 	return code
+}
+
+// enterNamespaces is the helper's first step: it starts its second step in new
+// namespaces (see wrapHelper), passes stop signals on and returns its exit code.
+func enterNamespaces(req request, prog []string) int {
+	req.Inside = true
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	wd, _ := os.Getwd()
+	argv := append([]string{os.Args[0], HelperArg, encodeRequest(req)}, prog...)
+	proc, err := os.StartProcess("/proc/self/exe", argv, &os.ProcAttr{
+		Dir: wd, Env: os.Environ(),
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Sys:   nsAttr(req.Network),
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hearth sandbox: enter namespaces: %v\n", err)
+		return 125
+	}
+	go func() {
+		for s := range sigs {
+			_ = proc.Signal(s)
+		}
+	}()
+	st, err := proc.Wait()
+	if err != nil {
+		return 125
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return st.ExitCode()
 }
 
 // reap waits for children until pid ends and returns its exit code the shell's way. A
@@ -175,14 +214,17 @@ func descendants(root int) []int {
 	return out
 }
 
-// setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it hides
-// Hearth's folders and the sockets under /run, mounts a /proc that shows only this
+// setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it makes every
+// mount read-only but the writable folders, hides Hearth's folders and the sockets under /run, mounts a /proc that shows only this
 // namespace, gives /dev/shm a private tmpfs, and brings up a private loopback.
 func setupNamespaces(p Policy) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
 	keep := resolved(p.Writable)
+	if err := readOnlyRoot(keep); err != nil {
+		return err
+	}
 	for _, h := range resolved(p.Hidden) {
 		if err := hideTree(h, keep); err != nil {
 			return fmt.Errorf("hide %s: %w", h, err)

@@ -2,11 +2,13 @@ package sandbox
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -93,6 +95,41 @@ func TestHelperConfines(t *testing.T) {
 			if code != 0 || out != "keep" {
 				t.Errorf("temp write / outside read: %d %q", code, out)
 			}
+			if !ns {
+				return // Landlock does not govern mode, owner or times (docs/safety.md)
+			}
+			// Mode, owner and times: refused outside by the read-only mounts, whoever runs
+			// Hearth (as root too, whose command keeps no capabilities to undo them).
+			keep := filepath.Join(f.outside, "keep.txt")
+			before := statLine(t, keep)
+			for _, c := range []string{
+				"chmod 600 " + keep,
+				"chown $(id -u):$(id -g) " + keep,
+				"touch -d 2000-01-01 " + keep,
+				// Undoing the mounts first; the hidden file reads as empty.
+				"umount -l " + f.hidden + " 2>/dev/null; mount -o remount,rw / 2>/dev/null; mount -o remount,rw " + f.outside + " 2>/dev/null; cat " + f.hidden + "/config.json; chmod 600 " + keep,
+			} {
+				out, code := runIn(t, s.opts.Exe, req, f.ws, c)
+				if code == 0 || strings.Contains(out, "SECRET-KEY") {
+					t.Errorf("%q succeeded outside: %d %q", c, code, out)
+				}
+				if got := statLine(t, keep); got != before {
+					t.Errorf("%q changed %s: %s -> %s", c, keep, before, got)
+				}
+			}
+			out, code = runIn(t, s.opts.Exe, req, f.ws, "chmod 600 inside.txt && chown $(id -u):$(id -g) inside.txt && touch -d 2001-01-01 inside.txt && stat -c '%a %y' inside.txt")
+			if code != 0 || !strings.HasPrefix(out, "600 2001-01-01") {
+				t.Errorf("mode, owner and times inside the workspace: %d %q", code, out)
+			}
 		})
 	}
+}
+
+func statLine(t *testing.T, p string) string {
+	t.Helper()
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("mode=%o uid=%d gid=%d mtime=%d ctime=%d", st.Mode, st.Uid, st.Gid, st.Mtim.Nano(), st.Ctim.Nano())
 }

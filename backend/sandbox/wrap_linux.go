@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // wrapHelper makes cmd start the helper, which runs the original program.
@@ -19,19 +21,34 @@ func wrapHelper(cmd *exec.Cmd, exe string, req request) {
 	cmd.Path, cmd.Args = exe, args
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if req.NS {
-		// The helper is PID 1 of its own PID namespace: when it dies, the kernel kills
-		// everything in it, so a parent-death SIGKILL is enough.
+		// The helper enters the namespaces in a second step (enterNamespaces): the
+		// process that writes a new user namespace's ID maps must be allowed to open
+		// the child's /proc files, and a child of non-dumpable Hearth has them owned by
+		// root until it execs — so for anyone but root a direct start would fail.
+		// Whichever step dies, the other and everything inside die with it.
 		attr.Pdeathsig = syscall.SIGKILL
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-		if !req.Network {
-			attr.Cloneflags |= syscall.CLONE_NEWNET
-		}
-		uid, gid := os.Getuid(), os.Getgid()
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		attr.GidMappingsEnableSetgroups = false
 	}
 	cmd.SysProcAttr = attr
+}
+
+// nsAttr starts the helper's second step in new user, mount, PID, IPC and (without
+// network) network namespaces, as PID 1 of its own: when it dies, the kernel kills
+// everything in it, so a parent-death SIGKILL is enough.
+func nsAttr(network bool) *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+	if !network {
+		attr.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.GidMappingsEnableSetgroups = false
+	// The helper keeps your user ID, so execve would drop the capabilities the new
+	// user namespace gave it; these two it needs for its mounts and its loopback
+	// (dropCaps clears them again before the command runs).
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
+	return attr
 }
 
 // wrapBubblewrap confines cmd with bubblewrap where the kernel has no Landlock.
@@ -88,6 +105,7 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}, grace time.Duration) {
 
 func probe(o Options) Status {
 	st := Status{Mode: ModeNone}
+	var nsErr error
 	if v, err := ll.LandlockGetABIVersion(); err == nil && v > 0 {
 		st.LandlockABI = v
 	}
@@ -96,7 +114,8 @@ func probe(o Options) Status {
 	}
 	switch {
 	case st.LandlockABI > 0:
-		st.Namespaces = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true}) == nil
+		nsErr = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true})
+		st.Namespaces = nsErr == nil
 		if st.Namespaces || tryHelper(o.Exe, request{Policy: Policy{Confine: true}}) == nil {
 			st.Mode = ModeLandlock
 		}
@@ -113,7 +132,7 @@ func probe(o Options) Status {
 		if st.Namespaces {
 			st.Summary += " with user, PID, mount and network namespaces"
 		} else {
-			st.Summary += " without namespaces (user namespaces are not available): Hearth's folders are hidden by Landlock rules alone"
+			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", nsWhy(nsErr))
 		}
 	case ModeBubblewrap:
 		st.Summary = "bubblewrap (this kernel has no Landlock)"
@@ -125,6 +144,26 @@ func probe(o Options) Status {
 		}
 	}
 	return st
+}
+
+// nsWhy says in a few words why the namespaces could not be made.
+func nsWhy(err error) string {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	switch {
+	case strings.Contains(msg, "enter namespaces"):
+		return "user namespaces are not available"
+	case strings.Contains(msg, "mount /proc"):
+		return "a /proc of their own is refused here, as inside some containers"
+	case msg != "":
+		if i := strings.LastIndex(msg, "hearth sandbox: "); i >= 0 {
+			msg = msg[i+len("hearth sandbox: "):]
+		}
+		return "the namespaces could not be set up: " + strings.TrimSpace(msg)
+	}
+	return "user namespaces are not available"
 }
 
 // tryHelper starts the helper with `true` under req and reports whether it ran.
