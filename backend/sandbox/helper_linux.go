@@ -9,8 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -118,8 +116,13 @@ func enterNamespaces(req request, prog []string) int {
 
 // reap waits for children until pid ends and returns its exit code the shell's way. A
 // stop signal ends everything at once. It polls rather than blocks so the signal is
-// handled on this thread (see helperMain).
+// handled on this thread (see helperMain); between polls it waits on a pidfd of the
+// command, so the command's end is seen at once, not at the next tick.
 func reap(pid int, sigs <-chan os.Signal, ns bool) (code int, stopped bool) {
+	pfd, perr := unix.PidfdOpen(pid, 0)
+	if perr == nil {
+		defer unix.Close(pfd)
+	}
 	code = -1
 	for code < 0 {
 		select {
@@ -134,6 +137,10 @@ func reap(pid int, sigs <-chan os.Signal, ns bool) (code int, stopped bool) {
 		case errors.Is(err, unix.EINTR):
 		case err != nil:
 			return 1, stopped
+		case got == 0 && perr == nil:
+			// Readable once the command has ended; orphans that end meanwhile are
+			// reaped on the next round, at most 10 ms later.
+			_, _ = unix.Poll([]unix.PollFd{{Fd: int32(pfd), Events: unix.POLLIN}}, 10)
 		case got == 0:
 			time.Sleep(10 * time.Millisecond)
 		case got == pid && ws.Signaled():
@@ -173,45 +180,6 @@ func endAll(ns bool) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-}
-
-// descendants lists the live processes below root.
-func descendants(root int) []int {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	parent := map[int]int{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 || f[0] == "Z" {
-			continue
-		}
-		parent[pid], _ = strconv.Atoi(f[1])
-	}
-	var out []int
-	for pid := range parent {
-		for p, n := parent[pid], 0; p > 0 && n < 64; p, n = parent[p], n+1 {
-			if p == root {
-				out = append(out, pid)
-				break
-			}
-		}
-	}
-	return out
 }
 
 // setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it makes every
