@@ -133,3 +133,69 @@ func statLine(t *testing.T, p string) string {
 	}
 	return fmt.Sprintf("mode=%o uid=%d gid=%d mtime=%d ctime=%d", st.Mode, st.Uid, st.Gid, st.Mtim.Nano(), st.Ctim.Nano())
 }
+
+// A Hearth folder inside a writable one (Hearth's folders under an allowed ~, or under
+// $TMPDIR) stays unreadable and whole in both modes: covered by a mount with namespaces,
+// granted around by Landlock alone. The rest of the writable folder stays writable; with
+// Landlock alone nothing new can be made directly in the folders on the way to it (and
+// nothing there renamed), with namespaces those folders are as writable as the rest.
+func TestHiddenInsideWritable(t *testing.T) {
+	s := New(Options{})
+	st := s.Status()
+	if st.LandlockABI == 0 {
+		t.Skip("this kernel has no Landlock")
+	}
+	for _, ns := range []bool{true, false} {
+		if ns && !st.Namespaces {
+			continue
+		}
+		t.Run("ns="+strconv.FormatBool(ns), func(t *testing.T) {
+			home, _ := filepath.EvalSymlinks(t.TempDir())
+			hidden := filepath.Join(home, ".config", "hearth")
+			for _, d := range []string{hidden, filepath.Join(home, "Documents"), filepath.Join(home, ".config", "other")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for p, body := range map[string]string{filepath.Join(hidden, "config.json"): "SECRET-KEY", filepath.Join(home, ".bashrc"): "# rc\n"} {
+				if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			req := request{Policy: Policy{Writable: []string{home}, Hidden: []string{hidden}, Confine: true}, NS: ns}
+			for _, c := range []string{
+				"cat .config/hearth/config.json",
+				"grep -r SECRET . 2>/dev/null",
+				"ln -s ../.config/hearth Documents/link; cat Documents/link/config.json",
+				"mv .config/hearth Documents/stolen; cat Documents/stolen/config.json",
+				"mv .config .config-old; cat .config-old/hearth/config.json",
+				"rm -rf .config/hearth",
+				"echo '{}' > .config/hearth/config.json",
+			} {
+				out, _ := runIn(t, s.opts.Exe, req, home, c)
+				if strings.Contains(out, "SECRET-KEY") {
+					t.Errorf("%q read the hidden file: %q", c, out)
+				}
+				if moved := filepath.Join(home, ".config-old"); ns {
+					// With namespaces a folder on the way may be renamed (the cover
+					// moves with it): the hidden folder is unread and whole, elsewhere.
+					_ = os.Rename(moved, filepath.Join(home, ".config"))
+				}
+				if b, err := os.ReadFile(filepath.Join(hidden, "config.json")); err != nil || string(b) != "SECRET-KEY" {
+					t.Fatalf("%q changed the hidden folder: %q %v", c, b, err)
+				}
+			}
+			out, code := runIn(t, s.opts.Exe, req, home, "echo doc > Documents/new.txt && echo x > .config/other/o && echo '# more' >> .bashrc && cat Documents/new.txt .bashrc")
+			if code != 0 || out != "doc\n# rc\n# more\n" {
+				t.Errorf("writing beside the hidden folder: %d %q", code, out)
+			}
+			out, code = runIn(t, s.opts.Exe, req, home, "echo new > made-here.txt")
+			if ns && code != 0 {
+				t.Errorf("with namespaces, a new file directly in the writable folder: %d %q", code, out)
+			}
+			if !ns && code == 0 {
+				t.Errorf("Landlock alone cannot grant making files in a folder on the way to a hidden one without granting it inside that folder too; docs/safety.md says so, yet it worked")
+			}
+		})
+	}
+}
