@@ -48,15 +48,19 @@ func runInOuterJails(t *testing.T, name string) {
 // runInOuterJail runs one jail; false when it could not be made (the subtest skips).
 func runInOuterJail(t *testing.T, bwrap, kind, name string) bool {
 	root := t.TempDir()
-	exe := os.Args[0]
+	exe, err := os.Executable() // absolute: the jail starts in root
+	if err != nil {
+		t.Fatal(err)
+	}
 	var pre []string
 	if kind == jailUser && os.Getuid() == 0 {
 		// As nobody, with a copy of this binary it can run and a folder it owns.
 		if err := os.Chmod(filepath.Dir(root), 0o711); err != nil {
 			t.Fatal(err)
 		}
+		self := exe
 		exe = filepath.Join(root, "tools.test")
-		if err := copyExe(os.Args[0], exe); err != nil {
+		if err := copyExe(self, exe); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Chown(root, 65534, 65534); err != nil {
