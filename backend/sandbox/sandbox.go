@@ -77,6 +77,9 @@ type Status struct {
 type Options struct {
 	// Exe is the Hearth binary to re-execute; empty means this process's own.
 	Exe string
+	// Force ModeBubblewrap uses bubblewrap even where Landlock works (tests of that
+	// fallback; it still needs to work on this machine).
+	Force Mode
 }
 
 // Sandbox wraps commands. It probes the machine once, on first use.

@@ -199,3 +199,63 @@ func TestHiddenInsideWritable(t *testing.T) {
 		})
 	}
 }
+
+// The bubblewrap fallback keeps the same rules: a Hearth folder inside a writable one
+// stays covered, the workspace inside Hearth's data folder stays writable, nothing
+// outside can be written or have its mode changed, and the command has no capabilities
+// (bubblewrap started by root keeps them all unless told otherwise).
+func TestBubblewrapConfines(t *testing.T) {
+	s := New(Options{Force: ModeBubblewrap})
+	if st := s.Status(); st.Mode != ModeBubblewrap {
+		t.Skipf("bubblewrap does not work here: %s", st.Summary)
+	}
+	home, _ := filepath.EvalSymlinks(t.TempDir())
+	hidden, data := filepath.Join(home, ".config", "hearth"), filepath.Join(home, ".local", "share", "hearth")
+	ws, outside := filepath.Join(data, "workspace"), filepath.Join(t.TempDir(), "outside")
+	for _, d := range []string{hidden, ws, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, body := range map[string]string{filepath.Join(hidden, "config.json"): "SECRET-KEY", filepath.Join(data, "sessions.jsonl"): "SECRET-KEY", filepath.Join(outside, "keep.txt"): "keep"} {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Policy{Writable: []string{home, ws}, Hidden: []string{hidden, data}, Confine: true}
+	run := func(script string) (string, int) {
+		c := exec.Command("/bin/sh", "-c", script)
+		c.Dir, c.Env = ws, []string{"PATH=/usr/bin:/bin", "HOME=" + home}
+		s.Wrap(c, p)
+		out, err := c.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		}
+		return string(out), 0
+	}
+	keep := filepath.Join(outside, "keep.txt")
+	before := statLine(t, keep)
+	for _, c := range []string{
+		"cat " + hidden + "/config.json " + data + "/sessions.jsonl",
+		"umount " + hidden + "; mount -o remount,rw /; cat " + hidden + "/config.json",
+		"echo x > " + outside + "/new.txt",
+		"chmod 600 " + keep + "; touch -d 2000-01-01 " + keep,
+	} {
+		if out, _ := run(c); strings.Contains(out, "SECRET-KEY") {
+			t.Errorf("%q read a hidden file: %q", c, out)
+		}
+	}
+	if got := statLine(t, keep); got != before {
+		t.Errorf("the file outside changed: %s -> %s", before, got)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "new.txt")); err == nil {
+		t.Error("a file was written outside")
+	}
+	if out, code := run("grep CapEff /proc/self/status"); code != 0 || !strings.Contains(out, "0000000000000000") {
+		t.Errorf("capabilities: %d %q", code, out)
+	}
+	out, code := run("echo w > in-ws.txt && echo h > " + home + "/in-home.txt && cat in-ws.txt " + home + "/in-home.txt")
+	if code != 0 || out != "w\nh\n" {
+		t.Errorf("writing in the workspace and the allowed home: %d %q", code, out)
+	}
+}

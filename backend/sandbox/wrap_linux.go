@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -51,24 +52,52 @@ func nsAttr(network bool) *syscall.SysProcAttr {
 	return attr
 }
 
-// wrapBubblewrap confines cmd with bubblewrap where the kernel has no Landlock.
+// wrapBubblewrap confines cmd with bubblewrap where the kernel has no Landlock: a
+// read-only root, the writable folders bound writable, Hearth's folders under empty
+// read-only mounts, no capabilities (bubblewrap run by root keeps them all otherwise).
 func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy) {
-	args := []string{"bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+	args := []string{"bwrap", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"}
 	if !p.Network {
 		args = append(args, "--unshare-net")
 	} else if r := resolvDir(); r != "" {
 		args = append(args, "--ro-bind", r, r)
 	}
-	for _, h := range p.Hidden {
+	// Outer folders first, so that a writable folder inside a hidden one (the default
+	// workspace) and a hidden one inside a writable one (Hearth's folders under an
+	// allowed ~) both end up on top; a folder both hidden and writable is writable.
+	type mount struct {
+		path   string
+		hidden bool
+	}
+	var ms []mount
+	for _, h := range append([]string{"/tmp/.X11-unix", "/tmp/.ICE-unix"}, p.Hidden...) {
 		if fi, err := os.Lstat(h); err == nil && fi.IsDir() {
-			args = append(args, "--tmpfs", h)
+			ms = append(ms, mount{h, true})
 		}
 	}
 	for _, w := range p.Writable {
 		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
-			args = append(args, "--bind", w, w)
+			ms = append(ms, mount{w, false})
 		}
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		if len(ms[i].path) != len(ms[j].path) {
+			return len(ms[i].path) < len(ms[j].path)
+		}
+		return ms[i].hidden && !ms[j].hidden
+	})
+	var covers []string
+	for _, m := range ms {
+		if m.hidden {
+			args = append(args, "--perms", "0755", "--tmpfs", m.path)
+			covers = append(covers, m.path)
+		} else {
+			args = append(args, "--bind", m.path, m.path)
+		}
+	}
+	for _, c := range covers { // last: a writable folder inside needed its mount point made
+		args = append(args, "--remount-ro", c)
 	}
 	if cmd.Dir != "" {
 		args = append(args, "--chdir", cmd.Dir)
@@ -113,7 +142,7 @@ func probe(o Options) Status {
 		st.Bubblewrap = bw
 	}
 	switch {
-	case st.LandlockABI > 0:
+	case st.LandlockABI > 0 && o.Force != ModeBubblewrap:
 		nsErr = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true})
 		st.Namespaces = nsErr == nil
 		if st.Namespaces || tryHelper(o.Exe, request{Policy: Policy{Confine: true}}) == nil {
@@ -136,6 +165,9 @@ func probe(o Options) Status {
 		}
 	case ModeBubblewrap:
 		st.Summary = "bubblewrap (this kernel has no Landlock)"
+		if st.LandlockABI > 0 {
+			st.Summary = "bubblewrap (chosen over Landlock)"
+		}
 	default:
 		st.Summary = "none"
 		st.Warning = "this kernel has no Landlock and bubblewrap is not installed (or does not work): commands run with your full rights, guarded only by the approval prompt and the deny list. Install bubblewrap (apt install bubblewrap) or use a kernel with Landlock (5.13 or later)."

@@ -38,6 +38,17 @@ func TestExecSandboxTable(t *testing.T) {
 	if jail == jailUser && st.Mode == osbox.ModeLandlock && !st.Namespaces {
 		t.Errorf("the user jail is made of user namespaces, yet the sandbox found none inside it: %s", st.Summary)
 	}
+	runTable(t, box)
+	// The fallback where the kernel has no Landlock, wherever bubblewrap works here.
+	if bw := osbox.New(osbox.Options{Force: osbox.ModeBubblewrap}); st.Mode != osbox.ModeBubblewrap && bw.Status().Mode == osbox.ModeBubblewrap {
+		runTable(t, bw)
+	} else if jail == jailUser {
+		t.Errorf("bubblewrap does not work in the user jail: %s", bw.Status().Summary)
+	}
+}
+
+func runTable(t *testing.T, box *osbox.Sandbox) {
+	st := box.Status()
 	f := newJailFixture(t)
 	raw := newExecForTable(f, box, &ExecGuard{off: true})
 	before := f.snapshot(t)
@@ -50,10 +61,10 @@ func TestExecSandboxTable(t *testing.T) {
 	for _, c := range rows {
 		res := Invoke(context.Background(), raw, execJSON(c, 20))
 		if strings.Contains(res.Content, secretKey) {
-			t.Errorf("%q read a hidden secret:\n%s", c, res.Content)
+			t.Errorf("%s: %q read a hidden secret:\n%s", st.Mode, c, res.Content)
 		}
 		if diff := f.snapshot(t).diff(before); diff != "" {
-			t.Fatalf("%q changed things outside the workspace: %s\noutput: %s", c, diff, res.Content)
+			t.Fatalf("%s: %q changed things outside the workspace: %s\noutput: %s", st.Mode, c, diff, res.Content)
 		}
 		f.reset(t)
 	}
@@ -62,7 +73,7 @@ func TestExecSandboxTable(t *testing.T) {
 		f.reset(t)
 		res := Invoke(context.Background(), guarded, execJSON(c.cmd, 30))
 		if res.IsError || !strings.Contains(res.Content, c.want) {
-			t.Errorf("ordinary command %q refused or broken:\n%s", c.cmd, res.Content)
+			t.Errorf("%s: ordinary command %q refused or broken:\n%s", st.Mode, c.cmd, res.Content)
 		}
 	}
 	t.Logf("%d destructive commands had no effect outside the workspace; %d ordinary commands ran (%s)", len(rows), len(ordinary), st.Summary)
