@@ -95,6 +95,11 @@ func TestHelperConfines(t *testing.T) {
 			if code != 0 || out != "keep" {
 				t.Errorf("temp write / outside read: %d %q", code, out)
 			}
+			// No capabilities in either mode, also when Hearth runs as root.
+			out, code = runIn(t, s.opts.Exe, req, f.ws, "grep -E '^Cap(Prm|Eff|Amb)' /proc/self/status")
+			if code != 0 || strings.Count(out, "0000000000000000") != 3 {
+				t.Errorf("the command has capabilities: %d %q", code, out)
+			}
 			if !ns {
 				return // Landlock does not govern mode, owner or times (docs/safety.md)
 			}
