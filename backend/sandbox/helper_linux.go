@@ -35,10 +35,11 @@ func helperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "hearth sandbox: bad request: %v\n", err)
 		return 125
 	}
-	if req.NS && !req.Inside {
-		return enterNamespaces(req, args[1:])
-	}
 	if req.NS {
+		if err := writeIDMaps(req.UID, req.GID); err != nil {
+			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
+			return 125
+		}
 		if err := setupNamespaces(req.Policy); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
 			return 125
@@ -80,36 +81,19 @@ func helperMain(args []string) int {
 	return code
 }
 
-// enterNamespaces is the helper's first step: it starts its second step in new
-// namespaces (see wrapHelper), passes stop signals on and returns its exit code.
-func enterNamespaces(req request, prog []string) int {
-	req.Inside = true
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	wd, _ := os.Getwd()
-	argv := append([]string{os.Args[0], HelperArg, encodeRequest(req)}, prog...)
-	proc, err := os.StartProcess("/proc/self/exe", argv, &os.ProcAttr{
-		Dir: wd, Env: os.Environ(),
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
-		Sys:   nsAttr(req.Network),
-	})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "hearth sandbox: enter namespaces: %v\n", err)
-		return 125
-	}
-	go func() {
-		for s := range sigs {
-			_ = proc.Signal(s)
+// writeIDMaps maps the user's IDs to themselves in the helper's new user namespace. A
+// process may write its own maps when they map only its own IDs.
+func writeIDMaps(uid, gid int) error {
+	for _, f := range []struct{ file, data string }{
+		{"/proc/self/setgroups", "deny"},
+		{"/proc/self/uid_map", fmt.Sprintf("%d %d 1", uid, uid)},
+		{"/proc/self/gid_map", fmt.Sprintf("%d %d 1", gid, gid)},
+	} {
+		if err := os.WriteFile(f.file, []byte(f.data), 0); err != nil {
+			return fmt.Errorf("map user IDs: %w", err)
 		}
-	}()
-	st, err := proc.Wait()
-	if err != nil {
-		return 125
 	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	return st.ExitCode()
+	return nil
 }
 
 // reap waits for children until pid ends and returns its exit code the shell's way. A

@@ -56,9 +56,10 @@ type Policy struct {
 // request is what Hearth hands the helper.
 type request struct {
 	Policy
-	NS bool `json:"ns,omitempty"` // the command runs in new namespaces
-	// Inside: this helper is the second step, started in the new namespaces: set them up.
-	Inside bool `json:"inside,omitempty"`
+	NS bool `json:"ns,omitempty"` // the helper was started in new namespaces: set them up
+	// UID and GID are the user's outside: the helper maps them to themselves inside.
+	UID int `json:"uid,omitempty"`
+	GID int `json:"gid,omitempty"`
 }
 
 // Status says how commands are confined on this machine.

@@ -18,38 +18,30 @@ import (
 
 // wrapHelper makes cmd start the helper, which runs the original program.
 func wrapHelper(cmd *exec.Cmd, exe string, req request) {
+	if req.NS {
+		req.UID, req.GID = os.Getuid(), os.Getgid()
+	}
 	args := append([]string{filepath.Base(exe), HelperArg, encodeRequest(req), cmd.Path}, cmd.Args...)
 	cmd.Path, cmd.Args = exe, args
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if req.NS {
-		// The helper enters the namespaces in a second step (enterNamespaces): the
-		// process that writes a new user namespace's ID maps must be allowed to open
-		// the child's /proc files, and a child of non-dumpable Hearth has them owned by
-		// root until it execs — so for anyone but root a direct start would fail.
-		// Whichever step dies, the other and everything inside die with it.
+		// The helper is PID 1 of its own PID namespace: when it dies, the kernel kills
+		// everything in it, so a parent-death SIGKILL is enough.
 		attr.Pdeathsig = syscall.SIGKILL
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		if !req.Network {
+			attr.Cloneflags |= syscall.CLONE_NEWNET
+		}
+		// No ID maps from here: the process writing them must be allowed to open the
+		// child's /proc files, which a child of non-dumpable Hearth has owned by root
+		// until it execs — for anyone but root that failed. The helper writes its own
+		// (writeIDMaps), keeping your user ID; execve would drop the capabilities the
+		// new user namespace gave it, so the ones it needs are kept ambient: for its
+		// mounts, its loopback, and to empty the bounding set (dropCaps clears them all
+		// before the command runs).
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
 	}
 	cmd.SysProcAttr = attr
-}
-
-// nsAttr starts the helper's second step in new user, mount, PID, IPC and (without
-// network) network namespaces, as PID 1 of its own: when it dies, the kernel kills
-// everything in it, so a parent-death SIGKILL is enough.
-func nsAttr(network bool) *syscall.SysProcAttr {
-	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-	if !network {
-		attr.Cloneflags |= syscall.CLONE_NEWNET
-	}
-	uid, gid := os.Getuid(), os.Getgid()
-	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-	attr.GidMappingsEnableSetgroups = false
-	// The helper keeps your user ID, so execve would drop the capabilities the new
-	// user namespace gave it; these two it needs for its mounts and its loopback
-	// (dropCaps clears them again before the command runs).
-	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
-	return attr
 }
 
 // wrapBubblewrap confines cmd with bubblewrap where the kernel has no Landlock: a
@@ -185,7 +177,7 @@ func nsWhy(err error) string {
 		msg = err.Error()
 	}
 	switch {
-	case strings.Contains(msg, "enter namespaces"):
+	case strings.Contains(msg, "fork/exec"):
 		return "user namespaces are not available"
 	case strings.Contains(msg, "mount /proc"):
 		return "a /proc of their own is refused here, as inside some containers"
