@@ -22,13 +22,13 @@ func confine(p Policy, ns bool) error {
 		cfg.HandledAccessNet = 0
 	}
 	var rules []landlock.Rule
+	hidden := resolved(p.Hidden)
 	if ns {
 		rules = append(rules, landlock.RODirs("/")) // the hidden folders are covered by mounts
 		rules = append(rules, landlock.RWDirs("/dev/shm").IgnoreIfMissing())
 	} else {
-		rules = append(rules, readAround("/", resolved(p.Hidden))...)
+		rules = append(rules, readAround("/", hidden)...)
 	}
-	hidden := resolved(p.Hidden)
 	for _, w := range resolved(p.Writable) {
 		if ns {
 			rules = append(rules, landlock.RWDirs(w).WithRefer().IgnoreIfMissing())
