@@ -256,6 +256,9 @@ func TestBubblewrapConfines(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(outside, "new.txt")); err == nil {
 		t.Error("a file was written outside")
 	}
+	if out, _ := run("cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ"); strings.Contains(out, "PATH=") {
+		t.Errorf("the parent's environ was read: %q", out)
+	}
 	if out, code := run("grep CapEff /proc/self/status"); code != 0 || !strings.Contains(out, "0000000000000000") {
 		t.Errorf("capabilities: %d %q", code, out)
 	}
