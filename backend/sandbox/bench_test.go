@@ -33,7 +33,7 @@ func BenchmarkExecSandbox(b *testing.B) {
 		ok   bool
 	}{
 		{"plain", func(*exec.Cmd) {}, true},
-		{"landlock+namespaces", func(c *exec.Cmd) { wrapHelper(c, s.opts.Exe, request{Policy: p, NS: true}) }, st.Namespaces},
+		{"landlock+namespaces", func(c *exec.Cmd) { wrapHelper(c, s.opts.Exe, request{Policy: p, NS: true, NoUser: !st.UserNamespace}) }, st.Namespaces},
 		{"landlock", func(c *exec.Cmd) { wrapHelper(c, s.opts.Exe, request{Policy: p}) }, st.LandlockABI > 0},
 	}
 	for _, c := range cases {

@@ -35,11 +35,13 @@ func helperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "hearth sandbox: bad request: %v\n", err)
 		return 125
 	}
-	if req.NS {
+	if req.NS && !req.NoUser {
 		if err := writeIDMaps(req.UID, req.GID); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
 			return 125
 		}
+	}
+	if req.NS {
 		if err := setupNamespaces(req.Policy); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
 			return 125

@@ -73,7 +73,7 @@ func modes(t *testing.T, s *Sandbox) []mode {
 	st := s.Status()
 	var out []mode
 	if st.Namespaces {
-		out = append(out, mode{req: request{Policy: Policy{Confine: true}, NS: true}})
+		out = append(out, mode{req: request{Policy: Policy{Confine: true}, NS: true, NoUser: !st.UserNamespace}})
 	}
 	if st.LandlockABI > 0 {
 		out = append(out, mode{req: request{Policy: Policy{Confine: true}}})

@@ -63,13 +63,23 @@ func TestHelperConfines(t *testing.T) {
 	if st.LandlockABI == 0 {
 		t.Skip("this kernel has no Landlock")
 	}
-	for _, ns := range []bool{true, false} {
-		if ns && !st.Namespaces {
-			continue
-		}
-		t.Run("ns="+strconv.FormatBool(ns), func(t *testing.T) {
+	type variant struct {
+		name       string
+		ns, noUser bool
+	}
+	var variants []variant
+	if st.Namespaces {
+		variants = append(variants, variant{"ns=true", true, !st.UserNamespace})
+	}
+	if st.UserNamespace && os.Geteuid() == 0 {
+		// Root's way where no user namespace can be made.
+		variants = append(variants, variant{"ns=true,root-without-user-namespace", true, true})
+	}
+	for _, v := range append(variants, variant{"ns=false", false, false}) {
+		ns := v.ns
+		t.Run(v.name, func(t *testing.T) {
 			f := newFixture(t)
-			req := request{Policy: f.policy(), NS: ns}
+			req := request{Policy: f.policy(), NS: ns, NoUser: v.noUser}
 			out, code := runIn(t, s.opts.Exe, req, f.ws, "echo in > inside.txt && cat inside.txt")
 			if code != 0 || out != "in\n" {
 				t.Fatalf("write in workspace: %d %q", code, out)
@@ -167,7 +177,7 @@ func TestHiddenInsideWritable(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			req := request{Policy: Policy{Writable: []string{home}, Hidden: []string{hidden}, Confine: true}, NS: ns}
+			req := request{Policy: Policy{Writable: []string{home}, Hidden: []string{hidden}, Confine: true}, NS: ns, NoUser: !st.UserNamespace}
 			for _, c := range []string{
 				"cat .config/hearth/config.json",
 				"grep -r SECRET . 2>/dev/null",

@@ -3,6 +3,8 @@
 package sandbox
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,7 +20,7 @@ import (
 
 // wrapHelper makes cmd start the helper, which runs the original program.
 func wrapHelper(cmd *exec.Cmd, exe string, req request) {
-	if req.NS {
+	if req.NS && !req.NoUser {
 		req.UID, req.GID = os.Getuid(), os.Getgid()
 	}
 	args := append([]string{filepath.Base(exe), HelperArg, encodeRequest(req), cmd.Path}, cmd.Args...)
@@ -28,10 +30,15 @@ func wrapHelper(cmd *exec.Cmd, exe string, req request) {
 		// The helper is PID 1 of its own PID namespace: when it dies, the kernel kills
 		// everything in it, so a parent-death SIGKILL is enough.
 		attr.Pdeathsig = syscall.SIGKILL
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		attr.Cloneflags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
 		if !req.Network {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
+		if req.NoUser {
+			cmd.SysProcAttr = attr // root keeps its capabilities through exec
+			return
+		}
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
 		// No ID maps from here: the process writing them must be allowed to open the
 		// child's /proc files, which a child of non-dumpable Hearth has owned by root
 		// until it execs — for anyone but root that failed. The helper writes its own
@@ -135,8 +142,17 @@ func probe(o Options) Status {
 	}
 	switch {
 	case st.LandlockABI > 0 && o.Force != ModeBubblewrap:
-		nsErr = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true})
-		st.Namespaces = nsErr == nil
+		nsErr = errors.New("not tried: Landlock alone was asked for")
+		if o.Force != ModeLandlock {
+			nsErr = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true})
+		}
+		st.Namespaces, st.UserNamespace = nsErr == nil, nsErr == nil
+		if nsErr != nil && o.Force != ModeLandlock && os.Geteuid() == 0 &&
+			tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true, NoUser: true}) == nil {
+			// Root needs no user namespace for the others: where one cannot be made
+			// (or its /proc is refused, as in some jails), the mounts still can.
+			st.Namespaces = true
+		}
 		if st.Namespaces || tryHelper(o.Exe, request{Policy: Policy{Confine: true}}) == nil {
 			st.Mode = ModeLandlock
 		}
@@ -150,9 +166,12 @@ func probe(o Options) Status {
 	switch st.Mode {
 	case ModeLandlock:
 		st.Summary = fmt.Sprintf("Landlock ABI %d", st.LandlockABI)
-		if st.Namespaces {
+		switch {
+		case st.UserNamespace:
 			st.Summary += " with user, PID, mount and network namespaces"
-		} else {
+		case st.Namespaces:
+			st.Summary += " with PID, mount and network namespaces (no user namespace: Hearth runs as root)"
+		default:
 			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", nsWhy(nsErr))
 		}
 	case ModeBubblewrap:
@@ -177,6 +196,8 @@ func nsWhy(err error) string {
 		msg = err.Error()
 	}
 	switch {
+	case strings.HasPrefix(msg, "not tried"):
+		return "Landlock alone was asked for"
 	case strings.Contains(msg, "fork/exec"):
 		return "user namespaces are not available"
 	case strings.Contains(msg, "mount /proc"):
@@ -190,9 +211,12 @@ func nsWhy(err error) string {
 	return "user namespaces are not available"
 }
 
-// tryHelper starts the helper with `true` under req and reports whether it ran.
+// tryHelper starts the helper with `true` under req and reports whether it ran. A helper
+// that hangs (it never should) fails the probe instead of every command after it.
 func tryHelper(exe string, req request) error {
-	c := exec.Command("/bin/sh", "-c", "true")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, "/bin/sh", "-c", "true")
 	c.Env = []string{"PATH=/usr/bin:/bin"}
 	wrapHelper(c, exe, req)
 	out, err := c.CombinedOutput()

@@ -20,8 +20,9 @@ import (
 // Hearth's sandbox, and — so that a sandbox bug can never harm this machine — inside a
 // disposable outer jail too: bubblewrap with a read-only root, only the test's folder
 // writable, no network, its own PID namespace. The test re-runs itself in the jails of
-// outer_jail_test.go: as an ordinary user (the sandbox gets its namespaces) and, when
-// run as root, as root (where the jail's /proc keeps the sandbox to Landlock alone).
+// outer_jail_test.go: as an ordinary user (the sandbox gets user namespaces) and, when
+// run as root, as root (where the jail's /proc leaves root's way: namespaces without a
+// user namespace). Each jail also runs one fallback: bubblewrap, and Landlock alone.
 func TestExecSandboxTable(t *testing.T) {
 	jail := os.Getenv(jailEnv)
 	if jail == "" {
@@ -35,15 +36,20 @@ func TestExecSandboxTable(t *testing.T) {
 	if st.Mode == osbox.ModeNone {
 		t.Skipf("no sandbox on this kernel (no Landlock and no working bubblewrap): %s", st.Warning)
 	}
-	if jail == jailUser && st.Mode == osbox.ModeLandlock && !st.Namespaces {
-		t.Errorf("the user jail is made of user namespaces, yet the sandbox found none inside it: %s", st.Summary)
+	if st.Mode == osbox.ModeLandlock && !st.Namespaces {
+		t.Errorf("the %s jail lets the sandbox have namespaces, yet it found none: %s", jail, st.Summary)
 	}
 	runTable(t, box)
-	// The fallback where the kernel has no Landlock, wherever bubblewrap works here.
-	if bw := osbox.New(osbox.Options{Force: osbox.ModeBubblewrap}); st.Mode != osbox.ModeBubblewrap && bw.Status().Mode == osbox.ModeBubblewrap {
-		runTable(t, bw)
-	} else if jail == jailUser {
-		t.Errorf("bubblewrap does not work in the user jail: %s", bw.Status().Summary)
+	// The fallbacks, each in one jail: bubblewrap (no Landlock in the kernel) and
+	// Landlock alone (no namespaces).
+	fallback := osbox.ModeBubblewrap
+	if jail == jailRoot {
+		fallback = osbox.ModeLandlock
+	}
+	if fb := osbox.New(osbox.Options{Force: fallback}); fb.Status().Mode == fallback {
+		runTable(t, fb)
+	} else {
+		t.Errorf("%s does not work in the %s jail: %s", fallback, jail, fb.Status().Summary)
 	}
 }
 
