@@ -58,7 +58,7 @@ func (m mode) String() string {
 	if m.bwrap != "" {
 		return "bubblewrap"
 	}
-	return fmt.Sprintf("ns=%v,confine=%v", m.req.NS, m.req.Confine)
+	return fmt.Sprintf("ns=%v,confine=%v,nouser=%v", m.req.NS, m.req.Confine, m.req.NoUser)
 }
 
 func (m mode) wrap(c *exec.Cmd, exe string) {
@@ -74,6 +74,9 @@ func modes(t *testing.T, s *Sandbox) []mode {
 	var out []mode
 	if st.Namespaces {
 		out = append(out, mode{req: request{Policy: Policy{Confine: true}, NS: true, NoUser: !st.UserNamespace}})
+	}
+	if st.UserNamespace && os.Geteuid() == 0 {
+		out = append(out, mode{req: request{Policy: Policy{Confine: true}, NS: true, NoUser: true}})
 	}
 	if st.LandlockABI > 0 {
 		out = append(out, mode{req: request{Policy: Policy{Confine: true}}})
