@@ -71,7 +71,7 @@ type Status struct {
 	Namespaces  bool `json:"namespaces"`  // PID and mount namespaces work
 	// UserNamespace: the namespaces include a user namespace (false only for root where
 	// user namespaces cannot be made: root needs none for the others).
-	UserNamespace bool   `json:"userNamespace"`
+	UserNamespace bool   `json:"userNamespace,omitempty"`
 	Bubblewrap    string `json:"bubblewrap,omitempty"`
 	// Summary is one line for `hearth status` and Settings.
 	Summary string `json:"summary"`
