@@ -44,6 +44,10 @@ echo
 echo "reminders — targets: idle wake < 1 ms with 1 000 jobs; at most 1 wake a minute"
 go test -run '^$' -bench 'IdleWake' -benchtime 200x ./backend/schedule/ | grep -E '^Benchmark'
 
+echo
+echo "exec sandbox — target: <= 30 ms from start to exit of sh -c true (ms/exec; cpu-ms/exec is the CPU time, steadier on a loaded machine); plain is exec without it"
+go test -run '^$' -bench 'ExecSandbox' -benchtime 50x ./backend/sandbox/ | grep -E '^Benchmark'
+
 # The window streaming a 20 000-token answer into a 500-message chat (Chromium, dev build,
 # fake Ollama): long tasks and chunk-to-paint latency.
 echo

@@ -31,11 +31,12 @@ type loop struct {
 	model     string // configured name, e.g. "ollama/qwen3:4b"
 	provider  llm.Provider
 	provModel string
-	limit     int         // the window requests are fitted to (num_ctx)
-	modelMax  int         // the model's own maximum window, 0 when unknown
-	noTools   bool        // the model cannot call tools: send no schemas
-	reply     int         // the reply limit of the last request
-	shed      prompt.Shed // what the run's requests left out to fit
+	limit     int               // the window requests are fitted to (num_ctx)
+	modelMax  int               // the model's own maximum window, 0 when unknown
+	noTools   bool              // the model cannot call tools: send no schemas
+	damaged   []session.Warning // lines of the chat's file that were worked around
+	reply     int               // the reply limit of the last request
+	shed      prompt.Shed       // what the run's requests left out to fit
 	history   []llm.Message
 
 	callSeq   int
@@ -77,6 +78,7 @@ func (l *loop) prepare() error {
 		}
 	}
 	l.model = cmp.Or(l.req.Model, sess.Meta.Model, l.t.DefaultModel)
+	l.damaged = sess.Warnings
 	if l.req.revisits() {
 		// Going back over the chat needs its entries and runs, not only the messages.
 		full, err := st.Load(id)
@@ -128,6 +130,11 @@ func (l *loop) execute() (res Result) {
 	l.em.emit(event.RunStarted, event.StartedData{Model: l.model, Continued: l.cont})
 	for _, n := range l.req.Notices {
 		l.em.notice(event.LevelWarning, "%s", n)
+	}
+	if len(l.damaged) > 0 && l.r.newDamage(l.run.SessionID, len(l.damaged)) {
+		w := l.damaged[len(l.damaged)-1]
+		l.em.say(event.LevelWarning, i18n.M("notice.damagedChat", "count", strconv.Itoa(len(l.damaged)),
+			"line", strconv.Itoa(w.Line), "problem", w.Message))
 	}
 	defer func() {
 		// A bug in the loop must not take the app down or leave the UI

@@ -154,6 +154,9 @@ type Runner struct {
 	// noTools holds "session\x00model" pairs already told that the model
 	// cannot use tools: a chat hears it once, not on every reply.
 	noTools map[string]bool
+	// damaged counts the warnings about each session's file already told: a chat
+	// hears about a damaged line once, not on every reply.
+	damaged map[string]int
 }
 
 // New checks opts and returns a Runner.
@@ -175,7 +178,7 @@ func New(opts Options) (*Runner, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}}, nil
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}, damaged: map[string]int{}}, nil
 }
 
 // Request is one user turn.
@@ -408,6 +411,18 @@ func (r *Runner) Usage(sessionID string) (event.UsageData, bool) {
 	defer r.mu.Unlock()
 	u, ok := r.usage[sessionID]
 	return u, ok
+}
+
+// newDamage reports whether the session's file has more damaged lines than its chat
+// was told of, and marks them told.
+func (r *Runner) newDamage(sessionID string, n int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.damaged[sessionID] >= n {
+		return false
+	}
+	r.damaged[sessionID] = n
+	return true
 }
 
 // firstNoTools reports whether the session has not yet been told that model

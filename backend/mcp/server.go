@@ -37,8 +37,13 @@ type server struct {
 	since      time.Time
 	info       *sdk.Implementation
 	changedCh  chan struct{} // closed and replaced on every state change
-	running    bool
-	stopped    bool
+	// attempts counts the connection attempts that have ended, connected or failed:
+	// a call waiting for a reconnect waits for an attempt to end, not for any
+	// change (the loss of the old session is a change too, and may be announced
+	// after the call began waiting).
+	attempts uint64
+	running  bool
+	stopped  bool
 	// givenUp is set when a run waited the full bound for this server's
 	// first connection: later runs do not wait for it again (its tools join
 	// once it connects).
@@ -193,6 +198,7 @@ func (s *server) connected(sess *sdk.ClientSession, ws []*wrapped, errTail *tail
 		return context.Canceled
 	}
 	s.sess, s.sessCancel, s.errTail, s.lastErr, s.since = sess, cancel, errTail, "", time.Now()
+	s.attempts++
 	if ir := sess.InitializeResult(); ir != nil {
 		s.info = ir.ServerInfo
 	}
@@ -324,12 +330,15 @@ func (s *server) refresh() {
 }
 
 // waitSession returns the live session. When there is none it asks the loop
-// to try now and waits for that attempt (within ctx, the call's timeout).
+// to try now and waits for an attempt to end (within ctx, the call's timeout):
+// it fails with the attempt's error only when an attempt that ended after it
+// asked did not connect.
 func (s *server) waitSession(ctx context.Context) (*sdk.ClientSession, error) {
-	poked, changed := false, false
+	poked := false
+	var asked uint64
 	for {
 		s.mu.Lock()
-		sess, ch, lastErr, stopped := s.sess, s.changedCh, s.lastErr, s.stopped
+		sess, ch, lastErr, stopped, ended := s.sess, s.changedCh, s.lastErr, s.stopped, s.attempts
 		s.mu.Unlock()
 		if sess != nil {
 			return sess, nil
@@ -337,10 +346,11 @@ func (s *server) waitSession(ctx context.Context) (*sdk.ClientSession, error) {
 		if stopped {
 			return nil, fmt.Errorf("MCP server %s was removed or Hearth is closing", s.name)
 		}
-		if poked && changed && lastErr != "" {
+		if poked && ended > asked && lastErr != "" {
 			return nil, fmt.Errorf("MCP server %s is not connected: %s (Hearth keeps retrying in the background)", s.name, lastErr)
 		}
 		if !poked {
+			asked = ended
 			select {
 			case s.wake <- struct{}{}:
 			default:
@@ -349,7 +359,6 @@ func (s *server) waitSession(ctx context.Context) (*sdk.ClientSession, error) {
 		}
 		select {
 		case <-ch:
-			changed = true
 		case <-ctx.Done():
 			why := lastErr
 			if why == "" {
@@ -414,9 +423,11 @@ func (s *server) why(err error) string {
 	return err.Error()
 }
 
+// setErr records a failed connection attempt.
 func (s *server) setErr(err error) {
 	s.mu.Lock()
 	s.lastErr, s.since = err.Error(), time.Now()
+	s.attempts++
 	s.mu.Unlock()
 	s.notify()
 }

@@ -9,13 +9,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -39,6 +35,12 @@ func helperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "hearth sandbox: bad request: %v\n", err)
 		return 125
 	}
+	if req.NS && !req.NoUser {
+		if err := writeIDMaps(req.UID, req.GID); err != nil {
+			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
+			return 125
+		}
+	}
 	if req.NS {
 		if err := setupNamespaces(req.Policy); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
@@ -56,6 +58,10 @@ func helperMain(args []string) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 
+	if err := dropCaps(); err != nil {
+		fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
+		return 125
+	}
 	wd, _ := os.Getwd()
 	proc, err := os.StartProcess(args[1], args[2:], &os.ProcAttr{
 		Dir: wd, Env: os.Environ(),
@@ -77,10 +83,30 @@ func helperMain(args []string) int {
 	return code
 }
 
+// writeIDMaps maps the user's IDs to themselves in the helper's new user namespace. A
+// process may write its own maps when they map only its own IDs.
+func writeIDMaps(uid, gid int) error {
+	for _, f := range []struct{ file, data string }{
+		{"/proc/self/setgroups", "deny"},
+		{"/proc/self/uid_map", fmt.Sprintf("%d %d 1", uid, uid)},
+		{"/proc/self/gid_map", fmt.Sprintf("%d %d 1", gid, gid)},
+	} {
+		if err := os.WriteFile(f.file, []byte(f.data), 0); err != nil {
+			return fmt.Errorf("map user IDs: %w", err)
+		}
+	}
+	return nil
+}
+
 // reap waits for children until pid ends and returns its exit code the shell's way. A
 // stop signal ends everything at once. It polls rather than blocks so the signal is
-// handled on this thread (see helperMain).
+// handled on this thread (see helperMain); between polls it waits on a pidfd of the
+// command, so the command's end is seen at once, not at the next tick.
 func reap(pid int, sigs <-chan os.Signal, ns bool) (code int, stopped bool) {
+	pfd, perr := unix.PidfdOpen(pid, 0)
+	if perr == nil {
+		defer unix.Close(pfd)
+	}
 	code = -1
 	for code < 0 {
 		select {
@@ -95,6 +121,10 @@ func reap(pid int, sigs <-chan os.Signal, ns bool) (code int, stopped bool) {
 		case errors.Is(err, unix.EINTR):
 		case err != nil:
 			return 1, stopped
+		case got == 0 && perr == nil:
+			// Readable once the command has ended; orphans that end meanwhile are
+			// reaped on the next round, at most 10 ms later.
+			_, _ = unix.Poll([]unix.PollFd{{Fd: int32(pfd), Events: unix.POLLIN}}, 10)
 		case got == 0:
 			time.Sleep(10 * time.Millisecond)
 		case got == pid && ws.Signaled():
@@ -136,53 +166,17 @@ func endAll(ns bool) {
 	}
 }
 
-// descendants lists the live processes below root.
-func descendants(root int) []int {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	parent := map[int]int{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 || f[0] == "Z" {
-			continue
-		}
-		parent[pid], _ = strconv.Atoi(f[1])
-	}
-	var out []int
-	for pid := range parent {
-		for p, n := parent[pid], 0; p > 0 && n < 64; p, n = parent[p], n+1 {
-			if p == root {
-				out = append(out, pid)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it hides
-// Hearth's folders and the sockets under /run, mounts a /proc that shows only this
+// setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it makes every
+// mount read-only but the writable folders, hides Hearth's folders and the sockets under /run, mounts a /proc that shows only this
 // namespace, gives /dev/shm a private tmpfs, and brings up a private loopback.
 func setupNamespaces(p Policy) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
 	keep := resolved(p.Writable)
+	if err := readOnlyRoot(keep); err != nil {
+		return err
+	}
 	for _, h := range resolved(p.Hidden) {
 		if err := hideTree(h, keep); err != nil {
 			return fmt.Errorf("hide %s: %w", h, err)
@@ -271,98 +265,4 @@ func loopbackUp() {
 	}
 	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
 	_ = unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
-}
-
-// confine applies Landlock: read and run everywhere but the hidden folders, write only
-// in the writable ones, no TCP unless the network is allowed, no signals to or abstract
-// sockets of processes outside, no ptrace (so no /proc/<pid>/environ) of them either.
-func confine(p Policy, ns bool) error {
-	cfg := landlock.V11.BestEffort()
-	if p.Network || ns {
-		// With a network namespace of its own the command has only a private loopback:
-		// a test server may listen there.
-		cfg.HandledAccessNet = 0
-	}
-	var rules []landlock.Rule
-	if ns {
-		rules = append(rules, landlock.RODirs("/")) // the hidden folders are covered by mounts
-		rules = append(rules, landlock.RWDirs("/dev/shm").IgnoreIfMissing())
-	} else {
-		rules = append(rules, readAround("/", resolved(p.Hidden))...)
-	}
-	if w := resolved(p.Writable); len(w) > 0 {
-		rules = append(rules, landlock.RWDirs(w...).WithRefer().IgnoreIfMissing())
-	}
-	rules = append(rules, landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty").IgnoreIfMissing())
-	if err := cfg.Restrict(rules...); err != nil {
-		return fmt.Errorf("landlock: %w", err)
-	}
-	return nil
-}
-
-// readAround grants read and execute on everything under root except the hidden
-// folders: Landlock can only grant, so each folder on the way to a hidden one is
-// granted listing, and its other entries are granted whole.
-func readAround(root string, hidden []string) []landlock.Rule {
-	holds := func(p string) bool {
-		for _, h := range hidden {
-			if h == p || within(h, p) {
-				return true
-			}
-		}
-		return false
-	}
-	if !holds(root) {
-		return []landlock.Rule{landlock.RODirs(root).IgnoreIfMissing()}
-	}
-	rules := []landlock.Rule{landlock.PathAccess(ll.AccessFSReadDir, root).IgnoreIfMissing()}
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return rules
-	}
-	for _, e := range ents {
-		p := filepath.Join(root, e.Name())
-		if holds(p) {
-			if !hiddenExactly(p, hidden) {
-				rules = append(rules, readAround(p, hidden)...)
-			}
-			continue
-		}
-		if e.Type()&os.ModeSymlink != 0 {
-			if t, err := filepath.EvalSymlinks(p); err != nil || holds(t) {
-				continue // a link into a hidden folder
-			}
-		}
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			rules = append(rules, landlock.RODirs(p).IgnoreIfMissing())
-		} else if err == nil {
-			rules = append(rules, landlock.ROFiles(p).IgnoreIfMissing())
-		}
-	}
-	return rules
-}
-
-func hiddenExactly(p string, hidden []string) bool {
-	for _, h := range hidden {
-		if h == p {
-			return true
-		}
-	}
-	return false
-}
-
-// resolved makes paths absolute with symlinks resolved, dropping ones that do not exist.
-func resolved(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			out = append(out, r)
-		} else if abs, err := filepath.Abs(p); err == nil {
-			out = append(out, filepath.Clean(abs))
-		}
-	}
-	return out
 }

@@ -48,27 +48,54 @@ func sleepers(marker string) string {
 	return fmt.Sprintf("sleep %[1]s & setsid sh -c 'sleep %[1]s & sleep %[1]s' & echo started; sleep %[1]s", marker)
 }
 
-func modes(t *testing.T, s *Sandbox) []request {
+// mode is one way a command runs: through the helper with req, or with bubblewrap.
+type mode struct {
+	req   request
+	bwrap string
+}
+
+func (m mode) String() string {
+	if m.bwrap != "" {
+		return "bubblewrap"
+	}
+	return fmt.Sprintf("ns=%v,confine=%v,nouser=%v", m.req.NS, m.req.Confine, m.req.NoUser)
+}
+
+func (m mode) wrap(c *exec.Cmd, exe string) {
+	if m.bwrap != "" {
+		wrapBubblewrap(c, m.bwrap, Policy{Confine: true})
+		return
+	}
+	wrapHelper(c, exe, m.req)
+}
+
+func modes(t *testing.T, s *Sandbox) []mode {
 	st := s.Status()
-	var out []request
+	var out []mode
 	if st.Namespaces {
-		out = append(out, request{Policy: Policy{Confine: true}, NS: true})
+		out = append(out, mode{req: request{Policy: Policy{Confine: true}, NS: true, NoUser: !st.UserNamespace}})
+	}
+	if st.UserNamespace && os.Geteuid() == 0 {
+		out = append(out, mode{req: request{Policy: Policy{Confine: true}, NS: true, NoUser: true}})
 	}
 	if st.LandlockABI > 0 {
-		out = append(out, request{Policy: Policy{Confine: true}})
+		out = append(out, mode{req: request{Policy: Policy{Confine: true}}})
 	}
-	return append(out, request{}) // the reaper alone
+	if bw := New(Options{Force: ModeBubblewrap}).Status(); bw.Mode == ModeBubblewrap {
+		out = append(out, mode{bwrap: bw.Bubblewrap})
+	}
+	return append(out, mode{}) // the reaper alone
 }
 
 func TestNothingLeftRunning(t *testing.T) {
 	s := New(Options{})
-	for i, req := range modes(t, s) {
-		t.Run(fmt.Sprintf("ns=%v,confine=%v", req.NS, req.Confine), func(t *testing.T) {
+	for i, m := range modes(t, s) {
+		t.Run(m.String(), func(t *testing.T) {
 			// Stopped (timeout or cancel): everything ends, setsid ones included.
 			marker := fmt.Sprintf("3%d%d.5", os.Getpid()%1000, i)
 			c := exec.Command("/bin/sh", "-c", sleepers(marker))
 			c.Env = []string{"PATH=/usr/bin:/bin"}
-			wrapHelper(c, s.opts.Exe, req)
+			m.wrap(c, s.opts.Exe)
 			var errb strings.Builder
 			c.Stderr = &errb
 			c.WaitDelay = 500 * time.Millisecond
@@ -89,7 +116,7 @@ func TestNothingLeftRunning(t *testing.T) {
 			// Finished normally: what it left in the background ends with it.
 			marker2 := marker + "1"
 			c = exec.Command("/bin/sh", "-c", fmt.Sprintf("setsid sleep %s & sleep %s & echo ok", marker2, marker2))
-			wrapHelper(c, s.opts.Exe, req)
+			m.wrap(c, s.opts.Exe)
 			out, err := c.CombinedOutput()
 			if err != nil || strings.TrimSpace(string(out)) != "ok" {
 				t.Fatalf("run: %v %q", err, out)
@@ -105,11 +132,11 @@ func TestNothingLeftRunning(t *testing.T) {
 // test binary plays Hearth (TestFakeHearth) and is killed.
 func TestHearthKilled(t *testing.T) {
 	s := New(Options{})
-	for i, req := range modes(t, s) {
-		t.Run(fmt.Sprintf("ns=%v,confine=%v", req.NS, req.Confine), func(t *testing.T) {
+	for i, m := range modes(t, s) {
+		t.Run(m.String(), func(t *testing.T) {
 			marker := fmt.Sprintf("4%d%d.5", os.Getpid()%1000, i)
 			c := exec.Command(os.Args[0], "-test.run=^TestFakeHearth$")
-			c.Env = append(os.Environ(), "HEARTH_FAKE_HEARTH="+encodeRequest(req), "HEARTH_FAKE_MARKER="+marker)
+			c.Env = append(os.Environ(), "HEARTH_FAKE_HEARTH="+encodeRequest(m.req), "HEARTH_FAKE_BWRAP="+m.bwrap, "HEARTH_FAKE_MARKER="+marker)
 			if err := c.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -142,6 +169,6 @@ func TestFakeHearth(t *testing.T) {
 	}
 	c := exec.Command("/bin/sh", "-c", sleepers(os.Getenv("HEARTH_FAKE_MARKER")))
 	c.Env = []string{"PATH=/usr/bin:/bin"}
-	wrapHelper(c, New(Options{}).opts.Exe, req)
+	mode{req: req, bwrap: os.Getenv("HEARTH_FAKE_BWRAP")}.wrap(c, New(Options{}).opts.Exe)
 	_ = c.Run()
 }

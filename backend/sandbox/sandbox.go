@@ -57,14 +57,22 @@ type Policy struct {
 type request struct {
 	Policy
 	NS bool `json:"ns,omitempty"` // the helper was started in new namespaces: set them up
+	// NoUser: the namespaces have no user namespace of their own (root, see probe).
+	NoUser bool `json:"nouser,omitempty"`
+	// UID and GID are the user's outside: the helper maps them to themselves inside.
+	UID int `json:"uid,omitempty"`
+	GID int `json:"gid,omitempty"`
 }
 
 // Status says how commands are confined on this machine.
 type Status struct {
-	Mode        Mode   `json:"mode"`
-	LandlockABI int    `json:"landlockABI"` // 0: the kernel has no Landlock
-	Namespaces  bool   `json:"namespaces"`  // user, PID and mount namespaces work
-	Bubblewrap  string `json:"bubblewrap,omitempty"`
+	Mode        Mode `json:"mode"`
+	LandlockABI int  `json:"landlockABI"` // 0: the kernel has no Landlock
+	Namespaces  bool `json:"namespaces"`  // PID and mount namespaces work
+	// UserNamespace: the namespaces include a user namespace (false only for root where
+	// user namespaces cannot be made: root needs none for the others).
+	UserNamespace bool   `json:"userNamespace,omitempty"`
+	Bubblewrap    string `json:"bubblewrap,omitempty"`
 	// Summary is one line for `hearth status` and Settings.
 	Summary string `json:"summary"`
 	// Warning is set when commands run without confinement.
@@ -75,6 +83,10 @@ type Status struct {
 type Options struct {
 	// Exe is the Hearth binary to re-execute; empty means this process's own.
 	Exe string
+	// Force ModeBubblewrap uses bubblewrap even where Landlock works, and ModeLandlock
+	// Landlock without namespaces even where they work (tests of those fallbacks; they
+	// still need to work on this machine).
+	Force Mode
 }
 
 // Sandbox wraps commands. It probes the machine once, on first use.
@@ -114,7 +126,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) {
 	if st.Mode == ModeNone {
 		p.Confine = false
 	}
-	req := request{Policy: p, NS: p.Confine && st.Namespaces}
+	req := request{Policy: p, NS: p.Confine && st.Namespaces, NoUser: !st.UserNamespace}
 	wrapHelper(cmd, s.opts.Exe, req)
 }
 

@@ -3,18 +3,26 @@
 package sandbox
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strings"
 	"syscall"
 	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // wrapHelper makes cmd start the helper, which runs the original program.
 func wrapHelper(cmd *exec.Cmd, exe string, req request) {
+	if req.NS && !req.NoUser {
+		req.UID, req.GID = os.Getuid(), os.Getgid()
+	}
 	args := append([]string{filepath.Base(exe), HelperArg, encodeRequest(req), cmd.Path}, cmd.Args...)
 	cmd.Path, cmd.Args = exe, args
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
@@ -22,36 +30,73 @@ func wrapHelper(cmd *exec.Cmd, exe string, req request) {
 		// The helper is PID 1 of its own PID namespace: when it dies, the kernel kills
 		// everything in it, so a parent-death SIGKILL is enough.
 		attr.Pdeathsig = syscall.SIGKILL
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		attr.Cloneflags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
 		if !req.Network {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
-		uid, gid := os.Getuid(), os.Getgid()
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		attr.GidMappingsEnableSetgroups = false
+		if req.NoUser {
+			cmd.SysProcAttr = attr // root keeps its capabilities through exec
+			return
+		}
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+		// No ID maps from here: the process writing them must be allowed to open the
+		// child's /proc files, which a child of non-dumpable Hearth has owned by root
+		// until it execs — for anyone but root that failed. The helper writes its own
+		// (writeIDMaps), keeping your user ID; execve would drop the capabilities the
+		// new user namespace gave it, so the ones it needs are kept ambient: for its
+		// mounts, its loopback, and to empty the bounding set (dropCaps clears them all
+		// before the command runs).
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
 	}
 	cmd.SysProcAttr = attr
 }
 
-// wrapBubblewrap confines cmd with bubblewrap where the kernel has no Landlock.
+// wrapBubblewrap confines cmd with bubblewrap where the kernel has no Landlock: a
+// read-only root, the writable folders bound writable, Hearth's folders under empty
+// read-only mounts, no capabilities (bubblewrap run by root keeps them all otherwise).
 func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy) {
-	args := []string{"bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+	args := []string{"bwrap", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"}
 	if !p.Network {
 		args = append(args, "--unshare-net")
 	} else if r := resolvDir(); r != "" {
 		args = append(args, "--ro-bind", r, r)
 	}
-	for _, h := range p.Hidden {
+	// Outer folders first, so that a writable folder inside a hidden one (the default
+	// workspace) and a hidden one inside a writable one (Hearth's folders under an
+	// allowed ~) both end up on top; a folder both hidden and writable is writable.
+	type mount struct {
+		path   string
+		hidden bool
+	}
+	var ms []mount
+	for _, h := range append([]string{"/tmp/.X11-unix", "/tmp/.ICE-unix"}, p.Hidden...) {
 		if fi, err := os.Lstat(h); err == nil && fi.IsDir() {
-			args = append(args, "--tmpfs", h)
+			ms = append(ms, mount{h, true})
 		}
 	}
 	for _, w := range p.Writable {
 		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
-			args = append(args, "--bind", w, w)
+			ms = append(ms, mount{w, false})
 		}
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		if len(ms[i].path) != len(ms[j].path) {
+			return len(ms[i].path) < len(ms[j].path)
+		}
+		return ms[i].hidden && !ms[j].hidden
+	})
+	var covers []string
+	for _, m := range ms {
+		if m.hidden {
+			args = append(args, "--perms", "0755", "--tmpfs", m.path)
+			covers = append(covers, m.path)
+		} else {
+			args = append(args, "--bind", m.path, m.path)
+		}
+	}
+	for _, c := range covers { // last: a writable folder inside needed its mount point made
+		args = append(args, "--remount-ro", c)
 	}
 	if cmd.Dir != "" {
 		args = append(args, "--chdir", cmd.Dir)
@@ -88,6 +133,7 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}, grace time.Duration) {
 
 func probe(o Options) Status {
 	st := Status{Mode: ModeNone}
+	var nsErr error
 	if v, err := ll.LandlockGetABIVersion(); err == nil && v > 0 {
 		st.LandlockABI = v
 	}
@@ -95,8 +141,18 @@ func probe(o Options) Status {
 		st.Bubblewrap = bw
 	}
 	switch {
-	case st.LandlockABI > 0:
-		st.Namespaces = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true}) == nil
+	case st.LandlockABI > 0 && o.Force != ModeBubblewrap:
+		nsErr = errors.New("not tried: Landlock alone was asked for")
+		if o.Force != ModeLandlock {
+			nsErr = tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true})
+		}
+		st.Namespaces, st.UserNamespace = nsErr == nil, nsErr == nil
+		if nsErr != nil && o.Force != ModeLandlock && os.Geteuid() == 0 &&
+			tryHelper(o.Exe, request{Policy: Policy{Confine: true}, NS: true, NoUser: true}) == nil {
+			// Root needs no user namespace for the others: where one cannot be made
+			// (or its /proc is refused, as in some jails), the mounts still can.
+			st.Namespaces = true
+		}
 		if st.Namespaces || tryHelper(o.Exe, request{Policy: Policy{Confine: true}}) == nil {
 			st.Mode = ModeLandlock
 		}
@@ -110,13 +166,19 @@ func probe(o Options) Status {
 	switch st.Mode {
 	case ModeLandlock:
 		st.Summary = fmt.Sprintf("Landlock ABI %d", st.LandlockABI)
-		if st.Namespaces {
+		switch {
+		case st.UserNamespace:
 			st.Summary += " with user, PID, mount and network namespaces"
-		} else {
-			st.Summary += " without namespaces (user namespaces are not available): Hearth's folders are hidden by Landlock rules alone"
+		case st.Namespaces:
+			st.Summary += " with PID, mount and network namespaces (no user namespace: Hearth runs as root)"
+		default:
+			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", nsWhy(nsErr))
 		}
 	case ModeBubblewrap:
 		st.Summary = "bubblewrap (this kernel has no Landlock)"
+		if st.LandlockABI > 0 {
+			st.Summary = "bubblewrap (chosen over Landlock)"
+		}
 	default:
 		st.Summary = "none"
 		st.Warning = "this kernel has no Landlock and bubblewrap is not installed (or does not work): commands run with your full rights, guarded only by the approval prompt and the deny list. Install bubblewrap (apt install bubblewrap) or use a kernel with Landlock (5.13 or later)."
@@ -127,9 +189,34 @@ func probe(o Options) Status {
 	return st
 }
 
-// tryHelper starts the helper with `true` under req and reports whether it ran.
+// nsWhy says in a few words why the namespaces could not be made.
+func nsWhy(err error) string {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	switch {
+	case strings.HasPrefix(msg, "not tried"):
+		return "Landlock alone was asked for"
+	case strings.Contains(msg, "fork/exec"):
+		return "user namespaces are not available"
+	case strings.Contains(msg, "mount /proc"):
+		return "a /proc of their own is refused here, as inside some containers"
+	case msg != "":
+		if i := strings.LastIndex(msg, "hearth sandbox: "); i >= 0 {
+			msg = msg[i+len("hearth sandbox: "):]
+		}
+		return "the namespaces could not be set up: " + strings.TrimSpace(msg)
+	}
+	return "user namespaces are not available"
+}
+
+// tryHelper starts the helper with `true` under req and reports whether it ran. A helper
+// that hangs (it never should) fails the probe instead of every command after it.
 func tryHelper(exe string, req request) error {
-	c := exec.Command("/bin/sh", "-c", "true")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, "/bin/sh", "-c", "true")
 	c.Env = []string{"PATH=/usr/bin:/bin"}
 	wrapHelper(c, exe, req)
 	out, err := c.CombinedOutput()

@@ -186,7 +186,7 @@ func (p *parser) line(n int, line []byte, complete bool) {
 	case kindMeta:
 		err = p.meta(n, line, first)
 	case kindMessage:
-		err = p.message(line)
+		err = p.message(n, line)
 	case kindRun:
 		err = p.run(line)
 	case kindUpdate:
@@ -257,13 +257,14 @@ func (p *parser) touch(at time.Time) {
 	}
 }
 
-func (p *parser) message(line []byte) error {
+func (p *parser) message(n int, line []byte) error {
 	var m messageLine
 	if !decodeMessage(line, &m) {
 		var err error
 		if m, err = unmarshalLine[messageLine](line); err != nil {
 			return err
 		}
+		p.objectArgs(n, m.ToolCalls)
 	}
 	if m.Role == "" {
 		return errors.New("message has no role")
@@ -282,6 +283,29 @@ func (p *parser) message(line []byte) error {
 		p.open[m.RunID] = len(s.Entries) - 1
 	}
 	return nil
+}
+
+// objectArgs makes every tool call's arguments a JSON object, as a model provider
+// needs them in the history: one stored as a JSON string holding the object is
+// unwrapped, anything else read as {} — each with a warning. Left as they were, one
+// such line made every later turn of the chat fail.
+func (p *parser) objectArgs(n int, calls []llm.ToolCall) {
+	for i, tc := range calls {
+		args := bytes.TrimSpace(tc.Arguments)
+		if len(args) == 0 || args[0] == '{' && json.Valid(args) {
+			continue
+		}
+		var s string
+		if json.Unmarshal(args, &s) == nil {
+			if inner := bytes.TrimSpace([]byte(s)); len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
+				calls[i].Arguments = json.RawMessage(inner)
+				p.warn(n, "the arguments of a %s call were stored as a JSON string: read as the object it holds", tc.Name)
+				continue
+			}
+		}
+		calls[i].Arguments = json.RawMessage("{}")
+		p.warn(n, "the arguments of a %s call are not a JSON object: read as {}", tc.Name)
+	}
 }
 
 // unmarshalLine decodes a line the fast decoders gave up on. A function of
@@ -384,6 +408,8 @@ type Conversation struct {
 	// append the run's new message without a copy.
 	Messages    []llm.Message
 	Interrupted []Interrupted
+	// Warnings are the damaged lines Load worked around (the chat goes on).
+	Warnings []Warning
 }
 
 // LoadConversation reads session id as Load does, keeping of each entry only
@@ -396,7 +422,7 @@ func (s *Store) LoadConversation(id string) (*Conversation, error) {
 	var c *Conversation
 	err = s.withState(id, p, func(p *parser, modTime time.Time) {
 		c = &Conversation{Meta: p.metaAsOf(modTime), Interrupted: p.interrupted(),
-			Messages: make([]llm.Message, len(p.s.Entries), len(p.s.Entries)+1)}
+			Messages: make([]llm.Message, len(p.s.Entries), len(p.s.Entries)+1), Warnings: slices.Clone(p.s.Warnings)}
 		for i, e := range p.s.Entries {
 			c.Messages[i] = e.Message
 		}

@@ -468,3 +468,26 @@ func TestDeleteWhileAppending(t *testing.T) {
 		t.Errorf("%d appends succeeded, %d entries in the file, warnings %v", ok, len(got.Entries), got.Warnings)
 	}
 }
+
+// A well-formed line whose tool-call arguments are not an object (issue 19: stored as
+// a JSON string, they made every later turn of the chat fail at the model provider)
+// loads with the arguments as an object and a warning naming the line.
+func TestToolCallArgumentsNotAnObject(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{})
+	mustAppend(t, s, m.ID, MessageRecord("r1", user("one")))
+	p, _ := s.Path(m.ID)
+	appendRaw(t, p, `{"type":"message","runId":"r2","role":"assistant","content":"","toolCalls":[{"id":"c1","name":"read_file","arguments":"{\"path\":\"a.txt\"}"},{"id":"c2","name":"exec","arguments":[1,2]}]}`+"\n")
+	appendRaw(t, p, `{"type":"message","runId":"r2","role":"tool","toolCallId":"c1","content":"ok"}`+"\n")
+	got := mustLoad(t, s, m.ID)
+	if len(got.Entries) != 3 {
+		t.Fatalf("entries = %+v", got.Entries)
+	}
+	calls := got.Entries[1].ToolCalls
+	if len(calls) != 2 || string(calls[0].Arguments) != `{"path":"a.txt"}` || string(calls[1].Arguments) != `{}` {
+		t.Fatalf("tool calls = %+v", calls)
+	}
+	if !warningsContain(got.Warnings, 3, "read_file call were stored as a JSON string") || !warningsContain(got.Warnings, 3, "exec call are not a JSON object") {
+		t.Errorf("warnings = %v", got.Warnings)
+	}
+}

@@ -8,41 +8,69 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	osbox "hearth/backend/sandbox"
 )
 
-const jailEnv = "HEARTH_TEST_OUTER_JAIL"
-
 // TestExecSandboxTable runs destructive and ordinary commands for real, through exec in
 // Hearth's sandbox, and — so that a sandbox bug can never harm this machine — inside a
 // disposable outer jail too: bubblewrap with a read-only root, only the test's folder
-// writable, no network, its own PID namespace. The test re-runs itself in the jail.
+// writable, no network, its own PID namespace. The test re-runs itself in the jails of
+// outer_jail_test.go: as an ordinary user (the sandbox gets user namespaces) and, when
+// run as root, as root (where the jail's /proc leaves root's way: namespaces without a
+// user namespace). Each jail also runs one fallback: bubblewrap, and Landlock alone.
 func TestExecSandboxTable(t *testing.T) {
-	if os.Getenv(jailEnv) == "" {
-		runInOuterJail(t, "^TestExecSandboxTable$")
+	jail := os.Getenv(jailEnv)
+	if jail == "" {
+		runInOuterJails(t, "^TestExecSandboxTable$")
 		return
 	}
+	osbox.HardenSelf() // as Hearth does first thing: the helper must start from a non-dumpable process
 	box := osbox.New(osbox.Options{})
 	st := box.Status()
-	t.Logf("sandbox: %s", st.Summary)
+	t.Logf("sandbox as uid %d: %s", os.Getuid(), st.Summary)
 	if st.Mode == osbox.ModeNone {
 		t.Skipf("no sandbox on this kernel (no Landlock and no working bubblewrap): %s", st.Warning)
 	}
+	if st.Mode == osbox.ModeLandlock && !st.Namespaces {
+		t.Errorf("the %s jail lets the sandbox have namespaces, yet it found none: %s", jail, st.Summary)
+	}
+	runTable(t, box)
+	// The fallbacks, each in one jail: bubblewrap (no Landlock in the kernel) and
+	// Landlock alone (no namespaces).
+	fallback := osbox.ModeBubblewrap
+	if jail == jailRoot {
+		fallback = osbox.ModeLandlock
+	}
+	if fb := osbox.New(osbox.Options{Force: fallback}); fb.Status().Mode == fallback {
+		runTable(t, fb)
+	} else {
+		t.Errorf("%s does not work in the %s jail: %s", fallback, jail, fb.Status().Summary)
+	}
+}
+
+func runTable(t *testing.T, box *osbox.Sandbox) {
+	st := box.Status()
 	f := newJailFixture(t)
 	raw := newExecForTable(f, box, &ExecGuard{off: true})
 	before := f.snapshot(t)
-	for _, c := range destructive {
+	rows := destructive
+	if st.Namespaces || st.Mode == osbox.ModeBubblewrap {
+		rows = append(append([]string(nil), destructive...), modeRows...)
+	} else {
+		t.Logf("Landlock without namespaces: the %d rows that change a mode, owner or time outside are not run (docs/safety.md)", len(modeRows))
+	}
+	for _, c := range rows {
 		res := Invoke(context.Background(), raw, execJSON(c, 20))
 		if strings.Contains(res.Content, secretKey) {
-			t.Errorf("%q read a hidden secret:\n%s", c, res.Content)
+			t.Errorf("%s: %q read a hidden secret:\n%s", st.Mode, c, res.Content)
 		}
 		if diff := f.snapshot(t).diff(before); diff != "" {
-			t.Fatalf("%q changed things outside the workspace: %s\noutput: %s", c, diff, res.Content)
+			t.Fatalf("%s: %q changed things outside the workspace: %s\noutput: %s", st.Mode, c, diff, res.Content)
 		}
 		f.reset(t)
 	}
@@ -51,39 +79,10 @@ func TestExecSandboxTable(t *testing.T) {
 		f.reset(t)
 		res := Invoke(context.Background(), guarded, execJSON(c.cmd, 30))
 		if res.IsError || !strings.Contains(res.Content, c.want) {
-			t.Errorf("ordinary command %q refused or broken:\n%s", c.cmd, res.Content)
+			t.Errorf("%s: ordinary command %q refused or broken:\n%s", st.Mode, c.cmd, res.Content)
 		}
 	}
-	t.Logf("%d destructive commands had no effect outside the workspace; %d ordinary commands ran (%s)", len(destructive), len(ordinary), st.Mode)
-}
-
-// runInOuterJail re-runs the named test of this binary inside bubblewrap and reports
-// its result, or skips when no jail can be made here.
-func runInOuterJail(t *testing.T, name string) {
-	t.Helper()
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		t.Skip("bubblewrap is not installed (apt install bubblewrap): the outer jail that keeps a sandbox bug from harming this machine cannot be made")
-	}
-	root := t.TempDir()
-	cmd := exec.Command(bwrap, "--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-		"--tmpfs", "/run", "--bind", root, root, "--setenv", "HOME", root, "--setenv", "TMPDIR", root, "--setenv", jailEnv, "1",
-		"--chdir", root, "--", os.Args[0], "-test.run="+name, "-test.v")
-	out, err := cmd.CombinedOutput()
-	if err != nil && strings.Contains(string(out), "bwrap:") && !strings.Contains(string(out), "--- ") {
-		t.Skipf("the outer jail cannot be made here: %s", out)
-	}
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "exec_sandbox_test.go") || strings.Contains(l, "--- SKIP") {
-			t.Log(strings.TrimSpace(l))
-		}
-	}
-	if err != nil {
-		t.Fatalf("in the outer jail: %v\n%s", err, out)
-	}
-	if strings.Contains(string(out), "--- SKIP") && !strings.Contains(string(out), "--- PASS") {
-		t.Skip("skipped in the outer jail")
-	}
+	t.Logf("%d destructive commands had no effect outside the workspace; %d ordinary commands ran (%s)", len(rows), len(ordinary), st.Summary)
 }
 
 const secretKey = "sk-hidden-0123456789"
@@ -126,6 +125,18 @@ func newJailFixture(t *testing.T) jailFixture {
 
 // reset puts back the workspace files the commands may delete.
 func (f jailFixture) reset(t *testing.T) {
+	// chmod -R 000 ~ may (rightly) change the workspace's modes.
+	for _, d := range []string{f.ws, f.tmp} {
+		_ = os.Chmod(d, 0o755)
+		_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && e.IsDir() {
+				_ = os.Chmod(p, 0o755)
+			} else if err == nil {
+				_ = os.Chmod(p, 0o644)
+			}
+			return nil
+		})
+	}
 	_ = os.MkdirAll(filepath.Join(f.ws, "memory"), 0o755)
 	_ = os.MkdirAll(f.tmp, 0o755)
 	_ = os.WriteFile(filepath.Join(f.ws, "AGENTS.md"), []byte("# agents\n"), 0o644)
@@ -147,7 +158,11 @@ func (f jailFixture) snapshot(t *testing.T) snap {
 			return filepath.SkipDir
 		}
 		info, _ := d.Info()
+		// Mode, owner and times too: chmod, chown and touch are effects.
 		v := fmt.Sprintf("%v", info.Mode())
+		if st, ok := info.Sys().(*syscall.Stat_t); ok {
+			v += fmt.Sprintf(" %d:%d %d nlink=%d mtime=%d ctime=%d", st.Uid, st.Gid, st.Size, st.Nlink, st.Mtim.Nano(), st.Ctim.Nano())
+		}
 		if d.Type().IsRegular() {
 			b, _ := os.ReadFile(p)
 			sum := sha256.Sum256(b)

@@ -35,7 +35,7 @@ func (t fsBase) writeFile(ctx context.Context, a writeFileArgs) (Result, error) 
 	defer acc.close()
 	w, err := acc.writeFile(path, []byte(content), 0o644)
 	if err != nil {
-		return Result{}, fmt.Errorf("write_file %s: %w", path, err)
+		return Result{}, fmt.Errorf("write_file %s: %w", clip.Runes(path, 300), err)
 	}
 	verb := "Created"
 	if w.Existed {

@@ -154,6 +154,9 @@ func globTool(b fsBase) Tool {
 
 func (t fsBase) glob(ctx context.Context, a globArgs) (Result, error) {
 	pattern, dir := a.Pattern, a.Path
+	if len(pattern) > maxPathBytes {
+		return Result{}, fmt.Errorf("glob pattern is %d bytes long; a path is at most %d bytes: give a shorter pattern", len(pattern), maxPathBytes)
+	}
 	if filepath.IsAbs(pattern) {
 		// "/abs/dir/**/*.md": walk the fixed folder, match the rest.
 		base, pat := doublestar.SplitPattern(filepath.ToSlash(pattern))

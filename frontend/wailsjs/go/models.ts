@@ -1160,6 +1160,7 @@ export namespace sandbox {
 	    mode: string;
 	    landlockABI: number;
 	    namespaces: boolean;
+	    userNamespace?: boolean;
 	    bubblewrap?: string;
 	    summary: string;
 	    warning?: string;
@@ -1173,6 +1174,7 @@ export namespace sandbox {
 	        this.mode = source["mode"];
 	        this.landlockABI = source["landlockABI"];
 	        this.namespaces = source["namespaces"];
+	        this.userNamespace = source["userNamespace"];
 	        this.bubblewrap = source["bubblewrap"];
 	        this.summary = source["summary"];
 	        this.warning = source["warning"];
