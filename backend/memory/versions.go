@@ -150,35 +150,48 @@ func (v *versions) sync() (string, error) {
 	// Under the store's lock: a write between reading a file and committing it
 	// would otherwise be overtaken in the history by the older text.
 	err := v.store.locked(func() error {
-		files, err := v.store.List()
-		if err != nil {
-			return err
+		same, stats, newest := v.unchangedSince()
+		if same {
+			return nil
 		}
-		current := map[string][]byte{}
-		for _, f := range files {
-			if !Versioned(f.Path) {
-				continue
-			}
-			c, err := v.store.read(f.Path)
-			if err != nil {
-				return err
-			}
-			if c.Exists {
-				current[f.Path] = []byte(c.Content)
-			}
+		r, err := v.commitCurrent()
+		rev = r
+		if err == nil {
+			v.remember(stats, newest)
 		}
-		log, err := v.repo.Log("", 1)
-		if err != nil {
-			return err
-		}
-		author, msg := AuthorOutside, "changed while Hearth was not watching"
-		if len(log) == 0 {
-			author, msg = AuthorHearth, "onboarding: the first version of the memory and persona files"
-		}
-		rev, err = v.repo.Sync(current, author, msg)
 		return err
 	})
 	return rev, err
+}
+
+// commitCurrent commits the files as they are; the caller holds the store's locks.
+func (v *versions) commitCurrent() (string, error) {
+	files, err := v.store.List()
+	if err != nil {
+		return "", err
+	}
+	current := map[string][]byte{}
+	for _, f := range files {
+		if !Versioned(f.Path) {
+			continue
+		}
+		c, err := v.store.read(f.Path)
+		if err != nil {
+			return "", err
+		}
+		if c.Exists {
+			current[f.Path] = []byte(c.Content)
+		}
+	}
+	log, err := v.repo.Log("", 1)
+	if err != nil {
+		return "", err
+	}
+	author, msg := AuthorOutside, "changed while Hearth was not watching"
+	if len(log) == 0 {
+		author, msg = AuthorHearth, "onboarding: the first version of the memory and persona files"
+	}
+	return v.repo.Sync(current, author, msg)
 }
 
 // cleanReason is a commit message: the reason, or a plain one naming the file.

@@ -126,3 +126,53 @@ func TestEditsWhileClosedCommittedOnNextLook(t *testing.T) {
 		t.Errorf("version %q %v %v", v, ok, err)
 	}
 }
+
+// A sync that found nothing new leaves a fingerprint of the files' stats, and the
+// next one (every process start makes one) reads no file while the stats agree;
+// a changed size or time is committed as before, and files changed within the
+// last moments are not fingerprinted.
+func TestSyncSkipsUnchangedFiles(t *testing.T) {
+	f := newConsFixture(t, 3)
+	s := serviceOver(t, f, nil)
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	fp := syncedFile(f.ws)
+	if _, err := os.Stat(fp); err == nil {
+		t.Fatal("files written a moment ago were fingerprinted")
+	}
+	old := time.Now().Add(-time.Hour)
+	p := filepath.Join(f.ws, MemoryFile)
+	for _, n := range []string{MemoryFile, HistoryFile, "SOUL.md", "USER.md", "AGENTS.md", "TOOLS.md", "IDENTITY.md", "HEARTBEAT.md"} {
+		os.Chtimes(filepath.Join(f.ws, n), old, old)
+	}
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fp); err != nil {
+		t.Fatalf("no fingerprint after a sync of settled files: %v", err)
+	}
+	// Same size and time, other text: only reading would see it, and the sync does not read.
+	cur, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Repeat("x", len(cur))), 0o600)
+	os.Chtimes(p, old, old)
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	if revs, _ := s.History(MemoryFile, 0); len(revs) != 1 {
+		t.Fatalf("the fingerprinted sync read the file: %+v", revs)
+	}
+	// A real edit moves the time (or the size): committed.
+	os.WriteFile(p, []byte("# Memory\n\n- Lives in Lisbon\n"), 0o600)
+	os.Chtimes(p, old.Add(time.Minute), old.Add(time.Minute))
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	revs, _ := s.History(MemoryFile, 0)
+	if len(revs) != 2 || revs[0].Author != AuthorOutside {
+		t.Fatalf("outside edit not committed: %+v", revs)
+	}
+	if b, _, _ := s.Version(revs[0].Rev, MemoryFile); !strings.Contains(b, "Lisbon") {
+		t.Errorf("committed %q", b)
+	}
+}
