@@ -62,9 +62,12 @@ type Index struct {
 	log  *slog.Logger
 
 	mu     sync.Mutex
-	db     *sql.DB // nil until first used
-	reason string  // why the cache was started over when opened ("" if not)
-	files  map[string]fileState
+	db     *sql.DB              // nil until first used
+	reason string               // why the cache was started over when opened ("" if not)
+	files  map[string]fileState // what it knows of the sources loaded so far
+	// allFiles says files holds every source (loaded for a full walk); else
+	// notes of folders that did not change are left in the database.
+	allFiles bool
 	// vecs are the vectors, loaded on the first vector search; gen is the
 	// index generation they match (another process's writes change it).
 	vecs      *vectorSet
@@ -74,10 +77,11 @@ type Index struct {
 	// absent is set when the embedding model is not there (not installed,
 	// or its provider cannot embed): a lasting state, not a hiccup, so it is
 	// not asked again on every turn but after Recheck (a pull) or absentRetry.
-	absent   error
-	notes    []string // workspace notes found by the last walk
-	lastWalk time.Time
-	walkCost time.Duration
+	absent error
+	dirs   *noteDirs // the note folders and when they changed (nil: not loaded)
+	// statCount counts the stats of note files and folders (a test checks that a
+	// search does not stat every note).
+	statCount int
 }
 
 // fileState is what the index knows of one source: enough to tell, from a

@@ -41,14 +41,15 @@ func (x *Index) open() error {
 	return nil
 }
 
-// openAt opens the database at p ("" in memory), loads the file list and
+// openAt opens the database at p ("" in memory), loads what it knows of the
+// sources every search looks at (not the notes in folders: notedirs.go) and
 // drops vectors of another embedding model.
 func (x *Index) openAt(p string) error {
 	db, err := openDB(p)
 	if err != nil {
 		return err
 	}
-	files, err := loadFiles(db)
+	files, err := loadFiles(db, `source GLOB 'memory/*' OR source GLOB 'sessions/*' OR instr(source, '/') = 0`)
 	if err != nil {
 		db.Close()
 		return err
@@ -76,7 +77,7 @@ func (x *Index) openAt(p string) error {
 			return err
 		}
 	}
-	x.db, x.files, x.vecs = db, files, nil
+	x.db, x.files, x.vecs, x.allFiles = db, files, nil, false
 	return nil
 }
 
@@ -91,7 +92,7 @@ func (x *Index) startOver(reason string) {
 	if x.db != nil {
 		x.db.Close()
 	}
-	x.db, x.files, x.vecs, x.notes = nil, nil, nil, nil
+	x.db, x.files, x.vecs, x.dirs = nil, nil, nil, nil
 	x.reason = reason
 	if x.opts.Dir != "" {
 		removeDB(x.opts.Dir)
@@ -216,6 +217,13 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 	if err := x.applyAll(ctx, batch, &rep); err != nil {
 		return rep, err
 	}
+	if ctx.Err() != nil {
+		// Some sources were not looked at: the folders they are in must be
+		// listed again, so the note folders are read back from the index.
+		x.dirs = nil
+	} else {
+		x.saveDirs(ctx)
+	}
 	var gone []string
 	for src := range x.files {
 		if _, ok := srcs[src]; !ok {
@@ -267,7 +275,9 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 // fill sets the report's totals and mode.
 func (x *Index) fill(rep *IndexReport) error {
 	var novec int
-	rep.Files = len(x.files)
+	if err := x.db.QueryRow(`SELECT count(*) FROM files`).Scan(&rep.Files); err != nil {
+		return err
+	}
 	if err := x.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&rep.Chunks); err != nil {
 		return err
 	}
@@ -568,6 +578,6 @@ func (x *Index) Close() error {
 		return nil
 	}
 	err := x.db.Close()
-	x.db, x.files, x.vecs = nil, nil, nil
+	x.db, x.files, x.vecs, x.dirs = nil, nil, nil, nil
 	return err
 }
