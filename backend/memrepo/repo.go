@@ -53,8 +53,10 @@ type Repo struct {
 	dir string
 	log *slog.Logger
 
-	mu sync.Mutex
-	st *filesystem.Storage // nil until the first operation
+	mu        sync.Mutex
+	st        *filesystem.Storage // nil until the first operation
+	seenPacks []string            // the packs st has read (pack.go)
+	limits    packLimits
 }
 
 // New returns the repository kept in dir; nothing is read or created until it is used.
@@ -62,7 +64,7 @@ func New(dir string, log *slog.Logger) *Repo {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Repo{dir: dir, log: log}
+	return &Repo{dir: dir, log: log, limits: defaultPackLimits}
 }
 
 // Dir is the repository's folder (a bare git repository: `git --git-dir DIR log` reads it).
@@ -90,6 +92,7 @@ func (r *Repo) locked(fn func() error) (err error) {
 	if err := flock(f); err != nil {
 		return fmt.Errorf("memory history lock: %w", err)
 	}
+	r.noticePacks()
 	return fn()
 }
 
