@@ -79,6 +79,7 @@ type Index struct {
 	// not asked again on every turn but after Recheck (a pull) or absentRetry.
 	absent error
 	dirs   *noteDirs // the note folders and when they changed (nil: not loaded)
+	ranked int       // up to how many matches FTS5 ranks them itself (candidates.go)
 	// statCount counts the stats of note files and folders (a test checks that a
 	// search does not stat every note).
 	statCount int
@@ -163,5 +164,5 @@ func NewIndex(opts IndexOptions) *Index {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	return &Index{opts: opts, log: lg}
+	return &Index{opts: opts, log: lg, ranked: rankedMatches}
 }
