@@ -79,6 +79,8 @@ type App struct {
 	BackgroundNews *event.Broker[event.Background]
 	CheckNews      *event.Broker[fitness.Result] // a model's fitness check finished
 
+	agentWrites agentWrites // the model's file tools writing memory files (memwrites.go)
+
 	mu        sync.Mutex
 	started   bool // MCP and the watcher
 	reminders bool // the scheduler and the heartbeat
@@ -94,6 +96,7 @@ func New(opts Options) (*App, error) {
 		BackgroundNews: event.NewBroker[event.Background](0),
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
+	a.agentWrites.a = a
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, Env: opts.Env, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
@@ -125,7 +128,7 @@ func New(opts Options) (*App, error) {
 	a.Chat, err = chat.New(chat.Options{
 		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.ResolveChat, Memory: a.Memory,
 		Gate: a.Guard.Gate, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
-		Observer:   func(ev event.Event) { a.Guard.Audit.Observe(ev); a.Models.Observe(ev) },
+		Observer:   func(ev event.Event) { a.Guard.Audit.Observe(ev); a.Models.Observe(ev); a.agentWrites.observe(ev) },
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal),
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {

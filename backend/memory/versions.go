@@ -62,9 +62,53 @@ func (s *Store) record(name string, content []byte, o Origin) {
 	}
 }
 
+// agentWriting says the agent's own file tool is about to write name as o: until
+// agentWrote, a change the watcher sees in it is the agent's, not another
+// program's (the tools write around the store).
+func (s *Store) agentWriting(name string, o Origin) {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if s.pending == nil {
+		s.pending = map[string][]Origin{}
+	}
+	s.pending[name] = append(s.pending[name], o)
+}
+
+// agentWrote ends agentWriting; when the tool succeeded the file's content is
+// committed as o's at once.
+func (s *Store) agentWrote(name string, o Origin, ok bool) {
+	if ok {
+		s.recordAs(name, o)
+	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if list := s.pending[name]; len(list) > 0 {
+		for i, p := range list {
+			if p == o {
+				s.pending[name] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(s.pending[name]) == 0 {
+			delete(s.pending, name)
+		}
+	}
+}
+
 // recordOutside records the current content of a file another program changed
-// (or deleted: nil content).
+// (or deleted: nil content) — or the agent's file tool, while one writes it.
 func (s *Store) recordOutside(name string) {
+	o := Origin{Author: AuthorOutside, Reason: "changed outside Hearth: " + name}
+	s.subsMu.Lock()
+	if list := s.pending[name]; len(list) > 0 {
+		o = list[len(list)-1]
+	}
+	s.subsMu.Unlock()
+	s.recordAs(name, o)
+}
+
+// recordAs commits the current content of name as o's.
+func (s *Store) recordAs(name string, o Origin) {
 	if !Versioned(name) {
 		return
 	}
@@ -83,7 +127,7 @@ func (s *Store) recordOutside(name string) {
 	if f.Exists {
 		content = []byte(f.Content)
 	}
-	s.record(name, content, Origin{Author: AuthorOutside, Reason: "changed outside Hearth: " + name})
+	s.record(name, content, o)
 }
 
 // put replaces a file whatever it holds now (a restore).

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"path"
 	"strings"
 
 	"hearth/backend/memrepo"
@@ -186,4 +187,24 @@ func (s *Service) Inbox() *Inbox {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.inbox
+}
+
+// AgentEditing says the agent's own file tool (edit_file, write_file: they write
+// around the memory service) is about to write file, a workspace-relative path,
+// in chat sessionID and run runID. Until done is called, a change of the file is
+// the agent's; done(true) commits the file as the agent's change at once. A file
+// without history is ignored.
+func (s *Service) AgentEditing(file, tool, sessionID, runID string) (done func(ok bool)) {
+	n, err := CheckName(file)
+	if err != nil || n != path.Clean(file) || !Versioned(n) { // "MEMORY.md" alone is not memory/MEMORY.md here
+		return func(bool) {}
+	}
+	reason := tool + " in chat " + sessionID
+	if runID != "" {
+		reason += " (run " + runID + ")"
+	}
+	o := Origin{Author: AuthorAgent, Reason: reason}
+	st := s.Store()
+	st.agentWriting(n, o)
+	return func(ok bool) { st.agentWrote(n, o, ok) }
 }

@@ -176,3 +176,36 @@ func TestSyncSkipsUnchangedFiles(t *testing.T) {
 		t.Errorf("committed %q", b)
 	}
 }
+
+// While the agent's file tool writes a memory file, the change the watcher sees is
+// the agent's even when the watcher commits it before the tool reports back; a
+// root-level "MEMORY.md" is not memory/MEMORY.md and is left alone.
+func TestAgentEditingAttributesTheWatchersCommit(t *testing.T) {
+	f := newConsFixture(t, 3)
+	s := serviceOver(t, f, nil)
+	if err := s.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	done := s.AgentEditing(MemoryFile, "write_file", "chat1", "run1")
+	s.AgentEditing("MEMORY.md", "write_file", "chat1", "run1")(true) // no history: ignored
+	writeFile(t, f.ws, MemoryFile, "# Memory\n\n- Lives in Porto\n")
+	var revs Revs
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if revs, _ = s.currentVersions().repo.Log(MemoryFile, 0); len(revs) == 2 {
+			break
+		}
+	}
+	if len(revs) != 2 || revs[0].Author != AuthorAgent || revs[0].Message != "write_file in chat chat1 (run run1)" {
+		t.Fatalf("the watcher's commit: %+v", revs)
+	}
+	done(true)
+	writeFile(t, f.ws, MemoryFile, "# Memory\n\n- Lives in Lisbon\n")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if revs, _ = s.currentVersions().repo.Log(MemoryFile, 0); len(revs) == 3 {
+			break
+		}
+	}
+	if len(revs) != 3 || revs[0].Author != AuthorOutside {
+		t.Fatalf("after the tool finished, an edit is outside Hearth's: %+v", revs)
+	}
+}
