@@ -114,9 +114,10 @@ func (in *Inbox) hold(name string, cur File, next string, o Origin) (bool, error
 	if len(p.Hunks) == 0 {
 		return true, nil
 	}
-	in.mu.Lock()
+	// Not under in.mu: this runs under the store's lock, and Decide holds in.mu
+	// while it writes through the store — the other order would deadlock. A new
+	// proposal is a new file, written whole, so nothing else needs guarding.
 	err := in.save(p)
-	in.mu.Unlock()
 	if err == nil {
 		in.store.notify(name) // the sidebar shows the new proposal
 	}
