@@ -220,7 +220,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 	return memory.ServiceOptions{Workspace: paths.Workspace, IndexDir: paths.IndexDir, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 		Block:    memory.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
-		Sessions: a.Sessions.Store()}
+		Sessions: a.Sessions.Store(), Review: a.reviewSettings, SaveReview: a.saveReviewSettings}
 }
 
 // settingsChanged hands a saved change to the services that depend on it, in the
@@ -257,6 +257,7 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	a.mu.Unlock()
 	var err error
 	if first {
+		a.migrateReviewSettings()
 		a.Reach.Start(ctx, a.Chat.Registries()...)
 		err = a.Memory.Start(ctx)
 	}

@@ -101,6 +101,18 @@ func (c *Config) Validate() []Problem {
 
 	intMin("heartbeat.intervalMinutes", c.Heartbeat.IntervalMinutes, 1)
 	oneOf(&ps, "schedule.missedRuns", c.Schedule.MissedRuns, "catchup", "skip")
+	intRange := func(key string, v, lo, hi int) {
+		if v < lo || v > hi {
+			add(key, fmt.Sprintf("use a whole number from %d to %d", lo, hi), "must be between %d and %d, got %d", lo, hi, v)
+		}
+	}
+	dr := c.Memory.Dream
+	intRange("memory.dream.everyHours", dr.EveryHours, 1, 24*7)
+	intRange("memory.dream.maxTokens", dr.MaxTokens, 1000, 10_000_000)
+	intRange("memory.dream.maxMinutes", dr.MaxMinutes, 1, 120)
+	intRange("memory.dream.maxToolCalls", dr.MaxToolCalls, 1, 1000)
+	intRange("memory.review.expireHours", c.Memory.Review.ExpireHours, 0, 24*365)
+	oneOf(&ps, "memory.review.onExpiry", c.Memory.Review.OnExpiry, "discard", "apply")
 	oneOf(&ps, "ui.theme", c.UI.Theme, "system", "light", "dark")
 	oneOf(&ps, "ui.language", c.UI.Language, "auto", "en", "zh-CN")
 	return ps

@@ -23,13 +23,19 @@ import (
 // approves (possibly edited) or rejects each hunk. A proposal older than the set
 // time is applied or dropped, as the user chose.
 
-// ReviewSettings are the inbox's settings, kept in <workspace>/.hearth/inbox/settings.json.
+// ReviewSettings are the inbox's settings (config.json's memory.review).
 type ReviewSettings struct {
 	Enabled bool `json:"enabled"`
 	// ExpireHours is how long a proposal waits (0: forever).
 	ExpireHours int `json:"expireHours"`
 	// OnExpiry is "apply" or "discard" (the default).
 	OnExpiry string `json:"onExpiry"`
+}
+
+// LegacyReviewFile is where older versions kept ReviewSettings, in the workspace;
+// the app moves it into config.json once.
+func LegacyReviewFile(workspace string) string {
+	return filepath.Join(workspace, ".hearth", "inbox", "settings.json")
 }
 
 // Hunk is one change of a proposal: Old lines replaced by New, at line OldStart
@@ -61,10 +67,15 @@ type Inbox struct {
 	dir   string
 	now   func() time.Time
 	mu    sync.Mutex
+	// get and set read and write the settings (the config); without them they
+	// live in memory only.
+	get func() ReviewSettings
+	set func(ReviewSettings) error
+	rs  ReviewSettings
 }
 
-func newInbox(st *Store) *Inbox {
-	in := &Inbox{store: st, dir: filepath.Join(st.Workspace(), ".hearth", "inbox"), now: time.Now}
+func newInbox(st *Store, get func() ReviewSettings, set func(ReviewSettings) error) *Inbox {
+	in := &Inbox{store: st, dir: filepath.Join(st.Workspace(), ".hearth", "inbox"), now: time.Now, get: get, set: set}
 	st.setReview(in.hold)
 	return in
 }
@@ -75,11 +86,11 @@ func reviewed(name string, o Origin) bool {
 		(name == MemoryFile || name == "USER.md" || name == "SOUL.md")
 }
 
-// Settings returns the inbox's settings (the defaults when none were saved).
+// Settings returns the inbox's settings.
 func (in *Inbox) Settings() ReviewSettings {
-	var rs ReviewSettings
-	if b, err := os.ReadFile(filepath.Join(in.dir, "settings.json")); err == nil {
-		_ = json.Unmarshal(b, &rs) // a damaged file is the defaults: changes are not held
+	rs := in.rs
+	if in.get != nil {
+		rs = in.get()
 	}
 	if rs.OnExpiry != "apply" {
 		rs.OnExpiry = "discard"
@@ -95,11 +106,14 @@ func (in *Inbox) SetSettings(rs ReviewSettings) error {
 	if rs.ExpireHours < 0 {
 		return errors.New("review memory changes: the expiry must not be negative (hint: 0 keeps proposals until decided)")
 	}
-	b, _ := json.MarshalIndent(rs, "", "  ")
-	if err := os.MkdirAll(in.dir, 0o700); err != nil {
-		return err
+	if rs.OnExpiry == "" {
+		rs.OnExpiry = "discard"
 	}
-	return atomicfile.Write(filepath.Join(in.dir, "settings.json"), b, 0o600)
+	if in.set != nil {
+		return in.set(rs)
+	}
+	in.rs = rs
+	return nil
 }
 
 // hold is the store's review gate: with review on, a reviewed change becomes a

@@ -41,6 +41,8 @@ type Settings struct {
 	AllowedPaths        []string           `json:"allowedPaths"`
 	Theme               string             `json:"theme"`
 	Language            string             `json:"language"`
+	// Memory is Dream's schedule and budgets and "Review memory changes".
+	Memory config.Memory `json:"memory"`
 }
 
 // SaveResult answers SaveSettings: Problems (keyed by dotted config key) when
@@ -76,6 +78,7 @@ func (s *Service) Settings() Settings {
 		AllowedPaths:        append([]string{}, c.Tools.AllowedPaths...),
 		Theme:               c.UI.Theme,
 		Language:            c.UI.Language,
+		Memory:              c.Memory,
 	}
 	if out.Workspace == "" {
 		out.Workspace = s.paths.Workspace
@@ -125,6 +128,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 		}
 	}
 	n.UI.Theme, n.UI.Language = in.Theme, in.Language
+	n.Memory = in.Memory
 	return &n, append(ps, n.Validate()...)
 }
 

@@ -102,7 +102,7 @@ describe('memory history', () => {
     assert.equal(await box.isChecked(), false);
     await box.check();
     await page.getByLabel('What happens to an unreviewed change').waitFor();
-    const settings = JSON.parse(readFileSync(join(app.workspace, '.hearth', 'inbox', 'settings.json'), 'utf8'));
-    assert.equal(settings.enabled, true);
+    // The switch is config.json's memory.review.enabled (the Settings view shows it too).
+    await until(() => JSON.parse(readFileSync(app.configPath, 'utf8')).memory?.review?.enabled === true, 'saved in config.json');
   });
 });

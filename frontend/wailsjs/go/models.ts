@@ -209,6 +209,24 @@ export namespace config {
 	        this.never = source["never"];
 	    }
 	}
+	export class Dream {
+	    everyHours: number;
+	    maxTokens: number;
+	    maxMinutes: number;
+	    maxToolCalls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Dream(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.everyHours = source["everyHours"];
+	        this.maxTokens = source["maxTokens"];
+	        this.maxMinutes = source["maxMinutes"];
+	        this.maxToolCalls = source["maxToolCalls"];
+	    }
+	}
 	export class MCPServer {
 	    command?: string;
 	    args?: string[];
@@ -236,6 +254,54 @@ export namespace config {
 	        this.toolTimeout = source["toolTimeout"];
 	        this.sandbox = source["sandbox"];
 	    }
+	}
+	export class Review {
+	    enabled: boolean;
+	    expireHours: number;
+	    onExpiry: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Review(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.expireHours = source["expireHours"];
+	        this.onExpiry = source["onExpiry"];
+	    }
+	}
+	export class Memory {
+	    dream: Dream;
+	    review: Review;
+	
+	    static createFrom(source: any = {}) {
+	        return new Memory(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dream = this.convertValues(source["dream"], Dream);
+	        this.review = this.convertValues(source["review"], Review);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Problem {
 	    key?: string;
@@ -1717,6 +1783,7 @@ export namespace settings {
 	    allowedPaths: string[];
 	    theme: string;
 	    language: string;
+	    memory: config.Memory;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1741,6 +1808,7 @@ export namespace settings {
 	        this.allowedPaths = source["allowedPaths"];
 	        this.theme = source["theme"];
 	        this.language = source["language"];
+	        this.memory = this.convertValues(source["memory"], config.Memory);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
