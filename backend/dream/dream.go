@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
@@ -203,7 +204,7 @@ func (s *Service) Close(context.Context) error {
 }
 
 // ErrBusy is a pass asked for while one runs.
-var ErrBusy = errors.New("a Dream pass is already running")
+var ErrBusy error = &memory.Error{Msg: i18n.M("dream.busy")}
 
 // RunNow runs a pass at once, even with nothing new (it still tidies the files).
 func (s *Service) RunNow(ctx context.Context) (Report, error) { return s.run(ctx, true) }
@@ -225,6 +226,12 @@ func (s *Service) run(ctx context.Context, always bool) (Report, error) {
 	rep, next, err := s.pass(ctx, st, always)
 	if err != nil {
 		rep.Err = err.Error()
+		if e := (*memory.Error)(nil); errors.As(err, &e) {
+			rep.Failure = &e.Msg
+		} else {
+			f := i18n.M("dream.failed", "error", err.Error())
+			rep.Failure = &f
+		}
 	}
 	if ctx.Err() != nil { // cancelled by shutdown: nothing written, done next time
 		return rep, ctx.Err()
@@ -261,7 +268,7 @@ func (s *Service) pass(ctx context.Context, st State, always bool) (Report, Stat
 	name := s.opts.Model()
 	p, model, err := s.opts.Resolve(name)
 	if err != nil {
-		return rep, st, fmt.Errorf("dream: model %s: %w", name, err)
+		return rep, st, &memory.Error{Msg: i18n.M("dream.noModel", "model", name, "error", err.Error()), Err: err}
 	}
 	rep.Model = name
 	ps := &pass{p: p, model: model, ctxTok: s.opts.ContextTokens, budget: budget, store: store, rep: &rep, work: map[string]*doc{}}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 )
 
@@ -49,6 +51,8 @@ type Hunk struct {
 	Before   string   `json:"before,omitempty"`
 	Status   string   `json:"status"` // pending, approved, rejected, failed
 	Error    string   `json:"error,omitempty"`
+	// Failure is Error for the window, in the UI language.
+	Failure *i18n.Message `json:"failure,omitempty"`
 }
 
 // Proposal is one held change of one file.
@@ -201,10 +205,10 @@ func (in *Inbox) Decide(id string, hunk int, action string, text *string) (Propo
 		}
 	}
 	if p == nil {
-		return Proposal{}, fmt.Errorf("memory inbox: no proposal %s (hint: it was decided or expired)", id)
+		return Proposal{}, &Error{Msg: i18n.M("memory.inbox.noProposal", "id", id)}
 	}
 	if hunk < 0 || hunk >= len(p.Hunks) || p.Hunks[hunk].Status != "pending" {
-		return *p, fmt.Errorf("memory inbox: hunk %d of %s is not waiting", hunk, id)
+		return *p, &Error{Msg: i18n.M("memory.inbox.notWaiting", "hunk", strconv.Itoa(hunk+1), "id", id)}
 	}
 	h := &p.Hunks[hunk]
 	switch action {
@@ -219,12 +223,12 @@ func (in *Inbox) Decide(id string, hunk int, action string, text *string) (Propo
 			h.New = splitLines(t)
 		}
 		if err := in.apply(*p, *h, "approved"); err != nil {
-			h.Status, h.Error = "failed", err.Error()
+			h.Status, h.Error, h.Failure = "failed", err.Error(), failureOf(err)
 		} else {
 			h.Status = "approved"
 		}
 	default:
-		return *p, fmt.Errorf("memory inbox: action %q is unknown (hint: approve or reject)", action)
+		return *p, &Error{Msg: i18n.M("memory.inbox.badAction", "action", action)}
 	}
 	return *p, in.finish(*p)
 }
@@ -249,12 +253,22 @@ func (in *Inbox) apply(p Proposal, h Hunk, how string) error {
 	_, err := in.store.update(p.File, o, func(cur File) (string, *Conflict) {
 		next, err := applyHunk(cur.Content, h)
 		if err != nil {
-			applyErr = err
+			applyErr = &Error{Msg: i18n.M("memory.inbox.linesGone", "file", p.File), Err: err}
 			return cur.Content, nil
 		}
 		return next, nil
 	})
 	return errors.Join(err, applyErr)
+}
+
+// failureOf is the message of err for the window, nil when it has none.
+func failureOf(err error) *i18n.Message {
+	var e *Error
+	if errors.As(err, &e) {
+		m := e.Msg
+		return &m
+	}
+	return nil
 }
 
 // Expire applies or drops (ReviewSettings.OnExpiry) the pending hunks of proposals
@@ -284,7 +298,7 @@ func (in *Inbox) Expire() error {
 			h.Status = "rejected"
 			if rs.OnExpiry == "apply" {
 				if err := in.apply(p, *h, "applied on expiry"); err != nil {
-					h.Status, h.Error = "failed", err.Error()
+					h.Status, h.Error, h.Failure = "failed", err.Error(), failureOf(err)
 					continue
 				}
 				h.Status = "approved"

@@ -1,13 +1,13 @@
 package memory
 
 import (
-	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"hearth/backend/i18n"
 	"hearth/backend/memrepo"
 )
 
@@ -266,7 +266,7 @@ func fileName(name string) (string, error) {
 		return "", err
 	}
 	if !Versioned(n) {
-		return "", fmt.Errorf("%s has no history (hint: MEMORY.md, HISTORY.md, the daily notes and the persona files are versioned; skills are not)", n)
+		return "", &Error{Msg: i18n.M("memory.history.notVersioned", "file", n)}
 	}
 	return n, nil
 }

@@ -75,7 +75,7 @@ func TestEveryChangeIsVersioned(t *testing.T) {
 
 	// Restore the text before the outside edit.
 	msg, err := s.Restore(revs[0].Rev+"^", "MEMORY.md")
-	if err != nil || !strings.HasPrefix(msg, "Restored memory/MEMORY.md") {
+	if err != nil || msg.Code != "memory.restore.done" || !strings.HasPrefix(msg.String(), "Restored memory/MEMORY.md") {
 		t.Fatalf("restore: %q %v", msg, err)
 	}
 	if got := f.read(t, MemoryFile); got != "- Lives in Porto.\n- Bakes sourdough.\n" {

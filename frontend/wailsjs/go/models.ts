@@ -360,6 +360,7 @@ export namespace dream {
 	    summary?: string;
 	    skipped?: string;
 	    error?: string;
+	    failure?: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new Report(source);
@@ -381,6 +382,7 @@ export namespace dream {
 	        this.summary = source["summary"];
 	        this.skipped = source["skipped"];
 	        this.error = source["error"];
+	        this.failure = this.convertValues(source["failure"], i18n.Message);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -742,6 +744,7 @@ export namespace memory {
 	    before?: string;
 	    status: string;
 	    error?: string;
+	    failure?: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new Hunk(source);
@@ -756,7 +759,26 @@ export namespace memory {
 	        this.before = source["before"];
 	        this.status = source["status"];
 	        this.error = source["error"];
+	        this.failure = this.convertValues(source["failure"], i18n.Message);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Proposal {
 	    id: string;

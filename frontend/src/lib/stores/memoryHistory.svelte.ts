@@ -3,6 +3,7 @@
 // the file back as it was right after that change (itself a new change, so it can be
 // undone the same way).
 import { errText, type Api, type MemoryRev } from '../api';
+import { tm } from '../i18n.svelte';
 
 export type MemoryHistoryApi = Pick<Api, 'memoryHistory' | 'memoryDiff' | 'restoreMemory'>;
 
@@ -35,7 +36,7 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     selected: '',
     diff: [] as DiffLine[],
     restoring: false,
-    /** What the last restore said (shown once). */
+    /** What the last restore said (shown once), worded in the UI language. */
     restored: '',
   });
   let seq = 0;
@@ -75,7 +76,7 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     s.restoring = true;
     s.error = '';
     try {
-      s.restored = await api.restoreMemory(rev, s.path);
+      s.restored = tm(await api.restoreMemory(rev, s.path));
       s.selected = '';
       await load(s.path);
     } catch (err) {

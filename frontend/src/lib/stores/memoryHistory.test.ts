@@ -17,7 +17,7 @@ describe('memory history', () => {
     const api = {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => diff),
-      restoreMemory: vi.fn(async () => 'Restored memory/MEMORY.md to aaaaaaaaaa.'),
+      restoreMemory: vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'aaaaaaaaaa' } })),
     };
     const h = createMemoryHistory(api);
     await h.load('memory/MEMORY.md');
@@ -26,7 +26,7 @@ describe('memory history', () => {
     expect(h.diff.length).toBe(3);
     await h.restore('aaaaaaaaaaaa');
     expect(api.restoreMemory).toHaveBeenCalledWith('aaaaaaaaaaaa', 'memory/MEMORY.md');
-    expect(h.restored).toContain('Restored');
+    expect(h.restored).toBe('Restored memory/MEMORY.md to aaaaaaaaaa (undo: restore the change before this one).');
     expect(api.memoryHistory).toHaveBeenCalledTimes(2);
   });
 
@@ -35,12 +35,13 @@ describe('memory history', () => {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => ''),
       restoreMemory: vi.fn(async () => {
-        throw 'no such revision';
+        throw { message: 'zzzz: no such revision', code: 'memory.rev.unknown', args: { rev: 'zzzz' } };
       }),
     };
     const h = createMemoryHistory(api);
     await h.load('SOUL.md');
     await h.restore('zzzz');
-    expect(h.error).toBe('no such revision');
+    // A coded error is worded from the catalog, in the UI language.
+    expect(h.error).toMatch(/^zzzz: no such revision in the memory history/);
   });
 });
