@@ -44,4 +44,37 @@ describe('memory history', () => {
     // A coded error is worded from the catalog, in the UI language.
     expect(h.error).toMatch(/^zzzz: no such revision in the memory history/);
   });
+
+  it('shows the list while changes keep arriving: a load is never dropped for a newer one', async () => {
+    const answers: ((r: MemoryRev[]) => void)[] = [];
+    const api = {
+      memoryHistory: vi.fn(() => new Promise<MemoryRev[]>((ok) => answers.push(ok))),
+      memoryDiff: vi.fn(async () => diff),
+      restoreMemory: vi.fn(),
+    };
+    const h = createMemoryHistory(api);
+    const opened = h.load('memory/MEMORY.md'); // the view opens…
+    void h.load('memory/MEMORY.md'); // …while an outside edit's changes are still announced
+    void h.load('memory/MEMORY.md');
+    expect(api.memoryHistory).toHaveBeenCalledTimes(1); // one load runs; one more is owed
+    answers[0](revs.slice(1));
+    await vi.waitFor(() => expect(h.revs.length).toBe(1));
+    expect(h.loading).toBe(true); // the owed load runs: the list stays shown meanwhile
+    await vi.waitFor(() => expect(api.memoryHistory).toHaveBeenCalledTimes(2));
+    answers[1](revs); // the outside edit's change has landed
+    await opened;
+    expect(h.loading).toBe(false);
+    expect(h.revs.map((r) => r.rev)).toEqual(['bbbbbbbbbbbb', 'aaaaaaaaaaaa']);
+    expect(h.selected).toBe('bbbbbbbbbbbb'); // the newest, followed until the person picks one
+    expect(api.memoryHistory).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps the change the person picked when the list reloads', async () => {
+    const api = { memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory: vi.fn() };
+    const h = createMemoryHistory(api);
+    await h.load('SOUL.md');
+    await h.select('aaaaaaaaaaaa');
+    await h.load('SOUL.md');
+    expect(h.selected).toBe('aaaaaaaaaaaa');
+  });
 });
