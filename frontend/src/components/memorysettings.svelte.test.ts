@@ -21,7 +21,7 @@ describe('memory settings', () => {
     await fireEvent.input(screen.getByLabelText('Tool calls per pass'), { target: { value: '8' } });
     expect(d.memory.dream.maxToolCalls).toBe(8);
     // The expiry only matters with review on.
-    const expiry = screen.getByLabelText(/Unreviewed after/) as HTMLInputElement;
+    const expiry = screen.getByLabelText(/Unreviewed changes expire after/) as HTMLInputElement;
     expect(expiry.disabled).toBe(true);
     await fireEvent.click(screen.getByLabelText('Review memory changes'));
     expect(d.memory.review.enabled).toBe(true);
