@@ -179,7 +179,7 @@ func (in *Inbox) list() ([]Proposal, error) {
 			continue
 		}
 		var p Proposal
-		if json.Unmarshal(b, &p) != nil || p.ID == "" {
+		if json.Unmarshal(b, &p) != nil || p.ID == "" || !reviewed(p.File, Origin{Author: AuthorDream}) {
 			continue // a damaged proposal is left in the folder, never applied
 		}
 		out = append(out, p)
@@ -365,7 +365,7 @@ func applyHunk(text string, h Hunk) (string, error) {
 		}
 		at = best
 	} else {
-		at = min(h.OldStart, len(lines))
+		at = max(0, min(h.OldStart, len(lines))) // a damaged proposal's place is clamped
 		if h.Before != "" {
 			for i, l := range lines {
 				if l == h.Before {
