@@ -166,3 +166,38 @@ func NewIndex(opts IndexOptions) *Index {
 	}
 	return &Index{opts: opts, log: lg, ranked: rankedMatches}
 }
+
+// Reindex drops the cached index and rebuilds it from the files (the
+// `hearth memory reindex` command).
+func (x *Index) Reindex(ctx context.Context) (IndexReport, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.startOver("full rebuild requested")
+	x.embedErr, x.absent = nil, nil
+	rep, err := x.sync(ctx, true)
+	rep.Rebuilt, rep.Reason = true, "full rebuild requested"
+	return rep, err
+}
+
+// Report describes the index without changing it.
+func (x *Index) Report() IndexReport {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var rep IndexReport
+	if x.open() == nil {
+		_ = x.fill(&rep)
+	}
+	return rep
+}
+
+// Close closes the database; the Index opens it again when used.
+func (x *Index) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.db == nil {
+		return nil
+	}
+	err := x.db.Close()
+	x.db, x.files, x.vecs, x.dirs = nil, nil, nil, nil
+	return err
+}
