@@ -208,7 +208,7 @@ func (in *Inbox) Decide(id string, hunk int, action string, text *string) (Propo
 		return Proposal{}, &Error{Msg: i18n.M("memory.inbox.noProposal", "id", id)}
 	}
 	if hunk < 0 || hunk >= len(p.Hunks) || p.Hunks[hunk].Status != "pending" {
-		return *p, &Error{Msg: i18n.M("memory.inbox.notWaiting", "hunk", strconv.Itoa(hunk+1), "id", id)}
+		return *p, &Error{Msg: i18n.M("memory.inbox.notWaiting", "hunk", strconv.Itoa(hunk+1))}
 	}
 	h := &p.Hunks[hunk]
 	switch action {
