@@ -89,9 +89,11 @@ func (x *Index) noteSources(out map[string]srcStat) error {
 			return err
 		}
 		for d, m := range mod {
-			x.dirs.mod[d] = m
+			if old, ok := x.dirs.mod[d]; !ok || old != m {
+				x.dirs.mod[d] = m
+				x.dirs.saved = false // kept for the next process only when something moved
+			}
 		}
-		x.dirs.saved = false
 	}
 	return nil
 }
