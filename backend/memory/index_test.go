@@ -377,6 +377,7 @@ func TestNoteFoldersInsteadOfWalk(t *testing.T) {
 		writeFile(t, ws, fmt.Sprintf("notes/d%d/n%03d.md", i%4, i), fmt.Sprintf("note %d about nothing", i))
 	}
 	writeFile(t, ws, "notes/d0/keep.md", "alpha note")
+	writeFile(t, ws, "ideas.md", "echo idea at the top")
 	// Folder times in the past, as for notes made a while ago: recent ones are not trusted.
 	old := time.Now().Add(-time.Hour)
 	for _, d := range []string{"notes/d0", "notes/d1", "notes/d2", "notes/d3", "notes", "."} {
@@ -402,6 +403,9 @@ func TestNoteFoldersInsteadOfWalk(t *testing.T) {
 	if y.statCount > 10 {
 		t.Errorf("a new process stats %d files for 200 notes in 4 folders; want the folders only", y.statCount)
 	}
+	if r, _ := y.Search(context.Background(), "echo", 1); len(r.Hits) != 1 {
+		t.Fatalf("the note at the top not found: %+v", r.Hits)
+	}
 	// Added (a new file in a folder) and saved by rename: the folder's time moves.
 	writeFile(t, ws, "notes/d1/new.md", "bravo note")
 	tmp := filepath.Join(ws, "notes/d2/tmp")
@@ -412,9 +416,10 @@ func TestNoteFoldersInsteadOfWalk(t *testing.T) {
 	fi, _ := os.Stat(filepath.Join(ws, "notes/d0"))
 	os.WriteFile(p, []byte("delta rewritten in place"), 0o600)
 	os.Chtimes(filepath.Join(ws, "notes/d0"), fi.ModTime(), fi.ModTime())
-	// A folder removed takes its notes along.
+	// A folder removed takes its notes along; so does a note removed from the top.
 	os.RemoveAll(filepath.Join(ws, "notes/d3"))
-	for q, want := range map[string]int{"bravo": 1, "charlie": 1, "delta": 0, "note 3": 0} {
+	os.Remove(filepath.Join(ws, "ideas.md"))
+	for q, want := range map[string]int{"bravo": 1, "charlie": 1, "delta": 0, "note 3": 0, "echo": 0} {
 		r, _ := y.Search(context.Background(), q, 50)
 		n := 0
 		for _, h := range r.Hits {

@@ -49,7 +49,8 @@ func (x *Index) openAt(p string) error {
 	if err != nil {
 		return err
 	}
-	files, err := loadFiles(db, `source GLOB 'memory/*' OR source GLOB 'sessions/*' OR instr(source, '/') = 0`)
+	// Ranges of the primary key, not patterns: a pattern scans every note's row.
+	files, err := loadFiles(db, `(source > 'memory/' AND source < 'memory0') OR (source > 'sessions/' AND source < 'sessions0')`)
 	if err != nil {
 		db.Close()
 		return err

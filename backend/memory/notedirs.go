@@ -57,6 +57,7 @@ func (x *Index) noteSources(out map[string]srcStat) error {
 	// workspace's own folder is always listed: it is small, and USER.md there
 	// is often edited in place.
 	changed := map[string]bool{".": true}
+	rootMoved := true
 	for dir, mod := range x.dirs.mod {
 		x.statCount++
 		fi, err := os.Lstat(filepath.Join(x.opts.Workspace, filepath.FromSlash(dir)))
@@ -69,9 +70,14 @@ func (x *Index) noteSources(out map[string]srcStat) error {
 			x.dirs.saved = false
 		case mod == 0 || fi.ModTime().UnixNano() != mod:
 			changed[dir] = true
+		case dir == ".":
+			rootMoved = false
 		}
 	}
 	for dir := range changed {
+		if dir == "." && !rootMoved {
+			dir = "./" // nothing was added or removed there: only its notes' rows
+		}
 		if err := x.loadNotes(dir); err != nil {
 			return err
 		}
@@ -101,21 +107,38 @@ func (x *Index) noteSources(out map[string]srcStat) error {
 // loadNotes loads what the index knows of the notes in folder dir ("" for every
 // note), so that the sync can compare them with what the folder holds now.
 func (x *Index) loadNotes(dir string) error {
-	if x.allFiles || dir == "." {
-		return nil // the workspace's own notes are loaded when the index opens
+	if x.allFiles {
+		return nil
 	}
 	var files map[string]fileState
 	var err error
-	if dir == "" {
+	switch dir {
+	case "":
 		files, err = loadFiles(x.db, `1`)
-	} else {
+	case ".":
+		// The workspace's own notes have no common prefix: every row is scanned.
+		files, err = loadFiles(x.db, `instr(source, '/') = 0`)
+	case "./":
+		// Its folder did not move: look up the notes it holds, no scan.
+		var names []any
+		ents, _ := os.ReadDir(x.opts.Workspace)
+		for _, e := range ents {
+			if !e.IsDir() && noteFile(e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+		if len(names) == 0 {
+			return nil
+		}
+		files, err = loadFiles(x.db, `source IN (?`+strings.Repeat(",?", len(names)-1)+`)`, names...)
+	default:
 		files, err = loadFiles(x.db, `source > ? AND source < ?`, dir+"/", dir+"0") // '0' follows '/'
 	}
 	if err != nil {
 		return err
 	}
 	for src, st := range files {
-		if dir == "" || path.Dir(src) == dir {
+		if dir == "" || dir == "./" || path.Dir(src) == dir {
 			x.files[src] = st
 		}
 	}
