@@ -4,7 +4,9 @@ package main
 
 import (
 	"context"
+	"errors"
 
+	"hearth/backend/i18n"
 	"hearth/backend/memory"
 )
 
@@ -48,8 +50,11 @@ func (a *App) MemoryHistory(file string) ([]memory.Rev, error) {
 // MemoryDiff is the unified diff of the change rev, of one file when file is not "".
 func (a *App) MemoryDiff(rev, file string) (string, error) { return a.h.Memory.Diff(rev, file) }
 
-// RestoreMemory puts file ("" for all) back as it was right after the change rev.
-func (a *App) RestoreMemory(rev, file string) (string, error) { return a.h.Memory.Restore(rev, file) }
+// RestoreMemory puts file ("" for all) back as it was right after the change rev; the
+// message says what it did (the window words it in the UI language).
+func (a *App) RestoreMemory(rev, file string) (i18n.Message, error) {
+	return a.h.Memory.Restore(rev, file)
+}
 
 // MemoryProposals lists the changes waiting in the memory inbox, oldest first.
 func (a *App) MemoryProposals() ([]memory.Proposal, error) { return a.h.Memory.Inbox().List() }
@@ -70,4 +75,16 @@ func (a *App) ReviewSettings() memory.ReviewSettings { return a.h.Memory.Inbox()
 // SetReviewSettings saves "Review memory changes".
 func (a *App) SetReviewSettings(rs memory.ReviewSettings) error {
 	return a.h.Memory.Inbox().SetSettings(rs)
+}
+
+// userError is how a binding's error reaches the window: an error that says what went
+// wrong as a catalog message (memory.Error) becomes {message, code, args}, which the
+// window words in the UI language (errText); any other stays its English text.
+func userError(err error) any {
+	var c interface{ UserMessage() i18n.Message }
+	if errors.As(err, &c) {
+		m := c.UserMessage()
+		return map[string]any{"message": err.Error(), "code": m.Code, "args": m.Args}
+	}
+	return err.Error()
 }

@@ -80,6 +80,7 @@ func runDesktop(open func() (*app.App, error)) error {
 		OnBeforeClose:    bg.beforeClose,
 		OnShutdown:       bg.shutdown,
 		Bind:             []any{facade},
+		ErrorFormatter:   userError,
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId:               uniqueID,
 			OnSecondInstanceLaunch: facade.secondInstance,

@@ -20,6 +20,8 @@ targets=(
   "./backend/llm FuzzParseToolCalls"
   "./backend/fitness FuzzParse"
   "./backend/agent/prompt FuzzShortTool"
+  "./backend/memory FuzzIndexFile"
+  "./backend/memory FuzzInboxProposal"
 )
 for x in "${targets[@]}"; do
   set -- $x

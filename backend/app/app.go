@@ -81,6 +81,8 @@ type App struct {
 	BackgroundNews *event.Broker[event.Background]
 	CheckNews      *event.Broker[fitness.Result] // a model's fitness check finished
 
+	agentWrites agentWrites // the model's file tools writing memory files (memwrites.go)
+
 	mu        sync.Mutex
 	started   bool // MCP and the watcher
 	reminders bool // the scheduler and the heartbeat
@@ -97,6 +99,7 @@ func New(opts Options) (*App, error) {
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
 	a.Activity = activity.New(func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundActivity}) })
+	a.agentWrites.a = a
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
@@ -129,7 +132,12 @@ func New(opts Options) (*App, error) {
 	a.Chat, err = chat.New(chat.Options{
 		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.ResolveChat, Memory: a.Memory,
 		Gate: a.Guard.Gate, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
-		Observer:   func(ev event.Event) { a.Guard.Audit.Observe(ev); a.Models.Observe(ev); a.observeActivity(ev) },
+		Observer: func(ev event.Event) {
+			a.Guard.Audit.Observe(ev)
+			a.Models.Observe(ev)
+			a.observeActivity(ev)
+			a.agentWrites.observe(ev)
+		},
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal),
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
@@ -221,7 +229,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 	return memory.ServiceOptions{Workspace: paths.Workspace, IndexDir: paths.IndexDir, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 		Block:    memory.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
-		Sessions: a.Sessions.Store()}
+		Sessions: a.Sessions.Store(), Review: a.reviewSettings, SaveReview: a.saveReviewSettings}
 }
 
 // settingsChanged hands a saved change to the services that depend on it, in the
@@ -259,6 +267,7 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	a.mu.Unlock()
 	var err error
 	if first {
+		a.migrateReviewSettings()
 		a.Reach.Start(ctx, a.Chat.Registries()...)
 		err = a.Memory.Start(ctx)
 	}

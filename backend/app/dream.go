@@ -2,13 +2,18 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"os"
+	"strings"
 	"time"
 
 	"hearth/backend/activity"
 	"hearth/backend/audit"
+	"hearth/backend/config"
 	"hearth/backend/dream"
 	"hearth/backend/event"
+	"hearth/backend/memory"
 )
 
 // dreamOptions wire Dream to the memory files, the chats and the default model;
@@ -27,6 +32,11 @@ func (a *App) dreamOptions() dream.Options {
 			} else {
 				a.Activity.End(activity.DreamID)
 			}
+		},
+		Limits: func() (dream.Budget, time.Duration) {
+			d := a.Settings.Config().Memory.Dream
+			return dream.Budget{Tokens: d.MaxTokens, Time: time.Duration(d.MaxMinutes) * time.Minute, ToolCalls: d.MaxToolCalls},
+				time.Duration(d.EveryHours) * time.Hour
 		},
 	}
 }
@@ -50,4 +60,48 @@ func (a *App) dreamDone(r dream.Report) {
 		}
 	}
 	a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundJobs})
+}
+
+// reviewSettings are "Review memory changes" from config.json (memory.review).
+func (a *App) reviewSettings() memory.ReviewSettings {
+	r := a.Settings.Config().Memory.Review
+	return memory.ReviewSettings{Enabled: r.Enabled, ExpireHours: r.ExpireHours, OnExpiry: r.OnExpiry}
+}
+
+// saveReviewSettings writes "Review memory changes" to config.json.
+func (a *App) saveReviewSettings(rs memory.ReviewSettings) error {
+	return a.Settings.Update(func(c *config.Config) error {
+		c.Memory.Review = config.Review{Enabled: rs.Enabled, ExpireHours: rs.ExpireHours, OnExpiry: rs.OnExpiry}
+		if ps := c.Validate(); len(ps) > 0 {
+			for _, p := range ps {
+				if strings.HasPrefix(p.Key, "memory.review.") {
+					return fmt.Errorf("review memory changes: %s %s (hint: %s)", p.Key, p.Msg, p.Hint)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// migrateReviewSettings moves "Review memory changes" from the workspace's
+// .hearth/inbox/settings.json, where older versions kept it, into config.json —
+// once: the file is removed after the move.
+func (a *App) migrateReviewSettings() {
+	p := memory.LegacyReviewFile(a.Settings.Paths().Workspace)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return
+	}
+	var rs memory.ReviewSettings
+	if err := json.Unmarshal(b, &rs); err == nil {
+		if rs.OnExpiry != "apply" {
+			rs.OnExpiry = "discard"
+		}
+		rs.ExpireHours = max(rs.ExpireHours, 0)
+		if err := a.saveReviewSettings(rs); err != nil {
+			slog.Warn("memory review settings not moved to config.json", "err", err)
+			return
+		}
+	}
+	_ = os.Remove(p) // a damaged file was the defaults: nothing to move
 }

@@ -19,6 +19,8 @@ type Config struct {
 	// LocalOnly refuses every connection that leaves this machine, except to the
 	// configured Ollama host (docs/safety.md, "Local-only mode").
 	LocalOnly bool `json:"localOnly"`
+	// Memory configures the upkeep of the memory files (docs/memory.md#dream).
+	Memory Memory `json:"memory"`
 
 	src *source
 }
@@ -174,6 +176,30 @@ type UI struct {
 	LaunchAtLogin bool   `json:"launchAtLogin"`
 }
 
+// Memory configures memory upkeep: Dream's passes and the review of their changes.
+type Memory struct {
+	Dream  Dream  `json:"dream"`
+	Review Review `json:"review"`
+}
+
+// Dream is the periodic pass that folds new history into the memory files, and the
+// hard budgets of each pass.
+type Dream struct {
+	EveryHours   int `json:"everyHours"`
+	MaxTokens    int `json:"maxTokens"`
+	MaxMinutes   int `json:"maxMinutes"`
+	MaxToolCalls int `json:"maxToolCalls"`
+}
+
+// Review is "Review memory changes": Dream's and consolidation's edits of MEMORY.md,
+// USER.md and SOUL.md wait in the memory inbox; after ExpireHours (0: never) an
+// unreviewed one is discarded or applied (OnExpiry).
+type Review struct {
+	Enabled     bool   `json:"enabled"`
+	ExpireHours int    `json:"expireHours"`
+	OnExpiry    string `json:"onExpiry"`
+}
+
 // Shipped defaults (docs/design/files-and-config.md#shipped-defaults).
 const (
 	DefaultModel          = "ollama/qwen3:4b"
@@ -216,6 +242,8 @@ func Default() *Config {
 		Heartbeat: Heartbeat{Enabled: true, IntervalMinutes: 30},
 		Schedule:  Schedule{MissedRuns: "catchup"},
 		UI:        UI{Theme: "system", Language: "auto", CloseToTray: true},
+		Memory: Memory{Dream: Dream{EveryHours: 4, MaxTokens: 60_000, MaxMinutes: 5, MaxToolCalls: 24},
+			Review: Review{OnExpiry: "discard"}},
 	}
 }
 

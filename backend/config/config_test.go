@@ -49,6 +49,8 @@ func TestDefaults(t *testing.T) {
 		{"heartbeat", c.Heartbeat, Heartbeat{Enabled: true, IntervalMinutes: 30}},
 		{"missedRuns", c.Schedule.MissedRuns, "catchup"},
 		{"ui", c.UI, UI{Theme: "system", Language: "auto", CloseToTray: true}},
+		{"memory", c.Memory, Memory{Dream: Dream{EveryHours: 4, MaxTokens: 60000, MaxMinutes: 5, MaxToolCalls: 24},
+			Review: Review{OnExpiry: "discard"}}},
 	}
 	for _, tc := range checks {
 		if !reflect.DeepEqual(tc.got, tc.want) {
@@ -68,6 +70,22 @@ func TestDefaults(t *testing.T) {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("default JSON lacks %s\n%s", key, b)
 		}
+	}
+}
+
+// Dream's schedule and budgets and the memory inbox's expiry are checked like the
+// other settings: each wrong value is a problem naming its key.
+func TestMemorySettingsValidated(t *testing.T) {
+	c := Default()
+	c.Memory = Memory{Dream: Dream{EveryHours: 0, MaxTokens: 10, MaxMinutes: 500, MaxToolCalls: -1},
+		Review: Review{ExpireHours: -2, OnExpiry: "keep"}}
+	var keys []string
+	for _, p := range c.Validate() {
+		keys = append(keys, p.Key)
+	}
+	want := "memory.dream.everyHours memory.dream.maxTokens memory.dream.maxMinutes memory.dream.maxToolCalls memory.review.expireHours memory.review.onExpiry"
+	if strings.Join(keys, " ") != want {
+		t.Errorf("problems %v", keys)
 	}
 }
 

@@ -106,6 +106,19 @@ func (c *Config) Validate() []Problem {
 
 	intMin("heartbeat.intervalMinutes", c.Heartbeat.IntervalMinutes, 1)
 	oneOf(&ps, "schedule.missedRuns", c.Schedule.MissedRuns, "catchup", "skip", "ask")
+	intRange := func(key string, v, lo, hi int) {
+		if v < lo || v > hi {
+			low, high := strconv.Itoa(lo), strconv.Itoa(hi)
+			add(key, i18n.M("config.between", "low", low, "high", high, "got", strconv.Itoa(v)).WithHint(i18n.M("config.hint.wholeBetween", "low", low, "high", high)))
+		}
+	}
+	dr := c.Memory.Dream
+	intRange("memory.dream.everyHours", dr.EveryHours, 1, 24*7)
+	intRange("memory.dream.maxTokens", dr.MaxTokens, 1000, 10_000_000)
+	intRange("memory.dream.maxMinutes", dr.MaxMinutes, 1, 120)
+	intRange("memory.dream.maxToolCalls", dr.MaxToolCalls, 1, 1000)
+	intRange("memory.review.expireHours", c.Memory.Review.ExpireHours, 0, 24*365)
+	oneOf(&ps, "memory.review.onExpiry", c.Memory.Review.OnExpiry, "discard", "apply")
 	oneOf(&ps, "ui.theme", c.UI.Theme, "system", "light", "dark")
 	oneOf(&ps, "ui.language", c.UI.Language, "auto", "en", "zh-CN")
 	return ps

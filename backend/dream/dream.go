@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
@@ -36,6 +37,9 @@ type Options struct {
 	ContextTokens int
 	Budget        Budget
 	Every         time.Duration // 0: DefaultEvery
+	// Limits, when set, gives the budget and interval at each use instead (the
+	// settings, which may change while Hearth runs); zero values take the defaults.
+	Limits func() (Budget, time.Duration)
 	// Writer saves the edits; nil writes them into the files.
 	Writer Writer
 	// Done hears every pass's report (the Activity view, the window).
@@ -89,6 +93,18 @@ func New(opts Options) *Service {
 	return &Service{opts: opts}
 }
 
+// limits are the budget of a pass and the time between passes.
+func (s *Service) limits() (Budget, time.Duration) {
+	b, every := s.opts.Budget, s.opts.Every
+	if s.opts.Limits != nil {
+		b, every = s.opts.Limits()
+	}
+	if every <= 0 {
+		every = DefaultEvery
+	}
+	return b.withDefaults(), every
+}
+
 func (s *Service) statePath() string {
 	return filepath.Join(s.opts.Store().Workspace(), ".hearth", "dream.json")
 }
@@ -123,9 +139,10 @@ func (s *Service) Status() Status {
 	s.mu.Lock()
 	running := s.running
 	s.mu.Unlock()
-	out := Status{Paused: st.Paused, Running: running, Every: s.opts.Every.String(), Last: st.Last}
+	_, every := s.limits()
+	out := Status{Paused: st.Paused, Running: running, Every: every.String(), Last: st.Last}
 	if !st.Paused {
-		out.NextRun = st.LastRun.Add(s.opts.Every)
+		out.NextRun = st.LastRun.Add(every)
 		if st.LastRun.IsZero() {
 			out.NextRun = s.opts.Now().Add(firstDelay)
 		}
@@ -161,7 +178,8 @@ func (s *Service) Start(ctx context.Context) {
 		for {
 			wait := firstDelay
 			if st := s.state(); !st.LastRun.IsZero() {
-				wait = max(time.Until(st.LastRun.Add(s.opts.Every)), time.Minute)
+				_, every := s.limits()
+				wait = max(time.Until(st.LastRun.Add(every)), time.Minute)
 			}
 			select {
 			case <-ctx.Done():
@@ -190,7 +208,7 @@ func (s *Service) Close(context.Context) error {
 }
 
 // ErrBusy is a pass asked for while one runs.
-var ErrBusy = errors.New("a Dream pass is already running")
+var ErrBusy error = &memory.Error{Msg: i18n.M("dream.busy")}
 
 // ErrStopped ends a pass the person stopped (the tray's Stop): nothing is written, and
 // the next pass reads the same history again.
@@ -236,6 +254,12 @@ func (s *Service) run(ctx context.Context, always bool) (Report, error) {
 	rep, next, err := s.pass(ctx, st, always)
 	if err != nil {
 		rep.Err = err.Error()
+		if e := (*memory.Error)(nil); errors.As(err, &e) {
+			rep.Failure = &e.Msg
+		} else {
+			f := i18n.M("dream.failed", "error", err.Error())
+			rep.Failure = &f
+		}
 	}
 	if ctx.Err() != nil { // cancelled by shutdown or Stop: nothing written, done next time
 		return rep, context.Cause(ctx)
@@ -253,7 +277,8 @@ func (s *Service) run(ctx context.Context, always bool) (Report, error) {
 // pass gathers what is new, runs the model under the budget and writes the result.
 func (s *Service) pass(ctx context.Context, st State, always bool) (Report, State, error) {
 	started := s.opts.Now()
-	rep := Report{Started: started, Budget: s.opts.Budget, Files: []string{}}
+	budget, _ := s.limits()
+	rep := Report{Started: started, Budget: budget, Files: []string{}}
 	store := s.opts.Store()
 	material, next, err := s.material(store, st)
 	next.Paused = st.Paused
@@ -271,10 +296,10 @@ func (s *Service) pass(ctx context.Context, st State, always bool) (Report, Stat
 	name := s.opts.Model()
 	p, model, err := s.opts.Resolve(name)
 	if err != nil {
-		return rep, st, fmt.Errorf("dream: model %s: %w", name, err)
+		return rep, st, &memory.Error{Msg: i18n.M("dream.noModel", "model", name, "error", err.Error()), Err: err}
 	}
 	rep.Model = name
-	ps := &pass{p: p, model: model, ctxTok: s.opts.ContextTokens, budget: s.opts.Budget, store: store, rep: &rep, work: map[string]*doc{}}
+	ps := &pass{p: p, model: model, ctxTok: s.opts.ContextTokens, budget: budget, store: store, rep: &rep, work: map[string]*doc{}}
 	for short, path := range editable {
 		f, err := store.Read(path)
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
 )
@@ -78,6 +79,8 @@ type Report struct {
 	// Skipped says why no model was asked (nothing new).
 	Skipped string `json:"skipped,omitempty"`
 	Err     string `json:"error,omitempty"`
+	// Failure is Err for the window, in the UI language.
+	Failure *i18n.Message `json:"failure,omitempty"`
 }
 
 // Files Dream may edit, by the name the model uses.

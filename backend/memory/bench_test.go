@@ -160,3 +160,30 @@ func BenchmarkIndexMemory(b *testing.B) {
 func reportCPU(b *testing.B, since time.Duration) {
 	b.ReportMetric(float64(cpuTime()-since)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
+
+// With many matching chunks the keyword side picks its candidates without
+// FTS5's ranking (candidates.go); the hits must score as those the ranked path
+// finds (among equal scores either may come first).
+func TestWideKeywordMatchesRanked(t *testing.T) {
+	x, _ := benchIndex(5000)
+	for _, q := range []string{"mika lodor renel vito", "mika", "lodor vito", "renel mika sarel"} {
+		x.ranked = 1 << 30
+		want, err := x.query(context.Background(), q, nil, 5, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.ranked = 0
+		got, err := x.query(context.Background(), q, nil, 5, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want.Hits) != 5 || len(got.Hits) != len(want.Hits) {
+			t.Fatalf("%q: %d hits, ranked %d", q, len(got.Hits), len(want.Hits))
+		}
+		for i := range want.Hits {
+			if got.Hits[i].Score != want.Hits[i].Score {
+				t.Errorf("%q hit %d: %s %.3f, ranked %s %.3f", q, i, got.Hits[i].ID, got.Hits[i].Score, want.Hits[i].ID, want.Hits[i].Score)
+			}
+		}
+	}
+}

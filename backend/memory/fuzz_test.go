@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,6 +61,40 @@ func FuzzIndexFile(f *testing.F) {
 		defer x.Close()
 		if _, err := x.Search(context.Background(), "otters river", 2); err != nil {
 			t.Fatalf("search over a damaged index: %v", err)
+		}
+	})
+}
+
+// FuzzInboxProposal gives the memory inbox arbitrary bytes as a waiting proposal
+// (.hearth/inbox/<id>.json — a file the user or a sync tool may damage): listing,
+// approving and rejecting its hunks must end in an answer or an error, never a
+// panic, and a hunk that no longer fits the file touches nothing.
+func FuzzInboxProposal(f *testing.F) {
+	good, _ := json.Marshal(Proposal{ID: "p1", File: MemoryFile, Author: AuthorDream, Reason: "r",
+		Hunks: []Hunk{{ID: 0, OldStart: 1, Old: []string{"- a\n"}, New: []string{"- b\n"}, Before: "# Memory\n", Status: "pending"}}})
+	f.Add(good)
+	f.Add([]byte(`{"id":"p1","file":"memory/MEMORY.md","hunks":[{"oldStart":-5,"new":["x"],"status":"pending"}]}`))
+	f.Add([]byte(`{"id":"p1","file":"../../etc/passwd","hunks":[{"oldStart":99999999,"old":["- a\n"],"status":"pending"}]}`))
+	f.Add([]byte(`{"id":"p1","file":"SOUL.md","hunks":[{"oldStart":0,"old":[],"new":[],"before":"","status":"pending"}]}`))
+	f.Add([]byte(`{"id":"p1","hunks":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ws := t.TempDir()
+		writeFile(t, ws, MemoryFile, "# Memory\n- a\n- c\n")
+		in := newInbox(NewStore(ws, nil), nil, nil)
+		if err := os.MkdirAll(in.dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(in.dir, "p1.json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ps, err := in.List()
+		if err != nil {
+			return
+		}
+		for _, p := range ps {
+			for i := range p.Hunks {
+				_, _ = in.Decide(p.ID, i, []string{"approve", "reject"}[i%2], nil)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 )
 
@@ -23,13 +25,19 @@ import (
 // approves (possibly edited) or rejects each hunk. A proposal older than the set
 // time is applied or dropped, as the user chose.
 
-// ReviewSettings are the inbox's settings, kept in <workspace>/.hearth/inbox/settings.json.
+// ReviewSettings are the inbox's settings (config.json's memory.review).
 type ReviewSettings struct {
 	Enabled bool `json:"enabled"`
 	// ExpireHours is how long a proposal waits (0: forever).
 	ExpireHours int `json:"expireHours"`
 	// OnExpiry is "apply" or "discard" (the default).
 	OnExpiry string `json:"onExpiry"`
+}
+
+// LegacyReviewFile is where older versions kept ReviewSettings, in the workspace;
+// the app moves it into config.json once.
+func LegacyReviewFile(workspace string) string {
+	return filepath.Join(workspace, ".hearth", "inbox", "settings.json")
 }
 
 // Hunk is one change of a proposal: Old lines replaced by New, at line OldStart
@@ -43,6 +51,8 @@ type Hunk struct {
 	Before   string   `json:"before,omitempty"`
 	Status   string   `json:"status"` // pending, approved, rejected, failed
 	Error    string   `json:"error,omitempty"`
+	// Failure is Error for the window, in the UI language.
+	Failure *i18n.Message `json:"failure,omitempty"`
 }
 
 // Proposal is one held change of one file.
@@ -61,10 +71,15 @@ type Inbox struct {
 	dir   string
 	now   func() time.Time
 	mu    sync.Mutex
+	// get and set read and write the settings (the config); without them they
+	// live in memory only.
+	get func() ReviewSettings
+	set func(ReviewSettings) error
+	rs  ReviewSettings
 }
 
-func newInbox(st *Store) *Inbox {
-	in := &Inbox{store: st, dir: filepath.Join(st.Workspace(), ".hearth", "inbox"), now: time.Now}
+func newInbox(st *Store, get func() ReviewSettings, set func(ReviewSettings) error) *Inbox {
+	in := &Inbox{store: st, dir: filepath.Join(st.Workspace(), ".hearth", "inbox"), now: time.Now, get: get, set: set}
 	st.setReview(in.hold)
 	return in
 }
@@ -75,11 +90,11 @@ func reviewed(name string, o Origin) bool {
 		(name == MemoryFile || name == "USER.md" || name == "SOUL.md")
 }
 
-// Settings returns the inbox's settings (the defaults when none were saved).
+// Settings returns the inbox's settings.
 func (in *Inbox) Settings() ReviewSettings {
-	var rs ReviewSettings
-	if b, err := os.ReadFile(filepath.Join(in.dir, "settings.json")); err == nil {
-		_ = json.Unmarshal(b, &rs) // a damaged file is the defaults: changes are not held
+	rs := in.rs
+	if in.get != nil {
+		rs = in.get()
 	}
 	if rs.OnExpiry != "apply" {
 		rs.OnExpiry = "discard"
@@ -95,11 +110,14 @@ func (in *Inbox) SetSettings(rs ReviewSettings) error {
 	if rs.ExpireHours < 0 {
 		return errors.New("review memory changes: the expiry must not be negative (hint: 0 keeps proposals until decided)")
 	}
-	b, _ := json.MarshalIndent(rs, "", "  ")
-	if err := os.MkdirAll(in.dir, 0o700); err != nil {
-		return err
+	if rs.OnExpiry == "" {
+		rs.OnExpiry = "discard"
 	}
-	return atomicfile.Write(filepath.Join(in.dir, "settings.json"), b, 0o600)
+	if in.set != nil {
+		return in.set(rs)
+	}
+	in.rs = rs
+	return nil
 }
 
 // hold is the store's review gate: with review on, a reviewed change becomes a
@@ -114,9 +132,10 @@ func (in *Inbox) hold(name string, cur File, next string, o Origin) (bool, error
 	if len(p.Hunks) == 0 {
 		return true, nil
 	}
-	in.mu.Lock()
+	// Not under in.mu: this runs under the store's lock, and Decide holds in.mu
+	// while it writes through the store — the other order would deadlock. A new
+	// proposal is a new file, written whole, so nothing else needs guarding.
 	err := in.save(p)
-	in.mu.Unlock()
 	if err == nil {
 		in.store.notify(name) // the sidebar shows the new proposal
 	}
@@ -160,7 +179,7 @@ func (in *Inbox) list() ([]Proposal, error) {
 			continue
 		}
 		var p Proposal
-		if json.Unmarshal(b, &p) != nil || p.ID == "" {
+		if json.Unmarshal(b, &p) != nil || p.ID == "" || !reviewed(p.File, Origin{Author: AuthorDream}) {
 			continue // a damaged proposal is left in the folder, never applied
 		}
 		out = append(out, p)
@@ -186,10 +205,10 @@ func (in *Inbox) Decide(id string, hunk int, action string, text *string) (Propo
 		}
 	}
 	if p == nil {
-		return Proposal{}, fmt.Errorf("memory inbox: no proposal %s (hint: it was decided or expired)", id)
+		return Proposal{}, &Error{Msg: i18n.M("memory.inbox.noProposal", "id", id)}
 	}
 	if hunk < 0 || hunk >= len(p.Hunks) || p.Hunks[hunk].Status != "pending" {
-		return *p, fmt.Errorf("memory inbox: hunk %d of %s is not waiting", hunk, id)
+		return *p, &Error{Msg: i18n.M("memory.inbox.notWaiting", "hunk", strconv.Itoa(hunk+1))}
 	}
 	h := &p.Hunks[hunk]
 	switch action {
@@ -204,12 +223,12 @@ func (in *Inbox) Decide(id string, hunk int, action string, text *string) (Propo
 			h.New = splitLines(t)
 		}
 		if err := in.apply(*p, *h, "approved"); err != nil {
-			h.Status, h.Error = "failed", err.Error()
+			h.Status, h.Error, h.Failure = "failed", err.Error(), failureOf(err)
 		} else {
 			h.Status = "approved"
 		}
 	default:
-		return *p, fmt.Errorf("memory inbox: action %q is unknown (hint: approve or reject)", action)
+		return *p, &Error{Msg: i18n.M("memory.inbox.badAction", "action", action)}
 	}
 	return *p, in.finish(*p)
 }
@@ -234,12 +253,22 @@ func (in *Inbox) apply(p Proposal, h Hunk, how string) error {
 	_, err := in.store.update(p.File, o, func(cur File) (string, *Conflict) {
 		next, err := applyHunk(cur.Content, h)
 		if err != nil {
-			applyErr = err
+			applyErr = &Error{Msg: i18n.M("memory.inbox.linesGone", "file", p.File), Err: err}
 			return cur.Content, nil
 		}
 		return next, nil
 	})
 	return errors.Join(err, applyErr)
+}
+
+// failureOf is the message of err for the window, nil when it has none.
+func failureOf(err error) *i18n.Message {
+	var e *Error
+	if errors.As(err, &e) {
+		m := e.Msg
+		return &m
+	}
+	return nil
 }
 
 // Expire applies or drops (ReviewSettings.OnExpiry) the pending hunks of proposals
@@ -269,7 +298,7 @@ func (in *Inbox) Expire() error {
 			h.Status = "rejected"
 			if rs.OnExpiry == "apply" {
 				if err := in.apply(p, *h, "applied on expiry"); err != nil {
-					h.Status, h.Error = "failed", err.Error()
+					h.Status, h.Error, h.Failure = "failed", err.Error(), failureOf(err)
 					continue
 				}
 				h.Status = "approved"
@@ -336,7 +365,7 @@ func applyHunk(text string, h Hunk) (string, error) {
 		}
 		at = best
 	} else {
-		at = min(h.OldStart, len(lines))
+		at = max(0, min(h.OldStart, len(lines))) // a damaged proposal's place is clamped
 		if h.Before != "" {
 			for i, l := range lines {
 				if l == h.Before {

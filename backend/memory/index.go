@@ -62,9 +62,12 @@ type Index struct {
 	log  *slog.Logger
 
 	mu     sync.Mutex
-	db     *sql.DB // nil until first used
-	reason string  // why the cache was started over when opened ("" if not)
-	files  map[string]fileState
+	db     *sql.DB              // nil until first used
+	reason string               // why the cache was started over when opened ("" if not)
+	files  map[string]fileState // what it knows of the sources loaded so far
+	// allFiles says files holds every source (loaded for a full walk); else
+	// notes of folders that did not change are left in the database.
+	allFiles bool
 	// vecs are the vectors, loaded on the first vector search; gen is the
 	// index generation they match (another process's writes change it).
 	vecs      *vectorSet
@@ -74,10 +77,12 @@ type Index struct {
 	// absent is set when the embedding model is not there (not installed,
 	// or its provider cannot embed): a lasting state, not a hiccup, so it is
 	// not asked again on every turn but after Recheck (a pull) or absentRetry.
-	absent   error
-	notes    []string // workspace notes found by the last walk
-	lastWalk time.Time
-	walkCost time.Duration
+	absent error
+	dirs   *noteDirs // the note folders and when they changed (nil: not loaded)
+	ranked int       // up to how many matches FTS5 ranks them itself (candidates.go)
+	// statCount counts the stats of note files and folders (a test checks that a
+	// search does not stat every note).
+	statCount int
 }
 
 // fileState is what the index knows of one source: enough to tell, from a
@@ -159,5 +164,40 @@ func NewIndex(opts IndexOptions) *Index {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	return &Index{opts: opts, log: lg}
+	return &Index{opts: opts, log: lg, ranked: rankedMatches}
+}
+
+// Reindex drops the cached index and rebuilds it from the files (the
+// `hearth memory reindex` command).
+func (x *Index) Reindex(ctx context.Context) (IndexReport, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.startOver("full rebuild requested")
+	x.embedErr, x.absent = nil, nil
+	rep, err := x.sync(ctx, true)
+	rep.Rebuilt, rep.Reason = true, "full rebuild requested"
+	return rep, err
+}
+
+// Report describes the index without changing it.
+func (x *Index) Report() IndexReport {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var rep IndexReport
+	if x.open() == nil {
+		_ = x.fill(&rep)
+	}
+	return rep
+}
+
+// Close closes the database; the Index opens it again when used.
+func (x *Index) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.db == nil {
+		return nil
+	}
+	err := x.db.Close()
+	x.db, x.files, x.vecs, x.dirs = nil, nil, nil, nil
+	return err
 }

@@ -367,26 +367,72 @@ func TestHistoryAppendFastPathMatchesFullRead(t *testing.T) {
 	}
 }
 
-// A slow workspace walk is not repeated on every search: known notes are
-// stat'ed (edits show at once), new ones appear at the next walk.
-func TestSlowWalkThrottled(t *testing.T) {
-	ws := t.TempDir()
-	writeFile(t, ws, "notes/a.md", "alpha note")
+// A search stats the note folders, not every note: a note added, removed or
+// saved by rename shows at once, a note rewritten in place by the next full
+// walk; a new process (a new Index over the same cache) reads the folders from
+// the index instead of walking.
+func TestNoteFoldersInsteadOfWalk(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	for i := range 200 {
+		writeFile(t, ws, fmt.Sprintf("notes/d%d/n%03d.md", i%4, i), fmt.Sprintf("note %d about nothing", i))
+	}
+	writeFile(t, ws, "notes/d0/keep.md", "alpha note")
+	writeFile(t, ws, "ideas.md", "echo idea at the top")
+	// Folder times in the past, as for notes made a while ago: recent ones are not trusted.
+	old := time.Now().Add(-time.Hour)
+	for _, d := range []string{"notes/d0", "notes/d1", "notes/d2", "notes/d3", "notes", "."} {
+		os.Chtimes(filepath.Join(ws, d), old, old)
+	}
 	now := time.Now()
-	x := NewIndex(IndexOptions{Workspace: ws, Now: func() time.Time { return now }})
-	x.Sync(context.Background())
-	x.walkCost = time.Second // pretend the walk was slow
-	writeFile(t, ws, "notes/b.md", "bravo note")
-	writeFile(t, ws, "notes/a.md", "alpha edited charlie")
-	writeFile(t, ws, "memory/2026-01-01.md", "delta daily")
-	for q, want := range map[string]bool{"charlie": true, "bravo": false, "delta": true} {
-		r, _ := x.Search(context.Background(), q, 1)
-		if (len(r.Hits) == 1) != want {
-			t.Errorf("%s: %+v", q, r.Hits)
+	open := func() *Index {
+		return NewIndex(IndexOptions{Workspace: ws, Dir: dir, Now: func() time.Time { return now }})
+	}
+	x := open()
+	if _, err := x.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if x.statCount < 200 {
+		t.Fatalf("the first sync walks every note: %d stats", x.statCount)
+	}
+	x.Close()
+
+	y := open() // the next `hearth agent`
+	if r, _ := y.Search(context.Background(), "alpha", 1); len(r.Hits) != 1 {
+		t.Fatalf("known note not found: %+v", r.Hits)
+	}
+	if y.statCount > 10 {
+		t.Errorf("a new process stats %d files for 200 notes in 4 folders; want the folders only", y.statCount)
+	}
+	if r, _ := y.Search(context.Background(), "echo", 1); len(r.Hits) != 1 {
+		t.Fatalf("the note at the top not found: %+v", r.Hits)
+	}
+	// Added (a new file in a folder) and saved by rename: the folder's time moves.
+	writeFile(t, ws, "notes/d1/new.md", "bravo note")
+	tmp := filepath.Join(ws, "notes/d2/tmp")
+	os.WriteFile(tmp, []byte("charlie replaced"), 0o600)
+	os.Rename(tmp, filepath.Join(ws, "notes/d2/n002.md"))
+	// Rewritten in place: the folder's time stays.
+	p := filepath.Join(ws, "notes/d0/keep.md")
+	fi, _ := os.Stat(filepath.Join(ws, "notes/d0"))
+	os.WriteFile(p, []byte("delta rewritten in place"), 0o600)
+	os.Chtimes(filepath.Join(ws, "notes/d0"), fi.ModTime(), fi.ModTime())
+	// A folder removed takes its notes along; so does a note removed from the top.
+	os.RemoveAll(filepath.Join(ws, "notes/d3"))
+	os.Remove(filepath.Join(ws, "ideas.md"))
+	for q, want := range map[string]int{"bravo": 1, "charlie": 1, "delta": 0, "note 3": 0, "echo": 0} {
+		r, _ := y.Search(context.Background(), q, 50)
+		n := 0
+		for _, h := range r.Hits {
+			if strings.Contains(h.Source, "d3/") || q != "note 3" {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("%q: %d hits, want %d: %+v", q, n, want, r.Hits)
 		}
 	}
 	now = now.Add(walkEvery)
-	if r, _ := x.Search(context.Background(), "bravo", 1); len(r.Hits) != 1 {
-		t.Errorf("new note not found after the next walk")
+	if r, _ := y.Search(context.Background(), "delta", 1); len(r.Hits) != 1 {
+		t.Errorf("a note rewritten in place is not found after the next full walk")
 	}
 }

@@ -44,9 +44,14 @@ var schema = []string{
 	`CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(t, content='', contentless_delete=1)`,
 	// Each term's document count, for the BM25 the index ranks with.
 	`CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(terms, 'row')`,
+	dirsTable,
 	// Chunk and term totals, kept by insertChunk and deleteChunk.
 	`INSERT OR IGNORE INTO meta(key, value) VALUES('docs', '0'), ('tokens', '0')`,
 }
+
+// dirsTable holds the note folders' mtimes (notedirs.go); an index made before
+// it existed gets it when opened.
+const dirsTable = `CREATE TABLE IF NOT EXISTS dirs(dir TEXT PRIMARY KEY, mod INTEGER NOT NULL)`
 
 // openDB opens (creating) the index database at p, or an in-memory one when p
 // is "". It checks the schema version; a file that is not a database, or of
@@ -106,6 +111,9 @@ func openDB(p string) (*sql.DB, error) {
 			db.Close()
 			return nil, err
 		}
+	} else if _, err := db.Exec(dirsTable); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return db, nil
 }
@@ -135,9 +143,10 @@ type querier interface {
 	QueryRow(query string, args ...any) *sql.Row
 }
 
-// loadFiles reads what the index knows of every source.
-func loadFiles(q querier) (map[string]fileState, error) {
-	rows, err := q.Query(`SELECT source, size, mod, hash FROM files`)
+// loadFiles reads what the index knows of the sources that match where (an SQL
+// condition on source, from this package only).
+func loadFiles(q querier, where string, args ...any) (map[string]fileState, error) {
+	rows, err := q.Query(`SELECT source, size, mod, hash FROM files WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -41,14 +41,16 @@ func (x *Index) open() error {
 	return nil
 }
 
-// openAt opens the database at p ("" in memory), loads the file list and
+// openAt opens the database at p ("" in memory), loads what it knows of the
+// sources every search looks at (not the notes in folders: notedirs.go) and
 // drops vectors of another embedding model.
 func (x *Index) openAt(p string) error {
 	db, err := openDB(p)
 	if err != nil {
 		return err
 	}
-	files, err := loadFiles(db)
+	// Ranges of the primary key, not patterns: a pattern scans every note's row.
+	files, err := loadFiles(db, `(source > 'memory/' AND source < 'memory0') OR (source > 'sessions/' AND source < 'sessions0')`)
 	if err != nil {
 		db.Close()
 		return err
@@ -76,7 +78,7 @@ func (x *Index) openAt(p string) error {
 			return err
 		}
 	}
-	x.db, x.files, x.vecs = db, files, nil
+	x.db, x.files, x.vecs, x.allFiles = db, files, nil, false
 	return nil
 }
 
@@ -91,7 +93,7 @@ func (x *Index) startOver(reason string) {
 	if x.db != nil {
 		x.db.Close()
 	}
-	x.db, x.files, x.vecs, x.notes = nil, nil, nil, nil
+	x.db, x.files, x.vecs, x.dirs = nil, nil, nil, nil
 	x.reason = reason
 	if x.opts.Dir != "" {
 		removeDB(x.opts.Dir)
@@ -216,6 +218,13 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 	if err := x.applyAll(ctx, batch, &rep); err != nil {
 		return rep, err
 	}
+	if ctx.Err() != nil {
+		// Some sources were not looked at: the folders they are in must be
+		// listed again, so the note folders are read back from the index.
+		x.dirs = nil
+	} else {
+		x.saveDirs(ctx)
+	}
 	var gone []string
 	for src := range x.files {
 		if _, ok := srcs[src]; !ok {
@@ -267,7 +276,9 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 // fill sets the report's totals and mode.
 func (x *Index) fill(rep *IndexReport) error {
 	var novec int
-	rep.Files = len(x.files)
+	if err := x.db.QueryRow(`SELECT count(*) FROM files`).Scan(&rep.Files); err != nil {
+		return err
+	}
 	if err := x.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&rep.Chunks); err != nil {
 		return err
 	}
@@ -535,39 +546,4 @@ func (x *Index) vectors() (*vectorSet, error) {
 	}
 	x.vecs, x.gen = v, gen
 	return v, nil
-}
-
-// Reindex drops the cached index and rebuilds it from the files (the
-// `hearth memory reindex` command).
-func (x *Index) Reindex(ctx context.Context) (IndexReport, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.startOver("full rebuild requested")
-	x.embedErr, x.absent = nil, nil
-	rep, err := x.sync(ctx, true)
-	rep.Rebuilt, rep.Reason = true, "full rebuild requested"
-	return rep, err
-}
-
-// Report describes the index without changing it.
-func (x *Index) Report() IndexReport {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	var rep IndexReport
-	if x.open() == nil {
-		_ = x.fill(&rep)
-	}
-	return rep
-}
-
-// Close closes the database; the Index opens it again when used.
-func (x *Index) Close() error {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.db == nil {
-		return nil
-	}
-	err := x.db.Close()
-	x.db, x.files, x.vecs = nil, nil, nil
-	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"hearth/backend/llm"
@@ -218,13 +219,33 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int6
 	if len(match) == 0 {
 		match = terms
 	}
-	rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
-		WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
+	avg := tokens / docs
+	var matches float64
+	for _, t := range match {
+		matches += dfs[t]
+	}
+	if matches <= float64(x.ranked) {
+		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
+			WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
+	} else {
+		// Many matches: FTS5's ranking would cost more than the rest of the
+		// search (candidates.go).
+		var likely []int64
+		// Four times the candidates: the words' counts in each chunk are known
+		// only from its text, read next.
+		if likely, err = x.likelyRows(ctx, match, idf, avg, 4*(pool+20)); err != nil {
+			return nil, err
+		}
+		ids := make([]string, len(likely))
+		for i, n := range likely {
+			ids[i] = strconv.FormatInt(n, 10)
+		}
+		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms FROM chunks WHERE n IN (`+strings.Join(ids, ",")+`)`)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	avg := tokens / docs
 	type scored struct {
 		n          int64
 		raw, cover float64

@@ -33,6 +33,10 @@ type ServiceOptions struct {
 	Block                 BlockOptions
 	// Sessions is the session store consolidation reads.
 	Sessions *session.Store
+	// Review reads and SaveReview writes "Review memory changes" (config.json's
+	// memory.review); without them the setting lives in memory only.
+	Review     func() ReviewSettings
+	SaveReview func(ReviewSettings) error
 }
 
 // Service is the memory service: the workspace's memory files, the recall index,
@@ -70,7 +74,7 @@ func (s *Service) build(opts ServiceOptions) {
 	s.store = NewStore(opts.Workspace, nil)
 	s.store.OnChange(s.publish)
 	s.versions = newVersions(s.store)
-	s.inbox = newInbox(s.store)
+	s.inbox = newInbox(s.store, opts.Review, opts.SaveReview)
 	io := IndexOptions{Workspace: opts.Workspace, SessionsDir: sessionsDir(opts.Sessions),
 		Dir: filepath.Join(opts.IndexDir, workspaceID(opts.Workspace))}
 	if name := strings.TrimSpace(opts.EmbeddingModel); name != "" {

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"hearth/backend/internal/confined"
 	"hearth/backend/session"
@@ -31,28 +29,12 @@ const (
 // the chats.
 func (x *Index) sources() (map[string]srcStat, error) {
 	out := map[string]srcStat{}
-	if ws := x.opts.Workspace; ws != "" {
-		// memory/ is listed every time; the rest of the workspace is walked
-		// every time too unless walking is slow (a workspace pointed at a big
-		// folder): then the notes found last are only stat'ed, and the walk
-		// that finds new ones runs every walkEvery.
+	if x.opts.Workspace != "" {
 		if err := x.memorySources(out); err != nil {
 			return nil, err
 		}
-		now := x.opts.Now()
-		if x.notes == nil || x.walkCost < slowWalk || now.Sub(x.lastWalk) >= walkEvery {
-			start := time.Now()
-			notes, err := x.walkNotes(out)
-			if err != nil {
-				return nil, err
-			}
-			x.notes, x.lastWalk, x.walkCost = notes, now, time.Since(start)
-		} else {
-			for _, rel := range x.notes {
-				if fi, err := statIn(ws, rel); err == nil && fi.Mode().IsRegular() {
-					out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
-				}
-			}
+		if err := x.noteSources(out); err != nil {
+			return nil, fmt.Errorf("scan workspace: %w", err)
 		}
 	}
 	if dir := x.opts.SessionsDir; dir != "" {
@@ -72,12 +54,6 @@ func (x *Index) sources() (map[string]srcStat, error) {
 	}
 	return out, nil
 }
-
-// Walk throttling for big workspaces (see sources).
-const (
-	slowWalk  = 20 * time.Millisecond
-	walkEvery = 30 * time.Second
-)
 
 // memorySources adds HISTORY.md, the daily notes and other notes in memory/.
 func (x *Index) memorySources(out map[string]srcStat) error {
@@ -102,48 +78,6 @@ func (x *Index) memorySources(out map[string]srcStat) error {
 		out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
 	}
 	return nil
-}
-
-// walkNotes adds the Markdown notes of the workspace outside memory/ and
-// USER.md (not the other persona files, which say how to behave rather than
-// what happened, nor skills or hidden folders) and returns their paths.
-func (x *Index) walkNotes(out map[string]srcStat) ([]string, error) {
-	ws := x.opts.Workspace
-	skip := map[string]bool{}
-	for _, p := range personaFiles() {
-		skip[p] = p != userProfile
-	}
-	notes := []string{}
-	err := filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == ws {
-				return err
-			}
-			return nil // an unreadable folder is skipped
-		}
-		rel, _ := filepath.Rel(ws, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || rel == "memory" || rel == "skills" || d.Name() == "node_modules" || strings.Count(rel, "/") >= maxNoteDepth) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(strings.ToLower(d.Name()), ".md") || skip[rel] || strings.HasPrefix(d.Name(), ".") || len(notes) >= maxNotes {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxNoteBytes {
-			return nil
-		}
-		notes = append(notes, rel)
-		out[rel] = srcStat{size: fi.Size(), mod: fi.ModTime().UnixNano()}
-		return nil
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("scan workspace: %w", err)
-	}
-	return notes, nil
 }
 
 // readSource reads and chunks one source; chats, live or archived, too (a
@@ -209,15 +143,6 @@ func readWorkspace(ws, rel string) ([]byte, error) {
 	}
 	defer r.Close()
 	return r.ReadFile(rel, 0)
-}
-
-func statIn(ws, rel string) (fs.FileInfo, error) {
-	r, err := confined.Open(ws, confined.Options{})
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return r.Lstat(rel)
 }
 
 // userProfile is the persona file about the user: what it says is searched

@@ -105,10 +105,11 @@ type Store struct {
 	mu        sync.Mutex // serialises writers of this process
 	subsMu    sync.Mutex
 	listeners []func(name string)
-	written   map[string]string // name → hash of this store's last write (the watcher skips its echo)
-	recorder  Recorder          // the history of versions (versions.go); nil records nothing
-	watchers  sync.WaitGroup    // running watch loops (Watch)
-	review    reviewGate        // the memory inbox's (inbox.go); nil holds nothing
+	written   map[string]string   // name → hash of this store's last write (the watcher skips its echo)
+	recorder  Recorder            // the history of versions (versions.go); nil records nothing
+	watchers  sync.WaitGroup      // running watch loops (Watch)
+	review    reviewGate          // the memory inbox's (inbox.go); nil holds nothing
+	pending   map[string][]Origin // files the agent's file tools are writing (versions.go)
 }
 
 // NewStore returns the store of workspace ws; now may be nil (time.Now).

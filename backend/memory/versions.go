@@ -1,13 +1,13 @@
 package memory
 
 import (
-	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"hearth/backend/i18n"
 	"hearth/backend/memrepo"
 )
 
@@ -62,9 +62,53 @@ func (s *Store) record(name string, content []byte, o Origin) {
 	}
 }
 
+// agentWriting says the agent's own file tool is about to write name as o: until
+// agentWrote, a change the watcher sees in it is the agent's, not another
+// program's (the tools write around the store).
+func (s *Store) agentWriting(name string, o Origin) {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if s.pending == nil {
+		s.pending = map[string][]Origin{}
+	}
+	s.pending[name] = append(s.pending[name], o)
+}
+
+// agentWrote ends agentWriting; when the tool succeeded the file's content is
+// committed as o's at once.
+func (s *Store) agentWrote(name string, o Origin, ok bool) {
+	if ok {
+		s.recordAs(name, o)
+	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if list := s.pending[name]; len(list) > 0 {
+		for i, p := range list {
+			if p == o {
+				s.pending[name] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(s.pending[name]) == 0 {
+			delete(s.pending, name)
+		}
+	}
+}
+
 // recordOutside records the current content of a file another program changed
-// (or deleted: nil content).
+// (or deleted: nil content) — or the agent's file tool, while one writes it.
 func (s *Store) recordOutside(name string) {
+	o := Origin{Author: AuthorOutside, Reason: "changed outside Hearth: " + name}
+	s.subsMu.Lock()
+	if list := s.pending[name]; len(list) > 0 {
+		o = list[len(list)-1]
+	}
+	s.subsMu.Unlock()
+	s.recordAs(name, o)
+}
+
+// recordAs commits the current content of name as o's.
+func (s *Store) recordAs(name string, o Origin) {
 	if !Versioned(name) {
 		return
 	}
@@ -83,7 +127,7 @@ func (s *Store) recordOutside(name string) {
 	if f.Exists {
 		content = []byte(f.Content)
 	}
-	s.record(name, content, Origin{Author: AuthorOutside, Reason: "changed outside Hearth: " + name})
+	s.record(name, content, o)
 }
 
 // put replaces a file whatever it holds now (a restore).
@@ -150,35 +194,48 @@ func (v *versions) sync() (string, error) {
 	// Under the store's lock: a write between reading a file and committing it
 	// would otherwise be overtaken in the history by the older text.
 	err := v.store.locked(func() error {
-		files, err := v.store.List()
-		if err != nil {
-			return err
+		same, stats, newest := v.unchangedSince()
+		if same {
+			return nil
 		}
-		current := map[string][]byte{}
-		for _, f := range files {
-			if !Versioned(f.Path) {
-				continue
-			}
-			c, err := v.store.read(f.Path)
-			if err != nil {
-				return err
-			}
-			if c.Exists {
-				current[f.Path] = []byte(c.Content)
-			}
+		r, err := v.commitCurrent()
+		rev = r
+		if err == nil {
+			v.remember(stats, newest)
 		}
-		log, err := v.repo.Log("", 1)
-		if err != nil {
-			return err
-		}
-		author, msg := AuthorOutside, "changed while Hearth was not watching"
-		if len(log) == 0 {
-			author, msg = AuthorHearth, "onboarding: the first version of the memory and persona files"
-		}
-		rev, err = v.repo.Sync(current, author, msg)
 		return err
 	})
 	return rev, err
+}
+
+// commitCurrent commits the files as they are; the caller holds the store's locks.
+func (v *versions) commitCurrent() (string, error) {
+	files, err := v.store.List()
+	if err != nil {
+		return "", err
+	}
+	current := map[string][]byte{}
+	for _, f := range files {
+		if !Versioned(f.Path) {
+			continue
+		}
+		c, err := v.store.read(f.Path)
+		if err != nil {
+			return "", err
+		}
+		if c.Exists {
+			current[f.Path] = []byte(c.Content)
+		}
+	}
+	log, err := v.repo.Log("", 1)
+	if err != nil {
+		return "", err
+	}
+	author, msg := AuthorOutside, "changed while Hearth was not watching"
+	if len(log) == 0 {
+		author, msg = AuthorHearth, "onboarding: the first version of the memory and persona files"
+	}
+	return v.repo.Sync(current, author, msg)
 }
 
 // cleanReason is a commit message: the reason, or a plain one naming the file.
@@ -209,7 +266,7 @@ func fileName(name string) (string, error) {
 		return "", err
 	}
 	if !Versioned(n) {
-		return "", fmt.Errorf("%s has no history (hint: MEMORY.md, HISTORY.md, the daily notes and the persona files are versioned; skills are not)", n)
+		return "", &Error{Msg: i18n.M("memory.history.notVersioned", "file", n)}
 	}
 	return n, nil
 }

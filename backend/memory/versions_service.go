@@ -2,9 +2,12 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path"
 	"strings"
 
+	"hearth/backend/i18n"
 	"hearth/backend/memrepo"
 )
 
@@ -73,24 +76,29 @@ func cmpErr(a, b error) error {
 // Restore puts the memory files back as they were right after the change rev —
 // one file when file is not "", else every versioned file that existed then. The
 // restore is itself a change in the history, so it can be undone the same way. A
-// file that did not exist at rev is left as it is.
-func (s *Service) Restore(rev, file string) (string, error) {
+// file that did not exist at rev is left as it is. What it did is said as a message
+// (its String is the English).
+func (s *Service) Restore(rev, file string) (i18n.Message, error) {
+	var none i18n.Message
 	n, err := fileName(file)
 	if err != nil {
-		return "", err
+		return none, err
 	}
 	v := s.currentVersions()
 	if _, err := v.sync(); err != nil { // an unrecorded edit gets its commit first: nothing is lost
-		return "", err
+		return none, err
 	}
 	full, err := v.repo.Resolve(rev)
+	if errors.Is(err, memrepo.ErrUnknownRev) {
+		return none, &Error{Msg: i18n.M("memory.rev.unknown", "rev", rev), Err: err}
+	}
 	if err != nil {
-		return "", err
+		return none, err
 	}
 	names := []string{n}
 	if n == "" {
 		if names, err = v.repo.Files(full); err != nil {
-			return "", err
+			return none, err
 		}
 	}
 	short := full[:10]
@@ -98,31 +106,31 @@ func (s *Service) Restore(rev, file string) (string, error) {
 	for _, name := range names {
 		b, ok, err := v.repo.Show(full, name)
 		if err != nil {
-			return "", err
+			return none, err
 		}
 		if !ok {
 			if n != "" {
-				return "", fmt.Errorf("%s did not exist at %s (hint: `hearth memory log %s` lists its versions)", name, short, strings.TrimPrefix(name, "memory/"))
+				return none, &Error{Msg: i18n.M("memory.restore.absent", "file", name, "rev", short, "name", strings.TrimPrefix(name, "memory/"))}
 			}
 			continue
 		}
 		cur, err := v.store.Read(name)
 		if err != nil {
-			return "", err
+			return none, err
 		}
 		if cur.Exists && cur.Content == string(b) {
 			continue
 		}
 		o := Origin{Author: AuthorUser, Reason: fmt.Sprintf("restore %s to %s", name, short)}
 		if _, err := v.store.put(name, string(b), o); err != nil {
-			return "", err
+			return none, err
 		}
 		restored = append(restored, name)
 	}
 	if len(restored) == 0 {
-		return fmt.Sprintf("Nothing to restore: the files already hold the text of %s.", short), nil
+		return i18n.M("memory.restore.nothing", "rev", short), nil
 	}
-	return fmt.Sprintf("Restored %s to %s (undo: restore the change before this one).", strings.Join(restored, ", "), short), nil
+	return i18n.M("memory.restore.done", "files", strings.Join(restored, ", "), "rev", short), nil
 }
 
 // MemoryCommand is the chat's /memory command: log [FILE], diff REV [FILE],
@@ -162,7 +170,8 @@ func (s *Service) MemoryCommand(_ context.Context, arg string) (string, error) {
 		if len(f) < 2 {
 			return usage, nil
 		}
-		return s.Restore(f[1], file(2))
+		msg, err := s.Restore(f[1], file(2))
+		return msg.String(), err
 	}
 	return usage, nil
 }
@@ -186,4 +195,24 @@ func (s *Service) Inbox() *Inbox {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.inbox
+}
+
+// AgentEditing says the agent's own file tool (edit_file, write_file: they write
+// around the memory service) is about to write file, a workspace-relative path,
+// in chat sessionID and run runID. Until done is called, a change of the file is
+// the agent's; done(true) commits the file as the agent's change at once. A file
+// without history is ignored.
+func (s *Service) AgentEditing(file, tool, sessionID, runID string) (done func(ok bool)) {
+	n, err := CheckName(file)
+	if err != nil || n != path.Clean(file) || !Versioned(n) { // "MEMORY.md" alone is not memory/MEMORY.md here
+		return func(bool) {}
+	}
+	reason := tool + " in chat " + sessionID
+	if runID != "" {
+		reason += " (run " + runID + ")"
+	}
+	o := Origin{Author: AuthorAgent, Reason: reason}
+	st := s.Store()
+	st.agentWriting(n, o)
+	return func(ok bool) { st.agentWrote(n, o, ok) }
 }

@@ -75,7 +75,7 @@ func TestEveryChangeIsVersioned(t *testing.T) {
 
 	// Restore the text before the outside edit.
 	msg, err := s.Restore(revs[0].Rev+"^", "MEMORY.md")
-	if err != nil || !strings.HasPrefix(msg, "Restored memory/MEMORY.md") {
+	if err != nil || msg.Code != "memory.restore.done" || !strings.HasPrefix(msg.String(), "Restored memory/MEMORY.md") {
 		t.Fatalf("restore: %q %v", msg, err)
 	}
 	if got := f.read(t, MemoryFile); got != "- Lives in Porto.\n- Bakes sourdough.\n" {
@@ -124,5 +124,88 @@ func TestEditsWhileClosedCommittedOnNextLook(t *testing.T) {
 	v, ok, err := s.Version(revs[0].Rev, "USER.md")
 	if err != nil || !ok || v != "Name: Ana\n" {
 		t.Errorf("version %q %v %v", v, ok, err)
+	}
+}
+
+// A sync that found nothing new leaves a fingerprint of the files' stats, and the
+// next one (every process start makes one) reads no file while the stats agree;
+// a changed size or time is committed as before, and files changed within the
+// last moments are not fingerprinted.
+func TestSyncSkipsUnchangedFiles(t *testing.T) {
+	f := newConsFixture(t, 3)
+	s := serviceOver(t, f, nil)
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	fp := syncedFile(f.ws)
+	if _, err := os.Stat(fp); err == nil {
+		t.Fatal("files written a moment ago were fingerprinted")
+	}
+	old := time.Now().Add(-time.Hour)
+	p := filepath.Join(f.ws, MemoryFile)
+	for _, n := range []string{MemoryFile, HistoryFile, "SOUL.md", "USER.md", "AGENTS.md", "TOOLS.md", "IDENTITY.md", "HEARTBEAT.md"} {
+		os.Chtimes(filepath.Join(f.ws, n), old, old)
+	}
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fp); err != nil {
+		t.Fatalf("no fingerprint after a sync of settled files: %v", err)
+	}
+	// Same size and time, other text: only reading would see it, and the sync does not read.
+	cur, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Repeat("x", len(cur))), 0o600)
+	os.Chtimes(p, old, old)
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	if revs, _ := s.History(MemoryFile, 0); len(revs) != 1 {
+		t.Fatalf("the fingerprinted sync read the file: %+v", revs)
+	}
+	// A real edit moves the time (or the size): committed.
+	os.WriteFile(p, []byte("# Memory\n\n- Lives in Lisbon\n"), 0o600)
+	os.Chtimes(p, old.Add(time.Minute), old.Add(time.Minute))
+	if err := s.SyncHistory(); err != nil {
+		t.Fatal(err)
+	}
+	revs, _ := s.History(MemoryFile, 0)
+	if len(revs) != 2 || revs[0].Author != AuthorOutside {
+		t.Fatalf("outside edit not committed: %+v", revs)
+	}
+	if b, _, _ := s.Version(revs[0].Rev, MemoryFile); !strings.Contains(b, "Lisbon") {
+		t.Errorf("committed %q", b)
+	}
+}
+
+// While the agent's file tool writes a memory file, the change the watcher sees is
+// the agent's even when the watcher commits it before the tool reports back; a
+// root-level "MEMORY.md" is not memory/MEMORY.md and is left alone.
+func TestAgentEditingAttributesTheWatchersCommit(t *testing.T) {
+	f := newConsFixture(t, 3)
+	s := serviceOver(t, f, nil)
+	if err := s.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	done := s.AgentEditing(MemoryFile, "write_file", "chat1", "run1")
+	s.AgentEditing("MEMORY.md", "write_file", "chat1", "run1")(true) // no history: ignored
+	writeFile(t, f.ws, MemoryFile, "# Memory\n\n- Lives in Porto\n")
+	var revs Revs
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if revs, _ = s.currentVersions().repo.Log(MemoryFile, 0); len(revs) == 2 {
+			break
+		}
+	}
+	if len(revs) != 2 || revs[0].Author != AuthorAgent || revs[0].Message != "write_file in chat chat1 (run run1)" {
+		t.Fatalf("the watcher's commit: %+v", revs)
+	}
+	done(true)
+	writeFile(t, f.ws, MemoryFile, "# Memory\n\n- Lives in Lisbon\n")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if revs, _ = s.currentVersions().repo.Log(MemoryFile, 0); len(revs) == 3 {
+			break
+		}
+	}
+	if len(revs) != 3 || revs[0].Author != AuthorOutside {
+		t.Fatalf("after the tool finished, an edit is outside Hearth's: %+v", revs)
 	}
 }

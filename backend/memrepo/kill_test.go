@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// A child process commits as fast as it can; it is killed (SIGKILL) at an
-// arbitrary moment, several times over. Each time the history must open, list,
-// show every file of its newest commit and take a new commit: recovered, never
+// A child process commits (and packs) as fast as it can; it is killed (SIGKILL)
+// at an arbitrary moment, several times over. Each time the history must open,
+// list, show every file of every commit and take a new commit: recovered, never
 // a panic and never an error.
 func TestSurvivesKill(t *testing.T) {
 	if dir := os.Getenv("HEARTH_MEMREPO_CHILD"); dir != "" {
@@ -24,13 +24,19 @@ func TestSurvivesKill(t *testing.T) {
 				fmt.Fprintln(os.Stderr, "child:", err)
 				os.Exit(3)
 			}
+			if i%5 == 4 { // packs too, so that kills land inside packing
+				if err := r.Pack(i%15 == 14); err != nil {
+					fmt.Fprintln(os.Stderr, "child:", err)
+					os.Exit(3)
+				}
+			}
 		}
 	}
 	if testing.Short() {
 		t.Skip("kills a child process several times")
 	}
 	dir := filepath.Join(t.TempDir(), "memory.git")
-	for round, wait := range []time.Duration{30, 75, 120, 5, 200} {
+	for round, wait := range []time.Duration{30, 75, 120, 5, 200, 350, 160, 90} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSurvivesKill$")
 		cmd.Env = append(os.Environ(), "HEARTH_MEMREPO_CHILD="+dir)
 		var stderr strings.Builder
@@ -45,14 +51,16 @@ func TestSurvivesKill(t *testing.T) {
 			t.Fatalf("round %d: the child failed: %s", round, stderr.String())
 		}
 		r := New(dir, nil)
+		n, _ := r.loose()
+		t.Logf("round %d: killed after %v with %d packs and %d loose objects", round, wait*time.Millisecond, len(r.packs()), n)
 		log, err := r.Log("", 0)
 		if err != nil {
 			t.Fatalf("round %d: log after kill: %v", round, err)
 		}
-		if len(log) > 0 {
-			for _, f := range log[0].Files {
-				if _, ok, err := r.Show(log[0].Rev, f); err != nil || !ok {
-					t.Fatalf("round %d: %s at %s: %v %v", round, f, log[0].Rev, ok, err)
+		for _, rev := range log { // every version, packed or not, still reads
+			for _, f := range rev.Files {
+				if _, ok, err := r.Show(rev.Rev, f); err != nil || !ok {
+					t.Fatalf("round %d: %s at %s: %v %v", round, f, rev.Rev, ok, err)
 				}
 			}
 		}

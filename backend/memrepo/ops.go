@@ -21,6 +21,7 @@ func (r *Repo) Commit(ch Change) (rev string, err error) {
 		}
 		if !h.IsZero() {
 			rev = h.String()
+			r.maybePack()
 		}
 		return nil
 	})
@@ -64,6 +65,7 @@ func (r *Repo) Sync(current map[string][]byte, author, message string) (rev stri
 		}
 		if !h.IsZero() {
 			rev = h.String()
+			r.maybePack()
 		}
 		return nil
 	})

@@ -8,15 +8,17 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"hearth/backend/internal/atomicfile"
 )
 
 // repair points the branch at the newest commit that is whole (its tree and
 // files all readable) after cause made the current one unusable. Commits are
-// found among the loose objects (Hearth never packs them). With none left the
+// found among the loose objects and in the packs. With none left the
 // history starts again empty; the files themselves are untouched either way.
 func (r *Repo) repair(cause error) (*object.Commit, error) {
 	var best *object.Commit
@@ -39,6 +41,11 @@ func (r *Repo) repair(cause error) (*object.Commit, error) {
 			if best == nil || c.Committer.When.After(best.Committer.When) {
 				best = c
 			}
+		}
+	}
+	for _, h := range r.packedCommits() {
+		if c, err := r.verified(h); err == nil && (best == nil || c.Committer.When.After(best.Committer.When)) {
+			best = c
 		}
 	}
 	ref := filepath.Join(r.dir, branchFile)
@@ -71,4 +78,33 @@ func isCommitObject(path string) bool {
 	defer z.Close()
 	hdr, err := bufio.NewReaderSize(z, 64).ReadString(' ')
 	return err == nil && strings.TrimSpace(hdr) == "commit"
+}
+
+// packedCommits lists the commits of every pack (a damaged pack is skipped).
+func (r *Repo) packedCommits() []plumbing.Hash {
+	var out []plumbing.Hash
+	fsys := osfs.New(r.dir)
+	for _, name := range r.packs() {
+		base := "objects/pack/" + strings.TrimSuffix(name, ".pack")
+		pf, err := fsys.Open(base + ".pack")
+		if err != nil {
+			continue
+		}
+		idx, err := fsys.Open(base + ".idx")
+		if err != nil {
+			pf.Close()
+			continue
+		}
+		it, err := filesystem.NewPackfileIter(fsys, pf, idx, plumbing.CommitObject, false, 0)
+		if err != nil {
+			pf.Close()
+			continue
+		}
+		_ = it.ForEach(func(o plumbing.EncodedObject) error {
+			out = append(out, o.Hash())
+			return nil
+		})
+		it.Close()
+	}
+	return out
 }

@@ -53,8 +53,10 @@ type Repo struct {
 	dir string
 	log *slog.Logger
 
-	mu sync.Mutex
-	st *filesystem.Storage // nil until the first operation
+	mu        sync.Mutex
+	st        *filesystem.Storage // nil until the first operation
+	seenPacks []string            // the packs st has read (pack.go)
+	limits    packLimits
 }
 
 // New returns the repository kept in dir; nothing is read or created until it is used.
@@ -62,7 +64,7 @@ func New(dir string, log *slog.Logger) *Repo {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Repo{dir: dir, log: log}
+	return &Repo{dir: dir, log: log, limits: defaultPackLimits}
 }
 
 // Dir is the repository's folder (a bare git repository: `git --git-dir DIR log` reads it).
@@ -90,6 +92,7 @@ func (r *Repo) locked(fn func() error) (err error) {
 	if err := flock(f); err != nil {
 		return fmt.Errorf("memory history lock: %w", err)
 	}
+	r.noticePacks()
 	return fn()
 }
 
@@ -142,6 +145,9 @@ func (r *Repo) head() (*object.Commit, error) {
 }
 
 // verified loads commit h and checks that its tree and every file in it are present.
+// A file's blob is only looked up, not read: objects are written whole (a temporary
+// file renamed into place) before the branch moves, so one that is there is complete,
+// and reading them all made every operation cost as much as the files are large.
 func (r *Repo) verified(h plumbing.Hash) (*object.Commit, error) {
 	c, err := object.GetCommit(r.st, h)
 	if err != nil {
@@ -152,7 +158,7 @@ func (r *Repo) verified(h plumbing.Hash) (*object.Commit, error) {
 		return nil, err
 	}
 	for p, fh := range files {
-		if _, err := r.st.EncodedObject(plumbing.BlobObject, fh); err != nil {
+		if err := r.st.HasEncodedObject(fh); err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 	}

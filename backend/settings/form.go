@@ -52,6 +52,8 @@ type Settings struct {
 	// are consolidated into memory); RecallEnabled is agents.defaults.recallBlock.enabled.
 	MemoryWindow  int  `json:"memoryWindow"`
 	RecallEnabled bool `json:"recallEnabled"`
+	// Memory is Dream's schedule and budgets and "Review memory changes".
+	Memory config.Memory `json:"memory"`
 }
 
 // SaveResult answers SaveSettings: Problems (keyed by dotted config key) when
@@ -90,6 +92,7 @@ func (s *Service) Settings() Settings {
 		SystemLanguage:      string(i18n.Resolve("auto", os.Getenv)),
 		MemoryWindow:        d.MemoryWindow,
 		RecallEnabled:       d.RecallBlock.Enabled,
+		Memory:              c.Memory,
 	}
 	if out.Workspace == "" {
 		out.Workspace = s.paths.Workspace
@@ -140,6 +143,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 		}
 	}
 	n.UI.Theme, n.UI.Language = in.Theme, in.Language
+	n.Memory = in.Memory
 	return &n, append(ps, n.Validate()...)
 }
 

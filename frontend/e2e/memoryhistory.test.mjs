@@ -58,10 +58,6 @@ describe('memory history', () => {
     writeFileSync(tmp, '# Memory\n\n- Lives in Lisbon\n');
     renameSync(tmp, memoryFile);
     await editor().getByText('- Lives in Lisbon').waitFor();
-    // KNOWN ISSUE: opening History while the watcher's events for this edit still arrive
-    // can leave the list at "Opening…" (a race in the history view, not yet found); the
-    // pause lets them settle.
-    await new Promise((r) => setTimeout(r, 1500));
 
     await page.getByRole('button', { name: 'History', exact: true }).click();
     const list = page.getByRole('list', { name: 'Changes of this file, newest first' });
@@ -96,13 +92,46 @@ describe('memory history', () => {
     await editor().getByText('# Memory').waitFor();
   });
 
+  test('History opens while changes of the file keep arriving', async () => {
+    // Each change of the open file reloads the list; a load used to be dropped for the
+    // next one, so while changes kept arriving the list stayed at "Opening…". Here the
+    // file is saved back to back (each save is announced at once) while History opens:
+    // the list must show before the saves stop.
+    const tree = page.getByRole('navigation', { name: 'Memory files' });
+    await tree.getByRole('button', { name: 'SOUL.md', exact: true }).click();
+    await editor().waitFor();
+    await page.evaluate(() => {
+      const app = window.go.main.App;
+      window.__saves = { done: false, n: 0 };
+      void (async () => {
+        const end = Date.now() + 8000;
+        while (Date.now() < end) {
+          const f = await app.ReadMemoryFile('SOUL.md');
+          await app.SaveMemoryFile('SOUL.md', `${f.content}- save ${++window.__saves.n}\n`, f.hash);
+        }
+        window.__saves.done = true;
+      })();
+    });
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    const list = page.getByRole('list', { name: 'Changes of this file, newest first' });
+    await list.getByRole('button').first().waitFor();
+    const state = await page.evaluate(() => window.__saves);
+    assert.equal(state.done, false, 'the list showed only after the changes stopped');
+    assert.ok(state.n > 0);
+    await page.waitForFunction(() => window.__saves.done, null, { timeout: 20000 });
+    // When they stop, the newest change is listed and picked.
+    const n = await page.evaluate(() => window.__saves.n);
+    await page.getByLabel('What this change did').getByText(`+- save ${n}`).waitFor();
+    await page.getByRole('button', { name: 'Back to editing' }).click();
+  });
+
   test('the memory inbox is off by default and can be turned on', async () => {
     const box = page.getByRole('checkbox', { name: 'Review memory changes' });
     await box.waitFor();
     assert.equal(await box.isChecked(), false);
     await box.check();
     await page.getByLabel('What happens to an unreviewed change').waitFor();
-    const settings = JSON.parse(readFileSync(join(app.workspace, '.hearth', 'inbox', 'settings.json'), 'utf8'));
-    assert.equal(settings.enabled, true);
+    // The switch is config.json's memory.review.enabled (the Settings view shows it too).
+    await until(() => JSON.parse(readFileSync(app.configPath, 'utf8')).memory?.review?.enabled === true, 'saved in config.json');
   });
 });

@@ -2,6 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { tm } from './i18n.svelte';
 import type { approval, audit, chat, config, dream, event, fitness, memory, memrepo, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
@@ -210,5 +211,12 @@ export type Api = typeof api;
 
 /** Error text from a rejected binding call (Wails rejects with a string). */
 export function errText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (err instanceof Error) return err.message;
+  // An error that says what went wrong as a catalog code ({message, code, args}, see
+  // userError in app_memory.go) is worded in the UI language.
+  if (err && typeof err === 'object' && 'message' in err) {
+    const e = err as { message: string; code?: string; args?: Record<string, string> };
+    return tm(e.code ? { code: e.code, args: e.args } : null, e.message);
+  }
+  return String(err);
 }

@@ -209,6 +209,24 @@ export namespace config {
 	        this.never = source["never"];
 	    }
 	}
+	export class Dream {
+	    everyHours: number;
+	    maxTokens: number;
+	    maxMinutes: number;
+	    maxToolCalls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Dream(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.everyHours = source["everyHours"];
+	        this.maxTokens = source["maxTokens"];
+	        this.maxMinutes = source["maxMinutes"];
+	        this.maxToolCalls = source["maxToolCalls"];
+	    }
+	}
 	export class MCPServer {
 	    command?: string;
 	    args?: string[];
@@ -236,6 +254,54 @@ export namespace config {
 	        this.toolTimeout = source["toolTimeout"];
 	        this.sandbox = source["sandbox"];
 	    }
+	}
+	export class Review {
+	    enabled: boolean;
+	    expireHours: number;
+	    onExpiry: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Review(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.expireHours = source["expireHours"];
+	        this.onExpiry = source["onExpiry"];
+	    }
+	}
+	export class Memory {
+	    dream: Dream;
+	    review: Review;
+	
+	    static createFrom(source: any = {}) {
+	        return new Memory(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dream = this.convertValues(source["dream"], Dream);
+	        this.review = this.convertValues(source["review"], Review);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Problem {
 	    key?: string;
@@ -314,6 +380,7 @@ export namespace dream {
 	    summary?: string;
 	    skipped?: string;
 	    error?: string;
+	    failure?: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new Report(source);
@@ -335,6 +402,7 @@ export namespace dream {
 	        this.summary = source["summary"];
 	        this.skipped = source["skipped"];
 	        this.error = source["error"];
+	        this.failure = this.convertValues(source["failure"], i18n.Message);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -728,6 +796,7 @@ export namespace memory {
 	    before?: string;
 	    status: string;
 	    error?: string;
+	    failure?: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new Hunk(source);
@@ -742,7 +811,26 @@ export namespace memory {
 	        this.before = source["before"];
 	        this.status = source["status"];
 	        this.error = source["error"];
+	        this.failure = this.convertValues(source["failure"], i18n.Message);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Proposal {
 	    id: string;
@@ -1781,6 +1869,7 @@ export namespace settings {
 	    systemLanguage: string;
 	    memoryWindow: number;
 	    recallEnabled: boolean;
+	    memory: config.Memory;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1808,6 +1897,7 @@ export namespace settings {
 	        this.systemLanguage = source["systemLanguage"];
 	        this.memoryWindow = source["memoryWindow"];
 	        this.recallEnabled = source["recallEnabled"];
+	        this.memory = this.convertValues(source["memory"], config.Memory);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

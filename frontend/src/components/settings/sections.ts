@@ -10,7 +10,7 @@ const fields: Record<Section, Group[]> = {
   models: ['model', 'contextTokens', 'maxTokens', 'temperature', 'maxToolIterations', 'ollamaHost', 'openai', 'custom'],
   tools: ['execEnabled', 'webOffline', 'localOnly', 'restrictToWorkspace', 'allowedPaths'],
   background: [],
-  memory: ['embeddingModel', 'memoryWindow', 'recallEnabled'],
+  memory: ['embeddingModel', 'memoryWindow', 'recallEnabled', 'memory'],
   about: [],
 };
 

@@ -3,6 +3,7 @@
 // the file back as it was right after that change (itself a new change, so it can be
 // undone the same way).
 import { errText, type Api, type MemoryRev } from '../api';
+import { tm } from '../i18n.svelte';
 
 export type MemoryHistoryApi = Pick<Api, 'memoryHistory' | 'memoryDiff' | 'restoreMemory'>;
 
@@ -35,39 +36,80 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     selected: '',
     diff: [] as DiffLine[],
     restoring: false,
-    /** What the last restore said (shown once). */
+    /** What the last restore said (shown once), worded in the UI language. */
     restored: '',
   });
-  let seq = 0;
+  // Loads are never abandoned for a newer one: a change announced while a load runs
+  // asks for one more after it. (Each announcement used to start a load and drop the
+  // answer of the one running, so a stream of changes — an outside edit's events, a
+  // sync tool — left the view at "Opening…" until they stopped.)
+  let running: Promise<void> | null = null;
+  let again = false;
+  // Whether the person picked a change: until then the newest one is shown.
+  let picked = false;
 
-  async function load(path: string) {
-    const my = ++seq;
-    s.path = path;
-    s.loading = true;
-    s.error = '';
-    try {
-      const revs = await api.memoryHistory(path);
-      if (my !== seq) return;
-      s.revs = revs;
-      if (!revs.some((r) => r.rev === s.selected)) {
-        s.selected = '';
-        s.diff = [];
+  function load(path: string): Promise<void> {
+    if (path !== s.path) {
+      s.path = path;
+      s.revs = [];
+      s.selected = '';
+      s.diff = [];
+      picked = false;
+    }
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await fetchRevs();
+        } while (again);
+      } finally {
+        running = null;
       }
-      if (!s.selected && revs.length > 0) await select(revs[0].rev);
+    })();
+    return running;
+  }
+
+  async function fetchRevs() {
+    s.loading = true;
+    try {
+      const revs = await api.memoryHistory(s.path);
+      s.revs = revs;
+      s.error = '';
+      s.loading = false; // the list is there; the diff follows
+      if (!picked || !revs.some((r) => r.rev === s.selected)) {
+        picked = false;
+        if (revs.length === 0) {
+          s.selected = '';
+          s.diff = [];
+        } else if (revs[0].rev !== s.selected) {
+          await show(revs[0].rev);
+        }
+      }
     } catch (err) {
-      if (my === seq) s.error = errText(err);
+      s.error = errText(err);
     } finally {
-      if (my === seq) s.loading = false;
+      s.loading = false;
     }
   }
 
-  async function select(rev: string) {
+  /** Shows the diff of rev, which the person picked. */
+  function select(rev: string): Promise<void> {
+    picked = true;
+    return show(rev);
+  }
+
+  async function show(rev: string) {
     s.selected = rev;
+    s.diff = [];
     try {
       const d = await api.memoryDiff(rev, s.path);
       if (s.selected === rev) s.diff = diffLines(d);
     } catch (err) {
-      s.error = errText(err);
+      if (s.selected === rev) s.error = errText(err);
     }
   }
 
@@ -75,8 +117,8 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     s.restoring = true;
     s.error = '';
     try {
-      s.restored = await api.restoreMemory(rev, s.path);
-      s.selected = '';
+      s.restored = tm(await api.restoreMemory(rev, s.path));
+      picked = false; // the restore is the newest change: show it
       await load(s.path);
     } catch (err) {
       s.error = errText(err);

@@ -17,7 +17,7 @@ describe('memory history', () => {
     const api = {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => diff),
-      restoreMemory: vi.fn(async () => 'Restored memory/MEMORY.md to aaaaaaaaaa.'),
+      restoreMemory: vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'aaaaaaaaaa' } })),
     };
     const h = createMemoryHistory(api);
     await h.load('memory/MEMORY.md');
@@ -26,7 +26,7 @@ describe('memory history', () => {
     expect(h.diff.length).toBe(3);
     await h.restore('aaaaaaaaaaaa');
     expect(api.restoreMemory).toHaveBeenCalledWith('aaaaaaaaaaaa', 'memory/MEMORY.md');
-    expect(h.restored).toContain('Restored');
+    expect(h.restored).toBe('Restored memory/MEMORY.md to aaaaaaaaaa (undo: restore the change before this one).');
     expect(api.memoryHistory).toHaveBeenCalledTimes(2);
   });
 
@@ -35,12 +35,46 @@ describe('memory history', () => {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => ''),
       restoreMemory: vi.fn(async () => {
-        throw 'no such revision';
+        throw { message: 'zzzz: no such revision', code: 'memory.rev.unknown', args: { rev: 'zzzz' } };
       }),
     };
     const h = createMemoryHistory(api);
     await h.load('SOUL.md');
     await h.restore('zzzz');
-    expect(h.error).toBe('no such revision');
+    // A coded error is worded from the catalog, in the UI language.
+    expect(h.error).toMatch(/^zzzz: no such revision in the memory history/);
+  });
+
+  it('shows the list while changes keep arriving: a load is never dropped for a newer one', async () => {
+    const answers: ((r: MemoryRev[]) => void)[] = [];
+    const api = {
+      memoryHistory: vi.fn(() => new Promise<MemoryRev[]>((ok) => answers.push(ok))),
+      memoryDiff: vi.fn(async () => diff),
+      restoreMemory: vi.fn(),
+    };
+    const h = createMemoryHistory(api);
+    const opened = h.load('memory/MEMORY.md'); // the view opens…
+    void h.load('memory/MEMORY.md'); // …while an outside edit's changes are still announced
+    void h.load('memory/MEMORY.md');
+    expect(api.memoryHistory).toHaveBeenCalledTimes(1); // one load runs; one more is owed
+    answers[0](revs.slice(1));
+    await vi.waitFor(() => expect(h.revs.length).toBe(1));
+    expect(h.loading).toBe(true); // the owed load runs: the list stays shown meanwhile
+    await vi.waitFor(() => expect(api.memoryHistory).toHaveBeenCalledTimes(2));
+    answers[1](revs); // the outside edit's change has landed
+    await opened;
+    expect(h.loading).toBe(false);
+    expect(h.revs.map((r) => r.rev)).toEqual(['bbbbbbbbbbbb', 'aaaaaaaaaaaa']);
+    expect(h.selected).toBe('bbbbbbbbbbbb'); // the newest, followed until the person picks one
+    expect(api.memoryHistory).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps the change the person picked when the list reloads', async () => {
+    const api = { memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory: vi.fn() };
+    const h = createMemoryHistory(api);
+    await h.load('SOUL.md');
+    await h.select('aaaaaaaaaaaa');
+    await h.load('SOUL.md');
+    expect(h.selected).toBe('aaaaaaaaaaaa');
   });
 });

@@ -84,6 +84,7 @@ export function fieldFor(configKey: string, s: Settings): string {
     'ui.language': 'language',
   };
   if (direct[configKey]) return direct[configKey];
+  if (configKey.startsWith('memory.')) return configKey; // MemorySettings names its fields so
   const ad = configKey.match(/^agents\.defaults\.(\w+)/);
   if (ad) return ad[1];
   const cu = configKey.match(/^providers\.custom\.([^.]+)(?:\.(\w+))?/);

@@ -16,6 +16,7 @@ import {skills} from '../models';
 import {sessions} from '../models';
 import {memrepo} from '../models';
 import {approval} from '../models';
+import {i18n} from '../models';
 import {chat} from '../models';
 import {event} from '../models';
 
@@ -113,7 +114,7 @@ export function RemoveMCPServer(arg1:string):Promise<void>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<void>;
 
-export function RestoreMemory(arg1:string,arg2:string):Promise<string>;
+export function RestoreMemory(arg1:string,arg2:string):Promise<i18n.Message>;
 
 export function ReviewSettings():Promise<memory.ReviewSettings>;
 
