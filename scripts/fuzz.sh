@@ -17,6 +17,7 @@ targets=(
   "./backend/llm FuzzParseToolCalls"
   "./backend/fitness FuzzParse"
   "./backend/agent/prompt FuzzShortTool"
+  "./backend/llm FuzzChatEncoder"
 )
 for x in "${targets[@]}"; do
   set -- $x
