@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"hearth/backend/llm"
 )
@@ -82,6 +83,12 @@ func EstimateText(s string) int {
 	return (q + 3) / 4
 }
 
+// estimateBytes is EstimateText of b without copying it: tool schemas and
+// arguments are bytes, estimated again for every request.
+func estimateBytes(b []byte) int {
+	return EstimateText(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
 // isCJK reports whether r is in a block that tokenizers spend about a token
 // per character on: CJK ideographs, kana, hangul, CJK punctuation and
 // full-width forms.
@@ -107,7 +114,7 @@ func isCJK(r rune) bool {
 func EstimateMessage(m llm.Message) int {
 	n := messageOverhead + EstimateText(m.Content) + EstimateText(m.Reasoning)
 	for _, tc := range m.ToolCalls {
-		n += toolCallOverhead + EstimateText(tc.Name) + EstimateText(string(tc.Arguments))
+		n += toolCallOverhead + EstimateText(tc.Name) + estimateBytes(tc.Arguments)
 	}
 	if m.ToolName != "" || m.ToolCallID != "" {
 		n += EstimateText(m.ToolName) + EstimateText(m.ToolCallID)
@@ -126,7 +133,7 @@ func EstimateTools(tools []llm.ToolDef) int {
 	for _, t := range tools {
 		n += toolDefOverhead + EstimateText(t.Name) + EstimateText(t.Description)
 		if len(t.Parameters) > 0 {
-			n += EstimateText(string(t.Parameters))
+			n += estimateBytes(t.Parameters)
 		}
 	}
 	return n
