@@ -54,14 +54,19 @@ const (
 func EstimateText(s string) int {
 	q := 0 // quarter tokens
 	for i := 0; i < len(s); {
-		// Most text is ASCII: take it eight bytes at a time.
-		if i+8 <= len(s) {
+		// Most text is ASCII: take it eight bytes at a time, as one word.
+		for i+8 <= len(s) {
 			w := s[i : i+8]
-			if (w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7])&0x80 == 0 {
-				q += 8
-				i += 8
-				continue
+			v := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+			if v&0x8080808080808080 != 0 {
+				break
 			}
+			q += 8
+			i += 8
+		}
+		if i >= len(s) {
+			break
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
