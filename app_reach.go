@@ -34,6 +34,10 @@ func (a *App) TestMCPServer(name string) (reach.MCPTestView, error) {
 // ListSkills lists the built-in and workspace skills with availability.
 func (a *App) ListSkills() []skills.Skill { return a.h.Reach.ListSkills() }
 
+// CustomizeSkill returns the workspace file of skill name to open in the editor,
+// copying a built-in there first ("Open in editor" on a built-in).
+func (a *App) CustomizeSkill(name string) (string, error) { return a.h.Reach.CustomizeSkill(name) }
+
 // SetSkillEnabled turns a skill on or off.
 func (a *App) SetSkillEnabled(name string, enabled bool) error {
 	return a.h.Reach.SetSkillEnabled(name, enabled)

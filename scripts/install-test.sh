@@ -80,10 +80,9 @@ launch() {
     return
   }
   t0=$(date +%s)
-  while [[ -z $wid ]] && (($(date +%s) - t0 < 30)); do
-    wid=$(xdotool search --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || true
-    [[ -z $wid ]] && sleep 0.05
-  done
+  # One X connection that waits (see scripts/smoke.sh start: polling clients can make
+  # Xvfb refuse the app's own connection on a loaded machine).
+  wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || true
   if [[ -z $wid ]]; then
     fail "no window titled Hearth within 30 s of launching $entry"
     return

@@ -38,7 +38,7 @@ trap cleanup EXIT
 
 fail() {
   echo "smoke: FAIL: $*" >&2
-  [[ -f "$home/app.log" ]] && tail -n 20 "$home/app.log" >&2
+  [[ -f "$home/app.log" ]] && tail -n 60 "$home/app.log" >&2
   exit 1
 }
 pass() {
@@ -51,14 +51,12 @@ start() { # start [VAR=value...]: launch the app and wait for its window
   pid=$!
   local t0 t1
   t0=$(date +%s%N)
-  # Poll every 50 ms (`xdotool search --sync` looks only every 500 ms; an X client every
-  # 10-20 ms makes about one launch in twenty fail to open the display under Xvfb).
-  wid=""
-  while [[ -z $wid ]]; do
-    wid=$(xdotool search --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || true
-    (($(date +%s%N) - t0 < 30000000000)) || fail "no window titled Hearth within 30 s"
-    [[ -z $wid ]] && sleep 0.05
-  done
+  # One X connection that waits for the window (xdotool --sync looks every 500 ms).
+  # Polling with a new xdotool client every few milliseconds made Xvfb refuse the app's
+  # own connection about once in 150 launches ("failed to init GTK") on a loaded machine;
+  # the startup benchmark, not this test, measures the time to the window precisely.
+  wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || true
+  [[ -n $wid ]] || fail "no window titled Hearth within 30 s"
   t1=$(date +%s%N)
   mapped_ms=$(((t1 - t0) / 1000000))
 }

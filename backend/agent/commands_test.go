@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -14,12 +15,12 @@ func TestExtraSlashCommands(t *testing.T) {
 	var got []string
 	h := newHarness(t, fakeollama.Script{}, func(o *Options) {
 		o.Commands = map[string]Command{
-			"remember": {Help: "/remember TEXT   save a fact to memory", Run: func(_ context.Context, id, arg string) (string, error) {
+			"remember": {Help: i18n.M("slash.help.remember"), Run: func(_ context.Context, id, arg string) (Reply, error) {
 				got = append(got, id+":"+arg)
-				return "Remembered.", nil
+				return Plain("Remembered."), nil
 			}},
-			"fail": {Help: "/fail           always fails", Run: func(context.Context, string, string) (string, error) {
-				return "", errors.New("broken")
+			"fail": {Help: i18n.M("slash.text", "text", "  /fail           always fails"), Run: func(context.Context, string, string) (Reply, error) {
+				return nil, errors.New("broken")
 			}},
 		}
 	})
@@ -31,7 +32,7 @@ func TestExtraSlashCommands(t *testing.T) {
 		t.Errorf("command saw %q", got)
 	}
 	res, _ = h.send("s1", "/help")
-	if !strings.Contains(res.Final, "  /remember TEXT   save a fact to memory\n  /help") || !strings.Contains(res.Final, "/fail") {
+	if !strings.Contains(res.Final, i18n.M("slash.help.remember").String()+"\n"+i18n.M("slash.help.help").String()) || !strings.Contains(res.Final, "/fail") {
 		t.Errorf("/help:\n%s", res.Final)
 	}
 	res, _ = h.send("s1", "/fail")
@@ -40,5 +41,32 @@ func TestExtraSlashCommands(t *testing.T) {
 	}
 	if len(h.fake.ChatRequests()) != 0 {
 		t.Error("a command reached the model")
+	}
+}
+
+// What the window words in its language: a slash reply comes whole with one catalog
+// message a line, an error with its text and hints as codes and the server's words as
+// the detail; the English (what the CLI prints) is the same messages rendered.
+func TestRepliesAndErrorsCarryTheirCodes(t *testing.T) {
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{{Status: 500, Error: "model requires more system memory than is available"}}})
+	_, evs := h.send("s1", "/model")
+	d := ofType[event.DeltaData](evs)
+	if len(d) != 1 || len(d[0].Lines) != 2 || d[0].Lines[0].Code != "slash.model" || d[0].Lines[1].Code != "slash.model.usage" ||
+		d[0].Text != i18n.Lines([]i18n.Message{i18n.Message(d[0].Lines[0]), i18n.Message(d[0].Lines[1])}) {
+		t.Fatalf("/model reply %+v", d)
+	}
+	if zh := i18n.Message(d[0].Lines[0]).In(i18n.Chinese); !strings.HasPrefix(zh, "模型：") {
+		t.Errorf("/model in zh-CN: %q", zh)
+	}
+
+	res, evs := h.send("s1", "hello")
+	e := ofType[event.ErrorData](evs)
+	if res.Status != event.StatusError || len(e) != 1 || e[0].Text == nil || e[0].Text.Code != "error.ollama.noMemory" ||
+		len(e[0].HintText) != 1 || e[0].HintText[0].Code != "error.ollama.noMemory.hint" {
+		t.Fatalf("error %+v", e)
+	}
+	if !strings.Contains(e[0].Detail, "more system memory") || !strings.Contains(e[0].Message, e[0].Detail) ||
+		!strings.HasPrefix(e[0].Message, i18n.Message(*e[0].Text).String()) || e[0].Hint != i18n.Message(e[0].HintText[0]).String() {
+		t.Errorf("error English %q hint %q detail %q", e[0].Message, e[0].Hint, e[0].Detail)
 	}
 }

@@ -33,7 +33,7 @@ func (em *emitter) emit(t event.Type, data any) {
 	if em.finished {
 		return // nothing may follow run_finished
 	}
-	if d, ok := data.(event.DeltaData); ok && em.redact != nil && em.pending != nil {
+	if d, ok := data.(event.DeltaData); ok && d.Lines == nil && em.redact != nil && em.pending != nil {
 		em.flushHeld(t) // reasoning before text, in the order they came
 		s := em.held[t] + d.Text
 		n := em.pending(s)
@@ -49,6 +49,30 @@ func (em *emitter) emit(t event.Type, data any) {
 	}
 	em.flushHeld("")
 	em.send(t, em.masked(data))
+}
+
+// args is a copy of a message's arguments with every secret masked.
+func (em *emitter) args(in map[string]string) map[string]string {
+	if len(in) == 0 {
+		return in
+	}
+	out := make(map[string]string, len(in))
+	for k, v := range in {
+		out[k] = em.redact(v)
+	}
+	return out
+}
+
+// lines is a copy of ls with every secret in their arguments masked.
+func (em *emitter) lines(ls []event.Line) []event.Line {
+	if ls == nil {
+		return nil
+	}
+	out := make([]event.Line, len(ls))
+	for i, l := range ls {
+		out[i] = event.Line{Code: l.Code, Args: em.args(l.Args)}
+	}
+	return out
 }
 
 // flushHeld sends the held back text of every stream but keep.
@@ -68,20 +92,19 @@ func (em *emitter) masked(data any) any {
 	}
 	switch d := data.(type) {
 	case event.ErrorData:
-		d.Message, d.Hint = em.redact(d.Message), em.redact(d.Hint)
+		d.Message, d.Hint, d.Detail = em.redact(d.Message), em.redact(d.Hint), em.redact(d.Detail)
+		if d.Text != nil {
+			d.Text = &em.lines([]event.Line{*d.Text})[0]
+		}
+		d.HintText = em.lines(d.HintText)
 		return d
 	case event.NoticeData:
 		d.Message = em.redact(d.Message)
-		if len(d.Args) > 0 {
-			args := make(map[string]string, len(d.Args))
-			for k, v := range d.Args {
-				args[k] = em.redact(v)
-			}
-			d.Args = args
-		}
+		d.Args = em.args(d.Args)
 		return d
 	case event.DeltaData:
 		d.Text = em.redact(d.Text)
+		d.Lines = em.lines(d.Lines)
 		return d
 	case event.ToolCallData:
 		// A key holds no character JSON escapes: masking the text keeps it JSON.

@@ -50,11 +50,12 @@ type loop struct {
 
 // runError is a run failure with what the error event says.
 type runError struct {
-	code, msg, hint string
-	err             error
+	code string
+	why  i18n.Problem
+	err  error
 }
 
-func (e *runError) Error() string { return e.msg }
+func (e *runError) Error() string { return e.why.Text.String() }
 func (e *runError) Unwrap() error { return e.err }
 
 // prepare checkpoints the user message before anything else can fail
@@ -132,8 +133,7 @@ func (l *loop) execute() (res Result) {
 		// A bug in the loop must not take the app down or leave the UI
 		// waiting for run_finished.
 		if p := recover(); p != nil {
-			res = l.finish("", &runError{code: event.CodeInternal, msg: fmt.Sprintf("internal error in the agent loop: %v", p),
-				hint: "this is a bug in Hearth; try again, and report it if it repeats"})
+			res = l.finish("", &runError{code: event.CodeInternal, why: i18n.P("error.internal.panic", "detail", fmt.Sprint(p))})
 		}
 	}()
 	final, err := l.body()
@@ -189,8 +189,7 @@ func (l *loop) body() (string, error) {
 func (l *loop) resolve() error {
 	p, m, err := l.r.opts.Resolve(l.model)
 	if err != nil {
-		return &runError{code: event.CodeModel, msg: fmt.Sprintf("model %q: %v", l.model, err), err: err,
-			hint: "check agents.defaults.model and the providers section of config.json, or pick another model with /model"}
+		return &runError{code: event.CodeModel, why: i18n.P("error.model.resolve", "model", l.model, "detail", err.Error()), err: err}
 	}
 	l.provider, l.provModel, l.limit = p, m, l.t.ContextTokens
 	// Budget against what the model really has (Ollama caps num_ctx at the
@@ -244,8 +243,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		return llm.Response{}, err // e.g. context_overflow: the message cannot fit at all
 	}
 	if err != nil {
-		return llm.Response{}, &runError{code: event.CodeInternal, msg: "build the context: " + err.Error(), err: err,
-			hint: "check that the workspace files are readable"}
+		return llm.Response{}, &runError{code: event.CodeInternal, why: i18n.P("error.context.build", "detail", err.Error()), err: err}
 	}
 	for _, n := range out.Notices {
 		if !l.noticed[n] {
@@ -394,8 +392,7 @@ func (l *loop) finish(final string, err error) Result {
 			werr = st.Sync(id)
 		}
 		if werr != nil {
-			l.em.emit(event.Error, event.ErrorData{Code: event.CodeStorage, Message: "could not save the end of this run: " + werr.Error(),
-				Hint: "check free disk space and the permissions of the sessions folder"})
+			l.em.emit(event.Error, problemData(event.CodeStorage, storageProblem(i18n.M("error.storage.runEnd", "detail", werr.Error()))))
 			if res.Status == event.StatusOK {
 				res.Status, res.Err = event.StatusError, werr
 			}
@@ -413,12 +410,35 @@ func (l *loop) finish(final string, err error) Result {
 func errorData(err error) event.ErrorData {
 	var re *runError
 	if errors.As(err, &re) {
-		return event.ErrorData{Code: re.code, Message: re.msg, Hint: re.hint}
+		return problemData(re.code, re.why)
 	}
 	if le, ok := llm.AsError(err); ok {
-		return event.ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
+		if le.Why.Text.Code == "" { // a provider error worded only in English
+			return event.ErrorData{Code: string(le.Kind), Message: le.Error(), Hint: le.Hint}
+		}
+		d := problemData(string(le.Kind), le.Why)
+		if le.Err != nil {
+			d.Message, d.Detail = le.Error(), le.Err.Error()
+		}
+		return d
 	}
-	return event.ErrorData{Code: event.CodeInternal, Message: err.Error(), Hint: "try again; if it repeats, check the logs"}
+	return problemData(event.CodeInternal, i18n.P("error.internal", "detail", err.Error()))
+}
+
+// problemData is the error event of a problem: its English and its codes for the window.
+func problemData(code string, why i18n.Problem) event.ErrorData {
+	d := event.ErrorData{Code: code, Message: why.Text.String(), Hint: why.HintString()}
+	t := event.Line(why.Text)
+	d.Text = &t
+	for _, h := range why.Hint {
+		d.HintText = append(d.HintText, event.Line(h))
+	}
+	return d
+}
+
+// storageProblem is a session file that could not be written, worded by text.
+func storageProblem(text i18n.Message) i18n.Problem {
+	return text.WithHint(i18n.M("error.hint.storage"))
 }
 
 func toolDefs(defs []tools.Definition) []llm.ToolDef {

@@ -380,6 +380,11 @@ func TestSlashCommands(t *testing.T) {
 	if !strings.Contains(res.Final, "/model") || text(evs) != res.Final {
 		t.Errorf("/help: %+v", res)
 	}
+	// The window shows a command's reply as plain text: run_started names the command,
+	// and an answer of the model carries none.
+	if st := ofType[event.StartedData](evs); len(st) != 1 || st[0].Command != "help" {
+		t.Errorf("/help run_started: %+v", st)
+	}
 	res, _ = h.send(id, "/status")
 	if !strings.Contains(res.Final, "Model: ollama/qwen3:4b") || !strings.Contains(res.Final, "320 / 8192") {
 		t.Errorf("/status: %q", res.Final)
@@ -414,6 +419,9 @@ func TestSlashCommands(t *testing.T) {
 	res, _ = h.send(id, "/frobnicate")
 	if !strings.Contains(res.Final, "Unknown command /frobnicate") {
 		t.Errorf("unknown command: %q", res.Final)
+	}
+	if _, evs := h.send("s9", "hello again"); ofType[event.StartedData](evs)[0].Command != "" {
+		t.Errorf("a model's answer is marked as a command reply")
 	}
 }
 

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 )
 
@@ -121,7 +121,7 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	fit, err := counter.Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
 		Recall: recall, Window: in.ContextLimit, Reply: in.ReplyTokens})
 	if err != nil {
-		return out, OverflowError(err, "this message does not fit the model's context window", in)
+		return out, OverflowError(err, in)
 	}
 	out.Messages = fit.Messages // Fit's own copy, with room for the system prompt
 	if system != "" {
@@ -159,13 +159,12 @@ func windowStart(history []llm.Message, turns int) int {
 }
 
 // OverflowError turns prompt.Fit's failure into the run's context_overflow
-// error (msg says what did not fit), with what would work with this model
-// as the hint. Other errors pass through.
-func OverflowError(err error, msg string, in ContextInput) error {
+// error, with what would work with this model as the hint. Other errors pass through.
+func OverflowError(err error, in ContextInput) error {
 	var nr *prompt.NoRoomError
 	if !errors.As(err, &nr) {
 		return err
 	}
-	return &llm.Error{Kind: llm.KindContextOverflow, Message: msg + " (" + strconv.Itoa(in.ContextLimit) + " tokens)", Err: err,
-		Hint: strings.Join(nr.Advice(in.ModelContext), "; ")}
+	why := i18n.M("error.noRoom", "limit", strconv.Itoa(in.ContextLimit)).WithHint(nr.AdviceText(in.ModelContext)...)
+	return &llm.Error{Kind: llm.KindContextOverflow, Message: why.Text.String(), Hint: why.HintString(), Err: err, Why: why}
 }

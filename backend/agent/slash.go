@@ -4,45 +4,43 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/session"
 )
 
-// HelpText is the reply to /help.
-const HelpText = `Commands:
-  /new            archive this chat and start a fresh one
-  /stop           stop the running reply
-  /model [NAME]   show or switch this chat's model (e.g. /model ollama/qwen3:4b)
-  /status         model and context use of this chat
-  /help           this list`
+// Reply is what a slash command answers: one catalog message a line, which the window
+// words in its language and the CLI prints in English.
+type Reply []i18n.Message
+
+// Plain is a reply of text the catalog cannot word (a list of changes, a diff): the
+// same in every language.
+func Plain(text string) Reply { return Reply{i18n.M("slash.text", "text", text)} }
+
+// builtinHelp are the /help lines of the built-in commands, /help itself last.
+var builtinHelp = []i18n.Message{i18n.M("slash.help.new"), i18n.M("slash.help.stop"), i18n.M("slash.help.model"),
+	i18n.M("slash.help.status")}
 
 // Command is an extra slash command (Options.Commands).
 type Command struct {
 	// Help is its line in /help, e.g. "/remember TEXT   save a fact to memory".
-	Help string
+	Help i18n.Message
 	// Run answers the command; arg is the text after the name.
-	Run func(ctx context.Context, sessionID, arg string) (string, error)
+	Run func(ctx context.Context, sessionID, arg string) (Reply, error)
 }
 
-// helpText is HelpText with the extra commands' lines before /help.
-func (r *Runner) helpText() string {
-	if len(r.opts.Commands) == 0 {
-		return HelpText
+// help is the reply to /help: the built-in commands, then the extra ones by name.
+func (r *Runner) help() Reply {
+	out := append(Reply{i18n.M("slash.help.title")}, builtinHelp...)
+	for _, n := range slices.Sorted(maps.Keys(r.opts.Commands)) {
+		out = append(out, r.opts.Commands[n].Help)
 	}
-	names := make([]string, 0, len(r.opts.Commands))
-	for n := range r.opts.Commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var extra strings.Builder
-	for _, n := range names {
-		extra.WriteString("  " + r.opts.Commands[n].Help + "\n")
-	}
-	i := strings.LastIndex(HelpText, "  /help")
-	return HelpText[:i] + extra.String() + HelpText[i:]
+	return append(out, i18n.M("slash.help.help"))
 }
 
 // parseSlash recognises "/word [arg]". A path such as "/etc/hosts is…" is
@@ -71,35 +69,41 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink e
 	run := &Run{ID: newRunID(), SessionID: req.SessionID, done: make(chan struct{})}
 	em := &emitter{runID: run.ID, sessionID: run.SessionID, sinks: []event.Sink{sink, r.opts.Observer}, redact: r.opts.Redact, pending: r.opts.Pending}
 	start := r.opts.Now()
-	em.emit(event.RunStarted, event.StartedData{Model: r.sessionModel(req.SessionID)})
+	em.emit(event.RunStarted, event.StartedData{Model: r.sessionModel(req.SessionID), Command: cmd})
 	res := Result{RunID: run.ID, SessionID: run.SessionID, Status: event.StatusOK}
+	var reply Reply
 	var err error
 	switch cmd {
 	case "help":
-		res.Final = r.helpText()
+		reply = r.help()
 	case "stop":
-		res.Final = "Nothing is running."
+		reply = Reply{i18n.M("slash.nothingRunning")}
 		if req.SessionID != "" && r.Stop(req.SessionID) {
-			res.Final = "Stopped."
+			reply = Reply{i18n.M("slash.stopped")}
 		}
 	case "status":
-		res.Final = r.statusText(req.SessionID)
+		reply = r.status(req.SessionID)
 	case "model":
-		res.Final, res.NewSessionID, err = r.switchModel(req.SessionID, arg)
+		reply, res.NewSessionID, err = r.switchModel(req.SessionID, arg)
 	case "new":
-		res.Final, res.NewSessionID, err = r.newSession(ctx, req.SessionID)
+		reply, res.NewSessionID, err = r.newSession(ctx, req.SessionID)
 	default:
 		if c, ok := r.opts.Commands[cmd]; ok {
-			res.Final, err = c.Run(ctx, req.SessionID, arg)
+			reply, err = c.Run(ctx, req.SessionID, arg)
 		} else {
-			res.Final = fmt.Sprintf("Unknown command /%s.\n%s", cmd, r.helpText())
+			reply = append(Reply{i18n.M("slash.unknown", "command", cmd)}, r.help()...)
 		}
 	}
 	if err != nil {
-		res.Status, res.Err, res.Final = event.StatusError, err, ""
+		res.Status, res.Err = event.StatusError, err
 		em.emit(event.Error, errorData(err))
 	} else {
-		em.emit(event.TextDelta, event.DeltaData{Text: res.Final})
+		res.Final = i18n.Lines(reply)
+		lines := make([]event.Line, len(reply))
+		for i, m := range reply {
+			lines[i] = event.Line(m)
+		}
+		em.emit(event.TextDelta, event.DeltaData{Text: res.Final, Lines: lines})
 	}
 	em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: res.Final, NewSessionID: res.NewSessionID,
 		DurationMs: r.opts.Now().Sub(start).Milliseconds()})
@@ -118,65 +122,63 @@ func (r *Runner) sessionModel(id string) string {
 	return r.tuning().DefaultModel
 }
 
-func (r *Runner) statusText(id string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Model: %s\n", r.sessionModel(id))
+func (r *Runner) status(id string) Reply {
+	out := Reply{i18n.M("slash.model", "model", r.sessionModel(id))}
 	if u, ok := r.Usage(id); ok && id != "" {
 		pct := 0
 		if u.ContextLimit > 0 {
 			pct = u.ContextUsed * 100 / u.ContextLimit
 		}
-		fmt.Fprintf(&b, "Context: %d / %d tokens (%d%%)", u.ContextUsed, u.ContextLimit, pct)
+		out = append(out, i18n.M("slash.status.context", "used", strconv.Itoa(u.ContextUsed),
+			"limit", strconv.Itoa(u.ContextLimit), "percent", strconv.Itoa(pct)))
 	} else {
-		fmt.Fprintf(&b, "Context: no model call yet in this chat (limit %d tokens)", r.tuning().ContextTokens)
+		out = append(out, i18n.M("slash.status.noCall", "limit", strconv.Itoa(r.tuning().ContextTokens)))
 	}
 	if runID, busy := r.Busy(id); busy && id != "" {
-		fmt.Fprintf(&b, "\nRunning: %s", runID)
+		out = append(out, i18n.M("slash.status.running", "run", runID))
 	}
-	return b.String()
+	return out
 }
 
 // switchModel sets the session's model after checking the name resolves. A
 // chat without a session gets one, so the choice sticks.
-func (r *Runner) switchModel(id, name string) (text, newID string, err error) {
+func (r *Runner) switchModel(id, name string) (reply Reply, newID string, err error) {
 	if name == "" {
-		return fmt.Sprintf("Model: %s\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.", r.sessionModel(id)), "", nil
+		return Reply{i18n.M("slash.model", "model", r.sessionModel(id)), i18n.M("slash.model.usage")}, "", nil
 	}
 	if _, _, err := r.opts.Resolve(name); err != nil {
-		return "", "", &runError{code: event.CodeModel, msg: fmt.Sprintf("cannot switch to %q: %v", name, err), err: err,
-			hint: "name a model as <provider>/<model>, e.g. ollama/qwen3:4b; `hearth models list` shows the installed ones"}
+		return nil, "", &runError{code: event.CodeModel, why: i18n.P("error.model.switch", "model", name, "detail", err.Error()), err: err}
 	}
 	if id == "" {
 		m, err := r.opts.Store.Create(session.CreateOptions{Model: name})
 		if err != nil {
-			return "", "", fmt.Errorf("/model: %w", err)
+			return nil, "", fmt.Errorf("/model: %w", err)
 		}
-		return fmt.Sprintf("Started a new chat with %s.", name), m.ID, nil
+		return Reply{i18n.M("slash.model.newChat", "model", name)}, m.ID, nil
 	}
 	if _, err := r.opts.Store.Ensure(session.CreateOptions{ID: id, Model: name}); err != nil {
-		return "", "", fmt.Errorf("/model: %w", err)
+		return nil, "", fmt.Errorf("/model: %w", err)
 	}
 	if err := r.opts.Store.SetModel(id, name); err != nil {
-		return "", "", fmt.Errorf("/model: %w", err)
+		return nil, "", fmt.Errorf("/model: %w", err)
 	}
-	return fmt.Sprintf("This chat now uses %s.", name), "", nil
+	return Reply{i18n.M("slash.model.switched", "model", name)}, "", nil
 }
 
 // newSession archives the session (after the OnNew hook, where memory
 // consolidation will run) and starts a fresh one with the same model.
-func (r *Runner) newSession(ctx context.Context, id string) (text, newID string, err error) {
+func (r *Runner) newSession(ctx context.Context, id string) (reply Reply, newID string, err error) {
 	model := ""
 	if id != "" {
 		if runID, busy := r.Busy(id); busy {
-			return "", "", &runError{code: event.CodeInternal, msg: fmt.Sprintf("run %s is still going in this chat", runID), err: ErrBusy,
-				hint: "stop it with /stop first, then /new"}
+			return nil, "", &runError{code: event.CodeInternal, why: i18n.P("error.busy", "run", runID), err: ErrBusy}
 		}
 		s, lerr := r.opts.Store.Load(id)
 		switch {
 		case errors.Is(lerr, session.ErrNotFound):
 			id = ""
 		case lerr != nil:
-			return "", "", fmt.Errorf("/new: %w", lerr)
+			return nil, "", fmt.Errorf("/new: %w", lerr)
 		default:
 			model = s.Meta.Model
 		}
@@ -184,19 +186,19 @@ func (r *Runner) newSession(ctx context.Context, id string) (text, newID string,
 	if id != "" {
 		if r.opts.OnNew != nil {
 			if err := r.opts.OnNew(ctx, id); err != nil {
-				return "", "", fmt.Errorf("/new: saving this chat to memory failed, so it was kept as it is: %w", err)
+				return nil, "", fmt.Errorf("/new: saving this chat to memory failed, so it was kept as it is: %w", err)
 			}
 		}
 		if err := r.opts.Store.Archive(id, true); err != nil {
-			return "", "", fmt.Errorf("/new: %w", err)
+			return nil, "", fmt.Errorf("/new: %w", err)
 		}
 	}
 	m, err := r.opts.Store.Create(session.CreateOptions{Model: model})
 	if err != nil {
-		return "", "", fmt.Errorf("/new: %w", err)
+		return nil, "", fmt.Errorf("/new: %w", err)
 	}
 	if id == "" {
-		return "Started a new chat.", m.ID, nil
+		return Reply{i18n.M("slash.new.started")}, m.ID, nil
 	}
-	return "Started a new chat; the previous one was archived.", m.ID, nil
+	return Reply{i18n.M("slash.new.archived")}, m.ID, nil
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -88,8 +89,7 @@ func (l *loop) runTools(msg llm.Message) error {
 		recs = append(recs, session.MessageRecord(l.run.ID, m))
 	}
 	if err := l.r.opts.Store.Append(l.run.SessionID, recs...); err != nil {
-		return &runError{code: event.CodeStorage, msg: "could not save the tool results: " + err.Error(), err: err,
-			hint: "check free disk space and the permissions of the sessions folder"}
+		return &runError{code: event.CodeStorage, why: storageProblem(i18n.M("error.storage.toolResults", "detail", err.Error())), err: err}
 	}
 	l.history = append(l.history, msg)
 	l.history = append(l.history, results...)
@@ -174,9 +174,7 @@ func (l *loop) checkLoop(calls []llm.ToolCall, results []llm.Message, failed []b
 			tc.Name, loopLimit, clip.Bytes(results[i].Content, 500))
 		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
 		l.em.emit(event.TextDelta, event.DeltaData{Text: text})
-		return &runError{code: event.CodeLoopDetected,
-			msg:  fmt.Sprintf("stopped a loop: %s failed %d times with the same arguments and error", tc.Name, loopLimit),
-			hint: "rephrase the request or fix what the tool complained about, then try again"}
+		return &runError{code: event.CodeLoopDetected, why: i18n.P("error.loop", "tool", tc.Name, "n", strconv.Itoa(loopLimit))}
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -44,7 +43,6 @@ type Options struct {
 	ConfigPath    string              // --config flag value; empty means $XDG_CONFIG_HOME/hearth/config.json
 	WorkspaceFlag string              // --workspace flag value; empty means config, then default
 	Getenv        func(string) string // nil means os.Getenv
-	HTTPClient    *http.Client        // optional; used for the Ollama check
 	Version       string              // Hearth's version, reported by Status
 	// Retry bounds the retries of model calls; the zero value is llm's default
 	// (a few attempts with backoff, for an Ollama that is still starting).
@@ -95,9 +93,10 @@ func New(opts Options) (*App, error) {
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
-		Getenv: opts.Getenv, Env: opts.Env, HTTPClient: opts.HTTPClient, Version: opts.Version, Keyring: opts.Keyring,
+		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
-		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) }})
+		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) },
+		Ollama: func(ctx context.Context, host string) (string, string) { return a.Models.CheckOllama(ctx, host) }})
 	sweepLeftovers(a.Settings.Paths())
 	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,

@@ -141,7 +141,7 @@ func TestOpenBrokenConfigAndFlags(t *testing.T) {
 	if !strings.Contains(st.ConfigError, ":2:") || st.OllamaReachable || !strings.Contains(st.OllamaError, "ollama serve") {
 		t.Errorf("status = %+v", st)
 	}
-	if err := s.Settings.Update(func(c *config.Config) error { c.UI.Theme = "dark"; return nil }); !config.IsBroken(err) {
+	if err := s.Settings.Update(func(c *config.Config) error { c.UI.Theme = "dark"; return nil }); !errors.Is(err, config.ErrBrokenFile) {
 		t.Errorf("Update over broken file: %v", err)
 	}
 	if data, _ := os.ReadFile(cfgPath); string(data) != broken {

@@ -11,6 +11,7 @@ import (
 
 	"hearth/backend/applock"
 	"hearth/backend/event"
+	"hearth/backend/internal/fakeclock"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/reminders"
@@ -21,7 +22,7 @@ import (
 // with its own fake clock, holding hearth.lock once started.
 type hearthRun struct {
 	svc   *App
-	clock *schedule.FakeClock
+	clock *fakeclock.Clock
 	ev    *bgEvents
 	lock  *applock.Lock
 }
@@ -39,7 +40,7 @@ func (h *hearthRun) quit() {
 // openHearth opens a Service at now over the test's XDG dirs (setXDG first).
 func openHearth(t *testing.T, url string, now time.Time) *hearthRun {
 	t.Helper()
-	h := &hearthRun{clock: schedule.NewFakeClock(now), ev: &bgEvents{ch: make(chan event.Background, 100)}}
+	h := &hearthRun{clock: fakeclock.New(now), ev: &bgEvents{ch: make(chan event.Background, 100)}}
 	h.svc = open(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": url}), Retry: llm.RetryPolicy{MaxAttempts: 1},
 		Clock: h.clock})
 	if err := h.svc.Settings.ConfigError(); err != nil {
@@ -65,7 +66,7 @@ func (h *hearthRun) start(t *testing.T) {
 	if h.svc.Settings.Config().Heartbeat.Enabled {
 		want = 2
 	}
-	if !h.clock.WaitForWaiters(want, 5*time.Second) {
+	if !h.clock.WaitForWaiters(want) {
 		t.Fatal("background loops never slept")
 	}
 }

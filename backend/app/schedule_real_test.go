@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"hearth/backend/event"
+	"hearth/backend/internal/fakeclock"
 	"hearth/backend/internal/realollama"
 	"hearth/backend/internal/testmodel"
 	"hearth/backend/llm"
@@ -31,7 +32,7 @@ func TestReminderRealOllama(t *testing.T) {
 	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	clock := schedule.NewFakeClock(bgT0)
+	clock := fakeclock.New(bgT0)
 	ev := &bgEvents{ch: make(chan event.Background, 100), patience: 90 * time.Second}
 	svc := open(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": host}), Clock: clock,
 		Retry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: 50 * time.Millisecond}})

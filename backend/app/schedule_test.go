@@ -16,6 +16,7 @@ import (
 	"hearth/backend/autostart"
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/internal/fakeclock"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
@@ -69,7 +70,7 @@ func (b *bgEvents) all() []event.Background {
 
 // bgService is a Service over a fake Ollama with a fake clock and a
 // background sink, holding hearth.lock as the desktop does.
-func bgService(t *testing.T, cfgJSON string, replies ...fakeollama.Reply) (*App, *fakeollama.Server, *schedule.FakeClock, *bgEvents) {
+func bgService(t *testing.T, cfgJSON string, replies ...fakeollama.Reply) (*App, *fakeollama.Server, *fakeclock.Clock, *bgEvents) {
 	t.Helper()
 	setXDG(t)
 	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}, Replies: replies})
@@ -80,7 +81,7 @@ func bgService(t *testing.T, cfgJSON string, replies ...fakeollama.Reply) (*App,
 			t.Fatal(err)
 		}
 	}
-	clock := schedule.NewFakeClock(bgT0)
+	clock := fakeclock.New(bgT0)
 	ev := &bgEvents{ch: make(chan event.Background, 100)}
 	svc := started(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": url}), Retry: llm.RetryPolicy{MaxAttempts: 1},
 		Clock: clock})
@@ -116,7 +117,7 @@ func startBackground(t *testing.T, svc *App) {
 		want = 2
 	}
 	clock, _ := clocks.Load(svc)
-	if !clock.(*schedule.FakeClock).WaitForWaiters(want, 5*time.Second) {
+	if !clock.(*fakeclock.Clock).WaitForWaiters(want) {
 		t.Fatal("background loops never slept")
 	}
 }
@@ -418,12 +419,11 @@ func TestSetHeartbeatRestartsIt(t *testing.T) {
 	if err := svc.Reminders.SetHeartbeat(true, 5); err != nil {
 		t.Fatal(err)
 	}
-	if !clock.WaitForWaiters(1, 5*time.Second) {
-		t.Fatal("heartbeat loop not started")
-	}
-	for range 5 {
+	for range 5 { // both loops asleep (the heartbeat's started by SetHeartbeat), then a minute on
+		if !clock.WaitForWaiters(2) {
+			t.Fatal("heartbeat loop not started")
+		}
 		clock.Advance(time.Minute)
-		time.Sleep(10 * time.Millisecond)
 	}
 	waitFor(t, func() bool { return len(fake.ChatRequests()) == 1 }, "one heartbeat run after 5 minutes")
 	if svc.Settings.Config().Heartbeat != (config.Heartbeat{Enabled: true, IntervalMinutes: 5}) {

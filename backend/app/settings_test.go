@@ -81,7 +81,7 @@ func TestSaveSettingsKeysAndBrokenFile(t *testing.T) {
 	}
 	s = svc.Settings.Settings()
 	s.Temperature = 0.9
-	if _, err := svc.SaveSettings(s); err == nil || !config.IsBroken(err) {
+	if _, err := svc.SaveSettings(s); err == nil || !errors.Is(err, config.ErrBrokenFile) {
 		t.Errorf("save over a broken file: %v", err)
 	}
 	if b, _ := os.ReadFile(svc.Settings.Paths().ConfigFile); string(b) != string(broken) {

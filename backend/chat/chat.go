@@ -17,6 +17,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/confined"
 	"hearth/backend/session"
 	"hearth/backend/settings"
@@ -121,11 +122,13 @@ func New(opts Options) (*Service, error) {
 		OnNew:     opts.Memory.ConsolidateAll,
 		AfterRun:  func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
 		Commands: map[string]agent.Command{"remember": {
-			Help: "/remember TEXT   save a fact to long-term memory (memory/MEMORY.md)",
-			Run:  func(_ context.Context, _, arg string) (string, error) { return opts.Memory.Remember(arg) },
+			Help: i18n.M("slash.help.remember"),
+			Run:  func(_ context.Context, _, arg string) (agent.Reply, error) { return plain(opts.Memory.Remember(arg)) },
 		}, "memory": {
-			Help: "/memory log|restore REV   list the memory files' changes, or restore one",
-			Run:  func(ctx context.Context, _, arg string) (string, error) { return opts.Memory.MemoryCommand(ctx, arg) },
+			Help: i18n.M("slash.help.memory"),
+			Run: func(ctx context.Context, _, arg string) (agent.Reply, error) {
+				return plain(opts.Memory.MemoryCommand(ctx, arg))
+			},
 		}},
 	})
 	if err != nil {
@@ -138,6 +141,14 @@ func New(opts Options) (*Service, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// plain is a memory command's answer as a reply (memory words it in English).
+func plain(text string, err error) (agent.Reply, error) {
+	if err != nil {
+		return nil, err
+	}
+	return agent.Plain(text), nil
 }
 
 // tuning is what a run starting now takes from the settings.

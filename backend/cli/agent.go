@@ -19,7 +19,6 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/guard"
 	"hearth/backend/internal/clip"
-	"hearth/backend/models"
 )
 
 // ExitInterrupted is the exit code of a turn stopped with Ctrl-C (128+SIGINT).
@@ -245,7 +244,7 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 		run, err = e.app.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model}, p.sink)
 	}
 	if err != nil {
-		return reportStartError(e, err)
+		return reportModelError(e, err)
 	}
 	res := run.Wait()
 	code := p.report(res)
@@ -257,14 +256,6 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 		return exitError{code}
 	}
 	return nil
-}
-
-func reportStartError(e *env, err error) error {
-	if msg, hint, ok := models.Explain(err); ok {
-		fmt.Fprintf(e.stderr, "Error: %s\nHint: %s\n", msg, hint)
-		return exitError{ExitRuntime}
-	}
-	return err
 }
 
 // signals returns the channel Ctrl-C arrives on and a function to stop it.

@@ -28,7 +28,7 @@ func startChat(t *testing.T, replies ...fakeollama.Reply) *fakeollama.Server {
 func runIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = mainIO(args, testInfo, nil, strings.NewReader(stdin), &out, &errb)
+	code = mainEnv(&env{info: testInfo, stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: os.Getenv}, args)
 	return code, out.String(), errb.String()
 }
 

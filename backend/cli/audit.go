@@ -85,20 +85,10 @@ func writeEntry(w io.Writer, en guard.Entry, asJSON bool) error {
 	}
 	line := fmt.Sprintf("%s  %-24s %-12s %-10s %-4s %7s %8s %s",
 		en.Time.Local().Format(time.DateTime), en.SessionID, en.Tool, en.Approval, status,
-		fmt.Sprintf("%dms", en.DurationMs), size(en.ResultSize), argHint(en.Args))
+		fmt.Sprintf("%dms", en.DurationMs), humanSize(int64(en.ResultSize)), argHint(en.Args))
 	if en.Error != "" {
 		line += "  — " + clip.Line(en.Error, 100)
 	}
 	_, err := fmt.Fprintln(w, line)
 	return err
-}
-
-func size(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }

@@ -18,9 +18,9 @@ import (
 	"strings"
 	"time"
 
-	"hearth/backend/app"
-
 	"github.com/spf13/cobra"
+
+	"hearth/backend/app"
 )
 
 // Exit codes of the hearth binary.
@@ -150,11 +150,6 @@ func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.
 // scripts/manpage).
 func Command(info BuildInfo) *cobra.Command {
 	return newRootCmd(&env{info: info, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
-}
-
-// mainIO is Main with the input stream given (the agent REPL reads it).
-func mainIO(args []string, info BuildInfo, desktop DesktopFunc, stdin io.Reader, stdout, stderr io.Writer) int {
-	return mainEnv(&env{info: info, desktop: desktop, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args)
 }
 
 // mainEnv runs the command line in a prepared env (tests inject Ctrl-C).

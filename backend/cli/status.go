@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"hearth/backend/app"
 	"hearth/backend/models"
 	"hearth/backend/settings"
 )
@@ -42,7 +41,7 @@ Exit codes:
 					return err
 				}
 			} else {
-				printStatus(e.stdout, st, e.app)
+				printStatus(e.stdout, st)
 			}
 			if st.ConfigError != "" || !st.OllamaReachable {
 				return exitError{ExitRuntime}
@@ -56,17 +55,17 @@ Exit codes:
 
 const pad = "            "
 
-func printStatus(w io.Writer, st settings.Status, a *app.App) {
+func printStatus(w io.Writer, st settings.Status) {
 	fmt.Fprintf(w, "Hearth %s\n\n", st.Version)
 	fmt.Fprintf(w, "Config      %s\n", st.ConfigFile)
-	switch problems, cfgErr := a.Settings.ConfigProblems(), a.Settings.ConfigError(); {
-	case len(problems) > 0:
+	switch {
+	case len(st.ConfigProblems) > 0:
 		fmt.Fprintf(w, "%sINVALID — Hearth runs with the defaults until you fix it by hand\n", pad)
-		for _, p := range problems {
+		for _, p := range st.ConfigProblems {
 			fmt.Fprintf(w, "%s%s\n", pad, indent(p.String(), pad))
 		}
-	case cfgErr != nil:
-		fmt.Fprintf(w, "%sINVALID — %s\n", pad, cfgErr)
+	case st.ConfigError != "":
+		fmt.Fprintf(w, "%sINVALID — %s\n", pad, st.ConfigError)
 	default:
 		if _, err := os.Stat(st.ConfigFile); errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintf(w, "%snot present — the defaults apply\n", pad)

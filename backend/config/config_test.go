@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"hearth/backend/i18n"
 )
 
 func writeFile(t *testing.T, dir, text string) string {
@@ -196,11 +198,11 @@ func TestMalformedConfig(t *testing.T) {
 			}
 			c.UI.Theme = "dark"
 			serr := c.Save(p)
-			if !IsBroken(serr) || !strings.Contains(serr.Error(), "by hand") {
+			if !errors.Is(serr, ErrBrokenFile) || !strings.Contains(serr.Error(), "by hand") {
 				t.Errorf("Save over a broken file: %v", serr)
 			}
 			// Even a fresh Config must not overwrite the broken file.
-			if serr := Default().Save(p); !IsBroken(serr) {
+			if serr := Default().Save(p); !errors.Is(serr, ErrBrokenFile) {
 				t.Errorf("Save of Default() over a broken file: %v", serr)
 			}
 			if data, _ := os.ReadFile(p); string(data) != tc.text {
@@ -405,5 +407,34 @@ func TestCloneIsDeep(t *testing.T) {
 	}
 	if n.src != c.src {
 		t.Error("the clone forgot the loaded file")
+	}
+}
+
+// Every problem carries its wording as catalog codes beside the English: the window shows
+// the banner in its language, the CLI prints Msg and Hint.
+func TestProblemsCarryTheirCodes(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.json")
+	for _, tc := range []struct{ file, code, zh string }{
+		{`{"agents": {"defaults": {"temperature": 7}}}`, "config.between", "应在 0 到 2 之间，实际为 7"},
+		{`{"agents": {"defaults": {"model": "nowhere/x"}}}`, "config.model.unknownProvider", "服务商“nowhere”未知"},
+		{`{"agents": {"defaults": {"maxTokens": "many"}}}`, "config.type.int", "应为整数"},
+		{`{"agents": {"defaults": {"model": "ollama/x",}}}`, "config.syntax", "JSON 无效"},
+		{``, "config.empty", "文件是空的"},
+	} {
+		if err := os.WriteFile(p, []byte(tc.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Load(p, func(string) string { return "" })
+		le, ok := errors.AsType[*LoadError](err)
+		if !ok || le.Why == nil || le.Why.Text.Code != tc.code || len(le.Why.Hint) == 0 {
+			t.Errorf("%s: %v, why %+v", tc.file, err, le)
+			continue
+		}
+		if le.Msg != le.Why.Text.String() || le.Hint != le.Why.HintString() {
+			t.Errorf("%s: English %q (hint %q) is not the codes' %q", tc.file, le.Msg, le.Hint, le.Why.Text.String())
+		}
+		if zh := le.Why.Text.In(i18n.Chinese); !strings.Contains(zh, tc.zh) {
+			t.Errorf("%s: zh-CN %q, want %q in it", tc.file, zh, tc.zh)
+		}
 	}
 }

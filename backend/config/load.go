@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/safefile"
 )
 
@@ -21,6 +22,13 @@ type Problem struct {
 	Column int    `json:"column,omitempty"`
 	Msg    string `json:"msg"`
 	Hint   string `json:"hint,omitempty"`
+	// Why is Msg and Hint as catalog codes, for the window to word in its language.
+	Why *i18n.Problem `json:"why,omitempty"`
+}
+
+// NewProblem is the Problem at key worded by why: its English is Msg and Hint.
+func NewProblem(key string, why i18n.Problem) Problem {
+	return Problem{Key: key, Msg: why.Text.String(), Hint: why.HintString(), Why: &why}
 }
 
 func (p Problem) String() string {
@@ -38,15 +46,12 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// LoadError says why a config file could not be used. The first problem is mirrored in
-// the top-level fields; Problems holds all of them (validation may find several).
+// LoadError says why a config file could not be used: its first problem (embedded, so
+// e.Line and e.Hint are the first problem's), and all of them in Problems (validation may
+// find several).
 type LoadError struct {
-	Path     string
-	Line     int // 1-based; 0 when the problem has no place in the file
-	Column   int // 1-based, in characters
-	Key      string
-	Msg      string
-	Hint     string
+	Path string
+	Problem
 	Problems []Problem
 	Err      error // the underlying error, if any (I/O, JSON)
 }
@@ -57,35 +62,25 @@ func (e *LoadError) Error() string {
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
 	}
-	b.WriteString(": ")
-	if e.Key != "" {
-		b.WriteString(e.Key + ": ")
-	}
-	b.WriteString(e.Msg)
-	if e.Hint != "" {
-		b.WriteString(" (hint: " + e.Hint + ")")
-	}
-	if n := len(e.Problems) - 1; n > 0 {
-		fmt.Fprintf(&b, "; and %d more problem(s): ", n)
-		for i, p := range e.Problems[1:] {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			b.WriteString(p.String())
+	first := e.Problem
+	first.Line = 0 // placed above, in path:line:column form
+	b.WriteString(": " + first.String())
+	for i, p := range e.Problems[1:] {
+		if i == 0 {
+			fmt.Fprintf(&b, "; and %d more problem(s): ", len(e.Problems)-1)
+		} else {
+			b.WriteString("; ")
 		}
+		b.WriteString(p.String())
 	}
 	return b.String()
 }
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
+// newLoadError is the error of the file at path with its problems (at least one).
 func newLoadError(path string, err error, problems ...Problem) *LoadError {
-	e := &LoadError{Path: path, Problems: problems, Err: err}
-	if len(problems) > 0 {
-		p := problems[0]
-		e.Line, e.Column, e.Key, e.Msg, e.Hint = p.Line, p.Column, p.Key, p.Msg, p.Hint
-	}
-	return e
+	return &LoadError{Path: path, Problem: problems[0], Problems: problems, Err: err}
 }
 
 // MaxFileBytes bounds config.json: a larger file (or a pipe or device in its place)
@@ -121,7 +116,7 @@ func Load(path string, getenv func(string) string) (*Config, []string, error) {
 		return cfg, nil, nil
 	}
 	if err != nil {
-		le := newLoadError(path, err, Problem{Msg: "cannot read the file: " + err.Error(), Hint: "check the file's permissions"})
+		le := newLoadError(path, err, NewProblem("", i18n.P("config.unreadable", "detail", err.Error())))
 		return failed(path, le), nil, le
 	}
 	cfg, warnings, le := decode(path, data, getenv)
@@ -152,22 +147,19 @@ func (c *Config) UnknownKeys() []string {
 // write back faithfully), expand ${VAR}, decode into Default(), validate.
 func decode(path string, data []byte, getenv func(string) string) (*Config, []string, *LoadError) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, newLoadError(path, nil, Problem{Line: 1, Column: 1, Msg: "the file is empty",
-			Hint: "write {} for all defaults, or delete the file"})
+		return nil, nil, newLoadError(path, nil, at(NewProblem("", i18n.P("config.empty")), 1, 1))
 	}
 	tree, pos, err := parseTree(data)
 	if err != nil {
 		var se *syntaxErr
 		if errors.As(err, &se) {
 			line, col := lineCol(data, se.off)
-			return nil, nil, newLoadError(path, err, Problem{Line: line, Column: col,
-				Msg: "invalid JSON: " + se.msg, Hint: syntaxHint(data, se.off)})
+			return nil, nil, newLoadError(path, err, at(NewProblem("", i18n.M("config.syntax", "detail", se.msg).WithHint(syntaxHint(data, se.off))), line, col))
 		}
 		return nil, nil, newLoadError(path, err, Problem{Msg: "invalid JSON: " + err.Error()})
 	}
 	if _, ok := tree.(*object); !ok {
-		return nil, nil, newLoadError(path, nil, Problem{Line: 1, Column: 1,
-			Msg: "the top level must be a JSON object", Hint: `start the file with { and end it with }`})
+		return nil, nil, newLoadError(path, nil, at(NewProblem("", i18n.P("config.notObject")), 1, 1))
 	}
 	d := &decoder{getenv: getenv, pos: pos, data: data}
 	known := d.filter(reflect.TypeFor[Config](), tree, "")
@@ -254,6 +246,15 @@ func (d *decoder) place(key string) (line, col int) {
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
+// EnvRefs lists the environment variables s refers to as ${VAR}.
+func EnvRefs(s string) []string {
+	var names []string
+	for _, m := range envRef.FindAllStringSubmatch(s, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
 // filter copies tree, dropping keys the schema (reflect type t) does not know and
 // expanding ${VAR} in string values. Values of the wrong JSON kind are copied as they are,
 // so that json.Unmarshal reports them as type errors.
@@ -263,10 +264,7 @@ func (d *decoder) filter(t reflect.Type, v any, path string) any {
 	}
 	if found, bad := mismatch(t, v); bad {
 		line, col := d.place(path)
-		want := kindName(t)
-		d.typeProbs = append(d.typeProbs, Problem{Key: path, Line: line, Column: col,
-			Msg:  fmt.Sprintf("expected %s, found %s", want, found),
-			Hint: fmt.Sprintf("write %s here, e.g. %s", want, kindExample(t))})
+		d.typeProbs = append(d.typeProbs, at(NewProblem(path, wrongType(t, found)), line, col))
 		return nil
 	}
 	switch t.Kind() {
@@ -347,50 +345,40 @@ func (d *decoder) typeProblem(err error) Problem {
 		return Problem{Msg: err.Error()}
 	}
 	line, col := d.place(te.Field)
-	want := kindName(te.Type)
-	return Problem{Key: te.Field, Line: line, Column: col,
-		Msg:  fmt.Sprintf("expected %s, found %s", want, te.Value),
-		Hint: fmt.Sprintf("write %s here, e.g. %s", want, kindExample(te.Type))}
+	return at(NewProblem(te.Field, wrongType(te.Type, te.Value)), line, col)
 }
 
-func kindName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		return "a whole number"
-	case reflect.Float64, reflect.Float32:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice:
-		return "a list"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	}
-	return t.String()
+// at places p in the file.
+func at(p Problem, line, col int) Problem {
+	p.Line, p.Column = line, col
+	return p
 }
 
-func kindExample(t reflect.Type) string {
+// wrongType is the problem of a value of the wrong JSON kind where Go type t is
+// wanted; found describes the value (in English, as the file has it).
+func wrongType(t reflect.Type, found string) i18n.Problem {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Int32:
-		return "60 (no quotes)"
+		return i18n.P("config.type.int", "found", found)
 	case reflect.Float64, reflect.Float32:
-		return "0.3 (no quotes)"
+		return i18n.P("config.type.number", "found", found)
 	case reflect.Bool:
-		return "true (no quotes)"
+		return i18n.P("config.type.bool", "found", found)
 	case reflect.String:
-		return `"text" (in double quotes)`
+		return i18n.P("config.type.string", "found", found)
 	case reflect.Slice:
-		return `["a", "b"]`
+		return i18n.P("config.type.list", "found", found)
 	}
-	return "{}"
+	return i18n.P("config.type.object", "found", found)
 }
 
 // syntaxHint guesses the usual mistakes from the character at the error.
-func syntaxHint(data []byte, off int) string {
+func syntaxHint(data []byte, off int) i18n.Message {
 	if off >= len(data) {
-		return "the file ends too early: a closing } or ] is missing"
+		return i18n.M("config.syntax.early")
 	}
 	c := data[off]
 	if c == ',' {
@@ -400,13 +388,13 @@ func syntaxHint(data []byte, off int) string {
 	}
 	switch c {
 	case '}', ']':
-		return "remove the comma before this closing bracket: JSON allows no trailing commas"
+		return i18n.M("config.syntax.trailingComma")
 	case '\'':
-		return "JSON strings use double quotes"
+		return i18n.M("config.syntax.singleQuote")
 	case '/', '#':
-		return "JSON allows no comments"
+		return i18n.M("config.syntax.comment")
 	case '"':
-		return "a comma is probably missing before this string"
+		return i18n.M("config.syntax.missingComma")
 	}
-	return "check for a missing comma, quote or bracket just before this point"
+	return i18n.M("config.syntax.other")
 }

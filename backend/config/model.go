@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"hearth/backend/i18n"
 )
 
 // Provider keys a model name can start with, besides `custom.<name>`.
@@ -15,6 +17,13 @@ const (
 	customPrefix   = "custom."
 )
 
+// ProblemError is an error worded for a person; its Error is the English, "text (hint: …)".
+type ProblemError struct{ Why i18n.Problem }
+
+func (e *ProblemError) Error() string {
+	return e.Why.Text.String() + " (hint: " + e.Why.HintString() + ")"
+}
+
 // ParseModel splits a model name `<provider>/<model>` at the FIRST "/" (Ollama names such
 // as "ollama/hf.co/org/model" keep their own slashes). A name without "/" takes the
 // provider of defaultModel. The provider must be "ollama", "openai" or "custom.<name>":
@@ -23,21 +32,21 @@ const (
 func ParseModel(name, defaultModel string) (provider, model string, err error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return "", "", fmt.Errorf("empty model name (hint: name a model as <provider>/<model>, e.g. %q)", DefaultModel)
+		return "", "", &ProblemError{i18n.P("config.model.empty", "example", DefaultModel)}
 	}
 	provider, model, ok := strings.Cut(name, "/")
 	if !ok {
 		dp, _, dok := strings.Cut(strings.TrimSpace(defaultModel), "/")
 		if !dok || dp == "" {
-			return "", "", fmt.Errorf("model %q names no provider and the default model %q names none either (hint: write it as ollama/%s)", name, defaultModel, name)
+			return "", "", &ProblemError{i18n.P("config.model.noDefaultProvider", "name", name, "default", defaultModel)}
 		}
 		provider, model = dp, name
 	}
 	if model == "" {
-		return "", "", fmt.Errorf("model name %q has no model after %q (hint: e.g. %q)", name, provider+"/", DefaultModel)
+		return "", "", &ProblemError{i18n.P("config.model.noModel", "name", name, "provider", provider, "example", DefaultModel)}
 	}
 	if !isProviderKey(provider) {
-		return "", "", fmt.Errorf("unknown provider %q in model name %q (hint: the part before the first \"/\" must be ollama, openai or custom.<name>, e.g. %q)", provider, name, "ollama/"+model)
+		return "", "", &ProblemError{i18n.P("config.model.unknownProvider", "provider", provider, "name", name, "example", "ollama/"+model)}
 	}
 	return provider, model, nil
 }
@@ -61,7 +70,8 @@ func (c *Config) ResolveModel(name string) (provider, model string, err error) {
 	}
 	if cname, ok := strings.CutPrefix(provider, customPrefix); ok {
 		if _, found := c.Providers.Custom[cname]; !found {
-			return "", "", fmt.Errorf("unknown provider %q in model name %q (hint: add providers.custom.%s with apiBase and apiKey, or use one of: %s)", provider, name, cname, strings.Join(c.ProviderKeys(), ", "))
+			return "", "", &ProblemError{i18n.M("config.model.unknownProvider", "provider", provider, "name", name).
+				WithHint(i18n.M("config.model.addCustom", "custom", cname, "keys", strings.Join(c.ProviderKeys(), ", ")))}
 		}
 	}
 	return provider, model, nil

@@ -191,6 +191,3 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 	}
 	return nil
 }
-
-// IsBroken reports whether err (from Save) means the file on disk must be fixed by hand.
-func IsBroken(err error) bool { return errors.Is(err, ErrBrokenFile) }

@@ -1,27 +1,28 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
+
+	"hearth/backend/i18n"
 )
 
 // Validate checks values that decode fine but cannot work. Problems name dotted keys;
 // Load adds their line and column. Settings UIs call it before Save.
 func (c *Config) Validate() []Problem {
 	var ps []Problem
-	add := func(key, hint, format string, args ...any) {
-		ps = append(ps, Problem{Key: key, Msg: fmt.Sprintf(format, args...), Hint: hint})
-	}
+	add := func(key string, why i18n.Problem) { ps = append(ps, NewProblem(key, why)) }
 	a := c.Agents.Defaults
 	const ad = "agents.defaults."
 
 	if !strings.Contains(a.Model, "/") {
-		add(ad+"model", fmt.Sprintf("write it as <provider>/<model>, e.g. %q", "ollama/"+strings.TrimSpace(a.Model)),
-			"the default model %q names no provider", a.Model)
+		add(ad+"model", i18n.P("config.model.noProvider", "model", a.Model, "name", "ollama/"+strings.TrimSpace(a.Model)))
 	} else if _, _, err := c.ResolveModel(a.Model); err != nil {
 		ps = append(ps, hinted(ad+"model", err))
 	}
@@ -32,70 +33,74 @@ func (c *Config) Validate() []Problem {
 	}
 	intMin := func(key string, v, min int) {
 		if v < min {
-			add(key, fmt.Sprintf("use a whole number of at least %d", min), "must be at least %d, got %d", min, v)
+			add(key, i18n.P("config.atLeast", "min", strconv.Itoa(min), "got", strconv.Itoa(v)))
+		}
+	}
+	between := func(key string, v, lo, hi float64, hint i18n.Message) {
+		if v < lo || v > hi {
+			add(key, i18n.M("config.between", "low", num(lo), "high", num(hi), "got", num(v)).WithHint(hint))
 		}
 	}
 	intMin(ad+"contextTokens", a.ContextTokens, 512)
 	intMin(ad+"maxTokens", a.MaxTokens, 1)
 	if a.MaxTokens >= a.ContextTokens && a.ContextTokens >= 512 {
-		add(ad+"maxTokens", "the reply budget must leave room for the prompt; e.g. 2048 with contextTokens 8192",
-			"must be less than contextTokens (%d), got %d", a.ContextTokens, a.MaxTokens)
+		add(ad+"maxTokens", i18n.P("config.maxTokens", "context", strconv.Itoa(a.ContextTokens), "got", strconv.Itoa(a.MaxTokens)))
 	}
-	if a.Temperature < 0 || a.Temperature > 2 {
-		add(ad+"temperature", "use a number from 0 to 2; 0.3 suits tool use", "must be between 0 and 2, got %g", a.Temperature)
-	}
+	between(ad+"temperature", a.Temperature, 0, 2, i18n.M("config.hint.temperature"))
 	intMin(ad+"maxToolIterations", a.MaxToolIterations, 1)
 	intMin(ad+"subagentMaxToolIterations", a.SubagentMaxToolIterations, 1)
 	intMin(ad+"memoryWindow", a.MemoryWindow, 2)
 	intMin(ad+"maxToolResultChars", a.MaxToolResultChars, 500)
-	if s := a.RecallBlock.MinScore; s < 0 || s > 1 {
-		add(ad+"recallBlock.minScore", "use a number from 0 to 1, e.g. 0.35", "must be between 0 and 1, got %g", s)
-	}
+	between(ad+"recallBlock.minScore", a.RecallBlock.MinScore, 0, 1, i18n.M("config.hint.minScore"))
 	intMin(ad+"recallBlock.maxChars", a.RecallBlock.MaxChars, 0)
 
+	notURL := func(key, value string, hint i18n.Message) {
+		add(key, i18n.M("config.notURL", "value", value).WithHint(hint))
+	}
 	if h := c.Providers.Ollama.Host; strings.TrimSpace(h) != "" {
 		if _, err := NormalizeOllamaHost(h); err != nil {
-			add("providers.ollama.host", `e.g. "http://127.0.0.1:11434" or "" for the default`, "%v", err)
+			add("providers.ollama.host", i18n.P("config.ollamaHost", "detail", err.Error()))
 		}
 	}
 	if b := c.Providers.OpenAI.APIBase; b != "" && !isHTTPURL(b) {
-		add("providers.openai.apiBase", `e.g. "`+DefaultOpenAIBase+`"`, "not an http(s) URL: %q", b)
+		notURL("providers.openai.apiBase", b, i18n.M("config.hint.example", "example", `"`+DefaultOpenAIBase+`"`))
 	}
-	for _, name := range sortedKeys(c.Providers.Custom) {
+	for _, name := range slices.Sorted(maps.Keys(c.Providers.Custom)) {
 		key := "providers.custom." + name
 		if name == "" || strings.ContainsAny(name, "/ ") {
-			add(key, `use a short name like "groq"`, "a custom provider name must not be empty or contain \"/\" or spaces")
+			add(key, i18n.P("config.customName"))
 		}
 		if b := c.Providers.Custom[name].APIBase; !isHTTPURL(b) {
-			add(key+".apiBase", `an OpenAI-compatible base URL, e.g. "http://localhost:8080/v1"`, "not an http(s) URL: %q", b)
+			notURL(key+".apiBase", b, i18n.M("config.hint.apiBase"))
 		}
 	}
 
 	t := c.Tools
 	if t.Exec.Timeout < 1 || t.Exec.Timeout > 600 {
-		add("tools.exec.timeout", "seconds, from 1 to 600", "must be between 1 and 600, got %d", t.Exec.Timeout)
+		add("tools.exec.timeout", i18n.M("config.between", "low", "1", "high", "600", "got", strconv.Itoa(t.Exec.Timeout)).
+			WithHint(i18n.M("config.hint.execTimeout")))
 	}
 	oneOf(&ps, "tools.web.search.provider", t.Web.Search.Provider, "duckduckgo", "brave", "searxng")
 	for i, cidr := range t.Web.SSRFAllow {
 		if _, _, err := net.ParseCIDR(cidr); err != nil {
-			add(fmt.Sprintf("tools.web.ssrfAllow.%d", i), `a CIDR range, e.g. "192.168.1.0/24"`, "not a CIDR range: %q", cidr)
+			add(fmt.Sprintf("tools.web.ssrfAllow.%d", i), i18n.P("config.cidr", "value", cidr))
 		}
 	}
 	oneOf(&ps, "tools.approval.mode", t.Approval.Mode, "all", "risky", "ask")
-	for _, name := range sortedKeys(t.MCPServers) {
+	for _, name := range slices.Sorted(maps.Keys(t.MCPServers)) {
 		s := t.MCPServers[name]
 		key := "tools.mcpServers." + name
 		if s.Command == "" && s.URL == "" {
-			add(key, `give "command" (stdio) or "url" (SSE / streamable HTTP)`, "an MCP server needs a command or a url")
+			add(key, i18n.P("config.mcp.noCommand"))
 		}
 		if s.URL != "" && !isHTTPURL(s.URL) {
-			add(key+".url", `e.g. "http://localhost:3000/mcp"`, "not an http(s) URL: %q", s.URL)
+			notURL(key+".url", s.URL, i18n.M("config.hint.example", "example", `"http://localhost:3000/mcp"`))
 		}
 		if s.Type != "" {
 			oneOf(&ps, key+".type", s.Type, "stdio", "sse", "http", "streamableHttp")
 		}
 		if s.ToolTimeout < 0 {
-			add(key+".toolTimeout", "seconds; 0 or leave it out for 30", "must not be negative, got %d", s.ToolTimeout)
+			add(key+".toolTimeout", i18n.P("config.mcp.toolTimeout", "got", strconv.Itoa(s.ToolTimeout)))
 		}
 	}
 
@@ -106,8 +111,15 @@ func (c *Config) Validate() []Problem {
 	return ps
 }
 
-// hinted makes a Problem from an error whose text ends in "(hint: …)".
+// num writes a figure of a range check as the file would hold it.
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// hinted makes a Problem from a *ProblemError, or from an error whose text ends in
+// "(hint: …)".
 func hinted(key string, err error) Problem {
+	if pe, ok := errors.AsType[*ProblemError](err); ok {
+		return NewProblem(key, pe.Why)
+	}
 	msg, hint, ok := strings.Cut(err.Error(), " (hint: ")
 	if ok {
 		hint = strings.TrimSuffix(hint, ")")
@@ -121,22 +133,12 @@ func oneOf(ps *[]Problem, key, v string, allowed ...string) {
 	}
 	quoted := make([]string, len(allowed))
 	for i, a := range allowed {
-		quoted[i] = fmt.Sprintf("%q", a)
+		quoted[i] = strconv.Quote(a)
 	}
-	*ps = append(*ps, Problem{Key: key, Msg: fmt.Sprintf("unknown value %q", v),
-		Hint: "use one of " + strings.Join(quoted, ", ")})
+	*ps = append(*ps, NewProblem(key, i18n.P("config.oneOf", "value", v, "allowed", strings.Join(quoted, ", "))))
 }
 
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

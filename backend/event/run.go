@@ -59,11 +59,24 @@ type StartedData struct {
 	Model string `json:"model"`
 	// Continued is set when the run resumes an interrupted one (Continue).
 	Continued bool `json:"continued,omitempty"`
+	// Command is set when the run answers a slash command (its name, without the
+	// slash): the reply is plain text with its own line breaks, not Markdown.
+	Command string `json:"command,omitempty"`
 }
 
 // DeltaData is the payload of text_delta and reasoning_delta.
 type DeltaData struct {
 	Text string `json:"text"`
+	// Lines word Text for the window in its language, one catalog message a line: a
+	// slash command's reply (the only delta that has them) comes whole in one delta.
+	Lines []Line `json:"lines,omitempty"`
+}
+
+// Line is user-facing text as a catalog code and its arguments: the shape of
+// i18n.Message, which this leaf package does not import.
+type Line struct {
+	Code string            `json:"code"`
+	Args map[string]string `json:"args,omitempty"`
 }
 
 // ToolCallData is the payload of tool_call.
@@ -156,6 +169,13 @@ type ErrorData struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// Text and HintText word Message and Hint for the window in its language (backend/i18n
+	// codes); without them the window shows the English. Message may say more (the
+	// server's own words), which the window keeps as the detail.
+	Text     *Line  `json:"text,omitempty"`
+	HintText []Line `json:"hintText,omitempty"`
+	// Detail is what the cause said (a server's own words), beside a worded Text.
+	Detail string `json:"detail,omitempty"`
 }
 
 // FinishedData is the payload of run_finished.

@@ -3,6 +3,7 @@ package fitness_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -253,7 +254,7 @@ func TestCheckErrorsHaveHints(t *testing.T) {
 	})
 }
 
-// With fitness.HTTPClient the requests carry fitness.Header, and the scripted
+// With fitness.HTTPClientOver the requests carry fitness.Header, and the scripted
 // server answers them as a model of the declared tool style would, leaving its
 // reply queue alone: the same judgements end to end.
 func TestMarkedRequestsAndTheFakeModelStyles(t *testing.T) {
@@ -266,7 +267,7 @@ func TestMarkedRequestsAndTheFakeModelStyles(t *testing.T) {
 		m := fakeollama.DefaultModel()
 		m.ToolStyle = style
 		srv, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{m}, Replies: []fakeollama.Reply{{Content: "scripted for a chat"}}})
-		o, err := llm.NewOllama(llm.OllamaConfig{Host: url, HTTPClient: fitness.HTTPClient()})
+		o, err := llm.NewOllama(llm.OllamaConfig{Host: url, HTTPClient: fitness.HTTPClientOver(http.DefaultTransport)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -57,6 +57,41 @@ func M(code string, pairs ...string) Message {
 	return m
 }
 
+// Problem is an error worded for a person: what went wrong and what to do about it.
+type Problem struct {
+	Text Message   `json:"text"`
+	Hint []Message `json:"hint,omitempty"`
+}
+
+// P makes the Problem of code: the text is code, the hint code+".hint", both with the
+// same name/value pairs (the catalog test checks that both exist).
+func P(code string, pairs ...string) Problem {
+	m := M(code, pairs...)
+	return Problem{Text: m, Hint: []Message{{Code: code + ".hint", Args: m.Args}}}
+}
+
+// WithHint makes the Problem of m with the given hints.
+func (m Message) WithHint(hint ...Message) Problem { return Problem{Text: m, Hint: hint} }
+
+// HintString renders the hint in English, its parts joined by "; ".
+func (p Problem) HintString() string {
+	parts := make([]string, len(p.Hint))
+	for i, h := range p.Hint {
+		parts[i] = h.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Lines renders ms in English, one per line: a reply of several messages as the CLI
+// prints it.
+func Lines(ms []Message) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
 // In renders m in locale l: the locale's text, else English, else the code itself (so a
 // missing entry shows something searchable rather than nothing).
 func (m Message) In(l Locale) string { return catalogs().render(l, m) }

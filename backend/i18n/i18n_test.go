@@ -112,8 +112,10 @@ func TestResolve(t *testing.T) {
 }
 
 // TestEveryCodeTheBackendUsesIsInTheCatalog reads the repository's Go files for calls of
-// i18n.M and i18n.T whose code is a literal: the code must be in the catalog, and the
-// literal argument names must be exactly the placeholders of its English text.
+// i18n.M, i18n.T and i18n.P whose code is a literal: the code (and a problem's hint) must
+// be in the catalog, and the literal argument names must be exactly the placeholders of
+// its English text. With TestEveryCodeHasBothLocalesWithTheSamePlaceholders, every code
+// the backend emits has an en and a zh-CN text taking the same arguments.
 func TestEveryCodeTheBackendUsesIsInTheCatalog(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -157,7 +159,7 @@ func TestEveryCodeTheBackendUsesIsInTheCatalog(t *testing.T) {
 			}
 			rest := call.Args
 			switch sel.Sel.Name {
-			case "M":
+			case "M", "P":
 			case "T":
 				if len(rest) == 0 {
 					return true
@@ -179,6 +181,14 @@ func TestEveryCodeTheBackendUsesIsInTheCatalog(t *testing.T) {
 			if !ok {
 				t.Errorf("%s: code %q is not in the catalog", where, code)
 				return true
+			}
+			if sel.Sel.Name == "P" { // a problem: the text and its hint share the arguments
+				hint, ok := en[code+".hint"]
+				if !ok {
+					t.Errorf("%s: problem %q has no %s.hint in the catalog", where, code, code)
+					return true
+				}
+				text += hint
 			}
 			var names []string
 			for i := 1; i < len(rest); i += 2 {
@@ -203,7 +213,7 @@ func TestEveryCodeTheBackendUsesIsInTheCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	if used == 0 {
-		t.Fatal("found no i18n.M or i18n.T calls: the scan is broken")
+		t.Fatal("found no i18n.M, i18n.T or i18n.P calls: the scan is broken")
 	}
 }
 

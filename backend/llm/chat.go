@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"hearth/backend/i18n"
 )
 
 // attemptResult is what one provider attempt reports besides its chunks.
@@ -40,12 +42,11 @@ func runChat(ctx context.Context, policy RetryPolicy, req Request, fn func(Chunk
 		a.finish()
 		resp = a.response(res)
 		if strings.TrimSpace(resp.Message.Content) == "" && len(resp.Message.ToolCalls) == 0 {
-			msg := "the model returned an empty reply"
+			msg := i18n.M("error.emptyReply")
 			if resp.FinishReason == FinishLength {
-				msg = "the model's reply was cut off before any answer (token limit)"
+				msg = i18n.M("error.cutOffReply")
 			}
-			e := &Error{Kind: KindBadResponse, Message: msg, Hint: HintBadResponse}
-			return a.streamed, modelFailure(e)
+			return a.streamed, modelFailure(badReply(nil, msg))
 		}
 		return a.streamed, nil
 	})

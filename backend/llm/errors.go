@@ -1,13 +1,14 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"syscall"
 
 	"hearth/backend/egress"
+	"hearth/backend/i18n"
 )
 
 // ErrorKind classifies a final provider error so the UI can react to it.
@@ -32,6 +33,8 @@ type Error struct {
 	Message string
 	Hint    string
 	Err     error
+	// Why is Message and Hint as catalog codes, for the window to word in its language.
+	Why i18n.Problem
 	// modelFault: the model itself failed (an empty reply, a tool call the
 	// server could not parse), not the server or the network.
 	modelFault bool
@@ -67,19 +70,35 @@ func IsKind(err error, k ErrorKind) bool {
 }
 
 // Hints shared by the providers.
-const (
-	HintOllamaDown      = "Ollama is not running — start it with `ollama serve`"
-	HintContextOverflow = "context full — start a new chat (/new) or let Hearth compact the history"
-	HintRateLimited     = "the provider is rate limiting requests — wait a minute and try again"
-	HintBadResponse     = "the model sent an unusable reply — try again, or pick a larger model"
+var (
+	hintOllamaDown  = i18n.M("error.hint.ollamaDown")
+	hintRateLimited = i18n.M("error.hint.rateLimited")
+	hintBadResponse = i18n.M("error.hint.badResponse")
+	hintDamaged     = i18n.M("error.hint.damagedHistory")
+
+	// HintOllamaDown and HintContextOverflow are those hints in English.
+	HintOllamaDown      = hintOllamaDown.String()
+	HintContextOverflow = i18n.M("error.contextOverflow.hint").String()
 )
 
-// hintModelNotFound is the Ollama hint for a missing model.
-func hintModelNotFound(model string) string {
-	if model == "" {
-		model = "NAME"
-	}
-	return fmt.Sprintf("model not found — pull it with `hearth models pull %s`", model)
+// fail is an Error worded from the catalog: why's English is its Message and Hint.
+func fail(kind ErrorKind, err error, why i18n.Problem) *Error {
+	return &Error{Kind: kind, Message: why.Text.String(), Hint: why.HintString(), Err: err, Why: why}
+}
+
+// badReply is the error of an unusable reply, worded by text.
+func badReply(err error, text i18n.Message) *Error {
+	return fail(KindBadResponse, err, text.WithHint(hintBadResponse))
+}
+
+// overflow is the error of a conversation that no longer fits the model's context.
+func overflow(err error) *Error {
+	return fail(KindContextOverflow, err, i18n.P("error.contextOverflow"))
+}
+
+// modelMissing is Ollama's error for a model it does not have.
+func modelMissing(err error, model string) *Error {
+	return fail(KindModelNotFound, err, i18n.P("error.ollama.modelMissing", "model", cmp.Or(model, "NAME")))
 }
 
 // isConnRefused reports errors that mean "nobody is listening there": a local

@@ -15,6 +15,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 )
 
 // DefaultOllamaHost is where Ollama listens unless told otherwise.
@@ -162,8 +163,7 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		return res, o.classify(err, req.Model)
 	}
 	if !done {
-		return res, transient(&Error{Kind: KindBadResponse, Hint: "Ollama stopped mid-reply — see its server log, then try again",
-			Message: "Ollama closed the stream before the reply was complete"})
+		return res, transient(fail(KindBadResponse, nil, i18n.P("error.ollama.streamClosed")))
 	}
 	return res, nil
 }
@@ -265,8 +265,7 @@ func toOllamaTools(defs []ToolDef) (api.Tools, error) {
 		var params api.ToolFunctionParameters
 		if len(d.Parameters) > 0 {
 			if err := json.Unmarshal(d.Parameters, &params); err != nil {
-				return nil, &Error{Kind: KindBadResponse, Message: fmt.Sprintf("tool %s: invalid parameter schema", d.Name),
-					Hint: "fix the tool's JSON Schema", Err: err}
+				return nil, fail(KindBadResponse, err, i18n.P("error.toolSchema", "tool", d.Name))
 			}
 		}
 		if params.Type == "" {
@@ -294,9 +293,7 @@ func toOllamaMessages(msgs []Message) ([]api.Message, error) {
 			args := api.NewToolCallFunctionArguments()
 			if len(tc.Arguments) > 0 {
 				if err := args.UnmarshalJSON(tc.Arguments); err != nil {
-					return nil, &Error{Kind: KindBadResponse, Err: err,
-						Message: fmt.Sprintf("history has a %s call whose arguments are not a JSON object", tc.Name),
-						Hint:    "start a new chat (/new); the stored conversation is damaged"}
+					return nil, fail(KindBadResponse, err, i18n.M("error.badHistoryCall", "tool", tc.Name).WithHint(hintDamaged))
 				}
 			}
 			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"hearth/backend/i18n"
 )
 
 // The /api/chat request is written here field by field instead of through
@@ -114,9 +116,7 @@ func appendWireMessage(dst []byte, m *wireMessage) ([]byte, error) {
 			dst = append(dst, `,"arguments":`...)
 			args := tc.Function.Arguments
 			if len(args) == 0 || args[0] != '{' || !json.Valid(args) {
-				return nil, &Error{Kind: KindBadResponse,
-					Message: fmt.Sprintf("history has a %s call whose arguments are not a JSON object", tc.Function.Name),
-					Hint:    "start a new chat (/new); the stored conversation is damaged"}
+				return nil, fail(KindBadResponse, nil, i18n.M("error.badHistoryCall", "tool", tc.Function.Name).WithHint(hintDamaged))
 			}
 			var err error
 			if dst, err = appendRawJSON(dst, args); err != nil {

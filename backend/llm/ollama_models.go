@@ -3,13 +3,15 @@ package llm
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ollama/ollama/api"
+
+	"hearth/backend/i18n"
 )
 
 // Show describes a model from /api/show: capabilities, context length,
@@ -182,8 +184,7 @@ func (o *Ollama) Embed(ctx context.Context, model string, inputs []string) ([][]
 			return nil, err
 		}
 		if len(vecs) != len(part) {
-			return nil, &Error{Kind: KindBadResponse, Hint: HintBadResponse,
-				Message: fmt.Sprintf("embed with %s: got %d vectors for %d inputs", model, len(vecs), len(part))}
+			return nil, badReply(nil, i18n.M("error.embedCount", "model", model, "got", strconv.Itoa(len(vecs)), "inputs", strconv.Itoa(len(part))))
 		}
 		out = append(out, vecs...)
 	}
@@ -205,17 +206,16 @@ func (o *Ollama) classify(err error, model string) error {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		hint := HintOllamaDown
+		host := o.host.String()
+		hint := hintOllamaDown
 		if !isConnRefused(err) {
-			hint = fmt.Sprintf("cannot connect to Ollama at %s — check providers.ollama.host / OLLAMA_HOST and the network", o.host)
+			hint = i18n.M("error.hint.ollamaConnect", "host", host)
 		}
-		return transient(&Error{Kind: KindUnreachable, Hint: hint,
-			Message: fmt.Sprintf("cannot reach Ollama at %s", o.host), Err: err})
+		return transient(fail(KindUnreachable, err, i18n.M("error.ollama.unreachable", "host", host).WithHint(hint)))
 	}
 	var ae api.AuthorizationError
 	if errors.As(err, &ae) {
-		return &Error{Kind: KindAuth, Message: fmt.Sprintf("Ollama at %s refused the request (%s)", o.host, ae.Status),
-			Hint: "this Ollama server needs authorization — sign in with `ollama signin` or use a local server", Err: err}
+		return fail(KindAuth, err, i18n.P("error.ollama.signin", "host", o.host.String(), "status", ae.Status))
 	}
 	var se api.StatusError
 	if errors.As(err, &se) {
@@ -225,38 +225,32 @@ func (o *Ollama) classify(err error, model string) error {
 	msg := err.Error()
 	switch {
 	case looksLikeToolParseFailure(msg):
-		return modelFailure(&Error{Kind: KindBadResponse, Hint: HintBadResponse,
-			Message: fmt.Sprintf("%s wrote a tool call Ollama could not parse", modelName(model)), Err: err})
+		return modelFailure(badReply(err, i18n.M("error.toolCallUnparsed", "model", model)))
 	case looksLikeContextOverflow(msg):
-		return &Error{Kind: KindContextOverflow, Hint: HintContextOverflow, Message: "the conversation no longer fits the model's context", Err: err}
+		return overflow(err)
 	case looksLikeModelNotFound(msg):
-		return &Error{Kind: KindModelNotFound, Hint: hintModelNotFound(model), Message: fmt.Sprintf("%s is not installed in Ollama", modelName(model)), Err: err}
+		return modelMissing(err, model)
 	}
-	return &Error{Kind: KindBadResponse, Hint: HintBadResponse, Message: "Ollama failed", Err: err}
+	return badReply(err, i18n.M("error.ollama.failed"))
 }
 
 func (o *Ollama) classifyStatus(se api.StatusError, model string) error {
 	msg := se.ErrorMessage
 	switch {
 	case se.StatusCode == http.StatusNotFound || looksLikeModelNotFound(msg) && se.StatusCode < 500:
-		return &Error{Kind: KindModelNotFound, Hint: hintModelNotFound(model),
-			Message: fmt.Sprintf("%s is not installed in Ollama", modelName(model)), Err: se}
+		return modelMissing(se, model)
 	case looksLikeContextOverflow(msg):
-		return &Error{Kind: KindContextOverflow, Hint: HintContextOverflow, Message: "the conversation no longer fits the model's context", Err: se}
+		return overflow(se)
 	case se.StatusCode == http.StatusUnauthorized || se.StatusCode == http.StatusForbidden:
-		return &Error{Kind: KindAuth, Hint: "this Ollama server needs authorization — check providers.ollama.host",
-			Message: fmt.Sprintf("Ollama at %s refused the request", o.host), Err: se}
+		return fail(KindAuth, se, i18n.P("error.ollama.refused", "host", o.host.String()))
 	case se.StatusCode == http.StatusTooManyRequests || se.StatusCode == http.StatusServiceUnavailable:
-		return transient(&Error{Kind: KindRateLimited, Hint: "Ollama is busy with other requests — wait a moment and try again",
-			Message: "Ollama is overloaded", Err: se})
+		return transient(fail(KindRateLimited, se, i18n.P("error.ollama.busy")))
 	case strings.Contains(strings.ToLower(msg), "memory"):
-		return &Error{Kind: KindBadResponse, Message: fmt.Sprintf("Ollama cannot load %s", modelName(model)), Err: se,
-			Hint: "the model needs more memory than is free — pick a smaller model or lower agents.defaults.contextTokens"}
+		return fail(KindBadResponse, se, i18n.P("error.ollama.noMemory", "model", model))
 	case se.StatusCode >= 500:
-		return transient(&Error{Kind: KindBadResponse, Hint: "Ollama hit an internal error — see its server log (`journalctl -u ollama` or the terminal running `ollama serve`)",
-			Message: "Ollama failed", Err: se})
+		return transient(fail(KindBadResponse, se, i18n.P("error.ollama.internal")))
 	}
-	return &Error{Kind: KindBadResponse, Hint: HintBadResponse, Message: fmt.Sprintf("Ollama rejected the request (HTTP %d)", se.StatusCode), Err: se}
+	return badReply(se, i18n.M("error.ollama.rejected", "status", strconv.Itoa(se.StatusCode)))
 }
 
 // classifyPull is classify for /api/pull: an error line there comes from the
@@ -270,19 +264,10 @@ func (o *Ollama) classifyPull(err error, model string) error {
 	msg := strings.ToLower(err.Error())
 	switch {
 	case strings.Contains(msg, "file does not exist") || strings.Contains(msg, "not found") || strings.Contains(msg, "manifest unknown"):
-		return &Error{Kind: KindModelNotFound, Message: fmt.Sprintf("pull %s: no such model in the registry", model),
-			Hint: "check the model name (e.g. qwen3:4b) at https://ollama.com/library", Err: err}
+		return fail(KindModelNotFound, err, i18n.P("error.pull.unknown", "model", model))
 	case strings.Contains(msg, "connection refused") || strings.Contains(msg, "dial tcp") || strings.Contains(msg, "no such host") ||
 		strings.Contains(msg, "timeout") || strings.Contains(msg, "network is unreachable"):
-		return &Error{Kind: KindUnreachable, Message: fmt.Sprintf("pull %s: Ollama cannot reach the model registry", model),
-			Hint: "check your internet connection (and any proxy for Ollama), then pull again", Err: err}
+		return fail(KindUnreachable, err, i18n.P("error.pull.offline", "model", model))
 	}
-	return &Error{Kind: KindBadResponse, Message: fmt.Sprintf("pull %s failed", model), Hint: "see the Ollama server log for details", Err: err}
-}
-
-func modelName(m string) string {
-	if m == "" {
-		return "the model"
-	}
-	return "model " + m
+	return fail(KindBadResponse, err, i18n.P("error.pull.failed", "model", model))
 }

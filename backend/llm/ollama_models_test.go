@@ -174,8 +174,8 @@ func TestErrorFormatting(t *testing.T) {
 	if !IsKind(e, KindUnreachable) || IsKind(e, KindAuth) || IsKind(nil, KindAuth) {
 		t.Error("IsKind wrong")
 	}
-	if hintModelNotFound("") != "model not found — pull it with `hearth models pull NAME`" {
-		t.Error(hintModelNotFound(""))
+	if h := modelMissing(nil, "").Hint; h != "model not found — pull it with `hearth models pull NAME`" {
+		t.Error(h)
 	}
 	p := RetryPolicy{}
 	if p.Delay(1) != 500e6 || p.Delay(2) != 1e9 || p.Delay(10) != 8e9 || p.attempts() != 4 {

@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 
 	"hearth/backend/egress"
+	"hearth/backend/i18n"
 )
 
 // DefaultOpenAIBase is OpenAI's own endpoint (providers.openai.apiBase).
@@ -169,8 +171,7 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		return res, ctx.Err()
 	}
 	if !finished {
-		return res, transient(&Error{Kind: KindBadResponse, Hint: HintBadResponse,
-			Message: fmt.Sprintf("%s closed the stream before the reply was complete", p.cfg.Name)})
+		return res, transient(badReply(nil, i18n.M("error.provider.streamClosed", "provider", p.cfg.Name)))
 	}
 	for _, tc := range assembleCalls(calls) {
 		emit(Chunk{Kind: ChunkToolCall, ToolCall: tc})
@@ -324,15 +325,11 @@ func (p *OpenAI) classify(err error, model string) error {
 		return err
 	}
 	if errors.Is(err, egress.ErrLocalOnly) {
-		return &Error{Kind: KindLocalOnly, Err: err,
-			Message: fmt.Sprintf("local-only mode: %s (%s) is not on this machine", p.cfg.Name, p.cfg.BaseURL),
-			Hint:    "pick an Ollama model, or turn off local-only mode in Settings"}
+		return fail(KindLocalOnly, err, i18n.P("error.provider.localOnly", "provider", p.cfg.Name, "url", p.cfg.BaseURL))
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return transient(&Error{Kind: KindUnreachable, Err: err,
-			Message: fmt.Sprintf("cannot reach %s at %s", p.cfg.Name, p.cfg.BaseURL),
-			Hint:    fmt.Sprintf("check your network and providers.%s.apiBase", p.cfg.Name)})
+		return transient(fail(KindUnreachable, err, i18n.P("error.provider.unreachable", "provider", p.cfg.Name, "url", p.cfg.BaseURL)))
 	}
 	status, msg, code := 0, err.Error(), ""
 	var ae *openai.APIError
@@ -350,21 +347,17 @@ func (p *OpenAI) classify(err error, model string) error {
 	name := p.cfg.Name
 	switch {
 	case looksLikeContextOverflow(msg) || code == "context_length_exceeded":
-		return &Error{Kind: KindContextOverflow, Hint: HintContextOverflow, Message: "the conversation no longer fits the model's context", Err: err}
+		return overflow(err)
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return &Error{Kind: KindAuth, Err: err, Message: fmt.Sprintf("%s rejected the API key (HTTP %d)", name, status),
-			Hint: fmt.Sprintf("the API key was rejected — check providers.%s.apiKey", name)}
+		return fail(KindAuth, err, i18n.P("error.provider.auth", "provider", name, "status", strconv.Itoa(status)))
 	case status == http.StatusNotFound || code == "model_not_found":
-		return &Error{Kind: KindModelNotFound, Err: err, Message: fmt.Sprintf("%s does not know %s", name, modelName(model)),
-			Hint: fmt.Sprintf("model not found — check the model name and providers.%s.apiBase", name)}
+		return fail(KindModelNotFound, err, i18n.P("error.provider.modelMissing", "provider", name, "model", model))
 	case status == http.StatusTooManyRequests && code == "insufficient_quota":
-		return &Error{Kind: KindRateLimited, Err: err, Message: fmt.Sprintf("%s: quota exhausted", name),
-			Hint: fmt.Sprintf("your %s account is out of credits — check its billing page", name)}
+		return fail(KindRateLimited, err, i18n.P("error.provider.quota", "provider", name))
 	case status == http.StatusTooManyRequests:
-		return transient(&Error{Kind: KindRateLimited, Hint: HintRateLimited, Err: err, Message: fmt.Sprintf("%s is rate limiting requests", name)})
+		return transient(fail(KindRateLimited, err, i18n.M("error.provider.rateLimited", "provider", name).WithHint(hintRateLimited)))
 	case status >= 500:
-		return transient(&Error{Kind: KindBadResponse, Err: err, Message: fmt.Sprintf("%s had a server error (HTTP %d)", name, status),
-			Hint: fmt.Sprintf("%s is having trouble — try again in a moment", name)})
+		return transient(fail(KindBadResponse, err, i18n.P("error.provider.server", "provider", name, "status", strconv.Itoa(status))))
 	}
-	return &Error{Kind: KindBadResponse, Hint: HintBadResponse, Err: err, Message: fmt.Sprintf("%s failed", name)}
+	return badReply(err, i18n.M("error.provider.failed", "provider", name))
 }

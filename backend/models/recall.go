@@ -8,7 +8,6 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/llm"
-	"hearth/backend/settings"
 )
 
 // Recall modes of Status.Recall.
@@ -44,7 +43,7 @@ func (s *Service) CheckRecall(ctx context.Context, ollamaUp bool) (mode, note st
 	if err != nil {
 		return RecallKeyword, err.Error()
 	}
-	ctx, cancel := context.WithTimeout(ctx, settings.OllamaCheckTimeout)
+	ctx, cancel := context.WithTimeout(ctx, OllamaCheckTimeout)
 	defer cancel()
 	d, err := o.Show(ctx, model)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"hearth/backend/egress"
 	"hearth/backend/llm"
 )
 
@@ -32,11 +33,11 @@ const serveWait = 15 * time.Second
 // own process group with its output in the state dir's ollama.log; Close stops it.
 func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	host := s.settings.Config().OllamaHost(s.settings.Getenv)
-	if v, err := ollamaVersion(ctx, host); err == nil {
+	if v, err := s.OllamaVersion(ctx, host); err == nil {
 		return v, nil // it runs already (maybe started by someone else): leave it be
 	}
 	u, err := url.Parse(host)
-	if err != nil || !localHost(u.Hostname()) {
+	if err != nil || !egress.Loopback(u.Hostname()) {
 		return "", fmt.Errorf("start Ollama: %s is another machine's address (hint: start Ollama there, or clear the address to use this computer's)", host)
 	}
 	bin, err := exec.LookPath("ollama")
@@ -53,7 +54,7 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	}
 	deadline := time.Now().Add(serveWait)
 	for {
-		v, err := ollamaVersion(ctx, host)
+		v, err := s.OllamaVersion(ctx, host)
 		if err == nil {
 			return v, nil
 		}
@@ -143,24 +144,37 @@ func (s *Service) stopOllama() {
 	}
 }
 
-func localHost(h string) bool {
-	return h == "localhost" || h == "127.0.0.1" || h == "::1" || h == ""
-}
+// OllamaCheckTimeout bounds the reachability check so status stays snappy.
+const OllamaCheckTimeout = 1500 * time.Millisecond
 
-// ollamaVersion asks host for its version, quickly.
-func ollamaVersion(ctx context.Context, host string) (string, error) {
-	o, err := llm.NewOllama(llm.OllamaConfig{Host: host, Retry: llm.RetryPolicy{MaxAttempts: 1}})
+// OllamaVersion asks the Ollama server at host for its version through the provider's
+// own probe (the cheapest call Ollama answers), bounded by OllamaCheckTimeout.
+func (s *Service) OllamaVersion(ctx context.Context, host string) (string, error) {
+	o, err := llm.NewOllama(llm.OllamaConfig{Host: host, HTTPClient: s.check, Retry: llm.RetryPolicy{MaxAttempts: 1}})
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	ctx, cancel := context.WithTimeout(ctx, OllamaCheckTimeout)
 	defer cancel()
 	v, err := o.Version(ctx)
-	if err != nil {
-		return "", err
+	if err == nil && v == "" {
+		err = errors.New("the answer names no version")
 	}
-	if v == "" {
-		return "", errors.New("no version")
+	return v, err
+}
+
+// CheckOllama is OllamaVersion for Status: the version, or why Ollama does not answer
+// at host, with a hint.
+func (s *Service) CheckOllama(ctx context.Context, host string) (version, problem string) {
+	v, err := s.OllamaVersion(ctx, host)
+	if err == nil {
+		return v, ""
 	}
-	return v, nil
+	hint := "start it with `ollama serve`, or set providers.ollama.host / OLLAMA_HOST if it runs elsewhere"
+	if errors.Is(err, context.DeadlineExceeded) {
+		hint = "it did not answer within 1.5 s; check the host and that Ollama is not stuck"
+	} else if !llm.IsKind(err, llm.KindUnreachable) {
+		hint = "is this really an Ollama server? check the host and port"
+	}
+	return "", fmt.Sprintf("Ollama is not reachable at %s: %v (hint: %s)", host, err, hint)
 }

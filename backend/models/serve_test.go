@@ -100,7 +100,7 @@ func TestStartOllama(t *testing.T) {
 		t.Errorf("second StartOllama = %q, %v", v2, err)
 	}
 	m.Close()
-	if _, err := ollamaVersion(ctx, "http://"+addr); err == nil {
+	if _, err := m.OllamaVersion(ctx, "http://"+addr); err == nil {
 		t.Error("Ollama still answers after Close: Hearth must stop what it started")
 	}
 
@@ -118,7 +118,7 @@ func TestStartOllama(t *testing.T) {
 		t.Errorf("with Ollama running: err %v, started %v", err, m2.StartedOllama())
 	}
 	m2.Close()
-	if _, err := ollamaVersion(ctx, url); err != nil {
+	if _, err := m2.OllamaVersion(ctx, url); err != nil {
 		t.Errorf("Close stopped an Ollama Hearth did not start: %v", err)
 	}
 

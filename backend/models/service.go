@@ -21,6 +21,7 @@ type Service struct {
 	retry    llm.RetryPolicy
 	checks   *modelChecks // the fitness check (check.go)
 	pulled   func(model string)
+	check    *http.Client // asks Ollama whether it is up (serve.go)
 
 	mu        sync.Mutex
 	providers map[string]provider // by provider key ("ollama", "openai", "custom.groq")
@@ -50,7 +51,8 @@ type Options struct {
 // New returns the service; it builds no provider yet.
 func New(s *settings.Service, opts Options) *Service {
 	return &Service{settings: s, retry: opts.Retry, pulled: opts.Pulled, providers: map[string]provider{},
-		pulls: map[string]context.CancelFunc{}, checks: newModelChecks(s.Paths(), opts.Checked)}
+		pulls: map[string]context.CancelFunc{}, checks: newModelChecks(s.Paths(), opts.Checked),
+		check: s.Egress().Client("Ollama check", 0)}
 }
 
 // Resolve maps a model name ("ollama/qwen3:4b", or a name of the default provider) to

@@ -141,3 +141,10 @@ func (r *Service) ListSkills() []skills.Skill {
 func (r *Service) SetSkillEnabled(name string, enabled bool) error {
 	return r.loader().SetEnabled(name, enabled)
 }
+
+// CustomizeSkill gives skill name a file in the workspace to edit (a built-in is
+// copied there first, and the copy overrides it) and returns its workspace-relative
+// location.
+func (r *Service) CustomizeSkill(name string) (string, error) {
+	return r.loader().Customize(name)
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/agent"
+	"hearth/backend/internal/fakeclock"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/schedule"
@@ -73,7 +74,7 @@ func TestReminderRunIsUnattendedAtTheGate(t *testing.T) {
 	r, store, _ := runner(t, gate,
 		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "list_dir", Arguments: json.RawMessage(`{"path":"."}`)}}},
 		fakeollama.Reply{Content: "Listed."})
-	s := New(Options{Settings: openSettings(t), Runs: r, Sessions: store, Clock: schedule.NewFakeClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))})
+	s := New(Options{Settings: openSettings(t), Runs: r, Sessions: store, Clock: fakeclock.New(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))})
 	j, err := s.AddJob(schedule.JobSpec{Message: "list my files", AllowTools: []string{"exec"},
 		Schedule: schedule.Schedule{Kind: schedule.KindEvery, EverySeconds: 3600}})
 	if err != nil {

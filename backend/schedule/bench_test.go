@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"hearth/backend/internal/fakeclock"
 )
 
 // benchStore writes n jobs that are all due well after the benchmark's hour.
@@ -35,7 +37,7 @@ func benchStore(b *testing.B, n int) *Store {
 // while nothing is due (wakes/min, measured over a simulated hour).
 func BenchmarkIdleWake(b *testing.B) {
 	st := benchStore(b, 1000)
-	clock := NewFakeClock(t0)
+	clock := fakeclock.New(t0)
 	s, err := New(Options{Store: st, Clock: clock, Run: func(context.Context, Job) Outcome {
 		b.Fatal("an idle benchmark ran a job")
 		return Outcome{}
@@ -64,7 +66,7 @@ func BenchmarkIdleWake(b *testing.B) {
 	start := clock.Afters()
 	end := clock.Now().Add(time.Hour)
 	for clock.Now().Before(end) {
-		if !clock.WaitForWaiters(1, 5*time.Second) {
+		if !clock.WaitForWaiters(1) {
 			b.Fatal("scheduler loop not sleeping")
 		}
 		clock.Set(clock.NextTimer())

@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"hearth/backend/workspace"
@@ -80,7 +81,7 @@ func (f *hbFixture) heartbeat(t *testing.T, clock Clock) *Heartbeat {
 
 func TestHeartbeatZeroCallsAndSilence(t *testing.T) {
 	f := &hbFixture{file: template}
-	h := f.heartbeat(t, NewFakeClock(t0))
+	h := f.heartbeat(t, SystemClock{})
 	for range 5 {
 		if ran, err := h.Tick(context.Background()); ran || err != nil {
 			t.Fatalf("no tasks: ran=%v err=%v", ran, err)
@@ -104,29 +105,49 @@ func TestHeartbeatZeroCallsAndSilence(t *testing.T) {
 	}
 }
 
+// sleeps is the system clock that notes how long each of the loop's sleeps is.
+type sleeps struct {
+	SystemClock
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) After(d time.Duration) <-chan time.Time {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return s.SystemClock.After(d)
+}
+
+// The loop runs in a synctest bubble: its clock is the bubble's, which moves when every
+// goroutine in it waits.
 func TestHeartbeatLoopInterval(t *testing.T) {
-	f := &hbFixture{file: "- task", reply: HeartbeatOK}
-	clock := NewFakeClock(t0)
-	h := f.heartbeat(t, clock)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	h.Start(ctx, &wg)
-	for i := range 30 { // 30 minutes, one wake a minute at most
-		if !clock.WaitForWaiters(1, 2*time.Second) {
-			t.Fatalf("minute %d: loop not sleeping", i)
+	synctest.Test(t, func(t *testing.T) {
+		f := &hbFixture{file: "- task", reply: HeartbeatOK}
+		clock := &sleeps{}
+		h := f.heartbeat(t, clock)
+		ctx, cancel := context.WithCancel(t.Context())
+		var wg sync.WaitGroup
+		h.Start(ctx, &wg)
+		time.Sleep(30*time.Minute - time.Second)
+		synctest.Wait()
+		if h.Calls() != 0 {
+			t.Fatalf("ran %d times before the interval was up", h.Calls())
 		}
-		if d := clock.NextTimer().Sub(clock.Now()); d > MaxSleep {
-			t.Fatalf("slept %v", d)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		if h.Calls() != 1 {
+			t.Errorf("after 30 minutes: %d runs, want 1", h.Calls())
 		}
-		clock.Advance(time.Minute)
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for h.Calls() != 1 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	cancel()
-	wg.Wait()
-	if h.Calls() != 1 {
-		t.Errorf("after 30 minutes: %d runs, want 1", h.Calls())
-	}
+		if len(clock.d) < 30 {
+			t.Errorf("%d wake-ups in 30 minutes, want one a minute at least (a changed clock is noticed)", len(clock.d))
+		}
+		for _, d := range clock.d {
+			if d > MaxSleep {
+				t.Fatalf("slept %v, more than %v", d, MaxSleep)
+			}
+		}
+	})
 }

@@ -1,13 +1,9 @@
 package settings
 
 import (
-	"regexp"
-
 	"hearth/backend/config"
 	keystore "hearth/backend/secrets"
 )
-
-var envRefName = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // secretEnvNames are the environment variables the config's secret fields refer to
 // as ${VAR}: the providers' and web search's apiKey, every MCP header value, and an
@@ -26,11 +22,9 @@ func secretEnvNames(path string) []string {
 			vals = append(vals, v)
 		}
 	}
-	add("providers", config.ProviderOpenAI, "apiKey")
-	for _, n := range raw.Members("providers", "custom") {
-		add("providers", "custom", n, "apiKey")
+	for _, f := range keyFields(raw) {
+		add(f.path...)
 	}
-	add("tools", "web", "search", "apiKey")
 	for _, n := range raw.Members("tools", "mcpServers") {
 		for _, h := range raw.Members("tools", "mcpServers", n, "headers") {
 			add("tools", "mcpServers", n, "headers", h)
@@ -43,9 +37,7 @@ func secretEnvNames(path string) []string {
 	}
 	var names []string
 	for _, v := range vals {
-		for _, m := range envRefName.FindAllStringSubmatch(v, -1) {
-			names = append(names, m[1])
-		}
+		names = append(names, config.EnvRefs(v)...)
 	}
 	return names
 }

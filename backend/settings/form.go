@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 	"hearth/backend/workspace"
 )
 
@@ -41,6 +42,10 @@ type Settings struct {
 	AllowedPaths        []string           `json:"allowedPaths"`
 	Theme               string             `json:"theme"`
 	Language            string             `json:"language"`
+	// MemoryWindow is agents.defaults.memoryWindow (messages kept before older ones
+	// are consolidated into memory); RecallEnabled is agents.defaults.recallBlock.enabled.
+	MemoryWindow  int  `json:"memoryWindow"`
+	RecallEnabled bool `json:"recallEnabled"`
 }
 
 // SaveResult answers SaveSettings: Problems (keyed by dotted config key) when
@@ -76,6 +81,8 @@ func (s *Service) Settings() Settings {
 		AllowedPaths:        append([]string{}, c.Tools.AllowedPaths...),
 		Theme:               c.UI.Theme,
 		Language:            c.UI.Language,
+		MemoryWindow:        d.MemoryWindow,
+		RecallEnabled:       d.RecallBlock.Enabled,
 	}
 	if out.Workspace == "" {
 		out.Workspace = s.paths.Workspace
@@ -101,10 +108,10 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	for i, p := range in.Custom {
 		name := strings.TrimSpace(p.Name)
 		if seen[name] {
-			ps = append(ps, config.Problem{Key: fmt.Sprintf("providers.custom.%s", name), Msg: "this name is used twice", Hint: "give each provider its own name"})
+			ps = append(ps, config.NewProblem("providers.custom."+name, i18n.P("config.customName.twice")))
 		}
 		if name == "" {
-			ps = append(ps, config.Problem{Key: fmt.Sprintf("providers.custom.#%d", i), Msg: "a custom provider needs a name", Hint: `e.g. "groq"`})
+			ps = append(ps, config.NewProblem(fmt.Sprintf("providers.custom.#%d", i), i18n.P("config.customName.missing")))
 			continue
 		}
 		seen[name] = true
@@ -114,6 +121,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	d := &n.Agents.Defaults
 	d.Model, d.EmbeddingModel = strings.TrimSpace(in.Model), strings.TrimSpace(in.EmbeddingModel)
 	d.ContextTokens, d.MaxTokens, d.Temperature, d.MaxToolIterations = in.ContextTokens, in.MaxTokens, in.Temperature, in.MaxToolIterations
+	d.MemoryWindow, d.RecallBlock.Enabled = in.MemoryWindow, in.RecallEnabled
 	n.Tools.Exec.Enabled = in.ExecEnabled
 	n.Tools.Web.Offline = in.WebOffline
 	n.LocalOnly = in.LocalOnly
@@ -162,7 +170,7 @@ func (s *Service) SaveSettings(in Settings, busy func() bool) (res SaveResult, e
 	n.Agents.Defaults.Workspace = ws
 	newPaths, perr := config.ResolvePaths(paths.ConfigFile, "", n)
 	if perr != nil {
-		ps = append(ps, config.Problem{Key: "agents.defaults.workspace", Msg: perr.Error(), Hint: "choose a folder you can write to"})
+		ps = append(ps, config.NewProblem("agents.defaults.workspace", i18n.P("config.workspace", "detail", perr.Error())))
 	}
 	if len(ps) > 0 {
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].Key < ps[j].Key })

@@ -7,8 +7,6 @@ package settings
 
 import (
 	"context"
-	"errors"
-	"net/http"
 	"os"
 	"slices"
 	"sync"
@@ -21,12 +19,11 @@ import (
 )
 
 // Options configure Open. The zero value works: default config path, default
-// workspace, os.Getenv and a private HTTP client.
+// workspace, os.Getenv, no Ollama check.
 type Options struct {
 	ConfigPath    string              // --config flag value; empty means $XDG_CONFIG_HOME/hearth/config.json
 	WorkspaceFlag string              // --workspace flag value; empty means config, then default
 	Getenv        func(string) string // nil means os.Getenv
-	HTTPClient    *http.Client        // optional; used for the Ollama check
 	Version       string              // Hearth's version, reported by Status
 	// Keyring stores API keys; nil means the OS keyring.
 	Keyring keystore.Keyring
@@ -42,17 +39,20 @@ type Options struct {
 	// Recall says, for Status, how memory recall searches (the models service's
 	// CheckRecall) given whether Ollama answers.
 	Recall func(ctx context.Context, ollamaUp bool) (mode, note string)
+	// Ollama says, for Status, whether Ollama answers at host (the models service's
+	// CheckOllama): its version, or why not with a hint.
+	Ollama func(ctx context.Context, host string) (version, problem string)
 }
 
 // Service is the settings service. Its methods are safe for concurrent use. Config
 // returns an immutable snapshot: changes go through Update.
 type Service struct {
 	getenv  func(string) string
-	client  *http.Client
 	version string
 	changed func()
 	sandbox *sandbox.Sandbox
 	recall  func(context.Context, bool) (string, string)
+	ollama  func(context.Context, string) (string, string)
 	keys    *Keys
 	env     *keystore.Env
 	egress  *egress.Guard
@@ -72,8 +72,8 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by OnboardError.
 func Open(opts Options) *Service {
-	s := &Service{getenv: opts.Getenv, client: opts.HTTPClient, version: opts.Version, changed: opts.Changed,
-		sandbox: opts.Sandbox, recall: opts.Recall, env: opts.Env}
+	s := &Service{getenv: opts.Getenv, version: opts.Version, changed: opts.Changed,
+		sandbox: opts.Sandbox, recall: opts.Recall, ollama: opts.Ollama, env: opts.Env}
 	if s.getenv == nil && s.env != nil {
 		s.getenv = s.env.Getenv
 	}
@@ -85,9 +85,6 @@ func Open(opts Options) *Service {
 		OllamaHost: func() string { return s.Config().OllamaHost(s.getenv) },
 		Dir:        func() string { return s.Paths().EgressDir() },
 	})
-	if s.client == nil {
-		s.client = s.egress.Client("Ollama check", 0)
-	}
 	cfgFile, err := config.ConfigFile(opts.ConfigPath)
 	if err != nil {
 		// An unusable --config value: fall back to the default file, keep the error.
@@ -207,19 +204,6 @@ func (s *Service) Onboard() ([]WorkspaceFile, error) {
 		out = append(out, WorkspaceFile{Path: f, Created: slices.Contains(s.onboarded, f)})
 	}
 	return out, err
-}
-
-// ConfigProblems are the config file's problems, one per key with its line and
-// hint; none when it loaded.
-func (s *Service) ConfigProblems() []config.Problem {
-	var le *config.LoadError
-	if !errors.As(s.ConfigError(), &le) {
-		return nil
-	}
-	if len(le.Problems) > 0 {
-		return le.Problems
-	}
-	return []config.Problem{{Key: le.Key, Line: le.Line, Column: le.Column, Msg: le.Msg, Hint: le.Hint}}
 }
 
 // Update changes a copy of the config with fn, saves it (only changed values are

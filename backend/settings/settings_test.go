@@ -69,7 +69,7 @@ func TestUpdateKeepsTheConfigWhenTheSaveFails(t *testing.T) {
 	told := false
 	s := Open(Options{Changed: func() { told = true }})
 	err := s.Update(func(c *config.Config) error { c.UI.Theme = "dark"; return nil })
-	if !config.IsBroken(err) || s.Config().UI.Theme == "dark" || told {
+	if !errors.Is(err, config.ErrBrokenFile) || s.Config().UI.Theme == "dark" || told {
 		t.Errorf("update over a broken file: err %v, theme %q, told %v", err, s.Config().UI.Theme, told)
 	}
 	if data, _ := os.ReadFile(path); string(data) != broken {

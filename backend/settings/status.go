@@ -2,35 +2,33 @@ package settings
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"strings"
-	"time"
 
+	"hearth/backend/config"
 	"hearth/backend/sandbox"
 )
 
 // Status is a snapshot for `hearth status`, the setup screen and the Settings view.
 type Status struct {
-	ConfigFile      string   `json:"configFile"`
-	ConfigError     string   `json:"configError"`
-	ConfigWarnings  []string `json:"configWarnings"`
-	Workspace       string   `json:"workspace"`
-	WorkspaceError  string   `json:"workspaceError"`
-	DataDir         string   `json:"dataDir"`
-	StateDir        string   `json:"stateDir"`
-	Model           string   `json:"model"`
-	ModelProvider   string   `json:"modelProvider"`
-	ModelConfigured bool     `json:"modelConfigured"`
-	ModelProblem    string   `json:"modelProblem"` // why ModelConfigured is false
-	OllamaHost      string   `json:"ollamaHost"`
-	OllamaReachable bool     `json:"ollamaReachable"`
-	OllamaVersion   string   `json:"ollamaVersion"`
-	OllamaError     string   `json:"ollamaError"` // why OllamaReachable is false, with a hint
-	Version         string   `json:"version"`
+	ConfigFile  string `json:"configFile"`
+	ConfigError string `json:"configError"`
+	// ConfigProblems are ConfigError's problems one by one, each with its place and
+	// its wording for the window (none when the file loaded).
+	ConfigProblems  []config.Problem `json:"configProblems,omitempty"`
+	ConfigWarnings  []string         `json:"configWarnings"`
+	Workspace       string           `json:"workspace"`
+	WorkspaceError  string           `json:"workspaceError"`
+	DataDir         string           `json:"dataDir"`
+	StateDir        string           `json:"stateDir"`
+	Model           string           `json:"model"`
+	ModelProvider   string           `json:"modelProvider"`
+	ModelConfigured bool             `json:"modelConfigured"`
+	ModelProblem    string           `json:"modelProblem"` // why ModelConfigured is false
+	OllamaHost      string           `json:"ollamaHost"`
+	OllamaReachable bool             `json:"ollamaReachable"`
+	OllamaVersion   string           `json:"ollamaVersion"`
+	OllamaError     string           `json:"ollamaError"` // why OllamaReachable is false, with a hint
+	Version         string           `json:"version"`
 	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how memory
 	// recall searches: "hybrid" (by meaning and by words) when the embedding model
 	// is there, "keyword" (by words only) when it is not set, not installed or
@@ -47,9 +45,6 @@ type Status struct {
 	// the Ollama host (docs/safety.md, "Local-only mode").
 	LocalOnly bool `json:"localOnly"`
 }
-
-// OllamaCheckTimeout bounds the reachability check so status stays snappy.
-const OllamaCheckTimeout = 1500 * time.Millisecond
 
 // Status reports config validity, paths, the default model and whether Ollama answers.
 // A nil ctx is allowed (the desktop app may ask before its window context exists).
@@ -81,6 +76,9 @@ func (s *Service) Status(ctx context.Context) Status {
 	if s.configErr != nil {
 		st.ConfigError = s.configErr.Error()
 	}
+	if le, ok := errors.AsType[*config.LoadError](s.configErr); ok {
+		st.ConfigProblems = le.Problems
+	}
 	if s.onboardErr != nil {
 		st.WorkspaceError = s.onboardErr.Error()
 	}
@@ -92,7 +90,10 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.ModelProvider = provider
 		st.ModelConfigured, st.ModelProblem = cfg.ProviderConfigured(provider)
 	}
-	st.OllamaVersion, st.OllamaReachable, st.OllamaError = s.checkOllama(ctx, st.OllamaHost)
+	if s.ollama != nil {
+		st.OllamaVersion, st.OllamaError = s.ollama(ctx, st.OllamaHost)
+		st.OllamaReachable = st.OllamaError == ""
+	}
 	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
 	if s.recall != nil {
 		st.Recall, st.RecallNote = s.recall(ctx, st.OllamaReachable)
@@ -101,34 +102,4 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.APIKeys = &keys
 	}
 	return st
-}
-
-// checkOllama asks GET <host>/api/version, the cheapest endpoint Ollama has.
-func (s *Service) checkOllama(ctx context.Context, host string) (version string, ok bool, problem string) {
-	ctx, cancel := context.WithTimeout(ctx, OllamaCheckTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(host, "/")+"/api/version", nil)
-	if err != nil {
-		return "", false, fmt.Sprintf("bad Ollama host %q: %v (hint: fix providers.ollama.host or OLLAMA_HOST)", host, err)
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		hint := "start it with `ollama serve`, or set providers.ollama.host / OLLAMA_HOST if it runs elsewhere"
-		if errors.Is(err, context.DeadlineExceeded) {
-			hint = "it did not answer within 1.5 s; check the host and that Ollama is not stuck"
-		}
-		return "", false, fmt.Sprintf("Ollama is not reachable at %s: %v (hint: %s)", host, err, hint)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if resp.StatusCode != http.StatusOK {
-		return "", false, fmt.Sprintf("%s/api/version answered HTTP %d (hint: is this really an Ollama server?)", host, resp.StatusCode)
-	}
-	var v struct {
-		Version string `json:"version"`
-	}
-	if err := json.Unmarshal(body, &v); err != nil {
-		return "", false, fmt.Sprintf("%s/api/version did not answer like Ollama: %v (hint: check the host and port)", host, err)
-	}
-	return v.Version, true, ""
 }

@@ -145,14 +145,17 @@ describe('Activity', () => {
 
   test('Settings › Approvals saves the mode at once and says where keys are kept', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab', { name: 'Tools & approvals' }).click();
     const section = page.getByTestId('approval-settings');
     await section.getByRole('radio', { name: /Ask for risky tools/ }).waitFor();
     assert.ok(await section.getByRole('radio', { name: /Ask for risky tools/ }).isChecked());
-    await page.getByTestId('key-storage').waitFor();
     await section.getByRole('radio', { name: /Run everything/ }).check();
-    await section.getByText('Saved').waitFor();
+    await page.locator('[data-testid="settings-status"][data-state="saved"]').waitFor();
     const cfg = JSON.parse(readFileSync(app.configPath, 'utf8'));
     assert.equal(cfg.tools.approval.mode, 'all');
+    // Where keys are kept is said beside the keys, under Models & providers.
+    await page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab', { name: 'Models & providers' }).click();
+    await page.getByTestId('key-storage').waitFor();
   });
 
   test('a run that finishes while the Activity view is open shows up without a refresh', async () => {

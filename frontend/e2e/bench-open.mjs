@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyLines } from './bench-history.mjs';
 import { openBrowser, startFakeOllama, startHearth } from './harness.mjs';
+import { cpuSpan, loadAverage, startCpuTrace } from './bench-cpu.mjs';
 
 const SIZES = (process.env.BENCH_OPEN_SIZES ?? '500,2000').split(',').map(Number);
 const REPS = Number(process.env.BENCH_OPEN_REPS ?? 5);
@@ -53,7 +54,10 @@ try {
       for (const e of list.getEntries()) b.long.push({ at: e.startTime, ms: Math.round(e.duration) });
     }).observe({ type: 'longtask' });
     const ch = new MessageChannel();
-    ch.port1.onmessage = () => (b.paintAt = performance.now());
+    ch.port1.onmessage = () => {
+      b.paintAt = performance.now();
+      performance.mark('bench-paint');
+    };
     // The frame whose rAF first finds the chat's last message in the DOM shows it; a task
     // posted from that rAF runs once the frame is done.
     const watch = (text) => {
@@ -66,6 +70,7 @@ try {
       (e) => {
         if (!b.armed) return;
         b.clickAt = e.timeStamp;
+        performance.mark('bench-click');
         b.paintAt = 0;
         b.long.length = 0;
         const text = b.armed;
@@ -85,6 +90,7 @@ try {
   for (const { id, title, label, n, text } of cases) {
     const paints = [];
     const longs = [];
+    const cpus = [];
     for (let rep = 0; rep < REPS; rep++) {
       await list.getByText('Short chat').click();
       await page.getByText('Last answer short.').waitFor();
@@ -96,10 +102,17 @@ try {
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
         await cdp.send('Profiler.start');
       }
+      const tcdp = process.env.BENCH_CPU ? await context.newCDPSession(page) : null;
+      const trace = tcdp ? await startCpuTrace(tcdp) : null;
       await list.getByText(title).click();
       await page.waitForFunction(() => window.__openBench.paintAt > 0, null, { timeout: 60000, polling: 50 });
       await page.waitForTimeout(1000);
       if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
+      if (trace) {
+        const c = cpuSpan(await trace.stop(), 'bench-click', 'bench-paint');
+        if (c) cpus.push(c);
+        await tcdp.detach();
+      }
       const { clickAt, paintAt, long } = await page.evaluate(() => window.__openBench);
       paints.push(paintAt - clickAt);
       longs.push(...long.filter((l) => l.at >= clickAt - 1).map((l) => l.ms));
@@ -109,6 +122,13 @@ try {
     const worstLong = Math.max(0, ...longs);
     console.log(`BenchmarkOpen/${label}: click to last message painted median ${median.toFixed(0)} ms (runs: ${paints.map((p) => p.toFixed(0)).join(', ')})`);
     console.log(`  long tasks from the click to 1 s after the paint: ${longs.length ? longs.join(', ') + ' ms' : 'none'} over ${REPS} openings`);
+    if (cpus.length) {
+      const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      console.log(
+        `  main-thread CPU time, click to paint: median ${med(cpus.map((c) => c.cpuMs)).toFixed(0)} ms (runs: ${cpus.map((c) => c.cpuMs.toFixed(0)).join(', ')}); ` +
+          `longest task's CPU time to 1 s after: ${cpus.map((c) => c.longestTaskCpuMs.toFixed(0)).join(', ')} ms (load average ${await loadAverage()})`,
+      );
+    }
     if (n >= 2000 && id === `open${n}`) {
       const ok = median < PAINT_TARGET && worstLong <= LONG_TARGET;
       failed ||= !ok;

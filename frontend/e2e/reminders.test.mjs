@@ -166,15 +166,17 @@ describe('reminders', () => {
 
   test('Settings save the heartbeat, missed runs, tray and login at once', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab', { name: 'Background' }).click();
     const section = page.getByTestId('background-settings');
+    const saved = page.locator('[data-testid="settings-status"][data-state="saved"]');
     const interval = section.getByLabel('Every (minutes)');
     await interval.fill('15');
     await interval.press('Tab');
-    await section.getByText('Saved').waitFor();
+    await saved.waitFor();
     await section.getByLabel('Reminders missed while Hearth was closed').selectOption('skip');
     await section.getByLabel(/Closing the window keeps Hearth/).uncheck();
     await section.getByLabel(/Start Hearth in the tray when I log in/).check();
-    await section.getByText('Saved').waitFor();
+    await saved.waitFor();
     const deadline = Date.now() + 5000;
     let cfg;
     do {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
 import { historyLines } from './bench-history.mjs';
 
+const tab = (page, name) => page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab', { name }).click();
 const out = join(repoRoot, 'build/screens');
 mkdirSync(out, { recursive: true });
 
@@ -46,10 +47,10 @@ const script = {
     { content: 'Stand-up in 15 minutes: yesterday you finished the backup script.', promptEvalCount: 600, evalCount: 20 },
     { status: 400, error: 'model requires more system memory (9.4 GiB) than is available (6.1 GiB)' },
     // Approvals: a denied command, a failed read, then a command that waits for the user.
-    { toolCalls: [{ name: 'exec', arguments: { command: 'rm -rf ~/Downloads/old-builds' } }] },
+    { toolCalls: [{ name: 'exec', arguments: { command: 'rm -rf old-builds' } }] },
     { toolCalls: [{ name: 'read_file', arguments: { path: 'notes/monday.md' } }] },
-    { content: 'I left your downloads alone, and there is no note from Monday.' },
-    { toolCalls: [{ name: 'exec', arguments: { command: 'git -C ~/src/hearth pull --rebase', working_dir: '~/src/hearth' } }] },
+    { content: 'I left the old builds alone, and there is no note from Monday.' },
+    { toolCalls: [{ name: 'exec', arguments: { command: 'git pull --rebase' } }] },
   ],
   pulls: [
     {
@@ -225,13 +226,25 @@ try {
     await shot('models');
 
     await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByLabel('Temperature').waitFor();
+    await tab(page, 'General');
+    await page.getByLabel('Theme').waitFor();
+    await shot('settings-general');
+    await tab(page, 'Models & providers');
     await page.getByLabel('Temperature').fill('7');
+    await page.getByLabel('Temperature').press('Tab');
+    await page.locator('[data-testid="settings-status"][data-state="invalid"]').waitFor();
     await shot('settings');
+    await page.getByLabel('Temperature').fill('0.3');
+    await page.getByLabel('Temperature').press('Tab');
+    await tab(page, 'Memory');
+    await shot('settings-memory');
+    await tab(page, 'About');
+    await page.getByTestId('about-version').waitFor();
+    await shot('settings-about');
 
     // Memory: the tree, the editor, recall search and a conflict.
     writeMemory();
-    await page.getByRole('tab', { name: 'Memory' }).click();
+    await page.getByRole('tablist', { name: 'Sidebar sections' }).getByRole('tab', { name: 'Memory' }).click();
     await page.getByRole('navigation', { name: 'Memory files' }).getByRole('button', { name: 'MEMORY.md', exact: true }).click();
     const content = page.getByTestId('memory-editor').locator('.cm-content');
     await content.getByText('Garden plan').waitFor();
@@ -261,7 +274,7 @@ try {
     await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
     const box = page.getByRole('textbox', { name: 'Message Hearth…' });
     await page.getByRole('button', { name: 'New chat' }).click();
-    await box.fill('Clean up old builds in Downloads, then read my Monday notes');
+    await box.fill('Clean up the old builds in my workspace, then read my Monday notes');
     await box.press('Enter');
     await page.getByTestId('approval-card').getByRole('button', { name: 'Deny' }).click();
     await page.locator('[data-testid="msg-assistant"][data-status="ok"]').waitFor({ timeout: 20000 });
@@ -284,24 +297,28 @@ try {
     await shot('activity');
 
     await page.getByRole('button', { name: 'Settings' }).click();
+    await tab(page, 'Tools & approvals');
     await page.getByTestId('approval-settings').scrollIntoViewIfNeeded();
     await page.getByTestId('approval-settings').getByRole('radio').first().waitFor();
     await shot('settings-approvals');
-    await page.getByTestId('background-settings').scrollIntoViewIfNeeded();
+    await tab(page, 'Background');
+    await page.getByTestId('background-settings').getByLabel('Every (minutes)').waitFor();
     await shot('settings-background');
+    await tab(page, 'Models & providers');
     // API keys in config.json in plain text: one saved from Settings (it lands in the file when
     // no system keyring answers), one typed into the file by hand. Each gets a warning, and
     // Move to keyring when a Secret Service answers. Then config.json goes back as it was.
     {
       const before = readFileSync(app.configPath, 'utf8');
       await page.getByLabel('API key').first().fill(`sk-typed-into-settings-${scheme}`);
-      await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByRole('status').getByText(/^Saved/).waitFor();
+      await page.getByLabel('API key').first().press('Tab');
+      await page.locator('[data-testid="settings-status"][data-state="saved"]').waitFor();
       const cfg = JSON.parse(readFileSync(app.configPath, 'utf8'));
       cfg.tools = { ...cfg.tools, web: { ...cfg.tools?.web, search: { provider: 'brave', apiKey: 'BSA-typed-by-hand' } } };
       writeFileSync(app.configPath, JSON.stringify(cfg, null, 2), { mode: 0o600 });
       await page.getByRole('button', { name: 'Activity' }).click();
       await page.getByRole('button', { name: 'Settings' }).click();
+      await tab(page, 'Models & providers');
       const warning = page.getByTestId('plain-key').first();
       await warning.waitFor();
       await page.getByRole('group', { name: 'Providers' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -374,11 +391,41 @@ try {
     await page.getByTestId('tool-card').waitFor();
     await shot('chat');
     const view = (label) => page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: label });
-    for (const [label, name] of [['模型', 'models'], ['设置', 'settings'], ['提醒', 'reminders'], ['技能', 'skills']]) {
+    for (const [label, name] of [['模型', 'models'], ['提醒', 'reminders'], ['活动', 'activity'], ['MCP 服务器', 'mcp'], ['技能', 'skills']]) {
       await view(label).click();
       await page.waitForTimeout(400);
       await shot(name);
     }
+    await view('设置').click();
+    const zhTab = (name) => page.getByRole('tablist', { name: '设置分区' }).getByRole('tab', { name }).click();
+    for (const [label, name] of [['通用', 'settings-general'], ['模型与服务', 'settings'], ['工具与审批', 'settings-approvals'], ['后台', 'settings-background'], ['记忆', 'settings-memory'], ['关于', 'settings-about']]) {
+      await zhTab(label);
+      await page.waitForTimeout(300);
+      await shot(name);
+    }
+    await page.getByRole('tablist', { name: '侧栏分区' }).getByRole('tab', { name: '记忆' }).click();
+    await page.getByRole('navigation', { name: '记忆文件' }).getByRole('button', { name: 'MEMORY.md', exact: true }).click();
+    await page.getByTestId('memory-editor').locator('.cm-content').getByText('Garden plan').waitFor();
+    await shot('memory');
+    await context.close();
+  }
+  // The 640 px minimum width: the chat with the sidebar open and folded (Ctrl+B), and Settings.
+  {
+    const { page, context } = await openPage(chrome.browser, app.url);
+    await page.setViewportSize({ width: 640, height: 560 });
+    const shot = (name) => page.screenshot({ path: join(out, `${name}-640.png`) });
+    const skip = page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' });
+    if (await skip.isVisible().catch(() => false)) await skip.click();
+    await page.getByRole('list', { name: 'Chats' }).getByText('What should I do tonight?').click();
+    await page.getByTestId('tool-card').waitFor();
+    await shot('chat');
+    await page.keyboard.press('Control+b');
+    await page.locator('aside[data-collapsed="true"]').waitFor();
+    await shot('chat-folded');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await tab(page, 'Models & providers');
+    await shot('settings');
+    await page.keyboard.press('Control+b');
     await context.close();
   }
   console.log(`screens written to ${out}`);

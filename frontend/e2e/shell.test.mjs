@@ -44,7 +44,7 @@ describe('the window shell', () => {
     // The footer comes from App.Status() through the real Go backend.
     const ollamaStatus = page.getByTestId('status-ollama');
     await ollamaStatus.filter({ hasText: `at ${ollama.host}` }).waitFor();
-    assert.match(await ollamaStatus.textContent(), /^\s*Ollama \S+ at http:\/\/127\.0\.0\.1:\d+\s*$/);
+    assert.match(await ollamaStatus.innerText(), /^\s*Ollama \S+ at http:\/\/127\.0\.0\.1:\d+\s*$/);
     assert.match(await page.getByTestId('status-workspace').textContent(), new RegExp(app.workspace));
     assert.match(await page.getByTestId('status-model').textContent(), /ollama\/qwen3:4b/);
     assert.match(await page.locator('#composer-hint').textContent(), /Enter sends/);
@@ -129,7 +129,8 @@ describe('with a broken config.json', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     const text = await alert.textContent();
-    assert.match(text, /config\.json:3:\d+/, text);
+    assert.match(text, /config\.json: line 3, column \d+/, text);
+    assert.match(text, /remove the comma before this closing bracket/, text);
     assert.match(text, /will not be overwritten/);
     assert.match(await page.getByTestId('status-model').textContent(), /ollama\/qwen3:4b/);
     await page.screenshot({ path: join(shots, 'broken-config.png') });

@@ -293,16 +293,20 @@ describe('models', () => {
 describe('settings', () => {
   test('a bad value is explained beside its field and nothing is saved', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab', { name: 'Models & providers' }).click();
     const temp = page.getByLabel('Temperature');
     await temp.fill('5');
-    await page.getByText('A number from 0 to 2').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Save' }).isDisabled(), true);
+    await temp.press('Tab');
+    await page.getByText('Use a number from 0 to 2').waitFor();
+    await page.locator('[data-testid="settings-status"][data-state="invalid"]').waitFor();
     await temp.fill('0.5');
+    await temp.press('Tab');
+    await page.locator('[data-testid="settings-status"][data-state="saved"]').waitFor();
   });
 
   test('switching to Chinese translates the window and is written to config.json', async () => {
+    await page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab', { name: 'General' }).click();
     await page.getByLabel('Language').selectOption('zh-CN');
-    await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: '设置' }).waitFor();
     assert.ok(await page.getByRole('button', { name: '新对话' }).isVisible());
     assert.ok(await page.getByRole('button', { name: '模型' }).isVisible());

@@ -42,12 +42,29 @@ describe('App shell', () => {
     expect(localStorage.getItem('hearth.firstRunDone')).toBe('1');
   });
 
+  it('folds the sidebar into a rail with Ctrl+B and remembers it', async () => {
+    localStorage.removeItem('hearth.sidebarCollapsed');
+    await renderWith(fakeStatus());
+    const aside = screen.getByRole('complementary', { name: 'Sidebar' });
+    expect(aside.dataset.collapsed).toBe('false');
+    await fireEvent.keyDown(window, { key: 'b', ctrlKey: true });
+    expect(aside.dataset.collapsed).toBe('true');
+    expect(localStorage.getItem('hearth.sidebarCollapsed')).toBe('1');
+    expect(screen.queryByRole('tablist', { name: 'Sidebar sections' })).toBeNull();
+    // The views stay one click away.
+    await fireEvent.click(within(aside).getByRole('button', { name: 'Models' }));
+    expect(screen.getByRole('heading', { name: 'Models' })).toBeTruthy();
+    await fireEvent.click(within(aside).getByRole('button', { name: 'Show the sidebar' }));
+    expect(aside.dataset.collapsed).toBe('false');
+    expect(localStorage.getItem('hearth.sidebarCollapsed')).toBe('0');
+  });
+
   it('opens Models and Settings from the sidebar and comes back with Ctrl+N', async () => {
     await renderWith(fakeStatus());
     await fireEvent.click(screen.getByRole('button', { name: 'Models' }));
     expect(screen.getByRole('heading', { name: 'Models' })).toBeTruthy();
     await fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    await screen.findByLabelText('Temperature');
+    await screen.findByRole('tablist', { name: 'Settings sections' });
     await fireEvent.keyDown(window, { key: 'n', ctrlKey: true });
     expect(screen.getByRole('heading', { name: 'New chat' })).toBeTruthy();
   });

@@ -165,6 +165,8 @@ export function fakeSettings() {
     allowedPaths: [],
     theme: 'system',
     language: 'auto',
+    memoryWindow: 100,
+    recallEnabled: true,
   } as unknown as import('./lib/api').Settings;
 }
 

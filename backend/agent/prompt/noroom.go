@@ -2,7 +2,10 @@ package prompt
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"hearth/backend/i18n"
 )
 
 // NoRoomError is Fit's failure: even the smallest request it can make (the
@@ -54,32 +57,43 @@ func (e *NoRoomError) ReplyThatFits() int {
 	return 0
 }
 
-// Advice says what would work with this model, most useful first, as
+// Advice is AdviceText in English.
+func (e *NoRoomError) Advice(modelMax int) []string {
+	ms := e.AdviceText(modelMax)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+// AdviceText says what would work with this model, most useful first, as
 // phrases to join: modelMax is the model's own maximum window (0 when
 // unknown), so raising the configured window is only suggested when the
 // model allows it.
-func (e *NoRoomError) Advice(modelMax int) []string {
-	var out []string
+func (e *NoRoomError) AdviceText(modelMax int) []i18n.Message {
+	var out []i18n.Message
 	need := e.WindowNeeded()
+	n := strconv.Itoa(need)
 	if r := e.ReplyThatFits(); r > 0 {
-		out = append(out, fmt.Sprintf("lower agents.defaults.maxTokens to %d", r))
+		out = append(out, i18n.M("error.advice.maxTokens", "n", strconv.Itoa(r)))
 	}
 	switch {
 	case modelMax > e.Window && need <= modelMax:
-		out = append(out, fmt.Sprintf("raise agents.defaults.contextTokens to %d (this model allows up to %d)", need, modelMax))
+		out = append(out, i18n.M("error.advice.contextTokens", "n", n, "max", strconv.Itoa(modelMax)))
 	case modelMax == 0:
-		out = append(out, fmt.Sprintf("raise agents.defaults.contextTokens to %d if the model allows it", need))
+		out = append(out, i18n.M("error.advice.contextTokensMaybe", "n", n))
 	}
-	out = append(out, fmt.Sprintf("use a model with a context window of at least %d tokens", need))
+	out = append(out, i18n.M("error.advice.model", "n", n))
 	if e.MCPTools > 0 {
-		out = append(out, "turn off MCP servers you do not need")
+		out = append(out, i18n.M("error.advice.mcp"))
 	}
 	if e.System > e.Need/2 {
-		out = append(out, fmt.Sprintf("shorten the workspace files sent with every request (%s, %s): they take ~%d tokens",
-			strings.Join(BootstrapFiles(), ", "), MemoryFile, e.System))
+		out = append(out, i18n.M("error.advice.files", "files", strings.Join(append(BootstrapFiles(), MemoryFile), ", "),
+			"n", strconv.Itoa(e.System)))
 	}
 	if e.Turn > e.Need/3 {
-		out = append(out, "send a shorter message (or fewer images), or start a new chat with /new")
+		out = append(out, i18n.M("error.advice.message"))
 	}
 	return out
 }

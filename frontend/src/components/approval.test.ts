@@ -140,16 +140,21 @@ describe('Settings › Approvals', () => {
     const fake = fakeApi();
     fake.mocks.approvalRules.mockResolvedValue({ mode: 'risky', always: ['exec'], ask: [], never: [] });
     const app = createApp(fake.api, createStatusStore(async () => fakeStatus()));
+    localStorage.setItem('hearth.settingsSection', 'tools');
     render(SettingsView, { props: { app } });
     const section = await screen.findByTestId('approval-settings');
-    await vi.waitFor(() => expect(screen.getByTestId('key-storage').textContent).toMatch(/config\.json/));
     await fireEvent.click(within(section).getByRole('radio', { name: /Ask every time/ }));
     expect(fake.mocks.setApprovalMode).toHaveBeenCalledWith('ask');
+    // Settings' one status line says it was saved.
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').dataset.state).toBe('saved'));
     await fireEvent.change(within(section).getByRole('combobox', { name: 'Rule for exec' }), { target: { value: 'never' } });
     expect(fake.mocks.setToolApproval).toHaveBeenCalledWith('exec', 'never');
     await fireEvent.input(within(section).getByRole('combobox', { name: 'Tool name' }), { target: { value: 'web_fetch' } });
     await fireEvent.click(within(section).getByRole('button', { name: 'Add rule' }));
     expect(fake.mocks.setToolApproval).toHaveBeenLastCalledWith('web_fetch', 'always');
+    // Where keys are kept is said beside them, under Models & providers.
+    await fireEvent.click(screen.getByRole('tab', { name: 'Models & providers' }));
+    await vi.waitFor(() => expect(screen.getByTestId('key-storage').textContent).toMatch(/config\.json/));
   });
 });
 

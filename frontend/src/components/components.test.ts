@@ -1,14 +1,16 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import Composer from './Composer.svelte';
 import Message from './Message.svelte';
+import ConfigProblems from './ConfigProblems.svelte';
 import ToolCard from './ToolCard.svelte';
 import SettingsView from './SettingsView.svelte';
 import ModelsView from './ModelsView.svelte';
 import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { newTurn } from '../lib/stores/turn';
+import { setLocale } from '../lib/i18n.svelte';
 import { fakeApi, fakeStatus } from '../test-fixtures';
 
 describe('Composer', () => {
@@ -75,12 +77,44 @@ describe('ToolCard and Message', () => {
     const turn = newTurn('r1');
     turn.status = 'error';
     turn.parts.push({ kind: 'error', code: 'unreachable', message: 'Ollama is not reachable', hint: 'start it with ollama serve' });
-    const onRetry = vi.fn();
-    render(Message, { props: { item: turn, last: true, onRetry } });
+    render(Message, { props: { item: turn, last: true, canRetry: true } });
     const card = screen.getByTestId('error-card');
     expect(card.textContent).toContain('start it with ollama serve');
-    await fireEvent.click(within(card).getByRole('button', { name: 'Retry' }));
-    expect(onRetry).toHaveBeenCalled();
+    // Answered by the chat's one handler (ChatView), by its action and the message's key.
+    const retry = within(card).getByRole('button', { name: 'Retry' });
+    expect(retry.dataset.action).toBe('retry');
+    expect(retry.closest<HTMLElement>('[data-key]')?.dataset.key).toBe(turn.key);
+  });
+
+  it('words an error card and a slash reply in the UI language, the cause beside it', () => {
+    const turn = newTurn('r1');
+    turn.status = 'error';
+    turn.parts.push(
+      { kind: 'reply', text: 'Stopped.', lines: [{ code: 'slash.stopped' }] },
+      {
+        kind: 'error', code: 'model', message: 'model "x/y": unknown provider', hint: 'check agents.defaults.model',
+        worded: { code: 'error.model.resolve', args: { model: 'x/y', detail: 'unknown provider' } },
+        hints: [{ code: 'error.model.resolve.hint' }],
+      },
+      {
+        kind: 'error', code: 'unreachable', message: 'cannot reach Ollama at http://h: refused', hint: 'start it',
+        worded: { code: 'error.ollama.unreachable', args: { host: 'http://h' } }, hints: [{ code: 'error.hint.ollamaDown' }],
+        detail: 'refused',
+      },
+    );
+    setLocale('zh-CN');
+    try {
+      render(Message, { props: { item: turn } });
+      expect(screen.getByTestId('command-reply').textContent).toBe('已停止。');
+      const [first, second] = screen.getAllByTestId('error-card');
+      expect(within(first).getByTestId('error-text').textContent).toBe('模型“x/y”：unknown provider');
+      expect(within(first).getByTestId('error-hint').textContent).toContain('/model 换一个模型');
+      expect(within(second).getByTestId('error-text').textContent).toBe('无法访问 http://h 上的 Ollama');
+      expect(second.textContent).toContain('refused'); // the cause, in its own words
+      expect(within(second).getByTestId('error-hint').textContent).toBe('Ollama 没有运行——用 `ollama serve` 启动它');
+    } finally {
+      setLocale('en');
+    }
   });
 
   it('folds reasoning and counts tokens', () => {
@@ -94,6 +128,44 @@ describe('ToolCard and Message', () => {
     expect(screen.getByText('here').tagName).toBe('STRONG');
     expect(screen.getByTestId('reply-tokens').textContent).toBe('12 in · 3 out');
   });
+
+  it("shows a slash command's reply as text, placeholders and line breaks kept", () => {
+    const turn = newTurn('r2');
+    turn.status = 'ok';
+    turn.command = 'model';
+    turn.parts.push({ kind: 'text', text: 'Model: ollama/qwen3:4b\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.' });
+    render(Message, { props: { item: turn } });
+    const reply = screen.getByTestId('command-reply');
+    expect(reply.textContent).toBe('Model: ollama/qwen3:4b\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.');
+    expect(reply.querySelector('provider')).toBeNull();
+  });
+});
+
+describe('ConfigProblems', () => {
+  it('lists what is wrong with config.json problem by problem, in the UI language', () => {
+    const status = fakeStatus({
+      configError: 'config /c.json:3:20: agents.defaults.temperature: must be between 0 and 2, got 7 (hint: …)',
+      configProblems: [
+        {
+          key: 'agents.defaults.temperature', line: 3, column: 20, msg: 'must be between 0 and 2, got 7', hint: 'use a number from 0 to 2',
+          why: { text: { code: 'config.between', args: { low: '0', high: '2', got: '7' } }, hint: [{ code: 'config.hint.temperature' }] },
+        },
+        { key: 'x', msg: 'an old problem without codes', hint: 'fix x' },
+      ] as never,
+    });
+    setLocale('zh-CN');
+    try {
+      render(ConfigProblems, { props: { status } });
+      const items = screen.getByTestId('config-problems').querySelectorAll('li');
+      expect(items[0].textContent).toContain('第 3 行，第 20 列');
+      expect(items[0].textContent).toContain('应在 0 到 2 之间，实际为 7');
+      expect(items[0].textContent).toContain('使用工具时 0.3 比较合适');
+      expect(items[1].textContent).toContain('an old problem without codes');
+      expect(items[1].textContent).toContain('fix x');
+    } finally {
+      setLocale('en');
+    }
+  });
 });
 
 function appWith(over = {}) {
@@ -103,26 +175,58 @@ function appWith(over = {}) {
 }
 
 describe('SettingsView', () => {
-  it('explains a bad value inline and saves once it is fixed', async () => {
+  beforeEach(() => localStorage.removeItem('hearth.settingsSection'));
+  const section = (name: string) => fireEvent.click(screen.getByRole('tab', { name }));
+
+  it('shows the sections, remembers the one shown, and saves a change at once', async () => {
     const { fake, app } = appWith();
-    render(SettingsView, { props: { app } });
-    const temp = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
-    await fireEvent.input(temp, { target: { value: '9' } });
-    expect(screen.getByText('A number from 0 to 2')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
-    await fireEvent.input(temp, { target: { value: '0.6' } });
-    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const view = render(SettingsView, { props: { app } });
+    const tabs = screen.getAllByRole('tab').map((t) => t.textContent);
+    expect(tabs).toEqual(['General', 'Models & providers', 'Tools & approvals', 'Background', 'Memory', 'About']);
+    const theme = (await screen.findByLabelText('Theme')) as HTMLSelectElement;
+    theme.value = 'dark';
+    await fireEvent.change(theme);
     await vi.waitFor(() => expect(fake.mocks.saveSettings).toHaveBeenCalled());
-    expect(fake.mocks.saveSettings.mock.calls[0][0].temperature).toBe(0.6);
-    await screen.findByText('Saved');
+    expect(fake.mocks.saveSettings.mock.calls[0][0].theme).toBe('dark');
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').textContent).toBe('Saved'));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    await section('Memory');
+    view.unmount();
+    render(SettingsView, { props: { app } });
+    expect(screen.getByRole('tab', { name: 'Memory' }).getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByLabelText(/Messages a chat keeps/)).toBeTruthy();
   });
 
-  it('adds a custom provider and checks its name and URL', async () => {
+  it('explains a bad value inline, marks its section, and saves once it is fixed', async () => {
+    const { fake, app } = appWith();
+    render(SettingsView, { props: { app } });
+    await section('Models & providers');
+    const temp = (await screen.findByLabelText('Temperature')) as HTMLInputElement;
+    await fireEvent.input(temp, { target: { value: '9' } });
+    await fireEvent.change(temp);
+    expect(screen.getByText('Use a number from 0 to 2')).toBeTruthy();
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').dataset.state).toBe('invalid'));
+    expect(screen.getByRole('tab', { name: /Models & providers/ }).querySelector('.mark')).toBeTruthy();
+    expect(fake.mocks.saveSettings).not.toHaveBeenCalled();
+    await fireEvent.input(temp, { target: { value: '0.6' } });
+    await fireEvent.change(temp);
+    await vi.waitFor(() => expect(fake.mocks.saveSettings).toHaveBeenCalled());
+    expect(fake.mocks.saveSettings.mock.calls[0][0].temperature).toBe(0.6);
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').textContent).toBe('Saved'));
+  });
+
+  it('adds a custom provider and checks its name and URL once they are left', async () => {
     const { app } = appWith();
     render(SettingsView, { props: { app } });
+    await section('Models & providers');
     await fireEvent.click(await screen.findByRole('button', { name: 'Add an OpenAI-compatible provider' }));
-    expect(screen.getByText('A short name without spaces or /, e.g. groq')).toBeTruthy();
-    expect(screen.getAllByText('An http(s) URL, e.g. http://localhost:8080/v1').length).toBe(1);
+    expect(screen.queryByText('Use a short name without spaces or /, e.g. groq')).toBeNull();
+    const [name] = screen.getAllByLabelText('Name');
+    await fireEvent.change(name);
+    expect(screen.getByText('Use a short name without spaces or /, e.g. groq')).toBeTruthy();
+    const url = screen.getByPlaceholderText('http://localhost:8080/v1');
+    await fireEvent.change(url);
+    expect(screen.getAllByText('Use an http(s) URL, e.g. http://localhost:8080/v1').length).toBe(1);
   });
 });
 

@@ -15,6 +15,12 @@ const all: PlainKeyReport['plain'] = [
 ];
 
 function setup(first: PlainKeyReport, ...later: PlainKeyReport[]) {
+  return setupIn('models', first, ...later);
+}
+
+/** Settings opened at a section: the providers' keys are under Models & providers, web search's under Tools. */
+function setupIn(section: string, first: PlainKeyReport, ...later: PlainKeyReport[]) {
+  localStorage.setItem('hearth.settingsSection', section);
   const fake = fakeApi();
   fake.mocks.getSettings.mockResolvedValue({
     ...fakeSettings(),
@@ -33,16 +39,18 @@ const byProvider = (p: string) => screen.getAllByTestId('plain-key').find((el) =
 describe('Settings › API keys in plain text', () => {
   it('warns beside each key and moves one when asked', async () => {
     const fake = setup({ plain: all, keyring: true, fileMode: '0600', private: true, configFile: '/c/config.json' }, { plain: all.slice(1), keyring: true, fileMode: '0600', private: true, configFile: '/c/config.json' });
-    await vi.waitFor(() => expect(screen.getAllByTestId('plain-key')).toHaveLength(3));
-    const openai = byProvider('openai');
-    expect(openai.textContent).toContain('providers.openai.apiKey is stored in plain text in config.json.');
-    expect(byProvider('web.search').textContent).toContain('tools.web.search.apiKey');
+    await vi.waitFor(() => expect(screen.getAllByTestId('plain-key')).toHaveLength(2));
+    expect(byProvider('openai').textContent).toContain('providers.openai.apiKey is stored in plain text in config.json.');
     expect(byProvider('custom.groq').textContent).toContain('providers.custom.groq.apiKey');
+    await fireEvent.click(screen.getByRole('tab', { name: 'Tools & approvals' }));
+    await vi.waitFor(() => expect(byProvider('web.search').textContent).toContain('tools.web.search.apiKey'));
     expect(fake.mocks.moveKeyToKeyring).not.toHaveBeenCalled(); // never on its own
 
+    await fireEvent.click(screen.getByRole('tab', { name: 'Models & providers' }));
+    const openai = await vi.waitFor(() => byProvider('openai'));
     await fireEvent.click(within(openai).getByRole('button', { name: 'Move to keyring' }));
     expect(fake.mocks.moveKeyToKeyring).toHaveBeenCalledWith('openai');
-    await vi.waitFor(() => expect(screen.getAllByTestId('plain-key')).toHaveLength(2));
+    await vi.waitFor(() => expect(screen.getAllByTestId('plain-key')).toHaveLength(1));
     expect(screen.getByTestId('key-moved').textContent).toContain('Moved to the system keyring');
     expect(fake.mocks.plainKeys).toHaveBeenCalledTimes(2);
   });
@@ -69,17 +77,17 @@ describe('Settings › API keys in plain text', () => {
   });
 
   it('tells how to close a file others can read', async () => {
-    setup({ plain: all.slice(2), keyring: false, fileMode: '0644', private: false, configFile: '/home/u/.config/hearth/config.json' });
+    setupIn('tools', { plain: all.slice(2), keyring: false, fileMode: '0644', private: false, configFile: '/home/u/.config/hearth/config.json' });
     const web = await screen.findByTestId('plain-key');
     expect(web.textContent).toContain('other users can read the file (mode 0644): run chmod 600 /home/u/.config/hearth/config.json');
   });
 
-  it('looks again after Save (a key saved without a keyring lands in the file)', async () => {
+  it('looks again after a key is saved (without a keyring it lands in the file)', async () => {
     const fake = setup({ plain: [], keyring: false, fileMode: '0600', private: true, configFile: '/c/config.json' }, { plain: all.slice(0, 1), keyring: false, fileMode: '0600', private: true, configFile: '/c/config.json' });
     const key = (await screen.findAllByPlaceholderText('stored — type to replace'))[0] as HTMLInputElement;
     expect(screen.queryByTestId('plain-key')).toBeNull();
     await fireEvent.input(key, { target: { value: 'sk-new' } });
-    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await fireEvent.change(key);
     await vi.waitFor(() => expect(fake.mocks.saveSettings).toHaveBeenCalled());
     await screen.findByTestId('plain-key');
     expect(fake.mocks.plainKeys).toHaveBeenCalledTimes(2);

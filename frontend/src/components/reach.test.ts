@@ -102,7 +102,8 @@ describe('SkillsView', () => {
       { name: 'memory', description: 'Remember.', source: 'builtin', always: true, available: true, enabled: true, path: '/ws/.hearth/skills/memory/SKILL.md', location: '.hearth/skills/memory/SKILL.md' },
       { name: 'video', description: 'Cut videos.', source: 'workspace', always: false, available: false, missingBins: ['ffmpeg'], enabled: true, path: '/ws/skills/video/SKILL.md', location: 'skills/video/SKILL.md' },
     ] as Skill[];
-    const app = appWith({ listSkills: vi.fn(async () => list), setSkillEnabled } as Partial<Api>);
+    const customizeSkill = vi.fn(async (name: string) => `skills/${name}/SKILL.md`);
+    const app = appWith({ listSkills: vi.fn(async () => list), setSkillEnabled, customizeSkill } as Partial<Api>);
     render(SkillsView, { props: { app } });
     const video = await screen.findByTestId('skill-video');
     expect(within(video).getByText('Workspace')).toBeTruthy();
@@ -110,7 +111,12 @@ describe('SkillsView', () => {
     expect(within(screen.getByTestId('skill-memory')).getByText('Always on')).toBeTruthy();
     await fireEvent.click(screen.getByRole('switch', { name: 'Offer memory to the model' }));
     expect(setSkillEnabled).toHaveBeenCalledWith('memory', false);
+    // A built-in opens as a copy in the workspace, in the memory editor.
+    await fireEvent.click(within(screen.getByTestId('skill-memory')).getByRole('button', { name: 'Open a copy to customise' }));
+    await vi.waitFor(() => expect(app.view).toBe('memory'));
+    expect(customizeSkill).toHaveBeenCalledWith('memory');
+    expect(app.memory.current).toBe('skills/memory/SKILL.md');
     await fireEvent.click(within(video).getByRole('button', { name: 'Open in editor' }));
-    expect(screen.getByRole('status').textContent).toContain('/ws/skills/video/SKILL.md');
+    await vi.waitFor(() => expect(app.memory.current).toBe('skills/video/SKILL.md'));
   });
 });

@@ -101,13 +101,14 @@ describe('Settings: in the background', () => {
   it('shows the heartbeat, missed runs, tray and login settings and saves a change at once', async () => {
     const f = fakeApi({ getBackgroundSettings: vi.fn(async () => fakeBackgroundSettings({ heartbeatMinutes: 45 })) });
     const app = createApp(f.api, createStatusStore(f.api.status));
+    localStorage.setItem('hearth.settingsSection', 'background');
     render(SettingsView, { props: { app } });
     const section = await screen.findByTestId('background-settings');
     const interval = await within(section).findByRole('spinbutton', { name: 'Every (minutes)' });
     expect((interval as HTMLInputElement).value).toBe('45');
     await fireEvent.click(within(section).getByRole('checkbox', { name: /Start Hearth in the tray/ }));
     expect(f.mocks.setLaunchAtLogin).toHaveBeenCalledWith(true);
-    await within(section).findByText('Saved');
+    await vi.waitFor(() => expect(screen.getByTestId('settings-status').textContent).toBe('Saved'));
     await fireEvent.change(within(section).getByRole('combobox'), { target: { value: 'skip' } });
     expect(f.mocks.setMissedRuns).toHaveBeenCalledWith('skip');
   });

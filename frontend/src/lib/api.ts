@@ -196,6 +196,7 @@ export const api = {
   testMcpDraft: (name: string, c: McpConfig) => App.TestMCPDraft(name, c),
   listSkills: () => App.ListSkills(),
   setSkillEnabled: (name: string, enabled: boolean) => App.SetSkillEnabled(name, enabled),
+  customizeSkill: (name: string) => App.CustomizeSkill(name),
 };
 
 export type Api = typeof api;

@@ -1,7 +1,7 @@
 // Which messages of a long chat are rendered: the first window, adding earlier ones as the
 // view nears the top, and keeping the view still meanwhile.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import ChatView from '../components/ChatView.svelte';
 import Markdown from '../components/Markdown.svelte';
@@ -210,5 +210,58 @@ describe('a long answer from history', () => {
     expect(streamed.container.querySelectorAll('.block').length).toBe(100);
     const short = render(Markdown, { props: { text: paragraphs(LAZY_BLOCKS) } });
     expect(short.container.querySelectorAll('.block').length).toBe(LAZY_BLOCKS);
+  });
+});
+
+describe('message controls', () => {
+  it('one handler on the list answers every message: copy, edit and send again, regenerate', async () => {
+    const fake = fakeApi();
+    const data = {
+      id: 'c',
+      title: 'Two',
+      model: '',
+      messages: [
+        { role: 'user', content: 'First?', runId: 'r1' },
+        { role: 'assistant', content: 'First answer', runId: 'r1' },
+        { role: 'user', content: 'Second?', runId: 'r2' },
+        { role: 'assistant', content: 'Second answer', runId: 'r2' },
+      ],
+      runs: [
+        { runId: 'r1', status: 'ok', usage: { promptTokens: 1, completionTokens: 1 }, durationMs: 1 },
+        { runId: 'r2', status: 'ok', usage: { promptTokens: 1, completionTokens: 1 }, durationMs: 1 },
+      ],
+      interrupted: [],
+    } as unknown as SessionData;
+    fake.mocks.loadSession.mockResolvedValue(data);
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
+    render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
+    await chat.open('c');
+    await tick();
+    const [q1] = screen.getAllByTestId('msg-user');
+    // The messages hold plain buttons; nothing of theirs listens.
+    await fireEvent.click(q1.querySelector<HTMLElement>('[data-action="copy"]')!);
+    expect(writeText).toHaveBeenCalledWith('First?');
+    expect(q1.querySelector('[data-action="copy"]')!.textContent).toBe('Copied');
+    await fireEvent.click(screen.getAllByTestId('msg-assistant')[0].querySelector<HTMLElement>('[data-action="copy"]')!);
+    expect(writeText).toHaveBeenLastCalledWith('First answer');
+    // Only the last answer offers Regenerate.
+    expect(screen.getAllByTestId('regenerate')).toHaveLength(1);
+    await fireEvent.click(screen.getAllByTestId('msg-user')[0].querySelector<HTMLElement>('[data-action="edit"]')!);
+    const box = (await screen.findByTestId('edit-box')) as HTMLTextAreaElement;
+    expect(box.value).toBe('First?');
+    await fireEvent.input(box, { target: { value: 'First, again?' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(fake.mocks.send).toHaveBeenLastCalledWith(expect.objectContaining({ sessionId: 'c', text: 'First, again?', edit: 1 }));
+    expect(screen.queryByTestId('edit-box')).toBeNull();
+
+    cleanup();
+    const again = createChatStore(fake.api, { schedule: (fn) => fn() });
+    render(ChatView, { props: { chat: again, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
+    await again.open('c');
+    await tick();
+    await fireEvent.click(screen.getByTestId('regenerate'));
+    expect(fake.mocks.send).toHaveBeenLastCalledWith(expect.objectContaining({ sessionId: 'c', again: true }));
   });
 });

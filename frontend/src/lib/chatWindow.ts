@@ -23,7 +23,7 @@ export function itemLines(item: Item): number {
   if (item.kind === 'user') return 2 + textLines(item.text) + (item.images.length ? 6 : 0);
   let n = 2; // the foot and the gap below
   for (const p of item.parts) {
-    if (p.kind === 'text') n += textLines(p.text);
+    if (p.kind === 'text' || p.kind === 'reply') n += textLines(p.text);
     else if (p.kind === 'tool') n += p.result ? 3 : 2;
     else n += 2;
   }

@@ -1,8 +1,8 @@
 // CodeMirror 6 for the memory files: the Markdown editor (merge.ts adds the conflict's
 // side-by-side view). Loaded on first use (a dynamic import), so the chat window's bundle
 // does not carry the editor.
-import { EditorState, type Extension } from '@codemirror/state';
-import { EditorView, drawSelection, highlightSpecialChars, keymap, placeholder } from '@codemirror/view';
+import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Decoration, EditorView, drawSelection, highlightSpecialChars, keymap, placeholder, type DecorationSet } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { HighlightStyle, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { deleteMarkupBackward, insertNewlineContinueMarkup, markdownLanguage } from '@codemirror/lang-markdown';
@@ -78,8 +78,37 @@ export function setText(view: EditorView, text: string) {
   view.dispatch({ changes: { from: 0, to: cur.length, insert: text }, selection: { anchor: head } });
 }
 
+// The line a search landed on: marked until the text changes or another line is asked for.
+const markLine = StateEffect.define<number | null>();
+const foundLine = Decoration.line({ class: 'cm-found-line', attributes: { 'data-found': 'true' } });
+const found = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    for (const e of tr.effects) {
+      if (e.is(markLine)) return e.value === null ? Decoration.none : Decoration.set([foundLine.range(e.value)]);
+    }
+    return tr.docChanged ? Decoration.none : marks;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+const foundTheme = EditorView.theme({
+  '.cm-found-line': { backgroundColor: 'color-mix(in srgb, var(--accent) 16%, transparent)', boxShadow: 'inset 3px 0 var(--accent)' },
+});
+
+/** Puts the cursor at the start of line n (1-based, clamped), scrolls it to the middle and marks it. */
+export function goToLine(view: EditorView, n: number) {
+  const doc = view.state.doc;
+  const line = doc.line(Math.min(Math.max(1, Math.floor(n)), doc.lines));
+  view.dispatch({
+    selection: { anchor: line.from },
+    effects: [markLine.of(line.from), EditorView.scrollIntoView(line.from, { y: 'center' })],
+  });
+}
+
 export interface Editor {
   setText(text: string): void;
+  /** Shows line n (1-based) in the middle of the view, marked, with the cursor on it. */
+  goToLine?(n: number): void;
   focus(): void;
   destroy(): void;
 }
@@ -95,11 +124,12 @@ export function createEditor(opts: {
     parent: opts.parent,
     state: EditorState.create({
       doc: opts.text,
-      extensions: [base(opts.label), placeholder(opts.hint), onText(opts.onChange)],
+      extensions: [base(opts.label), placeholder(opts.hint), onText(opts.onChange), found, foundTheme],
     }),
   });
   return {
     setText: (text) => setText(view, text),
+    goToLine: (n) => goToLine(view, n),
     focus: () => view.focus(),
     destroy: () => view.destroy(),
   };

@@ -243,6 +243,7 @@ export namespace config {
 	    column?: number;
 	    msg: string;
 	    hint?: string;
+	    why?: i18n.Problem;
 	
 	    static createFrom(source: any = {}) {
 	        return new Problem(source);
@@ -255,7 +256,26 @@ export namespace config {
 	        this.column = source["column"];
 	        this.msg = source["msg"];
 	        this.hint = source["hint"];
+	        this.why = this.convertValues(source["why"], i18n.Problem);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -523,6 +543,38 @@ export namespace i18n {
 	        this.code = source["code"];
 	        this.args = source["args"];
 	    }
+	}
+	export class Problem {
+	    text: Message;
+	    hint?: Message[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = this.convertValues(source["text"], Message);
+	        this.hint = this.convertValues(source["hint"], Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -1717,6 +1769,8 @@ export namespace settings {
 	    allowedPaths: string[];
 	    theme: string;
 	    language: string;
+	    memoryWindow: number;
+	    recallEnabled: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1741,6 +1795,8 @@ export namespace settings {
 	        this.allowedPaths = source["allowedPaths"];
 	        this.theme = source["theme"];
 	        this.language = source["language"];
+	        this.memoryWindow = source["memoryWindow"];
+	        this.recallEnabled = source["recallEnabled"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1764,6 +1820,7 @@ export namespace settings {
 	export class Status {
 	    configFile: string;
 	    configError: string;
+	    configProblems?: config.Problem[];
 	    configWarnings: string[];
 	    workspace: string;
 	    workspaceError: string;
@@ -1793,6 +1850,7 @@ export namespace settings {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.configFile = source["configFile"];
 	        this.configError = source["configError"];
+	        this.configProblems = this.convertValues(source["configProblems"], config.Problem);
 	        this.configWarnings = source["configWarnings"];
 	        this.workspace = source["workspace"];
 	        this.workspaceError = source["workspaceError"];

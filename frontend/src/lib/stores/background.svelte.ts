@@ -1,6 +1,8 @@
 // The Settings view's "In the background" section: heartbeat, missed-run policy, close to
-// tray and launch at login. Each change is saved at once by its own binding; a refused
-// change goes back to the saved value and shows the backend's reason on its field.
+// tray and launch at login. Each change is saved at once by its own binding (Settings'
+// one save model, lib/stores/settings.svelte.ts); a refused change goes back to the saved
+// value and shows the backend's reason on its field; a bad interval stays in its field
+// until it is fixed. onResult tells Settings' status line.
 import { errText, type Api, type BackgroundSettings } from '../api';
 import type { FieldError } from './settings.svelte';
 
@@ -8,7 +10,10 @@ type BackgroundApi = Pick<Api, 'getBackgroundSettings' | 'setHeartbeat' | 'setMi
 
 export type BackgroundField = 'heartbeat' | 'missedRuns' | 'closeToTray' | 'launchAtLogin';
 
-export function createBackgroundStore(api: BackgroundApi) {
+export function createBackgroundStore(
+  api: BackgroundApi,
+  opts: { onResult?: (r: { saved: true } | { failed: string }) => void } = {},
+) {
   const s = $state({
     saved: null as BackgroundSettings | null,
     draft: null as BackgroundSettings | null,
@@ -39,10 +44,12 @@ export function createBackgroundStore(api: BackgroundApi) {
       await call();
       for (const k of keys) (saved as unknown as Record<string, unknown>)[k] = d[k];
       s.savedField = field;
+      opts.onResult?.({ saved: true });
       return true;
     } catch (err) {
       s.errors[field] = { text: errText(err) };
       for (const k of keys) (d as unknown as Record<string, unknown>)[k] = saved[k];
+      opts.onResult?.({ failed: errText(err) });
       return false;
     }
   }

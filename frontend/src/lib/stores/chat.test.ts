@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createChatStore } from './chat.svelte';
-import { applyEvent, newTurn, turnText, type Turn } from './turn';
+import { applyEvent, linesText, newTurn, turnText, type Turn } from './turn';
+import { setLocale, tm, type Message } from '../i18n.svelte';
 import { itemsFromSession } from './history';
 import { fakeApi } from '../../test-fixtures';
 import type { RunEvent } from '../api';
@@ -39,6 +40,45 @@ describe('turn assembly', () => {
     applyEvent(t, ev(2, 'run_finished', { status: 'error' }));
     expect(t.parts[0]).toEqual({ kind: 'error', code: 'unreachable', message: 'Ollama is not reachable', hint: 'start it' });
     expect(t.status).toBe('error');
+  });
+
+  it('keeps the codes of an error, its hints and its detail, and worded them in the UI language', () => {
+    const t = newTurn('r1');
+    applyEvent(t, ev(1, 'error', {
+      code: 'unreachable', message: 'cannot reach Ollama at http://h: dial tcp: refused', hint: 'Ollama is not running',
+      text: { code: 'error.ollama.unreachable', args: { host: 'http://h' } },
+      hintText: [{ code: 'error.hint.ollamaDown' }], detail: 'dial tcp: refused',
+    }));
+    expect(t.parts[0]).toMatchObject({ worded: { code: 'error.ollama.unreachable', args: { host: 'http://h' } },
+      hints: [{ code: 'error.hint.ollamaDown', args: {} }], detail: 'dial tcp: refused' });
+    try {
+      setLocale('zh-CN');
+      expect(tm((t.parts[0] as { worded: Message }).worded)).toBe('无法访问 http://h 上的 Ollama');
+      expect(linesText((t.parts[0] as { hints: Message[] }).hints, 'x')).toContain('ollama serve');
+    } finally {
+      setLocale('en');
+    }
+  });
+
+  it('takes a slash reply whole, one message a line, and words it in the UI language', () => {
+    const t = newTurn('r1');
+    applyEvent(t, ev(1, 'text_delta', {
+      text: 'Model: ollama/x\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.',
+      lines: [{ code: 'slash.model', args: { model: 'ollama/x' } }, { code: 'slash.model.usage' }],
+    }));
+    expect(t.parts).toHaveLength(1);
+    expect(t.parts[0]).toMatchObject({ kind: 'reply' });
+    expect(turnText(t)).toBe('Model: ollama/x\nSwitch with /model <provider>/<model>, e.g. /model ollama/qwen3:4b.');
+    try {
+      setLocale('zh-CN');
+      expect(turnText(t)).toBe('模型：ollama/x\n用 /model <provider>/<model> 切换，例如 /model ollama/qwen3:4b。');
+    } finally {
+      setLocale('en');
+    }
+    // A code this build does not know: the English the backend sent.
+    const u = newTurn('r2');
+    applyEvent(u, ev(1, 'text_delta', { text: 'Hello', lines: [{ code: 'slash.nope' }] }));
+    expect(turnText(u)).toBe('Hello');
   });
 });
 

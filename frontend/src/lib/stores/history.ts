@@ -114,6 +114,7 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
     }
   }
   const runs = s.runs ?? [];
+  const counted = new Set<Turn>();
   for (const [ri, r] of runs.entries()) {
     let turn = turns.get(r.runId);
     if (!turn) {
@@ -130,9 +131,13 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
       turns.set(r.runId, turn);
     }
     turn.status = (r.status || 'ok') as TurnStatus;
-    turn.durationMs = r.durationMs;
-    turn.promptTokens = r.usage?.promptTokens ?? 0;
-    turn.completionTokens = r.usage?.completionTokens ?? 0;
+    // A stopped answer that went on (Continue) is one turn of two runs: its figures are
+    // their sums, as they were shown live under the two parts.
+    const first = !counted.has(turn);
+    counted.add(turn);
+    turn.durationMs = (first ? 0 : turn.durationMs) + r.durationMs;
+    turn.promptTokens = (first ? 0 : turn.promptTokens) + (r.usage?.promptTokens ?? 0);
+    turn.completionTokens = (first ? 0 : turn.completionTokens) + (r.usage?.completionTokens ?? 0);
     if (r.status === 'error' && r.error) turn.parts.push({ kind: 'error', code: 'error', message: r.error, hint: '' });
   }
   const interrupted = (s.interrupted ?? []).length > 0;

@@ -80,6 +80,8 @@ export function createMemoryStore(api: MemoryApi) {
     loaded: false,
     listError: '',
     current: '',
+    /** A line to show in the current file (a search hit), with a number per request. */
+    line: null as { path: string; line: number; seq: number } | null,
     docs: {} as Record<string, MemoryDoc>,
     query: '',
     results: null as MemoryResults | null,
@@ -110,9 +112,11 @@ export function createMemoryStore(api: MemoryApi) {
     }
   }
 
-  async function open(path: string) {
+  /** Opens path in the editor; with line (1-based), shows that line marked (a search hit). */
+  async function open(path: string, line?: number) {
     watch();
     s.current = path;
+    s.line = line ? { path, line, seq: (s.line?.seq ?? 0) + 1 } : null;
     if (s.docs[path]?.loaded) {
       // A draft or a clean copy: pick up a change that happened while it was not shown.
       void check(path);
@@ -310,6 +314,10 @@ export function createMemoryStore(api: MemoryApi) {
     },
     get current() {
       return s.current;
+    },
+    /** The line to show in path, if a search asked for one. */
+    lineIn(path: string): { line: number; seq: number } | null {
+      return s.line?.path === path ? { line: s.line.line, seq: s.line.seq } : null;
     },
     /** The document shown in the editor, if any. */
     get doc(): MemoryDoc | undefined {

@@ -168,3 +168,17 @@ describe('memory store', () => {
     expect(store.results).toBeNull();
   });
 });
+
+describe('memory store: a search hit', () => {
+  it('opens the file with the line to show, for that file only, a new number per request', async () => {
+    const fake = fakeMemory({ [M]: '# Memory\n- a\n- b\n' });
+    const store = createMemoryStore(fake.api);
+    await store.open(M, 3);
+    expect(store.lineIn(M)).toEqual({ line: 3, seq: 1 });
+    expect(store.lineIn('memory/HISTORY.md')).toBeNull();
+    await store.open(M, 3);
+    expect(store.lineIn(M)).toEqual({ line: 3, seq: 2 });
+    await store.open(M);
+    expect(store.lineIn(M)).toBeNull();
+  });
+});

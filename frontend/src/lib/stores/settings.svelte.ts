@@ -1,5 +1,8 @@
-// The Settings view's draft: checked as it is edited (messages beside each field), then
-// saved through the backend, whose own problems land on the same fields.
+// The Settings view's one save model: a change is saved as soon as it is made — a switch
+// or a list at once, a typed value when the field is left or Enter is pressed. A value
+// that is not right stays in its field with what to do, is not saved, and keeps nothing
+// else from saving; it is saved as soon as it is fixed. Nothing typed is lost, not even
+// when the view is left and opened again. One status line says what happened.
 import { errText, type Api, type Settings } from '../api';
 
 /** A field's problem: an i18n key with its parameters, or a message from the backend. */
@@ -10,6 +13,17 @@ export interface FieldError {
 }
 
 export type Errors = Record<string, FieldError>;
+
+/** What the status line says: saving, saved (now), a value waits to be fixed, or the save failed. */
+export type SaveState =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved'; later: boolean; at: number }
+  | { kind: 'invalid'; fields: string[] }
+  | { kind: 'failed'; text: string };
+
+/** The parts of Settings saved as one: a field, or a provider with its URL and key. */
+export type Group = keyof Settings;
 
 const isURL = (s: string) => {
   try {
@@ -34,8 +48,10 @@ export function validate(s: Settings): Errors {
   int('maxTokens', s.maxTokens, 1);
   if (!e.contextTokens && !e.maxTokens && s.maxTokens >= s.contextTokens)
     e.maxTokens = { key: 'settings.err.maxTokens', params: { max: s.contextTokens } };
-  if (!(s.temperature >= 0 && s.temperature <= 2)) e.temperature = { key: 'settings.err.range', params: { min: 0, max: 2 } };
+  if (typeof s.temperature !== 'number' || !(s.temperature >= 0 && s.temperature <= 2))
+    e.temperature = { key: 'settings.err.range', params: { min: 0, max: 2 } };
   int('maxToolIterations', s.maxToolIterations, 1, 1000);
+  if (s.memoryWindow !== undefined) int('memoryWindow', s.memoryWindow, 2);
   const host = s.ollamaHost.trim();
   if (host && /\s/.test(host)) e.ollamaHost = { key: 'settings.err.host' };
   if (s.openai.apiBase.trim() && !isURL(s.openai.apiBase.trim())) e['openai.apiBase'] = { key: 'settings.err.url' };
@@ -56,8 +72,14 @@ export function fieldFor(configKey: string, s: Settings): string {
   const direct: Record<string, string> = {
     'providers.ollama.host': 'ollamaHost',
     'providers.openai.apiBase': 'openai.apiBase',
+    'providers.openai.apiKey': 'openai.apiBase',
     'agents.defaults.workspace': 'workspace',
+    'agents.defaults.recallBlock.enabled': 'recallEnabled',
     'tools.allowedPaths': 'allowedPaths',
+    'tools.exec.enabled': 'execEnabled',
+    'tools.web.offline': 'webOffline',
+    'tools.restrictToWorkspace': 'restrictToWorkspace',
+    localOnly: 'localOnly',
     'ui.theme': 'theme',
     'ui.language': 'language',
   };
@@ -72,63 +94,169 @@ export function fieldFor(configKey: string, s: Settings): string {
   return '_form';
 }
 
-export function createSettingsStore(api: Pick<Api, 'getSettings' | 'saveSettings'>, onSaved?: (s: Settings) => void) {
+/** The group a field's error belongs to ('custom.0.name' → 'custom'). */
+export function groupOf(field: string): Group | '' {
+  const g = field.split('.')[0];
+  return g === '_form' ? '' : (g as Group);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const copy = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+
+/** The groups of draft that differ from saved. */
+export function pendingGroups(draft: Settings, saved: Settings): Group[] {
+  return (Object.keys(draft) as Group[]).filter((g) => !same(draft[g], saved[g]));
+}
+
+/**
+ * What can be saved now: saved with every changed group of draft that is valid. A
+ * change that breaks a rule across fields (a context size below the reply limit) is
+ * left out too, the one just made first.
+ */
+export function saveable(draft: Settings, saved: Settings, last: Group | '' = ''): Settings {
+  const bad = new Set(Object.keys(validate(draft)).map(groupOf));
+  const was = new Set(Object.keys(validate(saved)));
+  const cand = copy(saved);
+  const take = pendingGroups(draft, saved).filter((g) => !bad.has(g));
+  for (const g of take) (cand as unknown as Record<string, unknown>)[g] = copy(draft[g]);
+  for (let i = 0; i <= take.length; i++) {
+    const fresh = Object.keys(validate(cand)).filter((k) => !was.has(k));
+    if (fresh.length === 0) break;
+    const own = fresh.map(groupOf).find((g) => g && take.includes(g));
+    const undo = own || (last && take.includes(last) ? last : take[take.length - 1]);
+    if (!undo) break;
+    (cand as unknown as Record<string, unknown>)[undo] = copy(saved[undo]);
+    take.splice(take.indexOf(undo), 1);
+  }
+  return cand;
+}
+
+/** The settings as the backend keeps them after a save: keys are never sent back. */
+function afterSave(s: Settings): Settings {
+  const out = copy(s);
+  for (const c of out.custom) {
+    c.keySet = (c.keySet || !!c.apiKey) && !c.clearKey;
+    c.apiKey = '';
+    c.clearKey = false;
+  }
+  out.openai.keySet = (out.openai.keySet || !!out.openai.apiKey) && !out.openai.clearKey;
+  out.openai.apiKey = '';
+  out.openai.clearKey = false;
+  return out;
+}
+
+export function createSettingsStore(
+  api: Pick<Api, 'getSettings' | 'saveSettings'>,
+  onSaved?: (s: Settings) => void,
+  opts: { now?: () => number } = {},
+) {
+  const now = opts.now ?? Date.now;
   const st = $state({
     draft: null as Settings | null,
-    saved: '' as string, // JSON of the last loaded/saved settings, for the dirty check
+    saved: null as Settings | null,
     serverErrors: {} as Errors,
-    saving: false,
-    message: '',
+    /** Fields of a new custom provider are checked once they were left (not while empty). */
+    touched: [] as string[],
+    state: { kind: 'idle' } as SaveState,
     error: '',
   });
+  let running: Promise<boolean> | null = null;
+  let again = false;
 
   async function load() {
     try {
       const s = await api.getSettings();
       s.custom ??= [];
       s.allowedPaths ??= [];
-      st.draft = s;
-      st.saved = JSON.stringify(s);
-      st.serverErrors = {};
+      // A value not saved yet (a bad one waiting to be fixed) survives leaving the view.
+      const old = st.draft && st.saved ? pendingGroups(st.draft, st.saved) : [];
+      const draft = copy(s);
+      for (const g of old) (draft as unknown as Record<string, unknown>)[g] = copy(st.draft![g]);
+      st.saved = s;
+      st.draft = draft;
       st.error = '';
     } catch (err) {
       st.error = errText(err);
     }
   }
 
-  async function save() {
-    const d = st.draft;
-    if (!d || Object.keys(validate(d)).length > 0) return false;
-    st.saving = true;
-    st.message = '';
-    st.serverErrors = {};
+  function visibleErrors(): Errors {
+    if (!st.draft) return {};
+    const all = validate(st.draft);
+    for (const k of Object.keys(all)) if (k.startsWith('custom.') && !st.touched.includes(k)) delete all[k];
+    return { ...all, ...st.serverErrors };
+  }
+
+  function refreshState() {
+    if (!st.draft || !st.saved || st.state.kind === 'saving') return;
+    const waiting = pendingGroups(st.draft, st.saved);
+    if (waiting.length && Object.keys(visibleErrors()).some((k) => waiting.includes(groupOf(k) as Group))) {
+      st.state = { kind: 'invalid', fields: Object.keys(visibleErrors()) };
+    } else if (st.state.kind === 'invalid') {
+      st.state = { kind: 'idle' };
+    }
+  }
+
+  /**
+   * Saves what can be saved of the draft. field is the one just changed (it is now
+   * checked even if it is a new provider's); the save runs once at a time, and a change
+   * made meanwhile is saved right after.
+   */
+  async function commit(field = ''): Promise<boolean> {
+    if (field && !st.touched.includes(field)) st.touched.push(field);
+    const g = groupOf(field);
+    if (g) for (const k of Object.keys(st.serverErrors)) if (groupOf(k) === g) delete st.serverErrors[k];
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = run(g);
     try {
-      const plain = JSON.parse(JSON.stringify(d)) as Settings;
-      const res = await api.saveSettings(plain);
+      return await running;
+    } finally {
+      running = null;
+      if (again) {
+        again = false;
+        void commit();
+      }
+    }
+  }
+
+  async function run(last: Group | ''): Promise<boolean> {
+    const d = st.draft;
+    const saved = st.saved;
+    if (!d || !saved) return false;
+    const cand = saveable(d, saved, last);
+    if (same(cand, saved)) {
+      refreshState();
+      return false;
+    }
+    st.state = { kind: 'saving' };
+    try {
+      const res = await api.saveSettings(copy(cand));
       if (!res.saved) {
         const errs: Errors = {};
         for (const p of res.problems ?? []) {
-          errs[fieldFor(p.key ?? '', d)] = { text: p.hint ? `${p.msg} (${p.hint})` : p.msg };
+          errs[fieldFor(p.key ?? '', d)] = { text: p.hint ? `${p.msg} — ${p.hint}` : p.msg };
         }
-        st.serverErrors = errs;
+        st.serverErrors = { ...st.serverErrors, ...errs };
+        st.state = { kind: 'invalid', fields: Object.keys(errs) };
         return false;
       }
-      for (const c of plain.custom) {
-        c.keySet = c.keySet || !!c.apiKey;
-        c.apiKey = '';
+      const kept = afterSave(cand);
+      st.saved = kept;
+      // The draft drops the keys just stored, as the backend will never send them again.
+      for (const k of ['openai', 'custom'] as const) {
+        if (same(d[k], cand[k])) (d as unknown as Record<string, unknown>)[k] = copy(kept[k]);
       }
-      plain.openai.keySet = plain.openai.keySet || !!plain.openai.apiKey;
-      plain.openai.apiKey = '';
-      st.draft = plain;
-      st.saved = JSON.stringify(plain);
-      st.message = res.notice ? 'savedLater' : 'saved';
-      onSaved?.(plain);
+      st.state = { kind: 'saved', later: !!res.notice, at: now() };
+      st.error = '';
+      refreshState();
+      onSaved?.(kept);
       return true;
     } catch (err) {
-      st.error = errText(err);
+      st.state = { kind: 'failed', text: errText(err) };
       return false;
-    } finally {
-      st.saving = false;
     }
   }
 
@@ -137,25 +265,24 @@ export function createSettingsStore(api: Pick<Api, 'getSettings' | 'saveSettings
       return st.draft;
     },
     get errors(): Errors {
-      return st.draft ? { ...validate(st.draft), ...st.serverErrors } : {};
+      return visibleErrors();
     },
-    get dirty() {
-      return !!st.draft && JSON.stringify(st.draft) !== st.saved;
+    /** Groups changed and not saved (a bad value waits to be fixed, or a save runs). */
+    get pending(): Group[] {
+      return st.draft && st.saved ? pendingGroups(st.draft, st.saved) : [];
     },
-    get saving() {
-      return st.saving;
-    },
-    get message() {
-      return st.message;
+    get state(): SaveState {
+      return st.state;
     },
     get error() {
       return st.error;
     },
-    clearServerError(field: string) {
-      delete st.serverErrors[field];
+    /** Another part of Settings (background, approvals) saved or failed: the one status line says so. */
+    report(r: { saved: true } | { failed: string }) {
+      st.state = 'saved' in r ? { kind: 'saved', later: false, at: now() } : { kind: 'failed', text: r.failed };
     },
     load,
-    save,
+    commit,
   };
 }
 

@@ -3,11 +3,8 @@
 import { errText, type Api, type Skill } from '../api';
 
 export interface SkillsOptions {
-  /**
-   * Opens a SKILL.md in the editor. The memory sidebar's editor is wired in here; until it
-   * is, openSkill only records the path, which the view shows.
-   */
-  open?: (path: string) => void;
+  /** Opens a workspace file (skills/<name>/SKILL.md) in the memory editor. */
+  open?: (location: string) => void;
 }
 
 /** What an unavailable skill lacks, as words: "bin: ffmpeg, env: KEY". */
@@ -15,7 +12,7 @@ export function missing(s: Skill): string {
   return [...(s.missingBins ?? []).map((b) => `bin: ${b}`), ...(s.missingEnv ?? []).map((e) => `env: ${e}`)].join(', ');
 }
 
-export function createSkillsStore(api: Pick<Api, 'listSkills' | 'setSkillEnabled'>, opts: SkillsOptions = {}) {
+export function createSkillsStore(api: Pick<Api, 'listSkills' | 'setSkillEnabled' | 'customizeSkill'>, opts: SkillsOptions = {}) {
   const s = $state({ list: [] as Skill[], loaded: false, loading: false, error: '', busy: '', opened: '' });
 
   async function refresh() {
@@ -51,10 +48,23 @@ export function createSkillsStore(api: Pick<Api, 'listSkills' | 'setSkillEnabled
     }
   }
 
-  /** "Open in the editor": hands the SKILL.md path to the editor (see SkillsOptions.open). */
-  function openSkill(path: string) {
-    s.opened = path;
-    opts.open?.(path);
+  /**
+   * "Open in editor": a workspace skill opens as it is; a built-in is first copied to
+   * skills/<name>/SKILL.md, a copy to customise that then replaces the built-in.
+   */
+  async function openSkill(name: string) {
+    const was = s.list.find((x) => x.name === name);
+    try {
+      const location = await api.customizeSkill(name);
+      s.error = '';
+      s.opened = was?.source === 'builtin' ? location : '';
+      opts.open?.(location);
+      if (was?.source === 'builtin') void refresh();
+      return true;
+    } catch (err) {
+      s.error = errText(err);
+      return false;
+    }
   }
 
   return {
@@ -73,7 +83,7 @@ export function createSkillsStore(api: Pick<Api, 'listSkills' | 'setSkillEnabled
     get busy() {
       return s.busy;
     },
-    /** the path last asked to open */
+    /** Where the last built-in opened was copied to ('' for none). */
     get opened() {
       return s.opened;
     },

@@ -7,7 +7,11 @@ const skill = (over: Partial<Skill> = {}): Skill =>
     path: '/ws/.hearth/skills/memory/SKILL.md', location: '.hearth/skills/memory/SKILL.md', ...over }) as Skill;
 
 function fake(list: Skill[]) {
-  return { listSkills: vi.fn(async () => list), setSkillEnabled: vi.fn(async () => {}) };
+  return {
+    listSkills: vi.fn(async () => list),
+    setSkillEnabled: vi.fn(async () => {}),
+    customizeSkill: vi.fn(async (name: string) => `skills/${name}/SKILL.md`),
+  };
 }
 
 describe('skills store', () => {
@@ -34,12 +38,21 @@ describe('skills store', () => {
     expect(await store.setEnabled('nope', true)).toBe(false);
   });
 
-  it('hands a SKILL.md to the editor and remembers the path', () => {
+  it('opens a built-in as a copy to customise, and a workspace skill as it is', async () => {
     const open = vi.fn();
-    const store = createSkillsStore(fake([]), { open });
-    store.openSkill('/ws/skills/x/SKILL.md');
-    expect(open).toHaveBeenCalledWith('/ws/skills/x/SKILL.md');
-    expect(store.opened).toBe('/ws/skills/x/SKILL.md');
+    const api = fake([skill(), skill({ name: 'video', source: 'workspace', location: 'skills/video/SKILL.md' })]);
+    const store = createSkillsStore(api, { open });
+    await store.refresh();
+    expect(await store.openSkill('memory')).toBe(true);
+    expect(api.customizeSkill).toHaveBeenCalledWith('memory');
+    expect(open).toHaveBeenLastCalledWith('skills/memory/SKILL.md');
+    expect(store.opened).toBe('skills/memory/SKILL.md');
+    expect(await store.openSkill('video')).toBe(true);
+    expect(open).toHaveBeenLastCalledWith('skills/video/SKILL.md');
+    expect(store.opened).toBe('');
+    api.customizeSkill.mockRejectedValueOnce('customize skill "x": no such skill');
+    expect(await store.openSkill('x')).toBe(false);
+    expect(store.error).toMatch(/no such skill/);
   });
 
   it('shows a list error', async () => {

@@ -1,7 +1,7 @@
 // Assembling one assistant turn from its run's events (backend/event/run.go). Pure:
 // the chat store batches events and applies them here once per animation frame.
 import type { RunEvent } from '../api';
-import type { Message } from '../i18n.svelte';
+import { tm, type Message } from '../i18n.svelte';
 
 export type Part =
   | { kind: 'text'; text: string }
@@ -20,7 +20,18 @@ export type Part =
       why?: Message;
     }
   | { kind: 'notice'; level: string; message: string; code?: string; args?: Record<string, string> }
-  | { kind: 'error'; code: string; message: string; hint: string };
+  /** A slash command's reply: plain text, one backend message a line (text is the English). */
+  | { kind: 'reply'; text: string; lines: Message[] }
+  | {
+      kind: 'error';
+      code: string;
+      message: string;
+      hint: string;
+      /** The message and hint as backend codes, and what their cause said beside them. */
+      worded?: Message;
+      hints?: Message[];
+      detail?: string;
+    };
 
 /** The approval of one tool call: requested (the card waits), allowed or denied. */
 export interface Approval {
@@ -65,6 +76,8 @@ export interface Turn {
   pager?: Pager;
   /** The index of the stored message it starts at (loaded from history). */
   first?: number;
+  /** The slash command this turn answers: its reply is plain text, not Markdown. */
+  command?: string;
 }
 
 export interface UserItem {
@@ -117,6 +130,12 @@ const strings = (v: unknown): Record<string, string> =>
     ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'))
     : {};
 
+/** Backend messages ({code, args}) from an event's field; anything else is dropped. */
+const messages = (v: unknown): Message[] =>
+  Array.isArray(v)
+    ? v.filter((m) => m && typeof m === 'object' && typeof m.code === 'string').map((m) => ({ code: m.code, args: strings(m.args) }))
+    : [];
+
 /** Applies one event to turn (in place). */
 export function applyEvent(turn: Turn, ev: RunEvent): void {
   if (ev.seq && ev.seq <= turn.seq) return;
@@ -125,9 +144,11 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
     case 'run_started':
       turn.model = str(ev.model);
       turn.status = 'running';
+      if (ev.command) turn.command = str(ev.command);
       break;
     case 'text_delta':
-      appendText(turn, 'text', str(ev.text));
+      if (Array.isArray(ev.lines)) turn.parts.push({ kind: 'reply', text: str(ev.text), lines: messages(ev.lines) });
+      else appendText(turn, 'text', str(ev.text));
       break;
     case 'reasoning_delta':
       appendText(turn, 'reasoning', str(ev.text));
@@ -178,7 +199,15 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       turn.parts.push({ kind: 'notice', level: str(ev.level), message: str(ev.message), code: str(ev.code), args: strings(ev.args) });
       break;
     case 'error':
-      turn.parts.push({ kind: 'error', code: str(ev.code), message: str(ev.message), hint: str(ev.hint) });
+      turn.parts.push({
+        kind: 'error',
+        code: str(ev.code),
+        message: str(ev.message),
+        hint: str(ev.hint),
+        worded: messages([ev.text])[0],
+        hints: ev.hintText ? messages(ev.hintText) : undefined,
+        detail: str(ev.detail) || undefined,
+      });
       break;
     case 'run_finished':
       turn.status = (str(ev.status) || 'ok') as TurnStatus;
@@ -210,8 +239,13 @@ export function waitingCalls(items: Item[]): { runId: string; part: Extract<Part
 
 /** The turn's answer text (what Copy copies). */
 export function turnText(turn: Turn): string {
-  return turn.parts
-    .filter((p) => p.kind === 'text')
-    .map((p) => (p as { text: string }).text)
-    .join('');
+  return turn.parts.map((p) => (p.kind === 'text' ? p.text : p.kind === 'reply' ? linesText(p.lines, p.text) : '')).join('');
+}
+
+/**
+ * Backend messages, one a line, in the UI language: a slash reply, an error's hints.
+ * english (what the backend sent beside them) stands in when a code is unknown.
+ */
+export function linesText(lines: Message[], english: string): string {
+  return lines.length && lines.every((l) => tm(l) !== l.code) ? lines.map((l) => tm(l)).join('\n') : english;
 }

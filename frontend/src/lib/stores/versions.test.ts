@@ -128,3 +128,24 @@ describe('chat versions', () => {
     expect(fake.mocks.setChatModel).toHaveBeenCalledWith('c', 'ollama/qwen3:4b');
   });
 });
+
+describe('token counts under a reply', () => {
+  it('are the sum of both runs when a stopped answer went on, as shown live', () => {
+    const data = {
+      id: 's',
+      title: '',
+      model: '',
+      messages: [u('Story?', 'r1'), a('Once upon', 'r1'), a('a time.', 'r2')],
+      runs: [
+        { runId: 'r1', status: 'cancelled', usage: { promptTokens: 400, completionTokens: 10 }, durationMs: 1500 },
+        { runId: 'r2', status: 'ok', usage: { promptTokens: 700, completionTokens: 5 }, durationMs: 500 },
+      ],
+      interrupted: [],
+    } as unknown as SessionData;
+    const items = itemsWithVersions(data).items;
+    expect(items).toHaveLength(2);
+    const turn = items[1] as Turn;
+    expect(turnText(turn)).toBe('Once upon a time.');
+    expect([turn.promptTokens, turn.completionTokens, turn.durationMs]).toEqual([1100, 15, 2000]);
+  });
+});

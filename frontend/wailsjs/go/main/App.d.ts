@@ -43,6 +43,8 @@ export function ChooseFolder(arg1:string):Promise<string>;
 
 export function ContinueRun(arg1:string):Promise<string>;
 
+export function CustomizeSkill(arg1:string):Promise<string>;
+
 export function DecideMemoryHunk(arg1:string,arg2:number,arg3:string,arg4:string,arg5:boolean):Promise<memory.Proposal>;
 
 export function DeleteModel(arg1:string):Promise<void>;

@@ -50,6 +50,10 @@ export function ContinueRun(arg1) {
   return window['go']['main']['App']['ContinueRun'](arg1);
 }
 
+export function CustomizeSkill(arg1) {
+  return window['go']['main']['App']['CustomizeSkill'](arg1);
+}
+
 export function DecideMemoryHunk(arg1, arg2, arg3, arg4, arg5) {
   return window['go']['main']['App']['DecideMemoryHunk'](arg1, arg2, arg3, arg4, arg5);
 }
