@@ -90,7 +90,10 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
-	return &Ollama{client: api.NewClient(host, hc), stream: newChatStream(chatClient(hc)), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
+	// One transport for the chats and the other calls: one pool of idle
+	// connections to the server, not two.
+	hc = chatClient(hc)
+	return &Ollama{client: api.NewClient(host, hc), stream: newChatStream(hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
 
 // Host is the resolved server address.
