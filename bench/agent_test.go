@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,6 +30,11 @@ import (
 type proc struct {
 	cpu, wall time.Duration
 	maxRSS    int64 // bytes
+	// The largest anonymous and file-backed parts of the resident set seen while the
+	// process ran (sampled every millisecond): anonymous memory is what the process
+	// allocated (Go's heap, stacks, the runtime's own), file-backed memory is the pages of
+	// the binary and libraries it mapped, which is about the same for `hearth version`.
+	peakAnon, peakFile int64 // bytes
 }
 
 // home is a prepared $HOME for `hearth`: config, workspace and (after the warm-up run) the
@@ -133,17 +139,74 @@ func (h *home) run(b *testing.B, bin, dir string, args ...string) proc {
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	var peak func() (int64, int64)
+	if err == nil {
+		peak = watchRSS(cmd.Process.Pid)
+		err = cmd.Wait()
+	}
 	wall := time.Since(start)
 	if err != nil {
 		b.Fatalf("hearth %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return proc{
+	p := proc{
 		cpu:    time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
 		wall:   wall,
 		maxRSS: ru.Maxrss * 1024,
 	}
+	p.peakAnon, p.peakFile = peak()
+	return p
+}
+
+// watchRSS samples RssAnon and RssFile of process pid every millisecond until it is
+// gone; the returned function waits for that and gives the largest of each, in bytes.
+func watchRSS(pid int) func() (anon, file int64) {
+	done := make(chan struct{})
+	var anon, file int64
+	go func() {
+		defer close(done)
+		path := fmt.Sprintf("/proc/%d/status", pid)
+		for {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return
+			}
+			a, f, zombie := statusRSS(data)
+			if zombie {
+				return // exited: its memory is gone, the figures with it
+			}
+			anon, file = max(anon, a), max(file, f)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	return func() (int64, int64) { <-done; return anon, file }
+}
+
+// statusRSS reads RssAnon and RssFile (bytes) from a /proc/PID/status.
+func statusRSS(data []byte) (anon, file int64, zombie bool) {
+	for line := range strings.Lines(string(data)) {
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(val)
+		if len(fields) == 0 {
+			continue
+		}
+		switch key {
+		case "State":
+			zombie = fields[0] == "Z" || fields[0] == "X"
+		case "RssAnon", "RssFile":
+			kb, _ := strconv.ParseInt(fields[0], 10, 64)
+			if key == "RssAnon" {
+				anon = kb * 1024
+			} else {
+				file = kb * 1024
+			}
+		}
+	}
+	return anon, file, zombie
 }
 
 func mustWrite(b *testing.B, path, content string) {
@@ -170,6 +233,12 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
+func medianInt(xs []int64) int64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
 // slope is the least-squares slope of ys over xs, per unit of x.
 func slope(xs []int, ys []time.Duration) time.Duration {
 	var sx, sy, sxx, sxy float64
@@ -186,8 +255,8 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // BenchmarkToolRounds: one `hearth agent -m` turn in which the model calls read_file 0, 10,
 // 20, 40 and 80 times before it answers. Reported: CPU and wall time per tool round (the
 // slope over those turns, so start-up cancels out), the whole turn's CPU at 0 and 80
-// rounds, and the peak resident memory of the 80-round turn. Targets: CPU per round ≤ 1 ms;
-// peak memory of the 80-round turn ≤ 25 MB.
+// rounds, and the peak resident memory of the 80-round turn, with its anonymous and
+// file-backed parts. Targets: CPU per round ≤ 1 ms; peak memory of the 80-round turn ≤ 25 MB.
 func BenchmarkToolRounds(b *testing.B) {
 	bin := binary(b, "HEARTH_BIN")
 	m := startModel(b)
@@ -195,7 +264,7 @@ func BenchmarkToolRounds(b *testing.B) {
 	rounds := []int{0, 10, 20, 40, 80}
 	cpu := make([][]time.Duration, len(rounds))
 	wall := make([][]time.Duration, len(rounds))
-	var peak []int64
+	var peak, anon, file []int64
 	turn := 0
 	for b.Loop() {
 		for k := range rounds {
@@ -208,7 +277,7 @@ func BenchmarkToolRounds(b *testing.B) {
 			p := h.run(b, bin, h.copy(b), "agent", "-m", "What do my notes say?")
 			cpu[i], wall[i] = append(cpu[i], p.cpu), append(wall[i], p.wall)
 			if rounds[i] == 80 {
-				peak = append(peak, p.maxRSS)
+				peak, anon, file = append(peak, p.maxRSS), append(anon, p.peakAnon), append(file, p.peakFile)
 			}
 		}
 		turn++
@@ -217,12 +286,13 @@ func BenchmarkToolRounds(b *testing.B) {
 	for i := range rounds {
 		mc[i], mw[i] = median(cpu[i]), median(wall[i])
 	}
-	slices.Sort(peak)
 	b.ReportMetric(ms(slope(rounds, mc)), "cpu-ms/round")
 	b.ReportMetric(ms(slope(rounds, mw)), "wall-ms/round")
 	b.ReportMetric(ms(mc[0]), "cpu-ms@0")
 	b.ReportMetric(ms(mc[len(mc)-1]), "cpu-ms@80")
-	b.ReportMetric(float64(peak[len(peak)/2])/1e6, "peak-MB@80")
+	b.ReportMetric(float64(medianInt(peak))/1e6, "peak-MB@80")
+	b.ReportMetric(float64(medianInt(anon))/1e6, "anon-MB@80")
+	b.ReportMetric(float64(medianInt(file))/1e6, "file-MB@80")
 	b.ReportMetric(0, "ns/op")
 }
 

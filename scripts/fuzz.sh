@@ -22,6 +22,7 @@ targets=(
   "./backend/agent/prompt FuzzShortTool"
   "./backend/memory FuzzTokenize"
   "./backend/memory FuzzInboxProposal"
+  "./backend/llm FuzzChatEncoder"
 )
 for x in "${targets[@]}"; do
   set -- $x

@@ -168,7 +168,9 @@ do_uninstall() {
       echo "  removed the launch-at-login entry $autostart"
     fi
     local cache=${XDG_CACHE_HOME:-$HOME/.cache}/hearth
-    rm -rf "$cache/desktop" "$cache/WebKitCache"
+    # WebKit keeps its HTTP cache in WebKitCache and, once a page opens the Cache API
+    # storage, a salt in CacheStorage.
+    rm -rf "$cache/desktop" "$cache/WebKitCache" "$cache/CacheStorage"
     rmdir "$cache" 2>/dev/null || true
   fi
   echo "Uninstalled Hearth from $bindir, $datadir and $mandir (settings, chats and memory are kept)."

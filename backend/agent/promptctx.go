@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -122,11 +123,10 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	if err != nil {
 		return out, OverflowError(err, in)
 	}
-	out.Messages = make([]llm.Message, 0, len(fit.Messages)+1)
+	out.Messages = fit.Messages // Fit's own copy, with room for the system prompt
 	if system != "" {
-		out.Messages = append(out.Messages, llm.Message{Role: llm.RoleSystem, Content: system})
+		out.Messages = slices.Insert(out.Messages, 0, llm.Message{Role: llm.RoleSystem, Content: system})
 	}
-	out.Messages = append(out.Messages, fit.Messages...)
 	// The turns the window keeps but that could not fit are left out as Fit
 	// would have left them.
 	for _, m := range in.History[cut:reach] {

@@ -264,3 +264,74 @@ func TestRunEndSyncs(t *testing.T) {
 		t.Errorf("%d files still unsynced after the run ended", n)
 	}
 }
+
+// The day's file stays open between writes of a run; a file removed or
+// replaced in between is written anew at its path, as when every write
+// opened it, and the next day gets its own file.
+func TestWriteFollowsTheFileAtItsPath(t *testing.T) {
+	day := time.Date(2026, 11, 23, 10, 0, 0, 0, time.Local)
+	l, c, dir := newLog(t, day)
+	path := filepath.Join(dir, "2026-11-23.jsonl")
+	write := func(call string) {
+		t.Helper()
+		if err := l.Write(Entry{CallID: call, Tool: "read_file", OK: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := func(p string) []string {
+		t.Helper()
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var e Entry
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			out = append(out, e.CallID)
+		}
+		return out
+	}
+	write("c1")
+	write("c2")
+	if got := calls(path); strings.Join(got, ",") != "c1,c2" {
+		t.Fatalf("after two writes: %v", got)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	write("c3")
+	if got := calls(path); strings.Join(got, ",") != "c3" {
+		t.Fatalf("after the file was removed: %v", got)
+	}
+	if err := os.Rename(path, path+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	write("c4")
+	if got := calls(path); strings.Join(got, ",") != "c4" {
+		t.Fatalf("after the file was replaced: %v", got)
+	}
+	if got := calls(path + ".old"); strings.Join(got, ",") != "c3" {
+		t.Fatalf("the replaced file was written to: %v", got)
+	}
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	write("c5") // opened again after Sync closed it
+	c.set(day.AddDate(0, 0, 1))
+	write("c6")
+	if got := calls(path); strings.Join(got, ",") != "c4,c5" {
+		t.Fatalf("today's file: %v", got)
+	}
+	if got := calls(filepath.Join(dir, "2026-11-24.jsonl")); strings.Join(got, ",") != "c6" {
+		t.Fatalf("the next day's file: %v", got)
+	}
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+}

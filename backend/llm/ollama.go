@@ -311,5 +311,10 @@ func toOllamaMessages(msgs []Message) ([]api.Message, error) {
 func defaultHTTPClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	// A request body that fits the connection's write buffer goes out in
+	// one write from it; a larger one is copied through a fresh buffer of up
+	// to 32 kB for every request (net.TCPConn.ReadFrom). A turn's requests
+	// are tens of kB: one 64 kB buffer per connection instead.
+	t.WriteBufferSize = 64 << 10
 	return &http.Client{Transport: t}
 }

@@ -12,12 +12,11 @@ import (
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
-
-	"hearth/backend/i18n"
 )
 
 // Hearth streams /api/chat itself instead of through api.Client.Chat: that client
@@ -42,6 +41,9 @@ const readBufferBytes = 16 << 10
 type chatStream struct {
 	hc      *http.Client
 	readers sync.Pool // *bufio.Reader
+
+	lastBody atomic.Int64 // the size to allocate for the next request body
+	sent     messageCache
 
 	mu    sync.Mutex
 	seed  maphash.Seed
@@ -106,6 +108,8 @@ type wireChatLine struct {
 	Error           string        `json:"error"`
 }
 
+var emptyObject = json.RawMessage("{}")
+
 // encodeChat is the request body: api.ChatRequest's encoding, with num_ctx
 // capped at the model's window and what the model cannot take left out (res
 // records what).
@@ -145,18 +149,22 @@ func (o *Ollama) encodeChat(req Request, d ModelDetails, res *attemptResult) ([]
 			wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
 		}
 		for j, tc := range m.ToolCalls {
+			// Checked to be a JSON object when encoded (appendWireMessage).
 			args := bytes.TrimSpace(tc.Arguments)
 			if len(args) == 0 {
-				args = []byte("{}")
-			}
-			if args[0] != '{' || !json.Valid(args) {
-				return nil, fail(KindBadResponse, nil, i18n.M("error.badHistoryCall", "tool", tc.Name).WithHint(hintDamaged))
+				args = emptyObject
 			}
 			wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Function: wireFunction{Index: j, Name: tc.Name, Arguments: args}}
 		}
 		w.Messages[i] = wm
 	}
-	return json.Marshal(w)
+	// Sized from the last request: a turn's requests grow a little each round.
+	dst := make([]byte, 0, o.stream.lastBody.Load())
+	body, err := appendChatRequest(dst, &w, &o.stream.sent)
+	if err == nil {
+		o.stream.lastBody.Store(int64(len(body)) + int64(len(body))/8)
+	}
+	return body, err
 }
 
 // chatOptions are the request's options; num_ctx is always sent (Ollama would

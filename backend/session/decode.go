@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"unicode/utf16"
@@ -182,56 +183,93 @@ func (d *lineDecoder) rawString() ([]byte, bool) {
 
 // str consumes a JSON string and returns its value. It gives up on what
 // encoding/json would read differently from the bytes: invalid UTF-8 (which
-// becomes U+FFFD) and surrogate escapes.
+// becomes U+FFFD) and surrogate escapes. The bytes are scanned once to find
+// the end; a string without escapes is shared with the input, one with
+// escapes is written once into a buffer of its escaped length (it can only
+// shrink), shared too: a long chat's tool results are full of \n and \t.
 func (d *lineDecoder) str() (string, bool) {
 	b := d.b
 	if len(b) == 0 || b[0] != '"' {
 		return "", false
 	}
-	ascii := true
+	escaped, ascii := false, true
 	i := 1
 	for ; i < len(b); i++ {
-		c := b[i]
-		if c == '"' || c == '\\' || c < 0x20 {
+		// Most of a chat is plain ASCII text: eight bytes at a time.
+		for i+8 <= len(b) && plainWord(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+		if i >= len(b) {
 			break
 		}
-		if c >= utf8.RuneSelf {
+		c := b[i]
+		if plainStringByte[c] {
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		switch {
+		case c == '\\':
+			escaped = true
+			i++ // the escaped byte cannot end the string; unescape checks it
+		case c < 0x20:
+			return "", false
+		default:
 			ascii = false
 		}
 	}
-	if i == len(b) || b[i] < 0x20 {
+	if i >= len(b) {
 		return "", false
 	}
-	if b[i] == '"' {
-		if !ascii && !utf8.Valid(b[1:i]) {
+	raw := b[1:i]
+	if escaped {
+		var ok bool
+		if raw, ok = unescape(raw); !ok {
 			return "", false
 		}
-		d.b = b[i+1:]
-		return share(b[1:i]), true
 	}
-	// Escapes: build the value.
-	out := make([]byte, 0, len(b))
-	out = append(out, b[1:i]...)
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c == '"':
-			if !utf8.Valid(out) {
-				return "", false
-			}
-			d.b = b[i+1:]
-			return string(out), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			out = append(out, c)
-			i++
-			continue
+	if !ascii && !utf8.Valid(raw) {
+		return "", false
+	}
+	d.b = b[i+1:]
+	return share(raw), true
+}
+
+// plainStringByte marks the bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// plainWord reports whether all eight bytes of v are plainStringByte ones.
+// A byte under 0x20 borrows into its high bit, a byte equal to the quote or
+// the backslash is zero after the xor and borrows too, a non-ASCII byte has
+// it set already. (A borrow can mark the byte after it as well, but only
+// when a byte was marked already.)
+func plainWord(v uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, bs := v^(ones*'"'), v^(ones*'\\')
+	return ((v-ones*0x20)&^v|v|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
+}
+
+// unescape is the value of the JSON string body raw, which has escapes; false
+// for an escape encoding/json would read differently or not at all.
+func unescape(raw []byte) ([]byte, bool) {
+	out := make([]byte, 0, len(raw))
+	for len(raw) > 0 {
+		j := bytes.IndexByte(raw, '\\')
+		if j < 0 {
+			return append(out, raw...), true
 		}
-		if i+1 >= len(b) {
-			return "", false
+		out = append(out, raw[:j]...)
+		if j+1 >= len(raw) {
+			return nil, false
 		}
-		switch e := b[i+1]; e {
+		switch e := raw[j+1]; e {
 		case '"', '\\', '/':
 			out = append(out, e)
 		case 'b':
@@ -245,22 +283,22 @@ func (d *lineDecoder) str() (string, bool) {
 		case 't':
 			out = append(out, '\t')
 		case 'u':
-			if i+6 > len(b) {
-				return "", false
+			if j+6 > len(raw) {
+				return nil, false
 			}
-			r, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32)
+			r, err := strconv.ParseUint(string(raw[j+2:j+6]), 16, 32)
 			if err != nil || utf16.IsSurrogate(rune(r)) {
-				return "", false
+				return nil, false
 			}
 			out = utf8.AppendRune(out, rune(r))
-			i += 6
+			raw = raw[j+6:]
 			continue
 		default:
-			return "", false
+			return nil, false
 		}
-		i += 2
+		raw = raw[j+2:]
 	}
-	return "", false
+	return out, true
 }
 
 // integer consumes a JSON number that is an int without exponent or fraction.

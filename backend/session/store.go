@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"hearth/backend/internal/safefile"
@@ -193,7 +194,10 @@ func (s *Store) appendLines(id string, buf []byte) error {
 	// A session moved to the trash between our open and our lock must not be
 	// written: retry on the path, which then fails with ErrNotFound.
 	for range 3 {
-		f, err := os.OpenFile(p, os.O_RDWR|os.O_APPEND, 0)
+		// O_NONBLOCK changes nothing for a regular file, but spares the four
+		// fcntl calls Go makes to try a blocking file with the poller (an
+		// append a tool round), and a FIFO in its place cannot hang the open.
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_APPEND|syscall.O_NONBLOCK, 0)
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w (create it first; it may have been deleted)", ErrNotFound)
 		}
@@ -228,7 +232,7 @@ func (s *Store) writeLocked(f *os.File, path string, buf []byte) (moved bool, er
 		return true, nil
 	}
 	data := buf[1:]
-	if size := fi.Size(); size > 0 {
+	if size := fi.Size(); size > 0 && !s.endsLine(path, fi) {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], size-1); err != nil {
 			return false, fmt.Errorf("read last byte: %w", err)

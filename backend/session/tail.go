@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/crc32"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -39,7 +40,9 @@ const maxTails = 4
 // a larger one is read whole each time, as it was before.
 const maxTailBytes = 32 << 20
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+// crcTable is made at the first use, not when the program starts: most
+// commands never load a session.
+var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // fileKey identifies a file's content as far as stat can tell.
 type fileKey struct {
@@ -105,15 +108,15 @@ func (s *Store) withState(id, path string, fn func(p *parser, modTime time.Time)
 	}
 	key.size = int64(len(data))
 	if t != nil && t.key.sameFile(key) && t.key.size < key.size &&
-		crc32.Checksum(data[:t.key.size], crcTable) == t.sum {
+		crc32.Checksum(data[:t.key.size], crcTable()) == t.sum {
 		// Grown by another writer: parse what was added.
 		s.feedPending(t)
 		s.feed(t.p, data[t.key.size:])
-		t.key, t.sum = key, crc32.Update(t.sum, crcTable, data[t.key.size:])
+		t.key, t.sum = key, crc32.Update(t.sum, crcTable(), data[t.key.size:])
 		fn(s.keep(path, t, data), fi.ModTime())
 		return nil
 	}
-	t = &tail{key: key, sum: crc32.Checksum(data, crcTable), p: newParser(id)}
+	t = &tail{key: key, sum: crc32.Checksum(data, crcTable()), p: newParser(id)}
 	s.feed(t.p, data)
 	fn(s.keep(path, t, data), fi.ModTime())
 	return nil
@@ -176,7 +179,17 @@ func (s *Store) appended(path string, before, after os.FileInfo, data []byte) {
 		return
 	}
 	t.pending = append(t.pending, data...)
-	t.key, t.sum = keyOf(after), crc32.Update(t.sum, crcTable, data)
+	t.key, t.sum = keyOf(after), crc32.Update(t.sum, crcTable(), data)
+}
+
+// endsLine reports whether the file at path, as stat describes it, is one
+// whose kept state says it ends with a newline (only such a file is kept), so
+// an append need not read its last byte.
+func (s *Store) endsLine(path string, fi os.FileInfo) bool {
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	t := s.tails[path]
+	return t != nil && t.key == keyOf(fi)
 }
 
 // forget drops the kept state of path (the file was replaced or removed).

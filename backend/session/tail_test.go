@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -364,5 +365,18 @@ func TestLoadConversationMatchesLoad(t *testing.T) {
 	}
 	if cap(c.Messages) <= len(c.Messages) {
 		t.Error("no room for the run's new message")
+	}
+}
+
+// plainWord agrees with plainStringByte for every byte at every position.
+func TestPlainWord(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			w := []byte("abcdefgh")
+			w[pos] = byte(c)
+			if got, want := plainWord(binary.LittleEndian.Uint64(w)), plainStringByte[c]; got != want {
+				t.Errorf("byte %#x at %d: plainWord %v, want %v", c, pos, got, want)
+			}
+		}
 	}
 }

@@ -44,9 +44,9 @@ type Settings struct {
 	Theme               string             `json:"theme"`
 	Language            string             `json:"language"`
 	// SystemLanguage is what "auto" means on this machine, read from the POSIX locale
-	// variables as the tray and notifications read it: the web view's own idea of the
-	// language can differ (WebKitGTK falls back to English when the locale is not
-	// generated), and the window must speak as the tray does.
+	// variables as the tray and notifications read it ("" when they name no language):
+	// the web view's own idea of the language can differ (WebKitGTK falls back to
+	// English when the locale is not generated), and the window must speak as the tray.
 	SystemLanguage string `json:"systemLanguage"`
 	// MemoryWindow is agents.defaults.memoryWindow (messages kept before older ones
 	// are consolidated into memory); RecallEnabled is agents.defaults.recallBlock.enabled.
@@ -89,7 +89,7 @@ func (s *Service) Settings() Settings {
 		AllowedPaths:        append([]string{}, c.Tools.AllowedPaths...),
 		Theme:               c.UI.Theme,
 		Language:            c.UI.Language,
-		SystemLanguage:      string(i18n.Resolve("auto", os.Getenv)),
+		SystemLanguage:      systemLanguage(),
 		MemoryWindow:        d.MemoryWindow,
 		RecallEnabled:       d.RecallBlock.Enabled,
 		Memory:              c.Memory,
@@ -206,4 +206,12 @@ func (s *Service) SaveSettings(in Settings, busy func() bool) (res SaveResult, e
 		res.Notice = "settings apply from the next reply"
 	}
 	return res, nil
+}
+
+// systemLanguage is the language the locale variables name, or "".
+func systemLanguage() string {
+	if l, ok := i18n.FromEnv(os.Getenv); ok {
+		return string(l)
+	}
+	return ""
 }

@@ -39,10 +39,11 @@ func TestSaveSettingsMemoryFields(t *testing.T) {
 }
 
 // "auto" is resolved where the tray resolves it, from the locale variables, so the
-// window does not follow a web view that fell back to English.
+// window does not follow a web view that fell back to English; when they name no
+// language the window asks its web view.
 func TestSettingsSaySystemLanguage(t *testing.T) {
 	setXDG(t)
-	for _, c := range []struct{ lang, want string }{{"zh_CN.UTF-8", "zh-CN"}, {"en_GB.UTF-8", "en"}, {"C", "en"}} {
+	for _, c := range []struct{ lang, want string }{{"zh_CN.UTF-8", "zh-CN"}, {"en_GB.UTF-8", "en"}, {"C.UTF-8", ""}, {"", ""}} {
 		t.Setenv("LANGUAGE", "")
 		t.Setenv("LC_ALL", "")
 		t.Setenv("LC_MESSAGES", "")

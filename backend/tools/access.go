@@ -18,9 +18,12 @@ import (
 type access struct {
 	p     *Policy
 	roots map[string]*confined.Root
+	dirs  folders
 }
 
-func (p *Policy) access() *access { return &access{p: p, roots: map[string]*confined.Root{}} }
+func (p *Policy) access() *access {
+	return &access{p: p, roots: map[string]*confined.Root{}, dirs: folders{p: p}}
+}
 
 func (a *access) close() {
 	for _, r := range a.roots {
@@ -30,9 +33,9 @@ func (a *access) close() {
 
 // rootOf is the root a resolved path lies in: the innermost of the
 // workspace and the allowed paths, or "/" when unrestricted.
-func (p *Policy) rootOf(abs string) string {
+func (p *Policy) rootOf(abs string, dirs *folders) string {
 	best := ""
-	for _, r := range p.roots() {
+	for _, r := range dirs.allowed() {
 		if within(abs, r) && len(r) > len(best) {
 			best = r
 		}
@@ -45,11 +48,11 @@ func (p *Policy) rootOf(abs string) string {
 
 // at judges path and returns its root and its name beneath it.
 func (a *access) at(path string, write bool) (*confined.Root, string, string, error) {
-	abs, err := a.p.resolve(path, write)
+	abs, err := a.p.resolveIn(path, write, &a.dirs)
 	if err != nil {
 		return nil, "", "", err
 	}
-	dir := a.p.rootOf(abs)
+	dir := a.p.rootOf(abs, &a.dirs)
 	if dir == "" {
 		return nil, "", "", fmt.Errorf("%q resolves to %s, %w; use a path inside the workspace", path, abs, ErrOutsideWorkspace)
 	}

@@ -98,6 +98,12 @@ export async function startFakeNotifier() {
   return { url, list, invoke, click: (id) => invoke(id), stop: () => killGroup(child) };
 }
 
+function withoutLocale(env) {
+  const out = { ...env };
+  for (const k of ['LANG', 'LANGUAGE', 'LC_ALL', 'LC_MESSAGES']) delete out[k];
+  return out;
+}
+
 /**
  * Starts the dev build with a fresh home. options.config is written to config.json as given
  * (a string is written verbatim, so tests can hand it broken JSON); options.files maps paths
@@ -132,7 +138,9 @@ export async function startHearth({ config, ollamaHost, files = {}, env = {} } =
     {
       cwd: repoRoot,
       env: {
-        ...process.env,
+        // The system's language is the test's to choose (env LANG, or the browser's
+        // locale when the backend hears none), never the runner's.
+        ...withoutLocale(process.env),
         ...env,
         ...xdg,
         OLLAMA_HOST: ollamaHost ?? '127.0.0.1:9',

@@ -47,7 +47,7 @@ describe('backend messages in zh-CN', () => {
     await page.getByText('好的，我不会运行它。').waitFor({ timeout: 20000 });
     const tool = page.getByTestId('tool-card').filter({ hasText: 'exec' });
     assert.equal(await tool.getByTestId('approval-state').textContent(), '从不允许');
-    assert.equal(await tool.getByTestId('tool-preview').textContent(), '未运行：exec 被设置为从不允许（设置 › 审批）。');
+    assert.equal(await tool.getByTestId('tool-preview').textContent(), '未运行：exec 被设置为从不允许（设置 › 工具与审批）。');
     await page.getByRole('note').filter({ hasText: '已达到单个请求 1 轮工具调用的上限' }).waitFor();
     await page.screenshot({ path: join(shots, 'i18n-zh-refusal-notice.png') });
 

@@ -180,10 +180,11 @@ describe('reminders missed while Hearth was closed', () => {
   });
 
   test('"Ask me" chosen in Settings makes every missed reminder ask; Skip, in the window or the notification, stays in its history', async () => {
-    // Settings › In the background: the choice is saved in config.json at once.
+    // Settings › Background: the choice is saved in config.json at once.
     const first = await start(undefined);
     const { page: settingsPage } = await openWindow(first.chrome, first.app, () => true);
     await views(settingsPage).getByRole('button', { name: 'Settings' }).click();
+    await settingsPage.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab', { name: 'Background' }).click();
     const policy = settingsPage.getByLabel('Reminders missed while Hearth was closed');
     await policy.selectOption({ label: 'Ask me each time (Run once or Skip)' });
     let saved;

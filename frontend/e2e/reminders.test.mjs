@@ -177,11 +177,13 @@ describe('reminders', () => {
     await section.getByLabel(/Closing the window keeps Hearth/).uncheck();
     await section.getByLabel(/Start Hearth in the tray when I log in/).check();
     await saved.waitFor();
+    const autostartEntry = join(app.home, 'config', 'autostart', 'hearth.desktop');
     const deadline = Date.now() + 5000;
     let cfg;
     do {
       cfg = JSON.parse(readFileSync(app.configPath, 'utf8'));
-      if (cfg.ui?.launchAtLogin) break;
+      // The entry is written right after the config is saved: wait for both.
+      if (cfg.ui?.launchAtLogin && existsSync(autostartEntry)) break;
       await new Promise((r) => setTimeout(r, 100));
     } while (Date.now() < deadline);
     // Only what changed is written (config.Save merges): the heartbeat stays on by default.
@@ -190,7 +192,7 @@ describe('reminders', () => {
     assert.equal(cfg.schedule.missedRuns, 'skip');
     assert.equal(cfg.ui.closeToTray, false);
     assert.equal(cfg.ui.launchAtLogin, true);
-    assert.ok(existsSync(join(app.home, 'config', 'autostart', 'hearth.desktop')), 'autostart entry written');
+    assert.ok(existsSync(autostartEntry), 'autostart entry written');
     // The values come back when the view opens again.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Reminders' }).click();
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();

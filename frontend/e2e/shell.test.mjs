@@ -89,6 +89,25 @@ describe('the window shell', () => {
   });
 });
 
+describe('on a system whose locale variables say Chinese', () => {
+  let app;
+  before(async () => {
+    app = await startHearth({ env: { LANG: 'zh_CN.UTF-8' } });
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  // The desktop's web view falls back to English when the system's locale is not
+  // generated, while LANG still says Chinese: the window speaks as the tray does.
+  test('speaks Chinese although the web view says English', async () => {
+    const { page, context } = await openPage(chrome.browser, app.url, { locale: 'en-US' });
+    await page.getByRole('heading', { name: '新对话' }).waitFor();
+    assert.ok(await page.getByRole('tab', { name: '记忆' }).isVisible());
+    await context.close();
+  });
+});
+
 describe('when Ollama is not running', () => {
   let app, port, ollama;
   before(async () => {

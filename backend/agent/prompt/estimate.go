@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"hearth/backend/llm"
 )
@@ -53,14 +54,19 @@ const (
 func EstimateText(s string) int {
 	q := 0 // quarter tokens
 	for i := 0; i < len(s); {
-		// Most text is ASCII: take it eight bytes at a time.
-		if i+8 <= len(s) {
+		// Most text is ASCII: take it eight bytes at a time, as one word.
+		for i+8 <= len(s) {
 			w := s[i : i+8]
-			if (w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7])&0x80 == 0 {
-				q += 8
-				i += 8
-				continue
+			v := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+			if v&0x8080808080808080 != 0 {
+				break
 			}
+			q += 8
+			i += 8
+		}
+		if i >= len(s) {
+			break
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -80,6 +86,12 @@ func EstimateText(s string) int {
 		}
 	}
 	return (q + 3) / 4
+}
+
+// estimateBytes is EstimateText of b without copying it: tool schemas and
+// arguments are bytes, estimated again for every request.
+func estimateBytes(b []byte) int {
+	return EstimateText(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // isCJK reports whether r is in a block that tokenizers spend about a token
@@ -107,7 +119,7 @@ func isCJK(r rune) bool {
 func EstimateMessage(m llm.Message) int {
 	n := messageOverhead + EstimateText(m.Content) + EstimateText(m.Reasoning)
 	for _, tc := range m.ToolCalls {
-		n += toolCallOverhead + EstimateText(tc.Name) + EstimateText(string(tc.Arguments))
+		n += toolCallOverhead + EstimateText(tc.Name) + estimateBytes(tc.Arguments)
 	}
 	if m.ToolName != "" || m.ToolCallID != "" {
 		n += EstimateText(m.ToolName) + EstimateText(m.ToolCallID)
@@ -126,7 +138,7 @@ func EstimateTools(tools []llm.ToolDef) int {
 	for _, t := range tools {
 		n += toolDefOverhead + EstimateText(t.Name) + EstimateText(t.Description)
 		if len(t.Parameters) > 0 {
-			n += EstimateText(string(t.Parameters))
+			n += estimateBytes(t.Parameters)
 		}
 	}
 	return n

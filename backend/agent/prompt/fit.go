@@ -383,7 +383,8 @@ func (f *fitter) dropTools(budget, msgTok int) []string {
 // result builds the Fit of the history suffix p keeps.
 func (f *fitter) result(p passResult) Fit {
 	h := f.hist
-	msgs := make([]llm.Message, len(h)-p.start)
+	// Room for one more: the caller puts the system prompt first.
+	msgs := make([]llm.Message, len(h)-p.start, len(h)-p.start+1)
 	raw := 0
 	for i := range msgs {
 		j := p.start + i

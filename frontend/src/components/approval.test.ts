@@ -103,7 +103,7 @@ describe('what the backend says, in zh-CN', () => {
         { kind: 'notice', level: 'info', message: 'Plain English from an older backend' },
       );
       render(Message, { props: { item: turn } });
-      expect(screen.getByTestId('tool-preview').textContent).toBe('未运行：exec 被设置为从不允许（设置 › 审批）。');
+      expect(screen.getByTestId('tool-preview').textContent).toBe('未运行：exec 被设置为从不允许（设置 › 工具与审批）。');
       expect(screen.getByText('模型 tiny 无法查看图片，图片已被略去。')).toBeTruthy();
       expect(screen.getByText('Plain English from an older backend')).toBeTruthy();
     } finally {

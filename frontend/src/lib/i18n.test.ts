@@ -58,7 +58,7 @@ describe('i18n', () => {
   it('words what the backend says from its own catalogs (backend/i18n/catalog)', () => {
     setLocale('zh-CN');
     expect(tm({ code: 'tray.quit' }, 'Quit')).toBe('退出');
-    expect(tm({ code: 'gate.refused.never', args: { tool: 'exec' } }, 'x')).toBe('未运行：exec 被设置为从不允许（设置 › 审批）。');
+    expect(tm({ code: 'gate.refused.never', args: { tool: 'exec' } }, 'x')).toBe('未运行：exec 被设置为从不允许（设置 › 工具与审批）。');
     // A code this build does not know (a newer backend) shows the English beside it.
     expect(tm({ code: 'gate.somethingNew' }, 'Something new')).toBe('Something new');
     expect(tm({}, 'Plain English')).toBe('Plain English');
