@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"hearth/backend/llm"
@@ -110,11 +109,11 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	default:
 		note = unavailable(x.embedErr)
 	}
-	res, ranked, err := x.rank(ctx, query, qvec, poolFor(q), note)
+	res, ranked, err := x.rank(ctx, q, qvec, note)
 	if isCorrupt(err) {
 		x.startOver(fmt.Sprintf("damaged index (%v)", err))
 		if _, err = x.sync(ctx, false); err == nil {
-			res, ranked, err = x.rank(ctx, query, qvec, poolFor(q), note)
+			res, ranked, err = x.rank(ctx, q, qvec, note)
 		}
 	}
 	if err != nil {
@@ -170,8 +169,9 @@ const (
 // best hit. FTS5 picks the candidates; they are scored here with the
 // classic BM25 (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf
 // drops to nothing for a word in more than half the chunks — in a small
-// workspace, most words.
-func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int64]float64, error) {
+// workspace, most words. Chunks holding fewer than need of the terms are
+// left out (and the best hit is the best of the others).
+func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (map[int64]float64, error) {
 	out := map[int64]float64{}
 	if len(terms) == 0 {
 		return out, nil
@@ -219,28 +219,27 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int6
 	if len(match) == 0 {
 		match = terms
 	}
+	// A word not matched may still be in a chunk: need counts matched ones.
+	need -= len(idf) - len(match)
 	avg := tokens / docs
 	var matches float64
 	for _, t := range match {
 		matches += dfs[t]
 	}
-	if matches <= float64(x.ranked) {
+	if matches <= float64(x.ranked) && need <= 1 {
 		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
 			WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
 	} else {
-		// Many matches: FTS5's ranking would cost more than the rest of the
+		// Many matches, or only those holding several of the words wanted:
+		// FTS5's ranking of every match would cost more than the rest of the
 		// search (candidates.go).
 		var likely []int64
 		// Four times the candidates: the words' counts in each chunk are known
 		// only from its text, read next.
-		if likely, err = x.likelyRows(ctx, match, idf, avg, 4*(pool+20)); err != nil {
+		if likely, err = x.likelyRows(ctx, match, idf, avg, 4*(pool+20), need); err != nil {
 			return nil, err
 		}
-		ids := make([]string, len(likely))
-		for i, n := range likely {
-			ids[i] = strconv.FormatInt(n, 10)
-		}
-		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms FROM chunks WHERE n IN (`+strings.Join(ids, ",")+`)`)
+		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms FROM chunks WHERE n IN `+inRows, rowList(likely))
 	}
 	if err != nil {
 		return nil, err
@@ -298,12 +297,20 @@ type ranked struct {
 	mode  string
 }
 
-// rank ranks the pool best chunks for a query (and its vector, when there
-// is one); the index is not synced, so benchmarks measure the ranking alone.
-// The caller holds x.mu.
-func (x *Index) rank(ctx context.Context, query string, qvec []float32, pool int, note string) (Results, []ranked, error) {
+// rank ranks the best chunks for q (and its vector, when there is one); the
+// index is not synced, so benchmarks measure the ranking alone. The caller
+// holds x.mu.
+func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) (Results, []ranked, error) {
 	res := Results{Mode: ModeKeyword, Note: note}
-	kws, err := x.keyword(ctx, uniq(tokenize(query)), pool)
+	pool := poolFor(q)
+	terms := uniq(tokenize(q.Text))
+	need := 1
+	if qvec == nil {
+		// A keyword hit scores at most the share of the query's words it
+		// holds: one holding fewer than MinScore asks for is not worth ranking.
+		need = int(math.Ceil(q.MinScore*float64(len(terms)) - 1e-9))
+	}
+	kws, err := x.keyword(ctx, terms, pool, need)
 	if err != nil {
 		return res, nil, err
 	}
@@ -376,26 +383,17 @@ func (x *Index) rank(ctx context.Context, query string, qvec []float32, pool int
 	return res, list, nil
 }
 
-// query is rank and deliver for k whole chunks (benchmarks and tests).
-func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, note string) (Results, error) {
-	q := Query{Text: query, K: k}
-	res, list, err := x.rank(ctx, query, qvec, poolFor(q), note)
-	res.Hits = deliver(list, q)
-	return res, err
-}
-
 // chunksByRow reads the chunks of the candidates.
 func (x *Index) chunksByRow(ctx context.Context, cs []*cand) (map[int64]Chunk, error) {
 	out := map[int64]Chunk{}
 	if len(cs) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(cs))
-	marks := make([]string, len(cs))
+	ns := make([]int64, len(cs))
 	for i, c := range cs {
-		args[i], marks[i] = c.row, "?"
+		ns[i] = c.row
 	}
-	rows, err := x.db.QueryContext(ctx, `SELECT n, id, source, title, date, text, pos FROM chunks WHERE n IN (`+strings.Join(marks, ",")+`)`, args...)
+	rows, err := x.db.QueryContext(ctx, `SELECT n, id, source, title, date, text, pos FROM chunks WHERE n IN `+inRows, rowList(ns))
 	if err != nil {
 		return nil, err
 	}
