@@ -324,17 +324,26 @@ func (x *Index) prepare(ctx context.Context, src string, fi srcStat, old fileSta
 	if err == nil {
 		old, known = cur, true
 	}
-	have, err := chunkIDs(x.db, src)
-	if err != nil {
-		return nil, err
-	}
 	ch := &change{src: src}
 	var chunks []Chunk
 	var hash string
 	if known {
-		chunks, hash, ch.appended = x.appendedHistory(src, old, have)
+		if chunks, hash, ch.appended, err = x.appendedHistory(src, old); err != nil {
+			return nil, err
+		}
 	}
-	if !ch.appended {
+	have := map[string]bool{}
+	if ch.appended {
+		// Only the tail's IDs are looked up: not the 10 000 of a long file.
+		for _, c := range chunks {
+			if have[c.ID], err = hasChunk(x.db, c.ID); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if have, err = chunkIDs(x.db, src); err != nil {
+			return nil, err
+		}
 		if chunks, hash, err = x.readSource(src, fi); err != nil {
 			return nil, err
 		}
@@ -349,7 +358,7 @@ func (x *Index) prepare(ctx context.Context, src string, fi srcStat, old fileSta
 	for i := range chunks {
 		c := &chunks[i]
 		keep[c.ID] = true
-		if _, ok := have[c.ID]; ok {
+		if have[c.ID] {
 			ch.kept = append(ch.kept, c)
 		} else {
 			ch.fresh = append(ch.fresh, c)
