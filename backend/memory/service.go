@@ -13,6 +13,7 @@ import (
 
 	"hearth/backend/event"
 	"hearth/backend/i18n"
+	textclip "hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -219,7 +220,7 @@ func (s *Service) Remember(text string) (i18n.Message, error) {
 		return i18n.M("memory.remember.usage"), nil
 	}
 	st, _, _ := s.parts()
-	if _, err := st.RememberAs(text, Origin{Author: AuthorUser, Reason: "/remember " + clipLine(text, 72)}); err != nil {
+	if _, err := st.RememberAs(text, Origin{Author: AuthorUser, Reason: "/remember " + textclip.Squash(text, 72)}); err != nil {
 		return i18n.Message{}, err
 	}
 	return i18n.M("memory.remember.saved", "file", MemoryFile), nil
