@@ -20,7 +20,7 @@ import (
 // and the best of those are scored exactly from their text, as the small case is.
 
 // rankedMatches is how many matches FTS5 ranks itself (estimated as the sum of
-// the words' chunk counts, which the vocabulary gives for free); Index.ranked
+// the words' chunk counts, known from their lists); Index.ranked
 // starts at it.
 const rankedMatches = 4000
 
@@ -28,21 +28,15 @@ const rankedMatches = 4000
 const wideCands = 1500
 
 // likelyRows returns up to n chunk rows most likely to score best for terms
-// (each with its idf) among those holding at least need of them, without
-// ranking every match.
-func (x *Index) likelyRows(ctx context.Context, terms []string, idf map[string]float64, avg float64, n, need int) ([]int64, error) {
+// (each with its rows, as a comma-separated list, and its idf) among those
+// holding at least need of them, without ranking every match.
+func (x *Index) likelyRows(ctx context.Context, terms []string, rowsOf map[string]string, idf map[string]float64, avg float64, n, need int) ([]int64, error) {
 	need -= max(0, len(terms)-16) // the words left out may be there too
 	terms = terms[:min(len(terms), 16)]
-	// Which of the words each matching chunk holds; one string of rows per word
-	// (a row at a time through database/sql costs more than SQLite's own work).
+	// Which of the words each matching chunk holds.
 	masks := map[int64]uint32{}
 	for i, t := range terms {
-		var list sql.NullString
-		if err := x.db.QueryRowContext(ctx, `SELECT group_concat(rowid) FROM terms WHERE terms MATCH ?`,
-			ftsQuery([]string{t})).Scan(&list); err != nil {
-			return nil, err
-		}
-		for f := range strings.SplitSeq(list.String, ",") {
+		for f := range strings.SplitSeq(rowsOf[t], ",") {
 			if r, err := strconv.ParseInt(f, 10, 64); err == nil {
 				masks[r] |= 1 << i
 			}

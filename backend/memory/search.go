@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -184,28 +185,21 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (ma
 	if docs <= 0 {
 		return out, nil
 	}
-	idf, dfs := map[string]float64{}, map[string]float64{}
-	args := make([]any, len(terms))
-	marks := make([]string, len(terms))
-	for i, t := range terms {
-		args[i], marks[i] = t, "?"
-	}
-	rows, err := x.db.QueryContext(ctx, `SELECT term, doc FROM vocab WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var t string
+	// Each word's chunks, as one string of rows (a row at a time through
+	// database/sql costs more than SQLite's own work): their number is the
+	// word's document count, and candidates.go reuses them. (fts5vocab walks
+	// the same lists to count them, so asking it as well cost the walk twice.)
+	idf, dfs, rowsOf := map[string]float64{}, map[string]float64{}, map[string]string{}
+	for _, t := range terms {
 		var df float64
-		if err := rows.Scan(&t, &df); err != nil {
-			rows.Close()
+		var list string
+		if err := x.db.QueryRowContext(ctx, `SELECT count(*), coalesce(group_concat(rowid), '') FROM terms WHERE terms MATCH ?`,
+			ftsQuery([]string{t})).Scan(&df, &list); err != nil {
 			return nil, err
 		}
-		idf[t], dfs[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+		if df > 0 {
+			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
+		}
 	}
 	// A word in most of thousands of chunks picks nothing out (FTS5 gives it
 	// no weight) but would make FTS5 score every one of them: it is matched
@@ -226,18 +220,19 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (ma
 	for _, t := range match {
 		matches += dfs[t]
 	}
+	var rows *sql.Rows
+	var err error
 	if matches <= float64(x.ranked) && need <= 1 {
 		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
 			WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
 	} else {
 		// Many matches, or only those holding several of the words wanted:
 		// FTS5's ranking of every match would cost more than the rest of the
-		// search (candidates.go).
-		var likely []int64
-		// Four times the candidates: the words' counts in each chunk are known
+		// search (candidates.go). Four times the candidates: the words' counts in each chunk are known
 		// only from its text, read next.
-		if likely, err = x.likelyRows(ctx, match, idf, avg, 4*(pool+20), need); err != nil {
-			return nil, err
+		likely, lerr := x.likelyRows(ctx, match, rowsOf, idf, avg, 4*(pool+20), need)
+		if lerr != nil {
+			return nil, lerr
 		}
 		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms FROM chunks WHERE n IN `+inRows, rowList(likely))
 	}
