@@ -11,6 +11,10 @@ import (
 // that a kill loses little.
 const writeBatch = 5000
 
+// mergeAfter is how many chunks a sync adds or removes before it merges the
+// term index into one segment.
+const mergeAfter = 1000
+
 // Sync brings the index up to date with the files: sources whose size or
 // modification time changed are re-read, and only chunks whose text changed
 // are added, removed or embedded.
@@ -121,6 +125,14 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 		}
 		for _, src := range gone {
 			delete(x.files, src)
+		}
+	}
+	if rep.Added+rep.Removed >= mergeAfter {
+		// A big write leaves FTS5's term index in segments that every later
+		// write goes on merging a little: a turn's one new chunk would pay for
+		// the build for a long time. They are merged into one now instead.
+		if _, err := x.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO terms(terms) VALUES('optimize')`); err != nil {
+			return rep, err
 		}
 	}
 	if err := x.embedMissing(ctx, &rep); err != nil {
