@@ -20,7 +20,7 @@ targets=(
   "./backend/llm FuzzParseToolCalls"
   "./backend/fitness FuzzParse"
   "./backend/agent/prompt FuzzShortTool"
-  "./backend/memory FuzzIndexFile"
+  "./backend/memory FuzzTokenize"
   "./backend/memory FuzzInboxProposal"
   "./backend/llm FuzzChatEncoder"
 )

@@ -170,3 +170,32 @@ func TestBudgetConsolidatesLeftOutTurns(t *testing.T) {
 		t.Errorf("cursor %d", s.Meta.LastConsolidated)
 	}
 }
+
+// /remember and /memory answer in catalog messages, as the other slash
+// commands do: the window words them in its language, the CLI prints the
+// English.
+func TestMemorySlashRepliesCarryCodes(t *testing.T) {
+	svc, _ := chatService(t, `{"agents":{"defaults":{"embeddingModel":""}}}`)
+	for _, tc := range []struct{ text, code, english string }{
+		{"/remember the spare key is under the blue pot", "memory.remember.saved", "Saved to memory/MEMORY.md."},
+		{"/remember", "memory.remember.usage", "Usage: /remember TEXT"},
+		{"/memory", "memory.command.usage", "Usage: /memory log"},
+		{"/memory diff", "memory.command.usage", "Usage: /memory log"},
+		{"/memory log 2020-01-01", "memory.log.empty", "No history yet."},
+		{"/memory log MEMORY.md", "slash.text", "/remember the spare key"},
+	} {
+		var lines []event.Line
+		run, err := svc.Chat.Start(context.Background(), agent.Request{SessionID: "s1", Text: tc.text}, func(e event.Event) {
+			if d, ok := e.Data.(event.DeltaData); ok {
+				lines = append(lines, d.Lines...)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := run.Wait()
+		if res.Status != event.StatusOK || len(lines) != 1 || lines[0].Code != tc.code || !strings.Contains(res.Final, tc.english) {
+			t.Errorf("%s: %+v, lines %+v; want %s %q", tc.text, res, lines, tc.code, tc.english)
+		}
+	}
+}

@@ -37,10 +37,10 @@ type Memory interface {
 	ConsolidateAll(ctx context.Context, sessionID string) error
 	// TakeFailure is a failed background consolidation not told yet.
 	TakeFailure(sessionID string) error
-	// Remember is /remember.
-	Remember(text string) (string, error)
+	// Remember is /remember; its answer is worded in the UI language.
+	Remember(text string) (i18n.Message, error)
 	// MemoryCommand is /memory log|diff|restore: the history of the memory files.
-	MemoryCommand(ctx context.Context, arg string) (string, error)
+	MemoryCommand(ctx context.Context, arg string) (i18n.Message, error)
 }
 
 // ToolSource offers tools (the web tools, the reminder tools); it is asked again when
@@ -123,11 +123,11 @@ func New(opts Options) (*Service, error) {
 		AfterRun:  func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
 		Commands: map[string]agent.Command{"remember": {
 			Help: i18n.M("slash.help.remember"),
-			Run:  func(_ context.Context, _, arg string) (agent.Reply, error) { return plain(opts.Memory.Remember(arg)) },
+			Run:  func(_ context.Context, _, arg string) (agent.Reply, error) { return reply(opts.Memory.Remember(arg)) },
 		}, "memory": {
 			Help: i18n.M("slash.help.memory"),
 			Run: func(ctx context.Context, _, arg string) (agent.Reply, error) {
-				return plain(opts.Memory.MemoryCommand(ctx, arg))
+				return reply(opts.Memory.MemoryCommand(ctx, arg))
 			},
 		}},
 	})
@@ -143,12 +143,12 @@ func New(opts Options) (*Service, error) {
 	return s, nil
 }
 
-// plain is a memory command's answer as a reply (memory words it in English).
-func plain(text string, err error) (agent.Reply, error) {
+// reply is a memory command's answer as a reply.
+func reply(m i18n.Message, err error) (agent.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return agent.Plain(text), nil
+	return agent.Reply{m}, nil
 }
 
 // tuning is what a run starting now takes from the settings.

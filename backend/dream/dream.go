@@ -17,6 +17,7 @@ import (
 
 	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
 	"hearth/backend/session"
@@ -469,10 +470,7 @@ func cutAt(s string, n int) int {
 	if i := strings.LastIndex(s[:n], "\n\n"); i > n/2 {
 		return i + 2
 	}
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	return n
+	return len(clip.Prefix(s, n))
 }
 
 func clipText(s string, n int) string {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"hearth/backend/i18n"
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
 )
@@ -167,7 +168,7 @@ func (ps *pass) run(ctx context.Context, material string) error {
 		ps.rep.Tokens += used
 		calls := resp.Message.ToolCalls
 		if len(calls) == 0 {
-			ps.rep.Summary = clipLine(resp.Message.Content, 200)
+			ps.rep.Summary = clip.Squash(resp.Message.Content, 200)
 			return nil
 		}
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Message.Content, ToolCalls: calls})
@@ -204,7 +205,7 @@ func (ps *pass) call(tc llm.ToolCall) (result string, finished bool) {
 			Summary string `json:"summary"`
 		}
 		_ = json.Unmarshal(tc.Arguments, &a)
-		ps.rep.Summary = clipLine(a.Summary, 200)
+		ps.rep.Summary = clip.Squash(a.Summary, 200)
 		return "", true
 	case "edit_memory":
 	default:
@@ -262,12 +263,4 @@ func replace(text, old, repl string) (string, error) {
 		out = strings.Replace(out, "\n\n\n", "\n\n", 1)
 	}
 	return out, nil
-}
-
-func clipLine(s string, n int) string {
-	t := strings.Join(strings.Fields(s), " ")
-	if r := []rune(t); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return t
 }

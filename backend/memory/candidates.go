@@ -3,6 +3,9 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"maps"
+	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,7 +20,7 @@ import (
 // and the best of those are scored exactly from their text, as the small case is.
 
 // rankedMatches is how many matches FTS5 ranks itself (estimated as the sum of
-// the words' chunk counts, which the vocabulary gives for free); Index.ranked
+// the words' chunk counts, known from their lists); Index.ranked
 // starts at it.
 const rankedMatches = 4000
 
@@ -25,23 +28,30 @@ const rankedMatches = 4000
 const wideCands = 1500
 
 // likelyRows returns up to n chunk rows most likely to score best for terms
-// (each with its idf), without ranking every match.
-func (x *Index) likelyRows(ctx context.Context, terms []string, idf map[string]float64, avg float64, n int) ([]int64, error) {
+// (each with its rows, as a comma-separated list, and its idf) among those
+// holding at least need of them, without ranking every match.
+func (x *Index) likelyRows(ctx context.Context, terms []string, rowsOf map[string]string, idf map[string]float64, avg float64, n, need int) ([]int64, error) {
+	need -= max(0, len(terms)-16) // the words left out may be there too
 	terms = terms[:min(len(terms), 16)]
-	// Which of the words each matching chunk holds; one string of rows per word
-	// (a row at a time through database/sql costs more than SQLite's own work).
+	// Which of the words each matching chunk holds.
 	masks := map[int64]uint32{}
 	for i, t := range terms {
-		var list sql.NullString
-		if err := x.db.QueryRowContext(ctx, `SELECT group_concat(rowid) FROM terms WHERE terms MATCH ?`,
-			ftsQuery([]string{t})).Scan(&list); err != nil {
-			return nil, err
-		}
-		for f := range strings.SplitSeq(list.String, ",") {
+		for f := range strings.SplitSeq(rowsOf[t], ",") {
 			if r, err := strconv.ParseInt(f, 10, 64); err == nil {
 				masks[r] |= 1 << i
 			}
 		}
+	}
+	if need > 1 {
+		for r, m := range masks {
+			if bits.OnesCount32(m) < need {
+				delete(masks, r)
+			}
+		}
+	}
+	if len(masks) <= n {
+		// Few enough to score them all from their text.
+		return slices.Collect(maps.Keys(masks)), nil
 	}
 	// Chunks holding the same words weigh the same: take whole groups, heaviest
 	// first, newest first within the last one taken.
@@ -76,13 +86,9 @@ func (x *Index) likelyRows(ctx context.Context, terms []string, idf map[string]f
 		}
 	}
 	// Their lengths, for a BM25 that counts each word once; one string again.
-	ids := make([]string, len(picked))
-	for i, r := range picked {
-		ids[i] = strconv.FormatInt(r, 10)
-	}
 	var lengths sql.NullString
-	if err := x.db.QueryRowContext(ctx, `SELECT group_concat(n || ' ' || nterms) FROM chunks WHERE n IN (`+
-		strings.Join(ids, ",")+`)`).Scan(&lengths); err != nil {
+	if err := x.db.QueryRowContext(ctx, `SELECT group_concat(n || ' ' || nterms) FROM chunks WHERE n IN `+inRows,
+		rowList(picked)).Scan(&lengths); err != nil {
 		return nil, err
 	}
 	type cand struct {
@@ -111,4 +117,22 @@ func (x *Index) likelyRows(ctx context.Context, terms []string, idf map[string]f
 		out = append(out, c.n)
 	}
 	return out, nil
+}
+
+// inRows takes the rows of a rowList argument: SQLite parses a list of
+// thousands of numbers in a statement's text at a cost a JSON array does not
+// have.
+const inRows = `(SELECT value FROM json_each(?))`
+
+// rowList is rows as a JSON array, for inRows.
+func rowList(rows []int64) string {
+	b := make([]byte, 0, 8*len(rows)+2)
+	b = append(b, '[')
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, r, 10)
+	}
+	return string(append(b, ']'))
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -434,5 +436,59 @@ func TestNoteFoldersInsteadOfWalk(t *testing.T) {
 	now = now.Add(walkEvery)
 	if r, _ := y.Search(context.Background(), "delta", 1); len(r.Hits) != 1 {
 		t.Errorf("a note rewritten in place is not found after the next full walk")
+	}
+}
+
+// An appended entry that repeats an earlier one (same stamp, same text) gets
+// the next "~N" ID, as a full read of the file numbers it, though only the
+// tail is read.
+func TestAppendedTwinsNumberedAsAFullRead(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	writeFile(t, ws, HistoryFile, history("Fed the parrot.", "Watered the fern."))
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir})
+	defer x.Close()
+	if _, err := x.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(ws, nil)
+	at := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC) // the first entry's stamp
+	for i := range 3 {
+		entry := "Fed the parrot."
+		if i == 1 {
+			entry = "A new entry about the kiwi."
+		}
+		if err := s.AppendHistory(entry, at); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := x.Sync(context.Background())
+		if err != nil || rep.Added != 1 || rep.Removed != 0 {
+			t.Fatalf("append %d: %+v %v", i, rep, err)
+		}
+	}
+	ids := func(x *Index) []string {
+		t.Helper()
+		got, err := chunkIDs(x.db, HistoryFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Sorted(maps.Keys(got))
+	}
+	appended := ids(x)
+	full := NewIndex(IndexOptions{Workspace: ws, Dir: t.TempDir()})
+	defer full.Close()
+	if _, err := full.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := ids(full); !slices.Equal(appended, want) || len(want) != 5 {
+		t.Errorf("IDs after appends %q, after a full read %q", appended, want)
+	}
+	twins := 0
+	for _, id := range appended {
+		if strings.Contains(id, "~") {
+			twins++
+		}
+	}
+	if twins != 2 {
+		t.Errorf("want the parrot entry twice more as base~1 and base~2: %q", appended)
 	}
 }

@@ -163,10 +163,9 @@ func loadFiles(q querier, where string, args ...any) (map[string]fileState, erro
 	return out, rows.Err()
 }
 
-// chunkIDs are the IDs of a source's chunks in the index, with whether each
-// has a vector.
+// chunkIDs are the IDs of a source's chunks in the index.
 func chunkIDs(q querier, src string) (map[string]bool, error) {
-	rows, err := q.Query(`SELECT id, vec IS NOT NULL FROM chunks WHERE source = ?`, src)
+	rows, err := q.Query(`SELECT id FROM chunks WHERE source = ?`, src)
 	if err != nil {
 		return nil, err
 	}
@@ -174,13 +173,27 @@ func chunkIDs(q querier, src string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for rows.Next() {
 		var id string
-		var hasVec bool
-		if err := rows.Scan(&id, &hasVec); err != nil {
+		if err := rows.Scan(&id); err != nil {
 			return nil, err
 		}
-		out[id] = hasVec
+		out[id] = true
 	}
 	return out, rows.Err()
+}
+
+// hasChunk reports whether the index holds a chunk with ID id.
+func hasChunk(q querier, id string) (bool, error) {
+	var n int
+	err := q.QueryRow(`SELECT count(*) FROM chunks WHERE id = ?`, id).Scan(&n)
+	return n > 0, err
+}
+
+// twins counts the chunks with ID base or base~N (the same text again in
+// the same file).
+func twins(q querier, base string) (int, error) {
+	var n int
+	err := q.QueryRow(`SELECT count(*) FROM chunks WHERE id = ?1 OR (id > ?1 || '~' AND id < ?1 || '~~')`, base).Scan(&n)
+	return n, err
 }
 
 // txn is a write transaction and the chunk and term totals it moves,

@@ -2,11 +2,11 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"hearth/backend/llm"
@@ -110,11 +110,11 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	default:
 		note = unavailable(x.embedErr)
 	}
-	res, ranked, err := x.rank(ctx, query, qvec, poolFor(q), note)
+	res, ranked, err := x.rank(ctx, q, qvec, note)
 	if isCorrupt(err) {
 		x.startOver(fmt.Sprintf("damaged index (%v)", err))
 		if _, err = x.sync(ctx, false); err == nil {
-			res, ranked, err = x.rank(ctx, query, qvec, poolFor(q), note)
+			res, ranked, err = x.rank(ctx, q, qvec, note)
 		}
 	}
 	if err != nil {
@@ -170,8 +170,9 @@ const (
 // best hit. FTS5 picks the candidates; they are scored here with the
 // classic BM25 (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf
 // drops to nothing for a word in more than half the chunks — in a small
-// workspace, most words.
-func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int64]float64, error) {
+// workspace, most words. Chunks holding fewer than need of the terms are
+// left out (and the best hit is the best of the others).
+func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (map[int64]float64, error) {
 	out := map[int64]float64{}
 	if len(terms) == 0 {
 		return out, nil
@@ -184,28 +185,21 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int6
 	if docs <= 0 {
 		return out, nil
 	}
-	idf, dfs := map[string]float64{}, map[string]float64{}
-	args := make([]any, len(terms))
-	marks := make([]string, len(terms))
-	for i, t := range terms {
-		args[i], marks[i] = t, "?"
-	}
-	rows, err := x.db.QueryContext(ctx, `SELECT term, doc FROM vocab WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var t string
+	// Each word's chunks, as one string of rows (a row at a time through
+	// database/sql costs more than SQLite's own work): their number is the
+	// word's document count, and candidates.go reuses them. (fts5vocab walks
+	// the same lists to count them, so asking it as well cost the walk twice.)
+	idf, dfs, rowsOf := map[string]float64{}, map[string]float64{}, map[string]string{}
+	for _, t := range terms {
 		var df float64
-		if err := rows.Scan(&t, &df); err != nil {
-			rows.Close()
+		var list string
+		if err := x.db.QueryRowContext(ctx, `SELECT count(*), coalesce(group_concat(rowid), '') FROM terms WHERE terms MATCH ?`,
+			ftsQuery([]string{t})).Scan(&df, &list); err != nil {
 			return nil, err
 		}
-		idf[t], dfs[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+		if df > 0 {
+			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
+		}
 	}
 	// A word in most of thousands of chunks picks nothing out (FTS5 gives it
 	// no weight) but would make FTS5 score every one of them: it is matched
@@ -219,28 +213,28 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int) (map[int6
 	if len(match) == 0 {
 		match = terms
 	}
+	// A word not matched may still be in a chunk: need counts matched ones.
+	need -= len(idf) - len(match)
 	avg := tokens / docs
 	var matches float64
 	for _, t := range match {
 		matches += dfs[t]
 	}
-	if matches <= float64(x.ranked) {
+	var rows *sql.Rows
+	var err error
+	if matches <= float64(x.ranked) && need <= 1 {
 		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
 			WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
 	} else {
-		// Many matches: FTS5's ranking would cost more than the rest of the
-		// search (candidates.go).
-		var likely []int64
-		// Four times the candidates: the words' counts in each chunk are known
+		// Many matches, or only those holding several of the words wanted:
+		// FTS5's ranking of every match would cost more than the rest of the
+		// search (candidates.go). Four times the candidates: the words' counts in each chunk are known
 		// only from its text, read next.
-		if likely, err = x.likelyRows(ctx, match, idf, avg, 4*(pool+20)); err != nil {
-			return nil, err
+		likely, lerr := x.likelyRows(ctx, match, rowsOf, idf, avg, 4*(pool+20), need)
+		if lerr != nil {
+			return nil, lerr
 		}
-		ids := make([]string, len(likely))
-		for i, n := range likely {
-			ids[i] = strconv.FormatInt(n, 10)
-		}
-		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms FROM chunks WHERE n IN (`+strings.Join(ids, ",")+`)`)
+		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms FROM chunks WHERE n IN `+inRows, rowList(likely))
 	}
 	if err != nil {
 		return nil, err
@@ -298,12 +292,20 @@ type ranked struct {
 	mode  string
 }
 
-// rank ranks the pool best chunks for a query (and its vector, when there
-// is one); the index is not synced, so benchmarks measure the ranking alone.
-// The caller holds x.mu.
-func (x *Index) rank(ctx context.Context, query string, qvec []float32, pool int, note string) (Results, []ranked, error) {
+// rank ranks the best chunks for q (and its vector, when there is one); the
+// index is not synced, so benchmarks measure the ranking alone. The caller
+// holds x.mu.
+func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) (Results, []ranked, error) {
 	res := Results{Mode: ModeKeyword, Note: note}
-	kws, err := x.keyword(ctx, uniq(tokenize(query)), pool)
+	pool := poolFor(q)
+	terms := uniq(tokenize(q.Text))
+	need := 1
+	if qvec == nil {
+		// A keyword hit scores at most the share of the query's words it
+		// holds: one holding fewer than MinScore asks for is not worth ranking.
+		need = int(math.Ceil(q.MinScore*float64(len(terms)) - 1e-9))
+	}
+	kws, err := x.keyword(ctx, terms, pool, need)
 	if err != nil {
 		return res, nil, err
 	}
@@ -376,26 +378,17 @@ func (x *Index) rank(ctx context.Context, query string, qvec []float32, pool int
 	return res, list, nil
 }
 
-// query is rank and deliver for k whole chunks (benchmarks and tests).
-func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, note string) (Results, error) {
-	q := Query{Text: query, K: k}
-	res, list, err := x.rank(ctx, query, qvec, poolFor(q), note)
-	res.Hits = deliver(list, q)
-	return res, err
-}
-
 // chunksByRow reads the chunks of the candidates.
 func (x *Index) chunksByRow(ctx context.Context, cs []*cand) (map[int64]Chunk, error) {
 	out := map[int64]Chunk{}
 	if len(cs) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(cs))
-	marks := make([]string, len(cs))
+	ns := make([]int64, len(cs))
 	for i, c := range cs {
-		args[i], marks[i] = c.row, "?"
+		ns[i] = c.row
 	}
-	rows, err := x.db.QueryContext(ctx, `SELECT n, id, source, title, date, text, pos FROM chunks WHERE n IN (`+strings.Join(marks, ",")+`)`, args...)
+	rows, err := x.db.QueryContext(ctx, `SELECT n, id, source, title, date, text, pos FROM chunks WHERE n IN `+inRows, rowList(ns))
 	if err != nil {
 		return nil, err
 	}

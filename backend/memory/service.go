@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
+	textclip "hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -213,15 +215,15 @@ func (s *Service) Tools() []tools.Tool {
 }
 
 // Remember saves a fact to MEMORY.md (the /remember command) and says so.
-func (s *Service) Remember(text string) (string, error) {
+func (s *Service) Remember(text string) (i18n.Message, error) {
 	if strings.TrimSpace(text) == "" {
-		return "Usage: /remember TEXT — e.g. /remember my sister's birthday is 3 May", nil
+		return i18n.M("memory.remember.usage"), nil
 	}
 	st, _, _ := s.parts()
-	if _, err := st.RememberAs(text, Origin{Author: AuthorUser, Reason: "/remember " + clipLine(text, 72)}); err != nil {
-		return "", err
+	if _, err := st.RememberAs(text, Origin{Author: AuthorUser, Reason: "/remember " + textclip.Squash(text, 72)}); err != nil {
+		return i18n.Message{}, err
 	}
-	return "Saved to " + MemoryFile + ".", nil
+	return i18n.M("memory.remember.saved", "file", MemoryFile), nil
 }
 
 // Recall is the recalled-history block for text, the user's message of the turn in

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -68,8 +69,10 @@ func TestServiceNewsAndWorkspaceMove(t *testing.T) {
 		}
 		return ""
 	}
-	if reply, err := s.Remember("Ana climbs on Tuesdays"); err != nil || !strings.Contains(reply, MemoryFile) {
-		t.Fatalf("remember: %q %v", reply, err)
+	// The reply is a catalog message: the window words it in its language.
+	if reply, err := s.Remember("Ana climbs on Tuesdays"); err != nil || reply.Code != "memory.remember.saved" ||
+		reply.String() != "Saved to "+MemoryFile+"." || !strings.Contains(reply.In(i18n.Chinese), "已保存到 "+MemoryFile) {
+		t.Fatalf("remember: %+v %v", reply, err)
 	}
 	if got := next(); got != MemoryFile {
 		t.Errorf("own write told as %q", got)
@@ -91,7 +94,7 @@ func TestServiceNewsAndWorkspaceMove(t *testing.T) {
 	if got := next(); got != MemoryFile {
 		t.Errorf("hand edit in the new workspace told as %q", got)
 	}
-	if reply, _ := s.Remember(" "); !strings.HasPrefix(reply, "Usage:") {
-		t.Errorf("empty /remember: %q", reply)
+	if reply, _ := s.Remember(" "); !strings.HasPrefix(reply.String(), "Usage:") || !strings.HasPrefix(reply.In(i18n.Chinese), "用法") {
+		t.Errorf("empty /remember: %+v", reply)
 	}
 }

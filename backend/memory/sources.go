@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -105,32 +107,44 @@ func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
 // appendedHistory is the fast path of the commonest change: entries
 // appended to a long HISTORY.md. When the file still starts with exactly
 // what was indexed and the rest begins with a new entry, only that tail is
-// chunked (ok false: read the whole file).
-func (x *Index) appendedHistory(src string, old fileState, have map[string]bool) (tail []Chunk, hash string, ok bool) {
+// chunked, and only its chunks' IDs are looked up (ok false: read the whole
+// file).
+func (x *Index) appendedHistory(src string, old fileState) (tail []Chunk, hash string, ok bool, err error) {
 	if src != HistoryFile || old.Size <= 0 || old.Hash == "" {
-		return nil, "", false
+		return nil, "", false, nil
 	}
 	b, err := readWorkspace(x.opts.Workspace, src)
-	if err != nil || int64(len(b)) <= old.Size || Hash(b[:old.Size]) != old.Hash {
-		return nil, "", false
+	if err != nil || int64(len(b)) <= old.Size {
+		return nil, "", false, nil
 	}
+	// One pass of the hash over the file: the indexed part's sum on the way.
+	h := sha256.New()
+	h.Write(b[:old.Size])
+	if hex.EncodeToString(h.Sum(nil)) != old.Hash {
+		return nil, "", false, nil
+	}
+	h.Write(b[old.Size:])
 	rest := string(b[old.Size:])
 	if b[old.Size-1] != '\n' && rest[0] != '\n' {
-		return nil, "", false
+		return nil, "", false, nil
 	}
 	first, _, _ := strings.Cut(strings.TrimLeft(rest, "\n"), "\n")
 	if _, isEntry := entryStamp(first); !isEntry {
-		return nil, "", false
+		return nil, "", false, nil
 	}
+	// An entry saying what an earlier one said gets the next "~N" ID: how
+	// many the index holds is counted for the tail's entries alone.
 	seen := map[string]int{}
-	for id := range have {
-		base := id
-		if i := strings.LastIndexByte(id, '~'); i > strings.LastIndexByte(id, '#') {
-			base = id[:i]
+	for _, c := range historyChunks(src, rest) {
+		base := c.ID
+		if i := strings.LastIndexByte(base, '~'); i > strings.LastIndexByte(base, '#') {
+			continue // a twin within the tail: its base is counted
 		}
-		seen[base]++
+		if seen[base], err = twins(x.db, base); err != nil {
+			return nil, "", false, err
+		}
 	}
-	return historyChunksFrom(src, rest, seen), Hash(b), true
+	return historyChunksFrom(src, rest, seen), hex.EncodeToString(h.Sum(nil)), true, nil
 }
 
 // readWorkspace reads a note confined to the workspace: what the index holds

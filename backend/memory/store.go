@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"hearth/backend/internal/atomicfile"
+	textclip "hearth/backend/internal/clip"
 	"hearth/backend/internal/confined"
 )
 
@@ -41,9 +41,6 @@ func personaFiles() []string {
 }
 
 var dailyRe = regexp.MustCompile(`^memory/\d{4}-\d{2}-\d{2}\.md$`)
-
-// DailyNote is the path of the daily note of t's day.
-func DailyNote(t time.Time) string { return "memory/" + t.Format("2006-01-02") + ".md" }
 
 // FileInfo describes one memory or persona file for the sidebar.
 type FileInfo struct {
@@ -399,15 +396,6 @@ func (s *Store) write(n string, b []byte) error {
 	return err
 }
 
-// writeAtomic writes b to p through a temp file in the same folder and a
-// rename, keeping p's mode (0600 for a new file).
-func writeAtomic(p string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	return atomicfile.Write(p, b, 0o600)
-}
-
 // EntryTime is the stamp format of HISTORY.md entries.
 const EntryTime = "2006-01-02 15:04"
 
@@ -436,7 +424,7 @@ func (s *Store) AppendHistoryAs(entry string, at time.Time, o Origin) error {
 
 // Remember appends a fact to MEMORY.md as a list item (the agent's remember tool).
 func (s *Store) Remember(text string) (SaveResult, error) {
-	return s.RememberAs(text, Origin{Author: AuthorAgent, Reason: "remember: " + clipLine(text, 72)})
+	return s.RememberAs(text, Origin{Author: AuthorAgent, Reason: "remember: " + textclip.Squash(text, 72)})
 }
 
 // RememberAs is Remember by o.

@@ -3,6 +3,7 @@ package memory
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The keyword side's own tokenizer: SQLite FTS5's unicode61 keeps a run of
@@ -26,31 +27,49 @@ var stopwords = func() map[string]bool {
 // or Hangul character a token of its own (no word breaks in those scripts).
 func tokenize(text string) []string {
 	var out []string
-	var w strings.Builder
+	eachTerm(text, func(t string) { out = append(out, t) })
+	return out
+}
+
+// eachTerm calls fn with each of text's terms, as tokenize returns them. ASCII
+// is handled a byte at a time: asking unicode's tables about every letter cost
+// more than the rest of a keyword search.
+func eachTerm(text string, fn func(string)) {
+	var word [64]byte
+	w := word[:0]
 	flush := func() {
-		if w.Len() == 0 {
-			return
+		if len(w) > 0 && !stopwords[string(w)] {
+			fn(stem(string(w)))
 		}
-		t := w.String()
-		w.Reset()
-		if stopwords[t] {
-			return
-		}
-		out = append(out, stem(t))
+		w = w[:0]
 	}
-	for _, r := range text {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				w = append(w, c)
+			case 'A' <= c && c <= 'Z':
+				w = append(w, c+'a'-'A')
+			default:
+				flush()
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		switch {
 		case unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
 			flush()
-			out = append(out, string(r))
+			fn(string(r))
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			w.WriteRune(unicode.ToLower(r))
+			w = utf8.AppendRune(w, unicode.ToLower(r))
 		default:
 			flush()
 		}
 	}
 	flush()
-	return out
 }
 
 // stem is a deliberately small suffix stripper: enough that "meetings",

@@ -246,15 +246,6 @@ func cleanReason(reason, name string) string {
 	return "changed " + name
 }
 
-// clipLine makes text one line of at most n runes.
-func clipLine(text string, n int) string {
-	t := strings.Join(strings.Fields(text), " ")
-	if r := []rune(t); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return t
-}
-
 // fileName cleans a file argument ("MEMORY.md", "memory/HISTORY.md", "SOUL.md",
 // "2026-11-23") to a versioned file's path; "" stays "".
 func fileName(name string) (string, error) {

@@ -135,46 +135,41 @@ func (s *Service) Restore(rev, file string) (i18n.Message, error) {
 
 // MemoryCommand is the chat's /memory command: log [FILE], diff REV [FILE],
 // restore REV [FILE].
-func (s *Service) MemoryCommand(_ context.Context, arg string) (string, error) {
+func (s *Service) MemoryCommand(_ context.Context, arg string) (i18n.Message, error) {
+	var none i18n.Message
 	f := strings.Fields(arg)
-	usage := "Usage: /memory log [FILE] · /memory diff REV [FILE] · /memory restore REV [FILE] (FILE: MEMORY.md, USER.md, SOUL.md, HISTORY.md, a daily note)"
-	if len(f) == 0 {
-		return usage, nil
-	}
+	usage := i18n.M("memory.command.usage")
 	file := func(i int) string {
 		if len(f) > i {
 			return f[i]
 		}
 		return ""
 	}
-	switch f[0] {
-	case "log":
+	switch {
+	case len(f) > 0 && f[0] == "log":
 		revs, err := s.History(file(1), 20)
-		if err != nil {
-			return "", err
+		if err != nil || len(revs) == 0 {
+			return i18n.M("memory.log.empty"), err
 		}
-		return revs.String(), nil
-	case "diff":
-		if len(f) < 2 {
-			return usage, nil
-		}
+		return verbatim(revs.String()), nil
+	case len(f) > 1 && f[0] == "diff":
 		d, err := s.Diff(f[1], file(2))
 		if err != nil {
-			return "", err
+			return none, err
 		}
 		if d == "" {
-			return "No change to show.", nil
+			return i18n.M("memory.diff.none"), nil
 		}
-		return "```diff\n" + strings.TrimRight(d, "\n") + "\n```", nil
-	case "restore":
-		if len(f) < 2 {
-			return usage, nil
-		}
-		msg, err := s.Restore(f[1], file(2))
-		return msg.String(), err
+		return verbatim("```diff\n" + strings.TrimRight(d, "\n") + "\n```"), nil
+	case len(f) > 1 && f[0] == "restore":
+		return s.Restore(f[1], file(2))
 	}
 	return usage, nil
 }
+
+// verbatim is a reply the catalog cannot word (a list of changes, a diff):
+// the same in every language.
+func verbatim(text string) i18n.Message { return i18n.M("slash.text", "text", text) }
 
 // FormatLog renders revisions one per line: short rev, time, author, message, files.
 func FormatLog(revs []Rev) string {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hearth/backend/i18n"
 )
 
 func authors(revs []Rev) string {
@@ -94,15 +96,23 @@ func TestEveryChangeIsVersioned(t *testing.T) {
 
 	// The chat command.
 	out, _ := s.MemoryCommand(t.Context(), "log MEMORY.md")
-	if !strings.Contains(out, "restore memory/MEMORY.md") || !strings.Contains(out, "outside Hearth") {
-		t.Errorf("/memory log:\n%s", out)
+	if log := out.String(); !strings.Contains(log, "restore memory/MEMORY.md") || !strings.Contains(log, "outside Hearth") {
+		t.Errorf("/memory log:\n%s", log)
 	}
 	out, _ = s.MemoryCommand(t.Context(), "diff "+memLog[0].Rev[:8]+" MEMORY.md")
-	if !strings.Contains(out, "-- Lives in Lisbon now.") || !strings.Contains(out, "+- Bakes sourdough.") {
-		t.Errorf("/memory diff:\n%s", out)
+	if d := out.String(); !strings.Contains(d, "-- Lives in Lisbon now.") || !strings.Contains(d, "+- Bakes sourdough.") {
+		t.Errorf("/memory diff:\n%s", d)
 	}
 	if _, err := s.MemoryCommand(t.Context(), "restore nothex"); err == nil {
 		t.Error("a bad revision restored")
+	}
+	// What the catalog can word reaches a Chinese window in Chinese.
+	for arg, want := range map[string]string{"": "用法：/memory log", "diff": "用法", "log 2020-01-01": "还没有历史记录",
+		"restore " + memLog[0].Rev[:8] + " MEMORY.md": "无需恢复"} {
+		out, err := s.MemoryCommand(t.Context(), arg)
+		if err != nil || !strings.HasPrefix(out.In(i18n.Chinese), want) {
+			t.Errorf("/memory %s: %q %v, want %q…", arg, out.In(i18n.Chinese), err, want)
+		}
 	}
 	if _, err := s.History("skills/git", 0); err == nil {
 		t.Error("a skill has a history")

@@ -3,6 +3,8 @@ package memrepo
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,7 +59,7 @@ func (r *Repo) Sync(current map[string][]byte, author, message string) (rev stri
 			return nil
 		}
 		if c != nil {
-			ch.Message = message + "\n\n" + strings.Join(sortedKeys(ch.Files), "\n")
+			ch.Message = message + "\n\n" + strings.Join(slices.Sorted(maps.Keys(ch.Files)), "\n")
 		}
 		h, err := r.commit(ch)
 		if err != nil {
@@ -145,7 +147,7 @@ func (r *Repo) Files(rev string) ([]string, error) {
 			return err
 		}
 		files, err := r.files(c)
-		out = sortedKeys(files)
+		out = slices.Sorted(maps.Keys(files))
 		return err
 	})
 	return out, err
@@ -322,13 +324,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

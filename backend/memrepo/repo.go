@@ -20,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/clip"
 )
 
 // branchFile is the one branch, relative to the repository folder.
@@ -141,7 +142,7 @@ func (r *Repo) head() (*object.Commit, error) {
 			return r.repair(fmt.Errorf("commit %s: %w", s, err))
 		}
 	}
-	return r.repair(fmt.Errorf("the branch file holds %q", clip(s, 60)))
+	return r.repair(fmt.Errorf("the branch file holds %q", clip.Bytes(s, 60)))
 }
 
 // verified loads commit h and checks that its tree and every file in it are present.
@@ -321,13 +322,6 @@ func cleanLine(s, def string) string {
 		return def
 	}
 	return s
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // equalContent reports whether blob h holds content.

@@ -76,6 +76,12 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
       nav.view = 'chat';
       void chat.open(id);
     },
+    /** The memory files view on path, its history shown. */
+    openMemoryHistory(path: string) {
+      nav.view = 'memory';
+      nav.tab = 'memory';
+      memory.openHistory(path);
+    },
     newChat() {
       nav.view = 'chat';
       chat.newChat();

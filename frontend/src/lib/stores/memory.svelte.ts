@@ -82,6 +82,8 @@ export function createMemoryStore(api: MemoryApi) {
     current: '',
     /** A line to show in the current file (a search hit), with a number per request. */
     line: null as { path: string; line: number; seq: number } | null,
+    /** A file whose history was asked for from elsewhere (a Dream pass in Activity). */
+    history: '',
     docs: {} as Record<string, MemoryDoc>,
     query: '',
     results: null as MemoryResults | null,
@@ -314,6 +316,17 @@ export function createMemoryStore(api: MemoryApi) {
     },
     get current() {
       return s.current;
+    },
+    /** Opens path with its history shown (the changes a Dream pass made). */
+    openHistory(path: string) {
+      s.history = path;
+      void open(path);
+    },
+    /** Whether path's history was asked for; asking again needs openHistory again. */
+    takeHistory(path: string): boolean {
+      if (s.history !== path) return false;
+      s.history = '';
+      return true;
     },
     /** The line to show in path, if a search asked for one. */
     lineIn(path: string): { line: number; seq: number } | null {
