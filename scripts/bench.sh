@@ -53,6 +53,10 @@ echo
 echo "exec sandbox — target: <= 30 ms from start to exit of sh -c true (ms/exec; cpu-ms/exec is the CPU time, steadier on a loaded machine); plain is exec without it"
 go test -run '^$' -bench 'ExecSandbox' -benchtime 50x ./backend/sandbox/ | grep -E '^Benchmark'
 
+echo
+echo "bad input — target: a file tool refuses a 600 kB path well under 2 s (ns/op)"
+go test -run '^$' -bench 'HugePath' -benchtime 20x ./backend/tools/ | grep -E '^Benchmark'
+
 # The window streaming a 20 000-token answer into a 500-message chat (Chromium, dev build,
 # fake Ollama): long tasks and chunk-to-paint latency.
 echo

@@ -14,7 +14,7 @@ type sandbox struct {
 	policy                  *Policy
 }
 
-func newSandbox(t *testing.T) *sandbox {
+func newSandbox(t testing.TB) *sandbox {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -34,7 +34,7 @@ func newSandbox(t *testing.T) *sandbox {
 	return s
 }
 
-func (s *sandbox) write(t *testing.T, path, content string) {
+func (s *sandbox) write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

@@ -40,15 +40,17 @@ func Make(t testing.TB, dir string, bound int64) map[string]string {
 	return m
 }
 
-// Answers fails the test when fn has not returned within 2 s: a reader that
-// opens a pipe blocking, or reads /dev/zero, would never return.
+// Answers fails the test when fn has not returned within 30 s: a reader that
+// opens a pipe blocking, or reads /dev/zero, would never return. The bound tells a
+// hang from slowness on a loaded machine; how fast bad input is answered (target:
+// well under 2 s) is measured by make bench (BenchmarkHugePath).
 func Answers(t testing.TB, what string, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() { defer close(done); fn() }()
 	select {
 	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatalf("%s: no answer within 2 s", what)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s: no answer within 30 s: it hangs", what)
 	}
 }
