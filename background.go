@@ -20,6 +20,7 @@ import (
 	"hearth/backend/applock"
 	"hearth/backend/autostart"
 	"hearth/backend/event"
+	"hearth/backend/fitness"
 	"hearth/backend/i18n"
 	"hearth/backend/notify"
 	"hearth/backend/schedule"
@@ -111,7 +112,10 @@ func (b *desktopBackground) start(ctx context.Context) {
 	if startHidden() && !b.trayOK.Load() {
 		b.app.showWindow() // there is no tray to come back from
 	}
-	go b.forward(ctx)
+	// Subscribed before the services start: news they publish at once (a missed
+	// reminder that asks, at start) would otherwise be lost when the forwarding
+	// goroutine is scheduled late.
+	go b.forward(b.subscribe(ctx))
 	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}
@@ -134,12 +138,24 @@ func (b *desktopBackground) start(ctx context.Context) {
 	}()
 }
 
+// newsFeeds are the services' news the window and the notifications follow.
+type newsFeeds struct {
+	memory <-chan event.MemoryChanged
+	news   <-chan event.Background
+	checks <-chan fitness.Result
+	end    context.CancelFunc
+}
+
+func (b *desktopBackground) subscribe(ctx context.Context) newsFeeds {
+	ctx, cancel := context.WithCancel(ctx)
+	return newsFeeds{b.h.MemoryNews.Subscribe(ctx), b.h.BackgroundNews.Subscribe(ctx), b.h.CheckNews.Subscribe(ctx), cancel}
+}
+
 // forward hands the services' news to the window (and background news to the
 // notifications) until Hearth quits.
-func (b *desktopBackground) forward(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	memory, news, checks := b.h.MemoryNews.Subscribe(ctx), b.h.BackgroundNews.Subscribe(ctx), b.h.CheckNews.Subscribe(ctx)
+func (b *desktopBackground) forward(f newsFeeds) {
+	defer f.end()
+	memory, news, checks := f.memory, f.news, f.checks
 	for {
 		select {
 		case <-b.done:

@@ -156,7 +156,7 @@ describe('reminders missed while Hearth was closed', () => {
     assert.equal(((await (await fetch(`${ollama.host}/_fake/chats`)).json()) ?? []).length, 0, 'it ran without asking');
 
     let shown = [];
-    for (let i = 0; i < 50 && shown.length === 0; i++) {
+    for (let i = 0; i < 200 && shown.length === 0; i++) {
       shown = await notifier.list();
       if (!shown.length) await new Promise((r) => setTimeout(r, 100));
     }
@@ -188,7 +188,7 @@ describe('reminders missed while Hearth was closed', () => {
     const policy = settingsPage.getByLabel('Reminders missed while Hearth was closed');
     await policy.selectOption({ label: 'Ask me each time (Run once or Skip)' });
     let saved;
-    for (let i = 0; i < 50 && saved?.schedule?.missedRuns !== 'ask'; i++) {
+    for (let i = 0; i < 200 && saved?.schedule?.missedRuns !== 'ask'; i++) {
       await new Promise((r) => setTimeout(r, 100));
       saved = JSON.parse(readFileSync(first.app.configPath, 'utf8'));
     }
@@ -223,7 +223,7 @@ describe('reminders missed while Hearth was closed', () => {
 
     // Skip in the notification: the repeating one's last run says skipped.
     let ask;
-    for (let i = 0; i < 50 && !ask; i++) {
+    for (let i = 0; i < 200 && !ask; i++) {
       ask = (await notifier.list()).find((n) => n.title === 'Morning brief');
       if (!ask) await new Promise((r) => setTimeout(r, 100));
     }

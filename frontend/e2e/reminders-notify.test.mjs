@@ -80,7 +80,7 @@ describe('a reminder from start to finish', () => {
 
     // The notification: the reminder's name and the person's own words.
     let shown = [];
-    for (let i = 0; i < 50 && shown.length === 0; i++) {
+    for (let i = 0; i < 200 && shown.length === 0; i++) {
       shown = await notifier.list();
       if (!shown.length) await new Promise((r) => setTimeout(r, 100));
     }
