@@ -12,8 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
-
-	"hearth/backend/tools"
 )
 
 // A resource template (resources/templates/list, an RFC 6570 URI template
@@ -56,11 +54,11 @@ func templateSchema(tmpl *uritemplate.Template) *jsonschema.Schema {
 // expand fills the template from args; every variable must have a
 // non-empty value. Values are percent-encoded as RFC 6570 says (a / or a
 // space in a simple {var} becomes %2F / %20).
-func expand(tmpl *uritemplate.Template, args tools.Args) (string, error) {
+func expand(tmpl *uritemplate.Template, args map[string]any) (string, error) {
 	vals := uritemplate.Values{}
 	var missing []string
 	for _, v := range tmpl.Varnames() {
-		a, ok := args.Map()[v]
+		a, ok := args[v]
 		if !ok || a == nil {
 			missing = append(missing, v)
 			continue

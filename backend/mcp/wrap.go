@@ -95,7 +95,7 @@ func (w *wrapped) Execute(ctx context.Context, args tools.Args) (tools.Result, e
 			res = resourceResult(r)
 		}
 	case kindTemplate:
-		uri, xerr := expand(w.tmpl, args)
+		uri, xerr := expand(w.tmpl, args.Map())
 		if xerr != nil {
 			return tools.Result{}, xerr
 		}

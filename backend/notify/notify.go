@@ -6,7 +6,6 @@
 package notify
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -175,15 +174,4 @@ func (d *DBus) Close() error {
 	err := d.conn.Close()
 	<-d.done
 	return err
-}
-
-// Func adapts a function to Notifier (tests, the CLI).
-type Func func(n Notification) error
-
-// Notify implements Notifier.
-func (f Func) Notify(n Notification) error {
-	if f == nil {
-		return errors.New("notify: no notifier")
-	}
-	return f(n)
 }

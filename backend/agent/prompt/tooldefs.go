@@ -24,16 +24,6 @@ var coreTools = map[string]bool{
 // the window.
 func IsCoreTool(name string) bool { return coreTools[name] }
 
-// CoreTools lists the tools that are always sent, sorted.
-func CoreTools() []string {
-	out := make([]string, 0, len(coreTools))
-	for n := range coreTools {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // maxDerivedShort bounds a short description derived from a long one (a
 // tool that has no short form of its own, such as an MCP server's).
 const maxDerivedShort = 80
