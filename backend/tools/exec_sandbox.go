@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hearth/backend/internal/confined"
 	osbox "hearth/backend/sandbox"
 )
 
@@ -70,7 +71,7 @@ func (t *ExecTool) SandboxNote() string {
 }
 
 func tildeHome(p, home string) string {
-	if home != "" && within(p, home) {
+	if home != "" && confined.Within(p, home) {
 		if rel, err := filepath.Rel(home, p); err == nil {
 			if rel == "." {
 				return "~"
