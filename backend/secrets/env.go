@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -81,7 +82,7 @@ func (e *Env) Drop(names ...string) {
 		if e.dropped[k] || v == "" {
 			continue
 		}
-		if SecretName(k) || containsName(names, k) {
+		if SecretName(k) || slices.Contains(names, k) {
 			e.dropped[k] = true
 			now = append(now, k)
 		}
@@ -92,15 +93,6 @@ func (e *Env) Drop(names ...string) {
 	if len(now) > 0 {
 		scrubProcEnviron(now)
 	}
-}
-
-func containsName(names []string, k string) bool {
-	for _, n := range names {
-		if n == k {
-			return true
-		}
-	}
-	return false
 }
 
 // secretWords mark a variable that holds a credential by the usual naming

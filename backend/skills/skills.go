@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -164,20 +165,11 @@ func parse(data []byte, dirName string) (Skill, error) {
 func appendNew(list []string, add ...string) []string {
 	for _, a := range add {
 		a = strings.TrimSpace(a)
-		if a != "" && !contains(list, a) {
+		if a != "" && !slices.Contains(list, a) {
 			list = append(list, a)
 		}
 	}
 	return list
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // builtins reads the embedded skills.

@@ -3,6 +3,7 @@ package tools
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -66,14 +67,7 @@ func hasFlag(flags []string, short byte, long string) bool {
 }
 
 func containsAny(list []string, vals ...string) bool {
-	for _, a := range list {
-		for _, v := range vals {
-			if a == v {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(list, func(a string) bool { return slices.Contains(vals, a) })
 }
 
 func isShell(name string) bool {
