@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 )
 
@@ -43,25 +44,7 @@ func ShortDescription(t llm.ToolDef) string {
 			break
 		}
 	}
-	if utf8.RuneCountInString(d) <= maxDerivedShort {
-		return d
-	}
-	cut := 0
-	for i, r := range d {
-		if i > maxDerivedShort {
-			break
-		}
-		if r == ' ' {
-			cut = i
-		}
-	}
-	if cut == 0 {
-		cut = maxDerivedShort
-		for cut > 0 && !utf8.RuneStart(d[cut]) {
-			cut--
-		}
-	}
-	return strings.TrimRight(d[:cut], " ,;:") + "…"
+	return clip.Words(d, maxDerivedShort+1)
 }
 
 // shortTool is a tool in its short form: the short description, and a
