@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"hearth/backend/sandbox"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -159,10 +160,7 @@ func (m *Manager) Remove(name string) {
 // Statuses lists every configured server by name.
 func (m *Manager) Statuses() []Status {
 	m.mu.Lock()
-	list := make([]*server, 0, len(m.servers))
-	for _, s := range m.servers {
-		list = append(list, s)
-	}
+	list := slices.Collect(maps.Values(m.servers))
 	m.mu.Unlock()
 	out := make([]Status, len(list))
 	for i, s := range list {
@@ -176,10 +174,7 @@ func (m *Manager) Statuses() []Status {
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
-	list := make([]*server, 0, len(m.servers))
-	for _, s := range m.servers {
-		list = append(list, s)
-	}
+	list := slices.Collect(maps.Values(m.servers))
 	m.mu.Unlock()
 	for _, s := range list {
 		s.stop()

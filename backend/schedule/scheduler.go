@@ -494,31 +494,6 @@ func (s *Scheduler) Jobs() ([]Job, []JobProblem, error) {
 	return slices.Clone(s.jobs), slices.Clone(s.problems), s.loadErr
 }
 
-// NextDue is the next job to run, for the tray label; ok is false when none
-// is scheduled or reminders are paused.
-func (s *Scheduler) NextDue() (Job, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return nextDue(s.jobs, s.paused)
-}
-
-func nextDue(jobs []Job, paused bool) (Job, bool) {
-	var best Job
-	found := false
-	if paused {
-		return best, false
-	}
-	for _, j := range jobs {
-		if j.Paused || j.NextRun.IsZero() {
-			continue
-		}
-		if !found || j.NextRun.Before(best.NextRun) {
-			best, found = j, true
-		}
-	}
-	return best, found
-}
-
 // SetPaused pauses or resumes all reminders (the tray's Pause reminders).
 // Jobs due while paused run once when resumed.
 func (s *Scheduler) SetPaused(paused bool) {

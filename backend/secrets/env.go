@@ -42,17 +42,6 @@ func (e *Env) LookupEnv(k string) (string, bool) {
 	return v, ok
 }
 
-// Dropped lists the variables taken out of the process environment so far.
-func (e *Env) Dropped() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := make([]string, 0, len(e.dropped))
-	for k := range e.dropped {
-		out = append(out, k)
-	}
-	return out
-}
-
 // minMaskLen keeps short values of dropped variables ("1", "true", "yes") from
 // being masked in every output: a real credential is longer.
 const minMaskLen = 8
