@@ -10,6 +10,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -100,9 +101,7 @@ func New(opts Options) *Manager {
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = 2 * time.Minute
 	}
-	if opts.Version == "" {
-		opts.Version = "dev"
-	}
+	opts.Version = cmp.Or(opts.Version, "dev")
 	if opts.ReadyWait <= 0 {
 		opts.ReadyWait = ReadyWait
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,9 +30,7 @@ func (s *server) templateTool(t *sdk.ResourceTemplate) (w *wrapped, remoteName s
 		return nil, ""
 	}
 	name := t.Name
-	if name == "" {
-		name = t.URITemplate
-	}
+	name = cmp.Or(name, t.URITemplate)
 	about := t.Description
 	if strings.TrimSpace(about) == "" {
 		about = t.Title

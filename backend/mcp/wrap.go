@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -156,9 +157,7 @@ func toolResult(r *sdk.CallToolResult) tools.Result {
 	}
 	text := strings.Join(parts, "\n")
 	if r.IsError {
-		if text == "" {
-			text = "the tool reported an error"
-		}
+		text = cmp.Or(text, "the tool reported an error")
 		return tools.Result{Content: "Error: " + text, IsError: true}
 	}
 	if text == "" {

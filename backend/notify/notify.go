@@ -6,6 +6,7 @@
 package notify
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -85,9 +86,7 @@ func NewDBus(opts Options) (*DBus, error) {
 }
 
 func newOnConn(conn *dbus.Conn, opts Options) (*DBus, error) {
-	if opts.AppName == "" {
-		opts.AppName = "Hearth"
-	}
+	opts.AppName = cmp.Or(opts.AppName, "Hearth")
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}

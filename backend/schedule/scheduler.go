@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,9 +103,7 @@ func New(opts Options) (*Scheduler, error) {
 	if opts.Clock == nil {
 		opts.Clock = SystemClock{}
 	}
-	if opts.MissedRuns == "" {
-		opts.MissedRuns = MissedCatchup
-	}
+	opts.MissedRuns = cmp.Or(opts.MissedRuns, MissedCatchup)
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -204,9 +203,7 @@ func (s *Scheduler) catchUp() {
 				continue
 			}
 			policy := j.MissedRuns
-			if policy == "" {
-				policy = s.opts.MissedRuns
-			}
+			policy = cmp.Or(policy, s.opts.MissedRuns)
 			names = append(names, j.Title())
 			missed = append(missed, MissedRun{JobID: j.ID, Title: j.Title(), SessionID: j.Session(), Due: j.NextRun,
 				Skipped: policy == MissedSkip, Ask: policy == MissedAsk})
@@ -437,9 +434,7 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 	if out.Err != nil {
 		rec.Status, rec.Error = StatusError, out.Err.Error()
 	}
-	if rec.Status == "" {
-		rec.Status = StatusOK
-	}
+	rec.Status = cmp.Or(rec.Status, StatusOK)
 	err := s.opts.Store.Update(func(jobs []Job) ([]Job, error) {
 		i := slices.IndexFunc(jobs, func(x Job) bool { return x.ID == j.ID })
 		if i < 0 {

@@ -8,6 +8,7 @@ package skills
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -142,9 +143,7 @@ func parse(data []byte, dirName string) (Skill, error) {
 		Always:      fm.Always || fm.Metadata.Nanobot.Always,
 		Body:        strings.TrimSpace(body),
 	}
-	if s.Name == "" {
-		s.Name = dirName
-	}
+	s.Name = cmp.Or(s.Name, dirName)
 	for _, l := range []stringList{fm.Bins, fm.Requires.Bins, fm.Metadata.Nanobot.Requires.Bins} {
 		s.Bins = appendNew(s.Bins, l...)
 	}

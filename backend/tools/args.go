@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -313,9 +314,7 @@ func typeWords(s *jsonschema.Schema) string {
 		return "any"
 	}
 	t := strings.Join(schemaTypes(s), " or ")
-	if t == "" {
-		t = "any"
-	}
+	t = cmp.Or(t, "any")
 	if len(s.Enum) > 0 {
 		t += " " + compactJSON(s.Enum)
 	}

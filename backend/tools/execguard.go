@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -366,9 +367,7 @@ func (g *ExecGuard) broad(t, dir string, system bool) string {
 	}
 	glob := strings.HasSuffix(raw, "*")
 	p := strings.TrimRight(raw, "*")
-	if p == "" {
-		p = "."
-	}
+	p = cmp.Or(p, ".")
 	abs := filepath.Clean(g.policy.expand(expandHome(p, home), dir))
 	switch {
 	case abs == "/":
