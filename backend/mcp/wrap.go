@@ -160,9 +160,7 @@ func toolResult(r *sdk.CallToolResult) tools.Result {
 		text = cmp.Or(text, "the tool reported an error")
 		return tools.Result{Content: "Error: " + text, IsError: true}
 	}
-	if text == "" {
-		text = "(no output)"
-	}
+	text = cmp.Or(text, "(no output)")
 	return tools.Text(text)
 }
 
