@@ -100,6 +100,12 @@ func (a *App) leaveQuickAsk() bool {
 	return true
 }
 
+// QuickAskOpen reports whether the window is the Quick ask box now. The page asks when it
+// loads: "Quick ask…" clicked in the tray right after start reaches the window before its
+// page listens, and the event alone would be lost (the window a small box showing the
+// whole chat view).
+func (a *App) QuickAskOpen() bool { return a.quickAskOn() }
+
 // quickAskOn reports whether the window is the Quick ask box now.
 func (a *App) quickAskOn() bool {
 	a.quick.mu.Lock()

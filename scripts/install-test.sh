@@ -82,7 +82,12 @@ launch() {
   t0=$(date +%s)
   # One X connection that waits (see scripts/smoke.sh start: polling clients can make
   # Xvfb refuse the app's own connection on a loaded machine).
-  wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || true
+  # xdotool exits at once on an X error (a window of the last run destroyed while it reads
+  # it), so it is started again until the deadline.
+  local deadline=$((SECONDS + 30))
+  while [[ -z $wid ]] && ((SECONDS < deadline)); do
+    wid=$(timeout $((deadline - SECONDS)) xdotool search --sync --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || sleep 0.2
+  done
   if [[ -z $wid ]]; then
     fail "no window titled Hearth within 30 s of launching $entry"
     return

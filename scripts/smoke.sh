@@ -58,7 +58,13 @@ start() { # start [VAR=value...]: launch the app and wait for its window
   # Polling with a new xdotool client every few milliseconds made Xvfb refuse the app's
   # own connection about once in 150 launches ("failed to init GTK") on a loaded machine;
   # the startup benchmark, not this test, measures the time to the window precisely.
-  wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || true
+  # xdotool exits at once on an X error (a window of the previous run destroyed while it
+  # reads it), so it is started again until the deadline.
+  local deadline=$((SECONDS + 30))
+  wid=""
+  while [[ -z $wid ]] && ((SECONDS < deadline)); do
+    wid=$(timeout $((deadline - SECONDS)) xdotool search --sync --onlyvisible --name '^Hearth$' 2>/dev/null | head -n 1) || sleep 0.2
+  done
   [[ -n $wid ]] || fail "no window titled Hearth within 30 s"
   t1=$(date +%s%N)
   mapped_ms=$(((t1 - t0) / 1000000))

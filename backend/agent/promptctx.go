@@ -45,10 +45,12 @@ type PromptContext struct {
 	systems map[string]runSystem // by session id (one run per session at a time)
 }
 
-// runSystem is the system prompt a run was given.
+// runSystem is the system prompt a run was given, and the placeholders of the
+// tool results its requests compacted.
 type runSystem struct {
-	runID, text string
-	err         error
+	runID, text  string
+	err          error
+	placeholders *prompt.Placeholders
 }
 
 // maxRunSystems bounds the runs whose system prompt is kept; a session's
@@ -60,24 +62,26 @@ const maxRunSystems = 64
 // (what the agent writes to memory during the run is in its history, and
 // the next turn's prompt shows it), the server's prompt cache keeps the
 // unchanged prefix, and a tool round does not stat every workspace file.
-func (p *PromptContext) system(sessionID, runID string) (string, error) {
+func (p *PromptContext) system(sessionID, runID string) (runSystem, error) {
 	if runID == "" {
-		return p.System()
+		text, err := p.System()
+		return runSystem{text: text}, err
 	}
 	p.mu.Lock()
 	rs, ok := p.systems[sessionID]
 	p.mu.Unlock()
 	if ok && rs.runID == runID {
-		return rs.text, rs.err
+		return rs, rs.err
 	}
 	text, err := p.System()
+	rs = runSystem{runID: runID, text: text, err: err, placeholders: &prompt.Placeholders{}}
 	p.mu.Lock()
 	if p.systems == nil || len(p.systems) >= maxRunSystems {
 		p.systems = map[string]runSystem{}
 	}
-	p.systems[sessionID] = runSystem{runID: runID, text: text, err: err}
+	p.systems[sessionID] = rs
 	p.mu.Unlock()
-	return text, err
+	return rs, err
 }
 
 // Build implements ContextBuilder. The stored history stays as the user typed it;
@@ -85,7 +89,8 @@ func (p *PromptContext) system(sessionID, runID string) (string, error) {
 // user message only.
 func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutput, error) {
 	var out ContextOutput
-	system, err := p.system(in.SessionID, in.RunID)
+	rs, err := p.system(in.SessionID, in.RunID)
+	system := rs.text
 	if err != nil {
 		// One unreadable file is left out of the prompt; chat goes on.
 		out.Notices = append(out.Notices, fmt.Sprintf("Part of the system prompt could not be read: %v", err))
@@ -102,7 +107,12 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	if keep <= 0 {
 		keep = prompt.KeepToolResults
 	}
-	msgs := prompt.CompactToolResults(in.History[reach:], keep) // a copy
+	var msgs []llm.Message // a copy
+	if rs.placeholders != nil {
+		msgs = rs.placeholders.Compact(in.History[reach:], keep)
+	} else {
+		msgs = prompt.CompactToolResults(in.History[reach:], keep)
+	}
 	now := time.Now
 	if p.Now != nil {
 		now = p.Now

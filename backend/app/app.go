@@ -24,6 +24,7 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/fitness"
 	"hearth/backend/guard"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
@@ -106,7 +107,7 @@ func New(opts Options) (*App, error) {
 		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) },
 		Ollama: func(ctx context.Context, host string) (string, string) { return a.Models.CheckOllama(ctx, host) }})
 	sweepLeftovers(a.Settings.Paths())
-	a.Guard = guard.New(a.Settings, func(tool string) string { return a.Chat.SandboxNote(tool) })
+	a.Guard = guard.New(a.Settings, func(tool string) i18n.Message { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
 		Pulled: func(string) { a.Memory.Recheck() }})
 	a.Reach = reach.New(a.Settings)

@@ -39,7 +39,7 @@ func TestLocalOnlyMode(t *testing.T) {
 	if strings.Contains(string(b), "web_fetch") || strings.Contains(string(b), "web_search") {
 		t.Error("web tools offered in local-only mode")
 	}
-	if note := svc.Chat.SandboxNote("exec"); strings.Contains(note, "network allowed") {
+	if note := svc.Chat.SandboxNote("exec"); note.Code == "gate.sandbox.onNetwork" {
 		t.Errorf("exec note %q", note)
 	}
 	if svc.Settings.SandboxPolicy().Network {

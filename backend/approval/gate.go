@@ -73,7 +73,9 @@ type Pending struct {
 	// allowed. The approval card shows them.
 	Dir         string `json:"dir,omitempty"`
 	Destructive bool   `json:"destructive,omitempty"`
-	Sandbox     string `json:"sandbox,omitempty"`
+	// Sandbox is the English of SandboxNote, which the window words in its language.
+	Sandbox     string        `json:"sandbox,omitempty"`
+	SandboxNote *i18n.Message `json:"sandboxNote,omitempty"`
 }
 
 // Options configure a Gate. The zero value asks in risky mode, keeps "always"
@@ -93,8 +95,8 @@ type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Sandbox says what a tool's call may do once allowed (shown on the approval card);
-	// nil or "" says nothing.
-	Sandbox func(tool string) string
+	// nil or the zero Message says nothing.
+	Sandbox func(tool string) i18n.Message
 }
 
 // Gate implements agent.Gate. It is safe for concurrent use; grants "for this
@@ -175,7 +177,10 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 		if c.Emit != nil {
 			d := event.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
 			if state == StateRequested {
-				d.Sandbox, d.Dir, d.Destructive = g.sandbox(c.Name), c.Preview.Dir, c.Preview.Destructive
+				d.Dir, d.Destructive = c.Preview.Dir, c.Preview.Destructive
+				if n := g.sandbox(c.Name); n != nil {
+					d.Sandbox, d.SandboxNote = n.String(), &event.Line{Code: n.Code, Args: n.Args}
+				}
 			}
 			c.Emit(d)
 		}
@@ -230,7 +235,10 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, why i18n.Message, emi
 	}
 	w := &waiter{ch: make(chan Decision, 1), info: Pending{RunID: c.RunID, SessionID: c.SessionID, CallID: c.CallID,
 		Tool: c.Name, Args: json.RawMessage(args), Why: why, Reason: why.String(), Since: g.opts.Now(),
-		Dir: c.Preview.Dir, Destructive: c.Preview.Destructive, Sandbox: g.sandbox(c.Name)}}
+		Dir: c.Preview.Dir, Destructive: c.Preview.Destructive, SandboxNote: g.sandbox(c.Name)}}
+	if w.info.SandboxNote != nil {
+		w.info.Sandbox = w.info.SandboxNote.String()
+	}
 	key := c.RunID + "\x00" + c.CallID
 	g.mu.Lock()
 	g.pending[key] = w
@@ -336,11 +344,15 @@ func (g *Gate) ForgetChat(sessionID string) {
 	g.mu.Unlock()
 }
 
-func (g *Gate) sandbox(tool string) string {
+// sandbox is the note of tool's calls, nil when there is none.
+func (g *Gate) sandbox(tool string) *i18n.Message {
 	if g.opts.Sandbox == nil {
-		return ""
+		return nil
 	}
-	return g.opts.Sandbox(tool)
+	if n := g.opts.Sandbox(tool); n.Code != "" {
+		return &n
+	}
+	return nil
 }
 
 func (g *Gate) workspace() string {

@@ -255,13 +255,13 @@ func (s *Service) mask() {
 }
 
 // SandboxNote is what the named tool's calls may do once allowed (exec's sandbox),
-// for the approval card; "" when nothing confines it.
-func (s *Service) SandboxNote(tool string) string {
+// for the approval card; the zero Message when nothing confines it.
+func (s *Service) SandboxNote(tool string) i18n.Message {
 	t, ok := s.registry.Get(tool)
-	if n, is := t.(interface{ SandboxNote() string }); ok && is {
+	if n, is := t.(interface{ SandboxNote() i18n.Message }); ok && is {
 		return n.SandboxNote()
 	}
-	return ""
+	return i18n.Message{}
 }
 
 // Registries are where MCP tools go: the main agent's and the helpers'.

@@ -77,8 +77,9 @@ type Guard struct {
 	opts   Options
 	dialer net.Dialer
 
-	mu   sync.Mutex
-	ring []Entry
+	mu         sync.Mutex
+	ring       []Entry
+	transports map[string]*http.Transport
 }
 
 // New returns a Guard.
@@ -119,9 +120,23 @@ func (g *Guard) Wrap(purpose string, dial DialFunc) DialFunc {
 
 // Transport is an HTTP transport whose connections all go through the Guard. A
 // proxy from the environment is honoured, and judged as the host it is.
+//
+// It is one transport per purpose, shared: a model list or check asked for again
+// reuses the idle connection of the last one instead of opening another, and
+// transports that are dropped do not keep idle connections whose timeouts wake the
+// app at rest long after start-up (docs/performance.md).
 func (g *Guard) Transport(purpose string) *http.Transport {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t, ok := g.transports[purpose]; ok {
+		return t
+	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = g.Dial(purpose)
+	if g.transports == nil {
+		g.transports = map[string]*http.Transport{}
+	}
+	g.transports[purpose] = t
 	return t
 }
 

@@ -3,6 +3,7 @@ package egress
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -80,5 +81,35 @@ func TestLoopback(t *testing.T) {
 		if got := Loopback(host); got != want {
 			t.Errorf("Loopback(%q) = %v", host, got)
 		}
+	}
+}
+
+// Clients of one purpose share a transport, so a second request reuses the first's idle
+// connection instead of dialling again (and leaving another idle connection behind); the
+// log shows one connection for the two.
+func TestClientsOfOnePurposeShareConnections(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) }))
+	defer srv.Close()
+	g := New(Options{})
+	get := func(c *http.Client) {
+		t.Helper()
+		resp, err := c.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+	}
+	get(g.Client("Ollama models", 0))
+	get(g.Client("Ollama models", 0))
+	if n := len(g.Recent(10)); n != 1 {
+		t.Errorf("two requests of one purpose dialled %d connections, want 1: %+v", n, g.Recent(10))
+	}
+	if g.Transport("Ollama models") == g.Transport("web_search") {
+		t.Error("two purposes share a transport: the log could not tell them apart")
+	}
+	get(g.Client("web_search", 0))
+	if n := len(g.Recent(10)); n != 2 {
+		t.Errorf("a second purpose dialled %d connections in all, want 2", n)
 	}
 }

@@ -93,7 +93,9 @@ type ApprovalData struct {
 	Scope  string `json:"scope,omitempty"`
 	// Sandbox says, on a request, what the call will be allowed to do once allowed (exec:
 	// where it may write, whether it has network); empty when nothing confines it.
-	Sandbox string `json:"sandbox,omitempty"`
+	// SandboxNote words Sandbox for the window in its language.
+	Sandbox     string `json:"sandbox,omitempty"`
+	SandboxNote *Line  `json:"sandboxNote,omitempty"`
 	// Dir is, on a request, where the call runs (exec's working directory).
 	Dir string `json:"dir,omitempty"`
 	// Destructive marks, on a request, a call that deletes or overwrites data: the

@@ -14,6 +14,7 @@ import (
 	"hearth/backend/approval"
 	"hearth/backend/audit"
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 	"hearth/backend/settings"
 )
 
@@ -52,7 +53,7 @@ type Service struct {
 // New builds the gate and the audit log over the settings; both hide the API keys
 // in what they show and write. note says what a tool's call may do once allowed (the
 // sandbox's rules, on the approval card); nil says nothing.
-func New(s *settings.Service, note func(tool string) string) *Service {
+func New(s *settings.Service, note func(tool string) i18n.Message) *Service {
 	g := &Service{settings: s}
 	mask := s.Keys().Mask
 	g.Gate = approval.New(approval.Options{Rules: g.rules, Grant: func(tool string) error { return g.SetToolApproval(tool, "always") }, Mask: mask, Sandbox: note,

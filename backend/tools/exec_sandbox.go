@@ -1,12 +1,12 @@
 package tools
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/confined"
 	osbox "hearth/backend/sandbox"
 )
@@ -44,30 +44,28 @@ func (t *ExecTool) sandbox(cmd *exec.Cmd) {
 }
 
 // SandboxNote says in one line what a command will be allowed to do: the approval card
-// shows it, so a person knows what "allow" lets loose.
-func (t *ExecTool) SandboxNote() string {
+// shows it, so a person knows what "allow" lets loose. The zero Message says nothing.
+func (t *ExecTool) SandboxNote() i18n.Message {
 	if t.opts.Sandbox == nil {
-		return ""
+		return i18n.Message{}
 	}
 	st := t.opts.Sandbox.Status()
-	if t.opts.Unconfined || st.Mode == osbox.ModeNone {
-		why := "tools.exec.sandbox is off"
-		if !t.opts.Unconfined {
-			why = "no sandbox on this system"
-		}
-		return fmt.Sprintf("Unconfined (%s): the command runs with your full rights.", why)
+	if t.opts.Unconfined {
+		return i18n.M("gate.sandbox.off")
+	}
+	if st.Mode == osbox.ModeNone {
+		return i18n.M("gate.sandbox.none")
 	}
 	p := t.SandboxPolicy()
 	var where []string
 	for _, w := range p.Writable {
 		where = append(where, tildeHome(w, t.policy.home()))
 	}
-	net := "no network (tools.exec.network is off)"
+	code := "gate.sandbox.on"
 	if p.Network {
-		net = "network allowed (tools.exec.network)"
+		code = "gate.sandbox.onNetwork"
 	}
-	return fmt.Sprintf("Sandboxed (%s): writes only in %s; Hearth's own folders hidden; %s.",
-		st.Mode, strings.Join(where, ", "), net)
+	return i18n.M(code, "mode", string(st.Mode), "where", strings.Join(where, ", "))
 }
 
 func tildeHome(p, home string) string {

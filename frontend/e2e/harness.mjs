@@ -154,6 +154,7 @@ export async function startHearth({ config, ollamaHost, files = {}, env = {} } =
   return {
     url,
     home,
+    pid: child.pid, // names its tray item on the session bus (org.kde.StatusNotifierItem-<pid>-1)
     configPath,
     workspace: join(xdg.XDG_DATA_HOME, 'hearth', 'workspace'),
     log,

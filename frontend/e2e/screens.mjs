@@ -1,8 +1,8 @@
 // Screenshots of each main view, light, dark and in Chinese, for a look by eye (scripts/screens.sh).
 // Not a test: it fills a chat through the real backend and a scripted fake Ollama, then
 // captures first run, chat, models, settings, the memory editor, reminders, MCP servers and
-// skills into build/screens/; then a call waiting for approval, the Activity view and
-// Settings › Approvals.
+// skills into build/screens/; then a call waiting for approval, the Activity view,
+// Settings › Approvals, and Quick ask's box with a call waiting in it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +51,8 @@ const script = {
     { toolCalls: [{ name: 'read_file', arguments: { path: 'notes/monday.md' } }] },
     { content: 'I left the old builds alone, and there is no note from Monday.' },
     { toolCalls: [{ name: 'exec', arguments: { command: 'git pull --rebase' } }] },
+    // Quick ask (the tray's small box): a question whose call waits for approval in the box.
+    { toolCalls: [{ name: 'exec', arguments: { command: 'du -sh ~/Pictures' } }] },
   ],
   pulls: [
     {
@@ -426,6 +428,24 @@ try {
     await tab(page, 'Models & providers');
     await shot('settings');
     await page.keyboard.press('Control+b');
+    await context.close();
+  }
+  // Quick ask at its 520×400 box, a tool call waiting for approval inside it (en and zh-CN
+  // share the one reply: the Chinese box shows the question only).
+  for (const [locale, question, name] of [
+    ['en-US', 'How big is my photo library?', 'quick-ask-approval'],
+    ['zh-CN', '我的照片库有多大？', 'quick-ask-zh'],
+  ]) {
+    const { page, context } = await openPage(chrome.browser, app.url, { locale });
+    await page.setViewportSize({ width: 520, height: 400 });
+    await page.evaluate(() => window.runtime.EventsEmit('quickask:open'));
+    const box = page.getByTestId('quick-ask').getByTestId('quick-input');
+    await box.fill(question);
+    if (locale === 'en-US') {
+      await box.press('Enter');
+      await page.getByTestId('quick-ask').getByTestId('approval-card').waitFor({ timeout: 20000 });
+    }
+    await page.screenshot({ path: join(out, `${name}.png`) });
     await context.close();
   }
   console.log(`screens written to ${out}`);

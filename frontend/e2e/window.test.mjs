@@ -1,7 +1,8 @@
 // The window's finish (issue 17 item 5) as a person uses it, against the dev build, the real
 // Go backend and a scripted fake Ollama: Settings in sections saved as you go, a bad value,
 // slash replies as text, a built-in skill's copy in the editor, the sidebar folded away,
-// a memory hit opened at its line, and the footer at the 640 px minimum width.
+// a memory hit opened at its line, and the footer and every Settings section at the 640 px
+// minimum width (English and Chinese).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -215,5 +216,48 @@ describe('chat details', () => {
     await page.screenshot({ path: join(shots, 'footer-640.png') });
     await page.setViewportSize({ width: 1100, height: 720 });
     assert.deepEqual(errors, []);
+  });
+
+  test('at the 640 px minimum width every Settings section fits, a long tool rule included, in English and Chinese', async () => {
+    await page.setViewportSize({ width: 640, height: 560 });
+    await view('Settings').click();
+    await section('Tools & approvals').click();
+    // An MCP tool's long name, as such rules are named.
+    const long = 'mcp_github_create_pull_request_review_comment';
+    await page.getByLabel('Tool name').fill(long);
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByRole('combobox', { name: `Rule for ${long}` }).waitFor();
+    const zh = await openPage(chrome.browser, app.url, { locale: 'zh-CN' });
+    await zh.page.setViewportSize({ width: 640, height: 560 });
+    await zh.page.getByRole('navigation').getByRole('button', { name: '设置' }).click();
+    for (const [p, names] of [
+      [page, ['General', 'Models & providers', 'Tools & approvals', 'Background', 'Memory', 'About']],
+      [zh.page, ['通用', '模型与服务', '工具与审批', '后台', '记忆', '关于']],
+    ]) {
+      const list = p.getByRole('tablist').filter({ has: p.getByTestId('settings-tab-general') });
+      const places = async () => JSON.stringify(await list.getByRole('tab').evaluateAll((ts) => ts.map((t) => [t.offsetLeft, t.offsetTop])));
+      let before = '';
+      for (const name of names) {
+        await list.getByRole('tab', { name }).click();
+        const panel = p.locator('#settings-panel');
+        await panel.locator('fieldset').first().waitFor();
+        // Nothing reaches past the panel's right edge, and the panel itself does not scroll sideways.
+        const past = await panel.evaluate((el) => {
+          const edge = el.getBoundingClientRect().right;
+          const out = [...el.querySelectorAll('*')].filter((x) => x.getBoundingClientRect().width > 0 && x.getBoundingClientRect().right > edge + 1);
+          return { out: out.map((x) => `${x.tagName} ${(x.textContent ?? '').slice(0, 40)}`), wide: el.scrollWidth > el.clientWidth + 1 };
+        });
+        assert.deepEqual(past, { out: [], wide: false }, `${name} at 640 px`);
+        // Choosing a tab does not move the tabs.
+        const now = await places();
+        if (before) assert.equal(now, before, `the tabs moved when ${name} was chosen`);
+        before = now;
+      }
+      await list.getByRole('tab', { name: names[2] }).click();
+      await p.screenshot({ path: join(shots, `settings-tools-640-${p === page ? 'en' : 'zh'}.png`) });
+    }
+    await zh.context.close();
+    await page.setViewportSize({ width: 1100, height: 720 });
+    assert.deepEqual([...errors, ...zh.errors], []);
   });
 });

@@ -225,5 +225,6 @@ function fakeReminderApi(listeners: BackgroundListeners) {
     onNewSession: on(listeners.newChat),
     onQuickAsk: on(listeners.quickAsk),
     quickAskDone: vi.fn(async () => {}),
+    quickAskOpen: vi.fn(async () => false),
   };
 }

@@ -233,6 +233,8 @@ type fitter struct {
 	raw, tok []int
 	next     int
 	tools    []llm.ToolDef
+	toolsRaw int  // the raw estimate of tools, when toolsEst
+	toolsEst bool // false until estimated, and again when tools change
 	sysRaw   int
 	// shortened names the tools now in their short form.
 	shortened []string
@@ -275,7 +277,10 @@ func (f *fitter) msgTok(i int) int {
 }
 
 func (f *fitter) fixedRaw() (int, int) {
-	toolsRaw := EstimateTools(f.tools)
+	if !f.toolsEst {
+		f.toolsRaw, f.toolsEst = EstimateTools(f.tools), true
+	}
+	toolsRaw := f.toolsRaw
 	return requestOverhead + f.sysRaw + toolsRaw, f.c.scale(requestOverhead) + f.c.scale(f.sysRaw) + f.c.scale(toolsRaw)
 }
 
@@ -341,7 +346,7 @@ func (f *fitter) shortenTools(budget, msgTok int) {
 		if f.fixedTok()+msgTok <= budget {
 			return
 		}
-		f.tools[s.i] = short[s.i]
+		f.tools[s.i], f.toolsEst = short[s.i], false
 		f.shortened = append(f.shortened, f.tools[s.i].Name)
 	}
 }
@@ -371,7 +376,7 @@ func (f *fitter) dropTools(budget, msgTok int) []string {
 			keep = append(keep, t)
 		}
 	}
-	f.tools = keep
+	f.tools, f.toolsEst = keep, false
 	return names
 }
 

@@ -86,8 +86,15 @@ describe('what the backend says, in zh-CN', () => {
   it('words the reason, a refusal and a notice from their codes', () => {
     setLocale('zh-CN');
     try {
-      render(Message, { props: { item: waitingTurn() } });
+      const waiting = waitingTurn();
+      const a = (waiting.parts[0] as Extract<Turn['parts'][number], { kind: 'tool' }>).approval!;
+      a.sandbox = "Sandboxed (landlock): writes only in ~/ws; Hearth's own folders hidden; no network (tools.exec.network is off).";
+      a.sandboxNote = { code: 'gate.sandbox.on', args: { mode: 'landlock', where: '~/ws' } };
+      render(Message, { props: { item: waiting } });
       expect(within(screen.getByTestId('approval-card')).getByText('它会在这台电脑上运行 shell 命令。')).toBeTruthy();
+      expect(screen.getByTestId('approval-sandbox').textContent).toBe(
+        '允许后： 在沙箱中运行（landlock）：只能写入 ~/ws；Hearth 自己的文件夹不可见；不能联网（tools.exec.network 已关闭）。',
+      );
       const turn = newTurn('r2');
       turn.parts.push(
         {

@@ -7,8 +7,19 @@ import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeMemory, hashOf } from '../lib/stores/memory-fixture';
 import { fakeApi, fakeStatus } from '../test-fixtures';
+// The editor and the merge view load CodeMirror with a dynamic import (their own chunk in
+// the app). Loaded here first, so a test waits for a cached module, not for the first
+// transform of CodeMirror, which under load outlasts vi.waitFor's one second.
+import '../lib/editor';
+import '../lib/merge';
 
 const M = 'memory/MEMORY.md';
+
+// Queries here avoid *ByRole on the whole page: for every candidate element (and its text)
+// a role query asks jsdom's getComputedStyle whether it is hidden, ~10 ms a call, more with
+// CodeMirror's theme in the document, so one query on the page took seconds under load,
+// longer than the one-second window of vi.waitFor. The unsaved mark is found by its label,
+// the Save button by its text.
 
 // jsdom lays nothing out; CodeMirror measures text ranges for the cursor and selection.
 Range.prototype.getClientRects ??= function () {
@@ -60,7 +71,7 @@ describe('MemoryTab', () => {
     expect(app.memory.current).toBe('memory/2026-11-23.md');
     await vi.waitFor(() => expect(app.memory.doc?.loaded).toBe(true));
     app.memory.edit('memory/2026-11-23.md', 'd, edited');
-    await vi.waitFor(() => expect(within(tree).getByRole('img', { name: 'Unsaved changes' })).toBeTruthy());
+    await vi.waitFor(() => expect(within(tree).getByLabelText('Unsaved changes')).toBeTruthy());
   });
 
   it("opens today's daily note, which need not exist yet", async () => {
@@ -108,15 +119,15 @@ describe('MemoryView', () => {
     const { mem, editor } = await openInView();
     expect(editor().state.doc.toString()).toBe('# Memory\n- likes tea\n');
     expect(screen.getByTestId('memory-state').textContent).toBe('Saved');
-    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByText('Save', { selector: 'button' }) as HTMLButtonElement).disabled).toBe(true);
     type(editor(), '- sister: 3 May\n');
-    await vi.waitFor(() => expect(screen.getByRole('img', { name: 'Unsaved changes' })).toBeTruthy());
+    await vi.waitFor(() => expect(screen.getByLabelText('Unsaved changes')).toBeTruthy());
     expect(screen.getByTestId('memory-state').textContent).toBe('Unsaved changes');
     await fireEvent.keyDown(window, { key: 's', ctrlKey: true });
     await vi.waitFor(() => expect(mem.disk.get(M)).toBe('# Memory\n- likes tea\n- sister: 3 May\n'));
     expect(mem.api.saveMemoryFile).toHaveBeenCalledWith(M, '# Memory\n- likes tea\n- sister: 3 May\n', hashOf('# Memory\n- likes tea\n'));
     await vi.waitFor(() => expect(screen.getByTestId('memory-state').textContent).toBe('Saved'));
-    expect(screen.queryByRole('img', { name: 'Unsaved changes' })).toBeNull();
+    expect(screen.queryByLabelText('Unsaved changes')).toBeNull();
   });
 
   it('reloads the open file when the agent changes it', async () => {
@@ -154,7 +165,7 @@ describe('MemoryView', () => {
     const { mem, app, editor } = await openInView({ [M]: 'a\n' });
     type(editor(), 'mine\n');
     mem.disk.set(M, 'theirs\n'); // written with no event seen yet
-    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await fireEvent.click(screen.getByText('Save', { selector: 'button' }));
     const conflict = await screen.findByTestId('memory-conflict');
     expect(conflict.textContent).toContain('MEMORY.md was changed by someone else');
     await fireEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));

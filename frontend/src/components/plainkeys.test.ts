@@ -34,6 +34,9 @@ function setupIn(section: string, first: PlainKeyReport, ...later: PlainKeyRepor
   return fake;
 }
 
+// The sections' tabs are picked by test id: a role query with a name computes the name of
+// every tab through jsdom's getComputedStyle (~10 ms a call), seconds under load, and
+// components.test.ts already checks the tabs' roles and names.
 const byProvider = (p: string) => screen.getAllByTestId('plain-key').find((el) => el.dataset.provider === p)!;
 
 describe('Settings › API keys in plain text', () => {
@@ -42,11 +45,11 @@ describe('Settings › API keys in plain text', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('plain-key')).toHaveLength(2));
     expect(byProvider('openai').textContent).toContain('providers.openai.apiKey is stored in plain text in config.json.');
     expect(byProvider('custom.groq').textContent).toContain('providers.custom.groq.apiKey');
-    await fireEvent.click(screen.getByRole('tab', { name: 'Tools & approvals' }));
+    await fireEvent.click(screen.getByTestId('settings-tab-tools'));
     await vi.waitFor(() => expect(byProvider('web.search').textContent).toContain('tools.web.search.apiKey'));
     expect(fake.mocks.moveKeyToKeyring).not.toHaveBeenCalled(); // never on its own
 
-    await fireEvent.click(screen.getByRole('tab', { name: 'Models & providers' }));
+    await fireEvent.click(screen.getByTestId('settings-tab-models'));
     const openai = await vi.waitFor(() => byProvider('openai'));
     await fireEvent.click(within(openai).getByRole('button', { name: 'Move to keyring' }));
     expect(fake.mocks.moveKeyToKeyring).toHaveBeenCalledWith('openai');

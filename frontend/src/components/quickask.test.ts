@@ -56,6 +56,59 @@ describe('Quick ask', () => {
     expect(screen.getByRole('heading', { name: 'New chat' })).toBeTruthy();
   });
 
+  it('answers a tool approval in the box, on the same card as the chat', async () => {
+    const fake = await openQuickAsk();
+    fake.mocks.pendingApprovals.mockResolvedValue([
+      { runId: 'r1', callId: 'c1', sessionId: 'q1', tool: 'exec', args: { command: 'ls ~/Notes' }, reason: 'It runs a shell command on this computer.', dir: '/home/me' },
+    ] as never);
+    const view = screen.getByTestId('quick-ask');
+    await fireEvent.input(within(view).getByTestId('quick-input'), { target: { value: 'What is in my notes folder?' } });
+    await fireEvent.keyDown(within(view).getByTestId('quick-input'), { key: 'Enter' });
+    fake.emitRun('r1', 'run_started', { sessionId: 'q1', model: 'qwen3:4b' });
+    fake.emitRun('r1', 'tool_call', { sessionId: 'q1', callId: 'c1', name: 'exec', args: { command: 'ls ~/Notes' } });
+    fake.emitRun('r1', 'approval', { sessionId: 'q1', callId: 'c1', state: 'requested' });
+    await flush();
+    const card = await within(view).findByTestId('approval-card');
+    expect(card.dataset.tool).toBe('exec');
+    expect((await within(card).findByTestId('approval-dir')).textContent).toContain('/home/me');
+    const buttons = within(card).getAllByRole('button').map((b) => b.textContent);
+    expect(buttons).toEqual(['Allow once', 'Allow for this chat', 'Always allow this tool', 'Deny']);
+    // The card has the focus (Enter allows once), not the chat underneath.
+    expect(document.activeElement?.textContent).toBe('Allow once');
+    await fireEvent.click(within(card).getByRole('button', { name: 'Deny' }));
+    expect(fake.mocks.approve).toHaveBeenCalledWith('r1', 'c1', 'deny');
+    fake.emitRun('r1', 'approval', { sessionId: 'q1', callId: 'c1', state: 'denied', scope: 'user' });
+    fake.emitRun('r1', 'text_delta', { sessionId: 'q1', text: 'Then I will not look.' });
+    fake.emitRun('r1', 'run_finished', { sessionId: 'q1', status: 'ok' });
+    await flush();
+    await tick();
+    expect(within(view).queryByTestId('approval-card')).toBeNull();
+    expect(within(view).getByTestId('quick-answer').textContent).toContain('Then I will not look.');
+  });
+
+  it('opens the box when the page loads after the tray chose Quick ask (the event came too early)', async () => {
+    localStorage.setItem('hearth.firstRunDone', '1');
+    const fake = fakeApi();
+    fake.mocks.quickAskOpen.mockResolvedValue(true);
+    const store = createStatusStore(vi.fn(async () => fakeStatus()));
+    render(App, { props: { store, api: fake.api } });
+    const view = await screen.findByTestId('quick-ask');
+    expect(within(view).getByTestId('quick-input')).toBeTruthy();
+    await fireEvent.keyDown(within(view).getByTestId('quick-input'), { key: 'Escape' });
+    expect(fake.mocks.quickAskDone).toHaveBeenCalledWith(false);
+  });
+
+  it('stays the full window when the backend is not in Quick ask', async () => {
+    localStorage.setItem('hearth.firstRunDone', '1');
+    const fake = fakeApi();
+    const store = createStatusStore(vi.fn(async () => fakeStatus()));
+    render(App, { props: { store, api: fake.api } });
+    await tick();
+    await vi.waitFor(() => expect(fake.mocks.quickAskOpen).toHaveBeenCalled());
+    await tick();
+    expect(screen.queryByTestId('quick-ask')).toBeNull();
+  });
+
   it('leaves when the backend puts the window back (the tray opened the full window)', async () => {
     const fake = await openQuickAsk();
     fake.emitQuickAsk(false);

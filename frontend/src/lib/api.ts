@@ -196,6 +196,8 @@ export const api = {
   },
   /** Puts the window back as it was before Quick ask (stay: keep it shown, to open the answer's chat). */
   quickAskDone: (stay: boolean) => App.QuickAskDone(stay),
+  /** Whether the window is the Quick ask box now (a page that loads later missed the event). */
+  quickAskOpen: () => App.QuickAskOpen(),
   listMcpServers: () => App.ListMCPServers(),
   saveMcpServer: (name: string, c: McpConfig) => App.SaveMCPServer(name, c),
   removeMcpServer: (name: string) => App.RemoveMCPServer(name),

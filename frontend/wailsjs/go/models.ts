@@ -13,6 +13,7 @@ export namespace approval {
 	    dir?: string;
 	    destructive?: boolean;
 	    sandbox?: string;
+	    sandboxNote?: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new Pending(source);
@@ -31,6 +32,7 @@ export namespace approval {
 	        this.dir = source["dir"];
 	        this.destructive = source["destructive"];
 	        this.sandbox = source["sandbox"];
+	        this.sandboxNote = this.convertValues(source["sandboxNote"], i18n.Message);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

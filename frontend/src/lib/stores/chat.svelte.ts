@@ -127,6 +127,7 @@ export function createChatStore(
     part.approval.dir ||= p.dir ?? '';
     part.approval.destructive ||= p.destructive === true;
     part.approval.sandbox ||= p.sandbox ?? '';
+    part.approval.sandboxNote ??= p.sandboxNote;
   }
 
   function flush() {
@@ -432,6 +433,7 @@ export function createChatStore(
           dir: p.dir ?? '',
           destructive: p.destructive === true,
           sandbox: p.sandbox ?? '',
+          sandboxNote: p.sandboxNote,
           sending: false,
           error: '',
         },

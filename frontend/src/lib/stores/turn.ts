@@ -47,8 +47,9 @@ export interface Approval {
   dir?: string;
   /** The call deletes or overwrites data: the card has no Enter default. */
   destructive?: boolean;
-  /** What the sandbox lets the call do once allowed. */
+  /** What the sandbox lets the call do once allowed: the backend's English and its code. */
   sandbox?: string;
+  sandboxNote?: Message;
   /** An answer is on its way to the backend. */
   sending: boolean;
   /** The backend refused the answer. */
@@ -171,6 +172,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
           dir: str(ev.dir) || prev?.dir || '',
           destructive: ev.destructive === true || prev?.destructive === true,
           sandbox: str(ev.sandbox) || prev?.sandbox || '',
+          sandboxNote: messages([ev.sandboxNote])[0] ?? prev?.sandboxNote,
           sending: false,
           error: '',
         };

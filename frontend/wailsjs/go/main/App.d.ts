@@ -106,6 +106,8 @@ export function PullModel(arg1:string):Promise<string>;
 
 export function QuickAskDone(arg1:boolean):Promise<void>;
 
+export function QuickAskOpen():Promise<boolean>;
+
 export function ReadMemoryFile(arg1:string):Promise<memory.File>;
 
 export function RemoveJob(arg1:string):Promise<void>;

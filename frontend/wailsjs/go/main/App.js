@@ -174,6 +174,10 @@ export function QuickAskDone(arg1) {
   return window['go']['main']['App']['QuickAskDone'](arg1);
 }
 
+export function QuickAskOpen() {
+  return window['go']['main']['App']['QuickAskOpen']();
+}
+
 export function ReadMemoryFile(arg1) {
   return window['go']['main']['App']['ReadMemoryFile'](arg1);
 }
