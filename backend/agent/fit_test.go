@@ -252,8 +252,8 @@ func TestFitKeepsCoreAndUsedTools(t *testing.T) {
 		for _, td := range toolsFromWire(t, r.Tools) {
 			sent[td.Name] = true
 		}
-		for _, n := range prompt.CoreTools() {
-			if _, offered := h.reg.Get(n); offered && !sent[n] {
+		for _, n := range h.reg.Names() {
+			if prompt.IsCoreTool(n) && !sent[n] {
 				t.Errorf("request %d left out core tool %s", i, n)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -150,11 +151,11 @@ const (
 // why says why the call needs approval (also for AllowedAlways).
 func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, why i18n.Message) {
 	r := g.rules()
-	if has(r.Never, tool) {
+	if slices.Contains(r.Never, tool) {
 		return Never, why
 	}
 	switch {
-	case has(r.Ask, tool):
+	case slices.Contains(r.Ask, tool):
 		why = i18n.M("gate.why.toolAsk")
 	case r.Mode == ModeAsk:
 		why = i18n.M("gate.why.ask")
@@ -164,7 +165,7 @@ func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, why i18n.Message)
 	switch {
 	case why.Code == "":
 		return Run, why
-	case has(r.Always, tool):
+	case slices.Contains(r.Always, tool):
 		return AllowedAlways, why
 	}
 	return Ask, why
@@ -207,7 +208,7 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 		emit(StateAllowed, ScopeAlways)
 		return agent.GateDecision{Allow: true}
 	case c.Unattended:
-		if has(c.AllowTools, c.Name) {
+		if slices.Contains(c.AllowTools, c.Name) {
 			emit(StateAllowed, ScopeJob)
 			return agent.GateDecision{Allow: true}
 		}

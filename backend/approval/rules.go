@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"hearth/backend/config"
@@ -138,5 +137,3 @@ func resolve(p string) string {
 		p = parent
 	}
 }
-
-func has(list []string, tool string) bool { return slices.Contains(list, tool) }

@@ -79,19 +79,17 @@ func TestRisk(t *testing.T) {
 
 // argsFor decodes a call the way the agent loop does before it asks the
 // gate: built-in tools through a Registry (zero Args when the arguments are
-// refused), others as a plain object.
+// refused); the gate reads no arguments of other tools (MCP, web), so they get none.
 func argsFor(t *testing.T, ws, tool, raw string) tools.Args {
 	t.Helper()
 	reg := tools.NewRegistry(tools.RegistryOptions{})
 	if err := reg.Register(tools.Builtins(tools.Options{Policy: tools.Policy{Workspace: ws}})...); err != nil {
 		t.Fatal(err)
 	}
-	if _, builtin := reg.Get(tool); builtin {
-		return reg.Prepare(tool, json.RawMessage(raw)).Args
+	if _, builtin := reg.Get(tool); !builtin {
+		return tools.Args{}
 	}
-	var m map[string]any
-	_ = json.Unmarshal([]byte(raw), &m)
-	return tools.MapArgs(m)
+	return reg.Prepare(tool, json.RawMessage(raw)).Args
 }
 
 // Every mode and override, checked through Check itself. Unattended calls

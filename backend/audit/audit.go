@@ -302,13 +302,6 @@ func (l *Log) Sync() error {
 	return first
 }
 
-// Prune removes daily files older than KeepDays.
-func (l *Log) Prune() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.prune()
-}
-
 func (l *Log) prune() error {
 	days, err := l.days()
 	if err != nil {

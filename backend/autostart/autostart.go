@@ -81,9 +81,3 @@ func Set(enabled bool, exe string) error {
 	}
 	return nil
 }
-
-// Enabled reports whether Hearth's entry exists.
-func Enabled() bool {
-	data, err := os.ReadFile(Path())
-	return err == nil && strings.Contains(string(data), marker)
-}

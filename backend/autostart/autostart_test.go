@@ -155,3 +155,9 @@ func validate(t *testing.T, entry string) {
 		t.Errorf("desktop-file-validate: %v\n%s\n%s", err, out, entry)
 	}
 }
+
+// Enabled reports whether Hearth's entry exists.
+func Enabled() bool {
+	data, err := os.ReadFile(Path())
+	return err == nil && strings.Contains(string(data), marker)
+}

@@ -9,6 +9,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -114,9 +115,7 @@ func (b BuildInfo) versionString() string {
 // versionLine is what `hearth version` and `hearth --version` print.
 func (b BuildInfo) versionLine() string {
 	commit := b.Commit
-	if commit == "" {
-		commit = "unknown commit"
-	}
+	commit = cmp.Or(commit, "unknown commit")
 	return fmt.Sprintf("hearth %s (%s, %s, %s/%s)", b.versionString(), commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -90,7 +91,7 @@ func printModels(w io.Writer, list []models.ModelEntry) {
 		if m.Fitness != nil { // the fitness check's verdict (hearth models check)
 			b = strings.TrimPrefix(b+" [fit: "+string(m.Fitness.Verdict)+"]", "- ")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, humanSize(m.Size), orDash(m.Family), ctx, b)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, humanSize(m.Size), cmp.Or(m.Family, "-"), ctx, b)
 	}
 	_ = tw.Flush()
 }
@@ -109,13 +110,6 @@ func badges(caps []string) string {
 		return "-"
 	}
 	return strings.Join(b, " ")
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 func humanSize(n int64) string {

@@ -17,7 +17,6 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -122,20 +121,6 @@ func fill(template string, args map[string]string) string {
 		}
 		return whole
 	})
-}
-
-// Placeholders lists the {name}s of a template, sorted and without repeats.
-func Placeholders(template string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, m := range placeholder.FindAllStringSubmatch(template, -1) {
-		if !seen[m[1]] {
-			seen[m[1]] = true
-			out = append(out, m[1])
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // book is the merged catalogs: locale → code → template.

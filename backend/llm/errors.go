@@ -2,7 +2,6 @@ package llm
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"strings"
 	"syscall"
@@ -142,9 +141,4 @@ func looksLikeModelNotFound(msg string) bool {
 	return strings.Contains(m, "not found") && strings.Contains(m, "model") ||
 		strings.Contains(m, "model_not_found") || strings.Contains(m, "does not exist") ||
 		strings.Contains(m, "file does not exist")
-}
-
-// canceled reports whether err comes from the caller's context.
-func canceled(ctx context.Context, err error) bool {
-	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ctx.Err()))
 }

@@ -85,7 +85,7 @@ func TestParseToolCalls(t *testing.T) {
 			if offered == nil {
 				offered = offeredTools
 			}
-			visible, reasoning, calls := ParseToolCalls(tt.text, offered)
+			visible, reasoning, calls := parseToolCalls(tt.text, offered)
 			if visible != tt.visible {
 				t.Errorf("visible = %q, want %q", visible, tt.visible)
 			}
@@ -247,7 +247,7 @@ func FuzzParseToolCalls(f *testing.F) {
 		f.Add(c.text, uint16(i*5+3), uint16(i*11+4))
 	}
 	f.Fuzz(func(t *testing.T, text string, cut1, cut2 uint16) {
-		v, r, calls := ParseToolCalls(text, familyTools)
+		v, r, calls := parseToolCalls(text, familyTools)
 		for _, c := range calls {
 			var obj map[string]any
 			if err := json.Unmarshal(c.Arguments, &obj); err != nil {
@@ -333,7 +333,7 @@ func TestWriteFuzzCorpus(t *testing.T) {
 
 func TestFilterSplitInvariance(t *testing.T) {
 	for _, s := range fuzzSeeds {
-		v, r, calls := ParseToolCalls(s, offeredTools)
+		v, r, calls := parseToolCalls(s, offeredTools)
 		for i := 0; i <= len(s); i++ {
 			v2, r2, calls2 := parseSplit(s, offeredTools, []int{i})
 			if v != v2 || r != r2 || !sameCalls(calls, calls2) {
@@ -394,4 +394,26 @@ func BenchmarkTextFilter(b *testing.B) {
 		f.flush()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(deltas)), "ns/delta")
+}
+
+// parseToolCalls applies the tool-call text fallback to a whole reply: it
+// returns the visible text (without call text and <think> blocks), the
+// reasoning found in <think> blocks, and the calls printed as text.
+// offered names the tools the request offered; with none offered only
+// <think> blocks are separated.
+func parseToolCalls(text string, offered []string) (visible, reasoning string, calls []ToolCall) {
+	f := newTextFilter(toolSet(offered))
+	chunks := append(f.write(text), f.flush()...)
+	var vb, rb strings.Builder
+	for _, c := range chunks {
+		switch c.Kind {
+		case ChunkText:
+			vb.WriteString(c.Text)
+		case ChunkReasoning:
+			rb.WriteString(c.Text)
+		case ChunkToolCall:
+			calls = append(calls, *c.ToolCall)
+		}
+	}
+	return vb.String(), rb.String(), calls
 }

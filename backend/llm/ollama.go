@@ -72,12 +72,9 @@ type Ollama struct {
 }
 
 var (
-	_ Provider     = (*Ollama)(nil)
-	_ ModelLister  = (*Ollama)(nil)
-	_ ModelShower  = (*Ollama)(nil)
-	_ ModelPuller  = (*Ollama)(nil)
-	_ ModelDeleter = (*Ollama)(nil)
-	_ Embedder     = (*Ollama)(nil)
+	_ Provider    = (*Ollama)(nil)
+	_ ModelShower = (*Ollama)(nil)
+	_ Embedder    = (*Ollama)(nil)
 )
 
 // NewOllama returns an Ollama provider for cfg.

@@ -44,10 +44,7 @@ type OpenAI struct {
 	cfg    OpenAIConfig
 }
 
-var (
-	_ Provider    = (*OpenAI)(nil)
-	_ ModelLister = (*OpenAI)(nil)
-)
+var _ Provider = (*OpenAI)(nil)
 
 // NewOpenAI returns an OpenAI-compatible provider.
 func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {

@@ -9,28 +9,6 @@ import (
 	"github.com/kaptinlin/jsonrepair"
 )
 
-// ParseToolCalls applies the tool-call text fallback to a whole reply: it
-// returns the visible text (without call text and <think> blocks), the
-// reasoning found in <think> blocks, and the calls printed as text.
-// offered names the tools the request offered; with none offered only
-// <think> blocks are separated.
-func ParseToolCalls(text string, offered []string) (visible, reasoning string, calls []ToolCall) {
-	f := newTextFilter(toolSet(offered))
-	chunks := append(f.write(text), f.flush()...)
-	var vb, rb strings.Builder
-	for _, c := range chunks {
-		switch c.Kind {
-		case ChunkText:
-			vb.WriteString(c.Text)
-		case ChunkReasoning:
-			rb.WriteString(c.Text)
-		case ChunkToolCall:
-			calls = append(calls, *c.ToolCall)
-		}
-	}
-	return vb.String(), rb.String(), calls
-}
-
 func toolSet(names []string) map[string]bool {
 	if len(names) == 0 {
 		return nil

@@ -207,24 +207,9 @@ type PullProgress struct {
 	Completed int64  `json:"completed,omitempty"`
 }
 
-// ModelLister lists the models a provider has.
-type ModelLister interface {
-	Models(ctx context.Context) ([]ModelInfo, error)
-}
-
 // ModelShower describes one model.
 type ModelShower interface {
 	Show(ctx context.Context, model string) (ModelDetails, error)
-}
-
-// ModelPuller downloads a model, reporting progress to fn (which may be nil).
-type ModelPuller interface {
-	Pull(ctx context.Context, model string, fn func(PullProgress)) error
-}
-
-// ModelDeleter removes a local model.
-type ModelDeleter interface {
-	Delete(ctx context.Context, model string) error
 }
 
 // Embedder turns texts into vectors, one per input, in order.

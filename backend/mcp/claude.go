@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"hearth/backend/config"
@@ -46,12 +47,7 @@ func ParseClaudeDesktop(block string) (map[string]config.MCPServer, error) {
 	}
 	out := map[string]config.MCPServer{}
 	var problems []string
-	names := make([]string, 0, len(raw))
-	for n := range raw {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
 		var c config.MCPServer
 		if err := json.Unmarshal(raw[name], &c); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", name, err))

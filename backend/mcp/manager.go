@@ -10,11 +10,13 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hearth/backend/sandbox"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -99,9 +101,7 @@ func New(opts Options) *Manager {
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = 2 * time.Minute
 	}
-	if opts.Version == "" {
-		opts.Version = "dev"
-	}
+	opts.Version = cmp.Or(opts.Version, "dev")
 	if opts.ReadyWait <= 0 {
 		opts.ReadyWait = ReadyWait
 	}
@@ -159,10 +159,7 @@ func (m *Manager) Remove(name string) {
 // Statuses lists every configured server by name.
 func (m *Manager) Statuses() []Status {
 	m.mu.Lock()
-	list := make([]*server, 0, len(m.servers))
-	for _, s := range m.servers {
-		list = append(list, s)
-	}
+	list := slices.Collect(maps.Values(m.servers))
 	m.mu.Unlock()
 	out := make([]Status, len(list))
 	for i, s := range list {
@@ -176,10 +173,7 @@ func (m *Manager) Statuses() []Status {
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
-	list := make([]*server, 0, len(m.servers))
-	for _, s := range m.servers {
-		list = append(list, s)
-	}
+	list := slices.Collect(maps.Values(m.servers))
 	m.mu.Unlock()
 	for _, s := range list {
 		s.stop()

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 )
@@ -100,10 +102,7 @@ func (m *Manager) stateChanged() <-chan struct{} {
 // connecting lists the servers WaitReady waits for, by name.
 func (m *Manager) connecting() []*server {
 	m.mu.Lock()
-	list := make([]*server, 0, len(m.servers))
-	for _, s := range m.servers {
-		list = append(list, s)
-	}
+	list := slices.Collect(maps.Values(m.servers))
 	m.mu.Unlock()
 	out := list[:0]
 	for _, s := range list {

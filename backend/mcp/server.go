@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -252,9 +253,7 @@ func (s *server) list(ctx context.Context, sess *sdk.ClientSession) ([]*wrapped,
 				return nil, fmt.Errorf("list resources: %w", err)
 			}
 			name := r.Name
-			if name == "" {
-				name = r.URI
-			}
+			name = cmp.Or(name, r.URI)
 			add(&wrapped{srv: s, kind: kindResource, name: ToolName(s.name, name), remote: r.URI,
 				desc:   describe("Read resource "+r.URI+". "+r.Description, ""),
 				params: &jsonschema.Schema{Type: "object"}}, name, "_resource")
@@ -361,9 +360,7 @@ func (s *server) waitSession(ctx context.Context) (*sdk.ClientSession, error) {
 		case <-ch:
 		case <-ctx.Done():
 			why := lastErr
-			if why == "" {
-				why = "still connecting"
-			}
+			why = cmp.Or(why, "still connecting")
 			return nil, fmt.Errorf("MCP server %s is not connected (%s); Hearth keeps retrying in the background", s.name, why)
 		}
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,8 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
-
-	"hearth/backend/tools"
 )
 
 // A resource template (resources/templates/list, an RFC 6570 URI template
@@ -31,9 +30,7 @@ func (s *server) templateTool(t *sdk.ResourceTemplate) (w *wrapped, remoteName s
 		return nil, ""
 	}
 	name := t.Name
-	if name == "" {
-		name = t.URITemplate
-	}
+	name = cmp.Or(name, t.URITemplate)
 	about := t.Description
 	if strings.TrimSpace(about) == "" {
 		about = t.Title
@@ -56,11 +53,11 @@ func templateSchema(tmpl *uritemplate.Template) *jsonschema.Schema {
 // expand fills the template from args; every variable must have a
 // non-empty value. Values are percent-encoded as RFC 6570 says (a / or a
 // space in a simple {var} becomes %2F / %20).
-func expand(tmpl *uritemplate.Template, args tools.Args) (string, error) {
+func expand(tmpl *uritemplate.Template, args map[string]any) (string, error) {
 	vals := uritemplate.Values{}
 	var missing []string
 	for _, v := range tmpl.Varnames() {
-		a, ok := args.Map()[v]
+		a, ok := args[v]
 		if !ok || a == nil {
 			missing = append(missing, v)
 			continue

@@ -89,10 +89,10 @@ func TestTemplateToolShape(t *testing.T) {
 		t.Error("a template tool is not marked as MCP (approval would not ask)")
 	}
 
-	// Called directly (not through the Registry's validation), a missing or
+	// Expanded directly (not through the Registry's validation), a missing or
 	// empty variable is named in the error.
 	for _, args := range []map[string]any{{"dir": "d"}, {"dir": "d", "name": ""}} {
-		_, err := tool.Execute(context.Background(), tools.MapArgs(args))
+		_, err := expand(tool.(*wrapped).tmpl, args)
 		if err == nil || !strings.Contains(err.Error(), `missing argument "name" for test://files/{dir}/{name}`) {
 			t.Errorf("%v: %v", args, err)
 		}

@@ -2,10 +2,11 @@ package mcp
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -59,12 +60,7 @@ func serverEnv(getenv func(string) string, extra map[string]string) []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		env = append(env, k+"="+extra[k])
 	}
 	return env

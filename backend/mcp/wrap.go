@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -95,7 +96,7 @@ func (w *wrapped) Execute(ctx context.Context, args tools.Args) (tools.Result, e
 			res = resourceResult(r)
 		}
 	case kindTemplate:
-		uri, xerr := expand(w.tmpl, args)
+		uri, xerr := expand(w.tmpl, args.Map())
 		if xerr != nil {
 			return tools.Result{}, xerr
 		}
@@ -156,14 +157,10 @@ func toolResult(r *sdk.CallToolResult) tools.Result {
 	}
 	text := strings.Join(parts, "\n")
 	if r.IsError {
-		if text == "" {
-			text = "the tool reported an error"
-		}
+		text = cmp.Or(text, "the tool reported an error")
 		return tools.Result{Content: "Error: " + text, IsError: true}
 	}
-	if text == "" {
-		text = "(no output)"
-	}
+	text = cmp.Or(text, "(no output)")
 	return tools.Text(text)
 }
 

@@ -109,21 +109,6 @@ func (s *Service) spawnOllama(bin, hostport string) error {
 	return nil
 }
 
-// StartedOllama reports whether Hearth runs an Ollama it started.
-func (s *Service) StartedOllama() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.serve == nil {
-		return false
-	}
-	select {
-	case <-s.serve.done:
-		return false
-	default:
-		return true
-	}
-}
-
 // stopOllama ends the Ollama this process started, if any: SIGTERM to its group, then
 // SIGKILL after a few seconds.
 func (s *Service) stopOllama() {

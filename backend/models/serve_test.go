@@ -133,3 +133,18 @@ func TestStartOllama(t *testing.T) {
 		t.Errorf("remote host: %v", err)
 	}
 }
+
+// StartedOllama reports whether Hearth runs an Ollama it started.
+func (s *Service) StartedOllama() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.serve == nil {
+		return false
+	}
+	select {
+	case <-s.serve.done:
+		return false
+	default:
+		return true
+	}
+}

@@ -6,7 +6,7 @@
 package notify
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -86,9 +86,7 @@ func NewDBus(opts Options) (*DBus, error) {
 }
 
 func newOnConn(conn *dbus.Conn, opts Options) (*DBus, error) {
-	if opts.AppName == "" {
-		opts.AppName = "Hearth"
-	}
+	opts.AppName = cmp.Or(opts.AppName, "Hearth")
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -175,15 +173,4 @@ func (d *DBus) Close() error {
 	err := d.conn.Close()
 	<-d.done
 	return err
-}
-
-// Func adapts a function to Notifier (tests, the CLI).
-type Func func(n Notification) error
-
-// Notify implements Notifier.
-func (f Func) Notify(n Notification) error {
-	if f == nil {
-		return errors.New("notify: no notifier")
-	}
-	return f(n)
 }

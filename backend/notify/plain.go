@@ -6,6 +6,7 @@ import (
 
 	"hearth/backend/event"
 	"hearth/backend/i18n"
+	"hearth/backend/internal/clip"
 )
 
 // The buttons of a missed reminder that asks (Notification.Actions keys).
@@ -49,21 +50,11 @@ func Plain(s string) string {
 			lines = append(lines, l)
 		}
 	}
-	cut := len(lines) > 2
-	if cut {
-		lines = lines[:2]
+	out := strings.Join(lines[:min(len(lines), 2)], "\n")
+	if short := clip.Words(out, MaxBody+1); short != out || len(lines) <= 2 {
+		return short
 	}
-	out := strings.Join(lines, "\n")
-	if r := []rune(out); len(r) > MaxBody {
-		out, cut = string(r[:MaxBody]), true
-		if i := strings.LastIndexAny(out, " \n"); i > MaxBody/2 {
-			out = out[:i]
-		}
-	}
-	if cut {
-		out = strings.TrimRight(out, " .,;:") + "…"
-	}
-	return out
+	return strings.TrimRight(out, " .,;:") + clip.Mark
 }
 
 // FromBackground is the notification of background news in locale l: Hearth's own

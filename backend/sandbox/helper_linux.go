@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"hearth/backend/internal/confined"
 )
 
 // init turns this process into the helper when Hearth re-executed itself for a command.
@@ -224,7 +226,7 @@ func hideTree(path string, keep []string) error {
 		if k == path {
 			return nil // a kept folder
 		}
-		if within(k, path) {
+		if confined.Within(k, path) {
 			inner = true
 		}
 	}

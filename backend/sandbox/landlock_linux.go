@@ -9,6 +9,8 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"hearth/backend/internal/confined"
 )
 
 // confine applies Landlock: read and run everywhere but the hidden folders, write only
@@ -49,7 +51,7 @@ func confine(p Policy, ns bool) error {
 func readAround(root string, hidden []string) []landlock.Rule {
 	holds := func(p string) bool {
 		for _, h := range hidden {
-			if h == p || within(h, p) {
+			if h == p || confined.Within(h, p) {
 				return true
 			}
 		}
@@ -96,7 +98,7 @@ func readAround(root string, hidden []string) []landlock.Rule {
 func writeAround(root string, hidden []string) []landlock.Rule {
 	holds := func(p string) bool {
 		for _, h := range hidden {
-			if within(h, p) && h != p {
+			if confined.Within(h, p) && h != p {
 				return true
 			}
 		}

@@ -16,6 +16,8 @@ import (
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"hearth/backend/internal/confined"
 )
 
 // wrapHelper makes cmd start the helper, which runs the original program.
@@ -111,7 +113,7 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy) {
 // network allowed, name lookups need it although /run is hidden.
 func resolvDir() string {
 	t, err := filepath.EvalSymlinks("/etc/resolv.conf")
-	if err != nil || !within(t, "/run") {
+	if err != nil || !confined.Within(t, "/run") {
 		return ""
 	}
 	return filepath.Dir(t)
@@ -224,9 +226,4 @@ func tryHelper(exe string, req request) error {
 		return fmt.Errorf("sandbox probe: %w: %s", err, out)
 	}
 	return nil
-}
-
-func within(path, root string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != "../")
 }

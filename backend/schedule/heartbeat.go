@@ -110,13 +110,6 @@ func NewHeartbeat(opts HeartbeatOptions) (*Heartbeat, error) {
 	return &Heartbeat{opts: opts}, nil
 }
 
-// Calls is how many model runs the heartbeat started.
-func (h *Heartbeat) Calls() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.calls
-}
-
 // Start runs the loop until ctx is done: the first check one interval after
 // start, then every interval, with wake-ups at most a minute apart so a
 // changed clock or a resume is noticed. It returns at once.

@@ -151,3 +151,10 @@ func TestHeartbeatLoopInterval(t *testing.T) {
 		}
 	})
 }
+
+// Calls is how many model runs the heartbeat started.
+func (h *Heartbeat) Calls() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.calls
+}

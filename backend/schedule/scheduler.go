@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,9 +103,7 @@ func New(opts Options) (*Scheduler, error) {
 	if opts.Clock == nil {
 		opts.Clock = SystemClock{}
 	}
-	if opts.MissedRuns == "" {
-		opts.MissedRuns = MissedCatchup
-	}
+	opts.MissedRuns = cmp.Or(opts.MissedRuns, MissedCatchup)
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -204,9 +203,7 @@ func (s *Scheduler) catchUp() {
 				continue
 			}
 			policy := j.MissedRuns
-			if policy == "" {
-				policy = s.opts.MissedRuns
-			}
+			policy = cmp.Or(policy, s.opts.MissedRuns)
 			names = append(names, j.Title())
 			missed = append(missed, MissedRun{JobID: j.ID, Title: j.Title(), SessionID: j.Session(), Due: j.NextRun,
 				Skipped: policy == MissedSkip, Ask: policy == MissedAsk})
@@ -437,9 +434,7 @@ func (s *Scheduler) execute(ctx context.Context, j Job, manual bool) Outcome {
 	if out.Err != nil {
 		rec.Status, rec.Error = StatusError, out.Err.Error()
 	}
-	if rec.Status == "" {
-		rec.Status = StatusOK
-	}
+	rec.Status = cmp.Or(rec.Status, StatusOK)
 	err := s.opts.Store.Update(func(jobs []Job) ([]Job, error) {
 		i := slices.IndexFunc(jobs, func(x Job) bool { return x.ID == j.ID })
 		if i < 0 {
@@ -492,31 +487,6 @@ func (s *Scheduler) Jobs() ([]Job, []JobProblem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.jobs), slices.Clone(s.problems), s.loadErr
-}
-
-// NextDue is the next job to run, for the tray label; ok is false when none
-// is scheduled or reminders are paused.
-func (s *Scheduler) NextDue() (Job, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return nextDue(s.jobs, s.paused)
-}
-
-func nextDue(jobs []Job, paused bool) (Job, bool) {
-	var best Job
-	found := false
-	if paused {
-		return best, false
-	}
-	for _, j := range jobs {
-		if j.Paused || j.NextRun.IsZero() {
-			continue
-		}
-		if !found || j.NextRun.Before(best.NextRun) {
-			best, found = j, true
-		}
-	}
-	return best, found
 }
 
 // SetPaused pauses or resumes all reminders (the tray's Pause reminders).

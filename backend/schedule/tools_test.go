@@ -36,7 +36,11 @@ func TestCronTool(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tools.Invoke(ctx, tl, raw)
+		reg := tools.NewRegistry(tools.RegistryOptions{})
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+		return reg.Call(ctx, tl.Name(), raw)
 	}
 	bg := context.Background()
 	if r := run(cron, bg, map[string]any{"action": "list"}); r.Content != "No reminders." {

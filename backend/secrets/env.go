@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -41,17 +42,6 @@ func (e *Env) LookupEnv(k string) (string, bool) {
 	return v, ok
 }
 
-// Dropped lists the variables taken out of the process environment so far.
-func (e *Env) Dropped() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := make([]string, 0, len(e.dropped))
-	for k := range e.dropped {
-		out = append(out, k)
-	}
-	return out
-}
-
 // minMaskLen keeps short values of dropped variables ("1", "true", "yes") from
 // being masked in every output: a real credential is longer.
 const minMaskLen = 8
@@ -81,7 +71,7 @@ func (e *Env) Drop(names ...string) {
 		if e.dropped[k] || v == "" {
 			continue
 		}
-		if SecretName(k) || containsName(names, k) {
+		if SecretName(k) || slices.Contains(names, k) {
 			e.dropped[k] = true
 			now = append(now, k)
 		}
@@ -92,15 +82,6 @@ func (e *Env) Drop(names ...string) {
 	if len(now) > 0 {
 		scrubProcEnviron(now)
 	}
-}
-
-func containsName(names []string, k string) bool {
-	for _, n := range names {
-		if n == k {
-			return true
-		}
-	}
-	return false
 }
 
 // secretWords mark a variable that holds a credential by the usual naming

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,7 +42,7 @@ func scrubProcEnviron(names []string) {
 	off := 0
 	for _, kv := range bytes.Split(block, []byte{0}) {
 		k, _, ok := bytes.Cut(kv, []byte("="))
-		if ok && containsName(names, string(k)) {
+		if ok && slices.Contains(names, string(k)) {
 			// Keep "NAME=" and blank the value: the strings stay well-formed for
 			// the Go runtime, which still points into this block.
 			from := off + len(k) + 1

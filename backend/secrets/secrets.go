@@ -212,9 +212,3 @@ func (s *Store) Resolve(v string) (string, error) {
 	}
 	return s.Get(name)
 }
-
-var envRef = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
-
-// IsEnvRef reports whether v is exactly an environment reference like
-// "${OPENAI_API_KEY}" (kept as written in the config, expanded on load).
-func IsEnvRef(v string) bool { return envRef.MatchString(strings.TrimSpace(v)) }

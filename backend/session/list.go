@@ -57,15 +57,6 @@ func (s *Store) List() ([]Summary, error) {
 	return out, nil
 }
 
-// ListTrash returns the deleted sessions that Restore can bring back.
-func (s *Store) ListTrash() ([]Summary, error) {
-	out, err := s.list(filepath.Join(s.dir, TrashDir))
-	if err != nil {
-		return nil, fmt.Errorf("list deleted sessions: %w", err)
-	}
-	return out, nil
-}
-
 func (s *Store) list(dir string) ([]Summary, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -216,15 +217,8 @@ func (p *parser) line(n int, line []byte, complete bool) {
 	case err != nil && !complete:
 		p.warn(n, "incomplete last line skipped (a write was cut off)")
 	case err != nil:
-		p.warn(n, "corrupt %s line skipped: %v", nonEmpty(kind, "unknown"), err)
+		p.warn(n, "corrupt %s line skipped: %v", cmp.Or(kind, "unknown"), err)
 	}
-}
-
-func nonEmpty(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func (p *parser) meta(n int, line []byte, first bool) error {

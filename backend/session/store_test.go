@@ -396,3 +396,8 @@ func TestInterruptedRuns(t *testing.T) {
 		t.Errorf("list after continuing: %+v", l[0])
 	}
 }
+
+// ListTrash returns the deleted sessions that Restore can bring back.
+func (s *Store) ListTrash() ([]Summary, error) {
+	return s.list(filepath.Join(s.dir, TrashDir))
+}

@@ -1,9 +1,6 @@
 package session
 
-import (
-	"strings"
-	"unicode"
-)
+import "hearth/backend/internal/clip"
 
 // MaxTitle is the longest automatic title, in characters (runes), including
 // the ellipsis of a shortened one.
@@ -15,28 +12,5 @@ const MaxTitle = 60
 // longer than the limit (a URL, or text without spaces such as Chinese) is cut
 // mid-word. Blank text gives "".
 func AutoTitle(text string) string {
-	t := []rune(singleLine(text))
-	if len(t) <= MaxTitle {
-		return string(t)
-	}
-	limit := MaxTitle - 1 // room for "…"
-	cut := limit
-	// Cut before the word that crosses the limit, unless that leaves too little.
-	if !unicode.IsSpace(t[limit]) {
-		for i := limit - 1; i > 0; i-- {
-			if t[i] == ' ' {
-				if i >= limit/2 {
-					cut = i
-				}
-				break
-			}
-		}
-	}
-	out := strings.TrimRightFunc(string(t[:cut]), func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsPunct(r) && r != ')' && r != '"'
-	})
-	if out == "" {
-		out = string(t[:cut])
-	}
-	return out + "…"
+	return clip.Words(singleLine(text), MaxTitle)
 }

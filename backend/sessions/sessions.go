@@ -5,6 +5,7 @@
 package sessions
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -115,9 +116,7 @@ func ExportName(title, format string) string {
 		}
 		return r
 	}, strings.TrimSpace(title))
-	if base == "" {
-		base = "chat"
-	}
+	base = cmp.Or(base, "chat")
 	if len([]rune(base)) > 60 {
 		base = string([]rune(base)[:60])
 	}

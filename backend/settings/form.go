@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -94,9 +95,7 @@ func (s *Service) Settings() Settings {
 		RecallEnabled:       d.RecallBlock.Enabled,
 		Memory:              c.Memory,
 	}
-	if out.Workspace == "" {
-		out.Workspace = s.paths.Workspace
-	}
+	out.Workspace = cmp.Or(out.Workspace, s.paths.Workspace)
 	names := slices.Sorted(maps.Keys(c.Providers.Custom))
 	for _, n := range names {
 		p := c.Providers.Custom[n]

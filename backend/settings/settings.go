@@ -70,7 +70,7 @@ type Service struct {
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
 // fatal: a broken config gives the defaults and is reported by ConfigError and Status
 // (the desktop app must still open and show the problem); an unwritable workspace is
-// reported by OnboardError.
+// reported by Status (WorkspaceError).
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, version: opts.Version, changed: opts.Changed,
 		sandbox: opts.Sandbox, recall: opts.Recall, ollama: opts.Ollama, env: opts.Env}
@@ -168,13 +168,6 @@ func (s *Service) ConfigWarnings() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.warnings)
-}
-
-// OnboardError is why the workspace could not be set up at Open, or nil.
-func (s *Service) OnboardError() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.onboardErr
 }
 
 // WorkspaceFile is a folder or template file of the workspace, and whether this

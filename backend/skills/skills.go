@@ -8,11 +8,13 @@ package skills
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -141,9 +143,7 @@ func parse(data []byte, dirName string) (Skill, error) {
 		Always:      fm.Always || fm.Metadata.Nanobot.Always,
 		Body:        strings.TrimSpace(body),
 	}
-	if s.Name == "" {
-		s.Name = dirName
-	}
+	s.Name = cmp.Or(s.Name, dirName)
 	for _, l := range []stringList{fm.Bins, fm.Requires.Bins, fm.Metadata.Nanobot.Requires.Bins} {
 		s.Bins = appendNew(s.Bins, l...)
 	}
@@ -164,20 +164,11 @@ func parse(data []byte, dirName string) (Skill, error) {
 func appendNew(list []string, add ...string) []string {
 	for _, a := range add {
 		a = strings.TrimSpace(a)
-		if a != "" && !contains(list, a) {
+		if a != "" && !slices.Contains(list, a) {
 			list = append(list, a)
 		}
 	}
 	return list
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // builtins reads the embedded skills.

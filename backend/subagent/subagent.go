@@ -7,6 +7,7 @@
 package subagent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -274,9 +275,7 @@ func reportText(r Report) (text, level string, notice i18n.Message) {
 	switch r.Status {
 	case event.StatusOK:
 		result := r.Result
-		if result == "" {
-			result = "(no answer)"
-		}
+		result = cmp.Or(result, "(no answer)")
 		return fmt.Sprintf("Background task %q finished:\n\n%s", r.Label, result), event.LevelInfo,
 			i18n.M("notice.subagent.finished", "label", r.Label)
 	case event.StatusCancelled:
@@ -284,9 +283,7 @@ func reportText(r Report) (text, level string, notice i18n.Message) {
 			i18n.M("notice.subagent.stopped", "label", r.Label)
 	default:
 		why := r.Error
-		if why == "" {
-			why = string(r.Status)
-		}
+		why = cmp.Or(why, string(r.Status))
 		return fmt.Sprintf("Background task %q failed: %s", r.Label, why), event.LevelWarning,
 			i18n.M("notice.subagent.failed", "label", r.Label)
 	}

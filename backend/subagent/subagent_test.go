@@ -238,8 +238,11 @@ func TestCapAndCancel(t *testing.T) {
 		}
 	}
 	// The fourth, through the tool as the model would call it.
-	res := e.mgr.Tool()
-	r := tools.Invoke(tools.WithCall(context.Background(), tools.CallInfo{SessionID: "chat"}), res, json.RawMessage(`{"task": "task 4"}`))
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(e.mgr.Tool()); err != nil {
+		t.Fatal(err)
+	}
+	r := reg.Call(tools.WithCall(context.Background(), tools.CallInfo{SessionID: "chat"}), e.mgr.Tool().Name(), json.RawMessage(`{"task": "task 4"}`))
 	if !r.IsError || !strings.Contains(r.Content, "3 are running already (t1, t2, t3)") {
 		t.Fatalf("fourth spawn: %+v", r)
 	}

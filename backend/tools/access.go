@@ -36,7 +36,7 @@ func (a *access) close() {
 func (p *Policy) rootOf(abs string, dirs *folders) string {
 	best := ""
 	for _, r := range dirs.allowed() {
-		if within(abs, r) && len(r) > len(best) {
+		if confined.Within(abs, r) && len(r) > len(best) {
 			best = r
 		}
 	}

@@ -1,11 +1,12 @@
 package tools
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -222,11 +223,7 @@ func argProblems(s *jsonschema.Schema, args map[string]any) []string {
 			out = append(out, fmt.Sprintf("%s: required field is missing (%s)", r, typeWords(s.Properties[r])))
 		}
 	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(args))
 	for _, k := range keys {
 		ps, ok := s.Properties[k]
 		if !ok {
@@ -257,7 +254,7 @@ func unknownField(k string, props map[string]*jsonschema.Schema) string {
 			return fmt.Sprintf("%s: unknown field; did you mean %q? Field names are case-sensitive", k, p)
 		}
 	}
-	return fmt.Sprintf("%s: unknown field (valid fields: %s)", k, strings.Join(sortedKeys(props), ", "))
+	return fmt.Sprintf("%s: unknown field (valid fields: %s)", k, strings.Join(slices.Sorted(maps.Keys(props)), ", "))
 }
 
 func valueProblems(path string, s *jsonschema.Schema, v any) []string {
@@ -302,7 +299,7 @@ func signature(s *jsonschema.Schema) string {
 		return "no fields"
 	}
 	var parts []string
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		w := typeWords(s.Properties[k])
 		if slices.Contains(s.Required, k) {
 			w += ", required"
@@ -317,22 +314,11 @@ func typeWords(s *jsonschema.Schema) string {
 		return "any"
 	}
 	t := strings.Join(schemaTypes(s), " or ")
-	if t == "" {
-		t = "any"
-	}
+	t = cmp.Or(t, "any")
 	if len(s.Enum) > 0 {
 		t += " " + compactJSON(s.Enum)
 	}
 	return t
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func jsonKind(v any) string {

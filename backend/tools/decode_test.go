@@ -140,7 +140,7 @@ func TestPreparedValueIsWhatRuns(t *testing.T) {
 		t.Errorf("ran with %+v, decoded %+v", got, *v)
 	}
 	// A map is not a typed tool's arguments: nothing decoded, nothing runs.
-	res := r.Run(context.Background(), Prepared{Name: "put", Args: MapArgs(map[string]any{"path": "x"}), tool: p.tool})
+	res := r.Run(context.Background(), Prepared{Name: "put", Args: Args{value: map[string]any{"path": "x"}, json: json.RawMessage(`{"path":"x"}`)}, tool: p.tool})
 	if res.OK() || !strings.Contains(res.Content, "not decoded") {
 		t.Errorf("map args ran: %+v", res)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"hearth/backend/i18n"
+	"hearth/backend/internal/confined"
 	osbox "hearth/backend/sandbox"
 )
 
@@ -68,7 +69,7 @@ func (t *ExecTool) SandboxNote() i18n.Message {
 }
 
 func tildeHome(p, home string) string {
-	if home != "" && within(p, home) {
+	if home != "" && confined.Within(p, home) {
 		if rel, err := filepath.Rel(home, p); err == nil {
 			if rel == "." {
 				return "~"

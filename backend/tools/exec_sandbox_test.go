@@ -65,7 +65,7 @@ func runTable(t *testing.T, box *osbox.Sandbox) {
 		t.Logf("Landlock without namespaces: the %d rows that change a mode, owner or time outside are not run (docs/safety.md)", len(modeRows))
 	}
 	for _, c := range rows {
-		res := Invoke(context.Background(), raw, execJSON(c, 20))
+		res := invoke(context.Background(), raw, execJSON(c, 20))
 		if strings.Contains(res.Content, secretKey) {
 			t.Errorf("%s: %q read a hidden secret:\n%s", st.Mode, c, res.Content)
 		}
@@ -77,7 +77,7 @@ func runTable(t *testing.T, box *osbox.Sandbox) {
 	guarded := newExecForTable(f, box, nil)
 	for _, c := range ordinary {
 		f.reset(t)
-		res := Invoke(context.Background(), guarded, execJSON(c.cmd, 30))
+		res := invoke(context.Background(), guarded, execJSON(c.cmd, 30))
 		if res.IsError || !strings.Contains(res.Content, c.want) {
 			t.Errorf("%s: ordinary command %q refused or broken:\n%s", st.Mode, c.cmd, res.Content)
 		}
@@ -203,4 +203,14 @@ func newExecForTable(f jailFixture, box *osbox.Sandbox, guard *ExecGuard) *ExecT
 func execJSON(command string, timeout int) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"command": command, "timeout": timeout})
 	return b
+}
+
+// invoke runs one call of t outside an agent's Registry, through the same
+// Prepare and Run.
+func invoke(ctx context.Context, t Tool, raw json.RawMessage) Result {
+	r := NewRegistry(RegistryOptions{})
+	if err := r.Register(t); err != nil {
+		return Errorf("%v", err)
+	}
+	return r.Call(ctx, t.Name(), raw)
 }

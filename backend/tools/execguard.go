@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"hearth/backend/i18n"
+	"hearth/backend/internal/confined"
 )
 
 // ExecGuard refuses destructive shell commands before they run. It parses the command
@@ -286,13 +288,13 @@ func (g *ExecGuard) checkWriteTarget(s *shellScan, t, dir string) error {
 	}
 	real := realPath(abs)
 	for _, p := range []string{abs, real} {
-		if within(p, "/dev") {
+		if confined.Within(p, "/dev") {
 			if safeDevice(p) {
 				return nil
 			}
 			return refuse("device-write", "writing to device %s can destroy a disk", t)
 		}
-		if within(p, "/proc") || within(p, "/sys") {
+		if confined.Within(p, "/proc") || confined.Within(p, "/sys") {
 			return refuse("kernel-write", "writing to %s changes the running kernel", t)
 		}
 	}
@@ -311,7 +313,7 @@ func safeDevice(p string) bool {
 		strings.HasPrefix(dev, "fd/") || strings.HasPrefix(dev, "pts/") || strings.HasPrefix(dev, "shm/")
 }
 
-func isDiskDevice(p string) bool { return within(p, "/dev") && !safeDevice(p) }
+func isDiskDevice(p string) bool { return confined.Within(p, "/dev") && !safeDevice(p) }
 
 func (g *ExecGuard) protected(t, dir string) bool {
 	if len(g.policy.ProtectedPaths) == 0 || dynamic(t) {
@@ -329,7 +331,7 @@ func (g *ExecGuard) outside(name, t, dir string) error {
 	abs := realPath(g.policy.expand(expandHome(t, g.policy.home()), dir))
 	roots := append(g.policy.roots(), filepath.Join(g.policy.home(), ".cache"))
 	for _, r := range roots {
-		if within(abs, r) {
+		if confined.Within(abs, r) {
 			return nil
 		}
 	}
@@ -365,14 +367,12 @@ func (g *ExecGuard) broad(t, dir string, system bool) string {
 	}
 	glob := strings.HasSuffix(raw, "*")
 	p := strings.TrimRight(raw, "*")
-	if p == "" {
-		p = "."
-	}
+	p = cmp.Or(p, ".")
 	abs := filepath.Clean(g.policy.expand(expandHome(p, home), dir))
 	switch {
 	case abs == "/":
 		return "the whole file system"
-	case home != "" && within(home, abs):
+	case home != "" && confined.Within(home, abs):
 		return fmt.Sprintf("%s, which holds the home folder", abs)
 	case isSystemDir(abs):
 		return fmt.Sprintf("system folder %s", abs)
@@ -388,11 +388,11 @@ func (g *ExecGuard) broad(t, dir string, system bool) string {
 
 // holdsRoot reports whether abs is the workspace, an allowed path, or a folder above one.
 func (g *ExecGuard) holdsRoot(abs string) bool {
-	if within(g.policy.workspaceDir(), abs) {
+	if confined.Within(g.policy.workspaceDir(), abs) {
 		return true
 	}
 	for _, r := range g.policy.roots() {
-		if within(r, abs) {
+		if confined.Within(r, abs) {
 			return true
 		}
 	}

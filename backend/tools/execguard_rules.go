@@ -3,9 +3,12 @@ package tools
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"hearth/backend/internal/confined"
 )
 
 // stripWrappers drops variable assignments and commands that run the next word as a
@@ -64,14 +67,7 @@ func hasFlag(flags []string, short byte, long string) bool {
 }
 
 func containsAny(list []string, vals ...string) bool {
-	for _, a := range list {
-		for _, v := range vals {
-			if a == v {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(list, func(a string) bool { return slices.Contains(vals, a) })
 }
 
 func isShell(name string) bool {
@@ -276,7 +272,7 @@ func (g *ExecGuard) persistencePath(t, dir string) string {
 	}
 	home := g.policy.home()
 	abs := filepath.Clean(g.policy.expand(expandHome(t, home), dir))
-	if home != "" && within(abs, home) {
+	if home != "" && confined.Within(abs, home) {
 		rel, _ := filepath.Rel(home, abs)
 		switch rel {
 		case ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
@@ -285,7 +281,7 @@ func (g *ExecGuard) persistencePath(t, dir string) string {
 			return "~/" + rel
 		}
 		for _, d := range []string{".config/autostart", ".config/systemd", ".local/share/systemd", ".config/environment.d", ".config/fish/conf.d", ".kde/Autostart", ".config/plasma-workspace/env"} {
-			if within(rel, d) {
+			if confined.Within(rel, d) {
 				return "~/" + rel
 			}
 		}
@@ -294,7 +290,7 @@ func (g *ExecGuard) persistencePath(t, dir string) string {
 		"/etc/cron.monthly", "/var/spool/cron", "/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/rc.local",
 		"/etc/systemd", "/lib/systemd/system", "/usr/lib/systemd/system", "/etc/ld.so.preload", "/etc/sudoers",
 		"/etc/sudoers.d", "/etc/xdg/autostart", "/etc/environment", "/etc/passwd", "/etc/shadow", "/etc/init.d"} {
-		if within(abs, d) {
+		if confined.Within(abs, d) {
 			return abs
 		}
 	}

@@ -3,10 +3,12 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"hearth/backend/internal/confined"
+	"hearth/backend/internal/safefile"
 )
 
 // Policy is the file-system sandbox shared by the file tools, glob/grep and exec
@@ -71,15 +73,6 @@ func realPath(abs string) string {
 			return filepath.Join(r, rest)
 		}
 	}
-}
-
-// within reports whether path equals root or lies below it.
-func within(path, root string) bool {
-	if root == "" {
-		return false
-	}
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // roots returns the resolved workspace and allowed paths.
@@ -203,17 +196,17 @@ func (p *Policy) resolveIn(path string, write bool, dirs *folders) (string, erro
 		return "", pathTooLong(len(abs))
 	}
 	for _, k := range kernelRoots() {
-		if within(abs, k) {
+		if confined.Within(abs, k) {
 			return "", fmt.Errorf("%q resolves to %s: %w, refused (reading it could hang or leak secrets)", path, abs, ErrDevice)
 		}
 	}
 	if st, err := os.Stat(abs); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
-		return "", fmt.Errorf("%q is a %s: %w, refused; only regular files and folders can be used", path, modeWord(st.Mode()), ErrDevice)
+		return "", fmt.Errorf("%q is %s: %w, refused; only regular files and folders can be used", path, safefile.Kind(st.Mode()), ErrDevice)
 	}
 	if !p.Unrestricted {
 		ok := false
 		for _, r := range dirs.allowed() {
-			if within(abs, r) {
+			if confined.Within(abs, r) {
 				ok = true
 				break
 			}
@@ -239,7 +232,7 @@ func (p *Policy) protectedBy(abs string) string {
 			continue
 		}
 		r := realPath(p.expand(pp, p.workspaceDir()))
-		if within(abs, r) {
+		if confined.Within(abs, r) {
 			return pp
 		}
 	}
@@ -255,22 +248,10 @@ func (p *Policy) IsProtected(path, dir string) bool {
 	return p.protectedBy(realPath(p.expand(path, dir))) != ""
 }
 
-func modeWord(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "device file"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
-}
-
 // display shows an absolute path relative to the workspace when it is inside.
 func (p *Policy) display(abs string) string {
 	ws := p.workspaceDir()
-	if within(abs, ws) {
+	if confined.Within(abs, ws) {
 		if rel, err := filepath.Rel(ws, abs); err == nil {
 			return filepath.ToSlash(rel)
 		}

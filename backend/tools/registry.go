@@ -329,13 +329,3 @@ func (r *Registry) Batches(names []string) [][]int {
 	flush()
 	return out
 }
-
-// Invoke runs one call of t outside an agent's Registry, through the same
-// Prepare and Run: for tests and one-off callers.
-func Invoke(ctx context.Context, t Tool, raw json.RawMessage) Result {
-	r := NewRegistry(RegistryOptions{})
-	if err := r.Register(t); err != nil {
-		return Errorf("%v", err)
-	}
-	return r.Call(ctx, t.Name(), raw)
-}

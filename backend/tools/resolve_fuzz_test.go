@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"hearth/backend/internal/confined"
 )
 
 // FuzzResolvePath gives the path resolver — the step that turns a tool's path argument
@@ -58,10 +60,10 @@ func FuzzResolvePath(f *testing.F) {
 		if !filepath.IsAbs(abs) || filepath.Clean(abs) != abs {
 			t.Fatalf("%q: resolved to %q, not a clean absolute path", path, abs)
 		}
-		if !within(abs, ws) && !within(abs, allowed) {
+		if !confined.Within(abs, ws) && !confined.Within(abs, allowed) {
 			t.Fatalf("%q: accepted %q outside the workspace and the allowed folder", path, abs)
 		}
-		if write && within(abs, filepath.Join(ws, "config.json")) {
+		if write && confined.Within(abs, filepath.Join(ws, "config.json")) {
 			t.Fatalf("%q: a write to the protected config.json was accepted", path)
 		}
 		if rel != "." && !filepath.IsLocal(filepath.FromSlash(rel)) {
@@ -76,7 +78,7 @@ func FuzzResolvePath(f *testing.F) {
 		}
 		defer file.Close()
 		real, lerr := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(file.Fd())))
-		if lerr == nil && !within(real, r.Dir()) {
+		if lerr == nil && !confined.Within(real, r.Dir()) {
 			t.Fatalf("%q: opened %s, outside its root %s", path, real, r.Dir())
 		}
 	})

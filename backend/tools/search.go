@@ -16,6 +16,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/boyter/gocodewalker"
 	"github.com/boyter/gocodewalker/go-gitignore"
+
+	"hearth/backend/internal/confined"
 )
 
 const (
@@ -73,7 +75,7 @@ func walkFiles(ctx context.Context, pol *Policy, root string, fn func(abs string
 // workspace and root (exclusive), outermost first: the walker only sees those
 // inside root, but a search of a subfolder must honour the project's ignores too.
 func ancestorIgnores(root, ws string) []gitignore.GitIgnore {
-	if root == ws || !within(root, ws) {
+	if root == ws || !confined.Within(root, ws) {
 		return nil
 	}
 	var out []gitignore.GitIgnore

@@ -124,13 +124,6 @@ type Args struct {
 	json  json.RawMessage
 }
 
-// MapArgs wraps an object already decoded as the Args of a schema-only tool
-// (MCP); a tool built with New refuses them, its arguments come from Prepare.
-func MapArgs(m map[string]any) Args {
-	js, _ := json.Marshal(m)
-	return Args{value: m, json: js}
-}
-
 // Value is the decoded arguments: *P for a tool built with New[P], else a
 // map[string]any.
 func (a Args) Value() any { return a.value }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -118,9 +119,7 @@ func schemaFor[P any]() (wire, strict *jsonschema.Schema, err error) {
 	dropNull(s)
 	for _, f := range reflect.VisibleFields(rt) {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" {
-			name = f.Name
-		}
+		name = cmp.Or(name, f.Name)
 		prop := s.Properties[name]
 		if prop == nil || !f.IsExported() {
 			continue

@@ -1,6 +1,7 @@
 package tray
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 
@@ -98,9 +99,7 @@ func Build(l i18n.Locale, st State, now time.Time) Menu {
 	m.RecentTitle = Entry{Label: i18n.T(l, "tray.recent"), Tip: i18n.T(l, "tray.recent.tip"), Enabled: len(st.Recent) > 0}
 	for _, c := range st.Recent[:min(len(st.Recent), MaxRecent)] {
 		title := c.Title
-		if title == "" {
-			title = i18n.T(l, "tray.chat.untitled")
-		}
+		title = cmp.Or(title, i18n.T(l, "tray.chat.untitled"))
 		m.Recent = append(m.Recent, Entry{Label: clip.Runes(title, titleRunes), Tip: i18n.T(l, "tray.recent.open"), Enabled: true,
 			Action: Action{Kind: DoOpenChat, ChatID: c.ID}})
 	}
@@ -144,9 +143,7 @@ func runningEntries(l i18n.Locale, works []activity.Work) []Entry {
 		case activity.Dream:
 			label = i18n.T(l, "tray.stop.dream")
 		default:
-			if title == "" {
-				title = i18n.T(l, "tray.chat.untitled")
-			}
+			title = cmp.Or(title, i18n.T(l, "tray.chat.untitled"))
 			label = i18n.T(l, "tray.stop.chat", "title", title)
 		}
 		tip := i18n.T(l, "tray.stop.tip")

@@ -134,3 +134,10 @@ func TestMenuActions(t *testing.T) {
 		t.Errorf("stale slots did %q", did)
 	}
 }
+
+// Menu is the menu as shown now.
+func (t *Tray) Menu() Menu {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return Build(t.loc, t.st, t.now())
+}

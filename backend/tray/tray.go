@@ -211,13 +211,6 @@ func (t *Tray) Set(l i18n.Locale, st State) {
 	t.applyLocked()
 }
 
-// Menu is the menu as shown now.
-func (t *Tray) Menu() Menu {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return Build(t.loc, t.st, t.now())
-}
-
 // click runs what slot i shows now.
 func (t *Tray) click(i int) {
 	t.mu.Lock()

@@ -199,7 +199,11 @@ func call(t *testing.T, tl tools.Tool, args map[string]any) tools.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tools.Invoke(context.Background(), tl, raw)
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(tl); err != nil {
+		t.Fatal(err)
+	}
+	return reg.Call(context.Background(), tl.Name(), raw)
 }
 
 // The guard blocks the real fetch: numeric forms of 127.0.0.1 reach nothing

@@ -5,6 +5,7 @@
 package web
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -77,18 +78,10 @@ func New(opts Options) ([]tools.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.UserAgent == "" {
-		opts.UserAgent = DefaultUserAgent
-	}
-	if opts.Provider == "" {
-		opts.Provider = ProviderDuckDuckGo
-	}
-	if opts.DuckDuckGoURL == "" {
-		opts.DuckDuckGoURL = DefaultDuckDuckGoURL
-	}
-	if opts.BraveURL == "" {
-		opts.BraveURL = DefaultBraveURL
-	}
+	opts.UserAgent = cmp.Or(opts.UserAgent, DefaultUserAgent)
+	opts.Provider = cmp.Or(opts.Provider, ProviderDuckDuckGo)
+	opts.DuckDuckGoURL = cmp.Or(opts.DuckDuckGoURL, DefaultDuckDuckGoURL)
+	opts.BraveURL = cmp.Or(opts.BraveURL, DefaultBraveURL)
 	if opts.SearchClient == nil {
 		opts.SearchClient = &http.Client{Timeout: 20 * time.Second}
 		if opts.Egress != nil {

@@ -1,7 +1,6 @@
 package prompt
 
 import (
-	"encoding/json"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -142,26 +141,6 @@ func EstimateTools(tools []llm.ToolDef) int {
 		}
 	}
 	return n
-}
-
-// ToolsJSON is the tool list in the OpenAI wire shape, as providers send it;
-// the first-request target (docs/design/prompt-size.md#the-first-request-target)
-// measures its length.
-func ToolsJSON(tools []llm.ToolDef) ([]byte, error) {
-	type fn struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters,omitempty"`
-	}
-	type wire struct {
-		Type     string `json:"type"`
-		Function fn     `json:"function"`
-	}
-	out := make([]wire, len(tools))
-	for i, t := range tools {
-		out[i] = wire{Type: "function", Function: fn{t.Name, t.Description, t.Parameters}}
-	}
-	return json.Marshal(out)
 }
 
 // Counter estimates tokens for one model: the raw estimate scaled by the

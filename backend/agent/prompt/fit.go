@@ -102,11 +102,6 @@ type Shed struct {
 	CurrentTurn bool `json:"currentTurn,omitempty"`
 }
 
-// Any reports whether anything was left out or shortened.
-func (s Shed) Any() bool {
-	return s.ReplyFrom > 0 || s.Recall || s.Turns > 0 || len(s.Shortened) > 0 || len(s.Tools) > 0 || s.CurrentTurn
-}
-
 // Merge is what two requests left out together (the requests of one run):
 // the larger count, the union of names, either flag.
 func (s Shed) Merge(o Shed) Shed {

@@ -61,7 +61,7 @@ func TestFirstRequestSize(t *testing.T) {
 	}
 	user := AppendRuntimeContext("hello", time.Now(), loc, ChannelDesktop)
 	tools := builtinTools()
-	toolsJSON, err := ToolsJSON(tools)
+	toolsJSON, err := toolsJSON(tools)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,4 +79,24 @@ func TestFirstRequestSize(t *testing.T) {
 	if est > maxFirstRequestTokens {
 		t.Errorf("estimator puts the first request at %d tokens, over %d", est, maxFirstRequestTokens)
 	}
+}
+
+// toolsJSON is the tool list in the OpenAI wire shape, as providers send it;
+// the first-request target (docs/design/prompt-size.md#the-first-request-target)
+// measures its length.
+func toolsJSON(tools []llm.ToolDef) ([]byte, error) {
+	type fn struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters,omitempty"`
+	}
+	type wire struct {
+		Type     string `json:"type"`
+		Function fn     `json:"function"`
+	}
+	out := make([]wire, len(tools))
+	for i, t := range tools {
+		out[i] = wire{Type: "function", Function: fn{t.Name, t.Description, t.Parameters}}
+	}
+	return json.Marshal(out)
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"hearth/backend/internal/clip"
 	"hearth/backend/llm"
 )
 
@@ -23,16 +24,6 @@ var coreTools = map[string]bool{
 // IsCoreTool reports whether the named tool is always sent, however small
 // the window.
 func IsCoreTool(name string) bool { return coreTools[name] }
-
-// CoreTools lists the tools that are always sent, sorted.
-func CoreTools() []string {
-	out := make([]string, 0, len(coreTools))
-	for n := range coreTools {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // maxDerivedShort bounds a short description derived from a long one (a
 // tool that has no short form of its own, such as an MCP server's).
@@ -53,25 +44,7 @@ func ShortDescription(t llm.ToolDef) string {
 			break
 		}
 	}
-	if utf8.RuneCountInString(d) <= maxDerivedShort {
-		return d
-	}
-	cut := 0
-	for i, r := range d {
-		if i > maxDerivedShort {
-			break
-		}
-		if r == ' ' {
-			cut = i
-		}
-	}
-	if cut == 0 {
-		cut = maxDerivedShort
-		for cut > 0 && !utf8.RuneStart(d[cut]) {
-			cut--
-		}
-	}
-	return strings.TrimRight(d[:cut], " ,;:") + "…"
+	return clip.Words(d, maxDerivedShort+1)
 }
 
 // shortTool is a tool in its short form: the short description, and a

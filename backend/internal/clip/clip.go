@@ -6,6 +6,7 @@ package clip
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -62,4 +63,34 @@ func Line(s string, n int) string {
 // runes: one line for a list or a notification.
 func Squash(s string, n int) string {
 	return Runes(strings.Join(strings.Fields(s), " "), n)
+}
+
+// Words returns s if it has at most n runes, else Mark after a start of s cut before the
+// word that crosses n-1 runes (mid-word when that would keep less than half), without
+// trailing spaces and punctuation other than a closing ")" or quote: n runes at most, for
+// a title or a notification. n < 1 returns s.
+func Words(s string, n int) string {
+	t := []rune(s)
+	if n < 1 || len(t) <= n {
+		return s
+	}
+	limit := n - 1
+	cut := limit
+	if !unicode.IsSpace(t[limit]) {
+		for i := limit - 1; i > 0; i-- {
+			if unicode.IsSpace(t[i]) {
+				if i >= limit/2 {
+					cut = i
+				}
+				break
+			}
+		}
+	}
+	out := strings.TrimRightFunc(string(t[:cut]), func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsPunct(r) && r != ')' && r != '"'
+	})
+	if out == "" {
+		out = string(t[:cut])
+	}
+	return out + Mark
 }

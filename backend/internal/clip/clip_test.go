@@ -22,6 +22,10 @@ func TestClip(t *testing.T) {
 		{"line long", Line("你好世界朋友\nmore", 4), "你好世…"},
 		{"squash", Squash("a\n\n b\tc", 10), "a b c"},
 		{"squash cut", Squash("alpha   beta gamma", 9), "alpha be…"},
+		{"words fits", Words("tea for two", 11), "tea for two"},
+		{"words at a word", Words("tea for two, please", 14), "tea for two…"},
+		{"words mid-word", Words("a teapot", 6), "a tea…"},
+		{"words CJK", Words("你好世界朋友", 4), "你好世…"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, c.got, c.want)
@@ -39,13 +43,13 @@ func FuzzClip(f *testing.F) {
 		if !utf8.ValidString(s) || n > 1000 || n < -5 {
 			return
 		}
-		for name, out := range map[string]string{"Runes": Runes(s, n), "Bytes": Bytes(s, n), "Prefix": Prefix(s, n), "Line": Line(s, n), "Squash": Squash(s, n)} {
+		for name, out := range map[string]string{"Runes": Runes(s, n), "Bytes": Bytes(s, n), "Prefix": Prefix(s, n), "Line": Line(s, n), "Squash": Squash(s, n), "Words": Words(s, n)} {
 			if !utf8.ValidString(out) {
 				t.Fatalf("%s(%q, %d) = %q: invalid UTF-8", name, s, n, out)
 			}
 		}
 		if n >= 1 {
-			for name, out := range map[string]string{"Runes": Runes(s, n), "Line": Line(s, n), "Squash": Squash(s, n)} {
+			for name, out := range map[string]string{"Runes": Runes(s, n), "Line": Line(s, n), "Squash": Squash(s, n), "Words": Words(s, n)} {
 				if utf8.RuneCountInString(out) > n {
 					t.Fatalf("%s(%q, %d) = %q: longer than %d runes", name, s, n, out, n)
 				}

@@ -22,6 +22,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"hearth/backend/internal/safefile"
 )
 
 // Errors a caller can test with errors.Is.
@@ -83,12 +85,23 @@ func (r *Root) FS() fs.FS { return r.r.FS() }
 // there (lexically, against the root as given or as resolved).
 func (r *Root) Rel(abs string) (string, bool) {
 	for _, base := range []string{r.dir, r.real} {
-		rel, err := filepath.Rel(base, filepath.Clean(abs))
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+		if rel, ok := below(base, filepath.Clean(abs)); ok {
 			return filepath.ToSlash(rel), true
 		}
 	}
 	return "", false
+}
+
+// Within reports whether path is root or lies below it, lexically; an empty
+// root holds nothing.
+func Within(path, root string) bool {
+	_, ok := below(root, path)
+	return root != "" && ok
+}
+
+func below(root, path string) (rel string, ok bool) {
+	rel, err := filepath.Rel(root, path)
+	return rel, err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // wrap gives os.Root's escape error its meaning and a hint.
@@ -139,7 +152,7 @@ func (r *Root) allowed(name string, fi fs.FileInfo, f *os.File) error {
 	switch {
 	case fi.IsDir():
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is a %s: %w", name, modeWord(fi.Mode()), ErrSpecial)
+		return fmt.Errorf("%s is %s: %w", name, safefile.Kind(fi.Mode()), ErrSpecial)
 	case !r.opts.HardLinks && links(fi) > 1:
 		return fmt.Errorf("%s %w (%d names); a hard-linked file counts as outside, since its other names may be anywhere — copy it instead of linking it: %w",
 			name, ErrHardLink, links(fi), ErrOutside)

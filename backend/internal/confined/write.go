@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/safefile"
 )
 
 // WriteOptions tune WriteFile.
@@ -78,7 +79,7 @@ func (r *Root) WriteFile(name string, data []byte, perm fs.FileMode, o WriteOpti
 	case !fi.Mode().IsRegular():
 		// A symlink here appeared after followLinks looked: the write
 		// would replace it, but the caller judged a different file.
-		return Written{}, fmt.Errorf("%s is a %s (it changed while being written; try again): %w", target, modeWord(fi.Mode()), ErrSpecial)
+		return Written{}, fmt.Errorf("%s is %s (it changed while being written; try again): %w", target, safefile.Kind(fi.Mode()), ErrSpecial)
 	case !r.opts.HardLinks && links(fi) > 1:
 		return Written{}, fmt.Errorf("%s %w (%d names); replacing it would split it from its other names, which may be outside — refused: %w",
 			target, ErrHardLink, links(fi), ErrOutside)
@@ -169,18 +170,4 @@ func (r *Root) followLinks(name string) (string, error) {
 		name = t
 	}
 	return "", fmt.Errorf("%s: too many levels of symlinks", name)
-}
-
-func modeWord(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "device file"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }

@@ -46,7 +46,7 @@ func Open(path string, max int64) (*os.File, fs.FileInfo, error) {
 func Check(path string, fi fs.FileInfo, max int64) error {
 	if !fi.Mode().IsRegular() {
 		return &os.PathError{Op: "read", Path: path,
-			Err: fmt.Errorf("%w (%s) (hint: put a plain file there or remove it)", ErrNotRegular, kind(fi.Mode()))}
+			Err: fmt.Errorf("%w (%s) (hint: put a plain file there or remove it)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	if max > 0 && fi.Size() > max {
 		return &os.PathError{Op: "read", Path: path,
@@ -88,8 +88,12 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	return buf, nil
 }
 
-func kind(m fs.FileMode) string {
+// Kind names what a file that is not a regular file is, with its article ("a named
+// pipe"), for the errors that refuse it.
+func Kind(m fs.FileMode) string {
 	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&fs.ModeCharDevice != 0:
@@ -101,5 +105,5 @@ func kind(m fs.FileMode) string {
 	case m.IsDir():
 		return "a folder"
 	}
-	return "not a plain file"
+	return "a special file"
 }
