@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { repoRoot, hearthWindow } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
@@ -28,12 +28,10 @@ const script = {
 };
 
 let chrome, ollama, app, page, context, errors;
+const win = hearthWindow(script);
+after(() => win.stop());
 before(async () => {
-  chrome = await openBrowser();
-  ollama = await startFakeOllama(undefined, script);
-  app = await startHearth({ ollamaHost: ollama.host });
-  ({ page, errors, context } = await openPage(chrome.browser, app.url));
-  await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
+  ({ chrome, ollama, app, page, context, errors } = await win.start());
   // Remember any approval card that ever appears, however briefly.
   await page.evaluate(() => {
     window.__cards = 0;
@@ -41,12 +39,6 @@ before(async () => {
       if (document.querySelector('[data-testid="approval-card"]')) window.__cards++;
     }).observe(document.body, { childList: true, subtree: true });
   });
-});
-after(async () => {
-  await context?.close();
-  await chrome?.close();
-  await app?.stop();
-  await ollama?.stop();
 });
 
 const box = () => page.getByRole('textbox', { name: 'Message Hearth…' });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { repoRoot, hearthWindow } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
@@ -36,21 +36,10 @@ const script = {
 };
 
 let chrome, ollama, app, page, context, errors;
-before(async () => {
-  chrome = await openBrowser();
-  ollama = await startFakeOllama(undefined, script);
-  // The configured model is not installed: the picker offers to download it.
-  app = await startHearth({ ollamaHost: ollama.host, config: { agents: { defaults: { model: 'ollama/gemma3:1b' } } } });
-  ({ page, errors, context } = await openPage(chrome.browser, app.url));
-  const skip = page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' });
-  if (await skip.isVisible().catch(() => false)) await skip.click();
-});
-after(async () => {
-  await context?.close();
-  await chrome?.close();
-  await app?.stop();
-  await ollama?.stop();
-});
+// The configured model is not installed: the picker offers to download it.
+const win = hearthWindow(script, { config: { agents: { defaults: { model: 'ollama/gemma3:1b' } } }, skipSetup: 'if-shown' });
+before(async () => ({ chrome, ollama, app, page, context, errors } = await win.start()));
+after(() => win.stop());
 
 async function send(text) {
   const box = page.getByRole('textbox', { name: 'Message Hearth…' });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { openPage, repoRoot, hearthWindow } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
@@ -24,19 +24,9 @@ const script = {
 };
 
 let chrome, ollama, app, page, context, errors;
-before(async () => {
-  chrome = await openBrowser();
-  ollama = await startFakeOllama(undefined, script);
-  app = await startHearth({ ollamaHost: ollama.host });
-  ({ page, errors, context } = await openPage(chrome.browser, app.url));
-  await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
-});
-after(async () => {
-  await context?.close();
-  await chrome?.close();
-  await app?.stop();
-  await ollama?.stop();
-});
+const win = hearthWindow(script);
+before(async () => ({ chrome, ollama, app, page, context, errors } = await win.start()));
+after(() => win.stop());
 
 const get = async (path) => (await fetch(`${ollama.host}${path}`)).json();
 const row = (name) => page.getByTestId(`model-${name}`);

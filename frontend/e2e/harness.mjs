@@ -23,7 +23,8 @@ export async function freePort() {
   });
 }
 
-async function waitFor(fn, what, timeoutMs = 30000) {
+/** Polls fn until it returns true; fails naming what after timeoutMs (a hang, not a speed). */
+export async function waitFor(fn, what, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {
@@ -200,4 +201,33 @@ export async function openPage(browser, url, { colorScheme = 'light', locale = '
   });
   await page.goto(url);
   return { page, errors, context };
+}
+
+/**
+ * What most window tests set up in their before hook: a browser, a fake Ollama answering
+ * script, Hearth on it (options.config) and a page (options.locale), with the first-run
+ * guide skipped (options.skipSetup: true; 'if-shown' when a test's config may not show
+ * it; false to keep it). start() resolves to { chrome, ollama, app, page, context,
+ * errors }; stop() ends them all.
+ */
+export function hearthWindow(script, { config, locale, skipSetup = true } = {}) {
+  const w = {};
+  return {
+    async start() {
+      w.chrome = await openBrowser();
+      w.ollama = await startFakeOllama(undefined, script);
+      w.app = await startHearth({ ollamaHost: w.ollama.host, config });
+      Object.assign(w, await openPage(w.chrome.browser, w.app.url, locale ? { locale } : {}));
+      const skip = w.page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' });
+      if (skipSetup === true) await skip.click();
+      else if (skipSetup === 'if-shown' && (await skip.isVisible().catch(() => false))) await skip.click();
+      return w;
+    },
+    async stop() {
+      await w.context?.close();
+      await w.chrome?.close();
+      await w.app?.stop();
+      await w.ollama?.stop();
+    },
+  };
 }

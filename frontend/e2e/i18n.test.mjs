@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { repoRoot, hearthWindow } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
@@ -22,21 +22,13 @@ const script = {
 };
 
 let chrome, ollama, app, page, context, errors;
-before(async () => {
-  chrome = await openBrowser();
-  ollama = await startFakeOllama(undefined, script);
-  app = await startHearth({
-    ollamaHost: ollama.host,
-    config: { agents: { defaults: { model: 'ollama/qwen3:4b', maxToolIterations: 1 } }, tools: { approval: { never: ['exec'] } }, ui: { language: 'zh-CN' } },
-  });
-  ({ page, errors, context } = await openPage(chrome.browser, app.url, { locale: 'zh-CN' }));
+const win = hearthWindow(script, {
+  config: { agents: { defaults: { model: 'ollama/qwen3:4b', maxToolIterations: 1 } }, tools: { approval: { never: ['exec'] } }, ui: { language: 'zh-CN' } },
+  locale: 'zh-CN',
+  skipSetup: false,
 });
-after(async () => {
-  await context?.close();
-  await chrome?.close();
-  await app?.stop();
-  await ollama?.stop();
-});
+before(async () => ({ chrome, ollama, app, page, context, errors } = await win.start()));
+after(() => win.stop());
 
 describe('backend messages in zh-CN', () => {
   test('a refused call and a notice are worded in Chinese; the model reads English', async () => {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth, waitFor } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
@@ -30,14 +30,6 @@ after(async () => {
 const onDisk = () => readFileSync(memoryFile, 'utf8');
 const editor = () => page.getByTestId('memory-editor').locator('.cm-content');
 
-async function until(fn, what) {
-  const deadline = Date.now() + 10000;
-  while (Date.now() < deadline) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(what);
-}
 
 describe('memory history', () => {
   test('changes are listed with their authors, and Restore brings the older text back', async () => {
@@ -52,7 +44,7 @@ describe('memory history', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('- Lives in Porto');
     await page.keyboard.press('Control+s');
-    await until(() => onDisk().includes('- Lives in Porto'), 'the save reaches the disk');
+    await waitFor(() => onDisk().includes('- Lives in Porto'), 'the save reaches the disk');
     // …and an edit outside Hearth, written the way editors do (temp file + rename).
     const tmp = `${memoryFile}.tmp-e2e`;
     writeFileSync(tmp, '# Memory\n\n- Lives in Lisbon\n');
@@ -63,7 +55,7 @@ describe('memory history', () => {
     const list = page.getByRole('list', { name: 'Changes of this file, newest first' });
     await list.getByText('outside Hearth', { exact: true }).waitFor();
     const rows = list.getByRole('button');
-    await until(async () => (await rows.count()) === 3, 'three changes: onboarding, the save, the outside edit');
+    await waitFor(async () => (await rows.count()) === 3, 'three changes: onboarding, the save, the outside edit');
     assert.match(await rows.nth(0).textContent(), /outside Hearth/);
     assert.match(await rows.nth(1).textContent(), /you.*edited in the memory sidebar/s);
     assert.match(await rows.nth(2).textContent(), /Hearth.*onboarding/s);
@@ -78,14 +70,14 @@ describe('memory history', () => {
     await diff.getByText('+- Lives in Porto').waitFor();
     await page.getByRole('button', { name: 'Restore this version' }).click();
     await page.getByTestId('memory-restored').waitFor();
-    await until(() => onDisk().includes('- Lives in Porto') && !onDisk().includes('Lisbon'), 'the restored text on disk');
-    await until(async () => (await rows.count()) === 4, 'the restore is a change of its own');
+    await waitFor(() => onDisk().includes('- Lives in Porto') && !onDisk().includes('Lisbon'), 'the restored text on disk');
+    await waitFor(async () => (await rows.count()) === 4, 'the restore is a change of its own');
     assert.match(await rows.nth(0).textContent(), /you.*restore memory\/MEMORY\.md to/s);
 
     // Restore the very first version.
     await rows.nth(3).click();
     await page.getByRole('button', { name: 'Restore this version' }).click();
-    await until(() => onDisk() === original, 'onboarding text back');
+    await waitFor(() => onDisk() === original, 'onboarding text back');
 
     // Back in the editor, the file shows the restored text.
     await page.getByRole('button', { name: 'Back to editing' }).click();
@@ -132,6 +124,6 @@ describe('memory history', () => {
     await box.check();
     await page.getByLabel('What happens to an unreviewed change').waitFor();
     // The switch is config.json's memory.review.enabled (the Settings view shows it too).
-    await until(() => JSON.parse(readFileSync(app.configPath, 'utf8')).memory?.review?.enabled === true, 'saved in config.json');
+    await waitFor(() => JSON.parse(readFileSync(app.configPath, 'utf8')).memory?.review?.enabled === true, 'saved in config.json');
   });
 });

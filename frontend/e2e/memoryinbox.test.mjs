@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth, waitFor } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
@@ -48,14 +48,6 @@ const onDisk = () => readFileSync(join(app.workspace, 'memory', 'MEMORY.md'), 'u
 const view = (name) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name }).click();
 const dream = () => page.getByTestId('job-dream');
 
-async function until(fn, what) {
-  const deadline = Date.now() + 15000;
-  while (Date.now() < deadline) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(what);
-}
 
 describe('Dream and the memory inbox', () => {
   test('Dream is a system job: run now, no delete; with review on its pass waits in the inbox', async () => {
@@ -63,7 +55,7 @@ describe('Dream and the memory inbox', () => {
     await dream().waitFor();
     assert.equal(await dream().getByRole('button', { name: 'Delete' }).count(), 0, 'a system job cannot be deleted');
     await dream().getByRole('button', { name: 'Run now' }).click();
-    await until(async () => /edits/.test(await dream().getByTestId('dream-last').textContent()), 'the last pass is shown');
+    await waitFor(async () => /edits/.test(await dream().getByTestId('dream-last').textContent()), 'the last pass is shown');
     assert.match(await dream().getByTestId('dream-last').textContent(), /3 edits · .* of 60000 tokens · 4 of 24 tool calls/);
     await page.screenshot({ path: join(shots, 'dream-row.png') });
     assert.equal(onDisk(), seed, 'with review on, nothing is written before it is approved');
@@ -73,26 +65,26 @@ describe('Dream and the memory inbox', () => {
     await page.getByRole('tab', { name: 'Memory' }).click();
     const proposal = page.getByRole('region', { name: 'Proposed change to MEMORY.md by Dream' });
     const hunks = proposal.getByTestId('inbox-hunk');
-    await until(async () => (await hunks.count()) === 3, 'three hunks wait');
+    await waitFor(async () => (await hunks.count()) === 3, 'three hunks wait');
     await page.screenshot({ path: join(shots, 'memory-inbox.png') });
 
     // Approve the first: written at once, the rest untouched.
     await hunks.nth(0).getByRole('button', { name: 'Approve' }).click();
-    await until(() => onDisk().includes('- Likes green tea (2026-11-27, chat)'), 'the approved hunk is written');
+    await waitFor(() => onDisk().includes('- Likes green tea (2026-11-27, chat)'), 'the approved hunk is written');
     assert.ok(onDisk().includes('- Lives in Porto') && onDisk().includes('- Has a cat named Tom'));
-    await until(async () => (await hunks.count()) === 2, 'two hunks left');
+    await waitFor(async () => (await hunks.count()) === 2, 'two hunks left');
 
     // Edit the next one before approving it: the edited text is what is written.
     await hunks.nth(0).getByRole('button', { name: 'Edit' }).click();
     const box = hunks.nth(0).getByRole('textbox', { name: 'The new text of this change' });
     await box.fill('- Lives in Lisbon since 2026 (chat)');
     await hunks.nth(0).getByRole('button', { name: 'Approve' }).click();
-    await until(() => onDisk().includes('- Lives in Lisbon since 2026 (chat)\n'), 'the edited hunk is written');
+    await waitFor(() => onDisk().includes('- Lives in Lisbon since 2026 (chat)\n'), 'the edited hunk is written');
     assert.ok(!onDisk().includes('Porto'));
 
     // Reject the last: the cat stays, and the proposal is gone.
     await hunks.nth(0).getByRole('button', { name: 'Reject' }).click();
-    await until(async () => (await proposal.count()) === 0, 'the decided proposal leaves the inbox');
+    await waitFor(async () => (await proposal.count()) === 0, 'the decided proposal leaves the inbox');
     assert.ok(onDisk().includes('- Has a cat named Tom'));
     assert.equal(
       onDisk(),
@@ -103,9 +95,9 @@ describe('Dream and the memory inbox', () => {
   test('Dream can be paused and resumed; its pass is in Activity with its budget', async () => {
     await view('Reminders');
     await dream().getByRole('button', { name: 'Pause' }).click();
-    await until(async () => (await dream().getAttribute('data-paused')) === 'true', 'paused');
+    await waitFor(async () => (await dream().getAttribute('data-paused')) === 'true', 'paused');
     await dream().getByRole('button', { name: 'Resume' }).click();
-    await until(async () => (await dream().getAttribute('data-paused')) === 'false', 'resumed');
+    await waitFor(async () => (await dream().getAttribute('data-paused')) === 'false', 'resumed');
 
     await view('Activity');
     const row = page.locator('[data-testid="activity-row"][data-tool="dream"]');

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, startFakeOllama, startHearth } from './harness.mjs';
+import { hearthWindow } from './harness.mjs';
 
 const script = {
   models: [{ name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] }],
@@ -21,19 +21,9 @@ const script = {
 };
 
 let chrome, ollama, app, page, context, errors;
-before(async () => {
-  chrome = await openBrowser();
-  ollama = await startFakeOllama(undefined, script);
-  app = await startHearth({ ollamaHost: ollama.host });
-  ({ page, errors, context } = await openPage(chrome.browser, app.url));
-  await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
-});
-after(async () => {
-  await context?.close();
-  await chrome?.close();
-  await app?.stop();
-  await ollama?.stop();
-});
+const win = hearthWindow(script);
+before(async () => ({ chrome, ollama, app, page, context, errors } = await win.start()));
+after(() => win.stop());
 
 const jobsFile = () => join(app.home, 'data', 'hearth', 'cron', 'jobs.json');
 const storedJobs = () => (existsSync(jobsFile()) ? JSON.parse(readFileSync(jobsFile(), 'utf8')).jobs : []);
