@@ -104,7 +104,7 @@ func New(opts Options) (*App, error) {
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
-		Recall: func(ctx context.Context, up bool) (string, string) { return a.Models.CheckRecall(ctx, up) },
+		Recall: func(ctx context.Context, up bool) (string, i18n.Message) { return a.Models.CheckRecall(ctx, up) },
 		Ollama: func(ctx context.Context, host string) (string, string) { return a.Models.CheckOllama(ctx, host) }})
 	sweepLeftovers(a.Settings.Paths())
 	a.Guard = guard.New(a.Settings, func(tool string) i18n.Message { return a.Chat.SandboxNote(tool) })

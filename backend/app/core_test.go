@@ -15,6 +15,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 	"hearth/backend/models"
 	"hearth/backend/settings"
 	"hearth/backend/workspace"
@@ -87,6 +88,7 @@ func TestOpenDefaults(t *testing.T) {
 		OllamaHost: srv.URL, OllamaReachable: true, OllamaVersion: "0.17.4", Version: "1.2.3",
 		EmbeddingModel: "ollama/nomic-embed-text", Recall: models.RecallKeyword,
 		RecallNote: "the embedding model nomic-embed-text is not installed (hint: hearth models pull nomic-embed-text)",
+		RecallWhy:  &i18n.Message{Code: "recall.notInstalled", Args: map[string]string{"model": "nomic-embed-text"}},
 		Sandbox:    st.Sandbox, // what this machine offers; backend/sandbox tests it
 	}
 	if st.Sandbox.Summary == "" {

@@ -13,6 +13,7 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/egress"
+	"hearth/backend/i18n"
 	"hearth/backend/sandbox"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
@@ -38,7 +39,7 @@ type Options struct {
 	Sandbox *sandbox.Sandbox
 	// Recall says, for Status, how memory recall searches (the models service's
 	// CheckRecall) given whether Ollama answers.
-	Recall func(ctx context.Context, ollamaUp bool) (mode, note string)
+	Recall func(ctx context.Context, ollamaUp bool) (mode string, note i18n.Message)
 	// Ollama says, for Status, whether Ollama answers at host (the models service's
 	// CheckOllama): its version, or why not with a hint.
 	Ollama func(ctx context.Context, host string) (version, problem string)
@@ -51,7 +52,7 @@ type Service struct {
 	version string
 	changed func()
 	sandbox *sandbox.Sandbox
-	recall  func(context.Context, bool) (string, string)
+	recall  func(context.Context, bool) (string, i18n.Message)
 	ollama  func(context.Context, string) (string, string)
 	keys    *Keys
 	env     *keystore.Env

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 	"hearth/backend/sandbox"
 )
 
@@ -32,10 +33,11 @@ type Status struct {
 	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how memory
 	// recall searches: "hybrid" (by meaning and by words) when the embedding model
 	// is there, "keyword" (by words only) when it is not set, not installed or
-	// unreachable; RecallNote says why.
-	EmbeddingModel string `json:"embeddingModel"`
-	Recall         string `json:"recall"`
-	RecallNote     string `json:"recallNote,omitempty"`
+	// unreachable; RecallNote says why (RecallWhy words it in the window's language).
+	EmbeddingModel string        `json:"embeddingModel"`
+	Recall         string        `json:"recall"`
+	RecallNote     string        `json:"recallNote,omitempty"`
+	RecallWhy      *i18n.Message `json:"recallWhy,omitempty"`
 	// APIKeys lists the API keys written in config.json in plain text; nil (left
 	// out of the JSON) when there is none.
 	APIKeys *PlainKeyReport `json:"apiKeys,omitempty"`
@@ -96,7 +98,11 @@ func (s *Service) Status(ctx context.Context) Status {
 	}
 	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
 	if s.recall != nil {
-		st.Recall, st.RecallNote = s.recall(ctx, st.OllamaReachable)
+		var why i18n.Message
+		st.Recall, why = s.recall(ctx, st.OllamaReachable)
+		if why.Code != "" {
+			st.RecallNote, st.RecallWhy = why.String(), &why
+		}
 	}
 	if keys := s.keys.PlainKeys(); len(keys.Plain) > 0 {
 		st.APIKeys = &keys

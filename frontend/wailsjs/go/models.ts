@@ -1941,6 +1941,7 @@ export namespace settings {
 	    embeddingModel: string;
 	    recall: string;
 	    recallNote?: string;
+	    recallWhy?: i18n.Message;
 	    apiKeys?: PlainKeyReport;
 	    sandbox: sandbox.Status;
 	    localOnly: boolean;
@@ -1971,6 +1972,7 @@ export namespace settings {
 	        this.embeddingModel = source["embeddingModel"];
 	        this.recall = source["recall"];
 	        this.recallNote = source["recallNote"];
+	        this.recallWhy = this.convertValues(source["recallWhy"], i18n.Message);
 	        this.apiKeys = this.convertValues(source["apiKeys"], PlainKeyReport);
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Status);
 	        this.localOnly = source["localOnly"];
