@@ -94,14 +94,9 @@ func apply(tx *txn, v *vectorSet, ch *change, rep *IndexReport) error {
 		return err
 	}
 	for _, id := range ch.stale {
-		n, err := deleteChunk(tx, id)
-		if err != nil {
+		if err := removeChunk(tx, v, id, rep); err != nil {
 			return err
 		}
-		if v != nil {
-			v.del(n)
-		}
-		rep.Removed++
 	}
 	// The text is the same (the ID hashes it); a chat's title may not be.
 	for _, c := range ch.kept {
@@ -147,5 +142,18 @@ func (x *Index) applyAll(ctx context.Context, chs []*change, rep *IndexReport) e
 	for _, ch := range chs {
 		x.files[ch.src] = ch.st
 	}
+	return nil
+}
+
+// removeChunk deletes a chunk with its terms and its vector, and counts it.
+func removeChunk(tx *txn, v *vectorSet, id string, rep *IndexReport) error {
+	n, err := deleteChunk(tx, id)
+	if err != nil {
+		return err
+	}
+	if v != nil {
+		v.del(n)
+	}
+	rep.Removed++
 	return nil
 }

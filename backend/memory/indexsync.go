@@ -105,14 +105,9 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 					return err
 				}
 				for id := range ids {
-					n, err := deleteChunk(tx, id)
-					if err != nil {
+					if err := removeChunk(tx, v, id, &rep); err != nil {
 						return err
 					}
-					if v != nil {
-						v.del(n)
-					}
-					rep.Removed++
 				}
 				if _, err := tx.Exec(`DELETE FROM files WHERE source = ?`, src); err != nil {
 					return err

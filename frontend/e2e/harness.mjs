@@ -205,18 +205,18 @@ export async function openPage(browser, url, { colorScheme = 'light', locale = '
 
 /**
  * What most window tests set up in their before hook: a browser, a fake Ollama answering
- * script, Hearth on it (options.config) and a page (options.locale), with the first-run
+ * script, Hearth on it (options.config, options.files) and a page (options.locale), with the first-run
  * guide skipped (options.skipSetup: true; 'if-shown' when a test's config may not show
  * it; false to keep it). start() resolves to { chrome, ollama, app, page, context,
  * errors }; stop() ends them all.
  */
-export function hearthWindow(script, { config, locale, skipSetup = true } = {}) {
+export function hearthWindow(script, { config, files, locale, skipSetup = true } = {}) {
   const w = {};
   return {
     async start() {
       w.chrome = await openBrowser();
       w.ollama = await startFakeOllama(undefined, script);
-      w.app = await startHearth({ ollamaHost: w.ollama.host, config });
+      w.app = await startHearth({ ollamaHost: w.ollama.host, config, files });
       Object.assign(w, await openPage(w.chrome.browser, w.app.url, locale ? { locale } : {}));
       const skip = w.page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' });
       if (skipSetup === true) await skip.click();

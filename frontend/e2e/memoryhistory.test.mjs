@@ -6,26 +6,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth, waitFor } from './harness.mjs';
+import { hearthWindow, repoRoot, waitFor } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
 
-let chrome, ollama, app, page, context, memoryFile;
+let app, page, memoryFile;
+const win = hearthWindow(undefined, { config: { agents: { defaults: { embeddingModel: '' } } } });
 before(async () => {
-  chrome = await openBrowser();
-  ollama = await startFakeOllama();
-  app = await startHearth({ ollamaHost: ollama.host, config: { agents: { defaults: { embeddingModel: '' } } } });
+  ({ app, page } = await win.start());
   memoryFile = join(app.workspace, 'memory', 'MEMORY.md');
-  ({ page, context } = await openPage(chrome.browser, app.url));
-  await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
 });
-after(async () => {
-  await context?.close();
-  await chrome?.close();
-  await app?.stop();
-  await ollama?.stop();
-});
+after(() => win.stop());
 
 const onDisk = () => readFileSync(memoryFile, 'utf8');
 const editor = () => page.getByTestId('memory-editor').locator('.cm-content');

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth, waitFor } from './harness.mjs';
+import { hearthWindow, repoRoot, waitFor } from './harness.mjs';
 
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
@@ -25,24 +25,13 @@ const script = {
 };
 const seed = '# Memory\n\n- Likes tea\n\n- Works as a baker\n\n- Lives in Porto\n\n- Plays chess\n\n- Has a cat named Tom\n';
 
-let chrome, ollama, app, page, context;
-before(async () => {
-  chrome = await openBrowser();
-  ollama = await startFakeOllama(undefined, script);
-  app = await startHearth({
-    ollamaHost: ollama.host,
-    config: { agents: { defaults: { embeddingModel: '' } }, memory: { review: { enabled: true, expireHours: 0, onExpiry: 'discard' } } },
-    files: { 'data/hearth/workspace/memory/MEMORY.md': seed },
-  });
-  ({ page, context } = await openPage(chrome.browser, app.url));
-  await page.getByTestId('first-run').getByRole('button', { name: 'Skip setup' }).click();
+let app, page;
+const win = hearthWindow(script, {
+  config: { agents: { defaults: { embeddingModel: '' } }, memory: { review: { enabled: true, expireHours: 0, onExpiry: 'discard' } } },
+  files: { 'data/hearth/workspace/memory/MEMORY.md': seed },
 });
-after(async () => {
-  await context?.close();
-  await chrome?.close();
-  await app?.stop();
-  await ollama?.stop();
-});
+before(async () => ({ app, page } = await win.start()));
+after(() => win.stop());
 
 const onDisk = () => readFileSync(join(app.workspace, 'memory', 'MEMORY.md'), 'utf8');
 const view = (name) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name }).click();
