@@ -14,6 +14,12 @@ const model = { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLeng
 const ago = (minutes) => new Date(Date.now() - minutes * 60_000).toISOString();
 /** How the window words a time of today (reminderForm.clock in en-US, no seconds). */
 const hhmm = (iso) => new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+// How the window words a due time: the time alone today, with the day before it otherwise
+// (a run just after midnight has reminders due yesterday).
+const dueAt = (iso) =>
+  new Date(iso).toDateString() === new Date().toDateString()
+    ? hhmm(iso)
+    : `${new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(iso))}, ${hhmm(iso)}`;
 
 /** Two reminders due while Hearth was closed, and one still ahead. */
 function jobsFile() {
@@ -82,9 +88,9 @@ describe('reminders missed while Hearth was closed', () => {
     const brief = box.locator('[data-kind="missed"]').filter({ hasText: 'Morning brief' });
     const call = box.locator('[data-kind="missed"]').filter({ hasText: 'Call Anna' });
     await box.locator('[data-kind="missed"][data-outcome="done"]').filter({ hasText: 'Morning brief' }).waitFor();
-    assert.match(await brief.innerText(), new RegExp(`was due ${hhmm(jobs.brief)}`));
+    assert.match(await brief.innerText(), new RegExp(`was due ${dueAt(jobs.brief)}`));
     assert.match(await brief.innerText(), /Caught up at \d/);
-    assert.match(await call.innerText(), new RegExp(`was due ${hhmm(jobs.call)}`));
+    assert.match(await call.innerText(), new RegExp(`was due ${dueAt(jobs.call)}`));
     assert.match(await call.innerText(), /Caught up at \d/);
 
     // Its chat holds the run that caught up. The two catch-up runs go at once and take the
@@ -118,7 +124,7 @@ describe('reminders missed while Hearth was closed', () => {
     const box = page.getByTestId('missed-notices');
     const brief = box.locator('[data-kind="missed"]').filter({ hasText: 'Morning brief' });
     await brief.waitFor();
-    assert.match(await brief.innerText(), new RegExp(`was due ${hhmm(jobs.brief)}`));
+    assert.match(await brief.innerText(), new RegExp(`was due ${dueAt(jobs.brief)}`));
     assert.match(await brief.innerText(), /Skipped/);
     assert.equal(await brief.getByRole('button', { name: 'Open chat' }).count(), 0);
     assert.match(await box.locator('[data-kind="missed"]').filter({ hasText: 'Call Anna' }).innerText(), /Skipped/);
