@@ -45,7 +45,7 @@ func (a *App) startup(ctx context.Context) {
 	// with the tray (background.go), which holds the lock. The desktop checks a
 	// model's fitness by itself after its first reply.
 	a.h.Models.AutoCheck()
-	if err := a.h.Start(ctx, app.StartOptions{}); err != nil {
+	if err := a.h.Start(ctx, app.StartOptions{Rested: trimCHeap}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}
 	if a.winErr != nil {

@@ -53,7 +53,10 @@ func (a *App) ContinueRun(sessionID string) (string, error) {
 func (a *App) ListSessions() ([]session.Summary, error) { return a.h.Sessions.List() }
 
 // LoadSession reads one chat.
-func (a *App) LoadSession(id string) (sessions.History, error) { return a.h.Sessions.History(id) }
+func (a *App) LoadSession(id string) (sessions.History, error) {
+	defer a.h.Touch() // a long chat's history is a burst the app gives back at rest
+	return a.h.Sessions.History(id)
+}
 
 // RenameSession sets a chat's title ("" restores the automatic one).
 func (a *App) RenameSession(id, title string) error { return a.h.Sessions.Rename(id, title) }

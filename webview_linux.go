@@ -7,6 +7,7 @@ package main
 #cgo !webkit2_41 pkg-config: webkit2gtk-4.0
 #cgo webkit2_41 pkg-config: webkit2gtk-4.1
 #include <gtk/gtk.h>
+#include <malloc.h>
 #include <webkit2/webkit2.h>
 
 // Features of the engine a chat window never uses: a page cache for back and
@@ -138,3 +139,8 @@ func logWebViewTuned() {
 		slog.Warn("web view not lightened: it was not found")
 	}
 }
+
+// trimCHeap gives the C heap's free pages back to the system (glibc keeps what GTK and
+// the engine's UI side freed, in every thread's arena). Called once the app rests after
+// work (backend/app/rest.go), from any thread: malloc_trim takes each arena's lock.
+func trimCHeap() { C.malloc_trim(0) }

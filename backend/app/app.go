@@ -88,7 +88,14 @@ type App struct {
 	started   bool // MCP and the watcher
 	reminders bool // the scheduler and the heartbeat
 	closed    bool
+
+	rest rest // what the app gives back once it rests (rest.go)
 }
+
+// Touch tells the app it works now: once it has rested after the last touch it gives
+// back what the work left behind (rest.go). The window touches it when it loads a
+// chat; the runs touch it as they begin and end.
+func (a *App) Touch() { a.rest.touch() }
 
 // New builds every service from the config and the paths. It is cheap: it creates
 // no sessions directory, opens no network connection and starts no process; a broken
@@ -99,7 +106,10 @@ func New(opts Options) (*App, error) {
 		BackgroundNews: event.NewBroker[event.Background](0),
 		CheckNews:      event.NewBroker[fitness.Result](0),
 	}
-	a.Activity = activity.New(func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundActivity}) })
+	a.Activity = activity.New(func() {
+		a.Touch()
+		a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundActivity})
+	})
 	a.agentWrites.a = a
 	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
@@ -250,6 +260,9 @@ type StartOptions struct {
 	// Lock proves this process holds hearth.lock: only then do the reminders
 	// scheduler and the heartbeat run (the desktop app; nil for the CLI).
 	Lock *applock.Lock
+	// Rested runs, with what the app itself gives back, each time the app has rested
+	// after work (rest.go): the desktop returns its C heap's free pages with it.
+	Rested func()
 }
 
 // Start starts what runs in the background: the MCP servers connect (a run waits
@@ -266,6 +279,13 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	first, reminders := !a.started, opts.Lock != nil && !a.reminders
 	a.started, a.reminders = true, a.reminders || reminders
 	a.mu.Unlock()
+	if opts.Rested != nil {
+		a.rest.add(opts.Rested)
+	}
+	if first {
+		a.rest.add(a.Settings.Egress().CloseIdle)
+	}
+	a.Touch() // start-up's work (checks, the index) is a burst like any other
 	var err error
 	if first {
 		a.migrateReviewSettings()
@@ -293,6 +313,7 @@ func (a *App) Close(ctx context.Context) error {
 	}
 	a.closed = true
 	a.mu.Unlock()
+	a.rest.stop()
 	err := a.Chat.Close(ctx)
 	err = errors.Join(err, a.Reminders.Close(ctx), a.Dream.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
 	a.Models.Close()

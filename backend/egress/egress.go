@@ -140,6 +140,24 @@ func (g *Guard) Transport(purpose string) *http.Transport {
 	return t
 }
 
+// CloseIdle closes the idle keep-alive connections of every transport. The app calls it
+// once it rests after work: net/http would close them 90 s after their last request,
+// waking the app then for nothing; the next request opens a connection again.
+func (g *Guard) CloseIdle() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	ts := make([]*http.Transport, 0, len(g.transports))
+	for _, t := range g.transports {
+		ts = append(ts, t)
+	}
+	g.mu.Unlock()
+	for _, t := range ts {
+		t.CloseIdleConnections()
+	}
+}
+
 // Client is an HTTP client over Transport(purpose).
 func (g *Guard) Client(purpose string, timeout time.Duration) *http.Client {
 	return &http.Client{Transport: g.Transport(purpose), Timeout: timeout}

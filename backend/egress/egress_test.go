@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // In local-only mode the guard refuses a connection to anywhere but this machine
@@ -112,4 +113,31 @@ func TestClientsOfOnePurposeShareConnections(t *testing.T) {
 	if n := len(g.Recent(10)); n != 2 {
 		t.Errorf("a second purpose dialled %d connections in all, want 2", n)
 	}
+}
+
+func TestCloseIdleClosesKeptConnections(t *testing.T) {
+	closed := make(chan struct{}, 1)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateClosed {
+			closed <- struct{}{}
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	g := New(Options{})
+	resp, err := g.Client("test", 5*time.Second).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close() // the connection goes back to the transport's idle pool
+	select {
+	case <-closed:
+		t.Fatal("the connection closed before CloseIdle: nothing was kept alive")
+	default:
+	}
+	g.CloseIdle()
+	<-closed                  // the server sees the kept connection end
+	(*Guard)(nil).CloseIdle() // a nil guard has nothing to close
 }

@@ -1,0 +1,70 @@
+package app
+
+import (
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// restAfter is how long the app goes without work before it gives back what the last
+// burst took. Long enough that a chat's rounds, a start-up's checks and the window
+// opening a chat are one burst; short enough to come before anyone looks.
+const restAfter = 5 * time.Second
+
+// rest gives back, once the app has rested for restAfter, what a burst of work left
+// behind: Go's heap keeps freed memory up to its goal (twice what was live at the
+// last collection, so after opening a 2 000-message chat several MB more than a
+// resting app holds) until some later allocation runs a collection, and every HTTP
+// transport keeps its idle connections for net/http's 90 s, whose closing then wakes
+// the app in the middle of its rest. See docs/performance.md ("The window holds and
+// does little at rest"). The timer runs only after work: a resting app is not woken.
+type rest struct {
+	mu      sync.Mutex
+	timer   *time.Timer
+	stopped bool
+	release []func()
+	after   time.Duration // restAfter; tests make it short
+}
+
+// touch records work now: the release comes restAfter after the last touch.
+func (r *rest) touch() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.stopped:
+	case r.timer == nil:
+		if r.after == 0 {
+			r.after = restAfter
+		}
+		r.timer = time.AfterFunc(r.after, r.run)
+	default:
+		r.timer.Reset(r.after)
+	}
+}
+
+// add adds a release to run at rest (before the collection, which it may free for).
+func (r *rest) add(f func()) {
+	r.mu.Lock()
+	r.release = append(r.release, f)
+	r.mu.Unlock()
+}
+
+func (r *rest) run() {
+	r.mu.Lock()
+	fs := append([]func(){}, r.release...)
+	r.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+	debug.FreeOSMemory() // a collection of a heap of a few MB: milliseconds, once a burst
+}
+
+// stop ends the timer for good (Close).
+func (r *rest) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+}
