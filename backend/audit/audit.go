@@ -23,6 +23,7 @@ import (
 
 	"hearth/backend/event"
 	"hearth/backend/internal/clip"
+	"hearth/backend/internal/flock"
 )
 
 // DefaultKeepDays is how many days of audit files are kept.
@@ -218,8 +219,10 @@ func (l *Log) Write(e Entry) error {
 	if err != nil {
 		return err
 	}
-	unlock := lock(f)
-	defer unlock()
+	// Another process may append to the same day's file.
+	if flock.Lock(f, true) == nil {
+		defer func() { _ = flock.Unlock(f) }()
+	}
 	if _, err := f.Write(line); err != nil {
 		l.closeFile()
 		return fmt.Errorf("audit: write %s: %w", path, err)

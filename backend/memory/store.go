@@ -17,7 +17,9 @@ import (
 	"time"
 
 	textclip "hearth/backend/internal/clip"
+
 	"hearth/backend/internal/confined"
+	"hearth/backend/internal/flock"
 )
 
 // The memory files, relative to the workspace (docs/design/memory.md#memory-files).
@@ -377,7 +379,7 @@ func (s *Store) lockFile() (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}
-	if err := flock(f); err != nil {
+	if err := flock.Lock(f, true); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
+	"hearth/backend/internal/flock"
 )
 
 // branchFile is the one branch, relative to the repository folder.
@@ -85,14 +86,11 @@ func (r *Repo) locked(fn func() error) (err error) {
 	if err := r.init(); err != nil {
 		return fmt.Errorf("memory history at %s: %w", r.dir, err)
 	}
-	f, err := os.OpenFile(filepath.Join(r.dir, "hearth.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	release, err := flock.File(filepath.Join(r.dir, "hearth.lock"))
 	if err != nil {
-		return fmt.Errorf("memory history lock: %w", err)
+		return fmt.Errorf("memory history: %w", err)
 	}
-	defer f.Close() // closing releases the lock
-	if err := flock(f); err != nil {
-		return fmt.Errorf("memory history lock: %w", err)
-	}
+	defer release()
 	r.noticePacks()
 	return fn()
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"hearth/backend/internal/flock"
 	"hearth/backend/internal/safefile"
 )
 
@@ -122,7 +123,7 @@ func (s *Store) Create(opts CreateOptions) (Meta, error) {
 	}
 	// Writers of an existing file wait for this lock, so nobody appends a
 	// record before the metadata line.
-	err = flock(f, true)
+	err = flock.Lock(f, true)
 	if err == nil {
 		_, err = f.Write(line)
 	}
@@ -220,10 +221,10 @@ func (s *Store) appendLines(id string, buf []byte) error {
 }
 
 func (s *Store) writeLocked(f *os.File, path string, buf []byte) (moved bool, err error) {
-	if err := flock(f, true); err != nil {
+	if err := flock.Lock(f, true); err != nil {
 		return false, fmt.Errorf("lock: %w", err)
 	}
-	defer func() { _ = funlock(f) }()
+	defer func() { _ = flock.Unlock(f) }()
 	fi, err := f.Stat()
 	if err != nil {
 		return false, fmt.Errorf("stat: %w", err)

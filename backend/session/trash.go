@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"hearth/backend/internal/confined"
+	"hearth/backend/internal/flock"
 )
 
 // Delete moves session id to the trash (sessions/.trash/) and, when
@@ -34,14 +35,14 @@ func (s *Store) Delete(id, workspace string) error {
 	}
 	// Wait for a writer to finish its record; writers that queued behind us
 	// notice the move and fail with ErrNotFound instead of writing to the trash.
-	err = flock(f, true)
+	err = flock.Lock(f, true)
 	if err == nil {
 		err = moveAside(dst, s.now().UnixNano())
 	}
 	if err == nil {
 		err = os.Rename(p, dst)
 	}
-	_ = funlock(f)
+	_ = flock.Unlock(f)
 	_ = f.Close()
 	if err != nil {
 		return fmt.Errorf("delete session %s: move to trash: %w (check that %s is writable)", id, err, trash)
