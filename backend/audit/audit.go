@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
 	"hearth/backend/internal/flock"
 )
@@ -293,10 +294,7 @@ func (l *Log) Sync() error {
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err == nil {
-			err = f.Sync()
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
+			err = atomicfile.SyncClose(f)
 		}
 		if err != nil && !os.IsNotExist(err) && first == nil {
 			first = fmt.Errorf("audit: sync %s: %w (the disk may be full or failing)", p, err)

@@ -186,9 +186,6 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 	if err := atomicfile.WriteExact(path, data, mode); err != nil {
 		return fmt.Errorf("replace %s: %w", filepath.Base(path), err)
 	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync() // best effort: not every platform can sync a directory
-		_ = d.Close()
-	}
+	atomicfile.SyncDir(filepath.Dir(path))
 	return nil
 }

@@ -131,6 +131,6 @@ func replaceFile(path string, data []byte) error {
 	if err := atomicfile.WriteExact(path, data, fileMode); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(path))
+	atomicfile.SyncDir(filepath.Dir(path))
 	return nil
 }
