@@ -69,9 +69,6 @@ func New(dir string, log *slog.Logger) *Repo {
 	return &Repo{dir: dir, log: log, limits: defaultPackLimits}
 }
 
-// Dir is the repository's folder (a bare git repository: `git --git-dir DIR log` reads it).
-func (r *Repo) Dir() string { return r.dir }
-
 // locked runs fn holding the process's and the other processes' lock, with the
 // storage opened and the repository's skeleton present. A panic inside go-git on
 // damaged data becomes an error.
