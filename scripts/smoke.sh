@@ -13,9 +13,9 @@ if [[ "${1:-}" != --inside ]]; then
   make --no-print-directory desktop >/dev/null
   # Stand-ins for the tray test: a fake Ollama and a fake notification daemon.
   go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
-  # Its own name: the browser tests' fakenotify (cmd/fakenotify, with an HTTP API) is
-  # build/bin/fakenotify, and running the smoke must not replace it.
-  go build -o build/bin/fakenotify-log ./backend/internal/fakenotify
+  # Its own name: the browser tests build the same daemon as build/bin/fakenotify, and
+  # running the smoke must not replace it under them.
+  go build -o build/bin/fakenotify-log ./backend/internal/fakenotify/cmd/fakenotify
   go build -o build/bin/fakemcp ./backend/internal/fakemcp
   # dbus-daemon and the accessibility bus chatter on stderr at every start; keep the log readable.
   dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24" "$0" --inside 2>&1 |
@@ -173,7 +173,7 @@ waitfor 10 "fake Ollama did not start" grep -q listening "$home/fakeollama.log"
 ollama_url=$(sed -n 's/.*listening on //p' "$home/fakeollama.log")
 build/bin/fakenotify-log >"$home/notify.log" 2>&1 &
 helpers+=($!)
-waitfor 10 "fake notification daemon did not start" grep -q ready "$home/notify.log"
+waitfor 10 "fake notification daemon did not start" grep -q '^http://' "$home/notify.log"
 dbus-monitor --session "interface='org.freedesktop.Notifications',member='Notify'" >"$home/monitor.log" 2>&1 &
 helpers+=($!)
 gtk-sni-tray-standalone -w >"$home/sni.log" 2>&1 &

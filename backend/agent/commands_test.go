@@ -70,3 +70,7 @@ func TestRepliesAndErrorsCarryTheirCodes(t *testing.T) {
 		t.Errorf("error English %q hint %q detail %q", e[0].Message, e[0].Hint, e[0].Detail)
 	}
 }
+
+// Plain is a reply of text the catalog cannot word (a list of changes, a diff): the
+// same in every language.
+func Plain(text string) Reply { return Reply{i18n.M("slash.text", "text", text)} }

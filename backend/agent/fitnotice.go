@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,12 +71,7 @@ func (l *loop) cutOffNotice() {
 }
 
 func hasMCP(names []string) bool {
-	for _, n := range names {
-		if strings.HasPrefix(n, "mcp_") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "mcp_") })
 }
 
 func plural(n int, one, many string) string {

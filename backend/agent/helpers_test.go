@@ -213,14 +213,6 @@ func ofType[T any](evs []event.Event) []T {
 	return out
 }
 
-func types(evs []event.Event) []event.Type {
-	out := make([]event.Type, len(evs))
-	for i, e := range evs {
-		out[i] = e.Type
-	}
-	return out
-}
-
 func finished(evs []event.Event) event.FinishedData {
 	return evs[len(evs)-1].Data.(event.FinishedData)
 }

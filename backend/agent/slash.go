@@ -18,10 +18,6 @@ import (
 // words in its language and the CLI prints in English.
 type Reply []i18n.Message
 
-// Plain is a reply of text the catalog cannot word (a list of changes, a diff): the
-// same in every language.
-func Plain(text string) Reply { return Reply{i18n.M("slash.text", "text", text)} }
-
 // builtinHelp are the /help lines of the built-in commands, /help itself last.
 var builtinHelp = []i18n.Message{i18n.M("slash.help.new"), i18n.M("slash.help.stop"), i18n.M("slash.help.model"),
 	i18n.M("slash.help.status")}

@@ -22,7 +22,9 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
+	"hearth/backend/internal/flock"
 )
 
 // DefaultKeepDays is how many days of audit files are kept.
@@ -218,8 +220,10 @@ func (l *Log) Write(e Entry) error {
 	if err != nil {
 		return err
 	}
-	unlock := lock(f)
-	defer unlock()
+	// Another process may append to the same day's file.
+	if flock.Lock(f, true) == nil {
+		defer func() { _ = flock.Unlock(f) }()
+	}
 	if _, err := f.Write(line); err != nil {
 		l.closeFile()
 		return fmt.Errorf("audit: write %s: %w", path, err)
@@ -290,10 +294,7 @@ func (l *Log) Sync() error {
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err == nil {
-			err = f.Sync()
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
+			err = atomicfile.SyncClose(f)
 		}
 		if err != nil && !os.IsNotExist(err) && first == nil {
 			first = fmt.Errorf("audit: sync %s: %w (the disk may be full or failing)", p, err)

@@ -8,6 +8,7 @@ import (
 	"reflect"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/flock"
 )
 
 // ErrBrokenFile is wrapped by Save when the file on disk (or the file this Config came
@@ -34,7 +35,7 @@ func (c *Config) Save(path string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save config %s: create directory: %w", path, err)
 	}
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := flock.File(path + ".lock")
 	if err != nil {
 		return fmt.Errorf("save config %s: %w", path, err)
 	}
@@ -185,9 +186,6 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 	if err := atomicfile.WriteExact(path, data, mode); err != nil {
 		return fmt.Errorf("replace %s: %w", filepath.Base(path), err)
 	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync() // best effort: not every platform can sync a directory
-		_ = d.Close()
-	}
+	atomicfile.SyncDir(filepath.Dir(path))
 	return nil
 }

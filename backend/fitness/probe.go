@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -259,12 +260,9 @@ func (r *Result) note(format string, args ...any) {
 // namesParis reports whether a call's arguments carry the city asked about
 // (under any key: models rename "city" to "location" often enough).
 func namesParis(calls []llm.ToolCall) bool {
-	for _, c := range calls {
-		if c.Name == ToolName && strings.Contains(strings.ToLower(string(c.Arguments)), "paris") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(calls, func(c llm.ToolCall) bool {
+		return c.Name == ToolName && strings.Contains(strings.ToLower(string(c.Arguments)), "paris")
+	})
 }
 
 // speed is generated tokens per second over all probes: from the provider's own

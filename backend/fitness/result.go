@@ -8,6 +8,7 @@ package fitness
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -95,12 +96,7 @@ func (r Result) OffersTools() bool { return r.ToolCalls != CallsNone }
 
 // Has reports whether the result carries caveat c.
 func (r Result) Has(c Caveat) bool {
-	for _, x := range r.Caveats {
-		if x == c {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(r.Caveats, c)
 }
 
 // judge fills Verdict, Caveats and Advice from the measured fields.

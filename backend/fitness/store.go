@@ -38,9 +38,6 @@ type Store struct {
 // NewStore returns a store backed by path (created on first Put).
 func NewStore(path string) *Store { return &Store{path: path} }
 
-// Path is the file the store keeps.
-func (s *Store) Path() string { return s.path }
-
 // Get returns the result for key when it is current: taken with this probe set
 // and, when digest is known, of the same model files.
 func (s *Store) Get(key, digest string) (Result, bool) {

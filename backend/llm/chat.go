@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,12 +127,7 @@ func (a *assembly) deliver(c Chunk) {
 }
 
 func (a *assembly) hasID(id string) bool {
-	for _, c := range a.calls {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(a.calls, func(c ToolCall) bool { return c.ID == id })
 }
 
 func (a *assembly) response(res attemptResult) Response {

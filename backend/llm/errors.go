@@ -74,10 +74,6 @@ var (
 	hintRateLimited = i18n.M("error.hint.rateLimited")
 	hintBadResponse = i18n.M("error.hint.badResponse")
 	hintDamaged     = i18n.M("error.hint.damagedHistory")
-
-	// HintOllamaDown and HintContextOverflow are those hints in English.
-	HintOllamaDown      = hintOllamaDown.String()
-	HintContextOverflow = i18n.M("error.contextOverflow.hint").String()
 )
 
 // fail is an Error worded from the catalog: why's English is its Message and Hint.

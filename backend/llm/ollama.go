@@ -18,16 +18,13 @@ import (
 	"hearth/backend/i18n"
 )
 
-// DefaultOllamaHost is where Ollama listens unless told otherwise.
-const DefaultOllamaHost = "http://127.0.0.1:11434"
-
 // DefaultContextTokens is the num_ctx sent when neither the request nor the
 // configuration gives one (contextTokens,
 // docs/design/files-and-config.md#shipped-defaults).
 const DefaultContextTokens = 8192
 
 // OllamaHost resolves the Ollama address: the configured host
-// (providers.ollama.host) if set, else $OLLAMA_HOST, else DefaultOllamaHost.
+// (providers.ollama.host) if set, else $OLLAMA_HOST, else config.DefaultOllamaHost.
 func OllamaHost(configured string) (*url.URL, error) {
 	return resolveOllamaHost(configured, os.Getenv("OLLAMA_HOST"))
 }
@@ -92,9 +89,6 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	hc = chatClient(hc)
 	return &Ollama{client: api.NewClient(host, hc), stream: newChatStream(hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
-
-// Host is the resolved server address.
-func (o *Ollama) Host() string { return o.host.String() }
 
 // Version asks the server for its version; it is the cheapest "is Ollama up" probe.
 func (o *Ollama) Version(ctx context.Context) (string, error) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -457,3 +458,9 @@ func TestOllamaConnectionDroppedHint(t *testing.T) {
 		t.Fatalf("err %v hint %q sleeps %d", err, e.Hint, sl.count())
 	}
 }
+
+// HintOllamaDown and HintContextOverflow are those hints in English.
+var (
+	HintOllamaDown      = hintOllamaDown.String()
+	HintContextOverflow = i18n.M("error.contextOverflow.hint").String()
+)

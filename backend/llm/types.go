@@ -8,6 +8,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -191,12 +192,7 @@ type ModelDetails struct {
 
 // Has reports whether the model has capability c.
 func (d ModelDetails) Has(c Capability) bool {
-	for _, x := range d.Capabilities {
-		if x == c {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(d.Capabilities, c)
 }
 
 // PullProgress is one progress report of a model download.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -356,7 +357,7 @@ func applyHunk(text string, h Hunk) (string, error) {
 	if len(h.Old) > 0 {
 		best := -1
 		for i := 0; i+len(h.Old) <= len(lines); i++ {
-			if equalLines(lines[i:i+len(h.Old)], h.Old) && (best < 0 || abs(i-h.OldStart) < abs(best-h.OldStart)) {
+			if slices.Equal(lines[i:i+len(h.Old)], h.Old) && (best < 0 || abs(i-h.OldStart) < abs(best-h.OldStart)) {
 				best = i
 			}
 		}
@@ -389,15 +390,6 @@ func splitLines(s string) []string {
 		parts = parts[:len(parts)-1]
 	}
 	return parts
-}
-
-func equalLines(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func abs(n int) int {

@@ -179,17 +179,6 @@ func (x *Index) Reindex(ctx context.Context) (IndexReport, error) {
 	return rep, err
 }
 
-// Report describes the index without changing it.
-func (x *Index) Report() IndexReport {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	var rep IndexReport
-	if x.open() == nil {
-		_ = x.fill(&rep)
-	}
-	return rep
-}
-
 // Close closes the database; the Index opens it again when used.
 func (x *Index) Close() error {
 	x.mu.Lock()

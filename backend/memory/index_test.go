@@ -492,3 +492,14 @@ func TestAppendedTwinsNumberedAsAFullRead(t *testing.T) {
 		t.Errorf("want the parrot entry twice more as base~1 and base~2: %q", appended)
 	}
 }
+
+// Report describes the index without changing it.
+func (x *Index) Report() IndexReport {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var rep IndexReport
+	if x.open() == nil {
+		_ = x.fill(&rep)
+	}
+	return rep
+}

@@ -17,7 +17,9 @@ import (
 	"time"
 
 	textclip "hearth/backend/internal/clip"
+
 	"hearth/backend/internal/confined"
+	"hearth/backend/internal/flock"
 )
 
 // The memory files, relative to the workspace (docs/design/memory.md#memory-files).
@@ -377,7 +379,7 @@ func (s *Store) lockFile() (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}
-	if err := flock(f); err != nil {
+	if err := flock.Lock(f, true); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}
@@ -401,13 +403,8 @@ const EntryTime = "2006-01-02 15:04"
 
 var stampRe = regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\]`)
 
-// AppendHistory appends one entry to HISTORY.md, stamped "[YYYY-MM-DD HH:MM]"
+// AppendHistoryAs appends one entry to HISTORY.md by o, stamped "[YYYY-MM-DD HH:MM]"
 // with at (a stamp the text already starts with is kept).
-func (s *Store) AppendHistory(entry string, at time.Time) error {
-	return s.AppendHistoryAs(entry, at, OriginConsolidation(""))
-}
-
-// AppendHistoryAs is AppendHistory by o.
 func (s *Store) AppendHistoryAs(entry string, at time.Time, o Origin) error {
 	entry = strings.TrimSpace(entry)
 	if entry == "" {

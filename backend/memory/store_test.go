@@ -153,3 +153,9 @@ func TestEntryStamp(t *testing.T) {
 		}
 	}
 }
+
+// AppendHistory appends one entry to HISTORY.md, stamped "[YYYY-MM-DD HH:MM]"
+// with at (a stamp the text already starts with is kept).
+func (s *Store) AppendHistory(entry string, at time.Time) error {
+	return s.AppendHistoryAs(entry, at, OriginConsolidation(""))
+}

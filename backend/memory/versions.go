@@ -3,6 +3,7 @@ package memory
 import (
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -146,12 +147,7 @@ func Versioned(name string) bool {
 	if name == MemoryFile || name == HistoryFile || dailyRe.MatchString(name) {
 		return true
 	}
-	for _, p := range personaFiles() {
-		if name == p {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(personaFiles(), name)
 }
 
 // HistoryDir is where a workspace's history of versions is kept: a bare git

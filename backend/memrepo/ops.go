@@ -92,7 +92,7 @@ func (r *Repo) Log(file string, limit int) ([]Rev, error) {
 			if err != nil {
 				return err
 			}
-			if file == "" || contains(changed, file) {
+			if file == "" || slices.Contains(changed, file) {
 				out = append(out, Rev{Rev: c.Hash.String(), Time: c.Author.When, Author: c.Author.Name,
 					Message: strings.TrimSpace(c.Message), Files: changed})
 			}
@@ -316,12 +316,3 @@ func (r *Repo) changed(parent, c *object.Commit) ([]string, error) {
 }
 
 func short(h plumbing.Hash) string { return h.String()[:10] }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

@@ -87,12 +87,6 @@ func (r *Repo) maybePack() {
 	}
 }
 
-// Pack writes the loose objects into a pack now; with all, every object into one
-// pack that replaces the others.
-func (r *Repo) Pack(all bool) error {
-	return r.locked(func() error { return r.pack(all) })
-}
-
 // pack writes a pack and then removes what it replaces: loose objects now in it,
 // and with all the other packs. The caller holds the lock.
 func (r *Repo) pack(all bool) error {

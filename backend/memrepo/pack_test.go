@@ -130,3 +130,12 @@ func TestPackedHistoryReadByOthersAndRepaired(t *testing.T) {
 		t.Fatalf("repair from the pack: %+v %v", log, err)
 	}
 }
+
+// Pack writes the loose objects into a pack now; with all, every object into one
+// pack that replaces the others.
+func (r *Repo) Pack(all bool) error {
+	return r.locked(func() error { return r.pack(all) })
+}
+
+// Dir is the repository's folder (a bare git repository: `git --git-dir DIR log` reads it).
+func (r *Repo) Dir() string { return r.dir }

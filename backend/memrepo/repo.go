@@ -21,6 +21,7 @@ import (
 
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
+	"hearth/backend/internal/flock"
 )
 
 // branchFile is the one branch, relative to the repository folder.
@@ -68,9 +69,6 @@ func New(dir string, log *slog.Logger) *Repo {
 	return &Repo{dir: dir, log: log, limits: defaultPackLimits}
 }
 
-// Dir is the repository's folder (a bare git repository: `git --git-dir DIR log` reads it).
-func (r *Repo) Dir() string { return r.dir }
-
 // locked runs fn holding the process's and the other processes' lock, with the
 // storage opened and the repository's skeleton present. A panic inside go-git on
 // damaged data becomes an error.
@@ -85,14 +83,11 @@ func (r *Repo) locked(fn func() error) (err error) {
 	if err := r.init(); err != nil {
 		return fmt.Errorf("memory history at %s: %w", r.dir, err)
 	}
-	f, err := os.OpenFile(filepath.Join(r.dir, "hearth.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	release, err := flock.File(filepath.Join(r.dir, "hearth.lock"))
 	if err != nil {
-		return fmt.Errorf("memory history lock: %w", err)
+		return fmt.Errorf("memory history: %w", err)
 	}
-	defer f.Close() // closing releases the lock
-	if err := flock(f); err != nil {
-		return fmt.Errorf("memory history lock: %w", err)
-	}
+	defer release()
 	r.noticePacks()
 	return fn()
 }

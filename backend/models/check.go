@@ -98,16 +98,6 @@ func (s *Service) Check(ctx context.Context, name string) (fitness.Result, error
 	return r, s.checks.keep(key, r)
 }
 
-// Checked returns the kept result of a model's check, when it is current for the
-// digest given ("" when unknown).
-func (s *Service) Checked(name, digest string) (fitness.Result, bool) {
-	key, err := s.modelKey(name)
-	if err != nil {
-		return fitness.Result{}, false
-	}
-	return s.checks.store.Get(key, digest)
-}
-
 // AutoCheck turns on the background check after a model's first reply (the desktop
 // app; a one-shot CLI run would only be kept from exiting).
 func (s *Service) AutoCheck() {

@@ -317,3 +317,13 @@ func TestNoAutoCheckOutsideTheDesktop(t *testing.T) {
 		t.Errorf("%d probes", n)
 	}
 }
+
+// Checked returns the kept result of a model's check, when it is current for the
+// digest given ("" when unknown).
+func (s *Service) Checked(name, digest string) (fitness.Result, bool) {
+	key, err := s.modelKey(name)
+	if err != nil {
+		return fitness.Result{}, false
+	}
+	return s.checks.store.Get(key, digest)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -68,7 +69,7 @@ func readAround(root string, hidden []string) []landlock.Rule {
 	for _, e := range ents {
 		p := filepath.Join(root, e.Name())
 		if holds(p) {
-			if !hiddenExactly(p, hidden) {
+			if !slices.Contains(hidden, p) {
 				rules = append(rules, readAround(p, hidden)...)
 			}
 			continue
@@ -115,7 +116,7 @@ func writeAround(root string, hidden []string) []landlock.Rule {
 	for _, e := range ents {
 		p := filepath.Join(root, e.Name())
 		switch {
-		case hiddenExactly(p, hidden), e.Type()&os.ModeSymlink != 0:
+		case slices.Contains(hidden, p), e.Type()&os.ModeSymlink != 0:
 		case e.IsDir():
 			rules = append(rules, writeAround(p, hidden)...)
 		default:
@@ -123,15 +124,6 @@ func writeAround(root string, hidden []string) []landlock.Rule {
 		}
 	}
 	return rules
-}
-
-func hiddenExactly(p string, hidden []string) bool {
-	for _, h := range hidden {
-		if h == p {
-			return true
-		}
-	}
-	return false
 }
 
 // resolved makes paths absolute with symlinks resolved, dropping ones that do not exist.

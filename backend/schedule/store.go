@@ -15,6 +15,7 @@ import (
 
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
+	"hearth/backend/internal/flock"
 	"hearth/backend/internal/safefile"
 )
 
@@ -269,15 +270,11 @@ func (s *Store) lock() (func(), error) {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("reminders: create %s: %w", s.dir, err)
 	}
-	f, err := os.OpenFile(filepath.Join(s.dir, FileName+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	release, err := flock.File(filepath.Join(s.dir, FileName+".lock"))
 	if err != nil {
-		return nil, fmt.Errorf("reminders: lock: %w", err)
+		return nil, fmt.Errorf("reminders: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("reminders: lock: %w", err)
-	}
-	return func() { f.Close() }, nil
+	return release, nil
 }
 
 // write replaces jobs.json atomically (temp file, fsync, rename), keeping

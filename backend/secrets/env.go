@@ -94,10 +94,5 @@ var secretWords = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "
 // SecretName reports whether a variable's name says it holds a secret.
 func SecretName(name string) bool {
 	u := strings.ToUpper(name)
-	for _, w := range secretWords {
-		if strings.Contains(u, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(u, w) })
 }

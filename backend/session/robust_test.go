@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/internal/flock"
 	"hearth/backend/llm"
 )
 
@@ -412,7 +413,7 @@ func TestWritersAndReadersTakeTheLock(t *testing.T) {
 		"load":    func() error { _, err := s.Load(m.ID); return err },
 		"archive": func() error { return s.Archive(m.ID, true) },
 	} {
-		if err := flock(other, true); err != nil {
+		if err := flock.Lock(other, true); err != nil {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)
@@ -422,7 +423,7 @@ func TestWritersAndReadersTakeTheLock(t *testing.T) {
 			t.Fatalf("%s finished while another writer held the lock: %v", name, err)
 		case <-time.After(50 * time.Millisecond):
 		}
-		if err := funlock(other); err != nil {
+		if err := flock.Unlock(other); err != nil {
 			t.Fatal(err)
 		}
 		if err := <-done; err != nil {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/flock"
 	"hearth/backend/internal/safefile"
 )
 
@@ -122,20 +124,16 @@ func (s *Store) Create(opts CreateOptions) (Meta, error) {
 	}
 	// Writers of an existing file wait for this lock, so nobody appends a
 	// record before the metadata line.
-	err = flock(f, true)
-	if err == nil {
+	if err = flock.Lock(f, true); err == nil {
 		_, err = f.Write(line)
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
+	if cerr := atomicfile.SyncClose(f); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return Meta{}, fmt.Errorf("create session %s: write metadata: %w (check free disk space)", m.ID, err)
 	}
-	syncDir(s.dir)
+	atomicfile.SyncDir(s.dir)
 	return m, nil
 }
 
@@ -220,10 +218,10 @@ func (s *Store) appendLines(id string, buf []byte) error {
 }
 
 func (s *Store) writeLocked(f *os.File, path string, buf []byte) (moved bool, err error) {
-	if err := flock(f, true); err != nil {
+	if err := flock.Lock(f, true); err != nil {
 		return false, fmt.Errorf("lock: %w", err)
 	}
-	defer func() { _ = funlock(f) }()
+	defer func() { _ = flock.Unlock(f) }()
 	fi, err := f.Stat()
 	if err != nil {
 		return false, fmt.Errorf("stat: %w", err)
@@ -267,11 +265,7 @@ func (s *Store) Sync(id string) error {
 	if err != nil {
 		return fmt.Errorf("sync session %s: %w (check the file's permissions)", id, err)
 	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := atomicfile.SyncClose(f); err != nil {
 		return fmt.Errorf("sync session %s: %w (the disk may be full or failing)", id, err)
 	}
 	return nil
@@ -319,15 +313,6 @@ func (s *Store) update(id, op string, u updateLine) error {
 // singleLine trims t and turns its line breaks and tabs into spaces.
 func singleLine(t string) string {
 	return strings.Join(strings.Fields(t), " ")
-}
-
-// syncDir makes a new or renamed directory entry durable. It is best effort:
-// some file systems cannot fsync a directory, and the data itself is synced.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
 }
 
 // CloseInterrupted gives up interrupted run runID of session id: it writes

@@ -3,6 +3,8 @@ package session
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/internal/atomicfile"
 	"hearth/backend/llm"
 )
 
@@ -400,4 +403,38 @@ func TestInterruptedRuns(t *testing.T) {
 // ListTrash returns the deleted sessions that Restore can bring back.
 func (s *Store) ListTrash() ([]Summary, error) {
 	return s.list(filepath.Join(s.dir, TrashDir))
+}
+
+// Restore moves session id back from the trash. It fails with ErrExists when
+// a session with that id exists again (delete or rename that one first). Its
+// spilled tool results are gone; the messages keep what the model saw.
+func (s *Store) Restore(id string) error {
+	p, err := s.Path(id)
+	if err != nil {
+		return fmt.Errorf("restore session: %w", err)
+	}
+	src := filepath.Join(s.dir, TrashDir, filepath.Base(p))
+	if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("restore session %s: %w in the trash", id, ErrNotFound)
+	}
+	// A hard link fails atomically when the name is taken, where a rename
+	// would silently replace a session created meanwhile.
+	err = os.Link(src, p)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("restore session %s: %w (delete or archive the current one first)", id, ErrExists)
+	case err != nil:
+		// No hard links on this file system: check, then rename.
+		if _, serr := os.Lstat(p); serr == nil {
+			return fmt.Errorf("restore session %s: %w (delete or archive the current one first)", id, ErrExists)
+		}
+		err = os.Rename(src, p)
+	default:
+		err = os.Remove(src)
+	}
+	if err != nil {
+		return fmt.Errorf("restore session %s: %w (check that %s is writable)", id, err, s.dir)
+	}
+	atomicfile.SyncDir(s.dir)
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"hearth/backend/internal/flock"
 	"hearth/backend/internal/safefile"
 )
 
@@ -85,10 +86,10 @@ func (s *Store) withState(id, path string, fn func(p *parser, modTime time.Time)
 		return err
 	}
 	defer f.Close()
-	if err := flock(f, false); err != nil {
+	if err := flock.Lock(f, false); err != nil {
 		return err
 	}
-	defer func() { _ = funlock(f) }()
+	defer func() { _ = flock.Unlock(f) }()
 	fi, err := f.Stat()
 	if err != nil {
 		return err

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/confined"
+	"hearth/backend/internal/flock"
 )
 
 // Delete moves session id to the trash (sessions/.trash/) and, when
@@ -34,20 +36,20 @@ func (s *Store) Delete(id, workspace string) error {
 	}
 	// Wait for a writer to finish its record; writers that queued behind us
 	// notice the move and fail with ErrNotFound instead of writing to the trash.
-	err = flock(f, true)
+	err = flock.Lock(f, true)
 	if err == nil {
 		err = moveAside(dst, s.now().UnixNano())
 	}
 	if err == nil {
 		err = os.Rename(p, dst)
 	}
-	_ = funlock(f)
+	_ = flock.Unlock(f)
 	_ = f.Close()
 	if err != nil {
 		return fmt.Errorf("delete session %s: move to trash: %w (check that %s is writable)", id, err, trash)
 	}
-	syncDir(s.dir)
-	syncDir(trash)
+	atomicfile.SyncDir(s.dir)
+	atomicfile.SyncDir(trash)
 	if workspace == "" {
 		return nil
 	}
@@ -87,38 +89,4 @@ func moveAside(dst string, suffix int64) error {
 		return nil
 	}
 	return os.Rename(dst, dst+"."+strconv.FormatInt(suffix, 10))
-}
-
-// Restore moves session id back from the trash. It fails with ErrExists when
-// a session with that id exists again (delete or rename that one first). Its
-// spilled tool results are gone; the messages keep what the model saw.
-func (s *Store) Restore(id string) error {
-	p, err := s.Path(id)
-	if err != nil {
-		return fmt.Errorf("restore session: %w", err)
-	}
-	src := filepath.Join(s.dir, TrashDir, filepath.Base(p))
-	if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("restore session %s: %w in the trash", id, ErrNotFound)
-	}
-	// A hard link fails atomically when the name is taken, where a rename
-	// would silently replace a session created meanwhile.
-	err = os.Link(src, p)
-	switch {
-	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("restore session %s: %w (delete or archive the current one first)", id, ErrExists)
-	case err != nil:
-		// No hard links on this file system: check, then rename.
-		if _, serr := os.Lstat(p); serr == nil {
-			return fmt.Errorf("restore session %s: %w (delete or archive the current one first)", id, ErrExists)
-		}
-		err = os.Rename(src, p)
-	default:
-		err = os.Remove(src)
-	}
-	if err != nil {
-		return fmt.Errorf("restore session %s: %w (check that %s is writable)", id, err, s.dir)
-	}
-	syncDir(s.dir)
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/flock"
 )
 
 // KeepRecent rewrites session id to hold only its last keep finished runs (and anything
@@ -53,10 +54,10 @@ func (s *Store) trimOnce(id, path string, keep int) (dropped int, moved bool, er
 		return 0, false, err
 	}
 	defer f.Close()
-	if err := flock(f, true); err != nil {
+	if err := flock.Lock(f, true); err != nil {
 		return 0, false, fmt.Errorf("lock: %w", err)
 	}
-	defer func() { _ = funlock(f) }()
+	defer func() { _ = flock.Unlock(f) }()
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, false, err
@@ -130,6 +131,6 @@ func replaceFile(path string, data []byte) error {
 	if err := atomicfile.WriteExact(path, data, fileMode); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(path))
+	atomicfile.SyncDir(filepath.Dir(path))
 	return nil
 }

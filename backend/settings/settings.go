@@ -164,13 +164,6 @@ func (s *Service) ConfigError() error {
 	return s.configErr
 }
 
-// ConfigWarnings are non-fatal findings in the config: unknown keys, unset ${VAR}s.
-func (s *Service) ConfigWarnings() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.warnings)
-}
-
 // WorkspaceFile is a folder or template file of the workspace, and whether this
 // Service created it.
 type WorkspaceFile struct {

@@ -11,8 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -147,12 +145,6 @@ func (a Args) Map() map[string]any {
 	return m
 }
 
-// Has reports whether key was given (and is not null).
-func (a Args) Has(key string) bool {
-	v, ok := a.Map()[key]
-	return ok && v != nil
-}
-
 // String returns the string argument key, or "" if absent.
 func (a Args) String(key string) string {
 	switch v := a.Map()[key].(type) {
@@ -163,34 +155,4 @@ func (a Args) String(key string) string {
 	default:
 		return fmt.Sprint(v)
 	}
-}
-
-// Int returns the integer argument key, or def if absent or not a number.
-func (a Args) Int(key string, def int) int {
-	switch v := a.Map()[key].(type) {
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return def
-		}
-		return int(v)
-	case int:
-		return v
-	case int64:
-		return int(v)
-	case json.Number:
-		if n, err := v.Int64(); err == nil {
-			return int(n)
-		}
-	case string:
-		if n, err := strconv.Atoi(v); err == nil {
-			return n
-		}
-	}
-	return def
-}
-
-// Bool returns the boolean argument key, or false if absent.
-func (a Args) Bool(key string) bool {
-	b, _ := a.Map()[key].(bool)
-	return b
 }

@@ -25,7 +25,6 @@ import (
 // Limits of web_fetch.
 const (
 	DefaultMaxChars = 10000
-	MaxMaxChars     = 100000
 	maxBodyBytes    = 5 << 20
 	// minArticleChars is the least text readability must find before its
 	// article is trusted; shorter means it missed, and the whole page is used.

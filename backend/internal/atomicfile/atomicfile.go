@@ -77,14 +77,10 @@ func WriteIn(dir *os.Root, name string, data []byte, mode fs.FileMode) (err erro
 			_ = dir.Remove(tmp)
 		}
 	}()
-	_, err = f.Write(data)
-	if err == nil {
+	if _, err = f.Write(data); err == nil {
 		err = f.Chmod(mode) // on the open file: exact, whatever the umask
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
+	if cerr := SyncClose(f); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -95,8 +91,25 @@ func WriteIn(dir *os.Root, name string, data []byte, mode fs.FileMode) (err erro
 	}
 	// The rename lasts only once the folder itself is synced.
 	if d, derr := dir.Open("."); derr == nil {
-		_ = d.Sync()
-		_ = d.Close()
+		_ = SyncClose(d)
 	}
 	return nil
+}
+
+// SyncClose makes what was written to f durable and closes it, returning the first
+// error: a write is not known to have landed until both succeed.
+func SyncClose(f *os.File) error {
+	err := f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// SyncDir makes a new or renamed entry of dir durable. It is best effort: some file
+// systems cannot sync a folder, and the data itself is synced.
+func SyncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = SyncClose(d)
+	}
 }

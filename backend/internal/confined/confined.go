@@ -221,23 +221,11 @@ func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
 	return r.wrap(name, r.r.MkdirAll(name, perm))
 }
 
-// Remove deletes a file or an empty folder (a symlink itself, not its target).
-func (r *Root) Remove(name string) error {
-	name = clean(name)
-	return r.wrap(name, r.r.Remove(name))
-}
-
 // RemoveAll deletes a folder tree beneath the root; symlinks in it are
 // removed, never followed.
 func (r *Root) RemoveAll(name string) error {
 	name = clean(name)
 	return r.wrap(name, r.r.RemoveAll(name))
-}
-
-// Rename moves a file or folder within the root.
-func (r *Root) Rename(from, to string) error {
-	from, to = clean(from), clean(to)
-	return r.wrap(from, r.r.Rename(from, to))
 }
 
 // OpenFile opens name with flag for callers that append or lock (a log,

@@ -2,6 +2,7 @@ package fakeollama
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -22,7 +23,7 @@ func probeReply(m Model, req ChatRequest) Reply {
 	style := m.ToolStyle
 	if style == "" {
 		style = "none"
-		if hasCap(m, "tools") {
+		if slices.Contains(m.Capabilities, "tools") {
 			style = "structured"
 		}
 	}

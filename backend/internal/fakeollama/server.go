@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -311,7 +312,7 @@ func (s *Server) handleEmbed(w http.ResponseWriter, body []byte) {
 		notFound(w, req.Model)
 		return
 	}
-	if !hasCap(m, "embedding") {
+	if !slices.Contains(m.Capabilities, "embedding") {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q does not support embeddings", req.Model))
 		return
 	}
@@ -332,15 +333,6 @@ func (s *Server) handleEmbed(w http.ResponseWriter, body []byte) {
 		tokens += len(strings.Fields(in))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"model": req.Model, "embeddings": vecs, "prompt_eval_count": tokens})
-}
-
-func hasCap(m Model, c string) bool {
-	for _, x := range m.Capabilities {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 // VectorDims is the length of the fake embeddings.

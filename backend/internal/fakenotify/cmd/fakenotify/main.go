@@ -1,8 +1,11 @@
-// Command fakenotify is the notification daemon of the browser tests: it owns
-// org.freedesktop.Notifications on the session bus, keeps every notification it is
-// given, and serves them on a local HTTP port so a test can read what a person would
-// have seen (GET /notifications) and click one (POST /invoke?id=N&action=default).
-// It prints its URL on the first line of stdout.
+// Command fakenotify is the notification daemon of the browser tests and the native
+// smoke test: it owns org.freedesktop.Notifications on the session bus, keeps every
+// notification it is given, and serves them on a local HTTP port so a test can read
+// what a person would have seen (GET /notifications) and click one (POST
+// /invoke?id=N&action=default). It prints its URL on the first line of stdout, and a
+// line per notification on stderr for a shell script to grep:
+//
+//	notify <id> <summary>: <body>
 package main
 
 import (
@@ -13,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/godbus/dbus/v5"
@@ -43,6 +47,7 @@ func (d *daemon) Notify(app string, _ uint32, _, summary, body string, actions [
 	defer d.mu.Unlock()
 	id := uint32(len(d.list) + 1)
 	d.list = append(d.list, shown{ID: id, App: app, Title: summary, Body: body, Actions: actions})
+	fmt.Fprintf(os.Stderr, "notify %d %s: %s\n", id, summary, strings.ReplaceAll(body, "\n", " "))
 	return id, nil
 }
 
