@@ -70,10 +70,20 @@ func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
 		t.Errorf("first event %+v, want run_started seq 1 (held until Attach)", evs[0])
 	}
 	var text strings.Builder
+	next := int64(1)
 	for _, ev := range evs {
+		from := ev.Seq
 		if ev.Type == event.TextDelta {
-			text.WriteString(ev.Data.(event.DeltaData).Text)
+			d := ev.Data.(event.DeltaData)
+			text.WriteString(d.Text)
+			if d.FirstSeq != 0 {
+				from = d.FirstSeq // deltas the relay merged
+			}
 		}
+		if from != next {
+			t.Errorf("%s covers seq %d..%d, want from %d", ev.Type, from, ev.Seq, next)
+		}
+		next = ev.Seq + 1
 	}
 	if text.String() != "Hello there." {
 		t.Errorf("streamed %q", text.String())

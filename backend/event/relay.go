@@ -8,7 +8,9 @@ import (
 // Relay delivers a stream's events to the window on a channel of its own
 // ("run:<id>", "pull:<id>"). The window learns the id from the call that
 // starts the stream and subscribes only then, so a stream's first events would
-// be lost; Relay holds them until Attach says the window listens.
+// be lost; Relay holds them until Attach says the window listens. A run's text
+// and reasoning deltas reach the window at most about once a frame, merged
+// (relay_merge.go); every other event goes out at once, in order.
 type Relay struct {
 	emit func(channel string, data any)
 	now  func() time.Time
@@ -23,6 +25,10 @@ type relayChan struct {
 	done     bool
 	buf      []any
 	at       time.Time
+
+	pend  *deltaRun   // deltas waiting for the frame's timer (attached only)
+	sent  time.Time   // when a delta last went out
+	timer *time.Timer // flushes pend; made on the first delta that has to wait
 }
 
 // relayMaxBuffered bounds what an unattended stream can hold (a window that
@@ -52,16 +58,13 @@ func (r *Relay) Publish(channel string, data any, last bool) {
 	}
 	c.started = true
 	if c.attached {
-		r.emit(channel, data)
+		r.deliver(channel, c, data, last)
 		if last {
 			delete(r.chans, channel)
 		}
 		return
 	}
-	if len(c.buf) >= relayMaxBuffered {
-		c.buf = c.buf[1:]
-	}
-	c.buf = append(c.buf, data)
+	c.hold(data)
 	if last {
 		c.done, c.at = true, r.now()
 	}
@@ -78,7 +81,7 @@ func (r *Relay) Attach(channel string) {
 		return
 	}
 	for _, d := range c.buf {
-		r.emit(channel, d)
+		r.emit(channel, held(d))
 	}
 	c.buf, c.attached = nil, true
 	if c.done {

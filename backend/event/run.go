@@ -70,6 +70,9 @@ type DeltaData struct {
 	// Lines word Text for the window in its language, one catalog message a line: a
 	// slash command's reply (the only delta that has them) comes whole in one delta.
 	Lines []Line `json:"lines,omitempty"`
+	// FirstSeq is set on the window's merged delta (event.Relay): it joins the deltas
+	// from FirstSeq to the event's Seq, which is the last one's.
+	FirstSeq int64 `json:"firstSeq,omitempty"`
 }
 
 // Line is user-facing text as a catalog code and its arguments: the shape of

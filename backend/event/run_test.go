@@ -15,6 +15,9 @@ func TestRunEventJSONContract(t *testing.T) {
 			`{"runId":"r1","sessionId":"s1","seq":1,"type":"run_started","model":"ollama/qwen3:4b"}`},
 		{Event{"r1", "s1", 2, TextDelta, DeltaData{Text: "Hel"}},
 			`{"runId":"r1","sessionId":"s1","seq":2,"type":"text_delta","text":"Hel"}`},
+		// The window's relay merges a frame's deltas: seq is the last one's.
+		{Event{"r1", "s1", 4, TextDelta, DeltaData{Text: "lo!", FirstSeq: 2}},
+			`{"runId":"r1","sessionId":"s1","seq":4,"type":"text_delta","text":"lo!","firstSeq":2}`},
 		{Event{"r1", "s1", 3, ToolCall, ToolCallData{CallID: "c1", Name: "read_file", Args: json.RawMessage(`{"path":"a"}`)}},
 			`{"runId":"r1","sessionId":"s1","seq":3,"type":"tool_call","callId":"c1","name":"read_file","args":{"path":"a"}}`},
 		{Event{"r1", "s1", 4, Approval, ApprovalData{CallID: "c1", State: "requested"}},

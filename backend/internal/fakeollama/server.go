@@ -140,7 +140,9 @@ func (s *Server) ChatRequests() []ChatRequest { return s.chats(false) }
 func (s *Server) ProbeRequests() []ChatRequest { return s.chats(true) }
 
 func (s *Server) chats(probes bool) []ChatRequest {
-	var out []ChatRequest
+	// Empty, not nil: /_fake/chats and /_fake/probes send [] rather than null to a browser
+	// test that polls them before the first request came.
+	out := []ChatRequest{}
 	for _, r := range s.Requests() {
 		if r.Path != "/api/chat" || r.Probe != probes {
 			continue

@@ -66,7 +66,10 @@ export type Skill = skills.Skill;
 /** One message to send (chat.Input): again regenerates the last answer, edit (1-based) replaces that question, resume continues a stopped answer. */
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean };
 
-/** One event of a run's stream (backend/event/run.go, flattened). */
+/**
+ * One event of a run's stream (backend/event/run.go, flattened). A text or reasoning delta
+ * with firstSeq merges the deltas firstSeq..seq (the window gets at most about one a frame).
+ */
 export interface RunEvent {
   runId: string;
   sessionId: string;

@@ -19,7 +19,11 @@ export interface PerfProbe {
   flushed(): void;
 }
 
-/** One followed run: Wails may deliver its events out of order, so they are put back in seq order. */
+/**
+ * One followed run: Wails may deliver its events out of order, so they are put back in seq
+ * order. The backend merges the deltas of a frame into one event, which accounts for the
+ * seqs from its firstSeq to its seq.
+ */
 interface Follower {
   runId: string;
   sessionId: string;
@@ -33,6 +37,12 @@ interface Follower {
   adopted: boolean;
   /** The run rewrote the chat (regenerate, edit, continue): the chat is read again when it ends, for its versions. */
   reload?: boolean;
+}
+
+/** The first seq an event accounts for: a merged delta (firstSeq) covers firstSeq..seq. */
+function firstSeq(ev: RunEvent): number {
+  const from = ev.firstSeq;
+  return typeof from === 'number' && from > 0 && from < ev.seq ? from : ev.seq;
 }
 
 export function createChatStore(
@@ -155,20 +165,21 @@ export function createChatStore(
 
   function onEvent(f: Follower, ev: RunEvent) {
     if (f.done) return;
-    opts.probe?.arrived(1);
-    if (f.nextSeq === 0 && ev.seq) f.nextSeq = ev.seq;
+    const from = firstSeq(ev);
+    opts.probe?.arrived(ev.seq ? ev.seq - from + 1 : 1);
+    if (f.nextSeq === 0 && ev.seq) f.nextSeq = from;
     if (!ev.seq) {
       f.queue.push(ev);
-    } else if (ev.seq === f.nextSeq) {
+    } else if (from === f.nextSeq) {
       f.queue.push(ev);
-      f.nextSeq++;
+      f.nextSeq = ev.seq + 1;
       for (let e = f.early.get(f.nextSeq); e; e = f.early.get(f.nextSeq)) {
         f.early.delete(f.nextSeq);
         f.queue.push(e);
-        f.nextSeq++;
+        f.nextSeq = e.seq + 1;
       }
-    } else if (ev.seq > f.nextSeq) {
-      f.early.set(ev.seq, ev);
+    } else if (from > f.nextSeq) {
+      f.early.set(from, ev);
       return;
     } else {
       return; // a duplicate

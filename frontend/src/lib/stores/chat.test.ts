@@ -253,4 +253,36 @@ describe('event order', () => {
     expect(turn.status).toBe('ok');
     expect(chat.running).toBe('');
   });
+  it('applies a merged delta (firstSeq..seq) once, in its place among the others', async () => {
+    const fake = fakeApi();
+    const frames: (() => void)[] = [];
+    const chat = createChatStore(fake.api, { schedule: (fn) => frames.push(fn) });
+    await chat.send('list');
+    const deliver = (seq: number, type: RunEvent['type'], f: Record<string, unknown> = {}) =>
+      (fake.api.followRun as unknown as { mock: { calls: [string, (e: RunEvent) => void][] } }).mock.calls[0][1]({
+        runId: 'r1',
+        sessionId: 's1',
+        seq,
+        type,
+        ...f,
+      } as RunEvent);
+    deliver(1, 'run_started');
+    deliver(2, 'reasoning_delta', { text: 'hm' });
+    // Seqs 3–5 merged, delivered after 6–7 (merged too) and the tool call at 8.
+    deliver(7, 'text_delta', { text: ' holds', firstSeq: 6 });
+    deliver(8, 'tool_call', { callId: 'c1', name: 'read_file', args: {} });
+    frames.splice(0).forEach((f) => f());
+    let turn = chat.items[1] as Turn;
+    expect(turn.parts.map((p) => p.kind)).toEqual(['reasoning']); // waits for 3..5
+    deliver(5, 'text_delta', { text: 'Your workspace', firstSeq: 3 });
+    deliver(5, 'text_delta', { text: 'Your workspace', firstSeq: 3 }); // a duplicate
+    deliver(9, 'run_finished', { status: 'ok' });
+    frames.splice(0).forEach((f) => f());
+    turn = chat.items[1] as Turn;
+    expect(turn.parts.map((p) => p.kind)).toEqual(['reasoning', 'text', 'tool']);
+    expect(turnText(turn)).toBe('Your workspace holds');
+    expect(turn.seq).toBe(9);
+    expect(turn.status).toBe('ok');
+    expect(chat.running).toBe('');
+  });
 });
