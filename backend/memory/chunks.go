@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	textclip "hearth/backend/internal/clip"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 )
@@ -172,10 +173,7 @@ func splitLong(t string) []string {
 			cut = strings.LastIndex(t[:maxChunk], " ")
 		}
 		if cut < maxChunk/2 {
-			cut = maxChunk
-			for cut > 0 && !isRuneStart(t[cut]) {
-				cut--
-			}
+			cut = len(textclip.Prefix(t, maxChunk))
 		}
 		out = append(out, strings.TrimSpace(t[:cut]))
 		t = strings.TrimSpace(t[cut:])
@@ -185,8 +183,6 @@ func splitLong(t string) []string {
 	}
 	return out
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // fileChunks chunks a workspace file by its kind.
 func fileChunks(rel, content string) []Chunk {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hearth/backend/internal/clip"
 	"hearth/backend/internal/confined"
 )
 
@@ -83,10 +84,7 @@ func wrapLongLines(s string, width int) string {
 	var b strings.Builder
 	for _, line := range strings.SplitAfter(s, "\n") {
 		for len(line) > width+1 {
-			cut := width
-			for cut > 0 && !isRuneStart(line[cut]) {
-				cut--
-			}
+			cut := len(clip.Prefix(line, width))
 			if cut == 0 {
 				cut = width
 			}
@@ -98,5 +96,3 @@ func wrapLongLines(s string, width int) string {
 	}
 	return b.String()
 }
-
-func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
