@@ -203,10 +203,23 @@ func (e *Estimator) Counter(model string) Counter {
 func (e *Estimator) Ratio(model string) float64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.ratio(model)
+}
+
+// ratio is Ratio with mu held.
+func (e *Estimator) ratio(model string) float64 {
 	if r, ok := e.ratios[model]; ok {
 		return r
 	}
 	return 1
+}
+
+// setRatio records the model's ratio. Called with mu held.
+func (e *Estimator) setRatio(model string, r float64) {
+	if e.ratios == nil {
+		e.ratios = map[string]float64{}
+	}
+	e.ratios[model] = r
 }
 
 // Overflowed records that the provider refused a request the estimate said
@@ -216,17 +229,11 @@ func (e *Estimator) Ratio(model string) float64 {
 func (e *Estimator) Overflowed(model string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.ratios == nil {
-		e.ratios = map[string]float64{}
-	}
-	r, ok := e.ratios[model]
-	if !ok {
-		r = 1
-	}
+	r := e.ratio(model)
 	if r >= maxRatio {
 		return false
 	}
-	e.ratios[model] = min(r*1.5, maxRatio)
+	e.setRatio(model, min(r*1.5, maxRatio))
 	return true
 }
 
@@ -250,18 +257,12 @@ func (e *Estimator) Observe(model string, estimated, reported int) bool {
 	obs = min(obs, maxRatio)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.ratios == nil {
-		e.ratios = map[string]float64{}
-	}
-	r, ok := e.ratios[model]
-	if !ok {
-		r = 1
-	}
+	r := e.ratio(model)
 	alpha := alphaDown
 	if obs > r {
 		alpha = alphaUp
 	}
 	r += alpha * (obs - r)
-	e.ratios[model] = min(max(r, minRatio), maxRatio)
+	e.setRatio(model, min(max(r, minRatio), maxRatio))
 	return true
 }
