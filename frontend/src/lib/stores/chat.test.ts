@@ -228,7 +228,8 @@ describe('chat store', () => {
 });
 
 describe('event order', () => {
-  it('puts events that Wails delivered out of order back in seq order', async () => {
+  // A chat that sent a message, its frames held, and a way to deliver the run's events.
+  async function sentRun() {
     const fake = fakeApi();
     const frames: (() => void)[] = [];
     const chat = createChatStore(fake.api, { schedule: (fn) => frames.push(fn) });
@@ -241,6 +242,10 @@ describe('event order', () => {
         type,
         ...f,
       } as RunEvent);
+    return { chat, frames, deliver };
+  }
+  it('puts events that Wails delivered out of order back in seq order', async () => {
+    const { chat, frames, deliver } = await sentRun();
     deliver(1, 'run_started');
     deliver(4, 'text_delta', { text: ' holds' });
     deliver(2, 'text_delta', { text: 'Your' });
@@ -254,18 +259,7 @@ describe('event order', () => {
     expect(chat.running).toBe('');
   });
   it('applies a merged delta (firstSeq..seq) once, in its place among the others', async () => {
-    const fake = fakeApi();
-    const frames: (() => void)[] = [];
-    const chat = createChatStore(fake.api, { schedule: (fn) => frames.push(fn) });
-    await chat.send('list');
-    const deliver = (seq: number, type: RunEvent['type'], f: Record<string, unknown> = {}) =>
-      (fake.api.followRun as unknown as { mock: { calls: [string, (e: RunEvent) => void][] } }).mock.calls[0][1]({
-        runId: 'r1',
-        sessionId: 's1',
-        seq,
-        type,
-        ...f,
-      } as RunEvent);
+    const { chat, frames, deliver } = await sentRun();
     deliver(1, 'run_started');
     deliver(2, 'reasoning_delta', { text: 'hm' });
     // Seqs 3–5 merged, delivered after 6–7 (merged too) and the tool call at 8.
