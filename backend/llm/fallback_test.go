@@ -402,18 +402,5 @@ func BenchmarkTextFilter(b *testing.B) {
 // offered names the tools the request offered; with none offered only
 // <think> blocks are separated.
 func parseToolCalls(text string, offered []string) (visible, reasoning string, calls []ToolCall) {
-	f := newTextFilter(toolSet(offered))
-	chunks := append(f.write(text), f.flush()...)
-	var vb, rb strings.Builder
-	for _, c := range chunks {
-		switch c.Kind {
-		case ChunkText:
-			vb.WriteString(c.Text)
-		case ChunkReasoning:
-			rb.WriteString(c.Text)
-		case ChunkToolCall:
-			calls = append(calls, *c.ToolCall)
-		}
-	}
-	return vb.String(), rb.String(), calls
+	return parseSplit(text, offered, nil)
 }
