@@ -116,6 +116,7 @@ func New(opts Options) (*App, error) {
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
 		Recall: func(ctx context.Context, up bool) (string, i18n.Message) { return a.Models.CheckRecall(ctx, up) },
 		Ollama: func(ctx context.Context, host string) (string, string) { return a.Models.CheckOllama(ctx, host) }})
+	a.rest.add(a.Settings.Egress().CloseIdle)
 	sweepLeftovers(a.Settings.Paths())
 	a.Guard = guard.New(a.Settings, func(tool string) i18n.Message { return a.Chat.SandboxNote(tool) })
 	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
@@ -281,9 +282,6 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	a.mu.Unlock()
 	if opts.Rested != nil {
 		a.rest.add(opts.Rested)
-	}
-	if first {
-		a.rest.add(a.Settings.Egress().CloseIdle)
 	}
 	a.Touch() // start-up's work (checks, the index) is a burst like any other
 	var err error
