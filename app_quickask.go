@@ -48,10 +48,7 @@ func (a *App) openQuickAsk() {
 			runtime.WindowUnmaximise(a.ctx)
 		}
 		runtime.WindowSetMinSize(a.ctx, quickWidth, quickHeight)
-		// Wails (Linux) queues the new minimum for GTK's main loop but resizes at once,
-		// so the resize would meet the old minimum; reading the size waits for the queue.
-		runtime.WindowGetSize(a.ctx)
-		runtime.WindowSetSize(a.ctx, quickWidth, quickHeight)
+		resizeWindow(a.ctx, quickWidth, quickHeight) // after the new minimum, on the main loop
 		runtime.WindowCenter(a.ctx)
 		runtime.WindowSetAlwaysOnTop(a.ctx, true)
 		runtime.WindowSetTitle(a.ctx, quickTitle)
@@ -91,7 +88,7 @@ func (a *App) leaveQuickAsk() bool {
 	runtime.WindowSetAlwaysOnTop(a.ctx, false)
 	runtime.WindowSetTitle(a.ctx, "Hearth")
 	runtime.WindowSetMinSize(a.ctx, winstate.MinWidth, winstate.MinHeight)
-	runtime.WindowSetSize(a.ctx, b.Width, b.Height)
+	resizeWindow(a.ctx, b.Width, b.Height)
 	runtime.WindowSetPosition(a.ctx, b.X, b.Y)
 	if b.Maximised {
 		runtime.WindowMaximise(a.ctx)

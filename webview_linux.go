@@ -108,11 +108,34 @@ static gboolean hearthTune(gpointer data) {
 }
 
 static void hearthScheduleTune(void) { g_timeout_add(20, hearthTune, NULL); }
+
+// A resize of the app's window, run by GTK's main loop: after the calls Wails queued
+// before it (a new minimum size), and never beside the main loop's own work on the window.
+typedef struct { int w, h; } hearthSize;
+
+static gboolean hearthResizeNow(gpointer data) {
+	hearthSize *s = data;
+	GList *tops = gtk_window_list_toplevels();
+	for (GList *l = tops; l; l = l->next) {
+		if (hearthFindWebView(GTK_WIDGET(l->data))) gtk_window_resize(GTK_WINDOW(l->data), s->w, s->h);
+	}
+	g_list_free(tops);
+	g_free(s);
+	return G_SOURCE_REMOVE;
+}
+
+static void hearthResize(int w, int h) {
+	hearthSize *s = g_new(hearthSize, 1);
+	s->w = w;
+	s->h = h;
+	g_idle_add(hearthResizeNow, s); // the priority of Wails' own queue: first in, first run
+}
 static int hearthTunedCount(void) { return hearthTuned; }
 */
 import "C"
 
 import (
+	"context"
 	"log/slog"
 	"os"
 )
@@ -144,3 +167,8 @@ func logWebViewTuned() {
 // the engine's UI side freed, in every thread's arena). Called once the app rests after
 // work (backend/app/rest.go), from any thread: malloc_trim takes each arena's lock.
 func trimCHeap() { C.malloc_trim(0) }
+
+// resizeWindow sizes the window on GTK's main thread. Wails' WindowSetSize calls GTK from
+// the calling goroutine's thread, where it races the main loop: a Quick ask opened just
+// after the window was shown (a notification clicked) kept the full window's size.
+func resizeWindow(_ context.Context, width, height int) { C.hearthResize(C.int(width), C.int(height)) }
