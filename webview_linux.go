@@ -31,6 +31,10 @@ static int hearthTries = 0;
 static gint64 hearthLastInput = 0;
 static guint hearthIdleSource = 0;
 static gint hearthBlinkTime = 0; // the user's blink period while parked, else 0
+// When the caret parks, the window is at rest: Go is told through hearthWindowIdle
+// (webview_idle_linux.go) with this cgo.Handle of the function to call, or 0 for none.
+extern void hearthWindowIdle(uintptr_t handle);
+static uintptr_t hearthIdleHandle = 0;
 
 static gint64 hearthBlinkTimeout(void) {
 	gint t = 10;
@@ -51,6 +55,7 @@ static gboolean hearthIdleCheck(gpointer data) {
 		g_object_get(s, "gtk-cursor-blink-time", &hearthBlinkTime, NULL);
 		if (hearthBlinkTime <= 0) hearthBlinkTime = 1200;
 		g_object_set(s, "gtk-cursor-blink-time", G_MAXINT / 2, NULL);
+		if (hearthIdleHandle) hearthWindowIdle(hearthIdleHandle);
 	}
 	return G_SOURCE_REMOVE;
 }
@@ -107,7 +112,10 @@ static gboolean hearthTune(gpointer data) {
 	return G_SOURCE_CONTINUE; // the window is not made yet: look again at the next tick
 }
 
-static void hearthScheduleTune(void) { g_timeout_add(20, hearthTune, NULL); }
+static void hearthScheduleTune(uintptr_t idle) {
+	hearthIdleHandle = idle;
+	g_timeout_add(20, hearthTune, NULL);
+}
 
 // A resize of the app's window, run by GTK's main loop: after the calls Wails queued
 // before it (a new minimum size), and never beside the main loop's own work on the window.
@@ -138,19 +146,21 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"runtime/cgo"
 )
 
 // lightenWebView makes the window's web engine hold and do less at rest; see
 // docs/performance.md. Call it on the main thread before wails.Run: the settings are
-// applied from GTK's main loop once the window's web view exists.
-func lightenWebView() {
+// applied from GTK's main loop once the window's web view exists. idle runs (on a
+// goroutine of its own) each time the window comes to rest after input.
+func lightenWebView(idle func()) {
 	// WebKit's memory-pressure monitor reads /proc every five seconds (every second on
 	// a busy machine) for as long as the app runs; the window's caches are off, so what
 	// it would free under pressure is little. A user's own setting wins.
 	if _, set := os.LookupEnv("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR"); !set {
 		_ = os.Setenv("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR", "1")
 	}
-	C.hearthScheduleTune()
+	C.hearthScheduleTune(C.uintptr_t(cgo.NewHandle(idle))) // kept for the life of the process
 }
 
 // logWebViewTuned says whether lightenWebView found the web view (read from any thread

@@ -97,6 +97,11 @@ type App struct {
 // chat; the runs touch it as they begin and end.
 func (a *App) Touch() { a.rest.touch() }
 
+// Rest tells the app its work is over now, without waiting for the rest's timer: the
+// desktop calls it when the window has had no input for the caret's blink timeout and
+// stops painting, so what that input made resident is given back too.
+func (a *App) Rest() { a.rest.now() }
+
 // New builds every service from the config and the paths. It is cheap: it creates
 // no sessions directory, opens no network connection and starts no process; a broken
 // config gives the defaults and is reported by Settings.ConfigError and Status.
@@ -261,8 +266,9 @@ type StartOptions struct {
 	// Lock proves this process holds hearth.lock: only then do the reminders
 	// scheduler and the heartbeat run (the desktop app; nil for the CLI).
 	Lock *applock.Lock
-	// Rested runs, with what the app itself gives back, each time the app has rested
-	// after work (rest.go): the desktop returns its C heap's free pages with it.
+	// Rested runs each time the app has rested after work (rest.go), after what the app
+	// itself gives back and Go's collection: the desktop returns its C heap's free pages
+	// and unmaps the code and data its last burst ran (backend/cleanpages).
 	Rested func()
 }
 
@@ -281,7 +287,7 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	a.started, a.reminders = true, a.reminders || reminders
 	a.mu.Unlock()
 	if opts.Rested != nil {
-		a.rest.add(opts.Rested)
+		a.rest.addRested(opts.Rested)
 	}
 	a.Touch() // start-up's work (checks, the index) is a burst like any other
 	var err error

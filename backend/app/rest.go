@@ -2,6 +2,7 @@ package app
 
 import (
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 )
@@ -22,7 +23,8 @@ type rest struct {
 	mu      sync.Mutex
 	timer   *time.Timer
 	stopped bool
-	release []func()
+	release []func()      // before the collection, which they may free memory for
+	rested  []func()      // after it: giving back mapped pages comes last, as the collection runs code
 	after   time.Duration // restAfter; tests make it short
 }
 
@@ -42,21 +44,45 @@ func (r *rest) touch() {
 	}
 }
 
-// add adds a release to run at rest (before the collection, which it may free for).
+// now brings the rest forward to this moment: the window has gone idle (no input for the
+// caret's blink timeout), so the work it asked for is over.
+func (r *rest) now() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.stopped:
+	case r.timer == nil:
+		r.timer = time.AfterFunc(0, r.run)
+	default:
+		r.timer.Reset(0)
+	}
+}
+
+// add adds a release to run at rest before the collection, which it may free for.
 func (r *rest) add(f func()) {
 	r.mu.Lock()
 	r.release = append(r.release, f)
 	r.mu.Unlock()
 }
 
+// addRested adds a release to run at rest after the collection.
+func (r *rest) addRested(f func()) {
+	r.mu.Lock()
+	r.rested = append(r.rested, f)
+	r.mu.Unlock()
+}
+
 func (r *rest) run() {
 	r.mu.Lock()
-	fs := append([]func(){}, r.release...)
+	before, after := slices.Clone(r.release), slices.Clone(r.rested)
 	r.mu.Unlock()
-	for _, f := range fs {
+	for _, f := range before {
 		f()
 	}
 	debug.FreeOSMemory() // a collection of a heap of a few MB: milliseconds, once a burst
+	for _, f := range after {
+		f()
+	}
 }
 
 // stop ends the timer for good (Close).
