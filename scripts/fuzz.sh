@@ -29,6 +29,7 @@ targets=(
   "./backend/memory FuzzTokenize 3000"
   "./backend/memory FuzzInboxProposal 10"
   "./backend/llm FuzzChatEncoder 10000"
+  "./backend/cleanpages FuzzCleanReadOnly 20000"
 )
 for x in "${targets[@]}"; do
   set -- $x

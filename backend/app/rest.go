@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -32,16 +33,7 @@ type rest struct {
 func (r *rest) touch() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch {
-	case r.stopped:
-	case r.timer == nil:
-		if r.after == 0 {
-			r.after = restAfter
-		}
-		r.timer = time.AfterFunc(r.after, r.run)
-	default:
-		r.timer.Reset(r.after)
-	}
+	r.arm(cmp.Or(r.after, restAfter))
 }
 
 // now brings the rest forward to this moment: the window has gone idle (no input for the
@@ -49,12 +41,17 @@ func (r *rest) touch() {
 func (r *rest) now() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.arm(0)
+}
+
+// arm sets the release to come in d, unless the rest was stopped. r.mu is held.
+func (r *rest) arm(d time.Duration) {
 	switch {
 	case r.stopped:
 	case r.timer == nil:
-		r.timer = time.AfterFunc(0, r.run)
+		r.timer = time.AfterFunc(d, r.run)
 	default:
-		r.timer.Reset(0)
+		r.timer.Reset(d)
 	}
 }
 

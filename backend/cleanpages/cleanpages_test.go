@@ -163,3 +163,23 @@ func rssFile(t *testing.T) int {
 	t.Fatal("no RssFile in /proc/self/status")
 	return 0
 }
+
+// FuzzCleanReadOnly: any text parses without a panic, and every span it gives is a
+// non-empty range that a header line of the text named, with a path keep accepted.
+func FuzzCleanReadOnly(f *testing.F) {
+	f.Add([]byte(sampleSmaps))
+	f.Add([]byte("0-1 r-xp 0 0:0 1 /a\nAnonymous:\n"))
+	f.Fuzz(func(t *testing.T, smaps []byte) {
+		named := map[span]bool{}
+		for line := range strings.Lines(string(smaps)) {
+			if s, _, ok := mappingOf(strings.TrimRight(line, "\n")); ok {
+				named[s] = true
+			}
+		}
+		for _, s := range cleanReadOnly(smaps, regularFile) {
+			if s.start >= s.end || !named[s] {
+				t.Fatalf("span %x: empty, or named by no header of the text", s)
+			}
+		}
+	})
+}

@@ -1,9 +1,7 @@
 package cleanpages
 
 import (
-	"io"
 	"os"
-	"slices"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -25,7 +23,7 @@ func DropBinary() int64 {
 func DropAll() int64 { return drop(regularFile) }
 
 func drop(keep func(string) bool) int64 {
-	smaps, err := readAll("/proc/self/smaps")
+	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		return 0
 	}
@@ -38,28 +36,4 @@ func drop(keep func(string) bool) int64 {
 		}
 	}
 	return n
-}
-
-// readAll reads a /proc file in few reads: the kernel makes smaps anew for each read, and
-// os.ReadFile would start with a 512-byte buffer (the file's size reads 0).
-func readAll(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b := make([]byte, 0, 64<<10)
-	for {
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			b = slices.Grow(b, len(b))
-		}
-	}
 }
