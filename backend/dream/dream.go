@@ -123,15 +123,7 @@ func (s *Service) state() State {
 }
 
 func (s *Service) save(st State) error {
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	p := s.statePath()
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	return atomicfile.Write(p, b, 0o600)
+	return atomicfile.WriteJSON(s.statePath(), st)
 }
 
 // Status is the job's state for the Reminders view.

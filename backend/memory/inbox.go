@@ -144,11 +144,10 @@ func (in *Inbox) hold(name string, cur File, next string, o Origin) (bool, error
 }
 
 func (in *Inbox) save(p Proposal) error {
-	if err := os.MkdirAll(in.dir, 0o700); err != nil {
+	if err := atomicfile.WriteJSON(filepath.Join(in.dir, p.ID+".json"), p); err != nil {
 		return fmt.Errorf("memory inbox: %w", err)
 	}
-	b, _ := json.MarshalIndent(p, "", "  ")
-	return atomicfile.Write(filepath.Join(in.dir, p.ID+".json"), b, 0o600)
+	return nil
 }
 
 // List returns the waiting proposals, oldest first, after applying or dropping the
