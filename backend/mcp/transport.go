@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net/http"
@@ -114,10 +115,7 @@ func (m *Manager) transport(c config.MCPServer, stderr *tail) (sdk.Transport, er
 }
 
 func (m *Manager) httpClient(c config.MCPServer) *http.Client {
-	base := m.opts.HTTPTransport
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base := cmp.Or(m.opts.HTTPTransport, http.DefaultTransport)
 	if len(c.Headers) == 0 {
 		return &http.Client{Transport: base}
 	}

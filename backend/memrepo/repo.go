@@ -1,6 +1,7 @@
 package memrepo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -63,9 +64,7 @@ type Repo struct {
 
 // New returns the repository kept in dir; nothing is read or created until it is used.
 func New(dir string, log *slog.Logger) *Repo {
-	if log == nil {
-		log = slog.Default()
-	}
+	log = cmp.Or(log, slog.Default())
 	return &Repo{dir: dir, log: log, limits: defaultPackLimits}
 }
 

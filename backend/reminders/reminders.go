@@ -5,6 +5,7 @@
 package reminders
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,9 +75,7 @@ type Service struct {
 // New returns the service. Reminders stay paused across restarts (schedule.paused).
 func New(opts Options) *Service {
 	s := &Service{opts: opts, clock: opts.Clock, posted: map[string]bool{}, running: map[string]schedule.Job{}}
-	if s.clock == nil {
-		s.clock = schedule.SystemClock{}
-	}
+	s.clock = cmp.Or[schedule.Clock](s.clock, schedule.SystemClock{})
 	s.paused = opts.Settings.Config().Schedule.Paused
 	return s
 }

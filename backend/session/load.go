@@ -353,9 +353,7 @@ func (p *parser) update(line []byte) error {
 func (p *parser) metaAsOf(modTime time.Time) Meta {
 	m := p.s.Meta
 	m.Title = p.title
-	if m.Title == "" {
-		m.Title = p.autoTitle
-	}
+	m.Title = cmp.Or(m.Title, p.autoTitle)
 	if m.Created.IsZero() {
 		m.Created = modTime
 	}
