@@ -119,11 +119,7 @@ func (m *Manager) httpClient(c config.MCPServer) *http.Client {
 	if len(c.Headers) == 0 {
 		return &http.Client{Transport: base}
 	}
-	h := make(map[string]string, len(c.Headers))
-	for k, v := range c.Headers {
-		h[k] = v
-	}
-	return &http.Client{Transport: headerTransport{base: base, headers: h}}
+	return &http.Client{Transport: headerTransport{base: base, headers: maps.Clone(c.Headers)}}
 }
 
 // tail keeps the last few KB a stdio server wrote to stderr.

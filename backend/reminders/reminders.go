@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -399,9 +400,7 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 // error) it says that message of the catalog instead.
 func reminderNews(j schedule.Job, code string, args map[string]string) event.Background {
 	a := map[string]string{"name": j.Name, "message": strings.TrimSpace(j.Message)}
-	for k, v := range args {
-		a[k] = v
-	}
+	maps.Copy(a, args)
 	ev := event.Background{Kind: event.BackgroundReminder, Title: j.Name, Text: a["message"], SessionID: j.Session(),
 		JobID: j.ID, Args: a}
 	if ev.Title == "" {
