@@ -12,6 +12,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -169,12 +170,8 @@ func New(opts Options) (*Runner, error) {
 	case opts.Store == nil:
 		return nil, errors.New("agent: Options.Store is nil (hint: pass the session store)")
 	}
-	if opts.Context == nil {
-		opts.Context = PlainContext{}
-	}
-	if opts.Gate == nil {
-		opts.Gate = AllowAll{}
-	}
+	opts.Context = cmp.Or[ContextBuilder](opts.Context, PlainContext{})
+	opts.Gate = cmp.Or[Gate](opts.Gate, AllowAll{})
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

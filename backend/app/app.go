@@ -5,6 +5,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -136,10 +137,7 @@ func New(opts Options) (*App, error) {
 	})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	a.Dream = dream.New(a.dreamOptions())
-	clock := opts.Clock
-	if clock == nil {
-		clock = schedule.SystemClock{}
-	}
+	clock := cmp.Or[schedule.Clock](opts.Clock, schedule.SystemClock{})
 	a.Reminders = reminders.New(reminders.Options{Settings: a.Settings, Runs: runs{a}, Sessions: a.Sessions.Store(),
 		News: a.BackgroundNews, Clock: clock, Tasks: func() (string, error) {
 			f, err := a.Memory.Store().Read("HEARTBEAT.md")

@@ -12,6 +12,7 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -271,10 +272,7 @@ func (l *Log) closeFile() {
 // open for writing.
 func (l *Log) Sync() error {
 	l.mu.Lock()
-	paths := make([]string, 0, len(l.unsynced))
-	for p := range l.unsynced {
-		paths = append(paths, p)
-	}
+	paths := slices.Collect(maps.Keys(l.unsynced))
 	clear(l.unsynced)
 	// The kept file is synced through its descriptor and closed after,
 	// outside the lock, as the others are.

@@ -132,9 +132,7 @@ const PollInterval = 300 * time.Millisecond
 // follow it then calls fn for every entry written later — also by other
 // processes, and across midnight into the next day's file — until ctx ends.
 func (l *Log) Tail(ctx context.Context, n int, follow bool, fn func(Entry)) error {
-	if n <= 0 {
-		n = 0
-	}
+	n = max(n, 0)
 	entries, pos, err := l.read(Filter{Limit: n})
 	if err != nil {
 		return err

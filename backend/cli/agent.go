@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -218,13 +219,8 @@ func argHint(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &m) != nil || len(m) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := fmt.Sprint(m[k])
 		if s, ok := m[k].(string); ok {
 			v = clip.Line(s, 60)

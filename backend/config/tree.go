@@ -177,9 +177,7 @@ func skipSpace(data []byte, off int) int {
 
 // lineCol converts a byte offset into a 1-based line and column (in characters).
 func lineCol(data []byte, off int) (line, col int) {
-	if off > len(data) {
-		off = len(data)
-	}
+	off = min(off, len(data))
 	if off < 0 {
 		return 0, 0
 	}

@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,9 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -123,15 +125,7 @@ func (s *Service) state() State {
 }
 
 func (s *Service) save(st State) error {
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	p := s.statePath()
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	return atomicfile.Write(p, b, 0o600)
+	return atomicfile.WriteJSON(s.statePath(), st)
 }
 
 // Status is the job's state for the Reminders view.
@@ -291,9 +285,7 @@ func (s *Service) pass(ctx context.Context, st State, always bool) (Report, Stat
 		next.LastRun = started
 		return rep, next, nil
 	}
-	if material == "" {
-		material = "(nothing new: tidy the files — merge duplicates, drop what is stale)"
-	}
+	material = cmp.Or(material, "(nothing new: tidy the files — merge duplicates, drop what is stale)")
 	name := s.opts.Model()
 	p, model, err := s.opts.Resolve(name)
 	if err != nil {
@@ -333,13 +325,8 @@ func (s *Service) write(ps *pass, rep *Report) error {
 		reason += " (stopped at the " + rep.Stopped + " budget)"
 	}
 	o := memory.Origin{Author: memory.AuthorDream, Reason: reason}
-	names := make([]string, 0, len(ps.work))
-	for n := range ps.work {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var errs []error
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(ps.work)) {
 		d := ps.work[n]
 		if d.text == d.base {
 			continue

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -63,18 +63,9 @@ func (s *Store) Put(key string, r Result) error {
 	defer s.mu.Unlock()
 	m, _ := s.loadLocked() // re-read: another process may have added a model
 	next := make(map[string]Result, len(m)+1)
-	for k, v := range m {
-		next[k] = v
-	}
+	maps.Copy(next, m)
 	next[key] = r
-	data, err := json.MarshalIndent(file{Models: next}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save model check: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("save model check: %w", err)
-	}
-	if err := atomicfile.Write(s.path, append(data, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteJSON(s.path, file{Models: next}); err != nil {
 		return fmt.Errorf("save model check to %s: %w (hint: check the permissions of that folder)", s.path, err)
 	}
 	s.cache, s.modTime, s.size = nil, time.Time{}, 0

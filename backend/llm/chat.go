@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -152,8 +153,6 @@ func (a *assembly) response(res attemptResult) Response {
 	if len(a.calls) > 0 && (r.FinishReason == "" || r.FinishReason == FinishStop) {
 		r.FinishReason = FinishToolCalls
 	}
-	if r.FinishReason == "" {
-		r.FinishReason = FinishStop
-	}
+	r.FinishReason = cmp.Or(r.FinishReason, FinishStop)
 	return r
 }

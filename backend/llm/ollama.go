@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,9 +34,7 @@ func OllamaHost(configured string) (*url.URL, error) {
 // reading of OLLAMA_HOST in Hearth: a listen-on-all 0.0.0.0 means this machine).
 func resolveOllamaHost(configured, env string) (*url.URL, error) {
 	s := strings.TrimSpace(configured)
-	if s == "" {
-		s = env
-	}
+	s = cmp.Or(s, env)
 	base, err := config.NormalizeOllamaHost(s)
 	if err != nil {
 		return nil, err
@@ -262,9 +261,7 @@ func toOllamaTools(defs []ToolDef) (api.Tools, error) {
 				return nil, fail(KindBadResponse, err, i18n.P("error.toolSchema", "tool", d.Name))
 			}
 		}
-		if params.Type == "" {
-			params.Type = "object"
-		}
+		params.Type = cmp.Or(params.Type, "object")
 		if params.Properties == nil {
 			params.Properties = api.NewToolPropertiesMap()
 		}

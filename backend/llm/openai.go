@@ -1,14 +1,17 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,9 +51,7 @@ var _ Provider = (*OpenAI)(nil)
 
 // NewOpenAI returns an OpenAI-compatible provider.
 func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
-	if cfg.Name == "" {
-		cfg.Name = "openai"
-	}
+	cfg.Name = cmp.Or(cfg.Name, "openai")
 	if strings.TrimSpace(cfg.BaseURL) == "" {
 		cfg.BaseURL = DefaultOpenAIBase
 	}
@@ -189,13 +190,8 @@ func toolCallIndex(tc openai.ToolCall, calls map[int]*partialCall, last int) int
 }
 
 func assembleCalls(calls map[int]*partialCall) []*ToolCall {
-	idx := make([]int, 0, len(calls))
-	for i := range calls {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	out := make([]*ToolCall, 0, len(idx))
-	for _, i := range idx {
+	out := make([]*ToolCall, 0, len(calls))
+	for _, i := range slices.Sorted(maps.Keys(calls)) {
 		pc := calls[i]
 		tc := &ToolCall{ID: pc.id, Name: pc.name}
 		raw, fixed, err := NormalizeArguments(pc.args.String())
@@ -270,9 +266,7 @@ func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error)
 		}
 		for _, tc := range m.ToolCalls {
 			args := string(tc.Arguments)
-			if args == "" {
-				args = "{}"
-			}
+			args = cmp.Or(args, "{}")
 			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
 				Function: openai.FunctionCall{Name: tc.Name, Arguments: args}})
 		}

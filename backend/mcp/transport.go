@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net/http"
@@ -114,18 +115,11 @@ func (m *Manager) transport(c config.MCPServer, stderr *tail) (sdk.Transport, er
 }
 
 func (m *Manager) httpClient(c config.MCPServer) *http.Client {
-	base := m.opts.HTTPTransport
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base := cmp.Or(m.opts.HTTPTransport, http.DefaultTransport)
 	if len(c.Headers) == 0 {
 		return &http.Client{Transport: base}
 	}
-	h := make(map[string]string, len(c.Headers))
-	for k, v := range c.Headers {
-		h[k] = v
-	}
-	return &http.Client{Transport: headerTransport{base: base, headers: h}}
+	return &http.Client{Transport: headerTransport{base: base, headers: maps.Clone(c.Headers)}}
 }
 
 // tail keeps the last few KB a stdio server wrote to stderr.

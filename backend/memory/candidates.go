@@ -68,10 +68,7 @@ func (x *Index) likelyRows(ctx context.Context, terms []string, rowsOf map[strin
 	for r, m := range masks {
 		groups[m] = append(groups[m], r)
 	}
-	order := make([]uint32, 0, len(groups))
-	for m := range groups {
-		order = append(order, m)
-	}
+	order := slices.Collect(maps.Keys(groups))
 	sort.Slice(order, func(i, j int) bool { return weight(order[i]) > weight(order[j]) })
 	var picked []int64
 	for _, m := range order {

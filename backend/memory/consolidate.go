@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,10 +79,7 @@ func NewConsolidator(opts ConsolidatorOptions) *Consolidator {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	lg := opts.Logger
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
+	lg := cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Consolidator{opts: opts, log: lg, ctx: ctx, cancel: cancel,
 		running: map[string]chan struct{}{}, cursor: map[string]int{}, failed: map[string]failure{}, held: map[string]int{}}

@@ -144,11 +144,10 @@ func (in *Inbox) hold(name string, cur File, next string, o Origin) (bool, error
 }
 
 func (in *Inbox) save(p Proposal) error {
-	if err := os.MkdirAll(in.dir, 0o700); err != nil {
+	if err := atomicfile.WriteJSON(filepath.Join(in.dir, p.ID+".json"), p); err != nil {
 		return fmt.Errorf("memory inbox: %w", err)
 	}
-	b, _ := json.MarshalIndent(p, "", "  ")
-	return atomicfile.Write(filepath.Join(in.dir, p.ID+".json"), b, 0o600)
+	return nil
 }
 
 // List returns the waiting proposals, oldest first, after applying or dropping the
@@ -221,7 +220,7 @@ func (in *Inbox) Decide(id string, hunk int, action string, text *string) (Propo
 			if t != "" && !strings.HasSuffix(t, "\n") {
 				t += "\n"
 			}
-			h.New = splitLines(t)
+			h.New = slices.Collect(strings.Lines(t))
 		}
 		if err := in.apply(*p, *h, "approved"); err != nil {
 			h.Status, h.Error, h.Failure = "failed", err.Error(), failureOf(err)
@@ -324,7 +323,7 @@ func hunks(base, next string) []Hunk {
 		}
 	}
 	for _, d := range diff.Do(base, next) {
-		lines := splitLines(d.Text)
+		lines := slices.Collect(strings.Lines(d.Text))
 		switch d.Type {
 		case diffmatchpatch.DiffEqual:
 			flush()
@@ -352,7 +351,7 @@ func hunks(base, next string) []Hunk {
 // applyHunk replaces the hunk's old lines in text — found nearest to where they
 // were — or inserts its new lines after the line that preceded them.
 func applyHunk(text string, h Hunk) (string, error) {
-	lines := splitLines(text)
+	lines := slices.Collect(strings.Lines(text))
 	at := -1
 	if len(h.Old) > 0 {
 		best := -1
@@ -378,18 +377,6 @@ func applyHunk(text string, h Hunk) (string, error) {
 	}
 	out := append(append(append([]string{}, lines[:at]...), h.New...), lines[at+len(h.Old):]...)
 	return strings.Join(out, ""), nil
-}
-
-// splitLines splits text into lines that keep their "\n" (the last may lack one).
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	parts := strings.SplitAfter(s, "\n")
-	if parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	return parts
 }
 
 func abs(n int) int {

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -160,10 +161,7 @@ func NewIndex(opts IndexOptions) *Index {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	lg := opts.Logger
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
+	lg := cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
 	return &Index{opts: opts, log: lg, ranked: rankedMatches}
 }
 

@@ -16,16 +16,9 @@ import (
 // Commit records ch; it returns the new revision, or "" when the files already
 // held that content (a no-op change makes no commit).
 func (r *Repo) Commit(ch Change) (rev string, err error) {
-	err = r.locked(func() error {
-		h, err := r.commit(ch)
-		if err != nil {
-			return fmt.Errorf("commit to the memory history: %w", err)
-		}
-		if !h.IsZero() {
-			rev = h.String()
-			r.maybePack()
-		}
-		return nil
+	err = r.locked(func() (err error) {
+		rev, err = r.commit(ch)
+		return err
 	})
 	return rev, err
 }
@@ -61,15 +54,8 @@ func (r *Repo) Sync(current map[string][]byte, author, message string) (rev stri
 		if c != nil {
 			ch.Message = message + "\n\n" + strings.Join(slices.Sorted(maps.Keys(ch.Files)), "\n")
 		}
-		h, err := r.commit(ch)
-		if err != nil {
-			return fmt.Errorf("commit to the memory history: %w", err)
-		}
-		if !h.IsZero() {
-			rev = h.String()
-			r.maybePack()
-		}
-		return nil
+		rev, err = r.commit(ch)
+		return err
 	})
 	return rev, err
 }

@@ -1,6 +1,7 @@
 package memrepo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -63,9 +64,7 @@ type Repo struct {
 
 // New returns the repository kept in dir; nothing is read or created until it is used.
 func New(dir string, log *slog.Logger) *Repo {
-	if log == nil {
-		log = slog.Default()
-	}
+	log = cmp.Or(log, slog.Default())
 	return &Repo{dir: dir, log: log, limits: defaultPackLimits}
 }
 
@@ -187,16 +186,22 @@ func (r *Repo) files(c *object.Commit) (map[string]plumbing.Hash, error) {
 	}
 }
 
-// commit records ch on top of the branch; it returns the new commit's hash, or the
-// zero hash when the files already hold that content (nothing is committed).
-func (r *Repo) commit(ch Change) (plumbing.Hash, error) {
+// commit records ch on top of the branch and packs the loose objects when they
+// grew too many; it returns the new revision, or "" when the files already hold
+// that content (nothing is committed).
+func (r *Repo) commit(ch Change) (rev string, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("commit to the memory history: %w", err)
+		}
+	}()
 	parent, err := r.head()
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return "", err
 	}
 	files, err := r.files(parent)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return "", err
 	}
 	changed := false
 	for p, content := range ch.Files {
@@ -209,7 +214,7 @@ func (r *Repo) commit(ch Change) (plumbing.Hash, error) {
 		}
 		h, err := r.blob(content)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return "", err
 		}
 		if old, ok := files[p]; !ok || old != h {
 			files[p] = h
@@ -217,11 +222,11 @@ func (r *Repo) commit(ch Change) (plumbing.Hash, error) {
 		}
 	}
 	if !changed {
-		return plumbing.ZeroHash, nil
+		return "", nil
 	}
 	tree, err := r.tree(files)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return "", err
 	}
 	when := ch.When
 	if when.IsZero() {
@@ -234,18 +239,19 @@ func (r *Repo) commit(ch Change) (plumbing.Hash, error) {
 	}
 	obj := r.st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
+		return "", err
 	}
 	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return "", err
 	}
 	// The ref moves last and whole: a kill before this leaves the old history
 	// (and a few unreferenced objects), never a branch naming a missing commit.
 	if err := atomicfile.Write(filepath.Join(r.dir, branchFile), []byte(h.String()+"\n"), 0o600); err != nil {
-		return plumbing.ZeroHash, err
+		return "", err
 	}
-	return h, nil
+	r.maybePack()
+	return h.String(), nil
 }
 
 func (r *Repo) blob(content []byte) (plumbing.Hash, error) {

@@ -87,9 +87,7 @@ func NewDBus(opts Options) (*DBus, error) {
 
 func newOnConn(conn *dbus.Conn, opts Options) (*DBus, error) {
 	opts.AppName = cmp.Or(opts.AppName, "Hearth")
-	if opts.Log == nil {
-		opts.Log = slog.Default()
-	}
+	opts.Log = cmp.Or(opts.Log, slog.Default())
 	d := &DBus{conn: conn, appName: opts.AppName, icon: opts.Icon, onClick: opts.OnClick, onAct: opts.OnAction, log: opts.Log,
 		pending: map[uint32]Notification{}, sigs: make(chan *dbus.Signal, 16), done: make(chan struct{})}
 	for _, member := range []string{"ActionInvoked", "NotificationClosed"} {

@@ -137,23 +137,9 @@ func (b *noticeBook) saveLocked() {
 			keep = append(keep, n)
 		}
 	}
-	if err := writeJSONAtomic(b.path, keep); err != nil {
+	if err := atomicfile.WriteJSON(b.path, keep); err != nil {
 		slog.Warn("reminder notices not saved: they last until Hearth quits", "err", err)
 	}
-}
-
-func writeJSONAtomic(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := atomicfile.Write(path, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
 
 func newNoticeID() string {

@@ -5,10 +5,12 @@
 package reminders
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -74,9 +76,7 @@ type Service struct {
 // New returns the service. Reminders stay paused across restarts (schedule.paused).
 func New(opts Options) *Service {
 	s := &Service{opts: opts, clock: opts.Clock, posted: map[string]bool{}, running: map[string]schedule.Job{}}
-	if s.clock == nil {
-		s.clock = schedule.SystemClock{}
-	}
+	s.clock = cmp.Or[schedule.Clock](s.clock, schedule.SystemClock{})
 	s.paused = opts.Settings.Config().Schedule.Paused
 	return s
 }
@@ -400,9 +400,7 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 // error) it says that message of the catalog instead.
 func reminderNews(j schedule.Job, code string, args map[string]string) event.Background {
 	a := map[string]string{"name": j.Name, "message": strings.TrimSpace(j.Message)}
-	for k, v := range args {
-		a[k] = v
-	}
+	maps.Copy(a, args)
 	ev := event.Background{Kind: event.BackgroundReminder, Title: j.Name, Text: a["message"], SessionID: j.Session(),
 		JobID: j.ID, Args: a}
 	if ev.Title == "" {

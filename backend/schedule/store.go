@@ -290,13 +290,8 @@ func (s *Store) write(jobs []Job, bad []json.RawMessage) error {
 		f.Jobs = append(f.Jobs, raw)
 	}
 	f.Jobs = append(f.Jobs, bad...)
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return fmt.Errorf("reminders: encode: %w", err)
-	}
-	data = append(data, '\n')
 	// A new file is 0600; an existing one keeps its mode.
-	if err := atomicfile.Write(s.Path(), data, 0o600); err != nil {
+	if err := atomicfile.WriteJSON(s.Path(), f); err != nil {
 		return fmt.Errorf("reminders: write %s: %w", s.Path(), err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -81,9 +82,7 @@ func WriteMarkdown(w io.Writer, sess *Session) error {
 	bw := bufio.NewWriter(w)
 	m := sess.Meta
 	title := m.Title
-	if title == "" {
-		title = untitled
-	}
+	title = cmp.Or(title, untitled)
 	fmt.Fprintf(bw, "# %s\n\n", title)
 	fmt.Fprintf(bw, "Session `%s` · created %s", m.ID, day(m.Created))
 	if m.Model != "" {
@@ -140,9 +139,7 @@ func writeEntry(w *bufio.Writer, e Entry) {
 	switch e.Role {
 	case llm.RoleTool:
 		name := e.ToolName
-		if name == "" {
-			name = "tool"
-		}
+		name = cmp.Or(name, "tool")
 		fmt.Fprintf(w, "\n**Result** of `%s`:\n\n", name)
 		fence(w, "text", preview(e.Content, ResultPreview))
 		return

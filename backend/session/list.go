@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -186,18 +187,14 @@ func (st *summaryState) line(line []byte) {
 }
 
 func (st *summaryState) at(t string) {
-	if st.firstAt == "" {
-		st.firstAt = t
-	}
+	st.firstAt = cmp.Or(st.firstAt, t)
 	st.lastAt = t
 }
 
 func (st *summaryState) summary(fi fs.FileInfo) Summary {
 	sum := Summary{ID: st.meta.ID, Title: st.title, Created: st.meta.Created, Updated: st.meta.Updated,
 		Model: st.meta.Model, Messages: st.messages, Archived: st.meta.Archived, Interrupted: len(st.open) > 0}
-	if sum.Title == "" {
-		sum.Title = st.autoTitle
-	}
+	sum.Title = cmp.Or(sum.Title, st.autoTitle)
 	if t, err := time.Parse(time.RFC3339Nano, st.lastAt); err == nil && t.After(sum.Updated) {
 		sum.Updated = t
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -105,29 +104,14 @@ func (s *Store) Meta(id string) (Meta, error) {
 }
 
 // readAll reads f, whose size was size a moment ago, in one allocation.
+// The file may have grown since the stat: ReadFrom reads on to its end.
 func readAll(f *os.File, size int64) ([]byte, error) {
-	data := make([]byte, size, size+512)
-	n, err := io.ReadFull(f, data)
-	if err == io.ErrUnexpectedEOF {
-		return data[:n], nil
-	}
-	if err != nil && !(err == io.EOF && size == 0) {
+	var b bytes.Buffer
+	b.Grow(int(size) + bytes.MinRead)
+	if _, err := b.ReadFrom(f); err != nil {
 		return nil, err
 	}
-	// The file may have grown since the stat: keep reading to its end.
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		m, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+m]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return b.Bytes(), nil
 }
 
 // parser folds the lines of a session file into a Session. It can be fed a
@@ -353,9 +337,7 @@ func (p *parser) update(line []byte) error {
 func (p *parser) metaAsOf(modTime time.Time) Meta {
 	m := p.s.Meta
 	m.Title = p.title
-	if m.Title == "" {
-		m.Title = p.autoTitle
-	}
+	m.Title = cmp.Or(m.Title, p.autoTitle)
 	if m.Created.IsZero() {
 		m.Created = modTime
 	}

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -211,11 +212,8 @@ func (l *Loader) SetEnabled(name string, enabled bool) error {
 	} else {
 		dis[name] = true
 	}
-	st := state{Disabled: []string{}}
-	for n := range dis {
-		st.Disabled = append(st.Disabled, n)
-	}
-	sort.Strings(st.Disabled)
+	st := state{Disabled: slices.AppendSeq([]string{}, maps.Keys(dis))}
+	slices.Sort(st.Disabled)
 	data, _ := json.MarshalIndent(st, "", "  ")
 	if err := writeWorkspace(l.opts.Workspace, StateFile, append(data, '\n')); err != nil {
 		return fmt.Errorf("save skill state: %w", err)

@@ -128,11 +128,7 @@ func parse(data []byte, dirName string) (Skill, error) {
 		}
 		head := text[4 : 4+end]
 		body = text[4+end+4:]
-		if i := strings.IndexByte(body, '\n'); i >= 0 {
-			body = body[i+1:]
-		} else {
-			body = ""
-		}
+		_, body, _ = strings.Cut(body, "\n")
 		if err := yaml.Unmarshal([]byte(head), &fm); err != nil {
 			return Skill{}, fmt.Errorf("front matter is not valid YAML: %v (hint: quote values that contain a colon)", strings.TrimPrefix(err.Error(), "yaml: "))
 		}

@@ -70,9 +70,7 @@ func NewExec(policy *Policy, opts ExecOptions) *ExecTool {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultExecTimeout
 	}
-	if opts.Timeout > MaxExecTimeout {
-		opts.Timeout = MaxExecTimeout
-	}
+	opts.Timeout = min(opts.Timeout, MaxExecTimeout)
 	if opts.MaxOutputChars <= 0 {
 		opts.MaxOutputChars = DefaultExecMaxChars
 	}

@@ -98,9 +98,7 @@ type page struct {
 // readPage numbers lines offset..offset+limit-1, stopping early so the page and
 // its footer stay under maxChars, and counts the remaining lines for the footer.
 func readPage(ctx context.Context, br *bufio.Reader, offset, limit, maxChars int) (*page, error) {
-	if offset < 1 {
-		offset = 1
-	}
+	offset = max(offset, 1)
 	p := &page{first: offset, last: offset - 1}
 	budget := maxChars - 300 // room for the footer
 	lineCap := min(maxLineChars, maxChars/2)

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -54,9 +55,7 @@ func SpillResult(workspace, sessionID, callID string, r Result, maxChars int) (R
 		return r, err
 	}
 	meta := make(map[string]string, len(r.Meta)+1)
-	for k, v := range r.Meta {
-		meta[k] = v
-	}
+	maps.Copy(meta, r.Meta)
 	meta[MetaSpilledPath] = path
 	r.Content, r.Meta = text, meta
 	return r, nil

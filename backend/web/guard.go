@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,9 +56,7 @@ type Guard struct {
 // LAN); resolver nil means net.DefaultResolver.
 func NewGuard(allow []string, resolver Resolver) (*Guard, error) {
 	g := &Guard{resolver: resolver}
-	if g.resolver == nil {
-		g.resolver = net.DefaultResolver
-	}
+	g.resolver = cmp.Or[Resolver](g.resolver, net.DefaultResolver)
 	for _, c := range allow {
 		p, err := netip.ParsePrefix(strings.TrimSpace(c))
 		if err != nil {

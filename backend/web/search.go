@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -105,9 +106,7 @@ func get(ctx context.Context, opts Options, u string, header http.Header) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
+	maps.Copy(req.Header, header)
 	req.Header.Set("User-Agent", opts.UserAgent)
 	resp, err := opts.SearchClient.Do(req)
 	if err != nil {

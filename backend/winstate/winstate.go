@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"hearth/backend/internal/atomicfile"
 )
@@ -68,14 +67,7 @@ func (s State) sane() State {
 // Save writes the state atomically (temp file + rename) so a crash mid-write never
 // leaves a half-written window.json behind.
 func Save(path string, s State) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("save window state: %w", err)
-	}
-	data, err := json.MarshalIndent(s.sane(), "", "  ")
-	if err != nil {
-		return fmt.Errorf("save window state: %w", err)
-	}
-	if err := atomicfile.Write(path, append(data, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteJSON(path, s.sane()); err != nil {
 		return fmt.Errorf("save window state %s: %w", path, err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -16,9 +17,7 @@ const KeepToolResults = 10
 // It names the tool and the size so the model knows what it no longer sees
 // and that calling again brings it back.
 func ToolPlaceholder(name string, chars int) string {
-	if name == "" {
-		name = "a tool"
-	}
+	name = cmp.Or(name, "a tool")
 	return "[tool result of " + name + " omitted — " + strconv.Itoa(chars) + " chars; call again if needed]"
 }
 

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -114,9 +115,7 @@ func New(opts Options) (*Builder, error) {
 		opts.Now = time.Now
 	}
 	b := &Builder{opts: opts, fs: opts.FS, files: map[string]*fileState{}}
-	if b.fs == nil {
-		b.fs = osFS{}
-	}
+	b.fs = cmp.Or[FS](b.fs, osFS{})
 	// The zone name is shown to the model as given; the date of today's note
 	// follows it when Go knows the zone, else the clock's own location.
 	if loc, err := time.LoadLocation(opts.TimeZone); err == nil {

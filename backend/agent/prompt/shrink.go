@@ -111,9 +111,7 @@ func truncateMiddle(s string, maxTokens int, c Counter) string {
 		for t < len(s) && !utf8.RuneStart(s[t]) {
 			t++
 		}
-		if t < h {
-			t = h
-		}
+		t = max(t, h)
 		cut := utf8.RuneCountInString(s[h:t])
 		return s[:h] + fmt.Sprintf("\n[… %d chars cut from the middle to fit the context window …]\n", cut) + s[t:]
 	}

@@ -16,24 +16,9 @@ type SkillSummary struct {
 	Missing string
 }
 
-// writeEscaped writes s with the characters that would break the XML (in
-// text or in a double-quoted attribute) escaped.
-func writeEscaped(b *strings.Builder, s string) {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		default:
-			b.WriteByte(c)
-		}
-	}
-}
+// xmlEscaper escapes the characters that would break the XML (in text or in a
+// double-quoted attribute).
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 // skillsXML renders the skills summary, "" when there are none. One element
 // per skill with attributes, and available="false" only on the unavailable
@@ -48,20 +33,20 @@ func skillsXML(list []SkillSummary) string {
 	b.WriteString("# Skills\n\nRead a skill's file with read_file before using it.\n<skills>\n")
 	for _, s := range list {
 		b.WriteString(`<skill name="`)
-		writeEscaped(&b, s.Name)
+		_, _ = xmlEscaper.WriteString(&b, s.Name)
 		b.WriteString(`" location="`)
-		writeEscaped(&b, s.Location)
+		_, _ = xmlEscaper.WriteString(&b, s.Location)
 		b.WriteString(`"`)
 		if !s.Available {
 			b.WriteString(` available="false"`)
 			if s.Missing != "" {
 				b.WriteString(` missing="`)
-				writeEscaped(&b, s.Missing)
+				_, _ = xmlEscaper.WriteString(&b, s.Missing)
 				b.WriteString(`"`)
 			}
 		}
 		b.WriteString(">")
-		writeEscaped(&b, s.Description)
+		_, _ = xmlEscaper.WriteString(&b, s.Description)
 		b.WriteString("</skill>\n")
 	}
 	b.WriteString("</skills>")

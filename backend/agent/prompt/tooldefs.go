@@ -122,9 +122,7 @@ func toolRank(tools []llm.ToolDef, turn []llm.Message) []int {
 			query = m.Content
 		}
 	}
-	if i := strings.Index(query, "[Runtime Context]"); i >= 0 {
-		query = query[:i]
-	}
+	query, _, _ = strings.Cut(query, "[Runtime Context]")
 	words := keywords(query)
 	type cand struct {
 		i, score, prior, size int

@@ -8,6 +8,7 @@
 package atomicfile
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +25,20 @@ import (
 // keeps its mode.
 func Write(path string, data []byte, perm fs.FileMode) error {
 	return renameio.WriteFile(path, data, perm, beside(path, nil)...)
+}
+
+// WriteJSON replaces path with v as indented JSON and a final newline, making the
+// folder (0700) when it is missing. A new file is 0600; an existing one keeps its
+// mode. The caller wraps the error with what the file is.
+func WriteJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return Write(path, append(data, '\n'), 0o600)
 }
 
 // WriteExact replaces path with data and gives it exactly mode, whatever the file had

@@ -93,3 +93,25 @@ func TestWriteInStaysInItsFolder(t *testing.T) {
 		t.Errorf("temporary files left: %v", ents)
 	}
 }
+
+func TestWriteJSONMakesTheFolderAndEndsWithANewline(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a", "b", "s.json")
+	if err := WriteJSON(p, map[string]int{"n": 1}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "{\n  \"n\": 1\n}\n" {
+		t.Fatalf("content %q", got)
+	}
+	fi, _ := os.Stat(p)
+	di, _ := os.Stat(filepath.Dir(p))
+	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
+		t.Fatalf("modes file %v folder %v, want 0600 and 0700", fi.Mode().Perm(), di.Mode().Perm())
+	}
+	if err := WriteJSON(p, func() {}); err == nil {
+		t.Fatal("a value JSON cannot hold was written")
+	}
+}

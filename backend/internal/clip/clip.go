@@ -32,9 +32,7 @@ func Runes(s string, n int) string {
 // Prefix returns the longest start of s that has at most n bytes and ends on a
 // character boundary (no Mark: for callers that split or mark in their own way).
 func Prefix(s string, n int) string {
-	if n < 0 {
-		n = 0
-	}
+	n = max(n, 0)
 	if len(s) <= n {
 		return s
 	}

@@ -8,6 +8,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -67,20 +68,12 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if max > 0 {
 		r = io.LimitReader(f, max+1)
 	}
-	buf := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, &os.PathError{Op: "read", Path: path, Err: err}
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
+	var b bytes.Buffer
+	b.Grow(int(fi.Size()) + bytes.MinRead) // one allocation unless the file grows
+	if _, err := b.ReadFrom(r); err != nil {
+		return nil, &os.PathError{Op: "read", Path: path, Err: err}
 	}
+	buf := b.Bytes()
 	if max > 0 && int64(len(buf)) > max {
 		return nil, &os.PathError{Op: "read", Path: path,
 			Err: fmt.Errorf("%w: grew past %d bytes while read (hint: shorten it or move it away)", ErrTooLarge, max)}

@@ -89,9 +89,7 @@ func (w *ggufWriter) value(v any) {
 		w.put(uint32(ggufArray))
 		w.put(uint32(ggufInt32))
 		w.put(uint64(len(t)))
-		for _, x := range t {
-			w.put(x)
-		}
+		w.put(t) // binary.Write writes the elements one after another
 	default:
 		if w.err == nil {
 			w.err = fmt.Errorf("gguf: unsupported value type %T", v)
