@@ -20,6 +20,7 @@ import (
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
 	"hearth/backend/chat"
+	"hearth/backend/cleanpages"
 	"hearth/backend/config"
 	"hearth/backend/dream"
 	"hearth/backend/event"
@@ -268,6 +269,10 @@ type StartOptions struct {
 	// itself gives back and Go's collection: the desktop returns its C heap's free pages
 	// and unmaps the code and data its last burst ran (backend/cleanpages).
 	Rested func()
+	// DropStartPages gives back, once Start has started the services, the pages of the
+	// binary that start-up ran (reading the config, building the services): code that
+	// runs once (backend/cleanpages). The command line and the desktop set it.
+	DropStartPages bool
 }
 
 // Start starts what runs in the background: the MCP servers connect (a run waits
@@ -293,6 +298,9 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 		a.migrateReviewSettings()
 		a.Reach.Start(ctx, a.Chat.Registries()...)
 		err = a.Memory.Start(ctx)
+		if opts.DropStartPages {
+			cleanpages.DropBinary()
+		}
 	}
 	if reminders {
 		err = errors.Join(err, a.Reminders.Start(ctx, opts.Lock))

@@ -88,7 +88,7 @@ func (e *env) hearth() (*app.App, error) {
 // servers connect (a run waits for them, bounded). Only the memory files' watcher can
 // fail to start, and no command needs it.
 func (e *env) start(ctx context.Context) {
-	_ = e.app.Start(ctx, app.StartOptions{})
+	_ = e.app.Start(ctx, app.StartOptions{DropStartPages: true})
 }
 
 // closeTimeout bounds the orderly end of a command: running turns interrupted and
