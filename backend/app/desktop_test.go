@@ -239,7 +239,7 @@ func TestSaveSettingsMovesWorkspace(t *testing.T) {
 
 func TestFirstRun(t *testing.T) {
 	svc, _ := chatService(t, "")
-	fr := svc.Models.FirstRun(nil, func(string) (string, error) { return "", os.ErrNotExist })
+	fr := svc.Models.FirstRun(t.Context(), func(string) (string, error) { return "", os.ErrNotExist })
 	if !fr.OllamaRunning || !fr.OllamaInstalled || !fr.ModelInstalled || fr.SuggestedModel == "" {
 		t.Errorf("%+v", fr)
 	}
@@ -248,7 +248,7 @@ func TestFirstRun(t *testing.T) {
 	}
 	setXDG(t)
 	down := open(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": "127.0.0.1:9"})})
-	fr = down.Models.FirstRun(nil, func(string) (string, error) { return "/usr/bin/ollama", nil })
+	fr = down.Models.FirstRun(t.Context(), func(string) (string, error) { return "/usr/bin/ollama", nil })
 	if fr.OllamaRunning || !fr.OllamaInstalled || fr.OllamaError == "" {
 		t.Errorf("down: %+v", fr)
 	}

@@ -47,6 +47,9 @@ func TestModelsCheck(t *testing.T) {
 	}
 
 	code, out, _ = run(t, nil, "models", "list")
+	if code != 0 {
+		t.Errorf("models list: exit %d\n%s", code, out)
+	}
 	for _, want := range []string{`(?m)^qwen3:4b\s.*\[tools\] \[thinking\] \[fit: good\]$`, `(?m)^printer:3b\s.*\[tools\] \[fit: text-fallback\]$`,
 		`(?m)^mute:1b\s.*\[fit: chat-only\]$`} {
 		if !regexp.MustCompile(want).MatchString(out) {

@@ -237,6 +237,7 @@ func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error)
 	if reasoningModel(req.Model) {
 		oreq.MaxCompletionTokens = req.MaxTokens
 	} else {
+		//lint:ignore SA1019 the servers that speak OpenAI's API locally (llama.cpp, LM Studio, vLLM) read max_tokens; only OpenAI's reasoning models need max_completion_tokens
 		oreq.MaxTokens = req.MaxTokens
 		if req.Temperature != nil {
 			oreq.Temperature = float32(*req.Temperature)

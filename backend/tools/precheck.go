@@ -73,7 +73,7 @@ func Destructive(command, dir string) bool {
 		case *syntax.CallExpr:
 			found = destructiveWords(x.Args)
 		case *syntax.Redirect:
-			if (x.Op == syntax.RdrOut || x.Op == syntax.ClbOut || x.Op == syntax.RdrAll) && x.Word != nil {
+			if (x.Op == syntax.RdrOut || x.Op == syntax.RdrClob || x.Op == syntax.RdrAll) && x.Word != nil {
 				found = overwrites(x.Word.Lit(), dir)
 			}
 		}
