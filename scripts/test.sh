@@ -65,7 +65,14 @@ if [[ -x scripts/ollama-build.sh ]]; then
 fi
 
 section "go test -race ./..."
-go test -race -count=1 -json ./... >"$out/go.json" 2>"$out/go.err"
+# The tests run with HOME at an empty folder and no XDG variables, Go's own caches kept
+# where they are: a test that reaches the home (instead of its t.TempDir) shows up there.
+home="$out/home"
+mkdir -p "$home"
+gocache=$(go env GOCACHE) gomodcache=$(go env GOMODCACHE) gopath=$(go env GOPATH)
+env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_STATE_HOME -u XDG_CACHE_HOME HOME="$home" \
+  GOCACHE="$gocache" GOMODCACHE="$gomodcache" GOPATH="$gopath" \
+  go test -race -count=1 -json ./... >"$out/go.json" 2>"$out/go.err"
 go_rc=$?
 # The packaging tool is a module of its own (scripts/package); it runs nothing concurrent,
 # so it skips the race detector's rebuild of nFPM and its dependencies.
@@ -84,6 +91,13 @@ echo "go test: $go_pass passed, $go_fail failed, $go_skip skipped"
 ok go "$go_pass"
 ((go_fail > 0)) && bad "go test" "$go_fail"
 ((go_rc != 0 && go_fail == 0)) && bad "go test (build or package failure)"
+# The go command's own telemetry settings are the only thing allowed in that home.
+touched=$(cd "$home" && find . -mindepth 1 -not -path './.config' -not -path './.config/go' -not -path './.config/go/*' | head -n 20)
+if [[ -n "$touched" ]]; then
+  echo "tests wrote into the home folder instead of their own t.TempDir():"
+  echo "$touched"
+  bad "go test (a test touched the home folder)"
+fi
 
 # --- Frontend ---------------------------------------------------------------------------
 check "svelte-check" bash -c 'cd frontend && npx --no-install svelte-check --tsconfig ./tsconfig.json --fail-on-warnings --output human 2>&1 | tail -n 5; exit ${PIPESTATUS[0]}'

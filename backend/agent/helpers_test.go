@@ -25,12 +25,12 @@ import (
 func isolate(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
+	t.Cleanup(xdg.Reload) // before the variables are set: it runs after t.Setenv puts them back
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"} {
 		t.Setenv(v, filepath.Join(root, strings.ToLower(v)))
 	}
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:")
 	xdg.Reload()
-	t.Cleanup(xdg.Reload)
 	return root
 }
 

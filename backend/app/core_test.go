@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/adrg/xdg"
@@ -21,18 +22,30 @@ import (
 	"hearth/backend/workspace"
 )
 
+// setXDG points HOME and the XDG folders of this test at a folder of its own, once per
+// test (open calls it too, so no test reaches the real home), and returns it.
 func setXDG(t testing.TB) string {
 	t.Helper()
+	if root, ok := xdgRoots.Load(t); ok {
+		return root.(string)
+	}
 	root := t.TempDir()
+	xdgRoots.Store(t, root)
+	// Registered before the variables are set, so it runs after t.Setenv has put them
+	// back: the next test must not inherit this test's (removed) folders.
+	t.Cleanup(func() { xdgRoots.Delete(t); xdg.Reload() })
 	t.Setenv("HOME", filepath.Join(root, "home"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "config"))
 	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:")
 	xdg.Reload()
-	t.Cleanup(xdg.Reload)
 	return root
 }
+
+// xdgRoots holds each running test's folder from setXDG.
+var xdgRoots sync.Map
 
 func fakeOllama(t *testing.T) *httptest.Server {
 	t.Helper()

@@ -13,6 +13,7 @@ import (
 // open builds an App over the test's XDG dirs and closes it when the test ends.
 func open(t testing.TB, opts Options) *App {
 	t.Helper()
+	setXDG(t) // the test's own folders, if it has not set them up already
 	a, err := New(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -108,12 +108,12 @@ func TestOllamaHost(t *testing.T) {
 func setXDG(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
+	t.Cleanup(xdg.Reload) // before the variables are set: it runs after t.Setenv puts them back
 	t.Setenv("HOME", filepath.Join(root, "home"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "config"))
 	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
 	xdg.Reload()
-	t.Cleanup(xdg.Reload)
 	return root
 }
 

@@ -19,12 +19,12 @@ import (
 func openSettings(t *testing.T) *settings.Service {
 	t.Helper()
 	root := t.TempDir()
+	t.Cleanup(xdg.Reload) // before the variables are set: it runs after t.Setenv puts them back
 	for k, v := range map[string]string{"HOME": "home", "XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data", "XDG_STATE_HOME": "state"} {
 		t.Setenv(k, filepath.Join(root, v))
 	}
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:")
 	xdg.Reload()
-	t.Cleanup(xdg.Reload)
 	return settings.Open(settings.Options{Getenv: func(string) string { return "" }})
 }
 
