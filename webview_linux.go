@@ -8,6 +8,7 @@ package main
 #cgo webkit2_41 pkg-config: webkit2gtk-4.1
 #include <gtk/gtk.h>
 #include <malloc.h>
+#include <stdint.h>
 #include <webkit2/webkit2.h>
 
 // Features of the engine a chat window never uses: a page cache for back and
