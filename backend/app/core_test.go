@@ -95,7 +95,7 @@ func TestOpenDefaults(t *testing.T) {
 	}
 	st := s.Settings.Status(context.Background())
 	want := settings.Status{
-		ConfigFile: p.ConfigFile, ConfigWarnings: []string{}, Workspace: p.Workspace,
+		ConfigFile: p.ConfigFile, ConfigWarnings: []config.Problem{}, Workspace: p.Workspace,
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
 		Model: "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
 		OllamaHost: srv.URL, OllamaReachable: true, OllamaVersion: "0.17.4", Version: "1.2.3",

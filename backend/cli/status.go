@@ -74,7 +74,7 @@ func printStatus(w io.Writer, st settings.Status) {
 		}
 	}
 	for _, warn := range st.ConfigWarnings {
-		fmt.Fprintf(w, "%swarning: %s\n", pad, warn)
+		fmt.Fprintf(w, "%swarning: %s\n", pad, indent(warn.String(), pad))
 	}
 	fmt.Fprintf(w, "Workspace   %s\n", st.Workspace)
 	if st.WorkspaceError != "" {

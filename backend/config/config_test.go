@@ -257,8 +257,14 @@ func TestUnknownKeysPreservedAndReported(t *testing.T) {
 	if got := c.UnknownKeys(); !reflect.DeepEqual(got, want) {
 		t.Errorf("UnknownKeys = %v, want %v", got, want)
 	}
-	if len(warns) != len(want) || !strings.HasPrefix(warns[1], "agents.defaults.futureKnob: unknown key (line 6") {
-		t.Errorf("warnings = %q", warns)
+	if len(warns) != len(want) || warns[1].Key != "agents.defaults.futureKnob" || warns[1].Line != 6 ||
+		warns[1].Why == nil || warns[1].Why.Text.Code != "config.warn.unknownKey" || warns[1].Hint == "" {
+		t.Errorf("warnings = %+v", warns)
+	}
+	// A key that is a known one in other letters says which spelling is meant.
+	if ui := warns[4]; ui.Key != "UI" || ui.Why == nil || ui.Why.Text.Code != "config.warn.caseKey" ||
+		ui.Why.Text.Args["known"] != "ui" || !strings.Contains(ui.Hint, `"ui"`) {
+		t.Errorf("case-variant key warning = %+v", ui)
 	}
 	// "UI" is not "ui": the exact key is required, so the theme stays the default.
 	if c.UI.Theme != "system" {
@@ -304,8 +310,9 @@ func TestEnvReferences(t *testing.T) {
 		c.Tools.MCPServers["gh"].Headers["Authorization"] != "Bearer tok" {
 		t.Errorf("not expanded: %+v %+v", c.Providers, c.Tools.MCPServers)
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0], "MISSING is not set") {
-		t.Errorf("warnings = %q", warns)
+	if len(warns) != 1 || warns[0].Key != "providers.custom.local.apiKey" || warns[0].Line != 4 ||
+		!strings.Contains(warns[0].Msg, "MISSING is not set") || !strings.Contains(warns[0].Hint, "set MISSING") {
+		t.Errorf("warnings = %+v", warns)
 	}
 	// A save after an unrelated change writes the references back, never the secrets.
 	c.UI.Language = "en"

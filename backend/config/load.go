@@ -101,7 +101,7 @@ type source struct {
 // type, an invalid value — gives Default() and a *LoadError naming the line and column;
 // Save then refuses to overwrite that file. Warnings list unknown keys (kept on save) and
 // ${VAR} references to unset variables. getenv expands ${VAR}; nil means os.Getenv.
-func Load(path string, getenv func(string) string) (*Config, []string, error) {
+func Load(path string, getenv func(string) string) (*Config, []Problem, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -145,7 +145,7 @@ func (c *Config) UnknownKeys() []string {
 // decode turns file bytes into a Config: parse with positions, keep only known keys
 // (matched exactly: encoding/json would match "Model" to "model", which Save could not
 // write back faithfully), expand ${VAR}, decode into Default(), validate.
-func decode(path string, data []byte, getenv func(string) string) (*Config, []string, *LoadError) {
+func decode(path string, data []byte, getenv func(string) string) (*Config, []Problem, *LoadError) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, newLoadError(path, nil, at(NewProblem("", i18n.P("config.empty")), 1, 1))
 	}
@@ -190,7 +190,7 @@ type decoder struct {
 	pos       positions
 	data      []byte
 	unknown   []string
-	warnings  []string
+	warnings  []Problem // what loads but deserves a look: unknown keys, unset variables
 	typeProbs []Problem
 }
 
@@ -279,8 +279,12 @@ func (d *decoder) filter(t reflect.Type, v any, path string) any {
 			if !ok {
 				p := joinPath(path, k)
 				d.unknown = append(d.unknown, p)
-				line, _ := lineCol(d.data, d.pos[p])
-				d.warnings = append(d.warnings, fmt.Sprintf("%s: unknown key (line %d; kept as is, Hearth does not use it)", p, line))
+				line, col := lineCol(d.data, d.pos[p])
+				why := i18n.P("config.warn.unknownKey")
+				if known, ok := caseTwin(t, k); ok {
+					why = i18n.P("config.warn.caseKey", "known", known)
+				}
+				d.warnings = append(d.warnings, at(NewProblem(p, why), line, col))
 				continue
 			}
 			out.set(k, d.filter(f.Type, obj.vals[k], joinPath(path, k)))
@@ -315,12 +319,26 @@ func (d *decoder) filter(t reflect.Type, v any, path string) any {
 			name := ref[2 : len(ref)-1]
 			val := d.getenv(name)
 			if val == "" {
-				d.warnings = append(d.warnings, fmt.Sprintf("%s: environment variable %s is not set (the value is empty)", path, name))
+				line, col := d.place(path)
+				d.warnings = append(d.warnings, at(NewProblem(path, i18n.P("config.warn.envUnset", "name", name)), line, col))
 			}
 			return val
 		})
 	}
 	return v
+}
+
+// caseTwin finds the json name of t's field that name spells in other letter case
+// ("UI" for "ui"): the likely meaning of a key that is otherwise unknown.
+func caseTwin(t reflect.Type, name string) (string, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && tag != "" && tag != "-" && strings.EqualFold(tag, name) {
+			return tag, true
+		}
+	}
+	return "", false
 }
 
 // fieldByJSONName finds the struct field whose json tag name is exactly name.

@@ -60,7 +60,7 @@ type Service struct {
 
 	mu         sync.Mutex
 	cfg        *config.Config
-	warnings   []string
+	warnings   []config.Problem
 	configErr  error
 	paths      config.Paths
 	pathsErr   error

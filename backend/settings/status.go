@@ -15,8 +15,10 @@ type Status struct {
 	ConfigError string `json:"configError"`
 	// ConfigProblems are ConfigError's problems one by one, each with its place and
 	// its wording for the window (none when the file loaded).
-	ConfigProblems  []config.Problem `json:"configProblems,omitempty"`
-	ConfigWarnings  []string         `json:"configWarnings"`
+	ConfigProblems []config.Problem `json:"configProblems,omitempty"`
+	// ConfigWarnings are what loaded but deserves a look: keys Hearth does not know
+	// (kept as they are), ${VAR} references to unset variables.
+	ConfigWarnings  []config.Problem `json:"configWarnings"`
 	Workspace       string           `json:"workspace"`
 	WorkspaceError  string           `json:"workspaceError"`
 	DataDir         string           `json:"dataDir"`
@@ -58,7 +60,7 @@ func (s *Service) Status(ctx context.Context) Status {
 	cfg, paths := s.cfg, s.paths
 	st := Status{
 		ConfigFile:     paths.ConfigFile,
-		ConfigWarnings: append([]string{}, s.warnings...),
+		ConfigWarnings: append([]config.Problem{}, s.warnings...),
 		Workspace:      paths.Workspace,
 		DataDir:        paths.DataDir,
 		StateDir:       paths.StateDir,

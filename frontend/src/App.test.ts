@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen, fireEvent, within } from '@testing-library/svelte';
+import { cleanup, render, screen, fireEvent, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 
 // The real bindings need the Wails runtime; App gets a fake API and a status store built
 // on a fake fetcher.
 import App from './App.svelte';
 import { createStatusStore } from './lib/stores/status.svelte';
+import { setLocale } from './lib/i18n.svelte';
 import { fakeApi, fakeStatus } from './test-fixtures';
 import type { Status } from './lib/api';
 
@@ -103,9 +104,51 @@ describe('App shell', () => {
     expect(alert.textContent).toContain('it will not be overwritten');
   });
 
-  it('lists unknown settings that were kept', async () => {
-    await renderWith(fakeStatus({ configWarnings: ['agents.defaults.colour'] }));
-    expect(screen.getByRole('status').textContent).toContain('agents.defaults.colour');
+  it('lists what config.json needs looked at, in the UI language, and hides it until it changes', async () => {
+    localStorage.removeItem('hearth.configWarnings.closed');
+    const unset = {
+      key: 'tools.mcpServers.search.headers.Authorization',
+      line: 7,
+      column: 9,
+      msg: 'the environment variable SEARCH_TOKEN is not set, so this value is empty',
+      why: {
+        text: { code: 'config.warn.envUnset', args: { name: 'SEARCH_TOKEN' } },
+        hint: [{ code: 'config.warn.envUnset.hint', args: { name: 'SEARCH_TOKEN' } }],
+      },
+    };
+    const unknown = {
+      key: 'UI',
+      line: 2,
+      column: 3,
+      msg: 'Hearth does not know this setting',
+      why: { text: { code: 'config.warn.caseKey', args: { known: 'ui' } }, hint: [{ code: 'config.warn.caseKey.hint', args: { known: 'ui' } }] },
+    };
+    await renderWith(fakeStatus({ configWarnings: [unset] as never }));
+    let box = screen.getByTestId('config-warnings');
+    expect(box.textContent).toContain('Worth a look in config.json (1)');
+    expect(box.textContent).toContain('tools.mcpServers.search.headers.Authorization');
+    expect(box.textContent).toContain('line 7, column 9');
+    expect(box.textContent).toContain('SEARCH_TOKEN is not set');
+    expect(box.textContent).toContain('~/.config/environment.d/');
+    expect(box.textContent).not.toContain('Unknown settings');
+    await fireEvent.click(within(box).getByRole('button', { name: 'Hide these until they change' }));
+    expect(screen.queryByTestId('config-warnings')).toBeNull();
+    cleanup();
+    // The same warnings after a restart stay hidden; a new one brings the box back, in Chinese too.
+    await renderWith(fakeStatus({ configWarnings: [unset] as never }));
+    expect(screen.queryByTestId('config-warnings')).toBeNull();
+    cleanup();
+    await renderWith(fakeStatus({ configWarnings: [unset, unknown] as never }));
+    try {
+      setLocale('zh-CN');
+      await tick();
+      box = screen.getByTestId('config-warnings');
+      expect(box.textContent).toContain('config.json 中有 2 处需要留意');
+      expect(box.textContent).toContain('环境变量 SEARCH_TOKEN 未设置');
+      expect(box.textContent).toContain('请写成 "ui"');
+    } finally {
+      setLocale('en');
+    }
   });
 
   it('checks Ollama again when the status is clicked', async () => {

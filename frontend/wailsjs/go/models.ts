@@ -1924,7 +1924,7 @@ export namespace settings {
 	    configFile: string;
 	    configError: string;
 	    configProblems?: config.Problem[];
-	    configWarnings: string[];
+	    configWarnings: config.Problem[];
 	    workspace: string;
 	    workspaceError: string;
 	    dataDir: string;
@@ -1955,7 +1955,7 @@ export namespace settings {
 	        this.configFile = source["configFile"];
 	        this.configError = source["configError"];
 	        this.configProblems = this.convertValues(source["configProblems"], config.Problem);
-	        this.configWarnings = source["configWarnings"];
+	        this.configWarnings = this.convertValues(source["configWarnings"], config.Problem);
 	        this.workspace = source["workspace"];
 	        this.workspaceError = source["workspaceError"];
 	        this.dataDir = source["dataDir"];
