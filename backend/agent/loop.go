@@ -369,6 +369,7 @@ func (l *loop) finish(final string, err error) Result {
 	if !l.shuttingDown() {
 		l.fitNotice()
 	}
+	var failure *event.ErrorData
 	switch {
 	case err == nil:
 	case l.shuttingDown():
@@ -377,7 +378,9 @@ func (l *loop) finish(final string, err error) Result {
 		res.Status = event.StatusCancelled
 	default:
 		res.Status, res.Err = event.StatusError, err
-		l.em.emit(event.Error, errorData(err))
+		fail := errorData(err)
+		failure = &fail
+		l.em.emit(event.Error, fail)
 	}
 	st, id := l.r.opts.Store, l.run.SessionID
 	if res.Status == event.StatusInterrupted {
@@ -388,8 +391,8 @@ func (l *loop) finish(final string, err error) Result {
 		if l.finalMsg != nil {
 			recs = append(recs, session.MessageRecord(l.run.ID, *l.finalMsg))
 		}
-		rec := session.Run{ID: l.run.ID, Status: res.Status, Final: final, Usage: l.usage,
-			DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds()}
+		rec := session.Run{ID: l.run.ID, Status: res.Status, Final: final, Model: l.model, Usage: l.usage,
+			DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), Failure: failure}
 		if res.Err != nil {
 			rec.Error = res.Err.Error()
 		}

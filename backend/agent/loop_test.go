@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -336,7 +337,13 @@ func TestModelNotFound(t *testing.T) {
 	res, evs := h.send("", "hello")
 	e := ofType[event.ErrorData](evs)
 	if res.Status != event.StatusError || len(e) != 1 || e[0].Code != string(llm.KindModelNotFound) || !strings.Contains(e[0].Hint, "pull") {
-		t.Errorf("result %+v, errors %+v", res, e)
+		t.Fatalf("result %+v, errors %+v", res, e)
+	}
+	// The run line keeps the model and the card as it was shown, for the chat opened again.
+	sess, err := h.store.Load(res.SessionID)
+	if err != nil || len(sess.Runs) != 1 || sess.Runs[0].Model != "ollama/nope:1b" || sess.Runs[0].Failure == nil ||
+		!reflect.DeepEqual(*sess.Runs[0].Failure, e[0]) {
+		t.Errorf("stored run %+v (err %v), shown %+v", sess.Runs, err, e[0])
 	}
 	res, evs = h.send("", "/model bad/name")
 	if e := ofType[event.ErrorData](evs); res.Status != event.StatusError || len(e) != 1 || e[0].Code != event.CodeModel {

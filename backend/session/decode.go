@@ -110,6 +110,11 @@ func decodeRun(line []byte, r *runLine) (ok bool) {
 			return false
 		}
 	}
+	if d.lit(`,"model":`) {
+		if r.Model, ok = d.str(); !ok {
+			return false
+		}
+	}
 	if !d.lit(`,"usage":{"promptTokens":`) {
 		return false
 	}

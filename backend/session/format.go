@@ -68,12 +68,18 @@ type Run struct {
 	// Final is the answer the user saw (empty when the run produced none).
 	Final string `json:"final"`
 	// Error is the error message of a run with StatusError.
-	Error string    `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Model is the model the run asked ("ollama/qwen3:4b"), when known.
+	Model string    `json:"model,omitempty"`
 	Usage llm.Usage `json:"usage"`
 	// DurationMs is how long the run took, in milliseconds (as in events).
 	DurationMs int64 `json:"durationMs"`
 	// At is when the run finished; Append fills it in when zero.
 	At time.Time `json:"at"`
+	// Failure is the error event the window showed (its code, wording and hint), so a
+	// chat opened again shows the same card: a missing model with its Download, in
+	// the window's language.
+	Failure *event.ErrorData `json:"failure,omitempty"`
 }
 
 // Entry is one stored message with the time it was written and its run.
@@ -133,8 +139,11 @@ type runLine struct {
 	Status     RunStatus `json:"status"`
 	Final      string    `json:"final"`
 	Error      string    `json:"error,omitempty"`
+	Model      string    `json:"model,omitempty"`
 	Usage      llm.Usage `json:"usage"`
 	DurationMs int64     `json:"durationMs"`
+	// Failure comes last: the fast decoder reads the lines without it (most of them).
+	Failure *event.ErrorData `json:"failure,omitempty"`
 }
 
 type updateLine struct {
@@ -198,7 +207,7 @@ func encodeRecord(buf []byte, r Record, now time.Time) ([]byte, error) {
 		}
 		return encodeLine(buf, runLine{
 			Type: kindRun, At: at, RunID: run.ID, Status: run.Status, Final: run.Final,
-			Error: run.Error, Usage: run.Usage, DurationMs: run.DurationMs,
+			Error: run.Error, Model: run.Model, Usage: run.Usage, DurationMs: run.DurationMs, Failure: run.Failure,
 		})
 	}
 	return buf, errors.New("empty record: build it with MessageRecord or RunRecord")

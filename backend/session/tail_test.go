@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/llm"
 )
 
@@ -293,7 +294,7 @@ func TestDecodeMessageTakesWhatTheStoreWrites(t *testing.T) {
 func FuzzDecodeRun(f *testing.F) {
 	at := time.Date(2026, 11, 22, 4, 0, 2, 0, time.UTC)
 	for _, r := range []Run{
-		{ID: "r1", Status: StatusOK, Final: "Two files.", Usage: llm.Usage{PromptTokens: 812, CompletionTokens: 9}, DurationMs: 5120},
+		{ID: "r1", Status: StatusOK, Final: "Two files.", Model: "ollama/qwen3:4b", Usage: llm.Usage{PromptTokens: 812, CompletionTokens: 9}, DurationMs: 5120},
 		{ID: "r2", Status: StatusError, Error: "Ollama failed: \"x\"", DurationMs: -1},
 	} {
 		line, err := encodeRecord(nil, RunRecord(r), at)
@@ -378,5 +379,34 @@ func TestPlainWord(t *testing.T) {
 				t.Errorf("byte %#x at %d: plainWord %v, want %v", c, pos, got, want)
 			}
 		}
+	}
+}
+
+// A failed run keeps the model it asked and the error card the window showed, so the
+// chat opened again shows the same card; the fast decoder leaves such a line to
+// encoding/json.
+func TestRunKeepsItsModelAndFailure(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{Model: "ollama/qwen3:4b"})
+	fail := &event.ErrorData{Code: "model_not_found", Message: "model qwen3:4b is not installed in Ollama",
+		Hint: "pull it", Text: &event.Line{Code: "error.ollama.modelMissing", Args: map[string]string{"model": "qwen3:4b"}},
+		HintText: []event.Line{{Code: "error.ollama.modelMissing.hint", Args: map[string]string{"model": "qwen3:4b"}}},
+		Detail: "404 Not Found"}
+	mustAppend(t, s, m.ID, MessageRecord("r1", user("Hello")),
+		RunRecord(Run{ID: "r1", Status: StatusError, Error: fail.Message, Model: "ollama/qwen3:4b", Failure: fail}),
+		MessageRecord("r2", user("Again")),
+		RunRecord(Run{ID: "r2", Status: StatusOK, Final: "Hi", Model: "ollama/llama3.2:3b"}))
+	runs := fresh(t, s, m.ID).Runs
+	if len(runs) != 2 || runs[0].Model != "ollama/qwen3:4b" || !reflect.DeepEqual(runs[0].Failure, fail) ||
+		runs[1].Model != "ollama/llama3.2:3b" || runs[1].Failure != nil {
+		t.Fatalf("runs = %+v", runs)
+	}
+	line, err := encodeRecord(nil, RunRecord(runs[0]), runs[0].At)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r runLine
+	if decodeRun(bytes.TrimSuffix(line, []byte{'\n'}), &r) {
+		t.Errorf("the fast decoder took a line with a failure and would drop it: %s", line)
 	}
 }

@@ -4,7 +4,7 @@
 // Hearth and run in order (the fake answers its scripted replies in turn).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, hearthWindow } from './harness.mjs';
 
@@ -48,10 +48,11 @@ async function send(text) {
 }
 const answers = () => page.getByTestId('msg-assistant');
 
-/** The meta_update lines of the only session file: the chat's remembered model. */
+/** The meta_update lines of the newest session file: the chat's remembered model. */
 function sessionModel() {
   const dir = join(app.home, 'data', 'hearth', 'sessions');
-  const file = readdirSync(dir).find((f) => f.endsWith('.jsonl'));
+  const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+  const file = files.sort((a, b) => statSync(join(dir, a)).mtimeMs - statSync(join(dir, b)).mtimeMs).at(-1);
   let model = '';
   for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
     if (!line.trim()) continue;
@@ -62,6 +63,20 @@ function sessionModel() {
 }
 
 describe('the chat window', () => {
+  test('a reply to a missing model offers its Download on the error card, also when the chat is opened again', async () => {
+    await send('What is on today?');
+    const card = page.getByTestId('error-card');
+    await card.getByTestId('download-gemma3:1b').waitFor();
+    assert.doesNotMatch(await card.textContent(), /hearth models pull/);
+    // Opened again after a reload: the same card, Download included, not a bare message.
+    await page.reload();
+    await page.getByRole('list', { name: 'Chats' }).getByText('What is on today?').click();
+    await page.getByTestId('error-card').getByTestId('download-gemma3:1b').waitFor();
+    assert.match(await page.getByTestId('error-card').textContent(), /gemma3:1b is not installed/);
+    await page.keyboard.press('Control+n');
+    await page.getByRole('heading', { name: 'New chat' }).waitFor();
+  });
+
   test('download a missing model from the model picker, with its progress', async () => {
     const picker = page.getByTestId('model-picker');
     await picker.filter({ hasText: 'gemma3:1b' }).waitFor();

@@ -515,6 +515,61 @@ export namespace egress {
 
 export namespace event {
 	
+	export class Line {
+	    code: string;
+	    args?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Line(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.args = source["args"];
+	    }
+	}
+	export class ErrorData {
+	    code: string;
+	    message: string;
+	    hint?: string;
+	    text?: Line;
+	    hintText?: Line[];
+	    detail?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ErrorData(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.message = source["message"];
+	        this.hint = source["hint"];
+	        this.text = this.convertValues(source["text"], Line);
+	        this.hintText = this.convertValues(source["hintText"], Line);
+	        this.detail = source["detail"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class UsageData {
 	    promptTokens: number;
 	    completionTokens: number;
@@ -1486,10 +1541,12 @@ export namespace session {
 	    status: string;
 	    final: string;
 	    error?: string;
+	    model?: string;
 	    usage: llm.Usage;
 	    durationMs: number;
 	    // Go type: time
 	    at: any;
+	    failure?: event.ErrorData;
 	
 	    static createFrom(source: any = {}) {
 	        return new Run(source);
@@ -1501,9 +1558,11 @@ export namespace session {
 	        this.status = source["status"];
 	        this.final = source["final"];
 	        this.error = source["error"];
+	        this.model = source["model"];
 	        this.usage = this.convertValues(source["usage"], llm.Usage);
 	        this.durationMs = source["durationMs"];
 	        this.at = this.convertValues(source["at"], null);
+	        this.failure = this.convertValues(source["failure"], event.ErrorData);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -225,6 +225,33 @@ describe('chat store', () => {
     expect((items[1] as Turn).parts[0]).toMatchObject({ kind: 'error', message: "model 'q' not found" });
     expect((items[1] as Turn).status).toBe('error');
   });
+
+  it('a chat opened again shows the error card it showed live: code, wording, hint and model', () => {
+    const failure = {
+      code: 'model_not_found',
+      message: 'model qwen3:4b is not installed in Ollama',
+      hint: 'model not found',
+      text: { code: 'error.ollama.modelMissing', args: { model: 'qwen3:4b' } },
+      hintText: [{ code: 'error.ollama.modelMissing.hint', args: { model: 'qwen3:4b' } }],
+      detail: '404 Not Found',
+    };
+    const live = newTurn('r1', 'r1');
+    applyEvent(live, ev(1, 'run_started', { model: 'ollama/qwen3:4b' }));
+    applyEvent(live, ev(2, 'error', failure));
+    applyEvent(live, ev(3, 'run_finished', { status: 'error' }));
+    const { items } = itemsFromSession({
+      id: 's',
+      title: '',
+      model: 'ollama/qwen3:4b',
+      messages: [{ role: 'user', content: 'x', runId: 'r1' }],
+      runs: [{ runId: 'r1', status: 'error', error: failure.message, model: 'ollama/qwen3:4b', failure, final: '', usage: {}, durationMs: 3 }],
+      interrupted: [],
+    } as never);
+    const again = items[1] as Turn;
+    expect(again.parts).toEqual(live.parts);
+    expect(again.model).toBe('ollama/qwen3:4b');
+    expect(again.status).toBe('error');
+  });
 });
 
 describe('event order', () => {

@@ -2,7 +2,7 @@
 import type { SessionData } from '../api';
 
 type Entry = SessionData['messages'][number];
-import { newTurn, prettyArgs, type Item, type Turn, type TurnStatus } from './turn';
+import { errorPart, newTurn, prettyArgs, type Item, type Turn, type TurnStatus } from './turn';
 
 
 /** Images arrive from Go as base64 strings ([]byte in JSON). */
@@ -138,7 +138,11 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
     turn.durationMs = (first ? 0 : turn.durationMs) + r.durationMs;
     turn.promptTokens = (first ? 0 : turn.promptTokens) + (r.usage?.promptTokens ?? 0);
     turn.completionTokens = (first ? 0 : turn.completionTokens) + (r.usage?.completionTokens ?? 0);
-    if (r.status === 'error' && r.error) turn.parts.push({ kind: 'error', code: 'error', message: r.error, hint: '' });
+    if (r.model) turn.model = r.model;
+    // The card as it was shown live (its code, wording and hint); a run stored before
+    // runs kept it has its English message only.
+    if (r.status === 'error' && r.failure) turn.parts.push(errorPart(r.failure as unknown as Record<string, unknown>));
+    else if (r.status === 'error' && r.error) turn.parts.push({ kind: 'error', code: 'error', message: r.error, hint: '' });
   }
   const interrupted = (s.interrupted ?? []).length > 0;
   for (const runId of s.interrupted ?? []) {

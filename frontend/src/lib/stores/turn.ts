@@ -137,6 +137,19 @@ const messages = (v: unknown): Message[] =>
     ? v.filter((m) => m && typeof m === 'object' && typeof m.code === 'string').map((m) => ({ code: m.code, args: strings(m.args) }))
     : [];
 
+/** The error card of an error event, or of the same event kept with its run (session.Run.failure). */
+export function errorPart(ev: Record<string, unknown>): Part {
+  return {
+    kind: 'error',
+    code: str(ev.code),
+    message: str(ev.message),
+    hint: str(ev.hint),
+    worded: messages([ev.text])[0],
+    hints: ev.hintText ? messages(ev.hintText) : undefined,
+    detail: str(ev.detail) || undefined,
+  };
+}
+
 /** Applies one event to turn (in place). */
 export function applyEvent(turn: Turn, ev: RunEvent): void {
   if (ev.seq && ev.seq <= turn.seq) return;
@@ -201,15 +214,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       turn.parts.push({ kind: 'notice', level: str(ev.level), message: str(ev.message), code: str(ev.code), args: strings(ev.args) });
       break;
     case 'error':
-      turn.parts.push({
-        kind: 'error',
-        code: str(ev.code),
-        message: str(ev.message),
-        hint: str(ev.hint),
-        worded: messages([ev.text])[0],
-        hints: ev.hintText ? messages(ev.hintText) : undefined,
-        detail: str(ev.detail) || undefined,
-      });
+      turn.parts.push(errorPart(ev));
       break;
     case 'run_finished':
       turn.status = (str(ev.status) || 'ok') as TurnStatus;
