@@ -3,7 +3,7 @@
 // its step across a reload, and Hearth stops the Ollama it started when it quits.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, openBrowser, openPage, repoRoot, startHearth } from './harness.mjs';
@@ -20,11 +20,11 @@ const answers = async (url) => {
   }
 };
 
-let chrome, app, port;
+let chrome, app, port, bin;
 before(async () => {
   chrome = await openBrowser();
   // A fake `ollama` on PATH: `ollama serve` runs the scripted fake on OLLAMA_HOST.
-  const bin = mkdtempSync(join(tmpdir(), 'hearth-ollama-bin-'));
+  bin = mkdtempSync(join(tmpdir(), 'hearth-ollama-bin-'));
   writeFileSync(join(bin, 'ollama'), `#!/bin/sh\n[ "$1" = serve ] || exit 2\nexec '${fakeOllamaBin}' -addr "$OLLAMA_HOST"\n`);
   chmodSync(join(bin, 'ollama'), 0o755);
   port = await freePort();
@@ -33,6 +33,7 @@ before(async () => {
 after(async () => {
   await app?.stop();
   await chrome?.close();
+  if (bin) rmSync(bin, { recursive: true, force: true });
 });
 
 describe('the first run', () => {

@@ -70,15 +70,21 @@ export async function startFakeOllama(port, script) {
   port ??= await freePort();
   const log = [];
   const args = ['-addr', `127.0.0.1:${port}`];
+  let dir;
   if (script) {
-    const file = join(mkdtempSync(join(tmpdir(), 'hearth-fake-')), 'script.json');
+    dir = mkdtempSync(join(tmpdir(), 'hearth-fake-'));
+    const file = join(dir, 'script.json');
     writeFileSync(file, JSON.stringify(script));
     args.push('-script', file);
   }
   const child = spawnLogged(fakeOllamaBin, args, {}, log);
   const host = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${host}/api/version`)).ok, `fake Ollama on ${host}\n${log.join('')}`);
-  return { host, port, stop: () => killGroup(child) };
+  const stop = async () => {
+    await killGroup(child);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+  return { host, port, stop };
 }
 
 /**

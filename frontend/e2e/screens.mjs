@@ -4,7 +4,7 @@
 // skills into build/screens/; then a call waiting for approval, the Activity view,
 // Settings › Approvals, and Quick ask's box with a call waiting in it.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
@@ -90,7 +90,8 @@ const memoryFiles = {
   'skills/garden/SKILL.md': '---\nname: garden\ndescription: Plan planting by season\n---\n',
 };
 // A real stdio MCP server for the MCP servers view.
-const fakemcp = join(mkdtempSync(join(tmpdir(), 'hearth-fakemcp-')), 'fakemcp');
+const fakemcpDir = mkdtempSync(join(tmpdir(), 'hearth-fakemcp-'));
+const fakemcp = join(fakemcpDir, 'fakemcp');
 execFileSync('go', ['build', '-o', fakemcp, './backend/internal/fakemcp'], { cwd: repoRoot, stdio: 'inherit' });
 
 const ollama = await startFakeOllama(undefined, script);
@@ -463,4 +464,5 @@ try {
   await chrome.close();
   await app.stop();
   await ollama.stop();
+  rmSync(fakemcpDir, { recursive: true, force: true });
 }

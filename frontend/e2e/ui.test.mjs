@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyLines } from './bench-history.mjs';
@@ -152,6 +152,7 @@ describe('sessions', () => {
     const md = readFileSync(target, 'utf8');
     assert.match(md, /Show me a Go example/);
     assert.match(md, /fmt\.Println/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
