@@ -25,9 +25,10 @@ type App struct {
 	winPath string
 	win     winstate.State
 	winErr  error
-	relay   *event.Relay // runs on "run:<id>", pulls on "pull:<id>", held until the window attaches
-	quick   compact      // the window's Quick ask mode (app_quickask.go)
-	shown   atomic.Bool  // the window is on screen (not hidden to the tray)
+	relay   *event.Relay     // runs on "run:<id>", pulls on "pull:<id>", held until the window attaches
+	quick   compact          // the window's Quick ask mode (app_quickask.go)
+	nav     event.PendingNav // a chat to open or start, for a page not loaded yet (app_nav.go)
+	shown   atomic.Bool      // the window is on screen (not hidden to the tray)
 }
 
 // NewApp wraps the services for binding. winErr is a window-state load problem to log

@@ -94,7 +94,7 @@ func (b *desktopBackground) start(ctx context.Context) {
 	b.notifier = n
 	b.tray = tray.New(icon, b.locale(), tray.Actions{
 		Open:     b.show,
-		NewChat:  func() { b.show(); runtime.EventsEmit(b.ctx, eventNewSession) },
+		NewChat:  func() { b.show(); b.app.navigate(event.Nav{Kind: event.NavNewChat}) },
 		QuickAsk: b.app.openQuickAsk,
 		OpenChat: b.openSession,
 		Stop: func(w activity.Work) {
@@ -262,13 +262,15 @@ func (b *desktopBackground) show() {
 	b.app.showWindow()
 }
 
-// openSession is a click on a notification: show the window on that chat.
+// openSession is a click on a notification or a recent chat in the tray: show the window
+// on that chat. The chat is asked for before the log line and the window, so that whoever
+// sees either (a page loading, a test) finds it kept.
 func (b *desktopBackground) openSession(sessionID string) {
+	if sessionID != "" {
+		b.app.navigate(event.Nav{Kind: event.NavOpenChat, SessionID: sessionID})
+	}
 	slog.Info("notification clicked: opening its chat", "session", sessionID)
 	b.show()
-	if sessionID != "" {
-		runtime.EventsEmit(b.ctx, eventOpenSession, sessionID)
-	}
 }
 
 func (b *desktopBackground) quit() {

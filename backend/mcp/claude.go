@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -20,10 +21,12 @@ func ParseClaudeDesktop(block string) (map[string]config.MCPServer, error) {
 	if text == "" {
 		return nil, errors.New("nothing to import (hint: paste the \"mcpServers\" block of a Claude Desktop config)")
 	}
-	raw, err := decodeObject(text)
+	src := text
+	raw, err := decodeObject(src)
 	if err != nil && !strings.HasPrefix(text, "{") {
 		// A fragment such as `"fs": {…}` or `"mcpServers": {…},`.
-		raw, err = decodeObject("{" + strings.TrimSuffix(text, ",") + "}")
+		src = "{" + strings.TrimSuffix(text, ",") + "}"
+		raw, err = decodeObject(src)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %v (hint: paste the whole \"mcpServers\": {…} block)", err)
@@ -31,23 +34,43 @@ func ParseClaudeDesktop(block string) (map[string]config.MCPServer, error) {
 	// Hearth's own shape nests the block under "tools".
 	if inner, ok := raw["tools"]; ok {
 		var m map[string]json.RawMessage
-		if json.Unmarshal(inner, &m) == nil && m["mcpServers"] != nil {
-			raw = m
+		if json.Unmarshal(inner, &m) == nil {
+			if err := misspelled("tools", slices.Collect(maps.Keys(m)), wrapperKeys); err != nil {
+				return nil, err
+			}
+			if m["mcpServers"] != nil {
+				src, raw = string(inner), m
+			}
 		}
+	}
+	if err := misspelled("", slices.Collect(maps.Keys(raw)), wrapperKeys); err != nil {
+		return nil, err
 	}
 	if inner, ok := raw["mcpServers"]; ok {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(inner, &m); err != nil {
 			return nil, fmt.Errorf("\"mcpServers\" is not an object: %v", err)
 		}
-		raw = m
+		src, raw = string(inner), m
 	}
 	if len(raw) == 0 {
 		return nil, errors.New("no servers found (hint: paste the \"mcpServers\" block of a Claude Desktop config)")
 	}
+	// Two servers of one name: the JSON decoder keeps the last without a word.
+	if names, ok := objectKeys(json.RawMessage(src)); ok {
+		if err := misspelled("", names, nil); err != nil {
+			return nil, err
+		}
+	}
 	out := map[string]config.MCPServer{}
 	var problems []string
 	for _, name := range slices.Sorted(maps.Keys(raw)) {
+		if keys, ok := objectKeys(raw[name]); ok {
+			if err := misspelled(name, keys, serverKeys); err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+		}
 		var c config.MCPServer
 		if err := json.Unmarshal(raw[name], &c); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
@@ -92,4 +115,73 @@ func decodeObject(s string) (map[string]json.RawMessage, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// serverKeys are the keys of a server entry as Hearth spells them (config.MCPServer's
+// JSON names). The other apps' entries use the same spellings for what they share
+// (command, args, env, url, type, headers); their own keys (cwd, envFile, disabled …)
+// are no spelling of these and are left out of the import as before.
+var serverKeys = jsonNames(reflect.TypeFor[config.MCPServer]())
+
+// wrapperKeys hold the servers: Claude Desktop's block, also under "tools" in Hearth's
+// own config.json.
+var wrapperKeys = []string{"mcpServers"}
+
+func jsonNames(t reflect.Type) []string {
+	var names []string
+	for f := range t.Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// misspelled refuses a key of the object named where that differs from a known key only
+// in case ("Command"), and a key given twice. encoding/json would match "Command" to
+// "command" and let the last of two such keys win without a word, while Claude Desktop,
+// VS Code and Hearth's config.json loader read keys exactly: the server imported would
+// not be the one the pasted block means anywhere else. The import stops at the first such
+// key, before anything is saved.
+func misspelled(where string, keys, known []string) error {
+	at := ""
+	if where != "" {
+		at = where + ": "
+	}
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if seen[k] {
+			return fmt.Errorf("%s%q is given twice (hint: keep one of the two in the pasted block and import again; nothing was imported)", at, k)
+		}
+		seen[k] = true
+		for _, want := range known {
+			if k != want && strings.EqualFold(k, want) {
+				return fmt.Errorf("%skey %q should be spelled %q: keys are case-sensitive (hint: rename %q to %q in the pasted block and import again; nothing was imported)",
+					at, k, want, k, want)
+			}
+		}
+	}
+	return nil
+}
+
+// objectKeys lists the keys of a JSON object in order, duplicates included; ok is false
+// when raw is not an object (json.Unmarshal then says why).
+func objectKeys(raw json.RawMessage) (keys []string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		k, _ := tok.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, false
+		}
+	}
+	return keys, true
 }

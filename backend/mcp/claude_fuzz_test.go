@@ -16,6 +16,8 @@ func FuzzParseClaudeDesktop(f *testing.F) {
 		`{"tools":{"mcpServers":{"web":{"url":"https://example.com/mcp","headers":{"Authorization":"Bearer x"}}}}}`,
 		`{"a":{"url":"ftp://x"}}`, `{"mcpServers": []}`, `"x": {"type": "sse", "url": "http://h/sse"}`,
 		`{"a":{"command":"x","toolTimeout":-1}}`, `{`, `"a": {"command": "x"}, "b": {"url": "http://h"}`,
+		`{"a":{"command":"x","Command":"y"}}`, `{"a":{"command":"x","command":"y"}}`, `{"MCPServers":{"a":{"command":"x"}}}`,
+		`{"a":{"type":"stdio","command":"x","cwd":"/tmp","envFile":".env","env":{"Path":"1","PATH":"2"}}}`,
 	} {
 		f.Add(s)
 	}

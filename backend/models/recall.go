@@ -39,9 +39,12 @@ func (s *Service) CheckRecall(ctx context.Context, ollamaUp bool) (mode string, 
 	if !ollamaUp {
 		return RecallKeyword, i18n.M("recall.ollamaDown")
 	}
+	// A failed check says where Ollama was asked, how to install the model and how to
+	// do without it.
+	host := cfg.OllamaHost(s.settings.Getenv)
 	o, err := s.ollama()
 	if err != nil {
-		return RecallKeyword, i18n.M("recall.checkFailed", "model", name, "error", err.Error())
+		return RecallKeyword, i18n.M("recall.checkFailed", "model", name, "error", err.Error(), "host", host)
 	}
 	ctx, cancel := context.WithTimeout(ctx, OllamaCheckTimeout)
 	defer cancel()
@@ -50,7 +53,7 @@ func (s *Service) CheckRecall(ctx context.Context, ollamaUp bool) (mode string, 
 		if le, ok := llm.AsError(err); ok && le.Kind == llm.KindModelNotFound {
 			return RecallKeyword, i18n.M("recall.notInstalled", "model", model)
 		}
-		return RecallKeyword, i18n.M("recall.checkFailed", "model", model, "error", err.Error())
+		return RecallKeyword, i18n.M("recall.checkFailed", "model", model, "error", err.Error(), "host", host)
 	}
 	if len(d.Capabilities) > 0 && !slices.Contains(d.Capabilities, llm.CapEmbedding) {
 		return RecallKeyword, i18n.M("recall.notEmbedding", "model", name, "suggested", config.DefaultEmbeddingModel)

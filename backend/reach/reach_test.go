@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,5 +79,32 @@ func TestStartConnectsAndCloseEnds(t *testing.T) {
 	}
 	if list := r.ListMCPServers(); len(list) != 1 || list[0].Connected {
 		t.Errorf("after Close: %+v", list)
+	}
+}
+
+// An import refused for a misspelled key saves nothing: the server it would have
+// replaced keeps its entry and the block's other servers are not added.
+func TestImportRefusedKeepsServers(t *testing.T) {
+	s := openSettings(t)
+	if err := s.Update(func(c *config.Config) error {
+		c.Tools.MCPServers["fs"] = config.MCPServer{Command: "npx", Args: []string{"-y", "srv"}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r := New(s)
+	names, err := r.ImportClaudeDesktop(`{"mcpServers": {"fs": {"command": "npx", "Command": "rm"}, "git": {"command": "uvx"}}}`)
+	if err == nil || !strings.Contains(err.Error(), `"Command" should be spelled "command"`) {
+		t.Fatalf("import: %v %v", names, err)
+	}
+	got := s.Config().Tools.MCPServers
+	if len(got) != 1 || got["fs"].Command != "npx" || len(got["fs"].Args) != 2 {
+		t.Errorf("after the refused import: %+v", got)
+	}
+	if names, err := r.ImportClaudeDesktop(`{"mcpServers": {"git": {"command": "uvx"}}}`); err != nil || len(names) != 1 {
+		t.Fatalf("good import: %v %v", names, err)
+	}
+	if got := s.Config().Tools.MCPServers; len(got) != 2 || got["fs"].Command != "npx" || got["git"].Command != "uvx" {
+		t.Errorf("after the good import: %+v", got)
 	}
 }

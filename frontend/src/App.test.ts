@@ -167,4 +167,18 @@ describe('App shell', () => {
     });
     expect(screen.getByText('Status unavailable: bindings missing')).toBeTruthy();
   });
+
+  it('opens on the chat a notification clicked before the page loaded asked for', async () => {
+    localStorage.setItem('hearth.firstRunDone', '1');
+    const fake = fakeApi();
+    fake.mocks.takeNavigation.mockResolvedValueOnce({ kind: 'openChat', sessionId: 'cron:a1' } as never);
+    fake.mocks.listSessions.mockResolvedValue([
+      { id: 'cron:a1', title: 'Stretch reminder' },
+      { id: 's2', title: 'Garden plans' },
+    ] as never);
+    render(App, { props: { store: createStatusStore(vi.fn(async () => fakeStatus())), api: fake.api } });
+    expect(await screen.findByRole('heading', { name: 'Stretch reminder' })).toBeTruthy();
+    expect(fake.mocks.loadSession).toHaveBeenCalledWith('cron:a1');
+    expect(fake.mocks.takeNavigation).toHaveBeenCalledTimes(1);
+  });
 });

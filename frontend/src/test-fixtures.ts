@@ -223,6 +223,7 @@ function fakeReminderApi(listeners: BackgroundListeners) {
     onBackground: on(listeners.background),
     onOpenSession: on(listeners.open),
     onNewSession: on(listeners.newChat),
+    takeNavigation: vi.fn(async () => ({ kind: '' }) as import('../wailsjs/go/models').event.Nav),
     onQuickAsk: on(listeners.quickAsk),
     quickAskDone: vi.fn(async () => {}),
     quickAskOpen: vi.fn(async () => false),

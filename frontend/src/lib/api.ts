@@ -192,6 +192,8 @@ export const api = {
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),
   onNewSession: (fn: () => void) => EventsOn('session:new', fn),
+  /** The chat to open or start that a notification or the tray asked for, once (app_nav.go). */
+  takeNavigation: (): Promise<event.Nav> => App.TakeNavigation(),
   // The tray's Quick ask (app_quickask.go): the window becomes a small box (true) and back (false).
   onQuickAsk: (fn: (open: boolean) => void): (() => void) => {
     const offs = [EventsOn('quickask:open', () => fn(true)), EventsOn('quickask:close', () => fn(false))];

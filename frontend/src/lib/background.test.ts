@@ -77,4 +77,36 @@ describe('background events in the window', () => {
     emitOpenSession('cron:b2');
     expect(app.chat.sessionId).toBe('');
   });
+
+  it('makes the move a click before the page listened asked for, once it listens', async () => {
+    const f = fakeApi();
+    f.mocks.takeNavigation.mockResolvedValueOnce({ kind: 'openChat', sessionId: 'cron:a1' } as never);
+    const app = createApp(f.api, createStatusStore(f.api.status));
+    app.go('reminders');
+    const off = listenBackground(app);
+    await vi.waitFor(() => expect(f.mocks.loadSession).toHaveBeenCalledWith('cron:a1'));
+    expect(app.view).toBe('chat');
+    expect(app.chat.sessionId).toBe('cron:a1');
+    expect(f.mocks.takeNavigation).toHaveBeenCalledTimes(1);
+    off();
+
+    const g = fakeApi();
+    g.mocks.takeNavigation.mockResolvedValueOnce({ kind: 'newChat' } as never);
+    const other = createApp(g.api, createStatusStore(g.api.status));
+    other.go('settings');
+    listenBackground(other);
+    await vi.waitFor(() => expect(other.view).toBe('chat'));
+    expect(other.chat.sessionId).toBe('');
+  });
+
+  it('takes nothing more than it was asked, and forgets a move it followed from its event', async () => {
+    const { app, mocks, emitOpenSession, emitNewSession } = setup();
+    await vi.waitFor(() => expect(mocks.takeNavigation).toHaveBeenCalledTimes(1));
+    expect(app.view).toBe('chat');
+    expect(mocks.loadSession).not.toHaveBeenCalled();
+    emitOpenSession('cron:b2');
+    expect(mocks.takeNavigation).toHaveBeenCalledTimes(2);
+    emitNewSession();
+    expect(mocks.takeNavigation).toHaveBeenCalledTimes(3);
+  });
 });

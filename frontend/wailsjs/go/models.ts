@@ -570,6 +570,20 @@ export namespace event {
 		}
 	}
 	
+	export class Nav {
+	    kind: string;
+	    sessionId?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Nav(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.sessionId = source["sessionId"];
+	    }
+	}
 	export class UsageData {
 	    promptTokens: number;
 	    completionTokens: number;

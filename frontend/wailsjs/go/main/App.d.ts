@@ -166,6 +166,8 @@ export function Status():Promise<settings.Status>;
 
 export function StopRun(arg1:string):Promise<boolean>;
 
+export function TakeNavigation():Promise<event.Nav>;
+
 export function TestMCPDraft(arg1:string,arg2:config.MCPServer):Promise<reach.MCPTestView>;
 
 export function TestMCPServer(arg1:string):Promise<reach.MCPTestView>;

@@ -294,6 +294,10 @@ export function StopRun(arg1) {
   return window['go']['main']['App']['StopRun'](arg1);
 }
 
+export function TakeNavigation() {
+  return window['go']['main']['App']['TakeNavigation']();
+}
+
 export function TestMCPDraft(arg1, arg2) {
   return window['go']['main']['App']['TestMCPDraft'](arg1, arg2);
 }
