@@ -391,7 +391,7 @@ func TestRunKeepsItsModelAndFailure(t *testing.T) {
 	fail := &event.ErrorData{Code: "model_not_found", Message: "model qwen3:4b is not installed in Ollama",
 		Hint: "pull it", Text: &event.Line{Code: "error.ollama.modelMissing", Args: map[string]string{"model": "qwen3:4b"}},
 		HintText: []event.Line{{Code: "error.ollama.modelMissing.hint", Args: map[string]string{"model": "qwen3:4b"}}},
-		Detail: "404 Not Found"}
+		Detail:   "404 Not Found"}
 	mustAppend(t, s, m.ID, MessageRecord("r1", user("Hello")),
 		RunRecord(Run{ID: "r1", Status: StatusError, Error: fail.Message, Model: "ollama/qwen3:4b", Failure: fail}),
 		MessageRecord("r2", user("Again")),
