@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"hearth/backend/i18n"
@@ -79,12 +80,25 @@ func (a *App) SetReviewSettings(rs memory.ReviewSettings) error {
 
 // userError is how a binding's error reaches the window: an error that says what went
 // wrong as a catalog message (memory.Error) becomes {message, code, args}, which the
-// window words in the UI language (errText); any other stays its English text.
+// window words in the UI language (errText); one that also lists its problems with their
+// hints (mcp.Error: every server a pasted block got wrong) adds them as problems:
+// [{text, hint}]. It goes as JSON text: Wails' runtime rejects a call with
+// new Error(value), which would turn an object into "[object Object]". Any other error
+// stays its English text.
 func userError(err error) any {
 	var c interface{ UserMessage() i18n.Message }
-	if errors.As(err, &c) {
-		m := c.UserMessage()
-		return map[string]any{"message": err.Error(), "code": m.Code, "args": m.Args}
+	if !errors.As(err, &c) {
+		return err.Error()
 	}
-	return err.Error()
+	m := c.UserMessage()
+	out := map[string]any{"message": err.Error(), "code": m.Code, "args": m.Args}
+	var ps interface{ UserProblems() []i18n.Problem }
+	if errors.As(err, &ps) {
+		out["problems"] = ps.UserProblems()
+	}
+	text, jerr := json.Marshal(out)
+	if jerr != nil {
+		return err.Error()
+	}
+	return string(text)
 }

@@ -3,14 +3,15 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 )
 
 // ParseClaudeDesktop reads MCP servers pasted from a Claude Desktop (or
@@ -19,7 +20,7 @@ import (
 func ParseClaudeDesktop(block string) (map[string]config.MCPServer, error) {
 	text := strings.TrimSpace(block)
 	if text == "" {
-		return nil, errors.New("nothing to import (hint: paste the \"mcpServers\" block of a Claude Desktop config)")
+		return nil, problem(i18n.P("mcp.import.empty"))
 	}
 	src := text
 	raw, err := decodeObject(src)
@@ -29,7 +30,7 @@ func ParseClaudeDesktop(block string) (map[string]config.MCPServer, error) {
 		raw, err = decodeObject(src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("not valid JSON: %v (hint: paste the whole \"mcpServers\": {…} block)", err)
+		return nil, problem(i18n.P("mcp.import.notJSON", "error", err.Error()))
 	}
 	// Hearth's own shape nests the block under "tools".
 	if inner, ok := raw["tools"]; ok {
@@ -49,12 +50,12 @@ func ParseClaudeDesktop(block string) (map[string]config.MCPServer, error) {
 	if inner, ok := raw["mcpServers"]; ok {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(inner, &m); err != nil {
-			return nil, fmt.Errorf("\"mcpServers\" is not an object: %v", err)
+			return nil, problem(i18n.M("mcp.import.notObject", "error", err.Error()).WithHint())
 		}
 		src, raw = string(inner), m
 	}
 	if len(raw) == 0 {
-		return nil, errors.New("no servers found (hint: paste the \"mcpServers\" block of a Claude Desktop config)")
+		return nil, problem(i18n.P("mcp.import.noServers"))
 	}
 	// Two servers of one name: the JSON decoder keeps the last without a word.
 	if names, ok := objectKeys(json.RawMessage(src)); ok {
@@ -63,49 +64,62 @@ func ParseClaudeDesktop(block string) (map[string]config.MCPServer, error) {
 		}
 	}
 	out := map[string]config.MCPServer{}
-	var problems []string
+	var problems []i18n.Problem
 	for _, name := range slices.Sorted(maps.Keys(raw)) {
 		if keys, ok := objectKeys(raw[name]); ok {
 			if err := misspelled(name, keys, serverKeys); err != nil {
-				problems = append(problems, err.Error())
+				problems = append(problems, err.Problems...)
 				continue
 			}
 		}
 		var c config.MCPServer
 		if err := json.Unmarshal(raw[name], &c); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
+			problems = append(problems, i18n.M("mcp.server.unreadable", "name", name, "error", err.Error()).WithHint())
 			continue
 		}
-		if err := CheckServer(name, c); err != nil {
-			problems = append(problems, err.Error())
+		if err := check(name, c); err != nil {
+			problems = append(problems, err.Problems...)
 			continue
 		}
 		out[name] = c
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("cannot import: %s", strings.Join(problems, "; "))
+		return nil, fmt.Errorf("cannot import: %w", &Error{Problems: problems})
 	}
 	return out, nil
 }
 
-// CheckServer validates one entry the way the config does.
+// CheckServer validates one entry the way the config does; its error is an *Error.
 func CheckServer(name string, c config.MCPServer) error {
+	if err := check(name, c); err != nil {
+		return err
+	}
+	return nil
+}
+
+func check(name string, c config.MCPServer) *Error {
+	var p i18n.Message
 	switch {
 	case strings.TrimSpace(name) == "":
-		return errors.New("a server needs a name")
+		p = i18n.M("mcp.server.noName")
 	case c.Command == "" && c.URL == "":
-		return fmt.Errorf("%s: give \"command\" (a local program) or \"url\" (a remote server)", name)
+		p = i18n.M("mcp.server.noTarget", "name", name)
 	case c.URL != "" && !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://"):
-		return fmt.Errorf("%s: url %q is not http(s)", name, c.URL)
+		p = i18n.M("mcp.server.badURL", "name", name, "url", strconv.Quote(c.URL))
 	case c.ToolTimeout < 0:
-		return fmt.Errorf("%s: toolTimeout must not be negative", name)
+		p = i18n.M("mcp.server.negativeTimeout", "name", name)
 	}
 	switch strings.ToLower(c.Type) {
 	case "", "stdio", "sse", "http", "streamablehttp":
 	default:
-		return fmt.Errorf("%s: type %q is not stdio, sse, http or streamableHttp", name, c.Type)
+		if p.Code == "" {
+			p = i18n.M("mcp.server.badType", "name", name, "type", strconv.Quote(c.Type))
+		}
 	}
-	return nil
+	if p.Code == "" {
+		return nil
+	}
+	return problem(p.WithHint())
 }
 
 func decodeObject(s string) (map[string]json.RawMessage, error) {
@@ -143,21 +157,23 @@ func jsonNames(t reflect.Type) []string {
 // VS Code and Hearth's config.json loader read keys exactly: the server imported would
 // not be the one the pasted block means anywhere else. The import stops at the first such
 // key, before anything is saved.
-func misspelled(where string, keys, known []string) error {
-	at := ""
-	if where != "" {
-		at = where + ": "
-	}
+func misspelled(where string, keys, known []string) *Error {
 	seen := map[string]bool{}
 	for _, k := range keys {
+		key := strconv.Quote(k)
 		if seen[k] {
-			return fmt.Errorf("%s%q is given twice (hint: keep one of the two in the pasted block and import again; nothing was imported)", at, k)
+			if where == "" {
+				return problem(i18n.P("mcp.key.twice", "key", key))
+			}
+			return problem(i18n.P("mcp.key.twiceIn", "where", where, "key", key))
 		}
 		seen[k] = true
 		for _, want := range known {
 			if k != want && strings.EqualFold(k, want) {
-				return fmt.Errorf("%skey %q should be spelled %q: keys are case-sensitive (hint: rename %q to %q in the pasted block and import again; nothing was imported)",
-					at, k, want, k, want)
+				if where == "" {
+					return problem(i18n.P("mcp.key.case", "key", key, "want", strconv.Quote(want)))
+				}
+				return problem(i18n.P("mcp.key.caseIn", "where", where, "key", key, "want", strconv.Quote(want)))
 			}
 		}
 	}

@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
+
+	"hearth/backend/i18n"
 )
 
 // FuzzParseClaudeDesktop gives the MCP config import (a Claude Desktop config, its
@@ -24,6 +27,16 @@ func FuzzParseClaudeDesktop(f *testing.F) {
 	f.Fuzz(func(t *testing.T, block string) {
 		got, err := ParseClaudeDesktop(block)
 		if err != nil {
+			// Every refusal is worded by the catalog, so the window can say it.
+			var e *Error
+			if !errors.As(err, &e) || len(e.Problems) == 0 {
+				t.Fatalf("%q: refused without a code: %v", block, err)
+			}
+			for _, p := range e.Problems {
+				if !i18n.Has(p.Text.Code) {
+					t.Fatalf("%q: code %q is not in the catalog", block, p.Text.Code)
+				}
+			}
 			return
 		}
 		if len(got) == 0 {

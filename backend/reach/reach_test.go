@@ -2,6 +2,7 @@ package reach
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"hearth/backend/config"
+	"hearth/backend/i18n"
 	"hearth/backend/settings"
 	"hearth/backend/tools"
 )
@@ -106,5 +108,29 @@ func TestImportRefusedKeepsServers(t *testing.T) {
 	}
 	if got := s.Config().Tools.MCPServers; len(got) != 2 || got["fs"].Command != "npx" || got["git"].Command != "uvx" {
 		t.Errorf("after the good import: %+v", got)
+	}
+}
+
+// The editor's Save and Test and the import are refused with the catalog's codes, so the
+// window says why in its language; the English keeps its context for the log.
+func TestMCPRefusalsCarryCodes(t *testing.T) {
+	r := New(openSettings(t))
+	type coded interface{ UserMessage() i18n.Message }
+	var c coded
+	err := r.SaveMCPServer("fs", config.MCPServer{URL: "ftp://h"})
+	if err == nil || err.Error() != `save MCP server: fs: url "ftp://h" is not http(s)` || !errors.As(err, &c) ||
+		c.UserMessage().Code != "mcp.server.badURL" || c.UserMessage().Args["name"] != "fs" {
+		t.Errorf("save: %v", err)
+	}
+	_, err = r.TestMCPDraft(context.Background(), "fs", config.MCPServer{})
+	if err == nil || !strings.HasPrefix(err.Error(), "test MCP server: fs: give") || !errors.As(err, &c) || c.UserMessage().Code != "mcp.server.noTarget" {
+		t.Errorf("test draft: %v", err)
+	}
+	_, err = r.ImportClaudeDesktop(`{"mcpServers": {"fs": {"command": "npx", "command": "rm"}}}`)
+	if err == nil || !errors.As(err, &c) || c.UserMessage().Code != "mcp.key.twiceIn" {
+		t.Errorf("import: %v", err)
+	}
+	if got := r.settings.Config().Tools.MCPServers; len(got) != 0 {
+		t.Errorf("saved after refusals: %+v", got)
 	}
 }

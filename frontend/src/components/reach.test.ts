@@ -6,6 +6,7 @@ import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeApi, fakeStatus } from '../test-fixtures';
 import type { Api, McpServer, Skill } from '../lib/api';
+import { setLocale } from '../lib/i18n.svelte';
 
 function appWith(over: Partial<Api>) {
   const fake = fakeApi(over);
@@ -118,5 +119,70 @@ describe('SkillsView', () => {
     expect(app.memory.current).toBe('skills/memory/SKILL.md');
     await fireEvent.click(within(video).getByRole('button', { name: 'Open in editor' }));
     await vi.waitFor(() => expect(app.memory.current).toBe('skills/video/SKILL.md'));
+  });
+});
+
+describe('McpView in zh-CN', () => {
+  // What userError (app_memory.go) sends for `{"fs": {"Command": "npx"}, "web": {"url": "ftp://h"}}`.
+  const refused = {
+    message:
+      'cannot import: fs: key "Command" should be spelled "command": keys are case-sensitive (hint: rename "Command" to "command" in the pasted block and import again; nothing was imported); web: url "ftp://h" is not http(s)',
+    code: 'mcp.key.caseIn',
+    args: { where: 'fs', key: '"Command"', want: '"command"' },
+    problems: [
+      {
+        text: { code: 'mcp.key.caseIn', args: { where: 'fs', key: '"Command"', want: '"command"' } },
+        hint: [{ code: 'mcp.key.caseIn.hint', args: { where: 'fs', key: '"Command"', want: '"command"' } }],
+      },
+      { text: { code: 'mcp.server.badURL', args: { name: 'web', url: '"ftp://h"' } } },
+    ],
+  };
+
+  it('says why an import was refused in Chinese, each server on its own line', async () => {
+    setLocale('zh-CN');
+    try {
+      // As Wails' runtime rejects it: new Error(the JSON text userError sends).
+      const importClaudeDesktop = vi.fn(async () => Promise.reject(new Error(JSON.stringify(refused))));
+      const app = appWith({ listMcpServers: vi.fn(async () => servers), importClaudeDesktop } as Partial<Api>);
+      render(McpView, { props: { app } });
+      await screen.findByTestId('mcp-notes');
+      const box = screen.getByRole('form', { name: '从 Claude Desktop 导入' });
+      await fireEvent.input(within(box).getByRole('textbox'), { target: { value: '{"fs": {"Command": "npx"}, "web": {"url": "ftp://h"}}' } });
+      await fireEvent.click(within(box).getByRole('button', { name: '导入' }));
+      const error = await within(box).findByTestId('import-error');
+      expect(error.textContent).toBe(
+        'fs：键 "Command" 应写作 "command"：键名区分大小写（在粘贴的内容中把 "Command" 改为 "command"，再重新导入；本次没有导入任何服务器）\n' +
+          'web：地址 "ftp://h" 不是 http(s) 地址',
+      );
+      expect(importClaudeDesktop).toHaveBeenCalledWith('{"fs": {"Command": "npx"}, "web": {"url": "ftp://h"}}');
+    } finally {
+      setLocale('en');
+    }
+  });
+
+  it('words a refused save from its code, and keeps the English for a code it does not know', async () => {
+    setLocale('zh-CN');
+    try {
+      const saveMcpServer = vi
+        .fn()
+        .mockRejectedValueOnce({
+          message: 'save MCP server: files: toolTimeout must not be negative',
+          code: 'mcp.server.negativeTimeout',
+          args: { name: 'files' },
+          problems: [{ text: { code: 'mcp.server.negativeTimeout', args: { name: 'files' } } }],
+        })
+        .mockRejectedValueOnce({ message: 'from a newer backend', code: 'mcp.unknown', problems: [{ text: { code: 'mcp.unknown' } }] });
+      const app = appWith({ listMcpServers: vi.fn(async () => servers), saveMcpServer } as Partial<Api>);
+      render(McpView, { props: { app } });
+      await screen.findByTestId('mcp-notes');
+      await fireEvent.click(within(screen.getByTestId('mcp-notes')).getByRole('button', { name: '编辑' }));
+      const form = screen.getByRole('form', { name: '编辑 notes' });
+      await fireEvent.click(within(form).getByRole('button', { name: '保存' }));
+      expect((await within(form).findByRole('alert')).textContent).toBe('files：toolTimeout 不能是负数');
+      await fireEvent.click(within(form).getByRole('button', { name: '保存' }));
+      await vi.waitFor(() => expect(within(form).getByRole('alert').textContent).toBe('from a newer backend'));
+    } finally {
+      setLocale('en');
+    }
   });
 });

@@ -2,7 +2,7 @@
 // stores import from here, so tests can replace this module with a fake.
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import { tm } from './i18n.svelte';
+import { tm, type Message } from './i18n.svelte';
 import type { approval, audit, chat, config, dream, event, fitness, memory, memrepo, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
@@ -216,14 +216,57 @@ export const api = {
 
 export type Api = typeof api;
 
-/** Error text from a rejected binding call (Wails rejects with a string). */
+/** A problem a binding's error lists: what went wrong and what to do about it. */
+interface Problem {
+  text: Message;
+  hint?: Message[];
+}
+
+/** What userError (app_memory.go) sends for an error worded by the catalog. */
+interface CodedError {
+  message: string;
+  code?: string;
+  args?: Record<string, string>;
+  problems?: Problem[];
+}
+
+// userError sends a coded error as JSON text, since Wails' runtime rejects a call with
+// new Error(value); a fake api rejects with the object itself.
+function coded(err: unknown): CodedError | null {
+  const text = err instanceof Error ? err.message : err;
+  if (typeof text === 'string') {
+    if (!text.startsWith('{"')) return null;
+    try {
+      const e = JSON.parse(text);
+      return e && typeof e.message === 'string' && typeof e.code === 'string' ? e : null;
+    } catch {
+      return null;
+    }
+  }
+  return text && typeof text === 'object' && 'message' in text ? (text as CodedError) : null;
+}
+
+/** Error text from a rejected binding call, in the UI language when it carries a code. */
 export function errText(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  // An error that says what went wrong as a catalog code ({message, code, args}, see
-  // userError in app_memory.go) is worded in the UI language.
-  if (err && typeof err === 'object' && 'message' in err) {
-    const e = err as { message: string; code?: string; args?: Record<string, string> };
+  // An error that says what went wrong as a catalog code is worded in the UI language;
+  // one that lists its problems (every server of a pasted MCP block that is wrong) says
+  // each on its own line with its hint.
+  const e = coded(err);
+  if (e) {
+    if (e.problems?.length) return problemsText(e.problems, e.message);
     return tm(e.code ? { code: e.code, args: e.args } : null, e.message);
   }
-  return String(err);
+  return err instanceof Error ? err.message : String(err);
+}
+
+// The English stands when this build cannot word every part.
+function problemsText(problems: Problem[], english: string): string {
+  const known = (m: Message) => tm(m) !== m.code;
+  if (!problems.every((p) => known(p.text) && (p.hint ?? []).every(known))) return english;
+  return problems
+    .map((p) => {
+      const text = tm(p.text);
+      return p.hint?.length ? tm({ code: 'problem.withHint', args: { text, hint: p.hint.map((h) => tm(h)).join('; ') } }) : text;
+    })
+    .join('\n');
 }
