@@ -3,7 +3,7 @@
 // being waited for (Ollama not answering yet, the backend not reachable) and the window
 // is visible; otherwise it is refreshed when the user comes back to the window or acts in
 // it, at most once an interval. See docs/performance.md.
-import type { Status } from '../api';
+import { errText, type Status } from '../api';
 
 export type Fetcher = () => Promise<Status>;
 
@@ -55,7 +55,7 @@ export function createStatusStore(fetch: Fetcher): StatusStore {
         s.current = await fetch();
         s.error = '';
       } catch (err) {
-        s.error = err instanceof Error ? err.message : String(err);
+        s.error = errText(err);
       } finally {
         s.loading = false;
         inflight = null;
