@@ -104,6 +104,9 @@ func printStatus(w io.Writer, st settings.Status) {
 	if st.Sandbox.Warning != "" {
 		fmt.Fprintf(w, "%sWARNING: %s\n", pad, st.Sandbox.Warning)
 	}
+	if st.Sandbox.Hint != "" {
+		fmt.Fprintf(w, "%shint: %s\n", pad, st.Sandbox.Hint)
+	}
 	if st.LocalOnly {
 		fmt.Fprintf(w, "Network     local-only: connections that leave this machine are refused (Ollama at %s allowed)\n", st.OllamaHost)
 		if st.Sandbox.Warning != "" { // commands run unconfined

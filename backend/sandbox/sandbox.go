@@ -77,6 +77,9 @@ type Status struct {
 	Summary string `json:"summary"`
 	// Warning is set when commands run without confinement.
 	Warning string `json:"warning,omitempty"`
+	// Hint says how to get the stronger mode when the system keeps Hearth from it
+	// (Ubuntu's AppArmor policy on user namespaces).
+	Hint string `json:"hint,omitempty"`
 }
 
 // Options configure a Sandbox.

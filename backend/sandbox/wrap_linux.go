@@ -174,7 +174,11 @@ func probe(o Options) Status {
 		case st.Namespaces:
 			st.Summary += " with PID, mount and network namespaces (no user namespace: Hearth runs as root)"
 		default:
-			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", nsWhy(nsErr))
+			why := nsWhy(nsErr)
+			if o.Force != ModeLandlock && appArmorKeepsUserns(appArmorUsernsSysctl) {
+				why, st.Hint = appArmorWhy, appArmorHint(o.Exe)
+			}
+			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", why)
 		}
 	case ModeBubblewrap:
 		st.Summary = "bubblewrap (this kernel has no Landlock)"
@@ -189,6 +193,28 @@ func probe(o Options) Status {
 		}
 	}
 	return st
+}
+
+// Ubuntu (23.10 and later) lets a program use user namespaces only when an AppArmor
+// profile allows it; others get one without the rights to mount, so the helper's
+// namespaces fail and commands run under Landlock alone.
+const (
+	appArmorUsernsSysctl = "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"
+	appArmorWhy          = "AppArmor allows user namespaces only to programs with a profile that grants them (kernel.apparmor_restrict_unprivileged_userns = 1)"
+)
+
+// appArmorKeepsUserns reports whether the sysctl at path says AppArmor restricts user
+// namespaces.
+func appArmorKeepsUserns(path string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && strings.TrimSpace(string(b)) == "1"
+}
+
+// appArmorHint says how to allow Hearth's binary exe user namespaces: a profile that
+// leaves it unconfined but for that rule, as the browsers' are, in one line to paste.
+func appArmorHint(exe string) string {
+	return fmt.Sprintf("to hide Hearth's folders by mounts as well, allow %[1]s user namespaces with an AppArmor profile, then restart Hearth: "+
+		`printf 'abi <abi/4.0>,\ninclude <tunables/global>\nprofile hearth "%%s" flags=(unconfined) {\n  userns,\n}\n' '%[1]s' | sudo tee /etc/apparmor.d/hearth && sudo apparmor_parser -r /etc/apparmor.d/hearth`, exe)
 }
 
 // nsWhy says in a few words why the namespaces could not be made.
