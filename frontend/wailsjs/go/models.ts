@@ -1323,6 +1323,7 @@ export namespace sandbox {
 	    bubblewrap?: string;
 	    summary: string;
 	    warning?: string;
+	    hint?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -1337,6 +1338,7 @@ export namespace sandbox {
 	        this.bubblewrap = source["bubblewrap"];
 	        this.summary = source["summary"];
 	        this.warning = source["warning"];
+	        this.hint = source["hint"];
 	    }
 	}
 
