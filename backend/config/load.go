@@ -331,29 +331,32 @@ func (d *decoder) filter(t reflect.Type, v any, path string) any {
 // caseTwin finds the json name of t's field that name spells in other letter case
 // ("UI" for "ui"): the likely meaning of a key that is otherwise unknown.
 func caseTwin(t reflect.Type, name string) (string, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.IsExported() && tag != "" && tag != "-" && strings.EqualFold(tag, name) {
-			return tag, true
-		}
-	}
-	return "", false
+	f, ok := findField(t, func(tag string) bool { return strings.EqualFold(tag, name) })
+	return jsonName(f), ok
 }
 
 // fieldByJSONName finds the struct field whose json tag name is exactly name.
 func fieldByJSONName(t reflect.Type, name string) (reflect.StructField, bool) {
+	return findField(t, func(tag string) bool { return tag == name })
+}
+
+// findField finds the first exported field of t whose json name matches.
+func findField(t reflect.Type, match func(string) bool) (reflect.StructField, bool) {
 	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if tag == name {
+		if f := t.Field(i); f.IsExported() && jsonName(f) != "" && match(jsonName(f)) {
 			return f, true
 		}
 	}
 	return reflect.StructField{}, false
+}
+
+// jsonName is f's key in JSON: its json tag's name ("" when the tag gives none or is "-").
+func jsonName(f reflect.StructField) string {
+	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if tag == "-" {
+		return ""
+	}
+	return tag
 }
 
 // typeProblem describes a json.Unmarshal error (a value of the wrong type) at its place.

@@ -21,7 +21,7 @@ const (
 type ProblemError struct{ Why i18n.Problem }
 
 func (e *ProblemError) Error() string {
-	return e.Why.Text.String() + " (hint: " + e.Why.HintString() + ")"
+	return e.Why.String()
 }
 
 // ParseModel splits a model name `<provider>/<model>` at the FIRST "/" (Ollama names such

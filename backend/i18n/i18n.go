@@ -72,6 +72,15 @@ func P(code string, pairs ...string) Problem {
 // WithHint makes the Problem of m with the given hints.
 func (m Message) WithHint(hint ...Message) Problem { return Problem{Text: m, Hint: hint} }
 
+// String renders the problem in English: its text, then its hint in brackets when it
+// has one (what the command line and the logs print).
+func (p Problem) String() string {
+	if len(p.Hint) == 0 {
+		return p.Text.String()
+	}
+	return p.Text.String() + " (hint: " + p.HintString() + ")"
+}
+
 // HintString renders the hint in English, its parts joined by "; ".
 func (p Problem) HintString() string {
 	parts := make([]string, len(p.Hint))

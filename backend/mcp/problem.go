@@ -22,7 +22,7 @@ func problem(p i18n.Problem) *Error { return &Error{Problems: []i18n.Problem{p}}
 func (e *Error) Error() string {
 	parts := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		parts[i] = english(p)
+		parts[i] = p.String()
 	}
 	return strings.Join(parts, "; ")
 }
@@ -37,10 +37,3 @@ func (e *Error) UserMessage() i18n.Message {
 
 // UserProblems are all the problems with their hints, for the window to word each.
 func (e *Error) UserProblems() []i18n.Problem { return e.Problems }
-
-func english(p i18n.Problem) string {
-	if len(p.Hint) == 0 {
-		return p.Text.String()
-	}
-	return p.Text.String() + " (hint: " + p.HintString() + ")"
-}

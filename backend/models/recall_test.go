@@ -13,7 +13,7 @@ import (
 // When the embedding model cannot be checked (Ollama answered the reachability probe but
 // not the model check), the note says what to do, in both languages: where Ollama was
 // asked, how to install the model, and that clearing the setting recalls by words.
-func TestCheckRecallFailedSaysWhatToDo(t *testing.T) {
+func TestCheckRecallFailedGivesItsHint(t *testing.T) {
 	s := openSettings(t)
 	if err := s.Update(func(c *config.Config) error {
 		c.Providers.Ollama.Host = "http://127.0.0.1:1"
