@@ -43,9 +43,11 @@ func (r *Refused) Unwrap() error { return ErrLocalOnly }
 
 // Entry is one line of the egress log: a connection Hearth opened or was refused.
 type Entry struct {
-	Time    time.Time `json:"time"`
-	Host    string    `json:"host"`    // host:port as asked for
-	Purpose string    `json:"purpose"` // what it was for: "model provider openai", "web_fetch", "mcp server x"
+	Time time.Time `json:"time"`
+	Host string    `json:"host"` // host:port as asked for: the destination, also when a proxy carried it
+	// Via is the proxy (host:port) the request went through, if one did.
+	Via     string `json:"via,omitempty"`
+	Purpose string `json:"purpose"` // what it was for: "model provider openai", "web_fetch", "mcp server x"
 	// Local is set for connections to this machine (loopback) or the configured
 	// Ollama host, which local-only mode allows.
 	Local   bool   `json:"local,omitempty"`
@@ -66,6 +68,12 @@ type Options struct {
 	Dir func() string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Proxy picks the proxy for a request outside local-only mode; nil reads
+	// HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment at every request.
+	Proxy ProxyFunc
+	// Resolver looks names up for the Guard's dialer; nil means the system's.
+	// Names under .localhost never reach it.
+	Resolver *net.Resolver
 }
 
 // keep bounds the in-memory log the Activity view reads.
@@ -80,6 +88,7 @@ type Guard struct {
 	mu         sync.Mutex
 	ring       []Entry
 	transports map[string]*http.Transport
+	proxies    map[string]bool // purpose + " " + proxy host:port requests went through
 }
 
 // New returns a Guard.
@@ -87,14 +96,14 @@ func New(opts Options) *Guard {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Guard{opts: opts, dialer: net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}}
+	return &Guard{opts: opts, dialer: net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Resolver: opts.Resolver}}
 }
 
 // DialFunc is the shape of http.Transport.DialContext.
 type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
 // Dial is the Guard's own dialer for purpose.
-func (g *Guard) Dial(purpose string) DialFunc { return g.Wrap(purpose, g.dialer.DialContext) }
+func (g *Guard) Dial(purpose string) DialFunc { return g.Wrap(purpose, g.dialHost) }
 
 // Wrap puts the Guard in front of another dialer (web_fetch's, which refuses
 // private addresses on its own).
@@ -112,14 +121,20 @@ func (g *Guard) Wrap(purpose string, dial DialFunc) DialFunc {
 		c, err := dial(ctx, network, addr)
 		if err != nil {
 			e.Error = err.Error()
+		} else if g.viaProxy(purpose, addr) {
+			// The proxy's connection: the requests it carries are logged under
+			// their destinations (proxy.go); a failed dial is still logged here.
+			return c, nil
 		}
 		g.record(e)
 		return c, err
 	}
 }
 
-// Transport is an HTTP transport whose connections all go through the Guard. A
-// proxy from the environment is honoured, and judged as the host it is.
+// Transport is an HTTP transport whose connections all go through the Guard. In
+// local-only mode no proxy is used, so every request is judged by its own host; a
+// proxy from the environment is honoured otherwise, and the log names the
+// destination and the proxy (proxy.go).
 //
 // It is one transport per purpose, shared: a model list or check asked for again
 // reuses the idle connection of the last one instead of opening another, and
@@ -133,6 +148,7 @@ func (g *Guard) Transport(purpose string) *http.Transport {
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = g.Dial(purpose)
+	t.Proxy = g.proxy(purpose)
 	// A model request is tens of kB and goes out in one write from a buffer this size
 	// (net/http's is 4 kB). The model providers take the transport as it is then, instead
 	// of a copy with a bigger buffer whose idle connections CloseIdle would not reach.

@@ -11,6 +11,7 @@ describe('EgressLog', () => {
     const egressLog = vi.fn(async () => [
       { time: '2026-11-25T10:40:02Z', host: 'api.openai.com:443', purpose: 'model provider openai', refused: true },
       { time: '2026-11-25T10:39:00Z', host: '127.0.0.1:11434', purpose: 'model provider ollama', local: true },
+      { time: '2026-11-25T10:38:00Z', host: 'api.example.com:443', via: '127.0.0.1:3128', purpose: 'web_search' },
     ]);
     const { api } = fakeApi({ egressLog });
     const app = createApp(api, createStatusStore(async () => fakeStatus()));
@@ -22,6 +23,7 @@ describe('EgressLog', () => {
     await waitFor(() => expect(screen.getByText('api.openai.com:443')).toBeTruthy());
     expect(screen.getByText('refused (local-only)')).toBeTruthy();
     expect(screen.getByText('local')).toBeTruthy();
+    expect(screen.getByText('via proxy 127.0.0.1:3128')).toBeTruthy();
     expect(container.querySelectorAll('tr.refused').length).toBe(1);
   });
 });

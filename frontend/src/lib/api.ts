@@ -34,7 +34,7 @@ export type PendingApproval = Omit<approval.Pending, 'args' | 'convertValues'> &
 /** One line of the audit log (audit.Entry; args are masked JSON). */
 export type AuditEntry = Omit<audit.Entry, 'args' | 'convertValues'> & { args: unknown };
 /** One outbound connection (egress.Entry). */
-export type EgressEntry = { time: string; host: string; purpose: string; local?: boolean; refused?: boolean; error?: string };
+export type EgressEntry = { time: string; host: string; via?: string; purpose: string; local?: boolean; refused?: boolean; error?: string };
 /** What the Activity view asks for (audit.Filter; times as RFC 3339, omitted when unset). */
 export type AuditFilter = Partial<Omit<audit.Filter, 'since' | 'until' | 'convertValues'>> & { since?: string; until?: string };
 export type ApprovalRules = config.Approval;
