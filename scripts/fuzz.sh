@@ -15,6 +15,7 @@ targets=(
   "./backend/config FuzzLoad 3000"
   "./backend/session FuzzParseRewinds 10000"
   "./backend/session FuzzParse 150"
+  "./backend/session FuzzReadLines 20000"
   "./backend/skills FuzzParse 20000"
   "./backend/schedule FuzzCron 3000"
   "./backend/schedule FuzzJobsFile 5000"

@@ -108,7 +108,7 @@ func (s *Store) list(dir string) ([]Summary, error) {
 }
 
 func (st *summaryState) scan(path string) error {
-	f, _, err := safefile.Open(path, MaxFileBytes)
+	f, fi, err := safefile.Open(path, MaxFileBytes)
 	if err != nil {
 		return err
 	}
@@ -116,23 +116,30 @@ func (st *summaryState) scan(path string) error {
 	if _, err := f.Seek(st.offset, io.SeekStart); err != nil {
 		return err
 	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return err
-	}
-	end := bytes.LastIndexByte(data, '\n')
-	if end < 0 {
-		return nil
-	}
-	st.offset += int64(end + 1)
-	for data = data[:end+1]; len(data) > 0; {
-		line, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		if len(bytes.TrimSpace(line)) > 0 {
-			st.line(line)
+	// Line by line, a line over MaxLineBytes skipped as Load skips it; a line not
+	// ended yet (being written, or torn) is read again next time.
+	_, _, err = readLines(io.LimitReader(f, MaxFileBytes), fi.Size()-st.offset, MaxLineBytes, func(data []byte) {
+		for len(data) > 0 {
+			line, rest, ended := bytes.Cut(data, []byte{'\n'})
+			if !ended {
+				return
+			}
+			data = rest
+			st.offset += int64(len(line)) + 1
+			switch {
+			case len(line) > MaxLineBytes:
+				st.started = true
+			case len(bytes.TrimSpace(line)) > 0:
+				st.line(line)
+			}
 		}
-	}
-	return nil
+	}, func(size int64, ended bool) {
+		if ended {
+			st.offset += size + 1
+			st.started = true
+		}
+	})
+	return err
 }
 
 func (st *summaryState) line(line []byte) {

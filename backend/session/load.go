@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"time"
 
@@ -103,17 +102,6 @@ func (s *Store) Meta(id string) (Meta, error) {
 	return m, nil
 }
 
-// readAll reads f, whose size was size a moment ago, in one allocation.
-// The file may have grown since the stat: ReadFrom reads on to its end.
-func readAll(f *os.File, size int64) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(int(size) + bytes.MinRead)
-	if _, err := b.ReadFrom(f); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
 // parser folds the lines of a session file into a Session. It can be fed a
 // file in pieces (complete lines), so that a file that grew is parsed only
 // from where it grew; snapshot gives the Session as of the lines fed.
@@ -124,12 +112,14 @@ type parser struct {
 	open      map[string]int // run id → index in s.Entries of its first message, while open
 	started   bool           // the first non-blank line was read
 	lines     int            // lines fed so far, blank ones included
+	maxLine   int            // longer lines are skipped with a warning (MaxLineBytes)
 }
 
 func newParser(id string) *parser {
 	return &parser{
-		s:    &Session{Meta: Meta{ID: id, LastConsolidated: NoneConsolidated}},
-		open: map[string]int{},
+		s:       &Session{Meta: Meta{ID: id, LastConsolidated: NoneConsolidated}},
+		open:    map[string]int{},
+		maxLine: MaxLineBytes,
 	}
 }
 
@@ -150,6 +140,10 @@ func (p *parser) feed(data []byte) {
 	for len(data) > 0 {
 		line, rest, complete := bytes.Cut(data, []byte{'\n'})
 		data = rest
+		if len(line) > p.maxLine {
+			p.tooLong(int64(len(line)))
+			continue
+		}
 		p.lines++
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue

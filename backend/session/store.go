@@ -175,6 +175,9 @@ func (s *Store) Append(id string, recs ...Record) error {
 		// the line valid JSON.
 		buf = []byte(s.mask(string(buf)))
 	}
+	if err := checkLines(buf[1:], MaxLineBytes); err != nil {
+		return fmt.Errorf("append to session %s: %w", id, err)
+	}
 	if err := s.appendLines(id, buf); err != nil {
 		return fmt.Errorf("append to session %s: %w", id, err)
 	}

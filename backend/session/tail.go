@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"hash/crc32"
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -103,24 +104,46 @@ func (s *Store) withState(id, path string, fn func(p *parser, modTime time.Time)
 		fn(s.use(t), fi.ModTime())
 		return nil
 	}
-	data, err := readAll(f, fi.Size())
+	// The file may have grown since the stat: it is read on to its end, but
+	// never past MaxFileBytes.
+	r := &crcReader{r: io.LimitReader(f, MaxFileBytes)}
+	if t != nil && t.key.sameFile(key) && t.key.size < key.size {
+		if _, err := io.CopyN(io.Discard, r, t.key.size); err == nil && r.sum == t.sum {
+			// Grown by another writer: parse what was added.
+			s.feedPending(t)
+			n, last, err := s.read(t.p, r, key.size-t.key.size)
+			if err != nil {
+				delete(s.tails, path)
+				return err
+			}
+			key.size = t.key.size + n
+			t.key, t.sum = key, r.sum
+			fn(s.keep(path, t, last), fi.ModTime())
+			return nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		r = &crcReader{r: io.LimitReader(f, MaxFileBytes)}
+	}
+	t = &tail{p: newParser(id)}
+	n, last, err := s.read(t.p, r, key.size)
 	if err != nil {
 		return err
 	}
-	key.size = int64(len(data))
-	if t != nil && t.key.sameFile(key) && t.key.size < key.size &&
-		crc32.Checksum(data[:t.key.size], crcTable()) == t.sum {
-		// Grown by another writer: parse what was added.
-		s.feedPending(t)
-		s.feed(t.p, data[t.key.size:])
-		t.key, t.sum = key, crc32.Update(t.sum, crcTable(), data[t.key.size:])
-		fn(s.keep(path, t, data), fi.ModTime())
-		return nil
-	}
-	t = &tail{key: key, sum: crc32.Checksum(data, crcTable()), p: newParser(id)}
-	s.feed(t.p, data)
-	fn(s.keep(path, t, data), fi.ModTime())
+	key.size = n
+	t.key, t.sum = key, r.sum
+	fn(s.keep(path, t, last), fi.ModTime())
 	return nil
+}
+
+// read parses the lines of r into p, piece by piece (lines.go).
+// size is what stat says r holds.
+func (s *Store) read(p *parser, r io.Reader, size int64) (n int64, last byte, err error) {
+	return readLines(r, size, p.maxLine, func(b []byte) { s.feed(p, b) }, func(size int64, _ bool) {
+		s.parsed += size
+		p.tooLong(size)
+	})
 }
 
 // use marks t used now and parses its pending bytes.
@@ -145,9 +168,9 @@ func (s *Store) feed(p *parser, data []byte) {
 }
 
 // keep stores t for path when the file it parsed can be kept (see the top of
-// this file) and returns its parser either way.
-func (s *Store) keep(path string, t *tail, data []byte) *parser {
-	if len(data) > 0 && data[len(data)-1] != '\n' || len(data) > maxTailBytes {
+// this file) and returns its parser either way; last is the file's last byte.
+func (s *Store) keep(path string, t *tail, last byte) *parser {
+	if t.key.size > 0 && last != '\n' || t.key.size > maxTailBytes {
 		delete(s.tails, path)
 		return t.p
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/confined"
@@ -27,7 +28,8 @@ func (s *Store) Delete(id, workspace string) error {
 	if err := os.MkdirAll(trash, dirMode); err != nil {
 		return fmt.Errorf("delete session %s: %w (check that %s is writable)", id, err, s.dir)
 	}
-	f, err := os.Open(p)
+	// Non-blocking: a FIFO in the session's place must not hang the delete.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("delete session %s: %w", id, ErrNotFound)
 	}

@@ -9,9 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/flock"
+	"hearth/backend/internal/safefile"
 )
 
 // KeepRecent rewrites session id to hold only its last keep finished runs (and anything
@@ -46,7 +48,9 @@ func (s *Store) KeepRecent(id string, keep int) (dropped int, err error) {
 }
 
 func (s *Store) trimOnce(id, path string, keep int) (dropped int, moved bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	// Non-blocking, and a regular file of bounded size only: a FIFO in its place
+	// must not hang the heartbeat.
+	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, false, ErrNotFound
 	}
@@ -62,10 +66,13 @@ func (s *Store) trimOnce(id, path string, keep int) (dropped int, moved bool, er
 	if err != nil {
 		return 0, false, err
 	}
+	if err := safefile.Check(path, fi, MaxFileBytes); err != nil {
+		return 0, false, err
+	}
 	if pi, err := os.Stat(path); err != nil || !os.SameFile(fi, pi) {
 		return 0, true, nil
 	}
-	data, err := io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes))
 	if err != nil {
 		return 0, false, err
 	}
