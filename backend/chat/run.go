@@ -69,12 +69,16 @@ func (s *Service) Send(in Input, sink event.Sink) (string, error) {
 	return run.ID, nil
 }
 
-// maxImageBytes bounds one attachment (what a vision model can take anyway).
+// maxImageBytes bounds the attachments of one message, all together (what a vision
+// model can take anyway). The message is one line of the chat's file, base64 and
+// all: 20 MB of pictures keep it well under the line bound its reader has
+// (session.MaxLineBytes), so Hearth never writes a chat it cannot read back.
 const maxImageBytes = 20 << 20
 
 // DecodeImages turns composer attachments into raw bytes.
 func DecodeImages(in []string) ([][]byte, error) {
 	out := make([][]byte, 0, len(in))
+	total := 0
 	for i, s := range in {
 		if _, rest, ok := strings.Cut(s, ";base64,"); ok && strings.HasPrefix(s, "data:") {
 			s = rest
@@ -85,6 +89,9 @@ func DecodeImages(in []string) ([][]byte, error) {
 		}
 		if len(b) > maxImageBytes {
 			return nil, fmt.Errorf("image %d is %d MB (hint: attach a picture under %d MB)", i+1, len(b)>>20, maxImageBytes>>20)
+		}
+		if total += len(b); total > maxImageBytes {
+			return nil, fmt.Errorf("the images are more than %d MB in all (hint: attach fewer or smaller pictures; send the rest in another message)", maxImageBytes>>20)
 		}
 		out = append(out, b)
 	}
