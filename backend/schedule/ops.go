@@ -14,6 +14,9 @@ func (s *Store) Add(spec JobSpec, now time.Time) (Job, error) {
 	if err := spec.Validate(); err != nil {
 		return Job{}, fmt.Errorf("add reminder: %w", err)
 	}
+	if err := checkSize(spec); err != nil {
+		return Job{}, err
+	}
 	if spec.Schedule.Kind == KindAt && !spec.Schedule.At.After(now) {
 		return Job{}, fmt.Errorf("add reminder: %s is already past (hint: give a future time; now is %s)",
 			spec.Schedule.At.Format(time.RFC3339), now.Format(time.RFC3339))
@@ -25,6 +28,9 @@ func (s *Store) Add(spec JobSpec, now time.Time) (Job, error) {
 	}
 	j.NextRun = next
 	err = s.Update(func(jobs []Job) ([]Job, error) {
+		if err := checkCount(len(jobs)); err != nil {
+			return nil, err
+		}
 		for slices.ContainsFunc(jobs, func(x Job) bool { return x.ID == j.ID }) {
 			j.ID = NewJobID()
 		}
@@ -44,6 +50,9 @@ func (s *Store) Edit(id string, spec JobSpec, now time.Time) (Job, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
 	if err := spec.Validate(); err != nil {
 		return Job{}, fmt.Errorf("edit reminder: %w", err)
+	}
+	if err := checkSize(spec); err != nil {
+		return Job{}, err
 	}
 	var out Job
 	err := s.Update(func(jobs []Job) ([]Job, error) {

@@ -111,6 +111,7 @@ func (j Job) Title() string {
 }
 
 func (j *Job) record(r RunRecord) {
+	r.Error = clipError(r.Error)
 	j.LastRun, j.LastStatus, j.LastError = r.At, r.Status, r.Error
 	j.History = append(j.History, r)
 	if len(j.History) > HistoryLen {
@@ -290,12 +291,19 @@ func (s *Store) write(jobs []Job, bad []json.RawMessage) error {
 		f.Jobs = append(f.Jobs, raw)
 	}
 	f.Jobs = append(f.Jobs, bad...)
+	// Compact: it is read back against maxJobsBytes, and indenting made a large
+	// file larger still (and re-indented the entries kept as they were).
+	data, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("reminders: encode %s: %w", s.Path(), err)
+	}
+	data = append(data, '\n')
+	if err := checkFile(len(data)); err != nil {
+		return err
+	}
 	// A new file is 0600; an existing one keeps its mode.
-	if err := atomicfile.WriteJSON(s.Path(), f); err != nil {
+	if err := atomicfile.Write(s.Path(), data, 0o600); err != nil {
 		return fmt.Errorf("reminders: write %s: %w", s.Path(), err)
 	}
 	return nil
 }
-
-// maxJobsBytes bounds jobs.json: thousands of reminders fit many times over.
-const maxJobsBytes = 16 << 20
