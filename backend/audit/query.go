@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"hearth/backend/internal/safefile"
 )
 
 // Filter selects entries; the zero value selects all.
@@ -87,7 +90,10 @@ func (l *Log) read(f Filter) ([]Entry, position, error) {
 		if !f.Until.IsZero() && d > f.Until.Local().Format(time.DateOnly) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(l.opts.Dir, d+".jsonl"))
+		data, err := safefile.ReadFile(filepath.Join(l.opts.Dir, d+".jsonl"), maxDayBytes)
+		if errors.Is(err, safefile.ErrNotRegular) {
+			continue // a pipe or a device is no day of the log: the other days still answer
+		}
 		if err != nil {
 			return nil, position{}, fmt.Errorf("audit: %w", err)
 		}
@@ -195,8 +201,13 @@ func (l *Log) dayAfter(day string) (string, error) {
 	return "", nil
 }
 
+// maxDayBytes is no bound: the log is Hearth's own record, appended to all day, and
+// a query must not hide a long day. What the query refuses is a pipe or a device in a
+// day's place (safefile), which would hang it or never end.
+const maxDayBytes = 0
+
 func readFrom(path string, off int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, maxDayBytes)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}

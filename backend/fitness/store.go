@@ -12,10 +12,15 @@ import (
 	"time"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/safefile"
 )
 
 // FileName is the store's file under Hearth's state directory.
 const FileName = "model-checks.json"
+
+// maxFileBytes bounds the file: one short result per model checked. A pipe or a
+// huge file in its place is refused at once.
+const maxFileBytes = 4 << 20
 
 // file is the JSON on disk.
 type file struct {
@@ -86,7 +91,7 @@ func (s *Store) loadLocked() (map[string]Result, error) {
 	if s.cache != nil && fi.ModTime().Equal(s.modTime) && fi.Size() == s.size {
 		return s.cache, nil
 	}
-	data, err := os.ReadFile(s.path)
+	data, err := safefile.ReadFile(s.path, maxFileBytes)
 	if err != nil {
 		return map[string]Result{}, err
 	}

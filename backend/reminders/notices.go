@@ -17,6 +17,7 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/safefile"
 
 	"hearth/backend/schedule"
 )
@@ -105,10 +106,13 @@ func (s *Service) book() *noticeBook {
 	return b
 }
 
+// maxNoticesBytes bounds the notices file (at most maxNotices notices).
+const maxNoticesBytes = 16 << 20
+
 // readNotices reads the file; a damaged one is moved aside (kept for the
 // user to look at) and the book starts empty.
 func readNotices(path string) []Notice {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxNoticesBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/boyter/gocodewalker/go-gitignore"
 
 	"hearth/backend/internal/confined"
+	"hearth/backend/internal/safefile"
 )
 
 const (
@@ -80,7 +81,9 @@ func ancestorIgnores(root, ws string) []gitignore.GitIgnore {
 	}
 	var out []gitignore.GitIgnore
 	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
-		if c, err := os.ReadFile(filepath.Join(d, ".gitignore")); err == nil {
+		// The workspace is the agent's to write: a pipe or a huge file named
+		// .gitignore must not hang or sink the search.
+		if c, err := safefile.ReadFile(filepath.Join(d, ".gitignore"), maxIgnoreBytes); err == nil {
 			out = append([]gitignore.GitIgnore{gitignore.New(bytes.NewReader(c), d, nil)}, out...)
 		}
 		if d == ws || d == filepath.Dir(d) {
@@ -88,6 +91,9 @@ func ancestorIgnores(root, ws string) []gitignore.GitIgnore {
 		}
 	}
 }
+
+// maxIgnoreBytes bounds an ancestor's .gitignore.
+const maxIgnoreBytes = 1 << 20
 
 // ignoredByAncestors applies outer ignores to every folder below root on the
 // way to file, and to file itself; the last matching pattern wins.

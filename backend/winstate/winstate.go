@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/safefile"
 )
 
 // State is what window.json holds. Width and Height are the last normal (not maximised)
@@ -33,13 +33,17 @@ const (
 	maxSide = 16384
 )
 
+// maxFileBytes bounds the file: a few numbers; a pipe or a huge file in its place is
+// refused at once and the window opens at its default size.
+const maxFileBytes = 64 << 10
+
 // Default is the state of a first launch.
 func Default() State { return State{Width: DefaultWidth, Height: DefaultHeight} }
 
 // Load reads path. A missing file gives Default() and no error; a corrupt file gives
 // Default() and an error the caller may log (the window must open either way).
 func Load(path string) (State, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil
 	}

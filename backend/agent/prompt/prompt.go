@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"hearth/backend/internal/safefile"
 )
 
 // SectionSep joins the sections of the system prompt (docs/design/prompt-size.md#the-system-prompt).
@@ -50,7 +52,14 @@ type FS interface {
 type osFS struct{}
 
 func (osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
-func (osFS) ReadFile(name string) ([]byte, error)  { return os.ReadFile(name) }
+func (osFS) ReadFile(name string) ([]byte, error) {
+	// Non-blocking, a regular file, bounded: the workspace is the agent's to write,
+	// and a pipe or a huge file put in AGENTS.md's place must not hang or sink a turn.
+	return safefile.ReadFile(name, maxFileBytes)
+}
+
+// maxFileBytes bounds a file the prompt reads: far more than a prompt can hold.
+const maxFileBytes = 4 << 20
 
 // Options configure a Builder. Only Workspace is required.
 type Options struct {
