@@ -17,7 +17,6 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
-	"hearth/backend/internal/safefile"
 
 	"hearth/backend/schedule"
 )
@@ -106,13 +105,10 @@ func (s *Service) book() *noticeBook {
 	return b
 }
 
-// maxNoticesBytes bounds the notices file (at most maxNotices notices).
-const maxNoticesBytes = 16 << 20
-
 // readNotices reads the file; a damaged one is moved aside (kept for the
 // user to look at) and the book starts empty.
 func readNotices(path string) []Notice {
-	data, err := safefile.ReadFile(path, maxNoticesBytes)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
