@@ -208,6 +208,14 @@ func probe(o Options) Status {
 				why, st.Hint = appArmorWhy, appArmorHint(o.Exe)
 			}
 			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", why)
+			// What this mode cannot stop, said where the user looks (docs/safety.md).
+			st.Summary += "; not stopped: chmod, chown and touch outside the workspace, stat of names in Hearth's folders"
+			if st.LandlockABI < 9 {
+				st.Summary += "; no Unix socket works (with tools.exec.sshAgent: every pathname socket does)"
+			}
+			if st.LandlockABI < 6 {
+				st.Summary += "; abstract sockets are not scoped"
+			}
 		}
 	case ModeBubblewrap:
 		st.Summary = "bubblewrap (this kernel has no Landlock)"
@@ -275,6 +283,10 @@ func tryHelper(exe string, req request) error {
 	defer cancel()
 	c := exec.CommandContext(ctx, "/bin/sh", "-c", "true")
 	c.Env = []string{"PATH=/usr/bin:/bin"}
+	c.Dir = "/" // Hearth's own folder may lie in /tmp, which the run gets an empty copy of
+	if req.TempDir == "" {
+		req.TempDir = os.TempDir() // Hearth's, not the probe's bare environment's
+	}
 	wrapHelper(c, exe, req)
 	out, err := c.CombinedOutput()
 	if err != nil {
