@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${FUZZSCALE:-1}
 targets=(
+  "./backend/sandbox FuzzParseUnixSockets 20000"
   "./backend/config FuzzLoad 3000"
   "./backend/session FuzzParseRewinds 10000"
   "./backend/session FuzzParse 150"

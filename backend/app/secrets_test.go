@@ -126,6 +126,7 @@ func TestKeysNeverLeak(t *testing.T) {
 		fakeollama.Reply{Content: "I saw redacted keys."},
 		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "read_file", Arguments: json.RawMessage(`{"path":"later.txt"}`)}}},
 		fakeollama.Reply{Content: "Also redacted."})
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/test-bus") // a bus "exists", so the (mocked) keyring is asked
 	root := filepath.Dir(xdg.ConfigHome)
 	logToFile(t, filepath.Join(xdg.StateHome, "hearth", "logs", "hearth.log"))
 
@@ -295,6 +296,7 @@ func TestKeyInConfigWithoutKeyring(t *testing.T) {
 func TestKeyringEntryRemovedWhenReplaced(t *testing.T) {
 	keyring.MockInit()
 	svc, _, _ := hitlService(t, "", nil)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/test-bus") // a bus "exists", so the (mocked) keyring is asked
 	if err := svc.Settings.Keys().SetAPIKey("openai", keyInKeyring); err != nil {
 		t.Fatal(err)
 	}

@@ -203,7 +203,8 @@ func (s *Service) collect() error {
 		MaxResultChars: cfg.Agents.Defaults.MaxToolResultChars,
 		Exec: tools.ExecOptions{Timeout: time.Duration(cfg.Tools.Exec.Timeout) * time.Second,
 			AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv, Sandbox: s.opts.Settings.Sandbox(),
-			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly, Hidden: paths.HearthDirs()},
+			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly, Hidden: paths.HearthDirs(),
+			SSHAgent: cfg.Tools.Exec.SSHAgent},
 		DisableExec: !cfg.Tools.Exec.Enabled,
 	})
 	for _, src := range s.opts.Sources {

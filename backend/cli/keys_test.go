@@ -20,6 +20,7 @@ func useKeyring(t *testing.T, up bool) {
 	noKeyring := errors.New("org.freedesktop.secrets was not provided by any .service files")
 	if up {
 		keyring.MockInit()
+		t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/test-bus") // a bus "exists", so the (mocked) keyring is asked
 	} else {
 		keyring.MockInitWithError(noKeyring)
 	}

@@ -92,6 +92,9 @@ type Exec struct {
 	AllowedEnvKeys []string `json:"allowedEnvKeys"`
 	// Network lets commands connect to the network; off, the sandbox gives them none.
 	Network bool `json:"network"`
+	// SSHAgent lets sandboxed commands use your ssh-agent: SSH_AUTH_SOCK is passed on and
+	// its socket stays reachable (every other Unix socket outside the workspace does not).
+	SSHAgent bool `json:"sshAgent,omitempty"`
 	// Sandbox confines commands (Landlock, namespaces; see docs/safety.md). Default on;
 	// a pointer so that a config written before it existed reads as on.
 	Sandbox *bool `json:"sandbox,omitempty"`

@@ -5,13 +5,17 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 
 	"hearth/backend/internal/confined"
@@ -23,6 +27,59 @@ func init() {
 	if len(os.Args) >= 4 && os.Args[1] == HelperArg {
 		os.Exit(helperMain(os.Args[2:]))
 	}
+	if len(os.Args) == 3 && os.Args[1] == cleanArg {
+		os.Exit(cleanMain(os.Args[2]))
+	}
+}
+
+// cleanArg makes a Hearth binary remove a run's temp folder once its helper is gone.
+const cleanArg = "__hearth-sandbox-clean-v1"
+
+// cleanMain waits until its standard input ends — the helper holds the other end, so
+// that is when the helper ends, however it ends — and removes dir. Why a process of its
+// own: the helper runs under the command's Landlock rules, which do not let it remove
+// the folder from its parent.
+func cleanMain(dir string) int {
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	if !strings.HasPrefix(filepath.Base(dir), "hearth-run-") {
+		return 2 // only ever a folder the helper made
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// runTmp makes the run's own temp folder in parent and starts the process that removes
+// it when the helper ends, or when done is closed.
+func runTmp(parent string) (dir string, cleaner int, done *os.File, err error) {
+	d, err := os.MkdirTemp(parent, "hearth-run-")
+	if err != nil {
+		return "", 0, nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		os.Remove(d)
+		return "", 0, nil, err
+	}
+	exe, err := os.Executable()
+	var proc *os.Process
+	if err == nil {
+		proc, err = os.StartProcess(exe, []string{filepath.Base(exe), cleanArg, d}, &os.ProcAttr{
+			Files: []*os.File{r, nil, nil},
+			// Its own process group: stopping the command's group must not end it.
+			Sys: &syscall.SysProcAttr{Setpgid: true},
+		})
+	}
+	r.Close()
+	if err != nil {
+		w.Close()
+		os.Remove(d)
+		return "", 0, nil, err
+	}
+	// w stays open (close-on-exec, so the command does not hold it) until the command
+	// is over or the helper ends.
+	return d, proc.Pid, w, nil
 }
 
 // helperMain: args are the encoded request, the program's path and its argv.
@@ -32,6 +89,7 @@ func helperMain(args []string) int {
 	// processes of its own domain — the command is forked from this thread, so only
 	// this thread can end what the command starts.
 	runtime.LockOSThread()
+	closeOnExec() // the command gets the standard three descriptors, nothing Hearth had
 	req, err := decodeRequest(args[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hearth sandbox: bad request: %v\n", err)
@@ -44,13 +102,35 @@ func helperMain(args []string) int {
 		}
 	}
 	if req.NS {
-		if err := setupNamespaces(req.Policy); err != nil {
+		if err := setupNamespaces(req.Policy, req.tmp(), req.Cover); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
 			return 125
 		}
 	}
+	tmpdir, cleaner := "", 0
+	var cleanNow *os.File
+	if req.NS && req.Confine {
+		tmpdir = req.tmp()
+	} else if req.Confine {
+		// No mount namespace: a folder of the run's own stands for /tmp.
+		d, pid, w, err := runTmp(req.TempDir)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "hearth sandbox: make the command's temp folder in %s: %v (set TMPDIR to a writable folder)\n", req.TempDir, err)
+			return 125
+		}
+		tmpdir, cleaner, cleanNow = d, pid, w
+	}
 	if req.Confine {
-		if err := confine(req.Policy, req.NS); err != nil {
+		if err := confine(req.Policy, req.NS, tmpdir); err != nil {
+			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
+			return 125
+		}
+	}
+	if req.Confine && !req.NS {
+		// Landlock ABI 9 and later decide per path which sockets may be reached;
+		// before that only the socket call itself can be refused.
+		abi, _ := ll.LandlockGetABIVersion()
+		if err := seccompFilter(abi >= 9 || len(req.Sockets) > 0); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
 			return 125
 		}
@@ -65,22 +145,31 @@ func helperMain(args []string) int {
 		return 125
 	}
 	wd, _ := os.Getwd()
+	env := os.Environ()
+	if tmpdir != "" {
+		env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+tmpdir)
+	}
+	// A session of its own: no controlling terminal, so the command cannot push
+	// keystrokes into the terminal Hearth runs in (TIOCSTI) or get its signals.
 	proc, err := os.StartProcess(args[1], args[2:], &os.ProcAttr{
-		Dir: wd, Env: os.Environ(),
+		Dir: wd, Env: env,
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setsid: true},
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hearth sandbox: start %s: %v\n", args[1], err)
 		return 127
 	}
-	code, stopped := reap(proc.Pid, sigs, req.NS)
+	code, stopped := reap(proc.Pid, sigs, req.NS, cleaner)
 	// The command is over: whatever it left running (background jobs, setsid daemons)
-	// ends with it.
-	endAll(req.NS)
+	// ends with it, and then its temp folder goes.
+	endAll(req.NS, cleaner)
+	if cleanNow != nil {
+		cleanNow.Close()
+	}
 	reapAll()
 	if stopped {
-		return 128 + int(syscall.SIGTERM)
+		code = 128 + int(syscall.SIGTERM)
 	}
 	return code
 }
@@ -104,7 +193,7 @@ func writeIDMaps(uid, gid int) error {
 // stop signal ends everything at once. It polls rather than blocks so the signal is
 // handled on this thread (see helperMain); between polls it waits on a pidfd of the
 // command, so the command's end is seen at once, not at the next tick.
-func reap(pid int, sigs <-chan os.Signal, ns bool) (code int, stopped bool) {
+func reap(pid int, sigs <-chan os.Signal, ns bool, spare int) (code int, stopped bool) {
 	pfd, perr := unix.PidfdOpen(pid, 0)
 	if perr == nil {
 		defer unix.Close(pfd)
@@ -114,7 +203,7 @@ func reap(pid int, sigs <-chan os.Signal, ns bool) (code int, stopped bool) {
 		select {
 		case <-sigs:
 			stopped = true
-			endAll(ns)
+			endAll(ns, spare)
 		default:
 		}
 		var ws unix.WaitStatus
@@ -149,15 +238,16 @@ func reapAll() {
 
 // endAll kills every process the command started. As PID 1 of its own namespace one
 // kill(-1) reaches them all; otherwise descendants are found in /proc, again and again
-// until none is left (a process may fork while the others die).
-func endAll(ns bool) {
+// until none is left (a process may fork while the others die). spare (the process that
+// removes the run's temp folder; none in a namespace) is left to finish.
+func endAll(ns bool, spare int) {
 	if ns {
 		_ = unix.Kill(-1, unix.SIGKILL)
 		return
 	}
 	self := os.Getpid()
 	for i := 0; i < 50; i++ {
-		pids := descendants(self)
+		pids := slices.DeleteFunc(descendants(self), func(p int) bool { return p == spare })
 		if len(pids) == 0 {
 			return
 		}
@@ -171,7 +261,7 @@ func endAll(ns bool) {
 // setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it makes every
 // mount read-only but the writable folders, hides Hearth's folders and the sockets under /run, mounts a /proc that shows only this
 // namespace, gives /dev/shm a private tmpfs, and brings up a private loopback.
-func setupNamespaces(p Policy) error {
+func setupNamespaces(p Policy, tmp string, cover []string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
@@ -192,9 +282,22 @@ func setupNamespaces(p Policy) error {
 			runKeep = append(runKeep, r)
 		}
 	}
+	runKeep = append(runKeep, resolved(p.Sockets)...)
 	for _, d := range []string{"/run", "/tmp/.X11-unix", "/tmp/.ICE-unix"} {
 		if err := hideTree(d, runKeep); err != nil {
 			return fmt.Errorf("hide %s: %w", d, err)
+		}
+	}
+	if err := privateTmp(tmp, append(keep, resolved(p.Sockets)...)); err != nil {
+		return fmt.Errorf("private %s: %w", tmp, err)
+	}
+	for _, s := range cover {
+		fi, err := os.Lstat(s)
+		if err != nil || fi.Mode()&os.ModeSocket == 0 {
+			continue // gone with a hidden folder or the private tmp, or not a socket now
+		}
+		if err := unix.Mount("/dev/null", s, "", unix.MS_BIND, ""); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("cover socket %s: %w", s, err)
 		}
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
@@ -267,4 +370,70 @@ func loopbackUp() {
 	}
 	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
 	_ = unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
+}
+
+// tmp is the folder the run gets a private copy of.
+func (r request) tmp() string {
+	if r.Tmp == "" {
+		return "/tmp"
+	}
+	return r.Tmp
+}
+
+// privateTmp puts an empty tmpfs over tmp, so the command sees none of what others keep
+// there (the sockets of tmux, ssh-agent, editors) and leaves nothing behind. What must
+// stay reachable inside it — a writable folder under tmp, an opted-in socket — is cloned
+// first (open_tree) and put back in the same place on the new tmpfs (move_mount).
+func privateTmp(tmp string, keep []string) error {
+	fi, err := os.Lstat(tmp)
+	if err != nil || !fi.IsDir() {
+		return nil // no such folder, or a link: nothing there to share
+	}
+	type kept struct {
+		path string
+		fd   int
+		dir  bool
+	}
+	var ks []kept
+	defer func() {
+		for _, k := range ks {
+			unix.Close(k.fd)
+		}
+	}()
+	keep = slices.Clone(keep)
+	slices.SortStableFunc(keep, func(a, b string) int { return len(a) - len(b) })
+	for _, k := range keep {
+		if !confined.Within(k, tmp) || slices.ContainsFunc(ks, func(o kept) bool { return confined.Within(k, o.path) }) {
+			continue // outside tmp, or inside a folder already kept whole
+		}
+		kfi, err := os.Stat(k)
+		if err != nil {
+			continue
+		}
+		fd, err := unix.OpenTree(unix.AT_FDCWD, k, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("keep %s: %w", k, err)
+		}
+		ks = append(ks, kept{k, fd, kfi.IsDir()})
+	}
+	if err := unix.Mount("tmpfs", tmp, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return err
+	}
+	for _, k := range ks {
+		if k.dir {
+			err = os.MkdirAll(k.path, 0o755)
+		} else if err = os.MkdirAll(filepath.Dir(k.path), 0o755); err == nil {
+			var f *os.File
+			if f, err = os.OpenFile(k.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+			}
+		}
+		if err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("keep %s: %w", k.path, err)
+		}
+		if err := unix.MoveMount(k.fd, "", unix.AT_FDCWD, k.path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("keep %s: %w", k.path, err)
+		}
+	}
+	return nil
 }

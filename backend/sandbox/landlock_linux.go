@@ -9,15 +9,17 @@ import (
 	"slices"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"hearth/backend/internal/confined"
 )
 
 // confine applies Landlock: read and run everywhere but the hidden folders, write only
-// in the writable ones, no TCP unless the network is allowed, no signals to or abstract
-// sockets of processes outside, no ptrace (so no /proc/<pid>/environ) of them either.
-func confine(p Policy, ns bool) error {
+// in the writable ones and the run's tmp, no TCP unless the network is allowed, no
+// signals to or abstract sockets of processes outside (ABI 6), no pathname sockets but
+// those in the writable folders, the tmp and the opted-in ones (ABI 9), no ptrace (so no
+// /proc/<pid>/environ) of processes outside either. Rights the kernel lacks are left
+// out (best effort); docs/safety.md says what each ABI stops.
+func confine(p Policy, ns bool, tmp string) error {
 	cfg := landlock.V11.BestEffort()
 	if p.Network || ns {
 		// With a network namespace of its own the command has only a private loopback:
@@ -34,10 +36,16 @@ func confine(p Policy, ns bool) error {
 	}
 	for _, w := range resolved(p.Writable) {
 		if ns {
-			rules = append(rules, landlock.RWDirs(w).WithRefer().IgnoreIfMissing())
+			rules = append(rules, landlock.RWDirs(w).WithRefer().WithResolveUnix().IgnoreIfMissing())
 		} else {
 			rules = append(rules, writeAround(w, hidden)...)
 		}
+	}
+	if tmp != "" {
+		rules = append(rules, landlock.RWDirs(tmp).WithRefer().WithResolveUnix().IgnoreIfMissing())
+	}
+	for _, s := range resolved(p.Sockets) {
+		rules = append(rules, landlock.RWFiles(s).WithResolveUnix().IgnoreIfMissing())
 	}
 	rules = append(rules, landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty").IgnoreIfMissing())
 	if err := cfg.Restrict(rules...); err != nil {
@@ -47,8 +55,12 @@ func confine(p Policy, ns bool) error {
 }
 
 // readAround grants read and execute on everything under root except the hidden
-// folders: Landlock can only grant, so each folder on the way to a hidden one is
-// granted listing, and its other entries are granted whole.
+// folders: Landlock can only grant, so the other entries of each folder on the way to
+// a hidden one are granted whole. Those folders themselves are not granted listing:
+// a right granted on a folder holds for everything beneath it, so listing ~ would let
+// the hidden folders in it be listed too (names, sizes, times). The price: with
+// Landlock alone, `ls /`, `ls ~` and `ls ~/.config` fail (everything in them still
+// opens by name).
 func readAround(root string, hidden []string) []landlock.Rule {
 	holds := func(p string) bool {
 		for _, h := range hidden {
@@ -61,7 +73,7 @@ func readAround(root string, hidden []string) []landlock.Rule {
 	if !holds(root) {
 		return []landlock.Rule{landlock.RODirs(root).IgnoreIfMissing()}
 	}
-	rules := []landlock.Rule{landlock.PathAccess(ll.AccessFSReadDir, root).IgnoreIfMissing()}
+	var rules []landlock.Rule
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		return rules
@@ -106,7 +118,7 @@ func writeAround(root string, hidden []string) []landlock.Rule {
 		return false
 	}
 	if !holds(root) {
-		return []landlock.Rule{landlock.RWDirs(root).WithRefer().IgnoreIfMissing()}
+		return []landlock.Rule{landlock.RWDirs(root).WithRefer().WithResolveUnix().IgnoreIfMissing()}
 	}
 	ents, err := os.ReadDir(root)
 	if err != nil {
@@ -120,7 +132,7 @@ func writeAround(root string, hidden []string) []landlock.Rule {
 		case e.IsDir():
 			rules = append(rules, writeAround(p, hidden)...)
 		default:
-			rules = append(rules, landlock.RWFiles(p).IgnoreIfMissing())
+			rules = append(rules, landlock.RWFiles(p).WithResolveUnix().IgnoreIfMissing())
 		}
 	}
 	return rules

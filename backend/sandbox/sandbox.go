@@ -51,6 +51,13 @@ type Policy struct {
 	// Confine false runs the command under the reaper only (an MCP server that did not
 	// opt in to the sandbox).
 	Confine bool `json:"confine,omitempty"`
+	// TempDir holds the command's own temp folder where no mount namespace gives it a
+	// private /tmp (Landlock alone): a folder made for the run and removed after it.
+	// Empty: os.TempDir().
+	TempDir string `json:"tmpdir,omitempty"`
+	// Sockets are pathname Unix sockets outside the workspace the command may still
+	// reach: what the user opted in to (ssh-agent's socket).
+	Sockets []string `json:"sockets,omitempty"`
 }
 
 // request is what Hearth hands the helper.
@@ -62,6 +69,11 @@ type request struct {
 	// UID and GID are the user's outside: the helper maps them to themselves inside.
 	UID int `json:"uid,omitempty"`
 	GID int `json:"gid,omitempty"`
+	// Cover are the pathname sockets bound on this machine (from /proc/net/unix)
+	// outside the writable folders and Sockets: with a mount namespace each is covered.
+	Cover []string `json:"cover,omitempty"`
+	// Tmp is the folder made private for the run ("" means /tmp; tests name another).
+	Tmp string `json:"tmp,omitempty"`
 }
 
 // Status says how commands are confined on this machine.
@@ -90,6 +102,9 @@ type Options struct {
 	// Landlock without namespaces even where they work (tests of those fallbacks; they
 	// still need to work on this machine).
 	Force Mode
+	// Tmp is the folder each run gets a private, empty copy of (default /tmp); tests
+	// name a folder of their own to stand for it.
+	Tmp string
 }
 
 // Sandbox wraps commands. It probes the machine once, on first use.
@@ -122,14 +137,24 @@ func (s *Sandbox) Status() Status {
 // the command's own.
 func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) {
 	st := s.Status()
+	if p.TempDir == "" {
+		p.TempDir = os.TempDir()
+	}
+	tmp := s.opts.Tmp
+	if tmp == "" {
+		tmp = "/tmp"
+	}
 	if p.Confine && st.Mode == ModeBubblewrap {
-		wrapBubblewrap(cmd, st.Bubblewrap, p)
+		wrapBubblewrap(cmd, st.Bubblewrap, p, tmp, coverSockets(p))
 		return
 	}
 	if st.Mode == ModeNone {
 		p.Confine = false
 	}
-	req := request{Policy: p, NS: p.Confine && st.Namespaces, NoUser: !st.UserNamespace}
+	req := request{Policy: p, NS: p.Confine && st.Namespaces, NoUser: !st.UserNamespace, Tmp: tmp}
+	if req.NS {
+		req.Cover = coverSockets(p)
+	}
 	wrapHelper(cmd, s.opts.Exe, req)
 }
 

@@ -43,6 +43,11 @@ func runIn(t *testing.T, exe string, req request, dir, script string) (string, i
 	c := exec.Command("/bin/sh", "-c", script)
 	c.Dir = dir
 	c.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir}
+	if req.Tmp == "" {
+		// The fixture lives in the real /tmp, which each run gets an empty copy of:
+		// another folder stands for /tmp here (tmp_test.go tests the real one).
+		req.Tmp = t.TempDir()
+	}
 	wrapHelper(c, exe, req)
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -55,8 +56,10 @@ func wrapHelper(cmd *exec.Cmd, exe string, req request) {
 
 // wrapBubblewrap confines cmd with bubblewrap where the kernel has no Landlock: a
 // read-only root, the writable folders bound writable, Hearth's folders under empty
-// read-only mounts, no capabilities (bubblewrap run by root keeps them all otherwise).
-func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy) {
+// read-only mounts, an empty private tmp (TMPDIR), the sockets bound outside the
+// writable folders covered, no capabilities (bubblewrap run by root keeps them all
+// otherwise).
+func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []string) {
 	args := []string{"bwrap", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"}
 	if !p.Network {
@@ -67,39 +70,65 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy) {
 	// Outer folders first, so that a writable folder inside a hidden one (the default
 	// workspace) and a hidden one inside a writable one (Hearth's folders under an
 	// allowed ~) both end up on top; a folder both hidden and writable is writable.
+	const (
+		writable = iota
+		hidden
+		private
+	)
 	type mount struct {
-		path   string
-		hidden bool
+		path string
+		kind int
 	}
 	var ms []mount
+	if fi, err := os.Stat(tmp); err == nil && fi.IsDir() {
+		ms = append(ms, mount{tmp, private})
+	}
 	for _, h := range append([]string{"/tmp/.X11-unix", "/tmp/.ICE-unix"}, p.Hidden...) {
 		if fi, err := os.Lstat(h); err == nil && fi.IsDir() {
-			ms = append(ms, mount{h, true})
+			ms = append(ms, mount{h, hidden})
 		}
 	}
 	for _, w := range p.Writable {
 		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
-			ms = append(ms, mount{w, false})
+			ms = append(ms, mount{w, writable})
 		}
 	}
 	sort.SliceStable(ms, func(i, j int) bool {
 		if len(ms[i].path) != len(ms[j].path) {
 			return len(ms[i].path) < len(ms[j].path)
 		}
-		return ms[i].hidden && !ms[j].hidden
+		return ms[i].kind > ms[j].kind
 	})
-	var covers []string
+	var covers, gone []string
 	for _, m := range ms {
-		if m.hidden {
+		switch m.kind {
+		case private:
+			args = append(args, "--perms", "1777", "--tmpfs", m.path)
+			gone = append(gone, m.path)
+		case hidden:
 			args = append(args, "--perms", "0755", "--tmpfs", m.path)
 			covers = append(covers, m.path)
-		} else {
+			gone = append(gone, m.path)
+		default:
 			args = append(args, "--bind", m.path, m.path)
+		}
+	}
+	// Sockets opted in are bound back (into the private tmp too); every other bound
+	// socket not already gone with /run, tmp or a hidden folder gets /dev/null on top.
+	for _, s := range p.Sockets {
+		if fi, err := os.Stat(s); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			args = append(args, "--bind", s, s)
+		}
+	}
+	for _, s := range cover {
+		if !slices.ContainsFunc(append(gone, "/run"), func(g string) bool { return confined.Within(s, g) }) {
+			args = append(args, "--ro-bind-try", "/dev/null", s)
 		}
 	}
 	for _, c := range covers { // last: a writable folder inside needed its mount point made
 		args = append(args, "--remount-ro", c)
 	}
+	args = append(args, "--setenv", "TMPDIR", tmp)
 	if cmd.Dir != "" {
 		args = append(args, "--chdir", cmd.Dir)
 	}
@@ -160,7 +189,7 @@ func probe(o Options) Status {
 		}
 	case st.Bubblewrap != "":
 		c := exec.Command("/bin/sh", "-c", "true")
-		wrapBubblewrap(c, st.Bubblewrap, Policy{Confine: true})
+		wrapBubblewrap(c, st.Bubblewrap, Policy{Confine: true}, "/tmp", nil)
 		if c.Run() == nil {
 			st.Mode = ModeBubblewrap
 		}
@@ -179,6 +208,14 @@ func probe(o Options) Status {
 				why, st.Hint = appArmorWhy, appArmorHint(o.Exe)
 			}
 			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", why)
+			// What this mode cannot stop, said where the user looks (docs/safety.md).
+			st.Summary += "; not stopped: chmod, chown and touch outside the workspace, stat of names in Hearth's folders"
+			if st.LandlockABI < 9 {
+				st.Summary += "; no Unix socket works (with tools.exec.sshAgent: every pathname socket does)"
+			}
+			if st.LandlockABI < 6 {
+				st.Summary += "; abstract sockets are not scoped"
+			}
 		}
 	case ModeBubblewrap:
 		st.Summary = "bubblewrap (this kernel has no Landlock)"
@@ -246,10 +283,26 @@ func tryHelper(exe string, req request) error {
 	defer cancel()
 	c := exec.CommandContext(ctx, "/bin/sh", "-c", "true")
 	c.Env = []string{"PATH=/usr/bin:/bin"}
+	c.Dir = "/" // Hearth's own folder may lie in /tmp, which the run gets an empty copy of
+	if req.TempDir == "" {
+		req.TempDir = os.TempDir() // Hearth's, not the probe's bare environment's
+	}
 	wrapHelper(c, exe, req)
 	out, err := c.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("sandbox probe: %w: %s", err, out)
 	}
 	return nil
+}
+
+// coverSockets lists the pathname sockets bound on this machine that the command must
+// not reach (see outsideSockets). Read here, in Hearth's own network namespace: the
+// helper may already be in a new one, whose table is empty.
+func coverSockets(p Policy) []string {
+	f, err := os.Open("/proc/net/unix")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	return outsideSockets(parseUnixSockets(f, maxCoverSockets), p)
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // Other systems have no Landlock: commands run as before.
-func wrapHelper(cmd *exec.Cmd, exe string, req request)    {}
-func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy) {}
+func wrapHelper(cmd *exec.Cmd, exe string, req request)                                {}
+func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []string) {}
 func probe(o Options) Status {
 	return Status{Mode: ModeNone, Summary: "none", Warning: "this system has no Landlock: commands run with your full rights"}
 }
@@ -20,3 +20,5 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}, grace time.Duration) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+func coverSockets(p Policy) []string { return nil }

@@ -55,6 +55,9 @@ type Options struct {
 	Keyring Keyring
 	// Timeout bounds each keyring call (default 3 s).
 	Timeout time.Duration
+	// LookupEnv reads the environment to find the session bus (nil: os.LookupEnv);
+	// used only when Keyring is nil.
+	LookupEnv func(string) (string, bool)
 }
 
 // Store reads and writes Hearth's keys in the keyring. It is safe for
@@ -75,7 +78,7 @@ type Store struct {
 // New returns a Store; it touches the keyring only when first used.
 func New(opts Options) *Store {
 	if opts.Keyring == nil {
-		opts.Keyring = OSKeyring()
+		opts.Keyring = osKeyringHere(opts.LookupEnv)
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout

@@ -13,7 +13,7 @@ import (
 // The keyring path through go-keyring's own mock (what OSKeyring calls).
 func TestKeyringMock(t *testing.T) {
 	keyring.MockInit()
-	s := New(Options{})
+	s := New(Options{Keyring: OSKeyring()})
 	if !s.Available() {
 		t.Fatal("mock keyring not available")
 	}
@@ -27,7 +27,7 @@ func TestKeyringMock(t *testing.T) {
 		t.Errorf("keyring holds %q", got)
 	}
 	// A fresh Store (a restart) reads it back from the keyring.
-	if got, err := New(Options{}).Resolve(Ref("openai")); err != nil || got != "sk-mock-1" {
+	if got, err := New(Options{Keyring: OSKeyring()}).Resolve(Ref("openai")); err != nil || got != "sk-mock-1" {
 		t.Errorf("resolve: %q %v", got, err)
 	}
 	if got, _ := s.Resolve("plain"); got != "plain" {
@@ -39,14 +39,14 @@ func TestKeyringMock(t *testing.T) {
 	if err := s.Delete("openai"); err != nil {
 		t.Errorf("deleting twice: %v", err)
 	}
-	if _, err := New(Options{}).Get("openai"); !errors.Is(err, ErrNotFound) {
+	if _, err := New(Options{Keyring: OSKeyring()}).Get("openai"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("after delete: %v", err)
 	}
 }
 
 func TestKeyringBroken(t *testing.T) {
 	keyring.MockInitWithError(errors.New("org.freedesktop.secrets was not provided by any .service files"))
-	s := New(Options{})
+	s := New(Options{Keyring: OSKeyring()})
 	if s.Available() {
 		t.Fatal("a failing keyring is available")
 	}
@@ -95,7 +95,7 @@ func TestRefs(t *testing.T) {
 
 func TestConcurrentUse(t *testing.T) {
 	keyring.MockInit()
-	s := New(Options{})
+	s := New(Options{Keyring: OSKeyring()})
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)

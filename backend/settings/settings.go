@@ -123,7 +123,7 @@ func (s *Service) Sandbox() *sandbox.Sandbox { return s.sandbox }
 // own folders; network as tools.exec.network says).
 func (s *Service) SandboxPolicy() sandbox.Policy {
 	cfg, paths := s.Config(), s.Paths()
-	return sandbox.Policy{Writable: append([]string{paths.Workspace, os.TempDir()}, cfg.Tools.AllowedPaths...),
+	return sandbox.Policy{Writable: append([]string{paths.Workspace}, cfg.Tools.AllowedPaths...), TempDir: os.TempDir(),
 		Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly}
 }
 

@@ -46,8 +46,12 @@ type ExecOptions struct {
 	Hidden []string
 	// Network lets commands use the network (tools.exec.network).
 	Network bool
-	// TempDir is writable in the sandbox and passed as TMPDIR; empty means os.TempDir().
+	// TempDir is where a command's own temp folder is made when the sandbox has no
+	// private /tmp to give it (Landlock alone); empty means os.TempDir().
 	TempDir string
+	// SSHAgent passes SSH_AUTH_SOCK on and keeps its socket reachable in the sandbox
+	// (tools.exec.sshAgent).
+	SSHAgent bool
 }
 
 // ExecTool runs shell commands: sh -c in its own process group, minimal
@@ -117,6 +121,10 @@ func (t *ExecTool) Env() []string {
 		}
 		env = append(env, kv[0]+"="+v)
 		seen[kv[0]] = true
+	}
+	if sock := t.agentSocket(); sock != "" && !seen["SSH_AUTH_SOCK"] {
+		env = append(env, "SSH_AUTH_SOCK="+sock)
+		seen["SSH_AUTH_SOCK"] = true
 	}
 	for _, k := range t.opts.AllowedEnvKeys {
 		if k == "" || seen[k] {

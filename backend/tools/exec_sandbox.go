@@ -19,12 +19,33 @@ func (t *ExecTool) SandboxPolicy() osbox.Policy {
 	if t.policy.Unrestricted {
 		w = append(w, t.policy.home())
 	}
-	return osbox.Policy{
-		Writable: append(w, t.tempDir()),
+	p := osbox.Policy{
+		Writable: w,
+		TempDir:  t.tempDir(),
 		Hidden:   t.opts.Hidden,
 		Network:  t.opts.Network,
 		Confine:  !t.opts.Unconfined,
 	}
+	if s := t.agentSocket(); s != "" {
+		p.Sockets = []string{s}
+	}
+	return p
+}
+
+// agentSocket is ssh-agent's socket when the user let commands use it
+// (tools.exec.sshAgent) and one is set: an absolute path to a socket.
+func (t *ExecTool) agentSocket() string {
+	if !t.opts.SSHAgent {
+		return ""
+	}
+	s, ok := t.opts.LookupEnv("SSH_AUTH_SOCK")
+	if !ok || !filepath.IsAbs(s) {
+		return ""
+	}
+	if fi, err := os.Stat(s); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		return ""
+	}
+	return filepath.Clean(s)
 }
 
 func (t *ExecTool) tempDir() string {
@@ -58,12 +79,15 @@ func (t *ExecTool) SandboxNote() i18n.Message {
 	}
 	p := t.SandboxPolicy()
 	var where []string
-	for _, w := range p.Writable {
+	for _, w := range append(p.Writable, "/tmp") {
 		where = append(where, tildeHome(w, t.policy.home()))
 	}
 	code := "gate.sandbox.on"
 	if p.Network {
 		code = "gate.sandbox.onNetwork"
+	}
+	if len(p.Sockets) > 0 {
+		code += "Agent"
 	}
 	return i18n.M(code, "mode", string(st.Mode), "where", strings.Join(where, ", "))
 }

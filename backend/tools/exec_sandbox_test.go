@@ -30,7 +30,10 @@ func TestExecSandboxTable(t *testing.T) {
 		return
 	}
 	osbox.HardenSelf() // as Hearth does first thing: the helper must start from a non-dumpable process
-	box := osbox.New(osbox.Options{})
+	// The fixture's home lies in the real /tmp, which each run gets an empty copy of:
+	// another folder stands for /tmp (backend/sandbox tests the real one).
+	sysTmp := t.TempDir()
+	box := osbox.New(osbox.Options{Tmp: sysTmp})
 	st := box.Status()
 	t.Logf("sandbox as uid %d: %s", os.Getuid(), st.Summary)
 	if st.Mode == osbox.ModeNone {
@@ -46,7 +49,7 @@ func TestExecSandboxTable(t *testing.T) {
 	if jail == jailRoot {
 		fallback = osbox.ModeLandlock
 	}
-	if fb := osbox.New(osbox.Options{Force: fallback}); fb.Status().Mode == fallback {
+	if fb := osbox.New(osbox.Options{Force: fallback, Tmp: sysTmp}); fb.Status().Mode == fallback {
 		runTable(t, fb)
 	} else {
 		t.Errorf("%s does not work in the %s jail: %s", fallback, jail, fb.Status().Summary)

@@ -115,17 +115,7 @@ func (g *ExecGuard) checkCall(s *shellScan, c callInfo, dir string) error {
 	case "rm", "rmdir", "shred", "unlink", "srm", "trash", "trash-put", "gio":
 		return g.checkDelete(name, flags, operands, dir)
 	case "mv":
-		for _, t := range operands {
-			if why := g.broad(t, dir, false); why != "" {
-				return refuse("mv-broad", "mv %s would move away %s", t, why)
-			}
-			if g.protected(t, dir) {
-				return refuse("protected-write", "mv would change protected path %s", t)
-			}
-		}
-		if len(operands) > 1 {
-			return g.checkWriteTarget(s, operands[len(operands)-1], dir)
-		}
+		return g.checkMove(s, flags, operands, dir)
 	case "chmod", "chown", "chgrp", "setfacl", "chattr":
 		return g.checkChmod(name, flags, operands, dir)
 	case "find":

@@ -72,6 +72,12 @@ var moreRefused = []struct{ cmd, rule string }{
 	{"systemctl --user enable evil.service", "persistence"},
 	{"at now + 1 minute <<< 'rm -rf ~'", "persistence"},
 	{"tee -a /etc/passwd < /dev/null", "persistence"},
+	// mv into the workspace is fine, moving the workspace or ~ away is not.
+	{"mv . ../elsewhere", "mv-broad"},
+	{"mv ~ .", "mv-broad"},
+	{"mv -t /tmp/gone .", "mv-broad"},
+	{"mv --target-directory=/tmp ~", "mv-broad"},
+	{"mv notes.txt ~/.bashrc", "persistence"},
 }
 
 // moreAllowed are ordinary commands, among them the four the hand-built lexer refused.
@@ -129,6 +135,10 @@ var moreAllowed = []string{
 	"[[ -f go.mod ]] && echo yes",
 	"ps aux | grep -v grep | grep hearth",
 	"kill -TERM 4242",
+	"mv notes.txt .",
+	"mv ../incoming/report.pdf ./",
+	"mv -t . a.txt b.txt",
+	"mv a.txt b.txt --target-directory=.",
 }
 
 // FuzzExecGuard: any command text gets an answer, never a panic or a hang.

@@ -390,3 +390,35 @@ func checkPower(name string, operands []string) error {
 	}
 	return nil
 }
+
+// checkMove judges mv: what it moves away must not be a whole folder that matters
+// (the workspace, ~, /), while the folder it moves into may well be one — `mv FILE .`
+// moves nothing away. The destination is the last operand, or the value of -t /
+// --target-directory.
+func (g *ExecGuard) checkMove(s *shellScan, flags, operands []string, dir string) error {
+	sources, dest := operands, ""
+	for _, f := range flags {
+		if v, ok := strings.CutPrefix(f, "--target-directory="); ok {
+			dest = v
+		} else if (f == "--target-directory" || !strings.HasPrefix(f, "--") && strings.HasSuffix(f, "t")) && len(operands) > 0 {
+			dest, sources = operands[0], operands[1:]
+		}
+	}
+	if dest == "" && len(operands) > 1 {
+		sources, dest = operands[:len(operands)-1], operands[len(operands)-1]
+	}
+	for _, t := range sources {
+		if why := g.broad(t, dir, false); why != "" {
+			return refuse("mv-broad", "mv %s would move away %s", t, why)
+		}
+	}
+	for _, t := range operands {
+		if g.protected(t, dir) {
+			return refuse("protected-write", "mv would change protected path %s", t)
+		}
+	}
+	if dest != "" {
+		return g.checkWriteTarget(s, dest, dir)
+	}
+	return nil
+}
