@@ -50,7 +50,7 @@ export type PlainKeyReport = Omit<settings.PlainKeyReport, 'convertValues'>;
 export type Notice = reminders.Notice;
 /** What reminders, the heartbeat and helpers report (event.Background, "background"). */
 export interface BackgroundEvent {
-  kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
+  kind: 'message' | 'reminder' | 'reminderAnswer' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
   title: string;
   text: string;
   sessionId?: string;
