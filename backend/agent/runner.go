@@ -252,6 +252,11 @@ var (
 	errShutdown = errors.New("Hearth is shutting down")
 )
 
+// ErrDeniedInstead is the cause of a run ended by DenyInstead: the person declined the
+// calls waiting for approval and wrote something else instead. The gate answers those
+// calls as denied by the user; the run ends as stopped without asking the model again.
+var ErrDeniedInstead = errors.New("denied by the user, who wrote something else instead")
+
 // Start begins a run for req and returns at once; events go to sink (which
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
 // command (docs/design/agent-loop.md#slash-commands). Cancelling ctx stops the run like Stop.
@@ -356,6 +361,20 @@ func (r *Runner) Stop(sessionID string) bool {
 	}
 	if r.opts.OnStop != nil && r.opts.OnStop(sessionID) {
 		ok = true
+	}
+	return ok
+}
+
+// DenyInstead ends the session's run the way the person's "no, do this instead" means:
+// its calls waiting for approval are denied by the user and the run stops before any
+// further model request, so no fragment of a new answer is written; the person's
+// message is the next turn. It reports whether a run was going.
+func (r *Runner) DenyInstead(sessionID string) bool {
+	r.mu.Lock()
+	run, ok := r.active[sessionID]
+	r.mu.Unlock()
+	if ok {
+		run.cancel(ErrDeniedInstead)
 	}
 	return ok
 }

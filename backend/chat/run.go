@@ -114,6 +114,10 @@ func (s *Service) usable() error {
 // and its helpers; it reports whether anything was running.
 func (s *Service) Stop(sessionID string) bool { return s.runner.Stop(sessionID) }
 
+// DenyInstead denies the calls of the session's run waiting for approval and stops it
+// before it asks the model again (the window's message sent while a card waits).
+func (s *Service) DenyInstead(sessionID string) bool { return s.runner.DenyInstead(sessionID) }
+
 // InUse says why a session cannot be deleted now (it has a running turn), or nil.
 func (s *Service) InUse(sessionID string) error {
 	if runID, busy := s.runner.Busy(sessionID); busy {

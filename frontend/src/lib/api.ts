@@ -116,6 +116,7 @@ export const api = {
   send: (input: ChatInput) => App.SendMessage(input as chat.Input),
   followRun: (runId: string, fn: (ev: RunEvent) => void) => follow<RunEvent>(`run:${runId}`, fn),
   stop: (sessionId: string) => App.StopRun(sessionId),
+  denyInstead: (sessionId: string) => App.DenyInstead(sessionId),
   continueRun: (sessionId: string) => App.ContinueRun(sessionId),
   listSessions: () => App.ListSessions(),
   loadSession: (id: string) => App.LoadSession(id),

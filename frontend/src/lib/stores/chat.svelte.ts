@@ -274,19 +274,23 @@ export function createChatStore(
   }
 
   /**
-   * Answers the calls waiting for approval with a message ("no — do X instead"): they
-   * are denied, the reply stops, and the message is sent as the next turn, so the model
+   * Answers the calls waiting for approval with a message ("no — do X instead"): one
+   * backend call denies them and stops the reply before it asks the model again (no
+   * fragment of a new answer), and the message is sent as the next turn, so the model
    * reads the denial and then what the person wants instead.
    */
   async function replyInstead(text: string, images: Attachment[]): Promise<boolean> {
     if (!text.trim() && images.length === 0) return false;
     const runId = s.running;
     const sessionId = s.sessionId;
-    for (const w of waitingCalls(s.items).filter((x) => x.runId === runId)) await approve(w.runId, w.part.callId, 'deny');
+    if (!sessionId) return false;
+    for (const w of waitingCalls(s.items).filter((x) => x.runId === runId)) {
+      if (w.part.approval) w.part.approval.sending = true;
+    }
     if (s.running === runId) {
       const ended = new Promise<void>((done) => idle.push(done));
-      if (sessionId) await api.stop(sessionId).catch(() => false);
-      await ended;
+      const going = await api.denyInstead(sessionId).catch(() => false);
+      if (going) await ended;
     }
     if (s.sessionId !== sessionId || s.running) return false; // the person moved on meanwhile
     return send(text, images);
