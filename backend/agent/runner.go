@@ -107,6 +107,10 @@ type Options struct {
 	// that cancels the session's background subagents (docs/design/agent-loop.md#stopping-a-run). It
 	// reports whether it stopped anything.
 	OnStop func(sessionID string) bool
+	// ModelInstalled tells /model whether the model named can answer here: false (with
+	// the installed ones to offer) for a model Ollama has not downloaded. An error
+	// means it could not tell (Ollama down): the switch goes ahead. Nil checks nothing.
+	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
 }
 
 // Tuning are the options a settings change may alter while the Runner lives. A run
@@ -187,6 +191,10 @@ type Request struct {
 	Images    [][]byte
 	// Model overrides the session's model for this run only (--model).
 	Model string
+	// ChatModel is the model of a chat this run creates (the window's new chat with a
+	// model picked): it is stored on the session as it is made, in the same call. A
+	// chat that exists keeps its own model (/model changes it).
+	ChatModel string
 	// Unattended runs (cron, heartbeat, subagents) never wait for a human at the Gate.
 	Unattended bool
 	// AllowTools names tools the user allowed for this unattended run (a
@@ -288,7 +296,7 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 		if cont {
 			return nil, fmt.Errorf("continue: no session id (hint: name the session whose run was interrupted)")
 		}
-		m, err := r.opts.Store.Create(session.CreateOptions{})
+		m, err := r.opts.Store.Create(session.CreateOptions{Model: req.ChatModel})
 		if err != nil {
 			return nil, fmt.Errorf("start run: %w", err)
 		}

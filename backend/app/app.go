@@ -155,7 +155,7 @@ func New(opts Options) (*App, error) {
 			a.agentWrites.observe(ev)
 		},
 		WaitTools:  a.Reach.WaitReady,
-		Background: a.BackgroundNews, Channel: channel(opts.Terminal),
+		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
 			return schedule.Tools(a.Reminders, a.Reminders.Post, clock.Now, nil), nil
 		}},
