@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -111,6 +112,10 @@ type Options struct {
 	// the installed ones to offer) for a model Ollama has not downloaded. An error
 	// means it could not tell (Ollama down): the switch goes ahead. Nil checks nothing.
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
+	// ToolOff says why a tool that is not offered was turned off by a setting (local-only
+	// mode's web tools): a call of it is refused with that, in the user's words, rather
+	// than answered as an unknown tool. Nil knows of none.
+	ToolOff func(name string) (why i18n.Message, off bool)
 }
 
 // Tuning are the options a settings change may alter while the Runner lives. A run

@@ -121,6 +121,7 @@ func New(opts Options) (*Service, error) {
 		Pending:        func(s string) int { return keys.Masker().Pending(s) },
 		OnStop:         s.stopHelpers,
 		ModelInstalled: opts.ModelInstalled,
+		ToolOff:        s.toolOff,
 		WaitTools:      opts.WaitTools,
 		OnNew:          opts.Memory.ConsolidateAll,
 		AfterRun:       func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
@@ -295,4 +296,22 @@ func (s *Service) Apply() {
 func (s *Service) Close(ctx context.Context) error {
 	err := s.runner.Shutdown(ctx)
 	return errors.Join(err, s.helpers.close(ctx))
+}
+
+// toolOff says why a web tool is missing from the chat's tools: local-only mode (or the
+// web turned off) leaves them out, and a model that calls one anyway (from habit, or an
+// earlier turn that had it) is told so — with where to turn it back on — not that no such
+// tool exists.
+func (s *Service) toolOff(name string) (i18n.Message, bool) {
+	if name != "web_search" && name != "web_fetch" {
+		return i18n.Message{}, false
+	}
+	cfg := s.opts.Settings.Config()
+	switch {
+	case cfg.LocalOnly:
+		return i18n.M("tool.off.localOnly", "tool", name), true
+	case cfg.Tools.Web.Offline:
+		return i18n.M("tool.off.webOffline", "tool", name), true
+	}
+	return i18n.Message{}, false
 }

@@ -48,7 +48,7 @@ function firstSeq(ev: RunEvent): number {
 export function createChatStore(
   api: Pick<
     Api,
-    'send' | 'followRun' | 'stop' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals' | 'setChatModel'
+    'send' | 'followRun' | 'stop' | 'denyInstead' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals' | 'setChatModel'
   >,
   opts: { schedule?: Scheduler; onChange?: (sessionId: string) => void; probe?: PerfProbe } = {},
 ) {
