@@ -31,8 +31,6 @@ const script = {
 
 let ollama, app, page;
 const win = hearthWindow(script, { config: { localOnly: true } });
-before(async () => ({ ollama, app, page } = await win.start()));
-after(() => win.stop());
 
 async function send(text) {
   const box = page.getByRole('textbox', { name: 'Message Hearth…' });
@@ -42,7 +40,11 @@ async function send(text) {
 const chats = async () => (await fetch(`${ollama.host}/_fake/chats`)).json();
 const card = () => page.getByTestId('approval-card');
 
+// One Hearth at a time: a second one on the same session bus hands over to the first.
 describe('on time and as announced', () => {
+  before(async () => ({ ollama, app, page } = await win.start()));
+  after(() => win.stop());
+
   test('a message sent while a card waits denies and stops in one step: no fragment, no extra request', async () => {
     await send('Make a file called instead.txt');
     await card().waitFor({ timeout: 15000 });
