@@ -72,6 +72,8 @@ type Options struct {
 	Background *event.Broker[event.Background]
 	// ModelInstalled tells /model whether a model is installed (agent.Options).
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
+	// ToolOff says why a tool a setting turned off is missing (reach.ToolOff; agent.Options).
+	ToolOff func(name string) (why i18n.Message, off bool)
 }
 
 // Service is the chat service. It is safe for concurrent use.
@@ -121,7 +123,7 @@ func New(opts Options) (*Service, error) {
 		Pending:        func(s string) int { return keys.Masker().Pending(s) },
 		OnStop:         s.stopHelpers,
 		ModelInstalled: opts.ModelInstalled,
-		ToolOff:        s.toolOff,
+		ToolOff:        opts.ToolOff,
 		WaitTools:      opts.WaitTools,
 		OnNew:          opts.Memory.ConsolidateAll,
 		AfterRun:       func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
@@ -296,22 +298,4 @@ func (s *Service) Apply() {
 func (s *Service) Close(ctx context.Context) error {
 	err := s.runner.Shutdown(ctx)
 	return errors.Join(err, s.helpers.close(ctx))
-}
-
-// toolOff says why a web tool is missing from the chat's tools: local-only mode (or the
-// web turned off) leaves them out, and a model that calls one anyway (from habit, or an
-// earlier turn that had it) is told so — with where to turn it back on — not that no such
-// tool exists.
-func (s *Service) toolOff(name string) (i18n.Message, bool) {
-	if name != "web_search" && name != "web_fetch" {
-		return i18n.Message{}, false
-	}
-	cfg := s.opts.Settings.Config()
-	switch {
-	case cfg.LocalOnly:
-		return i18n.M("tool.off.localOnly", "tool", name), true
-	case cfg.Tools.Web.Offline:
-		return i18n.M("tool.off.webOffline", "tool", name), true
-	}
-	return i18n.Message{}, false
 }
