@@ -40,6 +40,11 @@ func (a *App) AttachEvents(channel string) { a.relay.Attach(channel) }
 // StopRun stops the session's running turn.
 func (a *App) StopRun(sessionID string) bool { return a.h.Chat.Stop(sessionID) }
 
+// DenyInstead answers the calls waiting for approval with the person's message: they
+// are denied and the run stops before any model request (the window then sends the
+// message as the next turn). It reports whether a run was going.
+func (a *App) DenyInstead(sessionID string) bool { return a.h.Chat.DenyInstead(sessionID) }
+
 // ContinueRun resumes the session's interrupted turn and returns its run id.
 func (a *App) ContinueRun(sessionID string) (string, error) {
 	run, err := a.h.Chat.Continue(context.Background(), sessionID, a.runSink)

@@ -64,7 +64,7 @@ func (e *runError) Unwrap() error { return e.err }
 func (l *loop) prepare() error {
 	st := l.r.opts.Store
 	id := l.run.SessionID
-	if _, err := st.Ensure(session.CreateOptions{ID: id}); err != nil {
+	if _, err := st.Ensure(session.CreateOptions{ID: id, Model: l.req.ChatModel}); err != nil {
 		return fmt.Errorf("start run: %w", err)
 	}
 	sess, err := st.LoadConversation(id)

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/session"
 	"hearth/backend/tools"
@@ -107,6 +108,14 @@ type Options struct {
 	// that cancels the session's background subagents (docs/design/agent-loop.md#stopping-a-run). It
 	// reports whether it stopped anything.
 	OnStop func(sessionID string) bool
+	// ModelInstalled tells /model whether the model named can answer here: false (with
+	// the installed ones to offer) for a model Ollama has not downloaded. An error
+	// means it could not tell (Ollama down): the switch goes ahead. Nil checks nothing.
+	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
+	// ToolOff says why a tool that is not offered was turned off by a setting (local-only
+	// mode's web tools): a call of it is refused with that, in the user's words, rather
+	// than answered as an unknown tool. Nil knows of none.
+	ToolOff func(name string) (why i18n.Message, off bool)
 }
 
 // Tuning are the options a settings change may alter while the Runner lives. A run
@@ -187,6 +196,10 @@ type Request struct {
 	Images    [][]byte
 	// Model overrides the session's model for this run only (--model).
 	Model string
+	// ChatModel is the model of a chat this run creates (the window's new chat with a
+	// model picked): it is stored on the session as it is made, in the same call. A
+	// chat that exists keeps its own model (/model changes it).
+	ChatModel string
 	// Unattended runs (cron, heartbeat, subagents) never wait for a human at the Gate.
 	Unattended bool
 	// AllowTools names tools the user allowed for this unattended run (a
@@ -252,6 +265,11 @@ var (
 	errShutdown = errors.New("Hearth is shutting down")
 )
 
+// ErrDeniedInstead is the cause of a run ended by DenyInstead: the person declined the
+// calls waiting for approval and wrote something else instead. The gate answers those
+// calls as denied by the user; the run ends as stopped without asking the model again.
+var ErrDeniedInstead = errors.New("denied by the user, who wrote something else instead")
+
 // Start begins a run for req and returns at once; events go to sink (which
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
 // command (docs/design/agent-loop.md#slash-commands). Cancelling ctx stops the run like Stop.
@@ -283,7 +301,7 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 		if cont {
 			return nil, fmt.Errorf("continue: no session id (hint: name the session whose run was interrupted)")
 		}
-		m, err := r.opts.Store.Create(session.CreateOptions{})
+		m, err := r.opts.Store.Create(session.CreateOptions{Model: req.ChatModel})
 		if err != nil {
 			return nil, fmt.Errorf("start run: %w", err)
 		}
@@ -356,6 +374,20 @@ func (r *Runner) Stop(sessionID string) bool {
 	}
 	if r.opts.OnStop != nil && r.opts.OnStop(sessionID) {
 		ok = true
+	}
+	return ok
+}
+
+// DenyInstead ends the session's run the way the person's "no, do this instead" means:
+// its calls waiting for approval are denied by the user and the run stops before any
+// further model request, so no fragment of a new answer is written; the person's
+// message is the next turn. It reports whether a run was going.
+func (r *Runner) DenyInstead(sessionID string) bool {
+	r.mu.Lock()
+	run, ok := r.active[sessionID]
+	r.mu.Unlock()
+	if ok {
+		run.cancel(ErrDeniedInstead)
 	}
 	return ok
 }

@@ -69,6 +69,7 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink e
 	res := Result{RunID: run.ID, SessionID: run.SessionID, Status: event.StatusOK}
 	var reply Reply
 	var err error
+	chatModel := "" // the chat's model after a /model that switched it
 	switch cmd {
 	case "help":
 		reply = r.help()
@@ -80,7 +81,7 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink e
 	case "status":
 		reply = r.status(req.SessionID)
 	case "model":
-		reply, res.NewSessionID, err = r.switchModel(req.SessionID, arg)
+		reply, res.NewSessionID, chatModel, err = r.switchModel(ctx, req.SessionID, arg)
 	case "new":
 		reply, res.NewSessionID, err = r.newSession(ctx, req.SessionID)
 	default:
@@ -102,7 +103,7 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink e
 		em.emit(event.TextDelta, event.DeltaData{Text: res.Final, Lines: lines})
 	}
 	em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: res.Final, NewSessionID: res.NewSessionID,
-		DurationMs: r.opts.Now().Sub(start).Milliseconds()})
+		ChatModel: chatModel, DurationMs: r.opts.Now().Sub(start).Milliseconds()})
 	run.result = res
 	close(run.done)
 	return run, nil
@@ -136,29 +137,42 @@ func (r *Runner) status(id string) Reply {
 	return out
 }
 
-// switchModel sets the session's model after checking the name resolves. A
-// chat without a session gets one, so the choice sticks.
-func (r *Runner) switchModel(id, name string) (reply Reply, newID string, err error) {
+// switchModel sets the session's model after checking the name resolves and (with
+// ModelInstalled) that the model is there to answer: one that is not installed leaves
+// the chat's model as it was and says what to do. A chat without a session gets one,
+// so the choice sticks. model is the chat's model after a switch.
+func (r *Runner) switchModel(ctx context.Context, id, name string) (reply Reply, newID, model string, err error) {
 	if name == "" {
-		return Reply{i18n.M("slash.model", "model", r.sessionModel(id)), i18n.M("slash.model.usage")}, "", nil
+		return Reply{i18n.M("slash.model", "model", r.sessionModel(id)), i18n.M("slash.model.usage")}, "", "", nil
 	}
 	if _, _, err := r.opts.Resolve(name); err != nil {
-		return nil, "", &runError{code: event.CodeModel, why: i18n.P("error.model.switch", "model", name, "detail", err.Error()), err: err}
+		return nil, "", "", &runError{code: event.CodeModel, why: i18n.P("error.model.switch", "model", name, "detail", err.Error()), err: err}
+	}
+	if r.opts.ModelInstalled != nil {
+		ok, installed, cerr := r.opts.ModelInstalled(ctx, name)
+		if cerr == nil && !ok {
+			keep := r.sessionModel(id)
+			if len(installed) == 0 {
+				return Reply{i18n.M("slash.model.notInstalled", "model", name, "current", keep), i18n.M("slash.model.downloadFirst")}, "", "", nil
+			}
+			return Reply{i18n.M("slash.model.notInstalled", "model", name, "current", keep),
+				i18n.M("slash.model.installed", "models", strings.Join(installed, ", "))}, "", "", nil
+		}
 	}
 	if id == "" {
 		m, err := r.opts.Store.Create(session.CreateOptions{Model: name})
 		if err != nil {
-			return nil, "", fmt.Errorf("/model: %w", err)
+			return nil, "", "", fmt.Errorf("/model: %w", err)
 		}
-		return Reply{i18n.M("slash.model.newChat", "model", name)}, m.ID, nil
+		return Reply{i18n.M("slash.model.newChat", "model", name)}, m.ID, name, nil
 	}
 	if _, err := r.opts.Store.Ensure(session.CreateOptions{ID: id, Model: name}); err != nil {
-		return nil, "", fmt.Errorf("/model: %w", err)
+		return nil, "", "", fmt.Errorf("/model: %w", err)
 	}
 	if err := r.opts.Store.SetModel(id, name); err != nil {
-		return nil, "", fmt.Errorf("/model: %w", err)
+		return nil, "", "", fmt.Errorf("/model: %w", err)
 	}
-	return Reply{i18n.M("slash.model.switched", "model", name)}, "", nil
+	return Reply{i18n.M("slash.model.switched", "model", name)}, "", name, nil
 }
 
 // newSession archives the session (after the OnNew hook, where memory

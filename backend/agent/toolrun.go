@@ -105,7 +105,12 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 	start := time.Now()
 	var res tools.Result
 	reg := l.r.opts.Tools
+	offWhy, off := l.toolOff(tc.Name)
 	switch {
+	case off:
+		// A setting turned it off: the model and the person read which, and how to
+		// turn it back on; no approval is asked (none could make it run).
+		res = tools.Result{Content: "Error: " + offWhy.String(), IsError: true, Why: offWhy}
 	case tc.Unknown:
 		// The model named a tool the request did not offer (Ollama's qwen3
 		// parser lets these through): answer like any unknown tool.
@@ -152,6 +157,18 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 	l.em.emit(event.ToolResult, event.ToolResultData{CallID: tc.ID, Name: tc.Name, OK: res.OK(), Content: res.Content,
 		DurationMs: time.Since(start).Milliseconds(), Code: res.Why.Code, Args: res.Why.Args})
 	return toolMessage(tc, res.Content), !res.OK()
+}
+
+// toolOff reports a call of a tool that is not registered because a setting turned it
+// off (Options.ToolOff).
+func (l *loop) toolOff(name string) (i18n.Message, bool) {
+	if l.r.opts.ToolOff == nil {
+		return i18n.Message{}, false
+	}
+	if _, ok := l.r.opts.Tools.Get(name); ok {
+		return i18n.Message{}, false
+	}
+	return l.r.opts.ToolOff(strings.TrimSpace(name))
 }
 
 func toolMessage(tc llm.ToolCall, content string) llm.Message {

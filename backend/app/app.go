@@ -155,7 +155,8 @@ func New(opts Options) (*App, error) {
 			a.agentWrites.observe(ev)
 		},
 		WaitTools:  a.Reach.WaitReady,
-		Background: a.BackgroundNews, Channel: channel(opts.Terminal),
+		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
+		ToolOff: a.Reach.ToolOff,
 		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
 			return schedule.Tools(a.Reminders, a.Reminders.Post, clock.Now, nil), nil
 		}},

@@ -139,6 +139,10 @@ func TestReminderRunsAsATurnInItsChat(t *testing.T) {
 	if got.Title != "stretch" || got.Text != "remind me to stretch" || got.Code != "" || got.SessionID != "cron:"+j.ID || got.JobID != j.ID {
 		t.Errorf("notification %+v", got)
 	}
+	// The model's answer follows, quieter.
+	if ans := ev.wait(t, event.BackgroundReminderAnswer); ans.Title != "stretch" || ans.Text != "Time to stretch!" || ans.SessionID != "cron:"+j.ID {
+		t.Errorf("answer notification %+v", ans)
+	}
 	sess, err := svc.Sessions.Load("cron:" + j.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -179,16 +183,26 @@ func TestMessageToolNotifiesOnce(t *testing.T) {
 	if err := svc.Reminders.RunJobNow(context.Background(), j.ID); err != nil {
 		t.Fatal(err)
 	}
-	// One notification: the reminder's, in the person's words (the posted message is
-	// in the chat it opens).
+	// The reminder's notification, in the person's words, then the posted message as
+	// its quieter follow-up; the model's final answer does not notify a third time.
 	got := ev.wait(t, event.BackgroundReminder)
 	if got.Title != "tea" || got.Text != "tell me the tea is ready" || got.SessionID != "cron:"+j.ID {
 		t.Errorf("reminder event %+v", got)
 	}
+	if ans := ev.wait(t, event.BackgroundReminderAnswer); ans.Text != "Tea is ready" || ans.Title != "tea" {
+		t.Errorf("posted message %+v", ans)
+	}
+	answers := 0
 	for _, e := range ev.all() {
 		if e.Kind == event.BackgroundMessage {
-			t.Errorf("the posted message notified too: %+v", e)
+			t.Errorf("the posted message notified as a message too: %+v", e)
 		}
+		if e.Kind == event.BackgroundReminderAnswer {
+			answers++
+		}
+	}
+	if answers != 1 {
+		t.Errorf("%d follow-ups, want the posted message alone: %+v", answers, ev.all())
 	}
 	jobs, _ := svc.Reminders.ListJobs()
 	if len(jobs) != 1 || jobs[0].LastStatus != schedule.StatusOK || !jobs[0].NextRun.Equal(bgT0.Add(10*time.Minute)) {
@@ -400,13 +414,68 @@ func TestFailedReminderStillNotifies(t *testing.T) {
 	if err := svc.Reminders.RunJobNow(context.Background(), j.ID); err == nil {
 		t.Fatal("run now of a failing reminder reported no error")
 	}
+	// The reminder is told first, in the person's words; the failure follows.
 	got := ev.wait(t, event.BackgroundReminder)
-	if got.Title != "pills" || !strings.HasPrefix(got.Text, "Take your pills") || !strings.Contains(got.Text, "could not run") {
+	if got.Title != "pills" || got.Text != "Take your pills" {
+		t.Errorf("reminder notification %+v", got)
+	}
+	if got := ev.wait(t, event.BackgroundReminderAnswer); got.Title != "pills" || got.Code != "notify.reminder.answerFailed" || !strings.Contains(got.Text, "model crashed") {
 		t.Errorf("failure notification %+v", got)
 	}
 	jobs, _ := svc.Reminders.ListJobs()
 	if len(jobs) != 1 || jobs[0].LastStatus != schedule.StatusError || jobs[0].LastError == "" || !jobs[0].NextRun.Equal(bgT0.Add(time.Hour)) {
 		t.Errorf("failed one-shot: %+v", jobs)
+	}
+}
+
+// The notification is the promise: a reminder due while the model is slow (here it
+// never finishes) notifies at its time, before the answer; the answer is not awaited.
+func TestReminderNotifiesBeforeTheModelAnswers(t *testing.T) {
+	svc, fake, clock, ev := bgService(t, "", fakeollama.Reply{Content: "a long considered answer", Hang: true})
+	j, err := svc.Reminders.AddJob(schedule.JobSpec{Name: "call", Message: "call Anna",
+		Schedule: schedule.Schedule{Kind: schedule.KindAt, At: bgT0.Add(time.Minute)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	startBackground(t, svc)
+	clock.Advance(time.Minute)
+	got := ev.wait(t, event.BackgroundReminder)
+	if got.Text != "call Anna" || got.Code != "" || got.SessionID != "cron:"+j.ID {
+		t.Errorf("notification %+v", got)
+	}
+	// The clock has not moved since the due time, and the model is still answering.
+	if now := clock.Now(); !now.Equal(bgT0.Add(time.Minute)) {
+		t.Errorf("notified at %v, due %v", now, bgT0.Add(time.Minute))
+	}
+	if _, running := svc.Reminders.RunningJob("cron:" + j.ID); !running {
+		t.Error("the run was over before the notification: nothing shows it did not wait")
+	}
+	waitFor(t, func() bool { return len(fake.ChatRequests()) == 1 }, "the reminder's request reached the model")
+	if !svc.Chat.Stop("cron:" + j.ID) {
+		t.Fatal("the reminder's run was not running")
+	}
+	waitFor(t, func() bool { _, running := svc.Reminders.RunningJob("cron:" + j.ID); return !running }, "the stopped run ended")
+	for _, e := range ev.all() {
+		if e.Kind == event.BackgroundReminderAnswer {
+			t.Errorf("a stopped run notified its answer: %+v", e)
+		}
+	}
+}
+
+// A run that starts late (caught up after Hearth was closed) says when it was due.
+func TestLateReminderSaysWhenItWasDue(t *testing.T) {
+	svc, _, clock, ev := bgService(t, "", fakeollama.Reply{Content: "Done."})
+	if _, err := svc.Reminders.AddJob(schedule.JobSpec{Message: "water the plants",
+		Schedule: schedule.Schedule{Kind: schedule.KindAt, At: bgT0.Add(time.Minute)}}); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Hour) // Hearth was closed at the due time
+	startBackground(t, svc)
+	got := ev.wait(t, event.BackgroundReminder)
+	due := bgT0.Add(time.Minute).Local().Format("Mon 15:04")
+	if got.Code != "notify.reminder.late" || got.Args["due"] != due || !strings.HasPrefix(got.Text, "water the plants") ||
+		!strings.Contains(got.Text, "due "+due) {
+		t.Errorf("late notification %+v", got)
 	}
 }
 

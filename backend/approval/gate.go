@@ -257,6 +257,11 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, why i18n.Message, emi
 		g.mu.Lock()
 		delete(g.pending, key)
 		g.mu.Unlock()
+		if errors.Is(context.Cause(ctx), agent.ErrDeniedInstead) {
+			// The person said no and wrote instead: their denial, not a stop.
+			emit(StateDenied, ScopeUser)
+			return agent.GateDecision{Why: i18n.M("gate.refused.user")}
+		}
 		emit(StateDenied, ScopeCancelled)
 		return agent.GateDecision{Reason: "not run: the run was stopped while the call waited for approval",
 			Why: i18n.M("gate.refused.cancelled")}

@@ -404,3 +404,53 @@ func TestParallelPendingChat(t *testing.T) {
 		t.Errorf("results %+v", rs)
 	}
 }
+
+// "No, do this instead" while a call waits: the call is denied by the user (not
+// cancelled), the run stops before it asks the model again — no fragment of a new
+// answer — and the next turn reads the denial, then the person's message.
+func TestDenyInsteadStopsBeforeTheModel(t *testing.T) {
+	r := newRig(t, Rules{Mode: ModeRisky}, execCall("touch made-it"),
+		fakeollama.Reply{Content: "a fragment that must never be asked for"},
+		fakeollama.Reply{Content: "Listing instead."})
+	w := newWatcher(r.gate)
+	run, err := r.runner.Start(context.Background(), agent.Request{SessionID: "s", Text: "touch it"}, w.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-w.requested
+	if !r.runner.DenyInstead("s") {
+		t.Fatal("no run to deny")
+	}
+	res := run.Wait()
+	if res.Status != event.StatusCancelled || res.Final != "" {
+		t.Errorf("result %+v", res)
+	}
+	if n := len(r.fake.ChatRequests()); n != 1 {
+		t.Errorf("%d model requests, want the first alone", n)
+	}
+	rs := w.results()
+	if got := states(w.approvals()); got != "requested: denied:user" || len(rs) != 1 || rs[0].OK ||
+		!strings.Contains(rs[0].Content, "denied by the user") {
+		t.Errorf("approvals %q, results %+v", got, rs)
+	}
+	if _, err := os.Stat(filepath.Join(r.ws, "made-it")); err == nil {
+		t.Error("the denied command ran")
+	}
+	if r.runner.DenyInstead("s") {
+		t.Error("a finished run denied again")
+	}
+	next := r.send(agent.Request{SessionID: "s", Text: "list the files instead"}, newWatcher(r.gate))
+	if next.Status != event.StatusOK {
+		t.Fatalf("next turn %+v", next)
+	}
+	msgs := r.fake.ChatRequests()[1].Messages
+	var tail []string
+	for _, m := range msgs[1:] {
+		tail = append(tail, m.Role+":"+m.Content)
+	}
+	joined := strings.Join(tail, "\n")
+	if strings.Contains(joined, "fragment") || !strings.Contains(joined, "denied by the user") ||
+		!strings.Contains(msgs[len(msgs)-1].Content, "list the files instead") {
+		t.Errorf("the next turn's request:\n%s", joined)
+	}
+}

@@ -70,6 +70,10 @@ type Options struct {
 	Channel string
 	// Background hears when a helper finished.
 	Background *event.Broker[event.Background]
+	// ModelInstalled tells /model whether a model is installed (agent.Options).
+	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
+	// ToolOff says why a tool a setting turned off is missing (reach.ToolOff; agent.Options).
+	ToolOff func(name string) (why i18n.Message, off bool)
 }
 
 // Service is the chat service. It is safe for concurrent use.
@@ -110,17 +114,19 @@ func New(opts Options) (*Service, error) {
 		Store:   opts.Store,
 		Context: &agent.PromptContext{System: s.systemPrompt, Estimator: est, Recall: opts.Memory.Recall,
 			Window: opts.Window},
-		Estimator: est,
-		Tune:      s.tuning,
-		Channel:   cmp.Or(opts.Channel, prompt.ChannelDesktop),
-		Gate:      opts.Gate,
-		Observer:  opts.Observer,
-		Redact:    keys.Mask,
-		Pending:   func(s string) int { return keys.Masker().Pending(s) },
-		OnStop:    s.stopHelpers,
-		WaitTools: opts.WaitTools,
-		OnNew:     opts.Memory.ConsolidateAll,
-		AfterRun:  func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
+		Estimator:      est,
+		Tune:           s.tuning,
+		Channel:        cmp.Or(opts.Channel, prompt.ChannelDesktop),
+		Gate:           opts.Gate,
+		Observer:       opts.Observer,
+		Redact:         keys.Mask,
+		Pending:        func(s string) int { return keys.Masker().Pending(s) },
+		OnStop:         s.stopHelpers,
+		ModelInstalled: opts.ModelInstalled,
+		ToolOff:        opts.ToolOff,
+		WaitTools:      opts.WaitTools,
+		OnNew:          opts.Memory.ConsolidateAll,
+		AfterRun:       func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
 		Commands: map[string]agent.Command{"remember": {
 			Help: i18n.M("slash.help.remember"),
 			Run:  func(_ context.Context, _, arg string) (agent.Reply, error) { return reply(opts.Memory.Remember(arg)) },

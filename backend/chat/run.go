@@ -19,9 +19,12 @@ func (s *Service) Start(ctx context.Context, req agent.Request, sink event.Sink)
 		return nil, err
 	}
 	s.mask()
-	if req.Model != "" {
-		if _, _, err := s.opts.Resolve(req.Model); err != nil {
-			return nil, fmt.Errorf("model %q: %w", req.Model, err)
+	for _, m := range []string{req.Model, req.ChatModel} {
+		if m == "" {
+			continue
+		}
+		if _, _, err := s.opts.Resolve(m); err != nil {
+			return nil, fmt.Errorf("model %q: %w", m, err)
 		}
 	}
 	if req.SessionID != "" {
@@ -38,7 +41,10 @@ type Input struct {
 	Text      string `json:"text"`
 	// Images are base64 (a data: URL prefix is allowed), PNG/JPEG/WebP/GIF.
 	Images []string `json:"images"`
-	Model  string   `json:"model"`
+	// Model is the model of a new chat (SessionID empty): the chat is created with it.
+	// A chat that exists answers with its own model (the session's: /model and
+	// SetChatModel change it), whatever Model says.
+	Model string `json:"model"`
 	// Again answers the chat's last question anew (regenerate; Text is ignored).
 	Again bool `json:"again,omitempty"`
 	// Edit replaces the chat's Edit-th question (1-based) with Text.
@@ -61,7 +67,7 @@ func (s *Service) Send(in Input, sink event.Sink) (string, error) {
 	if again && in.SessionID == "" {
 		return "", fmt.Errorf("send: no chat to answer again (hint: open the chat first)")
 	}
-	run, err := s.Start(context.Background(), agent.Request{SessionID: in.SessionID, Text: in.Text, Images: imgs, Model: in.Model,
+	run, err := s.Start(context.Background(), agent.Request{SessionID: in.SessionID, Text: in.Text, Images: imgs, ChatModel: in.Model,
 		Again: in.Again, Edit: in.Edit, Resume: in.Resume}, sink)
 	if err != nil {
 		return "", err
@@ -120,6 +126,10 @@ func (s *Service) usable() error {
 // Stop cancels the session's running turn (model call and tools, within a second)
 // and its helpers; it reports whether anything was running.
 func (s *Service) Stop(sessionID string) bool { return s.runner.Stop(sessionID) }
+
+// DenyInstead denies the calls of the session's run waiting for approval and stops it
+// before it asks the model again (the window's message sent while a card waits).
+func (s *Service) DenyInstead(sessionID string) bool { return s.runner.DenyInstead(sessionID) }
 
 // InUse says why a session cannot be deleted now (it has a running turn), or nil.
 func (s *Service) InUse(sessionID string) error {

@@ -195,6 +195,10 @@ func (g *Guard) Refuse(purpose, host string) error {
 	return &Refused{Host: host, Purpose: purpose}
 }
 
+// Allows reports whether a connection to host (a name or host:port) would be let
+// through: always outside local-only mode; in it, only to this machine or the Ollama host.
+func (g *Guard) Allows(host string) bool { return !g.LocalOnly() || g.local(host) }
+
 // LocalOnly reports whether local-only mode is on.
 func (g *Guard) LocalOnly() bool { return g != nil && g.opts.LocalOnly != nil && g.opts.LocalOnly() }
 

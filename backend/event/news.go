@@ -34,12 +34,15 @@ const AskMissed = "missed"
 
 // Background kinds.
 const (
-	BackgroundMessage   = "message"   // the message tool posted content
-	BackgroundReminder  = "reminder"  // a reminder's answer
-	BackgroundHeartbeat = "heartbeat" // a heartbeat reply that is not HEARTBEAT_OK
-	BackgroundNotice    = "notice"    // missed runs caught up or skipped, a damaged jobs file
-	BackgroundJobs      = "jobs"      // the jobs changed (no text): refresh lists and the tray
-	BackgroundSubagent  = "subagent"  // a spawned helper finished; its report is in SessionID
-	BackgroundActivity  = "activity"  // what runs now changed (no text): the tray's Stop lines
-	BackgroundSettings  = "settings"  // a setting was saved (no text): the tray's model and language
+	BackgroundMessage  = "message"  // the message tool posted content
+	BackgroundReminder = "reminder" // a reminder is due: the person's words, when it starts
+	// BackgroundReminderAnswer is a reminder's second, quieter notification: what the
+	// model answered or posted, or why it could not.
+	BackgroundReminderAnswer = "reminderAnswer"
+	BackgroundHeartbeat      = "heartbeat" // a heartbeat reply that is not HEARTBEAT_OK
+	BackgroundNotice         = "notice"    // missed runs caught up or skipped, a damaged jobs file
+	BackgroundJobs           = "jobs"      // the jobs changed (no text): refresh lists and the tray
+	BackgroundSubagent       = "subagent"  // a spawned helper finished; its report is in SessionID
+	BackgroundActivity       = "activity"  // what runs now changed (no text): the tray's Stop lines
+	BackgroundSettings       = "settings"  // a setting was saved (no text): the tray's model and language
 )

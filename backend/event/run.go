@@ -191,6 +191,9 @@ type FinishedData struct {
 	DurationMs int64  `json:"durationMs"`
 	// NewSessionID is set by /new: the session the chat continues in.
 	NewSessionID string `json:"newSessionId,omitempty"`
+	// ChatModel is set by a /model that switched the chat's model: the window shows
+	// (and the chat's next turns use) what the session now holds.
+	ChatModel string `json:"chatModel,omitempty"`
 }
 
 type envelope struct {

@@ -26,6 +26,9 @@ type Notification struct {
 	// is reported to Options.OnAction with Ref.
 	Actions []Action
 	Ref     string
+	// Quiet asks for low urgency: a follow-up (a reminder's answer after the reminder
+	// itself) goes to the notification list without interrupting.
+	Quiet bool
 }
 
 // Action is a notification button: Key is reported, Label shown.
@@ -133,9 +136,13 @@ func (d *DBus) listen() {
 // Notify shows n. Without a notification service on the bus it returns an
 // error (and logs it once, so a desktop without one is not flooded).
 func (d *DBus) Notify(n Notification) error {
+	urgency := byte(1) // normal
+	if n.Quiet {
+		urgency = 0
+	}
 	hints := map[string]dbus.Variant{
 		"desktop-entry": dbus.MakeVariant("hearth"),
-		"urgency":       dbus.MakeVariant(byte(1)),
+		"urgency":       dbus.MakeVariant(urgency),
 	}
 	actions := []string{actionKey, "Open"}
 	for _, a := range n.Actions {

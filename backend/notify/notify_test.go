@@ -53,7 +53,7 @@ func (s *server) Notify(app string, replaces uint32, icon, summary, body string,
 	hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.calls = append(s.calls, []any{app, summary, body, actions, hints["desktop-entry"].Value()})
+	s.calls = append(s.calls, []any{app, summary, body, actions, hints["desktop-entry"].Value(), hints["urgency"].Value()})
 	return uint32(len(s.calls) + 6), nil
 }
 
@@ -85,6 +85,19 @@ func TestNotifyAndClick(t *testing.T) {
 	}
 	if a := call[3].([]string); len(a) != 2 || a[0] != "default" {
 		t.Errorf("actions %v", a)
+	}
+	if call[5] != byte(1) {
+		t.Errorf("urgency %v, want normal", call[5])
+	}
+	// A follow-up (a reminder's answer) is quiet: low urgency.
+	if err := d.Notify(Notification{Title: "tea", Body: "Green tea steeps 3 minutes", Quiet: true}); err != nil {
+		t.Fatal(err)
+	}
+	srv.mu.Lock()
+	quiet := srv.calls[1]
+	srv.mu.Unlock()
+	if quiet[5] != byte(0) {
+		t.Errorf("quiet urgency %v, want low", quiet[5])
 	}
 	// A click on another app's notification is ignored; ours opens its chat.
 	srvConn.Emit(objPath, iface+".ActionInvoked", uint32(99), "default")

@@ -68,7 +68,8 @@ func FromBackground(ev event.Background, l i18n.Locale) Notification {
 	if ev.Code != "" && i18n.Has(ev.Code) {
 		body = i18n.Message{Code: ev.Code, Args: ev.Args}.In(l)
 	}
-	n := Notification{Title: strings.Join(strings.Fields(title), " "), Body: Plain(body), SessionID: ev.SessionID}
+	n := Notification{Title: strings.Join(strings.Fields(title), " "), Body: Plain(body), SessionID: ev.SessionID,
+		Quiet: ev.Kind == event.BackgroundReminderAnswer}
 	if ev.Ask == event.AskMissed && ev.NoticeID != "" {
 		n.Ref = ev.NoticeID
 		n.Actions = []Action{{Key: ActionRun, Label: i18n.T(l, "notify.action.run")}, {Key: ActionSkip, Label: i18n.T(l, "notify.action.skip")}}

@@ -57,8 +57,17 @@ func FuzzPlain(f *testing.F) {
 // words follow the UI language; a helper's Markdown report becomes a plain summary.
 func TestFromBackground(t *testing.T) {
 	rem := event.Background{Kind: event.BackgroundReminder, Title: "Tea", Text: "Make **green** tea", SessionID: "cron:1"}
-	if n := FromBackground(rem, i18n.Chinese); n.Title != "Tea" || n.Body != "Make green tea" || n.SessionID != "cron:1" {
+	if n := FromBackground(rem, i18n.Chinese); n.Title != "Tea" || n.Body != "Make green tea" || n.SessionID != "cron:1" || n.Quiet {
 		t.Errorf("reminder: %+v", n)
+	}
+	answer := event.Background{Kind: event.BackgroundReminderAnswer, Title: "Tea", Text: "Steep it 3 minutes", SessionID: "cron:1"}
+	if n := FromBackground(answer, i18n.Chinese); n.Body != "Steep it 3 minutes" || !n.Quiet {
+		t.Errorf("the reminder's answer is not a quiet follow-up: %+v", n)
+	}
+	late := event.Background{Kind: event.BackgroundReminder, Title: "Tea", Code: "notify.reminder.late",
+		Args: map[string]string{"message": "Make tea", "due": "Mon 09:00"}}
+	if n := FromBackground(late, i18n.Chinese); n.Body != "Make tea\n（原定 Mon 09:00）" {
+		t.Errorf("late in zh-CN: %q", n.Body)
 	}
 	unnamed := event.Background{Title: "Reminder", TitleCode: "notify.reminder.title", Text: "call Anna"}
 	if n := FromBackground(unnamed, i18n.Chinese); n.Title != "提醒" || n.Body != "call Anna" {

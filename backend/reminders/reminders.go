@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
@@ -340,8 +341,13 @@ func (s *Service) Close(context.Context) error {
 
 // runJob runs a reminder as an unattended turn in its session: tools that need
 // approval run only when the job allows them (the gate reads Request.Unattended and
-// AllowTools); nothing ever waits for a human. The answer is delivered as a
-// notification unless the run already reached the user with the message tool.
+// AllowTools); nothing ever waits for a human.
+//
+// The notification is the promise: it says the person's words as soon as the turn has
+// started, before the model answers (a cold model or a slow CPU takes minutes), and a
+// run that starts late says when it was due. The model's work follows in the chat, and
+// its answer (or what it posted with the message tool, or why it failed) in a second,
+// quieter notification.
 func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outcome) {
 	started := s.clock.Now()
 	s.mu.Lock()
@@ -363,16 +369,21 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 		return schedule.Outcome{Busy: true}
 	}
 	if err != nil {
+		if ctx.Err() == nil {
+			// The reminder itself must not be lost because the turn could not start.
+			s.emit(reminderNews(j, "notify.reminder.failed", map[string]string{"error": firstLineOf(err.Error())}))
+		}
 		return schedule.Outcome{Status: schedule.StatusError, Err: err}
 	}
+	s.emit(reminderNews(j, lateCode(j, started), nil))
 	res := run.Wait()
-	s.takePosted(run.ID)
+	posted := s.takePosted(run.ID)
 	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
 	switch res.Status {
 	case event.StatusInterrupted: // Hearth is quitting: nobody is told, nothing is lost
 		return schedule.Outcome{RunID: run.ID, Interrupted: true}
 	case event.StatusOK:
-	case event.StatusCancelled: // the person stopped it (the tray's Stop): no notification
+	case event.StatusCancelled: // the person stopped it (the tray's Stop): nothing more to say
 		return schedule.Outcome{RunID: run.ID, Status: schedule.StatusStopped}
 	case event.StatusError:
 		out.Status, out.Err = schedule.StatusError, res.Err
@@ -382,24 +393,38 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	default:
 		out.Status, out.Err = schedule.StatusError, fmt.Errorf("the run ended %s", res.Status)
 	}
-	if out.Status == schedule.StatusOK {
-		// The notification says what the person asked to be reminded of, in their
-		// words; the model's answer is in the chat a click opens.
-		s.emit(reminderNews(j, "", nil))
-	}
-	if out.Err != nil && ctx.Err() == nil {
+	switch {
+	case out.Err != nil && ctx.Err() == nil:
 		slog.Warn("reminder run failed", "job", j.ID, "err", out.Err)
-		// The reminder itself must not be lost because the model failed.
-		s.emit(reminderNews(j, "notify.reminder.failed", map[string]string{"error": firstLineOf(out.Err.Error())}))
+		s.emit(answerNews(j, "", "notify.reminder.answerFailed", map[string]string{"error": firstLineOf(out.Err.Error())}))
+	case out.Status == schedule.StatusOK && !posted && strings.TrimSpace(res.Final) != "":
+		s.emit(answerNews(j, res.Final, "", nil))
 	}
 	return out
 }
 
+// lateAfter is how late a run may start and still be "on time": past it, the
+// notification says when the reminder was due (a missed run caught up, a run after a
+// busy chat or a sleeping computer).
+const lateAfter = time.Minute
+
+// lateCode names the notification of a run that started late, "" for one on time.
+func lateCode(j schedule.Job, started time.Time) string {
+	if j.NextRun.IsZero() || started.Sub(j.NextRun) < lateAfter {
+		return ""
+	}
+	return "notify.reminder.late"
+}
+
 // reminderNews is the notification of a reminder's run: titled with its name (or
 // "Reminder"), saying the message the person wrote; with a code (and args, e.g. the
-// error) it says that message of the catalog instead.
+// error) it says that message of the catalog instead. Every code has {due}: when the
+// run was due.
 func reminderNews(j schedule.Job, code string, args map[string]string) event.Background {
 	a := map[string]string{"name": j.Name, "message": strings.TrimSpace(j.Message)}
+	if !j.NextRun.IsZero() {
+		a["due"] = j.NextRun.Local().Format("Mon 15:04")
+	}
 	maps.Copy(a, args)
 	ev := event.Background{Kind: event.BackgroundReminder, Title: j.Name, Text: a["message"], SessionID: j.Session(),
 		JobID: j.ID, Args: a}
@@ -410,6 +435,17 @@ func reminderNews(j schedule.Job, code string, args map[string]string) event.Bac
 	if code != "" {
 		ev.Code = code
 		ev.Text = i18n.Message{Code: code, Args: a}.String()
+	}
+	return ev
+}
+
+// answerNews is the quieter second notification of a reminder: what the model answered
+// or posted (text), or with a code why it could not.
+func answerNews(j schedule.Job, text, code string, args map[string]string) event.Background {
+	ev := reminderNews(j, code, args)
+	ev.Kind = event.BackgroundReminderAnswer
+	if code == "" {
+		ev.Text = text
 	}
 	return ev
 }
@@ -425,22 +461,22 @@ func (s *Service) takePosted(runID string) bool {
 
 // Post delivers the message tool's content (schedule.Tools takes it with the service
 // as the cron tool's JobManager): it is already in the chat (as the tool call); this
-// raises the notification that opens it.
-// A reminder's own run raises no second notification: the reminder's says what the
-// person asked for, and the posted message is in the chat it opens.
+// raises the notification that opens it. In a reminder's own run it is that
+// reminder's second, quieter notification (its first said the person's words).
 func (s *Service) Post(_ context.Context, p schedule.Post) error {
-	if id, ok := strings.CutPrefix(p.SessionID, "cron:"); ok {
-		if st, err := s.jobStore(); err == nil {
-			if _, err := st.Get(id); err == nil {
-				return nil
-			}
-		}
-	}
 	s.mu.Lock()
 	if p.RunID != "" {
 		s.posted[p.RunID] = true
 	}
 	s.mu.Unlock()
+	if id, ok := strings.CutPrefix(p.SessionID, "cron:"); ok {
+		if st, err := s.jobStore(); err == nil {
+			if j, err := st.Get(id); err == nil {
+				s.emit(answerNews(j, p.Content, "", nil))
+				return nil
+			}
+		}
+	}
 	s.emit(event.Background{Kind: event.BackgroundMessage, Title: i18n.T(i18n.English, "notify.message.title"), Text: p.Content,
 		SessionID: p.SessionID, TitleCode: "notify.message.title"})
 	return nil

@@ -78,16 +78,21 @@ describe('a reminder from start to finish', () => {
     assert.equal(storedJobs()[0].done, true);
     await page.screenshot({ path: join(shots, 'reminders-done.png') });
 
-    // The notification: the reminder's name and the person's own words.
+    // The notification: the reminder's name and the person's own words, raised as the turn
+    // started; the model's answer follows as a second, quiet one (low urgency).
     let shown = [];
-    for (let i = 0; i < 200 && shown.length === 0; i++) {
+    for (let i = 0; i < 200 && shown.length < 2; i++) {
       shown = await notifier.list();
-      if (!shown.length) await new Promise((r) => setTimeout(r, 100));
+      if (shown.length < 2) await new Promise((r) => setTimeout(r, 100));
     }
-    assert.equal(shown.length, 1, JSON.stringify(shown));
+    assert.equal(shown.length, 2, JSON.stringify(shown));
     assert.equal(shown[0].title, 'Tea');
     assert.equal(shown[0].body, 'Make green tea for two');
     assert.equal(shown[0].app, 'Hearth');
+    assert.equal(shown[0].urgency, 1);
+    assert.equal(shown[1].title, 'Tea');
+    assert.match(shown[1].body, /the hearth is warm/);
+    assert.equal(shown[1].urgency, 0, 'the answer interrupts like the reminder');
 
     // Clicking it opens the chat with the answer (rendered, not raw Markdown).
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();

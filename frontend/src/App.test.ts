@@ -60,6 +60,30 @@ describe('App shell', () => {
     expect(localStorage.getItem('hearth.sidebarCollapsed')).toBe('0');
   });
 
+  it('shows local-only mode in the footer; the chip opens the setting, in the UI language', async () => {
+    await renderWith(fakeStatus());
+    expect(screen.queryByTestId('status-localonly')).toBeNull();
+    cleanup();
+    localStorage.setItem('hearth.settingsSection', 'general');
+    await renderWith(fakeStatus({ localOnly: true }));
+    const chip = screen.getByTestId('status-localonly');
+    expect(chip.textContent).toContain('Local only');
+    expect(chip.getAttribute('title')).toContain('Settings › Tools & approvals');
+    await fireEvent.click(chip);
+    const tab = document.getElementById('settings-tab-tools');
+    expect(tab?.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByText('Local-only mode: nothing leaves this machine except to Ollama')).toBeTruthy();
+    cleanup();
+    await renderWith(fakeStatus({ localOnly: true }));
+    try {
+      setLocale('zh-CN');
+      await tick();
+      expect(screen.getByTestId('status-localonly').textContent).toContain('仅本地');
+    } finally {
+      setLocale('en');
+    }
+  });
+
   it('opens Models and Settings from the sidebar and comes back with Ctrl+N', async () => {
     await renderWith(fakeStatus());
     // Buttons are looked for among the views', not the whole window's: a role query computes

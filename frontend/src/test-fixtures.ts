@@ -45,6 +45,7 @@ export function fakeApi(over: Partial<Api> = {}) {
       return () => runs.delete(id);
     }),
     stop: vi.fn(async () => true),
+    denyInstead: vi.fn(async () => true),
     continueRun: vi.fn(async () => 'r2'),
     listSessions: vi.fn(async () => []),
     loadSession: vi.fn(async (id: string) => ({ id, title: '', model: '', messages: [], runs: [], interrupted: [], versions: [] })),

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import Composer from './Composer.svelte';
 import Message from './Message.svelte';
@@ -71,6 +71,29 @@ describe('ToolCard and Message', () => {
     expect(card.textContent).toContain('line one line two');
     await fireEvent.click(within(card).getByRole('button'));
     expect(card.querySelector('pre.result')?.textContent).toBe('line one\nline two');
+  });
+
+  it('a tool local-only mode turned off says so and where to turn it on, not "unknown tool"', async () => {
+    const part = {
+      kind: 'tool' as const, callId: 'c1', name: 'web_fetch', args: '{"url":"https://example.com/"}', ok: false, durationMs: 0,
+      result: 'Error: web_fetch is off in local-only mode: nothing leaves this machine. Turn local-only mode off in Settings › Tools & approvals to use it.',
+      why: { code: 'tool.off.localOnly', args: { tool: 'web_fetch' } },
+    };
+    render(ToolCard, { props: { part } });
+    let preview = screen.getByTestId('tool-preview').textContent ?? '';
+    expect(preview).toContain('web_fetch is off in local-only mode');
+    expect(preview).toContain('Settings › Tools & approvals');
+    expect(preview).not.toContain('unknown tool');
+    cleanup();
+    setLocale('zh-CN');
+    try {
+      render(ToolCard, { props: { part } });
+      preview = screen.getByTestId('tool-preview').textContent ?? '';
+      expect(preview).toContain('web_fetch 在仅本地模式下已关闭');
+      expect(preview).toContain('工具与审批');
+    } finally {
+      setLocale('en');
+    }
   });
 
   it('an error card shows the hint and a Retry on the last reply', async () => {

@@ -50,7 +50,7 @@ export type PlainKeyReport = Omit<settings.PlainKeyReport, 'convertValues'>;
 export type Notice = reminders.Notice;
 /** What reminders, the heartbeat and helpers report (event.Background, "background"). */
 export interface BackgroundEvent {
-  kind: 'message' | 'reminder' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
+  kind: 'message' | 'reminder' | 'reminderAnswer' | 'heartbeat' | 'notice' | 'jobs' | 'subagent';
   title: string;
   text: string;
   sessionId?: string;
@@ -116,6 +116,7 @@ export const api = {
   send: (input: ChatInput) => App.SendMessage(input as chat.Input),
   followRun: (runId: string, fn: (ev: RunEvent) => void) => follow<RunEvent>(`run:${runId}`, fn),
   stop: (sessionId: string) => App.StopRun(sessionId),
+  denyInstead: (sessionId: string) => App.DenyInstead(sessionId),
   continueRun: (sessionId: string) => App.ContinueRun(sessionId),
   listSessions: () => App.ListSessions(),
   loadSession: (id: string) => App.LoadSession(id),

@@ -11,7 +11,7 @@ import type { AppCtx } from './app.svelte';
 
 type Ctx = Pick<AppCtx, 'api' | 'reminders' | 'notices' | 'sessions' | 'chat' | 'openChat' | 'newChat'>;
 
-const reachesAChat = new Set<BackgroundEvent['kind']>(['message', 'reminder', 'heartbeat', 'subagent']);
+const reachesAChat = new Set<BackgroundEvent['kind']>(['message', 'reminder', 'reminderAnswer', 'heartbeat', 'subagent']);
 
 export function onBackgroundEvent(app: Ctx, ev: BackgroundEvent): void {
   if (ev.kind === 'notice' || ev.kind === 'jobs') void app.notices.refresh();

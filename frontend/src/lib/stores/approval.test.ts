@@ -86,7 +86,7 @@ describe('chat store approvals', () => {
     expect(part).toMatchObject({ result: 'done', ok: true, approval: { state: 'allowed', scope: 'once' } });
   });
 
-  it('a message typed while a card waits denies the call, stops the reply and is sent next', async () => {
+  it('a message typed while a card waits denies the call and stops the reply in one call, then is sent next', async () => {
     const { fake, chat, frame } = setup([pending({ destructive: true, dir: '/home/me' })]);
     await chat.send('tidy up');
     fake.emitRun('r1', 'run_started');
@@ -95,7 +95,7 @@ describe('chat store approvals', () => {
     frame();
     await flush();
     expect(chat.waiting[0].part.approval).toMatchObject({ destructive: true, dir: '/home/me' });
-    fake.mocks.stop.mockImplementationOnce(async () => {
+    fake.mocks.denyInstead.mockImplementationOnce(async () => {
       fake.emitRun('r1', 'approval', { callId: 'c1', state: 'denied', scope: 'user' });
       fake.emitRun('r1', 'run_finished', { status: 'cancelled' });
       return true;
@@ -104,8 +104,13 @@ describe('chat store approvals', () => {
     await flush();
     frame();
     expect(await sent).toBe(true);
-    expect(fake.mocks.approve).toHaveBeenCalledWith('r1', 'c1', 'deny');
-    expect(fake.mocks.stop).toHaveBeenCalled();
+    // One backend call: the deny and the stop together, before any model request (a
+    // deny first would let the model start a new answer under the denied card).
+    expect(fake.mocks.denyInstead).toHaveBeenCalledWith('s1');
+    expect(fake.mocks.approve).not.toHaveBeenCalled();
+    expect(fake.mocks.stop).not.toHaveBeenCalled();
+    const turn = chat.items[1] as Turn;
+    expect(turn.parts.filter((p) => p.kind === 'text')).toEqual([]);
     expect(fake.mocks.send).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'no — move it to ~/Archive instead' }));
     const users = chat.items.filter((it) => it.kind === 'user').map((it) => (it as { text: string }).text);
     expect(users).toEqual(['tidy up', 'no — move it to ~/Archive instead']);

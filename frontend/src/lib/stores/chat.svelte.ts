@@ -48,7 +48,7 @@ function firstSeq(ev: RunEvent): number {
 export function createChatStore(
   api: Pick<
     Api,
-    'send' | 'followRun' | 'stop' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals' | 'setChatModel'
+    'send' | 'followRun' | 'stop' | 'denyInstead' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals' | 'setChatModel'
   >,
   opts: { schedule?: Scheduler; onChange?: (sessionId: string) => void; probe?: PerfProbe } = {},
 ) {
@@ -112,6 +112,10 @@ export function createChatStore(
       if (ev.type === 'approval') {
         if (ev.state === 'requested') void fillPending(f);
         if (f !== active) syncAsking();
+      }
+      // /model switched the chat's model: the session holds it now, and so does the window.
+      if (ev.type === 'run_finished' && f === active && typeof ev.chatModel === 'string' && ev.chatModel) {
+        s.model = ev.chatModel;
       }
       if (ev.type === 'run_finished') finish(f);
     }
@@ -229,7 +233,9 @@ export function createChatStore(
   }
 
   function input(over: Partial<ChatInput>): ChatInput {
-    return { sessionId: s.sessionId, text: '', images: [], model: s.model, ...over };
+    // The model goes along only to create a new chat with it; a chat that exists answers
+    // with the model its session holds (/model and the picker change that).
+    return { sessionId: s.sessionId, text: '', images: [], model: s.sessionId ? '' : s.model, ...over };
   }
 
   /** Back to the current version before the chat changes. */
@@ -246,21 +252,12 @@ export function createChatStore(
     const imgs = images.map((a) => a.url);
     if (!text.trim() && imgs.length === 0) return false;
     toCurrent();
-    const fresh = !s.sessionId;
     s.lastInput = { text, images: imgs };
     s.items.push({ kind: 'user', key: `u-${Date.now()}-${s.items.length}`, text, images: imgs });
     s.interrupted = false;
     const ok = await startRun(() => api.send(input({ text, images: imgs })));
     if (!ok && s.error) s.items.pop();
-    // A model picked for a new chat is the chat's from now on.
-    if (ok && fresh && s.model) void rememberModel();
     return ok;
-  }
-
-  /** Records the chat's model once the new chat has an id (its run_started names it). */
-  async function rememberModel() {
-    for (let i = 0; i < 50 && !s.sessionId; i++) await new Promise((r) => setTimeout(r, 20));
-    if (s.sessionId && s.model) await api.setChatModel(s.sessionId, s.model).catch(() => {});
   }
 
   /** The last answer is replaced by a new one; the earlier stays as a version (‹ 1/2 ›). */
@@ -274,19 +271,23 @@ export function createChatStore(
   }
 
   /**
-   * Answers the calls waiting for approval with a message ("no — do X instead"): they
-   * are denied, the reply stops, and the message is sent as the next turn, so the model
+   * Answers the calls waiting for approval with a message ("no — do X instead"): one
+   * backend call denies them and stops the reply before it asks the model again (no
+   * fragment of a new answer), and the message is sent as the next turn, so the model
    * reads the denial and then what the person wants instead.
    */
   async function replyInstead(text: string, images: Attachment[]): Promise<boolean> {
     if (!text.trim() && images.length === 0) return false;
     const runId = s.running;
     const sessionId = s.sessionId;
-    for (const w of waitingCalls(s.items).filter((x) => x.runId === runId)) await approve(w.runId, w.part.callId, 'deny');
+    if (!sessionId) return false;
+    for (const w of waitingCalls(s.items).filter((x) => x.runId === runId)) {
+      if (w.part.approval) w.part.approval.sending = true;
+    }
     if (s.running === runId) {
       const ended = new Promise<void>((done) => idle.push(done));
-      if (sessionId) await api.stop(sessionId).catch(() => false);
-      await ended;
+      const going = await api.denyInstead(sessionId).catch(() => false);
+      if (going) await ended;
     }
     if (s.sessionId !== sessionId || s.running) return false; // the person moved on meanwhile
     return send(text, images);
@@ -336,7 +337,7 @@ export function createChatStore(
   /** The model this chat uses from now on ('' = the default). */
   async function setModel(name: string) {
     s.model = name;
-    if (!s.sessionId) return true; // remembered when the chat starts
+    if (!s.sessionId) return true; // the new chat is created with it
     try {
       await api.setChatModel(s.sessionId, name);
       return true;

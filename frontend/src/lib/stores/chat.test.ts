@@ -109,6 +109,36 @@ describe('chat store', () => {
     expect(chat.running).toBe('');
   });
 
+  it('/model switches the chat the window shows and sends: the session holds the model', async () => {
+    const { fake, chat, frame } = setup();
+    await chat.send('hello');
+    fake.emitRun('r1', 'run_started', { model: 'ollama/qwen3:4b' });
+    fake.emitRun('r1', 'run_finished', { status: 'ok' });
+    frame();
+    fake.mocks.send.mockResolvedValueOnce('r2');
+    await chat.send('/model ollama/small:1b');
+    fake.emitRun('r2', 'run_started', { command: 'model', model: 'ollama/qwen3:4b', seq: 1 });
+    fake.emitRun('r2', 'run_finished', { status: 'ok', chatModel: 'ollama/small:1b', seq: 2 });
+    frame();
+    expect(chat.model).toBe('ollama/small:1b');
+    // The next message names no model of its own: the session's answers it.
+    fake.mocks.send.mockResolvedValueOnce('r3');
+    await chat.send('and now?');
+    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 's1', text: 'and now?', images: [], model: '' });
+  });
+
+  it('creates a new chat with its picked model in the one call that sends', async () => {
+    const { fake, chat, frame } = setup();
+    await chat.setModel('ollama/small:1b');
+    await chat.send('hello');
+    expect(fake.mocks.send).toHaveBeenCalledWith({ sessionId: '', text: 'hello', images: [], model: 'ollama/small:1b' });
+    fake.emitRun('r1', 'run_started', { model: 'ollama/small:1b' });
+    fake.emitRun('r1', 'run_finished', { status: 'ok' });
+    frame();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fake.mocks.setChatModel).not.toHaveBeenCalled();
+  });
+
   it('stops the running reply and retries after an error', async () => {
     const { fake, chat, frame } = setup();
     await chat.send('long one');

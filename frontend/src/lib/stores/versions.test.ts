@@ -99,7 +99,7 @@ describe('chat versions', () => {
 
     fake.mocks.send.mockResolvedValueOnce('r5');
     await chat.regenerate();
-    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 'c', text: '', images: [], model: 'ollama/llama3.2:1b', again: true });
+    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 'c', text: '', images: [], model: '', again: true });
     expect(chat.items).toHaveLength(4); // the old answer made way for the running one
     expect((chat.items[3] as Turn).runId).toBe('r5');
     fake.emitRun('r5', 'run_finished', { status: 'ok', sessionId: 'c', seq: 1 });
@@ -109,14 +109,14 @@ describe('chat versions', () => {
     await chat.open('c');
     fake.mocks.send.mockResolvedValueOnce('r6');
     await chat.edit(2, 'Pun?');
-    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 'c', text: 'Pun?', images: [], model: 'ollama/llama3.2:1b', edit: 2 });
+    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 'c', text: 'Pun?', images: [], model: '', edit: 2 });
     expect(chat.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user', 'assistant']);
     fake.emitRun('r6', 'run_finished', { status: 'cancelled', sessionId: 'c', seq: 1 });
 
     await chat.open('c');
     fake.mocks.send.mockResolvedValueOnce('r7');
     await chat.resume();
-    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 'c', text: '', images: [], model: 'ollama/llama3.2:1b', resume: true });
+    expect(fake.mocks.send).toHaveBeenLastCalledWith({ sessionId: 'c', text: '', images: [], model: '', resume: true });
 
     // A search hit on the answer (message 3) brings its item into view.
     await chat.openAt('c', 3);

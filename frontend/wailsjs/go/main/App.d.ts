@@ -52,6 +52,8 @@ export function DeleteModel(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
 
+export function DenyInstead(arg1:string):Promise<boolean>;
+
 export function DismissNotice(arg1:string):Promise<void>;
 
 export function DreamStatus():Promise<dream.Status>;

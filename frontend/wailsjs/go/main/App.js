@@ -66,6 +66,10 @@ export function DeleteSession(arg1) {
   return window['go']['main']['App']['DeleteSession'](arg1);
 }
 
+export function DenyInstead(arg1) {
+  return window['go']['main']['App']['DenyInstead'](arg1);
+}
+
 export function DismissNotice(arg1) {
   return window['go']['main']['App']['DismissNotice'](arg1);
 }

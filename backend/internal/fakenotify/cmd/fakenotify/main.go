@@ -34,6 +34,8 @@ type shown struct {
 	Title   string   `json:"title"`
 	Body    string   `json:"body"`
 	Actions []string `json:"actions"`
+	// Urgency is the "urgency" hint: 0 low (a quiet follow-up), 1 normal, 2 critical.
+	Urgency int `json:"urgency"`
 }
 
 type daemon struct {
@@ -42,11 +44,15 @@ type daemon struct {
 }
 
 func (d *daemon) Notify(app string, _ uint32, _, summary, body string, actions []string,
-	_ map[string]dbus.Variant, _ int32) (uint32, *dbus.Error) {
+	hints map[string]dbus.Variant, _ int32) (uint32, *dbus.Error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	id := uint32(len(d.list) + 1)
-	d.list = append(d.list, shown{ID: id, App: app, Title: summary, Body: body, Actions: actions})
+	urgency := 1
+	if u, ok := hints["urgency"].Value().(byte); ok {
+		urgency = int(u)
+	}
+	d.list = append(d.list, shown{ID: id, App: app, Title: summary, Body: body, Actions: actions, Urgency: urgency})
 	fmt.Fprintf(os.Stderr, "notify %d %s: %s\n", id, summary, strings.ReplaceAll(body, "\n", " "))
 	return id, nil
 }
