@@ -19,23 +19,22 @@ const minPassage = 160
 // hitOverhead is the bytes a hit's source line costs besides its text.
 func hitOverhead(c Chunk) int { return len(c.Source) + len(c.Date) + 12 }
 
-// deliver turns ranked chunks into hits for q.
-func deliver(list []ranked, q Query) []Hit {
+// deliver turns ranked chunks into hits for q, and counts those that
+// qualified but did not fit (more). With a budget and no K, the budget alone
+// bounds the hits.
+func deliver(list []ranked, q Query) (hits []Hit, more int) {
 	k := q.K
 	if k <= 0 {
 		k = DefaultK
 		if q.Tokens > 0 {
-			k = maxHits
+			k = len(list)
 		}
 	}
 	terms := uniq(tokenize(q.Text))
 	room := q.Tokens * bytesPerToken
 	var taken []map[string]bool
-	var hits []Hit
+	skipped, full := 0, false
 	for _, r := range list {
-		if len(hits) == k {
-			break
-		}
 		if r.score < q.MinScore || q.Skip != nil && q.Skip(r.Source, r.Pos) {
 			continue
 		}
@@ -45,11 +44,23 @@ func deliver(list []ranked, q Query) []Hit {
 				continue
 			}
 		}
+		if skipped < q.Offset {
+			skipped++
+			taken = append(taken, set)
+			continue
+		}
+		if full || len(hits) == k {
+			full = true
+			more++
+			continue
+		}
 		text := strings.TrimSpace(r.Text)
 		if q.Tokens > 0 {
 			left := room - hitOverhead(r.Chunk)
 			if left < minPassage {
-				break
+				full = true
+				more++
+				continue
 			}
 			if len(text) > left {
 				text = passage(text, terms, left)
@@ -59,7 +70,7 @@ func deliver(list []ranked, q Query) []Hit {
 		taken = append(taken, set)
 		hits = append(hits, Hit{ID: r.ID, Source: r.Source, Title: r.Title, Date: r.Date, Snippet: text, Score: r.score, Mode: r.mode})
 	}
-	return hits
+	return hits, more
 }
 
 // unstamped is text without the "[YYYY-MM-DD HH:MM]" a HISTORY entry starts

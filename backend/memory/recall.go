@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"cmp"
 	"context"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,20 +46,43 @@ type cachedBlock struct {
 	key, text string
 }
 
+// defaultBlockChars sizes a block asked for without a room (For) when
+// MaxChars sets no limit.
+const defaultBlockChars = 1500
+
 // For returns the block for text, the user's message in session sessionID ("" when
-// the block is off or nothing scores high enough).
+// the block is off or nothing scores high enough), of at most MaxChars
+// (defaultBlockChars when 0).
 func (r *Recaller) For(ctx context.Context, sessionID, text string) string {
+	return r.sized(ctx, sessionID, text, cmp.Or(r.Block.MaxChars, defaultBlockChars))
+}
+
+// ForRoom is For within roomTokens, what the context window leaves the block
+// (prompt.Counter.RecallRoom): MaxChars, when set, bounds it further. No room,
+// no block.
+func (r *Recaller) ForRoom(ctx context.Context, sessionID, text string, roomTokens int) string {
+	chars := roomTokens * bytesPerToken * 9 / 10 // the estimate is an average
+	if r.Block.MaxChars > 0 {
+		chars = min(chars, r.Block.MaxChars)
+	}
+	if chars < minPassage+len(BlockHeader)+len(BlockFooter) {
+		return ""
+	}
+	return r.sized(ctx, sessionID, text, chars)
+}
+
+func (r *Recaller) sized(ctx context.Context, sessionID, text string, maxChars int) string {
 	if !r.Block.Enabled || r.Index == nil {
 		return ""
 	}
-	key := Hash([]byte(text))
+	key := Hash([]byte(text)) + ":" + strconv.Itoa(maxChars)
 	r.mu.Lock()
 	if c, ok := r.cache[sessionID]; ok && c.key == key {
 		r.mu.Unlock()
 		return c.text
 	}
 	r.mu.Unlock()
-	b := r.search(ctx, sessionID, text)
+	b := r.search(ctx, sessionID, text, maxChars)
 	r.mu.Lock()
 	if r.cache == nil {
 		r.cache = map[string]cachedBlock{}
@@ -67,7 +92,7 @@ func (r *Recaller) For(ctx context.Context, sessionID, text string) string {
 	return b
 }
 
-func (r *Recaller) search(ctx context.Context, sessionID, text string) string {
+func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars int) string {
 	q := strings.TrimSpace(text)
 	if len(q) < 3 || strings.HasPrefix(q, "/") {
 		return ""
@@ -85,11 +110,13 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string) string {
 	if r.InWindow != nil {
 		from = r.InWindow(sessionID)
 	}
-	res, err := r.Index.Find(ctx, Query{Text: q, K: 10, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from), Distinct: true})
+	// As many hits as could fill the block, whole.
+	k := max(10, maxChars/minPassage)
+	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from), Distinct: true})
 	if err != nil {
 		return ""
 	}
-	return FormatBlock(res.Hits, q, r.Block.MaxChars)
+	return FormatBlock(res.Hits, q, maxChars)
 }
 
 // InPrompt is the Skip of a search made for chat sessionID: the files every
@@ -108,14 +135,16 @@ func InPrompt(sessionID string, from int) func(source string, pos int) bool {
 	}
 }
 
-// relativeFloor drops hits far below the best one: a block of one good
-// match beats one padded with weak ones.
-const relativeFloor = 0.6
+// vectorFloor drops a hit found by meaning alone (no word of the message in
+// it) far below the best hit: how similar unrelated texts look differs from
+// one embedding model to the next, so a vector-only hit has no absolute
+// scale. Hits holding the message's words are judged by their score alone.
+const vectorFloor = 0.6
 
 // FormatBlock renders distinct hits (best first) as the block, up to maxChars
 // in all (0: no limit): each line dated and sourced, the last one cut to a
-// passage around query's words when it does not fit whole. Hits below
-// relativeFloor of the best are left out. No hit, no block.
+// passage around query's words when it does not fit whole. Vector-only hits
+// under vectorFloor of the best are left out. No hit, no block.
 func FormatBlock(hits []Hit, query string, maxChars int) string {
 	var b strings.Builder
 	n := 0
@@ -126,7 +155,7 @@ func FormatBlock(hits []Hit, query string, maxChars int) string {
 	terms := uniq(tokenize(query))
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
-		if h.Score < relativeFloor*top {
+		if h.Mode == ModeVector && h.Score < vectorFloor*top {
 			continue
 		}
 		where := h.Source

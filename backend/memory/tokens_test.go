@@ -58,3 +58,19 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+// The Porter stemmer's classic examples, and the pairs recall needs joined.
+func TestStem(t *testing.T) {
+	for w, want := range map[string]string{
+		"caresses": "caress", "ponies": "poni", "cats": "cat", "feed": "feed", "agreed": "agre",
+		"plastered": "plaster", "motoring": "motor", "sing": "sing", "conflated": "conflat", "troubled": "troubl",
+		"sized": "size", "hopping": "hop", "falling": "fall", "hissing": "hiss", "filing": "file", "happy": "happi",
+		"relational": "relat", "generalization": "gener", "recommended": "recommend", "recommendation": "recommend",
+		"fillings": "fill", "meetings": "meet", "electricity": "electr", "hopeful": "hope", "goodness": "good",
+		"x2": "x2", "naïve": "naïve", "go": "go",
+	} {
+		if got := stem(w); got != want {
+			t.Errorf("stem(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
