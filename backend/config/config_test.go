@@ -38,7 +38,7 @@ func TestDefaults(t *testing.T) {
 		{"subagentMaxToolIterations", d.SubagentMaxToolIterations, 15},
 		{"memoryWindow", d.MemoryWindow, 100},
 		{"maxToolResultChars", d.MaxToolResultChars, 16000},
-		{"recallBlock", d.RecallBlock, RecallBlock{Enabled: true, MinScore: 0.15, MaxChars: 0}},
+		{"recallBlock", d.RecallBlock, RecallBlock{Enabled: true, MinScore: 0.2, MaxChars: 0}},
 		{"workspace", d.Workspace, ""},
 		{"ollama.host", c.Providers.Ollama.Host, ""},
 		{"openai.apiBase", c.Providers.OpenAI.APIBase, "https://api.openai.com/v1"},
@@ -62,7 +62,7 @@ func TestDefaults(t *testing.T) {
 	}
 	// The JSON shape is the documented one (docs/configuration.md): camelCase keys, every section present.
 	b, _ := json.Marshal(c)
-	for _, key := range []string{`"agents":{"defaults":{"model"`, `"recallBlock":{"enabled":true,"minScore":0.15,"maxChars":0}`,
+	for _, key := range []string{`"agents":{"defaults":{"model"`, `"recallBlock":{"enabled":true,"minScore":0.2,"maxChars":0}`,
 		`"providers":{"ollama":{"host":""},"openai":{"apiBase":"https://api.openai.com/v1","apiKey":""},"custom":{}}`,
 		`"web":{"offline":false,"search":{"provider":"duckduckgo","apiKey":"","url":""},"ssrfAllow":[]}`,
 		`"approval":{"mode":"risky","always":[],"ask":[],"never":[]},"mcpServers":{}`,
@@ -468,7 +468,7 @@ func TestProblemsCarryTheirCodes(t *testing.T) {
 // a value the user chose stays.
 func TestRecallBlockMigrated(t *testing.T) {
 	for in, want := range map[string]RecallBlock{
-		`{"agents":{"defaults":{"recallBlock":{"enabled":true,"minScore":0.35,"maxChars":1500}}}}`: {Enabled: true, MinScore: 0.15},
+		`{"agents":{"defaults":{"recallBlock":{"enabled":true,"minScore":0.35,"maxChars":1500}}}}`: {Enabled: true, MinScore: 0.2},
 		`{"agents":{"defaults":{"recallBlock":{"enabled":true,"minScore":0.4,"maxChars":1500}}}}`:  {Enabled: true, MinScore: 0.4, MaxChars: 1500},
 	} {
 		p := filepath.Join(t.TempDir(), "config.json")

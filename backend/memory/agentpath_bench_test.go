@@ -17,13 +17,13 @@ import (
 // chat, the tool at the budget the default window gives it.
 
 // pathRoom is about what prompt.Counter.RecallRoom gives a new chat at
-// window with the app's system prompt and tools (about 2 500 tokens).
+// window with the app's system prompt and tools (about 1 900 tokens: app.TestFirstRequestSize).
 func pathRoom(window int) int {
 	avail := window - max(window/4, 256)
-	return max(0, (avail-avail/25-16-2500-50)/2)
+	return max(0, (avail-avail/25-16-1900-50)/2)
 }
 
-var pathMinScore = 0.15
+var pathMinScore = 0.2
 
 type pathResult struct {
 	block, search, blocks, spilled float64

@@ -39,7 +39,7 @@ func TestLiveTurnDoesNotAffectTheBlock(t *testing.T) {
 		defer x.Close()
 		var w windows
 		w.set("live", 0) // the whole live chat is in the request
-		rc := &Recaller{Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.15}, InWindow: w.from}
+		rc := &Recaller{Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.2}, InWindow: w.from}
 		return rc.ForRoom(context.Background(), "live", q, 1000)
 	}
 	with, without := block(true), block(false)

@@ -55,6 +55,9 @@ func deliver(list []ranked, q Query) (hits []Hit, more int) {
 			continue
 		}
 		text := strings.TrimSpace(r.Text)
+		if q.PerHit > 0 && len(text) > q.PerHit {
+			text = passage(text, terms, q.PerHit)
+		}
 		if q.Tokens > 0 {
 			left := room - hitOverhead(r.Chunk)
 			if left < minPassage {

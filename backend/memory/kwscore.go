@@ -1,18 +1,34 @@
 package memory
 
 import (
+	"context"
 	"slices"
 )
 
 // How a keyword hit is scored, on a scale that does not depend on what else
-// is in the index: score is the share of the query's weight the chunk holds,
-// each of the query's words weighted by its rarity (BM25's idf) — words the
-// index has never seen weigh nothing, they pick nothing out. A chunk holding
-// every known word of the query scores 1 whatever the other chunks are; the
-// live turn's own message, or a chunk repeating the question, cannot push the
-// others down (they were scored relative to the best hit before, and the
-// question itself was the best hit). raw is the chunk's BM25, which orders
-// chunks of equal score (the words said more often, in a shorter chunk).
+// is in the index: score is the weight of the query's words the chunk holds,
+// each word weighted by its rarity (BM25's idf), over the query's weight —
+// counted as at most two of its rarest word: words the index has never seen
+// weigh nothing (they pick nothing out), and a question asking about two
+// things ("the gig with Priyanka and my visit to Ferrante") finds each in its
+// own passage, which holds half its words but its rarest one. A chunk holding
+// the query's rarest word scores at least 0.5, one holding only its common
+// words little, whatever the other chunks are: the live turn's own message,
+// or a chunk repeating the question, cannot push the others down (they were
+// scored relative to the best hit before, and the question itself was the
+// best hit). raw is the chunk's BM25, which orders chunks of equal score (the
+// words said more often, in a shorter chunk).
+
+// queryWeight is what a chunk must hold to score 1: the weights of the
+// query's known words, at most twice the rarest one's.
+func queryWeight(idf map[string]float64) float64 {
+	total, top := 0.0, 0.0
+	for _, w := range idf {
+		total += w
+		top = max(top, w)
+	}
+	return min(total, 2*top)
+}
 
 // kwScore is one chunk's keyword score.
 type kwScore struct {
@@ -49,11 +65,10 @@ func needTerms(idf map[string]float64, minScore float64) int {
 		return 1
 	}
 	ws := make([]float64, 0, len(idf))
-	total := 0.0
 	for _, w := range idf {
 		ws = append(ws, w)
-		total += w
 	}
+	total := queryWeight(idf)
 	slices.Sort(ws)
 	slices.Reverse(ws)
 	sum := 0.0
@@ -63,4 +78,47 @@ func needTerms(idf map[string]float64, minScore float64) int {
 		}
 	}
 	return len(ws)
+}
+
+// skippedStats are the counts of the chunks a search leaves out.
+type skippedStats struct {
+	docs, tokens int
+	df           map[string]int
+}
+
+// skippedTerms counts the chunks of sources that skip leaves out: how many,
+// their length, and how many hold each word. A few chunks (the live chat,
+// MEMORY.md, USER.md): their text is read and tokenized here.
+func (x *Index) skippedTerms(ctx context.Context, skip func(string, int) bool, sources []string) (skippedStats, error) {
+	st := skippedStats{df: map[string]int{}}
+	if skip == nil || len(sources) == 0 {
+		return st, nil
+	}
+	for _, src := range sources {
+		rows, err := x.db.QueryContext(ctx, `SELECT text, nterms, pos FROM chunks WHERE source = ?`, src)
+		if err != nil {
+			return st, err
+		}
+		for rows.Next() {
+			var text string
+			var n, pos int
+			if err := rows.Scan(&text, &n, &pos); err != nil {
+				rows.Close()
+				return st, err
+			}
+			if !skip(src, pos) {
+				continue
+			}
+			st.docs++
+			st.tokens += n
+			for _, t := range uniq(tokenize(text)) {
+				st.df[t]++
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
 }

@@ -112,11 +112,25 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	}
 	// As many hits as could fill the block, whole.
 	k := max(10, maxChars/minPassage)
-	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from), Distinct: true})
+	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
+		SkipSources: InPromptSources(sessionID, true), Distinct: true})
 	if err != nil {
 		return ""
 	}
 	return FormatBlock(res.Hits, q, maxChars)
+}
+
+// InPromptSources are the sources InPrompt(sessionID, …) may leave chunks
+// of; files says whether the system prompt's files are among them.
+func InPromptSources(sessionID string, files bool) []string {
+	var out []string
+	if files {
+		out = append(out, MemoryFile, userProfile)
+	}
+	if sessionID != "" {
+		out = append(out, "sessions/"+sessionID)
+	}
+	return out
 }
 
 // InPrompt is the Skip of a search made for chat sessionID: the files every
@@ -134,6 +148,10 @@ func InPrompt(sessionID string, from int) func(source string, pos int) bool {
 		return false
 	}
 }
+
+// blockPerHit is the most of one chunk the block shows: the lines around
+// the message's words, so that several hits fit.
+const blockPerHit = 400
 
 // vectorFloor drops a hit found by meaning alone (no word of the message in
 // it) far below the best hit: how similar unrelated texts look differs from
@@ -163,7 +181,11 @@ func FormatBlock(hits []Hit, query string, maxChars int) string {
 			where += ", " + h.Date
 		}
 		prefix := "- (" + where + ") "
-		text := strings.Join(strings.Fields(h.Snippet), " ")
+		text := h.Snippet
+		if len(text) > blockPerHit {
+			text = passage(text, terms, blockPerHit)
+		}
+		text = strings.Join(strings.Fields(text), " ")
 		if maxChars > 0 {
 			left := room - b.Len() - len(prefix) - 1
 			if left < minPassage && len(text) > left {

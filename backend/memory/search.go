@@ -74,11 +74,20 @@ type Query struct {
 	// hit's source line): hits are added best first, the last one cut to a
 	// passage that fits. 0 returns K whole chunks.
 	Tokens int
+	// PerHit, with a budget, cuts each hit to a passage of at most this many
+	// bytes around the query's words: a long chunk (a whole chat's entry)
+	// holds the evidence in a line or two, and whole chunks let three hits
+	// fill a budget that holds ten passages.
+	PerHit int
 	// MinScore leaves out hits scoring below it.
 	MinScore float64
 	// Skip leaves out chunks already in front of the model: the files in the
 	// system prompt, the part of the current chat in its window.
 	Skip func(source string, pos int) bool
+	// SkipSources are the sources Skip may leave chunks of: those chunks are
+	// left out of the words' counts too, so the live turn's own message does
+	// not make its words look rare (InPromptSources).
+	SkipSources []string
 	// Distinct leaves out a chunk that says what a better one said (the
 	// model's evidence); the sidebar lists every source.
 	Distinct bool
@@ -182,7 +191,7 @@ const (
 // (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf drops to
 // nothing for a word in more than half the chunks — in a small workspace,
 // most words. Chunks that cannot reach minScore are not looked at.
-func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore float64, skip func(string, int) bool) (map[int64]kwScore, error) {
+func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
 	out := map[int64]kwScore{}
 	if len(terms) == 0 {
 		return out, nil
@@ -192,6 +201,14 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 		(SELECT CAST(value AS REAL) FROM meta WHERE key = 'tokens')`).Scan(&docs, &tokens); err != nil {
 		return nil, err
 	}
+	// The chunks left out count nowhere: not in the words' counts, not in the
+	// average length.
+	skipped, err := x.skippedTerms(ctx, skip, skipSources)
+	if err != nil {
+		return nil, err
+	}
+	docs -= float64(skipped.docs)
+	tokens -= float64(skipped.tokens)
 	if docs <= 0 {
 		return out, nil
 	}
@@ -207,7 +224,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 			ftsQuery([]string{t})).Scan(&df, &list); err != nil {
 			return nil, err
 		}
-		if df > 0 {
+		if df -= float64(skipped.df[t]); df > 0 {
 			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
 		}
 	}
@@ -234,7 +251,6 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 		matches += dfs[t]
 	}
 	var rows *sql.Rows
-	var err error
 	if matches <= float64(x.ranked) && need <= 1 {
 		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms, c.source, c.pos FROM terms t JOIN chunks c ON c.n = t.rowid
 			WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
@@ -258,10 +274,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 		kwScore
 	}
 	var list []scored
-	weight := 0.0
-	for _, w := range idf {
-		weight += w
-	}
+	weight := queryWeight(idf)
 	for rows.Next() {
 		var n int64
 		var text, source string
@@ -319,7 +332,7 @@ func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) 
 		// holds: one holding less than MinScore asks for is not worth ranking.
 		floor = q.MinScore
 	}
-	kws, err := x.keyword(ctx, terms, pool, floor, q.Skip)
+	kws, err := x.keyword(ctx, terms, pool, floor, q.Skip, q.SkipSources)
 	if err != nil {
 		return res, nil, err
 	}

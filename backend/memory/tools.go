@@ -57,6 +57,10 @@ type searchArgs struct {
 // (the note, the "more" line).
 const resultMargin = 400
 
+// searchPerHit is the most of one chunk memory_search hands over: the
+// lines around the query's words.
+const searchPerHit = 600
+
 // maxAlso bounds the words a call adds: a longer list only dilutes the query.
 const maxAlso = 24
 
@@ -73,9 +77,9 @@ func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error
 			from = t.opts.InWindow(sid)
 		}
 		if call.RoomTokens > 0 {
-			// Half of what the window leaves this turn: the model's next
-			// steps need the rest.
-			tokens = call.RoomTokens / 2
+			// Three quarters of what the window leaves this turn: the
+			// model's next steps need the rest.
+			tokens = call.RoomTokens * 3 / 4
 		}
 		limit = cmp.Or(call.MaxResultChars, limit)
 	}
@@ -85,10 +89,10 @@ func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error
 	skip := InPrompt(sid, from)
 	// MEMORY.md and USER.md are in the prompt, but the model asks for them by
 	// name often enough: only the current chat's window is left out here.
-	query := Query{Text: withAlso(q, a.Also), K: a.K, Offset: max(0, a.Skip), Tokens: tokens, Distinct: true,
+	query := Query{Text: withAlso(q, a.Also), K: a.K, Offset: max(0, a.Skip), Tokens: tokens, PerHit: searchPerHit, Distinct: true,
 		Skip: func(source string, pos int) bool {
 			return source != MemoryFile && source != userProfile && skip(source, pos)
-		}}
+		}, SkipSources: InPromptSources(sid, false)}
 	res, err := t.index.Find(ctx, query)
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("memory_search: %w", err)
