@@ -19,8 +19,14 @@ import (
 // pathRoom is about what prompt.Counter.RecallRoom gives a new chat at
 // window with the app's system prompt and tools (about 1 900 tokens: app.TestFirstRequestSize).
 func pathRoom(window int) int {
+	slack := pathSlack(window)
+	return min(slack*3/4, max(slack/2, 1024))
+}
+
+// pathSlack is about prompt.Fit.TurnRoom for the question alone.
+func pathSlack(window int) int {
 	avail := window - max(window/4, 256)
-	return max(0, (avail-avail/25-16-1900-50)/2)
+	return max(0, avail-avail/25-16-1900-50)
 }
 
 var pathMinScore = 0.2
@@ -57,7 +63,7 @@ func runAgentPath(tb testing.TB, window int, para bool) pathResult {
 		}
 	}()
 	ctx := context.Background()
-	call := tools.WithCall(ctx, tools.CallInfo{SessionID: "live", RoomTokens: 2 * pathRoom(window)})
+	call := tools.WithCall(ctx, tools.CallInfo{SessionID: "live", RoomTokens: pathSlack(window)})
 	var r pathResult
 	for _, q := range qs {
 		c := cs[q.conv]

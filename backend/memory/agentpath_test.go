@@ -120,3 +120,27 @@ func TestSearchNeverSpilled(t *testing.T) {
 		}
 	}
 }
+
+// A question in other words finds the passage through the related words of
+// its own (expand.go), and through the words the model adds ("also").
+func TestParaphraseFound(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, history(
+		"User: If there's mochi ice cream on the pudding menu, I'm ordering it.",
+		"User: The boiler needs a new valve before winter.",
+		"User: Lily of the valley, always, they make any room.",
+	))
+	x := NewIndex(IndexOptions{Workspace: ws})
+	defer x.Close()
+	res, err := x.Find(context.Background(), Query{Text: "what sweet should I get after the meal?", Tokens: 500, MinScore: 0.2})
+	if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Snippet, "mochi") {
+		t.Fatalf("related words: %+v %v", res.Hits, err)
+	}
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(Tools(NewStore(ws, nil), x, ToolOptions{})...); err != nil {
+		t.Fatal(err)
+	}
+	if r := reg.Call(context.Background(), "memory_search", []byte(`{"query":"which blooms cheer me up?","also":["lily","valley"]}`)); !strings.Contains(r.Content, "Lily of the valley") {
+		t.Fatalf("also: %s", r.Content)
+	}
+}

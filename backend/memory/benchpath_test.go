@@ -89,7 +89,7 @@ func runBenchPath(tb testing.TB, cfg recallbench.Config, window int) (block, sea
 		}
 	}()
 	ctx := context.Background()
-	call := tools.WithCall(ctx, tools.CallInfo{SessionID: "live", RoomTokens: 2 * pathRoom(window)})
+	call := tools.WithCall(ctx, tools.CallInfo{SessionID: "live", RoomTokens: pathSlack(window)})
 	block, search = recallbench.NewTally(fmt.Sprintf("block@%d", window)), recallbench.NewTally(fmt.Sprintf("memory_search@%d", window))
 	for _, q := range data.Questions {
 		u := us[q.User]

@@ -30,7 +30,7 @@ func deliver(list []ranked, q Query) (hits []Hit, more int) {
 			k = len(list)
 		}
 	}
-	terms := uniq(tokenize(q.Text))
+	terms := withRelated(uniq(tokenize(q.Text)))
 	room := q.Tokens * bytesPerToken
 	var taken []map[string]bool
 	skipped, full := 0, false

@@ -149,8 +149,8 @@ func InPrompt(sessionID string, from int) func(source string, pos int) bool {
 	}
 }
 
-// blockPerHit is the most of one chunk the block shows: the lines around
-// the message's words, so that several hits fit.
+// blockPerHit is the most of one chunk the block shows, a sixth of a small
+// block: the lines around the message's words, so that several hits fit.
 const blockPerHit = 400
 
 // vectorFloor drops a hit found by meaning alone (no word of the message in
@@ -170,7 +170,7 @@ func FormatBlock(hits []Hit, query string, maxChars int) string {
 	for _, h := range hits {
 		top = max(top, h.Score)
 	}
-	terms := uniq(tokenize(query))
+	terms := withRelated(uniq(tokenize(query)))
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
 		if h.Mode == ModeVector && h.Score < vectorFloor*top {
@@ -182,8 +182,11 @@ func FormatBlock(hits []Hit, query string, maxChars int) string {
 		}
 		prefix := "- (" + where + ") "
 		text := h.Snippet
-		if len(text) > blockPerHit {
-			text = passage(text, terms, blockPerHit)
+		if d, ok := entryStamp(text); ok && d == h.Date {
+			text = strings.TrimSpace(text[18:]) // the line says the date already
+		}
+		if perHit := min(max(maxChars/6, minPassage), blockPerHit); maxChars > 0 && len(text) > perHit {
+			text = passage(text, terms, perHit)
 		}
 		text = strings.Join(strings.Fields(text), " ")
 		if maxChars > 0 {

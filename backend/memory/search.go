@@ -217,7 +217,11 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 	// word's document count, and candidates.go reuses them. (fts5vocab walks
 	// the same lists to count them, so asking it as well cost the walk twice.)
 	idf, dfs, rowsOf := map[string]float64{}, map[string]float64{}, map[string]string{}
-	for _, t := range terms {
+	ownIdf := map[string]float64{} // the query's own words'
+	own := len(terms)
+	more := expand(terms)
+	terms = append(terms[:own:own], more[:min(len(more), maxExpand)]...)
+	for i, t := range terms {
 		var df float64
 		var list string
 		if err := x.db.QueryRowContext(ctx, `SELECT count(*), coalesce(group_concat(rowid), '') FROM terms WHERE terms MATCH ?`,
@@ -226,6 +230,11 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 		}
 		if df -= float64(skipped.df[t]); df > 0 {
 			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
+			if i >= own {
+				idf[t] *= expandWeight
+			} else {
+				ownIdf[t] = idf[t]
+			}
 		}
 	}
 	if len(idf) == 0 {
@@ -244,7 +253,11 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 		match = terms
 	}
 	// A word not matched may still be in a chunk: need counts matched ones.
-	need := needTerms(idf, minScore) - (len(idf) - len(match))
+	needOf := ownIdf
+	if len(needOf) == 0 {
+		needOf = idf
+	}
+	need := needTerms(needOf, minScore) - (len(idf) - len(match))
 	avg := tokens / docs
 	var matches float64
 	for _, t := range match {
@@ -274,7 +287,12 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 		kwScore
 	}
 	var list []scored
-	weight := queryWeight(idf)
+	weight := queryWeight(ownIdf)
+	if len(ownIdf) == 0 {
+		// Only related words are known: a chunk holding them scores as their
+		// weight says, at most expandWeight.
+		weight = queryWeight(idf) / expandWeight
+	}
 	for rows.Next() {
 		var n int64
 		var text, source string

@@ -229,8 +229,9 @@ func (c Counter) Fit(req Request) (Fit, error) {
 // RecallRoom is the most a recall block for req can take (req.Recall is not
 // looked at): the room the budget at the reply floor leaves after the system
 // prompt, the tools and the whole history, halved so that this turn's tool
-// results still fit beside it. 0 when the history alone does not fit — Fit
-// leaves the block out before any older turn.
+// results still fit beside it (in a small window up to recallRoomFloor, at
+// most three quarters). 0 when the history alone does not fit — Fit leaves
+// the block out before any older turn.
 func (c Counter) RecallRoom(req Request) int {
 	req.Recall = ""
 	f := &fitter{c: c, req: req, hist: req.History}
@@ -249,8 +250,13 @@ func (c Counter) RecallRoom(req Request) int {
 	if p.cut || !p.fits {
 		return 0
 	}
-	return (budget - f.fixedTok() - p.sum) / 2
+	slack := budget - f.fixedTok() - p.sum
+	return min(slack*3/4, max(slack/2, recallRoomFloor))
 }
+
+// recallRoomFloor is what RecallRoom gives a small window beyond half its
+// slack (up to three quarters): a block of two or three passages.
+const recallRoomFloor = 1024
 
 // turnTok is the tokens of the current turn in msgs (from its last user
 // message on).
