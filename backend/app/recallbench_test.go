@@ -18,6 +18,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/agent"
+	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
@@ -183,13 +184,16 @@ func runRecallBench(tb testing.TB, d recallbench.Data, windows []recallWindow) *
 					continue
 				}
 				if wi == 0 {
-					// The block as a search from another chat finds it: the
-					// question is not in the index.
-					elsewhere := a.Memory.Recall(ctx, fmt.Sprintf("elsewhere-%d", qi), q.Text)
+					// The block as a search from another chat finds it, in about
+					// the same room (rebuilt from the request uncalibrated): the
+					// question is not in the index then.
+					n0 := rec.count()
+					blk := askRecall(tb, a, fake, rec, user, q, qi, 0, w, res)
+					room := recallRoomOf(tb, rec.since(n0)[0].req, w.tokens)
+					elsewhere := a.Memory.Recall(ctx, fmt.Sprintf("elsewhere-%d", qi), q.Text, room)
 					res.tally("block@8k not in index").Add(q.Category, recallbench.Found(user, q, elsewhere), elsewhere, 0)
 					res.blocks++
-					blk := askRecall(tb, a, fake, rec, user, q, qi, 0, w, res)
-					if blk == elsewhere {
+					if sameHits(blk, elsewhere) {
 						res.sameBlock++
 					}
 				} else {
@@ -353,4 +357,63 @@ func writeRecallFile(tb testing.TB, p, text string) {
 	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// recallRoomOf is the room the first request of a new chat left its recall
+// block (prompt.Counter.RecallRoom), rebuilt from the request on the wire:
+// its system prompt, tools and the user's message without the block.
+func recallRoomOf(tb testing.TB, req fakeollama.ChatRequest, window int) int {
+	var sys string
+	var hist []llm.Message
+	for _, m := range req.Messages {
+		switch m.Role {
+		case "system":
+			sys = m.Content
+		case "user":
+			text := m.Content
+			if i := strings.Index(text, memory.BlockFooter); i >= 0 {
+				text = strings.TrimPrefix(text[i+len(memory.BlockFooter):], "\n\n")
+			}
+			hist = append(hist, llm.Message{Role: llm.RoleUser, Content: text})
+		}
+	}
+	var defs []llm.ToolDef
+	for _, raw := range req.Tools {
+		var w struct {
+			Function struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(raw, &w); err != nil {
+			tb.Fatal(err)
+		}
+		defs = append(defs, llm.ToolDef{Name: w.Function.Name, Description: w.Function.Description, Parameters: w.Function.Parameters})
+	}
+	return prompt.Counter{}.RecallRoom(prompt.Request{System: sys, Tools: defs, History: hist, Window: window,
+		Reply: config.Default().Agents.Defaults.MaxTokens})
+}
+
+// sameHits reports whether two blocks hold the same hits in the same order
+// as far as the shorter one goes, its last line (cut to its room) aside: the
+// room recallRoomOf rebuilds is the uncalibrated estimate, the run's may be a
+// little larger.
+func sameHits(a, b string) bool {
+	if a == b {
+		return true
+	}
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	if len(al) > len(bl) {
+		al, bl = bl, al
+	}
+	if len(al) < 3 {
+		return false
+	}
+	for i := range al[:len(al)-2] { // the footer and the line before it may differ
+		if al[i] != bl[i] {
+			return false
+		}
+	}
+	return true
 }
