@@ -27,6 +27,7 @@ targets=(
   "./backend/fitness FuzzParse 15000"
   "./backend/agent/prompt FuzzShortTool 250"
   "./backend/memory FuzzTokenize 3000"
+  "./backend/memory FuzzStem 3000"
   "./backend/memory FuzzInboxProposal 10"
   "./backend/llm FuzzChatEncoder 10000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"

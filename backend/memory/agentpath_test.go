@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -142,5 +143,34 @@ func TestParaphraseFound(t *testing.T) {
 	}
 	if r := reg.Call(context.Background(), "memory_search", []byte(`{"query":"which blooms cheer me up?","also":["lily","valley"]}`)); !strings.Contains(r.Content, "Lily of the valley") {
 		t.Fatalf("also: %s", r.Content)
+	}
+}
+
+// The model's "also" words are bounded: a thousand huge ones search like the
+// first few; a negative skip is refused with the reason.
+func TestAlsoBounded(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, history("Ana lent me her tent for the lake."))
+	x := NewIndex(IndexOptions{Workspace: ws})
+	defer x.Close()
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(Tools(NewStore(ws, nil), x, ToolOptions{})...); err != nil {
+		t.Fatal(err)
+	}
+	also := make([]string, 1000)
+	for i := range also {
+		also[i] = strings.Repeat("camping ", 2000)
+	}
+	also[0] = "tent"
+	args, _ := json.Marshal(map[string]any{"query": "what did Ana lend me?", "also": also})
+	res := reg.Call(context.Background(), "memory_search", args)
+	if res.IsError || !strings.Contains(res.Content, "tent for the lake") || len(res.Content) > tools.DefaultMaxResultChars {
+		t.Fatalf("%v %s", res.IsError, res.Content)
+	}
+	if r := reg.Call(context.Background(), "memory_search", []byte(`{"query":"tent","skip":-5}`)); !r.IsError || !strings.Contains(r.Content, "skip") {
+		t.Errorf("negative skip: %s", r.Content)
+	}
+	if q := withAlso("q", also); len(q) > 1+maxAlso*81 {
+		t.Errorf("query of %d bytes", len(q))
 	}
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -32,13 +33,13 @@ func deliver(list []ranked, q Query) (hits []Hit, more int) {
 	}
 	terms := withRelated(uniq(tokenize(q.Text)))
 	room := q.Tokens * bytesPerToken
-	var taken []map[string]bool
+	var taken [][]string
 	skipped, full := 0, false
 	for _, r := range list {
 		if r.score < q.MinScore || q.Skip != nil && q.Skip(r.Source, r.Pos) {
 			continue
 		}
-		var set map[string]bool
+		var set []string
 		if q.Distinct {
 			if set = termSet(unstamped(r.Text)); duplicate(set, taken) {
 				continue
@@ -85,34 +86,41 @@ func unstamped(text string) string {
 	return text
 }
 
-func termSet(text string) map[string]bool {
-	set := map[string]bool{}
-	for _, t := range tokenize(text) {
-		set[t] = true
-	}
-	return set
+// termSet is text's distinct terms, sorted: duplicate compares two by a
+// merge (maps cost most of a block's search when it compared them).
+func termSet(text string) []string {
+	ts := tokenize(text)
+	slices.Sort(ts)
+	return slices.Compact(ts)
 }
 
 // duplicate reports whether a chunk says what one taken already says: the
 // same fact in HISTORY.md and a daily note, a chat and its summary. Nine
 // tenths of the smaller one's words in common counts (four fifths dropped
 // evidence: chat chunks share much small talk).
-func duplicate(set map[string]bool, taken []map[string]bool) bool {
+func duplicate(set []string, taken [][]string) bool {
 	if len(set) == 0 {
 		return false
 	}
 	for _, o := range taken {
-		small, big := set, o
-		if len(o) < len(set) {
-			small, big = o, set
+		small := min(len(set), len(o))
+		if small == 0 {
+			continue
 		}
 		common := 0
-		for t := range small {
-			if big[t] {
+		for i, j := 0, 0; i < len(set) && j < len(o); {
+			switch {
+			case set[i] == o[j]:
 				common++
+				i++
+				j++
+			case set[i] < o[j]:
+				i++
+			default:
+				j++
 			}
 		}
-		if len(small) > 0 && common*10 >= len(small)*9 {
+		if common*10 >= small*9 {
 			return true
 		}
 	}

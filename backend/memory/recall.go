@@ -110,8 +110,9 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	if r.InWindow != nil {
 		from = r.InWindow(sessionID)
 	}
-	// As many hits as could fill the block, whole.
-	k := max(10, maxChars/minPassage)
+	// About as many hits as fill the block at their passages' size, and a
+	// few that a shorter hit may replace.
+	k := max(10, maxChars/blockPerHit+5)
 	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
 		SkipSources: InPromptSources(sessionID, true), Distinct: true})
 	if err != nil {

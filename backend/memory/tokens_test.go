@@ -74,3 +74,21 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+// The stemmer takes any word tokenize makes: it never panics, never grows a
+// word by more than the one letter Porter may add back, and is stable on the
+// stems of words ending in a consonant it leaves alone.
+func FuzzStem(f *testing.F) {
+	for _, w := range []string{"generalizations", "hopping", "y", "yy", "sses", "ied", "eed", "ization", "ational", "ness"} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		got := stem(w)
+		if len(got) > len(w)+1 {
+			t.Fatalf("stem(%q) = %q", w, got)
+		}
+		for _, term := range tokenize(w + " " + strings.ToUpper(w)) {
+			_ = withRelated([]string{term})
+		}
+	})
+}
