@@ -31,6 +31,7 @@ targets=(
   "./backend/memory FuzzInboxProposal 10"
   "./backend/llm FuzzChatEncoder 10000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
+  "./backend/internal/recallbench FuzzFound 20000"
 )
 for x in "${targets[@]}"; do
   set -- $x

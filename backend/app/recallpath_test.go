@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,7 +113,8 @@ func BenchmarkRecallPath(b *testing.B) {
 	for b.Loop() {
 		r = runRecallBench(b, d, recallWindows)
 	}
-	b.Logf("%d questions, mean content-word overlap %.3f; a hit: the evidence's key text in what the model received\n%s",
+	// Printed, not logged: a benchmark's log is cut after a few lines.
+	fmt.Printf("%d questions, mean content-word overlap %.3f; a hit: the evidence's key text in what the model received\n%s",
 		r.n, r.overlap, r.table())
 	b.ReportMetric(r.tallies["block@8k"].Rate(""), "block8k-hit")
 	b.ReportMetric(r.tallies["block@4k"].Rate(""), "block4k-hit")

@@ -90,3 +90,24 @@ func TestFound(t *testing.T) {
 		}
 	}
 }
+
+// Found reads the text the model received (a block, a tool result): any
+// text at all gives a share between 0 and 1, without a panic.
+func FuzzFound(f *testing.F) {
+	d, err := Generate(Config{Seed: 3, Users: 1, Sessions: 8, Questions: 8})
+	if err != nil {
+		f.Fatal(err)
+	}
+	u := d.Users[0]
+	for _, q := range d.Questions {
+		f.Add(q.Evidence[0].Line)
+	}
+	f.Add("- (\n1. \n- (x, 2025-01-01)")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, q := range d.Questions {
+			if s := Found(u, q, text); s < 0 || s > 1 {
+				t.Fatalf("share %v", s)
+			}
+		}
+	})
+}
