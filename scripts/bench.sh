@@ -39,6 +39,12 @@ echo
 echo "recall evidence (500 questions, 24 generated conversations, 4 000-token budget) — targets: memory_search >= 0.85, recall block >= 0.6"
 go test -run '^$' -bench 'RecallEvidence' -benchtime 1x ./backend/memory/ | grep -E '^Benchmark'
 echo
+# The recall benchmark on the agent's path (backend/app/recallpath_test.go; docs/memory.md,
+# "Measuring recall"): paraphrased questions through the real app against the fake Ollama.
+echo "recall on the agent's path (288 questions, 6 users) — targets: block@8k >= 0.80, memory_search (tool@8k) >= 0.90 overall, block@8k multi-hop >= 0.75, no category under 0.60, block@4k >= 0.70"
+go test -run '^$' -bench 'RecallPath' -benchtime 1x ./backend/app/ | tee /tmp/hearth-bench-recallpath.txt |
+  grep -E '^(Benchmark|path|block|tool|[0-9]+ questions)' || true
+echo
 echo "a turn with 5 000 notes or a 5 MB HISTORY.md — target: x-empty <= 1.3"
 go test -run '^$' -bench 'TurnCost' -benchtime 10x ./backend/app/ | grep -E '^Benchmark'
 echo

@@ -29,9 +29,11 @@ targets=(
   "./backend/fitness FuzzParse 15000"
   "./backend/agent/prompt FuzzShortTool 250"
   "./backend/memory FuzzTokenize 3000"
+  "./backend/memory FuzzStem 3000"
   "./backend/memory FuzzInboxProposal 10"
   "./backend/llm FuzzChatEncoder 10000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
+  "./backend/internal/recallbench FuzzFound 20000"
 )
 for x in "${targets[@]}"; do
   set -- $x

@@ -77,6 +77,9 @@ type ContextOutput struct {
 	// Shed says what was left out or shortened to fit the window; the
 	// runner tells the user once per run.
 	Shed prompt.Shed
+	// TurnRoom is the tokens this turn's tool results can still take
+	// (prompt.Fit.TurnRoom); 0 when unknown. Tools read it from CallInfo.
+	TurnRoom int
 }
 
 // PlainContext is the builder used when none is configured: an optional

@@ -53,7 +53,7 @@ func fitHarness(t *testing.T, window int, replies ...fakeollama.Reply) *harness 
 		}
 		est := prompt.NewEstimator()
 		o.Context = &PromptContext{System: b.SystemPrompt, Estimator: est,
-			Recall: func(context.Context, string, string) string { return fitRecall }}
+			Recall: func(context.Context, string, string, int) string { return fitRecall }}
 		o.Estimator = est
 	})
 	for _, n := range []string{"weather_report", "stock_quotes", "translate_text"} {

@@ -44,6 +44,7 @@ type loop struct {
 	leftOut   int
 	firstKept int // of the last request built
 	built     int // history length of the last request built
+	turnRoom  int // tokens this turn's tool results can still take (ContextOutput.TurnRoom)
 	noticed   map[string]bool
 	guard     map[string]int
 	finalMsg  *llm.Message // the assistant message that ends the run
@@ -258,7 +259,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 			l.em.notice(event.LevelWarning, "%s", n)
 		}
 	}
-	l.firstKept, l.built = out.FirstKept, len(l.history)
+	l.firstKept, l.built, l.turnRoom = out.FirstKept, len(l.history), out.TurnRoom
 	if out.LeftOutTurns > l.leftOut {
 		l.leftOut = out.LeftOutTurns
 	}

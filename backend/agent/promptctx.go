@@ -31,9 +31,10 @@ type PromptContext struct {
 	Estimator *prompt.Estimator
 	// Window returns the turns kept for a session (0: all); nil keeps all.
 	Window func(sessionID string) int
-	// Recall returns the block to put before the turn's user message ("" for none);
-	// nil recalls nothing.
-	Recall func(ctx context.Context, sessionID, text string) string
+	// Recall returns the block to put before the turn's user message ("" for none),
+	// of at most roomTokens (what the window leaves it, prompt.RecallRoom); nil
+	// recalls nothing.
+	Recall func(ctx context.Context, sessionID, text string, roomTokens int) string
 	// TZ is the zone of the runtime context's clock; nil means Local.
 	TZ *time.Location
 	// Now is the clock; nil means time.Now.
@@ -122,10 +123,13 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 		if msgs[i].Role != llm.RoleUser {
 			continue
 		}
-		if p.Recall != nil {
-			recall = p.Recall(ctx, in.SessionID, msgs[i].Content)
-		}
+		text := msgs[i].Content
 		msgs[i].Content = prompt.AppendRuntimeContext(msgs[i].Content, now(), p.TZ, in.Channel)
+		if p.Recall != nil {
+			room := counter.RecallRoom(prompt.Request{System: system, Tools: in.Tools, History: msgs,
+				Window: in.ContextLimit, Reply: in.ReplyTokens})
+			recall = p.Recall(ctx, in.SessionID, text, room)
+		}
 		break
 	}
 	fit, err := counter.Fit(prompt.Request{System: system, Tools: in.Tools, History: msgs,
@@ -148,6 +152,7 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	out.Tokens = fit.Tokens
 	out.LeftOutTurns = fit.Shed.Turns
 	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
+	out.TurnRoom = fit.TurnRoom
 	return out, nil
 }
 

@@ -35,7 +35,7 @@ func TestPromptContextPutsTheInputsTogether(t *testing.T) {
 			}
 			return 0
 		},
-		Recall: func(_ context.Context, id, text string) string {
+		Recall: func(_ context.Context, id, text string, _ int) string {
 			recalled = append(recalled, id+":"+text)
 			return "[recalled]"
 		},

@@ -144,7 +144,8 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		}
 		start = time.Now() // the duration is the tool's, not the time the user took to approve
 		res = reg.Run(tools.WithCall(l.ctx, tools.CallInfo{SessionID: l.run.SessionID, RunID: l.run.ID, CallID: tc.ID,
-			Unattended: l.req.Unattended, Channel: cmp.Or(l.req.Channel, l.r.opts.Channel)}), p)
+			Unattended: l.req.Unattended, Channel: cmp.Or(l.req.Channel, l.r.opts.Channel),
+			RoomTokens: l.turnRoom, MaxResultChars: l.t.MaxToolResultChars}), p)
 		if l.t.Workspace != "" {
 			if spilled, err := tools.SpillResult(l.t.Workspace, l.run.SessionID, tc.ID, res, l.t.MaxToolResultChars); err == nil {
 				res = spilled

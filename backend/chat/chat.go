@@ -29,8 +29,9 @@ import (
 type Memory interface {
 	// Tools are memory_search and remember.
 	Tools() []tools.Tool
-	// Recall is the recalled-history block for the turn's message.
-	Recall(ctx context.Context, sessionID, text string) string
+	// Recall is the recalled-history block for the turn's message, of at most
+	// roomTokens (what the window leaves it).
+	Recall(ctx context.Context, sessionID, text string, roomTokens int) string
 	// AfterRun is the one consolidation trigger after a run.
 	AfterRun(sessionID string, historyLen, firstKept int)
 	// ConsolidateAll saves the whole chat before /new archives it.

@@ -224,7 +224,7 @@ func Default() *Config {
 			SubagentMaxToolIterations: 15,
 			MemoryWindow:              100,
 			MaxToolResultChars:        16000,
-			RecallBlock:               RecallBlock{Enabled: true, MinScore: 0.35, MaxChars: 1500},
+			RecallBlock:               RecallBlock{Enabled: true, MinScore: 0.2, MaxChars: 0},
 		}},
 		Providers: Providers{
 			OpenAI: OpenAIProvider{APIBase: DefaultOpenAIBase},

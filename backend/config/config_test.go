@@ -38,7 +38,7 @@ func TestDefaults(t *testing.T) {
 		{"subagentMaxToolIterations", d.SubagentMaxToolIterations, 15},
 		{"memoryWindow", d.MemoryWindow, 100},
 		{"maxToolResultChars", d.MaxToolResultChars, 16000},
-		{"recallBlock", d.RecallBlock, RecallBlock{Enabled: true, MinScore: 0.35, MaxChars: 1500}},
+		{"recallBlock", d.RecallBlock, RecallBlock{Enabled: true, MinScore: 0.2, MaxChars: 0}},
 		{"workspace", d.Workspace, ""},
 		{"ollama.host", c.Providers.Ollama.Host, ""},
 		{"openai.apiBase", c.Providers.OpenAI.APIBase, "https://api.openai.com/v1"},
@@ -62,7 +62,7 @@ func TestDefaults(t *testing.T) {
 	}
 	// The JSON shape is the documented one (docs/configuration.md): camelCase keys, every section present.
 	b, _ := json.Marshal(c)
-	for _, key := range []string{`"agents":{"defaults":{"model"`, `"recallBlock":{"enabled":true,"minScore":0.35,"maxChars":1500}`,
+	for _, key := range []string{`"agents":{"defaults":{"model"`, `"recallBlock":{"enabled":true,"minScore":0.2,"maxChars":0}`,
 		`"providers":{"ollama":{"host":""},"openai":{"apiBase":"https://api.openai.com/v1","apiKey":""},"custom":{}}`,
 		`"web":{"offline":false,"search":{"provider":"duckduckgo","apiKey":"","url":""},"ssrfAllow":[]}`,
 		`"approval":{"mode":"risky","always":[],"ask":[],"never":[]},"mcpServers":{}`,
@@ -460,6 +460,24 @@ func TestProblemsCarryTheirCodes(t *testing.T) {
 		}
 		if zh := le.Why.Text.In(i18n.Chinese); !strings.Contains(zh, tc.zh) {
 			t.Errorf("%s: zh-CN %q, want %q in it", tc.file, zh, tc.zh)
+		}
+	}
+}
+
+// A recall block left at the old scoring's defaults moves to the new ones;
+// a value the user chose stays.
+func TestRecallBlockMigrated(t *testing.T) {
+	for in, want := range map[string]RecallBlock{
+		`{"agents":{"defaults":{"recallBlock":{"enabled":true,"minScore":0.35,"maxChars":1500}}}}`: {Enabled: true, MinScore: 0.2},
+		`{"agents":{"defaults":{"recallBlock":{"enabled":true,"minScore":0.4,"maxChars":1500}}}}`:  {Enabled: true, MinScore: 0.4, MaxChars: 1500},
+	} {
+		p := filepath.Join(t.TempDir(), "config.json")
+		if err := os.WriteFile(p, []byte(in), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, _, err := Load(p, func(string) string { return "" })
+		if err != nil || cfg.Agents.Defaults.RecallBlock != want {
+			t.Errorf("%s: %+v %v", in, cfg.Agents.Defaults.RecallBlock, err)
 		}
 	}
 }

@@ -124,7 +124,19 @@ func Load(path string, getenv func(string) string) (*Config, []Problem, error) {
 		return failed(path, le), warnings, le
 	}
 	cfg.src.getenv = getenv
+	migrateRecallBlock(&cfg.Agents.Defaults.RecallBlock)
 	return cfg, warnings, nil
+}
+
+// migrateRecallBlock moves a recall block still at the defaults of the old
+// scoring (0.35 of the best hit's scale, a fixed 1 500 characters) to the new
+// ones: the score no longer depends on the best hit, and the block's size
+// follows the context window (docs/memory.md).
+func migrateRecallBlock(b *RecallBlock) {
+	if b.MinScore == 0.35 && b.MaxChars == 1500 {
+		d := Default().Agents.Defaults.RecallBlock
+		b.MinScore, b.MaxChars = d.MinScore, d.MaxChars
+	}
 }
 
 func failed(path string, err error) *Config {

@@ -196,6 +196,6 @@ func TestWideKeywordMatchesRanked(t *testing.T) {
 func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, note string) (Results, error) {
 	q := Query{Text: query, K: k}
 	res, list, err := x.rank(ctx, q, qvec, note)
-	res.Hits = deliver(list, q)
+	res.Hits, res.More = deliver(list, q)
 	return res, err
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -19,37 +20,51 @@ const minPassage = 160
 // hitOverhead is the bytes a hit's source line costs besides its text.
 func hitOverhead(c Chunk) int { return len(c.Source) + len(c.Date) + 12 }
 
-// deliver turns ranked chunks into hits for q.
-func deliver(list []ranked, q Query) []Hit {
+// deliver turns ranked chunks into hits for q, and counts those that
+// qualified but did not fit (more). With a budget and no K, the budget alone
+// bounds the hits.
+func deliver(list []ranked, q Query) (hits []Hit, more int) {
 	k := q.K
 	if k <= 0 {
 		k = DefaultK
 		if q.Tokens > 0 {
-			k = maxHits
+			k = len(list)
 		}
 	}
-	terms := uniq(tokenize(q.Text))
+	terms := withRelated(uniq(tokenize(q.Text)))
 	room := q.Tokens * bytesPerToken
-	var taken []map[string]bool
-	var hits []Hit
+	var taken [][]string
+	skipped, full := 0, false
 	for _, r := range list {
-		if len(hits) == k {
-			break
-		}
 		if r.score < q.MinScore || q.Skip != nil && q.Skip(r.Source, r.Pos) {
 			continue
 		}
-		var set map[string]bool
+		var set []string
 		if q.Distinct {
 			if set = termSet(unstamped(r.Text)); duplicate(set, taken) {
 				continue
 			}
 		}
+		if skipped < q.Offset {
+			skipped++
+			taken = append(taken, set)
+			continue
+		}
+		if full || len(hits) == k {
+			full = true
+			more++
+			continue
+		}
 		text := strings.TrimSpace(r.Text)
+		if q.PerHit > 0 && len(text) > q.PerHit {
+			text = passage(text, terms, q.PerHit)
+		}
 		if q.Tokens > 0 {
 			left := room - hitOverhead(r.Chunk)
 			if left < minPassage {
-				break
+				full = true
+				more++
+				continue
 			}
 			if len(text) > left {
 				text = passage(text, terms, left)
@@ -59,7 +74,7 @@ func deliver(list []ranked, q Query) []Hit {
 		taken = append(taken, set)
 		hits = append(hits, Hit{ID: r.ID, Source: r.Source, Title: r.Title, Date: r.Date, Snippet: text, Score: r.score, Mode: r.mode})
 	}
-	return hits
+	return hits, more
 }
 
 // unstamped is text without the "[YYYY-MM-DD HH:MM]" a HISTORY entry starts
@@ -71,34 +86,41 @@ func unstamped(text string) string {
 	return text
 }
 
-func termSet(text string) map[string]bool {
-	set := map[string]bool{}
-	for _, t := range tokenize(text) {
-		set[t] = true
-	}
-	return set
+// termSet is text's distinct terms, sorted: duplicate compares two by a
+// merge (maps cost most of a block's search when it compared them).
+func termSet(text string) []string {
+	ts := tokenize(text)
+	slices.Sort(ts)
+	return slices.Compact(ts)
 }
 
 // duplicate reports whether a chunk says what one taken already says: the
 // same fact in HISTORY.md and a daily note, a chat and its summary. Nine
 // tenths of the smaller one's words in common counts (four fifths dropped
 // evidence: chat chunks share much small talk).
-func duplicate(set map[string]bool, taken []map[string]bool) bool {
+func duplicate(set []string, taken [][]string) bool {
 	if len(set) == 0 {
 		return false
 	}
 	for _, o := range taken {
-		small, big := set, o
-		if len(o) < len(set) {
-			small, big = o, set
+		small := min(len(set), len(o))
+		if small == 0 {
+			continue
 		}
 		common := 0
-		for t := range small {
-			if big[t] {
+		for i, j := 0, 0; i < len(set) && j < len(o); {
+			switch {
+			case set[i] == o[j]:
 				common++
+				i++
+				j++
+			case set[i] < o[j]:
+				i++
+			default:
+				j++
 			}
 		}
-		if len(small) > 0 && common*10 >= len(small)*9 {
+		if common*10 >= small*9 {
 			return true
 		}
 	}

@@ -30,6 +30,7 @@ type evQuestion struct {
 	conv     int
 	text     string
 	evidence string
+	para     string // the question as a person asks it (evParaphrases)
 }
 
 // evConversation is one user's history: sessions of turns, dated.
@@ -74,7 +75,8 @@ func evFixture() ([]evConversation, []evQuestion) {
 		}
 		topics := rng.Perm(len(evTopics))
 		for qi := 0; qi < perConv && len(qs) < evQuestions; qi++ {
-			tp := evTopics[topics[qi%len(topics)]]
+			ti := topics[qi%len(topics)]
+			tp := evTopics[ti]
 			// The fact, and two distractors of the same kind with other
 			// people and places, in random sessions.
 			for j := range 3 {
@@ -84,7 +86,8 @@ func evFixture() ([]evConversation, []evQuestion) {
 				s := rng.IntN(evSessions)
 				say(s, text)
 				if j == 0 {
-					qs = append(qs, evQuestion{conv: ci, text: fmt.Sprintf(tp[1], person), evidence: text})
+					qs = append(qs, evQuestion{conv: ci, text: fmt.Sprintf(tp[1], person), evidence: text,
+						para: fmt.Sprintf(evParaphrases[ti], person)})
 				}
 			}
 		}
@@ -192,7 +195,7 @@ func runEvidence(tb testing.TB) evResult {
 			r.recent++
 		}
 		// The raw retriever: whole ranked chunks up to the budget.
-		res, err := x.Search(ctx, q.text, maxHits)
+		res, err := x.Search(ctx, q.text, 40)
 		if err != nil {
 			tb.Fatal(err)
 		}

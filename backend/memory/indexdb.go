@@ -26,7 +26,7 @@ import (
 const (
 	dbName = "index.db"
 	// schemaVersion is PRAGMA user_version; another number starts over.
-	schemaVersion = 3
+	schemaVersion = 4
 	// legacyLog is the hand-built log of older versions, removed on sight.
 	legacyLog = "chunks.log"
 )

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"cmp"
 	"context"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,20 +46,43 @@ type cachedBlock struct {
 	key, text string
 }
 
+// defaultBlockChars sizes a block asked for without a room (For) when
+// MaxChars sets no limit.
+const defaultBlockChars = 1500
+
 // For returns the block for text, the user's message in session sessionID ("" when
-// the block is off or nothing scores high enough).
+// the block is off or nothing scores high enough), of at most MaxChars
+// (defaultBlockChars when 0).
 func (r *Recaller) For(ctx context.Context, sessionID, text string) string {
+	return r.sized(ctx, sessionID, text, cmp.Or(r.Block.MaxChars, defaultBlockChars))
+}
+
+// ForRoom is For within roomTokens, what the context window leaves the block
+// (prompt.Counter.RecallRoom): MaxChars, when set, bounds it further. No room,
+// no block.
+func (r *Recaller) ForRoom(ctx context.Context, sessionID, text string, roomTokens int) string {
+	chars := roomTokens * bytesPerToken * 9 / 10 // the estimate is an average
+	if r.Block.MaxChars > 0 {
+		chars = min(chars, r.Block.MaxChars)
+	}
+	if chars < minPassage+len(BlockHeader)+len(BlockFooter) {
+		return ""
+	}
+	return r.sized(ctx, sessionID, text, chars)
+}
+
+func (r *Recaller) sized(ctx context.Context, sessionID, text string, maxChars int) string {
 	if !r.Block.Enabled || r.Index == nil {
 		return ""
 	}
-	key := Hash([]byte(text))
+	key := Hash([]byte(text)) + ":" + strconv.Itoa(maxChars)
 	r.mu.Lock()
 	if c, ok := r.cache[sessionID]; ok && c.key == key {
 		r.mu.Unlock()
 		return c.text
 	}
 	r.mu.Unlock()
-	b := r.search(ctx, sessionID, text)
+	b := r.search(ctx, sessionID, text, maxChars)
 	r.mu.Lock()
 	if r.cache == nil {
 		r.cache = map[string]cachedBlock{}
@@ -67,7 +92,7 @@ func (r *Recaller) For(ctx context.Context, sessionID, text string) string {
 	return b
 }
 
-func (r *Recaller) search(ctx context.Context, sessionID, text string) string {
+func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars int) string {
 	q := strings.TrimSpace(text)
 	if len(q) < 3 || strings.HasPrefix(q, "/") {
 		return ""
@@ -85,11 +110,28 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string) string {
 	if r.InWindow != nil {
 		from = r.InWindow(sessionID)
 	}
-	res, err := r.Index.Find(ctx, Query{Text: q, K: 10, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from), Distinct: true})
+	// About as many hits as fill the block at their passages' size, and a
+	// few that a shorter hit may replace.
+	k := max(10, maxChars/blockPerHit+5)
+	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
+		SkipSources: InPromptSources(sessionID, true), Distinct: true})
 	if err != nil {
 		return ""
 	}
-	return FormatBlock(res.Hits, q, r.Block.MaxChars)
+	return FormatBlock(res.Hits, q, maxChars)
+}
+
+// InPromptSources are the sources InPrompt(sessionID, …) may leave chunks
+// of; files says whether the system prompt's files are among them.
+func InPromptSources(sessionID string, files bool) []string {
+	var out []string
+	if files {
+		out = append(out, MemoryFile, userProfile)
+	}
+	if sessionID != "" {
+		out = append(out, "sessions/"+sessionID)
+	}
+	return out
 }
 
 // InPrompt is the Skip of a search made for chat sessionID: the files every
@@ -108,14 +150,20 @@ func InPrompt(sessionID string, from int) func(source string, pos int) bool {
 	}
 }
 
-// relativeFloor drops hits far below the best one: a block of one good
-// match beats one padded with weak ones.
-const relativeFloor = 0.6
+// blockPerHit is the most of one chunk the block shows, a sixth of a small
+// block: the lines around the message's words, so that several hits fit.
+const blockPerHit = 400
+
+// vectorFloor drops a hit found by meaning alone (no word of the message in
+// it) far below the best hit: how similar unrelated texts look differs from
+// one embedding model to the next, so a vector-only hit has no absolute
+// scale. Hits holding the message's words are judged by their score alone.
+const vectorFloor = 0.6
 
 // FormatBlock renders distinct hits (best first) as the block, up to maxChars
 // in all (0: no limit): each line dated and sourced, the last one cut to a
-// passage around query's words when it does not fit whole. Hits below
-// relativeFloor of the best are left out. No hit, no block.
+// passage around query's words when it does not fit whole. Vector-only hits
+// under vectorFloor of the best are left out. No hit, no block.
 func FormatBlock(hits []Hit, query string, maxChars int) string {
 	var b strings.Builder
 	n := 0
@@ -123,10 +171,10 @@ func FormatBlock(hits []Hit, query string, maxChars int) string {
 	for _, h := range hits {
 		top = max(top, h.Score)
 	}
-	terms := uniq(tokenize(query))
+	terms := withRelated(uniq(tokenize(query)))
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
-		if h.Score < relativeFloor*top {
+		if h.Mode == ModeVector && h.Score < vectorFloor*top {
 			continue
 		}
 		where := h.Source
@@ -134,7 +182,14 @@ func FormatBlock(hits []Hit, query string, maxChars int) string {
 			where += ", " + h.Date
 		}
 		prefix := "- (" + where + ") "
-		text := strings.Join(strings.Fields(h.Snippet), " ")
+		text := h.Snippet
+		if d, ok := entryStamp(text); ok && d == h.Date {
+			text = strings.TrimSpace(text[18:]) // the line says the date already
+		}
+		if perHit := min(max(maxChars/6, minPassage), blockPerHit); maxChars > 0 && len(text) > perHit {
+			text = passage(text, terms, perHit)
+		}
+		text = strings.Join(strings.Fields(text), " ")
 		if maxChars > 0 {
 			left := room - b.Len() - len(prefix) - 1
 			if left < minPassage && len(text) > left {

@@ -19,7 +19,7 @@ func TestRecallBlock(t *testing.T) {
 	const q = "when did I repot the fig tree?"
 	r := &Recaller{Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.35, MaxChars: 1500}}
 	got := r.For(context.Background(), "s1", q)
-	if !strings.HasPrefix(got, BlockHeader+"\n- (memory/HISTORY.md, 2026-01-01 10:00) [2026-01-01 10:00] Repotted the fig tree") ||
+	if !strings.HasPrefix(got, BlockHeader+"\n- (memory/HISTORY.md, 2026-01-01 10:00) Repotted the fig tree") ||
 		!strings.HasSuffix(got, BlockFooter) {
 		t.Errorf("block:\n%s", got)
 	}

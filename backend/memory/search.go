@@ -36,8 +36,8 @@ type Hit struct {
 	// passage of it cut at sentence or line ends around the query's words.
 	Snippet string `json:"snippet"`
 	// Score is 0–1: cosine similarity and keyword match blended in hybrid
-	// mode; in keyword mode the share of query words matched, scaled by
-	// BM25 relative to the best hit.
+	// mode; in keyword mode the share of the query's weight matched (each
+	// word weighted by its rarity, kwscore.go), whatever else is indexed.
 	Score float64 `json:"score"`
 	// Mode says what found it: vector, keyword or hybrid (both).
 	Mode string `json:"mode"`
@@ -49,29 +49,45 @@ type Results struct {
 	Mode string `json:"mode"` // ModeHybrid, or ModeKeyword when no vectors were usable
 	// Note explains a keyword-only search ("no embedding model is set", …).
 	Note string `json:"note,omitempty"`
+	// More counts the hits that scored high enough but did not fit the
+	// budget (at least; only the ranked pool is counted).
+	More int `json:"more,omitempty"`
 }
 
 // DefaultK is the number of hits when neither k nor a budget is given.
 const DefaultK = 5
 
-// maxHits bounds the hits a budget is filled with.
-const maxHits = 40
+// maxPool bounds the ranked chunks a budget is filled from: a 16 000-char
+// result holds at most about a hundred passages.
+const maxPool = 400
 
 // Query is one search: the sidebar, memory_search and the recall block all
 // search through Find, and differ only in these.
 type Query struct {
 	Text string
-	// K bounds the hits; 0 is DefaultK, or maxHits with a budget.
+	// K bounds the hits; 0 is DefaultK, or as many as fill the budget.
 	K int
+	// Offset leaves out the first Offset hits that would be handed over (the
+	// next page of memory_search).
+	Offset int
 	// Tokens is a budget for the hits' text (about 4 bytes a token, with each
 	// hit's source line): hits are added best first, the last one cut to a
 	// passage that fits. 0 returns K whole chunks.
 	Tokens int
+	// PerHit, with a budget, cuts each hit to a passage of at most this many
+	// bytes around the query's words: a long chunk (a whole chat's entry)
+	// holds the evidence in a line or two, and whole chunks let three hits
+	// fill a budget that holds ten passages.
+	PerHit int
 	// MinScore leaves out hits scoring below it.
 	MinScore float64
 	// Skip leaves out chunks already in front of the model: the files in the
 	// system prompt, the part of the current chat in its window.
 	Skip func(source string, pos int) bool
+	// SkipSources are the sources Skip may leave chunks of: those chunks are
+	// left out of the words' counts too, so the live turn's own message does
+	// not make its words look rare (InPromptSources).
+	SkipSources []string
 	// Distinct leaves out a chunk that says what a better one said (the
 	// model's evidence); the sidebar lists every source.
 	Distinct bool
@@ -120,7 +136,7 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Hits = deliver(ranked, q)
+	res.Hits, res.More = deliver(ranked, q)
 	return res, nil
 }
 
@@ -131,10 +147,12 @@ func poolFor(q Query) int {
 	if k <= 0 {
 		k = DefaultK
 		if q.Tokens > 0 {
-			k = maxHits
+			// Chat and note chunks are a few hundred bytes: a budget holds
+			// about one a 300.
+			k = q.Tokens * bytesPerToken / 300
 		}
 	}
-	return max(4*k, 40)
+	return min(max(4*(k+q.Offset), 40), maxPool)
 }
 
 // unavailable explains a keyword-only search when embedding failed, with
@@ -154,6 +172,7 @@ func unavailable(err error) string {
 type cand struct {
 	row      int64
 	vec, kw  float64
+	raw      float64 // the keyword side's BM25: orders equal scores
 	hasV     bool
 	hasK     bool
 	ordering float64
@@ -165,15 +184,15 @@ const (
 	bm25B  = 0.75
 )
 
-// keyword returns up to pool chunk rows for the query's terms, each scored
-// as the share of the query's terms it holds times its BM25 relative to the
-// best hit. FTS5 picks the candidates; they are scored here with the
-// classic BM25 (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf
-// drops to nothing for a word in more than half the chunks — in a small
-// workspace, most words. Chunks holding fewer than need of the terms are
-// left out (and the best hit is the best of the others).
-func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (map[int64]float64, error) {
-	out := map[int64]float64{}
+// keyword returns up to pool chunk rows for the query's terms with their
+// scores (keywordScore), leaving out the chunks skip names before anything is
+// scored: the live turn's own message never sets the scale of the others.
+// FTS5 picks the candidates; they are scored here with the classic BM25
+// (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf drops to
+// nothing for a word in more than half the chunks — in a small workspace,
+// most words. Chunks that cannot reach minScore are not looked at.
+func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
+	out := map[int64]kwScore{}
 	if len(terms) == 0 {
 		return out, nil
 	}
@@ -182,6 +201,14 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (ma
 		(SELECT CAST(value AS REAL) FROM meta WHERE key = 'tokens')`).Scan(&docs, &tokens); err != nil {
 		return nil, err
 	}
+	// The chunks left out count nowhere: not in the words' counts, not in the
+	// average length.
+	skipped, err := x.skippedTerms(ctx, skip, skipSources)
+	if err != nil {
+		return nil, err
+	}
+	docs -= float64(skipped.docs)
+	tokens -= float64(skipped.tokens)
 	if docs <= 0 {
 		return out, nil
 	}
@@ -190,16 +217,28 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (ma
 	// word's document count, and candidates.go reuses them. (fts5vocab walks
 	// the same lists to count them, so asking it as well cost the walk twice.)
 	idf, dfs, rowsOf := map[string]float64{}, map[string]float64{}, map[string]string{}
-	for _, t := range terms {
+	ownIdf := map[string]float64{} // the query's own words'
+	own := len(terms)
+	more := expand(terms)
+	terms = append(terms[:own:own], more[:min(len(more), maxExpand)]...)
+	for i, t := range terms {
 		var df float64
 		var list string
 		if err := x.db.QueryRowContext(ctx, `SELECT count(*), coalesce(group_concat(rowid), '') FROM terms WHERE terms MATCH ?`,
 			ftsQuery([]string{t})).Scan(&df, &list); err != nil {
 			return nil, err
 		}
-		if df > 0 {
+		if df -= float64(skipped.df[t]); df > 0 {
 			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
+			if i >= own {
+				idf[t] *= expandWeight
+			} else {
+				ownIdf[t] = idf[t]
+			}
 		}
+	}
+	if len(idf) == 0 {
+		return out, nil
 	}
 	// A word in most of thousands of chunks picks nothing out (FTS5 gives it
 	// no weight) but would make FTS5 score every one of them: it is matched
@@ -214,16 +253,19 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (ma
 		match = terms
 	}
 	// A word not matched may still be in a chunk: need counts matched ones.
-	need -= len(idf) - len(match)
+	needOf := ownIdf
+	if len(needOf) == 0 {
+		needOf = idf
+	}
+	need := needTerms(needOf, minScore) - (len(idf) - len(match))
 	avg := tokens / docs
 	var matches float64
 	for _, t := range match {
 		matches += dfs[t]
 	}
 	var rows *sql.Rows
-	var err error
 	if matches <= float64(x.ranked) && need <= 1 {
-		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms FROM terms t JOIN chunks c ON c.n = t.rowid
+		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms, c.source, c.pos FROM terms t JOIN chunks c ON c.n = t.rowid
 			WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
 	} else {
 		// Many matches, or only those holding several of the words wanted:
@@ -234,41 +276,46 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (ma
 		if lerr != nil {
 			return nil, lerr
 		}
-		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms FROM chunks WHERE n IN `+inRows, rowList(likely))
+		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms, source, pos FROM chunks WHERE n IN `+inRows, rowList(likely))
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	type scored struct {
-		n          int64
-		raw, cover float64
+		n int64
+		kwScore
 	}
 	var list []scored
+	weight := queryWeight(ownIdf)
+	if len(ownIdf) == 0 {
+		// Only related words are known: a chunk holding them scores as their
+		// weight says, at most expandWeight.
+		weight = queryWeight(idf) / expandWeight
+	}
 	for rows.Next() {
 		var n int64
-		var text string
+		var text, source string
 		var dl float64
-		if err := rows.Scan(&n, &text, &dl); err != nil {
+		var pos int
+		if err := rows.Scan(&n, &text, &dl, &source, &pos); err != nil {
 			return nil, err
 		}
-		tf := map[string]float64{}
-		for _, t := range tokenize(text) {
-			if _, ok := idf[t]; ok {
-				tf[t]++
-			}
+		if skip != nil && skip(source, pos) {
+			continue
 		}
-		s := scored{n: n}
-		for t, f := range tf {
-			s.raw += idf[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
-			s.cover += 1 / float64(len(terms))
+		s := scored{n: n, kwScore: keywordScore(text, idf, weight, dl/avg)}
+		if s.score > 0 {
+			list = append(list, s)
 		}
-		list = append(list, s)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	sort.Slice(list, func(i, j int) bool {
+		if list[i].score != list[j].score {
+			return list[i].score > list[j].score
+		}
 		if list[i].raw != list[j].raw {
 			return list[i].raw > list[j].raw
 		}
@@ -278,9 +325,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool, need int) (ma
 		list = list[:pool]
 	}
 	for _, s := range list {
-		if best := list[0].raw; best > 0 {
-			out[s.n] = s.cover * s.raw / best
-		}
+		out[s.n] = s.kwScore
 	}
 	return out, nil
 }
@@ -299,13 +344,13 @@ func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) 
 	res := Results{Mode: ModeKeyword, Note: note}
 	pool := poolFor(q)
 	terms := uniq(tokenize(q.Text))
-	need := 1
+	floor := 0.0
 	if qvec == nil {
-		// A keyword hit scores at most the share of the query's words it
-		// holds: one holding fewer than MinScore asks for is not worth ranking.
-		need = int(math.Ceil(q.MinScore*float64(len(terms)) - 1e-9))
+		// A keyword hit scores at most the share of the query's weight it
+		// holds: one holding less than MinScore asks for is not worth ranking.
+		floor = q.MinScore
 	}
-	kws, err := x.keyword(ctx, terms, pool, need)
+	kws, err := x.keyword(ctx, terms, pool, floor, q.Skip, q.SkipSources)
 	if err != nil {
 		return res, nil, err
 	}
@@ -333,7 +378,7 @@ func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) 
 			}
 			cands[n] = c
 		}
-		c.kw, c.hasK = s, true
+		c.kw, c.raw, c.hasK = s.score, s.raw, true
 	}
 	out := make([]*cand, 0, len(cands))
 	for _, c := range cands {
@@ -350,6 +395,9 @@ func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) 
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].ordering != out[j].ordering {
 			return out[i].ordering > out[j].ordering
+		}
+		if out[i].raw != out[j].raw {
+			return out[i].raw > out[j].raw
 		}
 		return out[i].row < out[j].row
 	})

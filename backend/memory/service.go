@@ -227,12 +227,13 @@ func (s *Service) Remember(text string) (i18n.Message, error) {
 }
 
 // Recall is the recalled-history block for text, the user's message of the turn in
-// sessionID ("" for none). It searches; it starts nothing.
-func (s *Service) Recall(ctx context.Context, sessionID, text string) string {
+// sessionID ("" for none), of at most roomTokens (0: recallBlock.maxChars alone). It
+// searches; it starts nothing.
+func (s *Service) Recall(ctx context.Context, sessionID, text string, roomTokens int) string {
 	s.mu.Lock()
 	r := s.recall
 	s.mu.Unlock()
-	return r.For(ctx, sessionID, text)
+	return r.ForRoom(ctx, sessionID, text, roomTokens)
 }
 
 // AfterRun is the one consolidation trigger of a chat: after a run it starts, in the

@@ -23,7 +23,7 @@ var stopwords = func() map[string]bool {
 }()
 
 // tokenize lowercases text into words (letters and digits), drops
-// stopwords, strips a plural or -ing/-ed ending, and makes every Han, Kana
+// stopwords, stems English words (stem.go), and makes every Han, Kana
 // or Hangul character a token of its own (no word breaks in those scripts).
 func tokenize(text string) []string {
 	var out []string
@@ -70,29 +70,6 @@ func eachTerm(text string, fn func(string)) {
 		}
 	}
 	flush()
-}
-
-// stem is a deliberately small suffix stripper: enough that "meetings",
-// "meeting" and "meet" share a term, without a dictionary.
-func stem(t string) string {
-	n := len(t)
-	switch {
-	case n > 4 && strings.HasSuffix(t, "ies"):
-		t = t[:n-3] + "y"
-	case n > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
-		t = t[:n-1]
-	}
-	n = len(t)
-	switch {
-	case n > 5 && strings.HasSuffix(t, "ing"):
-		t = t[:n-3]
-	case n > 4 && strings.HasSuffix(t, "ed"):
-		t = t[:n-2]
-	}
-	if n = len(t); n > 4 && strings.HasSuffix(t, "e") {
-		t = t[:n-1]
-	}
-	return t
 }
 
 func uniq(ts []string) []string {

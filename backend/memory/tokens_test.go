@@ -58,3 +58,37 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+// The Porter stemmer's classic examples, and the pairs recall needs joined.
+func TestStem(t *testing.T) {
+	for w, want := range map[string]string{
+		"caresses": "caress", "ponies": "poni", "cats": "cat", "feed": "feed", "agreed": "agre",
+		"plastered": "plaster", "motoring": "motor", "sing": "sing", "conflated": "conflat", "troubled": "troubl",
+		"sized": "size", "hopping": "hop", "falling": "fall", "hissing": "hiss", "filing": "file", "happy": "happi",
+		"relational": "relat", "generalization": "gener", "recommended": "recommend", "recommendation": "recommend",
+		"fillings": "fill", "meetings": "meet", "electricity": "electr", "hopeful": "hope", "goodness": "good",
+		"x2": "x2", "naïve": "naïve", "go": "go",
+	} {
+		if got := stem(w); got != want {
+			t.Errorf("stem(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+// The stemmer takes any word tokenize makes: it never panics, never grows a
+// word by more than the one letter Porter may add back, and is stable on the
+// stems of words ending in a consonant it leaves alone.
+func FuzzStem(f *testing.F) {
+	for _, w := range []string{"generalizations", "hopping", "y", "yy", "sses", "ied", "eed", "ization", "ational", "ness"} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		got := stem(w)
+		if len(got) > len(w)+1 {
+			t.Fatalf("stem(%q) = %q", w, got)
+		}
+		for _, term := range tokenize(w + " " + strings.ToUpper(w)) {
+			_ = withRelated([]string{term})
+		}
+	})
+}

@@ -13,6 +13,12 @@ type CallInfo struct {
 	Unattended bool
 	// Channel is the run's channel ("desktop", "cli", "cron", "heartbeat", …).
 	Channel string
+	// RoomTokens is what the window leaves this turn's tool results (the last
+	// request's prompt.Fit.TurnRoom), 0 when unknown; MaxResultChars the size
+	// above which a result is spilled to a file (0: DefaultMaxResultChars). A
+	// tool whose answer can be cut (memory_search) sizes it to both.
+	RoomTokens     int
+	MaxResultChars int
 }
 
 type callKey struct{}

@@ -80,6 +80,11 @@ type Fit struct {
 	Budget int
 	// Shed says what was left out or shortened to fit.
 	Shed Shed
+	// TurnRoom is what the budget at the reply floor leaves after the system
+	// prompt, the tools and the current turn as sent: the most this turn's
+	// next tool results can take with older turns left out for them (the
+	// current turn is never left out). memory_search sizes its answer to it.
+	TurnRoom int
 }
 
 // Shed records what Fit left out or shortened, in the fit order (see Fit).
@@ -212,12 +217,58 @@ func (c Counter) Fit(req Request) (Fit, error) {
 		}
 		out.Shed.CurrentTurn = true
 	}
+	out.TurnRoom = max(0, budget-f.fixedTok()-f.turnTok(out.Messages))
 	out.Reply = f.replyFor(out.Tokens, floor)
 	out.Budget = budgetFor(req.Window, out.Reply)
 	if out.Reply < req.Reply {
 		out.Shed.ReplyFrom = req.Reply
 	}
 	return out, nil
+}
+
+// RecallRoom is the most a recall block for req can take (req.Recall is not
+// looked at): the room the budget at the reply floor leaves after the system
+// prompt, the tools and the whole history, halved so that this turn's tool
+// results still fit beside it (in a small window up to recallRoomFloor, at
+// most three quarters). 0 when the history alone does not fit — Fit leaves
+// the block out before any older turn.
+func (c Counter) RecallRoom(req Request) int {
+	req.Recall = ""
+	f := &fitter{c: c, req: req, hist: req.History}
+	f.raw, f.tok = make([]int, len(f.hist)), make([]int, len(f.hist))
+	f.next = len(f.hist) - 1
+	f.tools = req.Tools
+	f.sysRaw = EstimateText(req.System)
+	budget := budgetFor(req.Window, ReplyFloor(req.Window, req.Reply))
+	for i := len(f.hist) - 1; i >= 0; i-- {
+		if f.hist[i].Role == llm.RoleUser {
+			f.last = i
+			break
+		}
+	}
+	p := f.pass(budget)
+	if p.cut || !p.fits {
+		return 0
+	}
+	slack := budget - f.fixedTok() - p.sum
+	return min(slack*3/4, max(slack/2, recallRoomFloor))
+}
+
+// recallRoomFloor is what RecallRoom gives a small window beyond half its
+// slack (up to three quarters): a block of two or three passages.
+const recallRoomFloor = 1024
+
+// turnTok is the tokens of the current turn in msgs (from its last user
+// message on).
+func (f *fitter) turnTok(msgs []llm.Message) int {
+	sum := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		sum += f.c.Message(msgs[i])
+		if msgs[i].Role == llm.RoleUser {
+			break
+		}
+	}
+	return sum
 }
 
 // fitter is the state of one Fit.

@@ -420,3 +420,36 @@ func TestTruncateMiddleUTF8(t *testing.T) {
 }
 
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// RecallRoom is what a fresh chat's window leaves the block, nothing when the
+// history does not fit whole; TurnRoom shrinks as the turn grows.
+func TestRecallAndTurnRoom(t *testing.T) {
+	user := llm.Message{Role: llm.RoleUser, Content: "what did I plan for the weekend?"}
+	req := Request{System: strings.Repeat("You are Hearth. ", 100), History: []llm.Message{user}, Window: 8192, Reply: 2048}
+	room := Counter{}.RecallRoom(req)
+	if room < 1000 || room > 8192/2 {
+		t.Fatalf("recall room %d", room)
+	}
+	long := req
+	for range 40 {
+		long.History = append([]llm.Message{{Role: llm.RoleUser, Content: strings.Repeat("older words ", 100)},
+			{Role: llm.RoleAssistant, Content: "ok"}}, long.History...)
+	}
+	if r := (Counter{}).RecallRoom(long); r != 0 {
+		t.Errorf("recall room %d beside a history that does not fit", r)
+	}
+	f1, err := Counter{}.Fit(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grown := req
+	grown.History = append(grown.History, llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "1", Name: "memory_search"}}},
+		llm.Message{Role: llm.RoleTool, ToolCallID: "1", Content: strings.Repeat("a passage ", 200)})
+	f2, err := Counter{}.Fit(grown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f1.TurnRoom <= 0 || f2.TurnRoom >= f1.TurnRoom || f1.Tokens+f1.TurnRoom > budgetFor(8192, ReplyFloor(8192, 2048)) {
+		t.Errorf("turn room %d then %d (tokens %d)", f1.TurnRoom, f2.TurnRoom, f1.Tokens)
+	}
+}
