@@ -9,6 +9,7 @@ import (
 
 	"hearth/backend/i18n"
 	"hearth/backend/memory"
+	"hearth/backend/recall"
 )
 
 // The memory sidebar's bindings. Changes of the memory and persona files — the
@@ -31,7 +32,7 @@ func (a *App) SaveMemoryFile(name, content, expectedHash string) (memory.SaveRes
 
 // SearchMemory searches the recall index; the result says whether it was
 // keyword-only and why.
-func (a *App) SearchMemory(query string, k int) (memory.Results, error) {
+func (a *App) SearchMemory(query string, k int) (recall.Results, error) {
 	return a.h.Memory.Search(a.context(), query, k)
 }
 

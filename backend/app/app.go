@@ -32,6 +32,7 @@ import (
 	"hearth/backend/memory"
 	"hearth/backend/models"
 	"hearth/backend/reach"
+	"hearth/backend/recall"
 	"hearth/backend/reminders"
 	"hearth/backend/sandbox"
 	"hearth/backend/schedule"
@@ -245,7 +246,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 	d := cfg.Agents.Defaults
 	return memory.ServiceOptions{Workspace: paths.Workspace, IndexDir: paths.IndexDir, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
-		Block:    memory.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
+		Block:    recall.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
 		Sessions: a.Sessions.Store(), Review: a.reviewSettings, SaveReview: a.saveReviewSettings}
 }
 

@@ -11,7 +11,7 @@ import (
 	"hearth/backend/config"
 	"hearth/backend/internal/realollama"
 	"hearth/backend/internal/testmodel"
-	"hearth/backend/memory"
+	"hearth/backend/recall"
 )
 
 // The Service's embedding wiring against the real Ollama with the tiny
@@ -46,17 +46,17 @@ func TestRealOllamaMemorySearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Mode != memory.ModeHybrid || res.Note != "" || len(res.Hits) != 3 || res.Hits[0].Date != "2026-03-02 11:00" || res.Hits[0].Mode != memory.ModeHybrid {
+	if res.Mode != recall.ModeHybrid || res.Note != "" || len(res.Hits) != 3 || res.Hits[0].Date != "2026-03-02 11:00" || res.Hits[0].Mode != recall.ModeHybrid {
 		t.Fatalf("search %+v", res)
 	}
 	rep, err := svc.Memory.Reindex(ctx)
-	if err != nil || rep.Chunks != 3 || rep.Vectors != 3 || rep.Embedded != 3 || rep.Mode != memory.ModeHybrid {
+	if err != nil || rep.Chunks != 3 || rep.Vectors != 3 || rep.Embedded != 3 || rep.Mode != recall.ModeHybrid {
 		t.Fatalf("reindex %+v %v", rep, err)
 	}
 	// A new Service (process) opens the cached index and searches it.
 	svc2 := open()
 	res, err = svc2.Memory.Search(ctx, "aquarium filter", 1)
-	if err != nil || res.Mode != memory.ModeHybrid || len(res.Hits) != 1 || res.Hits[0].Date != "2026-03-03 12:00" {
+	if err != nil || res.Mode != recall.ModeHybrid || len(res.Hits) != 1 || res.Hits[0].Date != "2026-03-03 12:00" {
 		t.Fatalf("reopened search %+v %v", res, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/memory"
+	"hearth/backend/recall"
 )
 
 type changes struct {
@@ -91,11 +92,11 @@ func TestMemoryAPI(t *testing.T) {
 	ch.waitFor(t, "memory/2026-06-01.md")
 	found, err := svc.Memory.Search(context.Background(), "kayak", 3)
 	hits := found.Hits
-	if err != nil || len(hits) != 1 || hits[0].Source != "memory/2026-06-01.md" || hits[0].Mode != memory.ModeKeyword {
+	if err != nil || len(hits) != 1 || hits[0].Source != "memory/2026-06-01.md" || hits[0].Mode != recall.ModeKeyword {
 		t.Fatalf("search: %+v %v", hits, err)
 	}
 	rep, err := svc.Memory.Reindex(context.Background())
-	if err != nil || !rep.Rebuilt || rep.Chunks < 1 || rep.Mode != memory.ModeKeyword {
+	if err != nil || !rep.Rebuilt || rep.Chunks < 1 || rep.Mode != recall.ModeKeyword {
 		t.Errorf("reindex %+v %v", rep, err)
 	}
 	if _, err := svc.Memory.Store().Read("../config.json"); err == nil {

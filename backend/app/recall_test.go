@@ -9,8 +9,8 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
-	"hearth/backend/memory"
 	"hearth/backend/models"
+	"hearth/backend/recall"
 )
 
 // The default embedding model not installed: the first turn finds that out
@@ -68,7 +68,7 @@ func TestEmbeddingModelCheckedOnceAndAfterPull(t *testing.T) {
 		t.Fatalf("after the pull the next turn did not embed: %d embed calls", n)
 	}
 	res, err := svc.Memory.Search(context.Background(), "tomatoes by the fence", 1)
-	if err != nil || res.Mode != memory.ModeHybrid {
+	if err != nil || res.Mode != recall.ModeHybrid {
 		t.Errorf("recall after the pull: %+v %v", res, err)
 	}
 }

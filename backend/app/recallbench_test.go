@@ -25,6 +25,7 @@ import (
 	"hearth/backend/internal/recallbench"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
+	"hearth/backend/recall"
 	"hearth/backend/session"
 )
 
@@ -51,7 +52,7 @@ type recallWindow struct {
 }
 
 // The windows: the shipped default, a small one, and one big enough that
-// memory_search gets its largest budget (memory.SearchTokens: 4 000).
+// memory_search gets its largest budget (recall.SearchTokens: 4 000).
 var recallWindows = []recallWindow{
 	{8192, "block@8k", "tool@8k(1024)", true},
 	{4096, "block@4k", "tool@4k(512)", true},
@@ -258,15 +259,15 @@ func askRecall(tb testing.TB, a *App, fake *fakeollama.Server, rec *recallRecord
 func recallBlockOf(req fakeollama.ChatRequest) string {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if m := req.Messages[i]; m.Role == "user" {
-			start := strings.Index(m.Content, memory.BlockHeader)
+			start := strings.Index(m.Content, recall.BlockHeader)
 			if start < 0 {
 				return ""
 			}
-			end := strings.Index(m.Content[start:], memory.BlockFooter)
+			end := strings.Index(m.Content[start:], recall.BlockFooter)
 			if end < 0 {
 				return m.Content[start:]
 			}
-			return m.Content[start : start+end+len(memory.BlockFooter)]
+			return m.Content[start : start+end+len(recall.BlockFooter)]
 		}
 	}
 	return ""
@@ -371,8 +372,8 @@ func recallRoomOf(tb testing.TB, req fakeollama.ChatRequest, window int) int {
 			sys = m.Content
 		case "user":
 			text := m.Content
-			if i := strings.Index(text, memory.BlockFooter); i >= 0 {
-				text = strings.TrimPrefix(text[i+len(memory.BlockFooter):], "\n\n")
+			if i := strings.Index(text, recall.BlockFooter); i >= 0 {
+				text = strings.TrimPrefix(text[i+len(recall.BlockFooter):], "\n\n")
 			}
 			hist = append(hist, llm.Message{Role: llm.RoleUser, Content: text})
 		}

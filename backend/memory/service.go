@@ -15,6 +15,7 @@ import (
 	"hearth/backend/i18n"
 	textclip "hearth/backend/internal/clip"
 	"hearth/backend/llm"
+	"hearth/backend/recall"
 	"hearth/backend/session"
 	"hearth/backend/tools"
 )
@@ -32,7 +33,7 @@ type ServiceOptions struct {
 	DefaultModel string
 	// Window is agents.defaults.memoryWindow; ContextTokens sizes a consolidation call.
 	Window, ContextTokens int
-	Block                 BlockOptions
+	Block                 recall.BlockOptions
 	// Sessions is the session store consolidation reads.
 	Sessions *session.Store
 	// Review reads and SaveReview writes "Review memory changes" (config.json's
@@ -51,14 +52,14 @@ type Service struct {
 	mu       sync.Mutex
 	opts     ServiceOptions
 	store    *Store
-	index    *Index
+	index    *recall.Index
 	cons     *Consolidator
-	recall   *Recaller
+	recaller *recall.Recaller
 	versions *versions
 	inbox    *Inbox
 	watching context.CancelFunc // the running watcher's stop, nil before Start
 	retired  sync.WaitGroup     // consolidators of an old workspace finishing
-	windows  windows            // where each chat's window starts
+	windows  recall.Windows     // where each chat's window starts
 }
 
 // NewService builds the service over opts; changes (may be nil) hears every change
@@ -77,14 +78,14 @@ func (s *Service) build(opts ServiceOptions) {
 	s.store.OnChange(s.publish)
 	s.versions = newVersions(s.store)
 	s.inbox = newInbox(s.store, opts.Review, opts.SaveReview)
-	io := IndexOptions{Workspace: opts.Workspace, SessionsDir: sessionsDir(opts.Sessions),
+	io := recall.IndexOptions{Workspace: opts.Workspace, SessionsDir: sessionsDir(opts.Sessions),
 		Dir: filepath.Join(opts.IndexDir, workspaceID(opts.Workspace))}
 	if name := strings.TrimSpace(opts.EmbeddingModel); name != "" {
 		io.Model, io.Embed = name, embedder(name, opts.Resolve)
 	}
-	s.index = NewIndex(io)
+	s.index = recall.NewIndex(io)
 	s.cons = s.newConsolidator(opts)
-	s.recall = &Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.from}
+	s.recaller = &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From}
 }
 
 func (s *Service) newConsolidator(opts ServiceOptions) *Consolidator {
@@ -104,11 +105,11 @@ func embedder(name string, resolve func(string) (llm.Provider, string, error)) f
 	return func(ctx context.Context, texts []string) ([][]float32, error) {
 		p, model, err := resolve(name)
 		if err != nil {
-			return nil, fmt.Errorf("embedding model %s: %w: %w", name, err, ErrEmbedUnavailable)
+			return nil, fmt.Errorf("embedding model %s: %w: %w", name, err, recall.ErrEmbedUnavailable)
 		}
 		e, ok := p.(llm.Embedder)
 		if !ok {
-			return nil, fmt.Errorf("embedding model %s: its provider cannot embed: %w (hint: use an Ollama embedding model such as ollama/nomic-embed-text)", name, ErrEmbedUnavailable)
+			return nil, fmt.Errorf("embedding model %s: its provider cannot embed: %w (hint: use an Ollama embedding model such as ollama/nomic-embed-text)", name, recall.ErrEmbedUnavailable)
 		}
 		return e.Embed(ctx, model, texts)
 	}
@@ -127,7 +128,7 @@ func (s *Service) publish(name string) {
 }
 
 // parts returns the current store, index and consolidator.
-func (s *Service) parts() (*Store, *Index, *Consolidator) {
+func (s *Service) parts() (*Store, *recall.Index, *Consolidator) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.store, s.index, s.cons
@@ -181,7 +182,7 @@ func (s *Service) Apply(opts ServiceOptions) {
 	o := s.opts
 	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.EmbeddingModel == opts.EmbeddingModel &&
 		o.DefaultModel == opts.DefaultModel && o.Window == opts.Window && o.ContextTokens == opts.ContextTokens {
-		s.opts, s.recall = opts, &Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.from}
+		s.opts, s.recaller = opts, &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From}
 		return
 	}
 	s.retire(s.cons)
@@ -209,9 +210,9 @@ func (s *Service) retire(c *Consolidator) {
 func (s *Service) Tools() []tools.Tool {
 	st, x, _ := s.parts()
 	s.mu.Lock()
-	tokens := SearchTokens(s.opts.ContextTokens)
+	tokens := recall.SearchTokens(s.opts.ContextTokens)
 	s.mu.Unlock()
-	return Tools(st, x, ToolOptions{Tokens: tokens, InWindow: s.windows.from})
+	return Tools(st, x, recall.ToolOptions{Tokens: tokens, InWindow: s.windows.From})
 }
 
 // Remember saves a fact to MEMORY.md (the /remember command) and says so.
@@ -231,7 +232,7 @@ func (s *Service) Remember(text string) (i18n.Message, error) {
 // searches; it starts nothing.
 func (s *Service) Recall(ctx context.Context, sessionID, text string, roomTokens int) string {
 	s.mu.Lock()
-	r := s.recall
+	r := s.recaller
 	s.mu.Unlock()
 	return r.ForRoom(ctx, sessionID, text, roomTokens)
 }
@@ -245,7 +246,7 @@ func (s *Service) AfterRun(sessionID string, historyLen, firstKept int) {
 	if sessionID == "" {
 		return
 	}
-	s.windows.set(sessionID, firstKept)
+	s.windows.Set(sessionID, firstKept)
 	if last, ok := c.lastConsolidated(sessionID); ok && firstKept > last+1 && c.Start(sessionID, firstKept) {
 		return
 	}
@@ -283,17 +284,17 @@ func (s *Service) Consolidations() *Consolidator {
 
 // Search searches the recall index (synced with the files first). Each hit says
 // whether it was found by vector, keyword or both; the result says how it searched.
-func (s *Service) Search(ctx context.Context, query string, k int) (Results, error) {
+func (s *Service) Search(ctx context.Context, query string, k int) (recall.Results, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if strings.TrimSpace(query) == "" {
-		return Results{}, fmt.Errorf("search memory: the query is empty (hint: give words to look for)")
+		return recall.Results{}, fmt.Errorf("search memory: the query is empty (hint: give words to look for)")
 	}
 	_, x, _ := s.parts()
 	res, err := x.Search(ctx, query, k)
 	if res.Hits == nil {
-		res.Hits = []Hit{} // a JSON list, never null
+		res.Hits = []recall.Hit{} // a JSON list, never null
 	}
 	return res, err
 }
@@ -306,7 +307,7 @@ func (s *Service) Recheck() {
 }
 
 // Reindex rebuilds the recall index from the files.
-func (s *Service) Reindex(ctx context.Context) (IndexReport, error) {
+func (s *Service) Reindex(ctx context.Context) (recall.IndexReport, error) {
 	_, x, _ := s.parts()
 	return x.Reindex(ctx)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hearth/backend/recall"
 )
 
 func newTestStore(t *testing.T) (*Store, string) {
@@ -126,30 +128,15 @@ func TestListAndHistory(t *testing.T) {
 	}
 }
 
-func TestChunksSkipTemplatesAndHeadings(t *testing.T) {
-	h := "# History\n\n<!-- Append-only log. Each entry starts with [YYYY-MM-DD HH:MM]. -->\n\n[2026-01-02 03:04] Real entry.\n"
-	got := historyChunks(HistoryFile, h)
-	if len(got) != 1 || got[0].Text != "[2026-01-02 03:04] Real entry." || got[0].Date != "2026-01-02 03:04" {
-		t.Errorf("history chunks %+v", got)
+// TestNamesAgreeWithRecall: the index treats the notebook's files apart by
+// name and reads HISTORY.md entries by their stamp; both packages must say the same.
+func TestNamesAgreeWithRecall(t *testing.T) {
+	if recall.MemoryFile != MemoryFile || recall.HistoryFile != HistoryFile {
+		t.Errorf("recall names %q %q, memory %q %q", recall.MemoryFile, recall.HistoryFile, MemoryFile, HistoryFile)
 	}
-	if got := textChunks("n.md", "n.md", "", "# Title\n\n<!-- note -->\n\n## Sub\n"); len(got) != 0 {
-		t.Errorf("headings-only chunks %+v", got)
-	}
-	a := historyChunks(HistoryFile, "[2026-01-02 03:04] Same.\n\n[2026-01-02 03:04] Same.\n\n[2026-01-03 03:04] Other.\n")
-	b := historyChunks(HistoryFile, "[2026-01-01 00:00] New first.\n\n[2026-01-02 03:04] Same.\n\n[2026-01-02 03:04] Same.\n\n[2026-01-03 03:04] Other.\n")
-	if len(a) != 3 || a[0].ID == a[1].ID || a[0].ID != b[1].ID || a[1].ID != b[2].ID || a[2].ID != b[3].ID {
-		t.Errorf("chunk IDs not stable/unique: %v / %v", a, b)
-	}
-}
-
-func TestEntryStamp(t *testing.T) {
-	for line, want := range map[string]string{
-		"[2026-01-02 03:04] x": "2026-01-02 03:04", "[2026-01-02 03:04]": "2026-01-02 03:04",
-		"[YYYY-MM-DD HH:MM] x": "", "(2026-01-02 03:04) x": "", "[2026-01-02 3:04] x": "", "": "",
-	} {
-		got, ok := entryStamp(line)
-		if got != want || ok != (want != "") || ok != stampRe.MatchString(line) {
-			t.Errorf("entryStamp(%q) = %q %v", line, got, ok)
+	for _, line := range []string{"[2026-01-02 03:04] x", "[2026-01-02 03:04]", "[YYYY-MM-DD HH:MM] x", "(2026-01-02 03:04) x", "[2026-01-02 3:04] x", ""} {
+		if stampRe.MatchString(line) != recall.IsEntry(line) {
+			t.Errorf("%q: the store and the index disagree on the entry stamp", line)
 		}
 	}
 }
@@ -158,4 +145,15 @@ func TestEntryStamp(t *testing.T) {
 // with at (a stamp the text already starts with is kept).
 func (s *Store) AppendHistory(entry string, at time.Time) error {
 	return s.AppendHistoryAs(entry, at, OriginConsolidation(""))
+}
+
+func writeFile(t testing.TB, ws, rel, content string) {
+	t.Helper()
+	p := filepath.Join(ws, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

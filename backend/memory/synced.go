@@ -19,9 +19,13 @@ import (
 // a 5 MB HISTORY.md on every `hearth agent`. A sync that finds nothing to commit
 // leaves a fingerprint of what it saw (each versioned file's size and modification
 // time, and the history's newest commit); the next sync compares stats with it and
-// reads nothing when they agree. A file changed within racyDir of the sync is not
+// reads nothing when they agree. A file changed within racyStat of the sync is not
 // fingerprinted: two writes within one tick of the file system's clock can leave
 // the same stat.
+
+// racyStat is how recent a file's time may be and still be trusted in a fingerprint:
+// two writes within one tick of the file system's clock leave the same time.
+const racyStat = 2 * time.Second
 
 // syncedFile is where the fingerprint of the last sync is kept.
 func syncedFile(workspace string) string {
@@ -98,7 +102,7 @@ func (v *versions) unchangedSince() (bool, []string, time.Time) {
 func (v *versions) remember(stats []string, newest time.Time) {
 	p := syncedFile(v.store.Workspace())
 	head, err := v.head()
-	if err != nil || stats == nil || v.now().Sub(newest) < racyDir {
+	if err != nil || stats == nil || v.now().Sub(newest) < racyStat {
 		_ = os.Remove(p)
 		return
 	}

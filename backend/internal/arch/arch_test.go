@@ -159,6 +159,21 @@ func TestMemoryDoesNotImportAgent(t *testing.T) {
 	}
 }
 
+// TestRecallStandsAlone: the recall index is a cache of files it reads by itself; the
+// notebook (backend/memory) builds on it, never the other way round, and recall knows
+// nothing of the run either.
+func TestRecallStandsAlone(t *testing.T) {
+	p := scan(t)["backend/recall"]
+	for _, not := range []string{"backend/memory", "backend/agent", "backend/chat", "backend/memrepo"} {
+		if p.imports[not] {
+			t.Errorf("backend/recall imports %s: it must stand alone (backend/memory imports it)", not)
+		}
+	}
+	if !scan(t)["backend/memory"].imports["backend/recall"] {
+		t.Error("backend/memory no longer imports backend/recall: the notebook's index moved; update this test and docs/architecture.md")
+	}
+}
+
 func keys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

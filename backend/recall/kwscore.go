@@ -1,0 +1,124 @@
+package recall
+
+import (
+	"context"
+	"slices"
+)
+
+// How a keyword hit is scored, on a scale that does not depend on what else
+// is in the index: score is the weight of the query's words the chunk holds,
+// each word weighted by its rarity (BM25's idf), over the query's weight —
+// counted as at most two of its rarest word: words the index has never seen
+// weigh nothing (they pick nothing out), and a question asking about two
+// things ("the gig with Priyanka and my visit to Ferrante") finds each in its
+// own passage, which holds half its words but its rarest one. A chunk holding
+// the query's rarest word scores at least 0.5, one holding only its common
+// words little, whatever the other chunks are: the live turn's own message,
+// or a chunk repeating the question, cannot push the others down (they were
+// scored relative to the best hit before, and the question itself was the
+// best hit). raw is the chunk's BM25, which orders chunks of equal score (the
+// words said more often, in a shorter chunk).
+
+// queryWeight is what a chunk must hold to score 1: the weights of the
+// query's known words, at most twice the rarest one's.
+func queryWeight(idf map[string]float64) float64 {
+	total, top := 0.0, 0.0
+	for _, w := range idf {
+		total += w
+		top = max(top, w)
+	}
+	return min(total, 2*top)
+}
+
+// kwScore is one chunk's keyword score.
+type kwScore struct {
+	score float64 // 0–1: the share of the query's weight held
+	raw   float64 // BM25, to order equal scores
+}
+
+// keywordScore scores text (lenRatio: its length over the average) for the
+// query words of idf, whose weights sum to weight.
+func keywordScore(text string, idf map[string]float64, weight, lenRatio float64) kwScore {
+	if weight <= 0 {
+		return kwScore{}
+	}
+	tf := make(map[string]float64, len(idf))
+	eachTerm(text, func(t string) {
+		if _, ok := idf[t]; ok {
+			tf[t]++
+		}
+	})
+	var s kwScore
+	for t, f := range tf {
+		w := idf[t]
+		s.raw += w * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*lenRatio))
+		s.score += w
+	}
+	s.score = min(1, s.score/weight)
+	return s
+}
+
+// needTerms is the fewest of the query's words (weights idf) a chunk must
+// hold to score minScore: the rarest ones first.
+func needTerms(idf map[string]float64, minScore float64) int {
+	if minScore <= 0 || len(idf) == 0 {
+		return 1
+	}
+	ws := make([]float64, 0, len(idf))
+	for _, w := range idf {
+		ws = append(ws, w)
+	}
+	total := queryWeight(idf)
+	slices.Sort(ws)
+	slices.Reverse(ws)
+	sum := 0.0
+	for i, w := range ws {
+		if sum += w; sum >= minScore*total-1e-9 {
+			return i + 1
+		}
+	}
+	return len(ws)
+}
+
+// skippedStats are the counts of the chunks a search leaves out.
+type skippedStats struct {
+	docs, tokens int
+	df           map[string]int
+}
+
+// skippedTerms counts the chunks of sources that skip leaves out: how many,
+// their length, and how many hold each word. A few chunks (the live chat,
+// MEMORY.md, USER.md): their text is read and tokenized here.
+func (x *Index) skippedTerms(ctx context.Context, skip func(string, int) bool, sources []string) (skippedStats, error) {
+	st := skippedStats{df: map[string]int{}}
+	if skip == nil || len(sources) == 0 {
+		return st, nil
+	}
+	for _, src := range sources {
+		rows, err := x.db.QueryContext(ctx, `SELECT text, nterms, pos FROM chunks WHERE source = ?`, src)
+		if err != nil {
+			return st, err
+		}
+		for rows.Next() {
+			var text string
+			var n, pos int
+			if err := rows.Scan(&text, &n, &pos); err != nil {
+				rows.Close()
+				return st, err
+			}
+			if !skip(src, pos) {
+				continue
+			}
+			st.docs++
+			st.tokens += n
+			for _, t := range uniq(tokenize(text)) {
+				st.df[t]++
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}

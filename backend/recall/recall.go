@@ -1,0 +1,236 @@
+package recall
+
+import (
+	"cmp"
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// BlockOptions configure the "Possibly relevant history" block
+// (agents.defaults.recallBlock).
+type BlockOptions struct {
+	Enabled  bool
+	MinScore float64
+	MaxChars int
+	// Timeout bounds the search before a turn (default 3 s): a slow
+	// embedding model must not hold the answer up.
+	Timeout time.Duration
+}
+
+// Block texts; the block goes before the user's message of the turn.
+const (
+	BlockHeader = "[Possibly relevant history, recalled automatically; ignore it if unrelated]"
+	BlockFooter = "[End of recalled history]"
+)
+
+// Recaller finds the "Possibly relevant history" block for a turn's message: the
+// best distinct recalled evidence above MinScore, dated and sourced, filling
+// MaxChars. A run builds its request once per model call; the search runs once
+// per turn.
+type Recaller struct {
+	Index *Index
+	Block BlockOptions
+	// InWindow returns the first message of a chat still in its window (the
+	// last request sent), -1 when not known: that part is not recalled into
+	// the chat again. Nil leaves the whole current chat out.
+	InWindow func(sessionID string) int
+
+	mu    sync.Mutex
+	cache map[string]cachedBlock // session → block of its current turn
+}
+
+type cachedBlock struct {
+	key, text string
+}
+
+// defaultBlockChars sizes a block asked for without a room (For) when
+// MaxChars sets no limit.
+const defaultBlockChars = 1500
+
+// For returns the block for text, the user's message in session sessionID ("" when
+// the block is off or nothing scores high enough), of at most MaxChars
+// (defaultBlockChars when 0).
+func (r *Recaller) For(ctx context.Context, sessionID, text string) string {
+	return r.sized(ctx, sessionID, text, cmp.Or(r.Block.MaxChars, defaultBlockChars))
+}
+
+// ForRoom is For within roomTokens, what the context window leaves the block
+// (prompt.Counter.RecallRoom): MaxChars, when set, bounds it further. No room,
+// no block.
+func (r *Recaller) ForRoom(ctx context.Context, sessionID, text string, roomTokens int) string {
+	chars := roomTokens * bytesPerToken * 9 / 10 // the estimate is an average
+	if r.Block.MaxChars > 0 {
+		chars = min(chars, r.Block.MaxChars)
+	}
+	if chars < minPassage+len(BlockHeader)+len(BlockFooter) {
+		return ""
+	}
+	return r.sized(ctx, sessionID, text, chars)
+}
+
+func (r *Recaller) sized(ctx context.Context, sessionID, text string, maxChars int) string {
+	if !r.Block.Enabled || r.Index == nil {
+		return ""
+	}
+	key := contentHash([]byte(text)) + ":" + strconv.Itoa(maxChars)
+	r.mu.Lock()
+	if c, ok := r.cache[sessionID]; ok && c.key == key {
+		r.mu.Unlock()
+		return c.text
+	}
+	r.mu.Unlock()
+	b := r.search(ctx, sessionID, text, maxChars)
+	r.mu.Lock()
+	if r.cache == nil {
+		r.cache = map[string]cachedBlock{}
+	}
+	r.cache[sessionID] = cachedBlock{key: key, text: b}
+	r.mu.Unlock()
+	return b
+}
+
+func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars int) string {
+	q := strings.TrimSpace(text)
+	if len(q) < 3 || strings.HasPrefix(q, "/") {
+		return ""
+	}
+	if len(q) > 500 {
+		q = clip(q, 500)
+	}
+	timeout := r.Block.Timeout
+	if timeout <= 0 {
+		timeout = 3 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	from := -1
+	if r.InWindow != nil {
+		from = r.InWindow(sessionID)
+	}
+	// About as many hits as fill the block at their passages' size, and a
+	// few that a shorter hit may replace.
+	k := max(10, maxChars/blockPerHit+5)
+	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
+		SkipSources: InPromptSources(sessionID, true), Distinct: true})
+	if err != nil {
+		return ""
+	}
+	return FormatBlock(res.Hits, q, maxChars)
+}
+
+// InPromptSources are the sources InPrompt(sessionID, …) may leave chunks
+// of; files says whether the system prompt's files are among them.
+func InPromptSources(sessionID string, files bool) []string {
+	var out []string
+	if files {
+		out = append(out, MemoryFile, userProfile)
+	}
+	if sessionID != "" {
+		out = append(out, "sessions/"+sessionID)
+	}
+	return out
+}
+
+// InPrompt is the Skip of a search made for chat sessionID: the files every
+// request carries in its system prompt, and the chat's own messages from
+// index from on (from < 0: all of them).
+func InPrompt(sessionID string, from int) func(source string, pos int) bool {
+	own := "sessions/" + sessionID
+	return func(source string, pos int) bool {
+		switch {
+		case source == MemoryFile || source == userProfile:
+			return true
+		case sessionID != "" && source == own:
+			return from < 0 || pos >= from
+		}
+		return false
+	}
+}
+
+// blockPerHit is the most of one chunk the block shows, a sixth of a small
+// block: the lines around the message's words, so that several hits fit.
+const blockPerHit = 400
+
+// vectorFloor drops a hit found by meaning alone (no word of the message in
+// it) far below the best hit: how similar unrelated texts look differs from
+// one embedding model to the next, so a vector-only hit has no absolute
+// scale. Hits holding the message's words are judged by their score alone.
+const vectorFloor = 0.6
+
+// FormatBlock renders distinct hits (best first) as the block, up to maxChars
+// in all (0: no limit): each line dated and sourced, the last one cut to a
+// passage around query's words when it does not fit whole. Vector-only hits
+// under vectorFloor of the best are left out. No hit, no block.
+func FormatBlock(hits []Hit, query string, maxChars int) string {
+	var b strings.Builder
+	n := 0
+	top := 0.0
+	for _, h := range hits {
+		top = max(top, h.Score)
+	}
+	terms := withRelated(uniq(tokenize(query)))
+	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
+	for _, h := range hits {
+		if h.Mode == ModeVector && h.Score < vectorFloor*top {
+			continue
+		}
+		where := h.Source
+		if h.Date != "" {
+			where += ", " + h.Date
+		}
+		prefix := "- (" + where + ") "
+		text := h.Snippet
+		if d, ok := entryStamp(text); ok && d == h.Date {
+			text = strings.TrimSpace(text[18:]) // the line says the date already
+		}
+		if perHit := min(max(maxChars/6, minPassage), blockPerHit); maxChars > 0 && len(text) > perHit {
+			text = passage(text, terms, perHit)
+		}
+		text = strings.Join(strings.Fields(text), " ")
+		if maxChars > 0 {
+			left := room - b.Len() - len(prefix) - 1
+			if left < minPassage && len(text) > left {
+				continue // a later, shorter hit may fit whole
+			}
+			if len(text) > left {
+				text = passage(text, terms, left)
+			}
+		}
+		b.WriteString(prefix + text + "\n")
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return BlockHeader + "\n" + b.String() + BlockFooter
+}
+
+// Windows remembers where each chat's window started in its last request, so
+// recall leaves out what the model sees anyway.
+type Windows struct {
+	mu    sync.Mutex
+	first map[string]int
+}
+
+func (w *Windows) Set(sessionID string, first int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.first == nil {
+		w.first = map[string]int{}
+	}
+	w.first[sessionID] = first
+}
+
+// From is the first message of the chat's window, -1 before its first run
+// in this process (then the whole chat counts as in the window).
+func (w *Windows) From(sessionID string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if f, ok := w.first[sessionID]; ok {
+		return f
+	}
+	return -1
+}

@@ -1,0 +1,85 @@
+package recall
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The keyword side's own tokenizer: SQLite FTS5's unicode61 keeps a run of
+// Han characters as one token and has no light stemmer, so the index stores
+// (and queries) the terms made here, one space apart.
+
+// stopwords are left out of keyword search: they match everything.
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an and are as at be been but by can could did do does for from had has have
+		he her his how i if in into is it its me my of on or our she so than that the their them then there these
+		they this to was we were what when where which who why will with would you your about did any all also just
+		not no yes up out over some`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// tokenize lowercases text into words (letters and digits), drops
+// stopwords, stems English words (stem.go), and makes every Han, Kana
+// or Hangul character a token of its own (no word breaks in those scripts).
+func tokenize(text string) []string {
+	var out []string
+	eachTerm(text, func(t string) { out = append(out, t) })
+	return out
+}
+
+// eachTerm calls fn with each of text's terms, as tokenize returns them. ASCII
+// is handled a byte at a time: asking unicode's tables about every letter cost
+// more than the rest of a keyword search.
+func eachTerm(text string, fn func(string)) {
+	var word [64]byte
+	w := word[:0]
+	flush := func() {
+		if len(w) > 0 && !stopwords[string(w)] {
+			fn(stem(string(w)))
+		}
+		w = w[:0]
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				w = append(w, c)
+			case 'A' <= c && c <= 'Z':
+				w = append(w, c+'a'-'A')
+			default:
+				flush()
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		switch {
+		case unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+			flush()
+			fn(string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			w = utf8.AppendRune(w, unicode.ToLower(r))
+		default:
+			flush()
+		}
+	}
+	flush()
+}
+
+func uniq(ts []string) []string {
+	seen := map[string]bool{}
+	out := ts[:0:0]
+	for _, t := range ts {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
