@@ -112,12 +112,18 @@ func (r *Repo) Show(rev, file string) (content []byte, exists bool, err error) {
 		if err != nil {
 			return fmt.Errorf("%s at %s: %w", file, short(c.Hash), err)
 		}
+		if b.Size > r.fs.maxObject {
+			return fmt.Errorf("%s at %s: %w (%d bytes)", file, short(c.Hash), ErrObjectTooBig, b.Size)
+		}
 		rd, err := b.Reader()
 		if err != nil {
 			return err
 		}
 		defer rd.Close()
-		content, err = io.ReadAll(rd)
+		content, err = io.ReadAll(io.LimitReader(rd, r.fs.maxObject+1))
+		if err == nil && int64(len(content)) > r.fs.maxObject {
+			err = fmt.Errorf("%s at %s: %w", file, short(c.Hash), ErrObjectTooBig)
+		}
 		exists = err == nil
 		return err
 	})

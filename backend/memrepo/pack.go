@@ -2,8 +2,6 @@ package memrepo
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -29,20 +27,19 @@ type packLimits struct {
 
 var defaultPackLimits = packLimits{objects: 256, bytes: 8 << 20, packs: 8}
 
-// packDir is the repository's folder of packs.
-func (r *Repo) packDir() string { return filepath.Join(r.dir, "objects", "pack") }
+// packDir is the repository's folder of packs, relative to it.
+const packDir = "objects/pack"
 
 // loose counts the loose objects and their bytes on disk.
 func (r *Repo) loose() (n int, bytes int64) {
-	objects := filepath.Join(r.dir, "objects")
-	dirs, _ := os.ReadDir(objects)
+	dirs, _ := r.fs.ReadDir("objects")
 	for _, d := range dirs {
 		if !d.IsDir() || len(d.Name()) != 2 {
 			continue
 		}
-		ents, _ := os.ReadDir(filepath.Join(objects, d.Name()))
-		for _, e := range ents {
-			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+		ents, _ := r.fs.ReadDir("objects/" + d.Name())
+		for _, fi := range ents {
+			if fi.Mode().IsRegular() {
 				n++
 				bytes += fi.Size()
 			}
@@ -53,10 +50,10 @@ func (r *Repo) loose() (n int, bytes int64) {
 
 // packs lists the names of the pack files, sorted.
 func (r *Repo) packs() []string {
-	ents, _ := os.ReadDir(r.packDir())
+	ents, _ := r.fs.ReadDir(packDir)
 	var out []string
 	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".pack") && strings.HasPrefix(e.Name(), "pack-") {
+		if e.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".pack") && strings.HasPrefix(e.Name(), "pack-") {
 			out = append(out, e.Name())
 		}
 	}
@@ -212,19 +209,28 @@ func (r *Repo) treeObjects(h plumbing.Hash, add func(plumbing.Hash) bool) error 
 
 // cleanPackLeftovers removes what a pack or commit killed midway left in the pack
 // folder: temporary files, and an index whose pack never arrived. The caller holds
-// the lock, so nobody is writing them now.
+// the lock, so nobody is writing them now. Only regular files go, and only from
+// the pack folder reached without a link: a link planted as the folder or as a
+// leftover is never followed, so nothing elsewhere is deleted.
 func (r *Repo) cleanPackLeftovers() {
-	ents, _ := os.ReadDir(r.packDir())
+	ents, err := r.fs.ReadDir(packDir)
+	if err != nil {
+		return
+	}
+	names := map[string]bool{}
 	for _, e := range ents {
-		name := e.Name()
-		p := filepath.Join(r.packDir(), name)
-		switch {
-		case strings.HasPrefix(name, "tmp_"):
-			_ = os.Remove(p)
-		case strings.HasSuffix(name, ".idx"):
-			if _, err := os.Stat(strings.TrimSuffix(p, ".idx") + ".pack"); os.IsNotExist(err) {
-				_ = os.Remove(p)
-			}
+		names[e.Name()] = e.Mode().IsRegular()
+	}
+	for name, regular := range names {
+		if !regular {
+			continue
+		}
+		gone := strings.HasPrefix(name, "tmp_")
+		if idx, ok := strings.CutSuffix(name, ".idx"); ok && !names[idx+".pack"] {
+			gone = true
+		}
+		if gone {
+			_ = r.fs.Remove(packDir + "/" + name)
 		}
 	}
 }
