@@ -17,8 +17,9 @@ func newMemoryLogCmd(e *env) *cobra.Command {
 		Short: "List the changes of the memory files, newest first",
 		Long: `Every change of MEMORY.md, HISTORY.md, the daily notes and the persona files
 (SOUL.md, USER.md, …) is committed to the workspace's history repository
-(.hearth/memory.git) with who made it — the agent, Dream, consolidation, you,
-or a program outside Hearth — and why. Edits made outside Hearth are committed
+(memory.git in its state folder, $XDG_DATA_HOME/hearth/workspaces/<id>, out of
+the workspace; hearth status prints it) with who made it — the agent, Dream,
+consolidation, you, or a program outside Hearth — and why. Edits made outside Hearth are committed
 first. FILE limits the list to one file (MEMORY.md, USER.md, 2026-11-23, …).
 
 --json prints an array of {"rev", "time", "author", "message", "files"}.`,

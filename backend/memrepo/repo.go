@@ -81,6 +81,11 @@ func (r *Repo) locked(fn func() error) (err error) {
 	if r.dir == "" || !filepath.IsAbs(r.dir) {
 		return fmt.Errorf("memory history: no state folder for it (%q)", r.dir)
 	}
+	// The folder holding the history is Hearth's own (the workspace's state
+	// folder); from the history's folder on, guardFS follows no link.
+	if err := os.MkdirAll(filepath.Dir(r.dir), 0o700); err != nil {
+		return fmt.Errorf("memory history at %s: %w", r.dir, err)
+	}
 	if err := r.init(); err != nil {
 		return fmt.Errorf("memory history at %s: %w", r.dir, err)
 	}

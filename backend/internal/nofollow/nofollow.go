@@ -139,15 +139,20 @@ func ReadFile(base, rel string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer d.Close()
-	f, fi, err := OpenFileIn(d, name, max)
+	f, _, err := OpenFileIn(d, name, max)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, fi, max)
+	return ReadAllFrom(f, max)
 }
 
-func readAll(f *os.File, fi fs.FileInfo, max int64) ([]byte, error) {
+// ReadAllFrom reads f (opened by OpenFileIn) whole, refusing it past max bytes.
+func ReadAllFrom(f *os.File, max int64) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
 	r := io.Reader(f)
 	if max > 0 {
 		r = io.LimitReader(f, max+1)
