@@ -132,6 +132,17 @@ func TestPackCleanupDeletesOnlyItsOwnFiles(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(pack, "tmp_own")); !os.IsNotExist(err) {
 		t.Errorf("Hearth's own temporary file stayed: %v", err)
 	}
+	// The pack folder itself a link to a folder with leftovers' names in it.
+	if err := os.RemoveAll(pack); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(v, pack); err != nil {
+		t.Fatal(err)
+	}
+	r.locked(func() error { r.cleanPackLeftovers(); return nil })
+	if after := snapshot(t, v); !mapsEqual(before, after) {
+		t.Errorf("clean-up through a linked pack folder changed the victim: %v", after)
+	}
 }
 
 // Another repository (a project's .git) is not Hearth's: nothing is committed onto it.
