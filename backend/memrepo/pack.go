@@ -9,6 +9,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"hearth/backend/internal/nofollow"
 )
 
 // Every commit writes each changed file whole as a loose object, so a large
@@ -30,14 +32,29 @@ var defaultPackLimits = packLimits{objects: 256, bytes: 8 << 20, packs: 8}
 // packDir is the repository's folder of packs, relative to it.
 const packDir = "objects/pack"
 
-// loose counts the loose objects and their bytes on disk.
+// loose counts the loose objects and their bytes on disk. The objects folder is
+// opened once and each fan-out folder from it, none through a link.
 func (r *Repo) loose() (n int, bytes int64) {
-	dirs, _ := r.fs.ReadDir("objects")
+	rel, err := r.fs.rel("objects")
+	if err != nil {
+		return 0, 0
+	}
+	objects, err := nofollow.OpenDir(r.fs.base, rel)
+	if err != nil {
+		return 0, 0
+	}
+	defer objects.Close()
+	dirs, _ := objects.Readdir(-1)
 	for _, d := range dirs {
 		if !d.IsDir() || len(d.Name()) != 2 {
 			continue
 		}
-		ents, _ := r.fs.ReadDir("objects/" + d.Name())
+		sub, err := nofollow.OpenDirIn(objects, d.Name())
+		if err != nil {
+			continue
+		}
+		ents, _ := sub.Readdir(-1)
+		sub.Close()
 		for _, fi := range ents {
 			if fi.Mode().IsRegular() {
 				n++

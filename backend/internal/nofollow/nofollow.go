@@ -243,3 +243,13 @@ func (i *info) Mode() fs.FileMode  { return mode(i.st.Mode) | fs.FileMode(i.st.M
 func (i *info) ModTime() time.Time { return time.Unix(i.st.Mtim.Unix()) }
 func (i *info) IsDir() bool        { return i.Mode().IsDir() }
 func (i *info) Sys() any           { return &i.st }
+
+// OpenDirIn opens the folder name (one element) of dir without following a link.
+func OpenDirIn(dir *os.File, name string) (*os.File, error) {
+	path := filepath.Join(dir.Name(), name)
+	fd, err := unix.Openat(int(dir.Fd()), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, pathErr(path, err)
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
