@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"hearth/backend/memrepo"
 	"hearth/backend/workspace"
@@ -71,5 +73,32 @@ func TestLinkedOldHistoryRefusedAtStart(t *testing.T) {
 	}
 	if revs, err := a.Memory.History("", 0); err != nil || len(revs) == 0 {
 		t.Errorf("no new history: %+v %v", revs, err)
+	}
+}
+
+// An older version's review settings file replaced by a named pipe (a command
+// could do that in the workspace): the start reads nothing and goes on.
+func TestLegacyReviewSettingsPipeDoesNotHang(t *testing.T) {
+	setXDG(t)
+	a := open(t, Options{})
+	legacy := filepath.Join(a.Settings.Paths().Workspace, ".hearth", "inbox", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(legacy), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(legacy, 0o600); err != nil {
+		t.Skip("no named pipes:", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Start(t.Context(), StartOptions{}) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the start hung on a named pipe")
+	}
+	if a.Memory.Inbox().Settings().Enabled {
+		t.Error("settings read from a pipe")
 	}
 }
