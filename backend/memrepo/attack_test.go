@@ -268,3 +268,29 @@ func TestInflatingObjectRefused(t *testing.T) {
 		})
 	}
 }
+
+// A packed object over the bound is refused before it is read, by Show and by
+// Diff: go-git inflates a packed object whole when it is read.
+func TestPackedObjectOverTheBoundRefused(t *testing.T) {
+	r := newRepo(t)
+	big := strings.Repeat("a line of the history\n", 100)
+	commit(t, r, "Hearth", "first", map[string]string{"memory/HISTORY.md": big})
+	commit(t, r, "agent", "second", map[string]string{"memory/HISTORY.md": big + "one more\n"})
+	if err := r.locked(func() error { return r.pack(true) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.packs()) != 1 {
+		t.Fatalf("packs %v", r.packs())
+	}
+	r2 := New(r.dir, nil)
+	r2.fs.maxObject = 1000
+	if _, _, err := r2.Show("HEAD", "memory/HISTORY.md"); err == nil || !strings.Contains(err.Error(), ErrObjectTooBig.Error()) {
+		t.Errorf("show: %v", err)
+	}
+	if _, err := r2.Diff("HEAD", ""); err == nil || !strings.Contains(err.Error(), ErrObjectTooBig.Error()) {
+		t.Errorf("diff: %v", err)
+	}
+	if log, err := r2.Log("", 0); err != nil || len(log) != 2 {
+		t.Errorf("the log, which reads no file's content, still works: %v %v", log, err)
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"hearth/backend/internal/nofollow"
 )
@@ -192,7 +191,7 @@ func (r *Repo) reachable() ([]plumbing.Hash, error) {
 	}
 	for c != nil {
 		add(c.Hash)
-		t, err := c.Tree()
+		t, err := r.treeOf(c)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +209,7 @@ func (r *Repo) reachable() ([]plumbing.Hash, error) {
 
 // treeObjects adds the subtrees and blobs of tree h.
 func (r *Repo) treeObjects(h plumbing.Hash, add func(plumbing.Hash) bool) error {
-	t, err := object.GetTree(r.st, h)
+	t, err := r.treeAt(h)
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func (r *Repo) head() (*object.Commit, error) {
 // file renamed into place) before the branch moves, so one that is there is complete,
 // and reading them all made every operation cost as much as the files are large.
 func (r *Repo) verified(h plumbing.Hash) (*object.Commit, error) {
-	c, err := object.GetCommit(r.st, h)
+	c, err := r.commitAt(h)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +187,7 @@ func (r *Repo) files(c *object.Commit) (map[string]plumbing.Hash, error) {
 	if c == nil {
 		return out, nil
 	}
-	t, err := c.Tree()
+	t, err := r.treeOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -357,4 +357,37 @@ func refused(err error) bool {
 	return errors.Is(err, nofollow.ErrLink) || errors.Is(err, nofollow.ErrSpecial) ||
 		errors.Is(err, nofollow.ErrTooBig) || errors.Is(err, ErrNotOurs) ||
 		strings.Contains(err.Error(), ErrObjectTooBig.Error()) // go-git keeps only the words
+}
+
+// bounded refuses object h when the history says it holds more than max bytes:
+// a packed object is inflated only when read, and go-git reads one whole.
+func (r *Repo) bounded(h plumbing.Hash, max int64) error {
+	n, err := r.st.EncodedObjectSize(h)
+	if err != nil {
+		return err
+	}
+	if n > max {
+		return fmt.Errorf("object %s: %w (%d bytes, at most %d are read; hint: move the history folder aside, Hearth starts a new one)", short(h), ErrObjectTooBig, n, max)
+	}
+	return nil
+}
+
+// commitAt reads commit h, refusing one larger than a commit can sensibly be.
+func (r *Repo) commitAt(h plumbing.Hash) (*object.Commit, error) {
+	if err := r.bounded(h, maxSmall); err != nil {
+		return nil, err
+	}
+	return object.GetCommit(r.st, h)
+}
+
+// treeOf reads c's tree under the object bound.
+func (r *Repo) treeOf(c *object.Commit) (*object.Tree, error) {
+	return r.treeAt(c.TreeHash)
+}
+
+func (r *Repo) treeAt(h plumbing.Hash) (*object.Tree, error) {
+	if err := r.bounded(h, r.fs.maxObject); err != nil {
+		return nil, err
+	}
+	return object.GetTree(r.st, h)
 }
