@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"hearth/backend/i18n"
 )
 
 // The history of versions of the memory files: log, diff, restore.
@@ -33,6 +35,11 @@ first. FILE limits the list to one file (MEMORY.md, USER.md, 2026-11-23, …).
 			}
 			if asJSON {
 				return printJSON(e.stdout, revs)
+			}
+			if dir, m := e.app.Settings.MemoryState(); m != nil && len(m.Refused) > 0 {
+				// The old history was left where it was: say so above the new one.
+				fmt.Fprintf(e.stderr, "NOTE: %s\n", i18n.M("memory.state.refused", "from", m.From,
+					"items", strings.Join(m.Refused, ", "), "dir", dir))
 			}
 			fmt.Fprintln(e.stdout, revs)
 			return nil

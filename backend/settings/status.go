@@ -94,7 +94,7 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.WorkspaceError = s.onboardErr.Error()
 	}
 	s.mu.Unlock()
-	st.StateMoved = workspace.ReadMoved(st.MemoryStateDir)
+	_, st.StateMoved = s.MemoryState()
 
 	if provider, _, err := cfg.ResolveModel(st.Model); err != nil {
 		st.ModelProblem = err.Error()
@@ -118,4 +118,15 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.APIKeys = &keys
 	}
 	return st
+}
+
+// MemoryState is the current workspace's state folder (memory history, inbox,
+// Dream's state) and what was moved there from <workspace>/.hearth, or refused
+// because a link was found (nil: nothing was moved).
+func (s *Service) MemoryState() (dir string, moved *workspace.Moved) {
+	s.mu.Lock()
+	paths := s.paths
+	s.mu.Unlock()
+	dir = workspace.StateDir(paths.WorkspacesDir, paths.Workspace)
+	return dir, workspace.ReadMoved(dir)
 }
