@@ -31,6 +31,7 @@ targets=(
   "./backend/recall FuzzTokenize 3000"
   "./backend/recall FuzzStem 3000"
   "./backend/memory FuzzInboxProposal 10"
+  "./backend/memrepo FuzzLooseObject 300"
   "./backend/llm FuzzChatEncoder 10000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"

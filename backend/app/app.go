@@ -28,6 +28,7 @@ import (
 	"hearth/backend/guard"
 	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/nofollow"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
 	"hearth/backend/models"
@@ -40,6 +41,7 @@ import (
 	"hearth/backend/sessions"
 	"hearth/backend/settings"
 	"hearth/backend/tools"
+	"hearth/backend/workspace"
 )
 
 // Options configure New. The zero value works: the default config file and
@@ -192,20 +194,55 @@ func CaptureEnv() *Env { return keystore.CaptureEnv() }
 
 // sweepLeftovers removes the temporary files writes killed half-way (a crash, a
 // kill -9) left beside their targets in Hearth's own folders: the config folder
-// when it is Hearth's, the data and state folders, sessions, reminders, and the
-// workspace's memory/ and .hearth/ (never the rest of the workspace: those are
-// your files). See docs/safety.md, "Bad input".
+// when it is Hearth's, the data and state folders, sessions, reminders, the
+// workspace's state folder, and the workspace's memory/ and .hearth/ (never the
+// rest of the workspace: those are your files). In the workspace a folder is
+// reached without following a link and only regular files go: a command could
+// have made .hearth a link to another folder. See docs/safety.md, "Bad input".
 func sweepLeftovers(p config.Paths) {
 	dirs := []string{p.DataDir, p.SessionsDir, p.CronDir, p.StateDir}
 	if filepath.Base(p.ConfigDir) == "hearth" {
 		dirs = append(dirs, p.ConfigDir)
 	}
-	if p.Workspace != "" {
-		dirs = append(dirs, filepath.Join(p.Workspace, "memory"), filepath.Join(p.Workspace, ".hearth"))
+	if p.Workspace != "" && p.WorkspacesDir != "" {
+		st := workspace.StateDir(p.WorkspacesDir, p.Workspace)
+		dirs = append(dirs, st, filepath.Join(st, "inbox"))
 	}
-	if removed := atomicfile.Sweep(time.Now(), dirs...); len(removed) > 0 {
+	removed := atomicfile.Sweep(time.Now(), dirs...)
+	if p.Workspace != "" {
+		for _, sub := range []string{"memory", ".hearth"} {
+			removed = append(removed, sweepConfined(p.Workspace, sub)...)
+		}
+	}
+	if len(removed) > 0 {
 		slog.Info("removed temporary files of interrupted writes", "files", removed)
 	}
+}
+
+// sweepConfined is atomicfile.Sweep for the folder sub of the workspace, opened
+// without following a link.
+func sweepConfined(ws, sub string) []string {
+	d, err := nofollow.OpenDir(ws, sub)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	now := time.Now()
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil || !e.Type().IsRegular() || !atomicfile.Leftover(e.Name(), fi.ModTime(), now) {
+			continue
+		}
+		if nofollow.RemoveRegular(d, e.Name()) == nil {
+			removed = append(removed, filepath.Join(d.Name(), e.Name()))
+		}
+	}
+	return removed
 }
 
 // envGetter is how opts reads the environment.
@@ -244,7 +281,8 @@ func heartbeatWindow(sessionID string) int {
 func (a *App) memoryOptions() memory.ServiceOptions {
 	cfg, paths := a.Settings.Config(), a.Settings.Paths()
 	d := cfg.Agents.Defaults
-	return memory.ServiceOptions{Workspace: paths.Workspace, IndexDir: paths.IndexDir, EmbeddingModel: d.EmbeddingModel,
+	return memory.ServiceOptions{Workspace: paths.Workspace, IndexDir: paths.IndexDir,
+		StateDir: workspace.StateDir(paths.WorkspacesDir, paths.Workspace), Migrate: moveState, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 		Block:    recall.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
 		Sessions: a.Sessions.Store(), Review: a.reviewSettings, SaveReview: a.saveReviewSettings}

@@ -97,7 +97,8 @@ func TestOpenDefaults(t *testing.T) {
 	want := settings.Status{
 		ConfigFile: p.ConfigFile, ConfigWarnings: []config.Problem{}, Workspace: p.Workspace,
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
-		Model: "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
+		MemoryStateDir: workspace.StateDir(filepath.Join(root, "data/hearth/workspaces"), p.Workspace),
+		Model:          "ollama/qwen3:4b", ModelProvider: "ollama", ModelConfigured: true,
 		OllamaHost: srv.URL, OllamaReachable: true, OllamaVersion: "0.17.4", Version: "1.2.3",
 		EmbeddingModel: "ollama/nomic-embed-text", Recall: models.RecallKeyword,
 		RecallNote: "the embedding model nomic-embed-text is not installed (hint: hearth models pull nomic-embed-text)",

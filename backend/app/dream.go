@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,7 +14,11 @@ import (
 	"hearth/backend/config"
 	"hearth/backend/dream"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
+	"hearth/backend/internal/nofollow"
+	"hearth/backend/internal/safefile"
 	"hearth/backend/memory"
+	"hearth/backend/workspace"
 )
 
 // dreamOptions wire Dream to the memory files, the chats and the default model;
@@ -85,23 +90,64 @@ func (a *App) saveReviewSettings(rs memory.ReviewSettings) error {
 
 // migrateReviewSettings moves "Review memory changes" from the workspace's
 // .hearth/inbox/settings.json, where older versions kept it, into config.json —
-// once: the file is removed after the move.
+// once: the file is removed after the move. The file is read without following
+// a link and only if it is a small regular file (a command could have put a
+// pipe or a link there); the move of the state folder may have taken it along.
 func (a *App) migrateReviewSettings() {
-	p := memory.LegacyReviewFile(a.Settings.Paths().Workspace)
-	b, err := os.ReadFile(p)
-	if err != nil {
+	paths := a.Settings.Paths()
+	type legacy struct {
+		read   func() ([]byte, error)
+		remove func()
+	}
+	ws, stateDir := paths.Workspace, workspace.StateDir(paths.WorkspacesDir, paths.Workspace)
+	for _, l := range []legacy{
+		{func() ([]byte, error) { return nofollow.ReadFile(ws, ".hearth/inbox/settings.json", 64<<10) }, func() {
+			if d, err := nofollow.OpenDir(ws, ".hearth/inbox"); err == nil {
+				_ = nofollow.RemoveRegular(d, "settings.json")
+				d.Close()
+			}
+		}},
+		{func() ([]byte, error) {
+			return safefile.ReadFile(filepath.Join(stateDir, "inbox", "settings.json"), 64<<10)
+		}, func() {
+			_ = os.Remove(filepath.Join(stateDir, "inbox", "settings.json"))
+		}},
+	} {
+		b, err := l.read()
+		if err != nil {
+			continue
+		}
+		var rs memory.ReviewSettings
+		if err := json.Unmarshal(b, &rs); err == nil {
+			if rs.OnExpiry != "apply" {
+				rs.OnExpiry = "discard"
+			}
+			rs.ExpireHours = max(rs.ExpireHours, 0)
+			if err := a.saveReviewSettings(rs); err != nil {
+				slog.Warn("memory review settings not moved to config.json", "err", err)
+				return
+			}
+		}
+		l.remove() // a damaged file was the defaults: nothing to move
 		return
 	}
-	var rs memory.ReviewSettings
-	if err := json.Unmarshal(b, &rs); err == nil {
-		if rs.OnExpiry != "apply" {
-			rs.OnExpiry = "discard"
-		}
-		rs.ExpireHours = max(rs.ExpireHours, 0)
-		if err := a.saveReviewSettings(rs); err != nil {
-			slog.Warn("memory review settings not moved to config.json", "err", err)
-			return
-		}
+}
+
+// moveState moves what older versions kept in the workspace's .hearth folder
+// into its state folder, once, and says so in the log (hearth status says it
+// too, from the record the move leaves).
+func moveState(ws, dir string) {
+	m, err := workspace.MoveState(ws, dir)
+	switch {
+	case err != nil:
+		slog.Warn(i18n.M("memory.state.moveFailed", "from", filepath.Join(ws, ".hearth"), "dir", dir, "error", err.Error()).String(),
+			"code", "memory.state.moveFailed")
+	case m == nil:
+	case len(m.Refused) > 0:
+		slog.Warn(i18n.M("memory.state.refused", "from", m.From, "items", strings.Join(m.Refused, ", "), "dir", dir).String(),
+			"code", "memory.state.refused", "skipped", m.Skipped)
+	default:
+		slog.Info(i18n.M("memory.state.moved", "from", m.From, "items", strings.Join(m.Items, ", "), "dir", dir).String(),
+			"code", "memory.state.moved")
 	}
-	_ = os.Remove(p) // a damaged file was the defaults: nothing to move
 }

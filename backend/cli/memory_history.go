@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"hearth/backend/i18n"
 )
 
 // The history of versions of the memory files: log, diff, restore.
@@ -17,8 +19,9 @@ func newMemoryLogCmd(e *env) *cobra.Command {
 		Short: "List the changes of the memory files, newest first",
 		Long: `Every change of MEMORY.md, HISTORY.md, the daily notes and the persona files
 (SOUL.md, USER.md, …) is committed to the workspace's history repository
-(.hearth/memory.git) with who made it — the agent, Dream, consolidation, you,
-or a program outside Hearth — and why. Edits made outside Hearth are committed
+(memory.git in its state folder, $XDG_DATA_HOME/hearth/workspaces/<id>, out of
+the workspace; hearth status prints it) with who made it — the agent, Dream,
+consolidation, you, or a program outside Hearth — and why. Edits made outside Hearth are committed
 first. FILE limits the list to one file (MEMORY.md, USER.md, 2026-11-23, …).
 
 --json prints an array of {"rev", "time", "author", "message", "files"}.`,
@@ -32,6 +35,11 @@ first. FILE limits the list to one file (MEMORY.md, USER.md, 2026-11-23, …).
 			}
 			if asJSON {
 				return printJSON(e.stdout, revs)
+			}
+			if dir, m := e.app.Settings.MemoryState(); m != nil && len(m.Refused) > 0 {
+				// The old history was left where it was: say so above the new one.
+				fmt.Fprintf(e.stderr, "NOTE: %s\n", i18n.M("memory.state.refused", "from", m.From,
+					"items", strings.Join(m.Refused, ", "), "dir", dir))
 			}
 			fmt.Fprintln(e.stdout, revs)
 			return nil

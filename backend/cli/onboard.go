@@ -15,7 +15,9 @@ func newOnboardCmd(e *env) *cobra.Command {
 		Long: `Create the workspace folder with Hearth's starter files for any that are missing:
 AGENTS.md, SOUL.md, USER.md, TOOLS.md, HEARTBEAT.md, memory/MEMORY.md,
 memory/HISTORY.md, and the memory/ and skills/ folders; the history of the
-memory files (.hearth/memory.git) starts with their first commit.
+memory files starts with their first commit, kept out of the workspace in
+Hearth's data folder ($XDG_DATA_HOME/hearth/workspaces/<id>/memory.git; hearth
+status prints the folder).
 
 Existing files are never touched, so it is safe to run again: it prints which files
 it created and which were already present. The workspace is --workspace if given,

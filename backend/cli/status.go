@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"hearth/backend/i18n"
 	"hearth/backend/models"
 	"hearth/backend/settings"
 )
@@ -82,6 +84,15 @@ func printStatus(w io.Writer, st settings.Status) {
 	}
 	fmt.Fprintf(w, "Data        %s\n", st.DataDir)
 	fmt.Fprintf(w, "State       %s\n", st.StateDir)
+	fmt.Fprintf(w, "Memory      %s\n", i18n.M("memory.state.where", "dir", st.MemoryStateDir))
+	if m := st.StateMoved; m != nil {
+		if len(m.Items) > 0 {
+			fmt.Fprintf(w, "%s%s\n", pad, i18n.M("memory.state.moved", "from", m.From, "items", strings.Join(m.Items, ", "), "dir", st.MemoryStateDir))
+		}
+		if len(m.Refused) > 0 {
+			fmt.Fprintf(w, "%sNOTE: %s\n", pad, i18n.M("memory.state.refused", "from", m.From, "items", strings.Join(m.Refused, ", "), "dir", st.MemoryStateDir))
+		}
+	}
 	fmt.Fprintf(w, "Model       %s\n", st.Model)
 	if st.ModelConfigured {
 		fmt.Fprintf(w, "%sconfigured (provider %s)\n", pad, st.ModelProvider)

@@ -148,7 +148,8 @@ func TestPaths(t *testing.T) {
 			}
 			want := map[string]string{
 				p.DataDir: "data/hearth", p.SessionsDir: "data/hearth/sessions", p.IndexDir: "data/hearth/index",
-				p.CronDir: "data/hearth/cron", p.StateDir: "state/hearth", p.LogsDir: "state/hearth/logs",
+				p.WorkspacesDir: "data/hearth/workspaces",
+				p.CronDir:       "data/hearth/cron", p.StateDir: "state/hearth", p.LogsDir: "state/hearth/logs",
 				p.AuditDir: "state/hearth/audit", p.WindowFile: "state/hearth/window.json", p.LockFile: "state/hearth/hearth.lock",
 			}
 			for got, rel := range want {

@@ -23,7 +23,10 @@ type Paths struct {
 	Workspace   string `json:"workspace"`   // --workspace > agents.defaults.workspace > DataDir/workspace
 	SessionsDir string `json:"sessionsDir"` // DataDir/sessions
 	IndexDir    string `json:"indexDir"`    // DataDir/index
-	CronDir     string `json:"cronDir"`     // DataDir/cron
+	// WorkspacesDir holds each workspace's state folder (memory history,
+	// inbox, Dream's state), out of the workspace and hidden from commands.
+	WorkspacesDir string `json:"workspacesDir"` // DataDir/workspaces
+	CronDir       string `json:"cronDir"`       // DataDir/cron
 
 	StateDir   string `json:"stateDir"`   // $XDG_STATE_HOME/hearth
 	LogsDir    string `json:"logsDir"`    // StateDir/logs
@@ -59,18 +62,19 @@ func ResolvePaths(configFile, workspaceFlag string, cfg *Config) (Paths, error) 
 	data := filepath.Join(xdg.DataHome, AppName)
 	state := filepath.Join(xdg.StateHome, AppName)
 	p := Paths{
-		ConfigFile:  configFile,
-		ConfigDir:   filepath.Dir(configFile),
-		DataDir:     data,
-		Workspace:   filepath.Join(data, "workspace"),
-		SessionsDir: filepath.Join(data, "sessions"),
-		IndexDir:    filepath.Join(data, "index"),
-		CronDir:     filepath.Join(data, "cron"),
-		StateDir:    state,
-		LogsDir:     filepath.Join(state, "logs"),
-		AuditDir:    filepath.Join(state, "audit"),
-		WindowFile:  filepath.Join(state, "window.json"),
-		LockFile:    filepath.Join(state, "hearth.lock"),
+		ConfigFile:    configFile,
+		ConfigDir:     filepath.Dir(configFile),
+		DataDir:       data,
+		Workspace:     filepath.Join(data, "workspace"),
+		SessionsDir:   filepath.Join(data, "sessions"),
+		IndexDir:      filepath.Join(data, "index"),
+		WorkspacesDir: filepath.Join(data, "workspaces"),
+		CronDir:       filepath.Join(data, "cron"),
+		StateDir:      state,
+		LogsDir:       filepath.Join(state, "logs"),
+		AuditDir:      filepath.Join(state, "audit"),
+		WindowFile:    filepath.Join(state, "window.json"),
+		LockFile:      filepath.Join(state, "hearth.lock"),
 	}
 	var err error
 	switch {

@@ -20,6 +20,7 @@ import (
 	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
+	"hearth/backend/internal/safefile"
 	"hearth/backend/llm"
 	"hearth/backend/memory"
 	"hearth/backend/session"
@@ -53,7 +54,8 @@ type Options struct {
 	Now     func() time.Time
 }
 
-// State is Dream's bookkeeping, kept in <workspace>/.hearth/dream.json.
+// State is Dream's bookkeeping, kept in dream.json in the workspace's state
+// folder (memory.Store.StateDir), out of the workspace.
 type State struct {
 	Paused  bool      `json:"paused"`
 	LastRun time.Time `json:"lastRun,omitzero"`
@@ -108,13 +110,29 @@ func (s *Service) limits() (Budget, time.Duration) {
 	return b.withDefaults(), every
 }
 
+// statePath is dream.json in the workspace's state folder ("" without one).
 func (s *Service) statePath() string {
-	return filepath.Join(s.opts.Store().Workspace(), ".hearth", "dream.json")
+	if d := s.opts.Store().StateDir(); d != "" {
+		return filepath.Join(d, "dream.json")
+	}
+	return ""
 }
+
+// maxState bounds dream.json: a few stamps and counters.
+const maxState = 1 << 20
 
 func (s *Service) state() State {
 	var st State
-	b, err := os.ReadFile(s.statePath())
+	p := s.statePath()
+	if p == "" {
+		return st
+	}
+	// Non-blocking, regular files only, bounded: a pipe or /dev/zero in its
+	// place is refused at once, and Dream starts over as with a damaged file.
+	b, err := safefile.ReadFile(p, maxState)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		slog.Warn("dream.json unreadable: starting over", "err", err)
+	}
 	if err == nil {
 		if err := json.Unmarshal(b, &st); err != nil {
 			slog.Warn("dream.json unreadable: starting over", "err", err) // the worst case is one extra pass
@@ -125,7 +143,11 @@ func (s *Service) state() State {
 }
 
 func (s *Service) save(st State) error {
-	return atomicfile.WriteJSON(s.statePath(), st)
+	p := s.statePath()
+	if p == "" {
+		return errors.New("dream: no state folder to keep dream.json in")
+	}
+	return atomicfile.WriteJSON(p, st)
 }
 
 // Status is the job's state for the Reminders view.

@@ -37,7 +37,7 @@ func newFixture(t *testing.T, script fakeollama.Script, budget Budget) *fixture 
 	write(t, ws, memory.HistoryFile, "[2026-11-24 09:00] Ana said she moved to Lisbon in October and now works at a bakery.\n")
 	write(t, ws, "USER.md", "Name: Ana\n")
 	resolve := func(name string) (llm.Provider, string, error) { return o, strings.TrimPrefix(name, "ollama/"), nil }
-	mem := memory.NewService(memory.ServiceOptions{Workspace: ws, IndexDir: t.TempDir(), Resolve: resolve}, nil)
+	mem := memory.NewService(memory.ServiceOptions{Workspace: ws, IndexDir: t.TempDir(), StateDir: t.TempDir(), Resolve: resolve}, nil)
 	t.Cleanup(func() { _ = mem.Close(context.Background()) })
 	if err := mem.SyncHistory(); err != nil {
 		t.Fatal(err)

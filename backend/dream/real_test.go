@@ -46,7 +46,7 @@ func realFixture(t *testing.T, args string, looping bool, budget Budget) (*fixtu
 	write(t, ws, memory.MemoryFile, "- Lives in Porto.\n")
 	write(t, ws, memory.HistoryFile, "[2026-11-24 09:00] Ana moved to Lisbon.\n")
 	resolve := func(name string) (llm.Provider, string, error) { return prov, strings.TrimPrefix(name, "ollama/"), nil }
-	mem := memory.NewService(memory.ServiceOptions{Workspace: ws, IndexDir: t.TempDir(), Resolve: resolve}, nil)
+	mem := memory.NewService(memory.ServiceOptions{Workspace: ws, IndexDir: t.TempDir(), StateDir: t.TempDir(), Resolve: resolve}, nil)
 	t.Cleanup(func() { _ = mem.Close(context.Background()) })
 	if err := mem.SyncHistory(); err != nil {
 		t.Fatal(err)

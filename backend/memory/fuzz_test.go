@@ -22,11 +22,13 @@ func FuzzInboxProposal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ws := t.TempDir()
 		writeFile(t, ws, MemoryFile, "# Memory\n- a\n- c\n")
-		in := newInbox(NewStore(ws, nil), nil, nil)
-		if err := os.MkdirAll(in.dir, 0o700); err != nil {
+		st := NewStore(ws, nil)
+		st.useState(t.TempDir(), nil)
+		in := newInbox(st, nil, nil)
+		if err := os.MkdirAll(in.dir(), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(in.dir, "p1.json"), b, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(in.dir(), "p1.json"), b, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		ps, err := in.List()

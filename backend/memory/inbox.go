@@ -69,7 +69,6 @@ type Proposal struct {
 // Inbox holds the proposals of one workspace.
 type Inbox struct {
 	store *Store
-	dir   string
 	now   func() time.Time
 	mu    sync.Mutex
 	// get and set read and write the settings (the config); without them they
@@ -80,7 +79,7 @@ type Inbox struct {
 }
 
 func newInbox(st *Store, get func() ReviewSettings, set func(ReviewSettings) error) *Inbox {
-	in := &Inbox{store: st, dir: filepath.Join(st.Workspace(), ".hearth", "inbox"), now: time.Now, get: get, set: set}
+	in := &Inbox{store: st, now: time.Now, get: get, set: set}
 	st.setReview(in.hold)
 	return in
 }
@@ -143,8 +142,29 @@ func (in *Inbox) hold(name string, cur File, next string, o Origin) (bool, error
 	return true, err
 }
 
+// maxProposal bounds a proposal file: a memory file's text and its change.
+const maxProposal = 16 << 20
+
+// dir is the inbox folder, in the workspace's state folder ("" without one).
+func (in *Inbox) dir() string {
+	if d := in.store.StateDir(); d != "" {
+		return filepath.Join(d, "inbox")
+	}
+	return ""
+}
+
 func (in *Inbox) save(p Proposal) error {
-	if err := atomicfile.WriteJSON(filepath.Join(in.dir, p.ID+".json"), p); err != nil {
+	if in.dir() == "" {
+		return errors.New("memory inbox: no state folder to keep the proposal in")
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err == nil && len(b) >= maxProposal {
+		err = fmt.Errorf("the proposal is %d bytes, more than the inbox reads (%d) (hint: turn off Review memory changes for this change, or shorten the file)", len(b), maxProposal)
+	}
+	if err == nil {
+		err = atomicfile.WriteJSON(filepath.Join(in.dir(), p.ID+".json"), p)
+	}
+	if err != nil {
 		return fmt.Errorf("memory inbox: %w", err)
 	}
 	return nil
@@ -162,7 +182,11 @@ func (in *Inbox) List() ([]Proposal, error) {
 }
 
 func (in *Inbox) list() ([]Proposal, error) {
-	ents, err := os.ReadDir(in.dir)
+	dir := in.dir()
+	if dir == "" {
+		return []Proposal{}, nil
+	}
+	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return []Proposal{}, nil
 	}
@@ -171,10 +195,10 @@ func (in *Inbox) list() ([]Proposal, error) {
 	}
 	out := []Proposal{}
 	for _, e := range ents {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || e.Name() == "settings.json" {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") || e.Name() == "settings.json" {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(in.dir, e.Name()))
+		b, err := readState(dir, e.Name(), maxProposal)
 		if err != nil {
 			continue
 		}
@@ -240,7 +264,11 @@ func (in *Inbox) finish(p Proposal) error {
 			return in.save(p)
 		}
 	}
-	if err := os.Remove(filepath.Join(in.dir, p.ID+".json")); err != nil && !errors.Is(err, os.ErrNotExist) {
+	dir := in.dir()
+	if dir == "" {
+		return nil
+	}
+	if err := os.Remove(filepath.Join(dir, p.ID+".json")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("memory inbox: %w", err)
 	}
 	return nil

@@ -25,6 +25,13 @@ type ServiceOptions struct {
 	Workspace string
 	// IndexDir holds the recall indexes, one folder per workspace.
 	IndexDir string
+	// StateDir is the workspace's state folder in Hearth's data folder
+	// (workspace.StateDir): the history of versions, the memory inbox, Dream's
+	// state, the memory lock. Empty keeps no history (tests of other parts).
+	StateDir string
+	// Migrate, when set, runs once before a workspace's state folder is first
+	// used: it moves what older versions kept in <workspace>/.hearth.
+	Migrate func(workspace, stateDir string)
 	// EmbeddingModel embeds for vector search ("" is keyword search only).
 	EmbeddingModel string
 	// Resolve maps a model name to its provider (the models service).
@@ -75,6 +82,14 @@ func NewService(opts ServiceOptions, changes *event.Broker[event.MemoryChanged])
 func (s *Service) build(opts ServiceOptions) {
 	s.opts = opts
 	s.store = NewStore(opts.Workspace, nil)
+	if opts.StateDir != "" {
+		ws, dir, migrate := opts.Workspace, opts.StateDir, opts.Migrate
+		s.store.useState(dir, func() {
+			if migrate != nil {
+				migrate(ws, dir)
+			}
+		})
+	}
 	s.store.OnChange(s.publish)
 	s.versions = newVersions(s.store)
 	s.inbox = newInbox(s.store, opts.Review, opts.SaveReview)
@@ -180,7 +195,7 @@ func (s *Service) Apply(opts ServiceOptions) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.opts
-	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.EmbeddingModel == opts.EmbeddingModel &&
+	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.StateDir == opts.StateDir && o.EmbeddingModel == opts.EmbeddingModel &&
 		o.DefaultModel == opts.DefaultModel && o.Window == opts.Window && o.ContextTokens == opts.ContextTokens {
 		s.opts, s.recaller = opts, &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From}
 		return

@@ -16,7 +16,7 @@ import (
 // serviceOver wraps a consolidation fixture's stores in a Service.
 func serviceOver(t *testing.T, f *consFixture, changes *event.Broker[event.MemoryChanged]) *Service {
 	t.Helper()
-	s := NewService(ServiceOptions{Workspace: f.ws, IndexDir: t.TempDir(), Sessions: f.sessions, Window: 4, ContextTokens: 4096,
+	s := NewService(ServiceOptions{Workspace: f.ws, IndexDir: t.TempDir(), StateDir: t.TempDir(), Sessions: f.sessions, Window: 4, ContextTokens: 4096,
 		DefaultModel: "ollama/qwen3:4b", Resolve: f.c.opts.Resolve}, changes)
 	t.Cleanup(func() { _ = s.Close(context.Background()) })
 	return s

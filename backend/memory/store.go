@@ -101,6 +101,12 @@ type Store struct {
 	ws  string
 	now func() time.Time
 
+	// state is the workspace's state folder in Hearth's data folder (the
+	// history, the inbox, the lock); prepare runs once before its first use.
+	state    string
+	prepare  func()
+	prepared sync.Once
+
 	mu        sync.Mutex // serialises writers of this process
 	subsMu    sync.Mutex
 	listeners []func(name string)
@@ -365,25 +371,41 @@ func (s *Store) update(n string, o Origin, change func(cur File) (string, *Confl
 	return SaveResult{Saved: true, Hash: h}, nil
 }
 
-// lockFile takes the workspace's memory lock (<ws>/.hearth/memory.lock).
+// useState makes dir the workspace's state folder; prepare (may be nil) runs
+// once before the folder is first used: the move of an old .hearth folder.
+func (s *Store) useState(dir string, prepare func()) {
+	s.state, s.prepare = dir, prepare
+}
+
+// StateDir is the workspace's state folder in Hearth's data folder, out of
+// reach of commands: the history of versions, the memory inbox, Dream's state
+// and the memory lock live there (docs/memory.md#where-hearth-keeps-its-state).
+// "" for a store without one (tests): it keeps no history and locks only
+// within the process.
+func (s *Store) StateDir() string {
+	s.prepared.Do(func() {
+		if s.prepare != nil && s.state != "" {
+			s.prepare()
+		}
+	})
+	return s.state
+}
+
+// lockFile takes the workspace's memory lock (memory.lock in the state folder),
+// shared with the other Hearth processes.
 func (s *Store) lockFile() (func(), error) {
-	r, err := s.root(true)
+	dir := s.StateDir()
+	if dir == "" {
+		return func() {}, nil // s.mu alone: no other process shares a store without a state folder
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("memory lock: %w", err)
+	}
+	release, err := flock.File(filepath.Join(dir, "memory.lock"))
 	if err != nil {
 		return nil, fmt.Errorf("memory lock: %w", err)
 	}
-	defer r.Close()
-	if err := r.MkdirAll(".hearth", 0o700); err != nil {
-		return nil, fmt.Errorf("memory lock: %w", err)
-	}
-	f, err := r.OpenFile(".hearth/memory.lock", os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("memory lock: %w", err)
-	}
-	if err := flock.Lock(f, true); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("memory lock: %w", err)
-	}
-	return func() { f.Close() }, nil // closing releases the flock
+	return release, nil
 }
 
 // write replaces the workspace file n (a new one is 0600), confined to the

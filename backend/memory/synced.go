@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hearth/backend/internal/atomicfile"
+	"hearth/backend/internal/confined"
 	"hearth/backend/memrepo"
 )
 
@@ -27,9 +28,13 @@ import (
 // two writes within one tick of the file system's clock leave the same time.
 const racyStat = 2 * time.Second
 
-// syncedFile is where the fingerprint of the last sync is kept.
-func syncedFile(workspace string) string {
-	return filepath.Join(workspace, ".hearth", "memory-synced")
+// syncedFile is where the fingerprint of the last sync is kept, in the state
+// folder ("" without one: no fingerprint is kept).
+func syncedFile(stateDir string) string {
+	if stateDir == "" {
+		return ""
+	}
+	return filepath.Join(stateDir, "memory-synced")
 }
 
 // versionedStats lists the versioned files that exist, each as "path size mtime".
@@ -93,14 +98,17 @@ func (v *versions) unchangedSince() (bool, []string, time.Time) {
 	if err != nil {
 		return false, nil, time.Time{}
 	}
-	b, err := os.ReadFile(syncedFile(v.store.Workspace()))
+	b, err := readState(v.store.StateDir(), "memory-synced", 1<<20)
 	return err == nil && string(b) == fingerprint(head, stats), stats, newest
 }
 
 // remember keeps the fingerprint of a sync that saw stats (taken before it read the
 // files); a fingerprint that cannot be trusted or written is removed.
 func (v *versions) remember(stats []string, newest time.Time) {
-	p := syncedFile(v.store.Workspace())
+	p := syncedFile(v.store.StateDir())
+	if p == "" {
+		return
+	}
 	head, err := v.head()
 	if err != nil || stats == nil || v.now().Sub(newest) < racyStat {
 		_ = os.Remove(p)
@@ -109,4 +117,18 @@ func (v *versions) remember(stats []string, newest time.Time) {
 	if err := atomicfile.Write(p, []byte(fingerprint(head, stats)), 0o600); err != nil {
 		_ = os.Remove(p)
 	}
+}
+
+// readState reads the file name of the state folder dir: a regular file (a
+// pipe or a device in its place is refused, not waited on) of at most limit bytes.
+func readState(dir, name string, limit int64) ([]byte, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("%s: no state folder", name)
+	}
+	r, err := confined.Open(dir, confined.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.ReadFile(name, limit)
 }

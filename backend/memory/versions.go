@@ -151,10 +151,13 @@ func Versioned(name string) bool {
 }
 
 // HistoryDir is where a workspace's history of versions is kept: a bare git
-// repository in the workspace's .hearth folder, beside (never inside) a git
-// repository of the user's own.
-func HistoryDir(workspace string) string {
-	return filepath.Join(workspace, ".hearth", "memory.git")
+// repository in its state folder (Store.StateDir), out of the workspace, where
+// no command can plant anything; "" without a state folder.
+func HistoryDir(stateDir string) string {
+	if stateDir == "" {
+		return ""
+	}
+	return filepath.Join(stateDir, "memory.git")
 }
 
 // versions connects a store to its history repository.
@@ -167,7 +170,7 @@ type versions struct {
 }
 
 func newVersions(st *Store) *versions {
-	v := &versions{store: st, repo: memrepo.New(HistoryDir(st.Workspace()), nil), now: time.Now, log: slog.Default()}
+	v := &versions{store: st, repo: memrepo.New(HistoryDir(st.state), nil), now: time.Now, log: slog.Default()}
 	st.SetRecorder(v.record)
 	return v
 }

@@ -90,8 +90,11 @@ func TestEveryChangeIsVersioned(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(f.ws, ".git/HEAD")); string(b) != "ref: refs/heads/mine\n" {
 		t.Errorf("the user's repository changed: %q", b)
 	}
-	if _, err := os.Stat(filepath.Join(HistoryDir(f.ws), "HEAD")); err != nil {
-		t.Errorf("no history repository beside it: %v", err)
+	if _, err := os.Stat(filepath.Join(HistoryDir(s.Store().StateDir()), "HEAD")); err != nil {
+		t.Errorf("no history repository in the state folder: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(f.ws, ".hearth")); !os.IsNotExist(err) {
+		t.Errorf("Hearth wrote its state into the workspace: %v", err)
 	}
 
 	// The chat command.
@@ -147,7 +150,7 @@ func TestSyncSkipsUnchangedFiles(t *testing.T) {
 	if err := s.SyncHistory(); err != nil {
 		t.Fatal(err)
 	}
-	fp := syncedFile(f.ws)
+	fp := syncedFile(s.Store().StateDir())
 	if _, err := os.Stat(fp); err == nil {
 		t.Fatal("files written a moment ago were fingerprinted")
 	}

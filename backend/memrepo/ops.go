@@ -112,12 +112,18 @@ func (r *Repo) Show(rev, file string) (content []byte, exists bool, err error) {
 		if err != nil {
 			return fmt.Errorf("%s at %s: %w", file, short(c.Hash), err)
 		}
+		if b.Size > r.fs.maxObject {
+			return fmt.Errorf("%s at %s: %w (%d bytes)", file, short(c.Hash), ErrObjectTooBig, b.Size)
+		}
 		rd, err := b.Reader()
 		if err != nil {
 			return err
 		}
 		defer rd.Close()
-		content, err = io.ReadAll(rd)
+		content, err = io.ReadAll(io.LimitReader(rd, r.fs.maxObject+1))
+		if err == nil && int64(len(content)) > r.fs.maxObject {
+			err = fmt.Errorf("%s at %s: %w", file, short(c.Hash), ErrObjectTooBig)
+		}
 		exists = err == nil
 		return err
 	})
@@ -154,11 +160,11 @@ func (r *Repo) Diff(rev, file string) (string, error) {
 		}
 		var from *object.Tree
 		if parent != nil {
-			if from, err = parent.Tree(); err != nil {
+			if from, err = r.treeOf(parent); err != nil {
 				return err
 			}
 		}
-		to, err := c.Tree()
+		to, err := r.treeOf(c)
 		if err != nil {
 			return err
 		}
@@ -170,6 +176,16 @@ func (r *Repo) Diff(rev, file string) (string, error) {
 		for _, ch := range changes {
 			if file == "" || ch.From.Name == file || ch.To.Name == file {
 				keep = append(keep, ch)
+			}
+		}
+		for _, ch := range keep {
+			for _, e := range []object.ChangeEntry{ch.From, ch.To} {
+				if e.Name == "" {
+					continue
+				}
+				if err := r.bounded(e.TreeEntry.Hash, r.fs.maxObject); err != nil {
+					return fmt.Errorf("%s: %w", e.Name, err)
+				}
 			}
 		}
 		p, err := keep.Patch()
@@ -269,7 +285,7 @@ func (r *Repo) parent(c *object.Commit) (*object.Commit, error) {
 	if len(c.ParentHashes) == 0 {
 		return nil, nil
 	}
-	p, err := object.GetCommit(r.st, c.ParentHashes[0])
+	p, err := r.commitAt(c.ParentHashes[0])
 	if err != nil {
 		return nil, fmt.Errorf("the parent of %s: %w", short(c.Hash), err)
 	}

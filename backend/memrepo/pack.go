@@ -2,15 +2,14 @@ package memrepo
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
-	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"hearth/backend/internal/nofollow"
 )
 
 // Every commit writes each changed file whole as a loose object, so a large
@@ -29,20 +28,34 @@ type packLimits struct {
 
 var defaultPackLimits = packLimits{objects: 256, bytes: 8 << 20, packs: 8}
 
-// packDir is the repository's folder of packs.
-func (r *Repo) packDir() string { return filepath.Join(r.dir, "objects", "pack") }
+// packDir is the repository's folder of packs, relative to it.
+const packDir = "objects/pack"
 
-// loose counts the loose objects and their bytes on disk.
+// loose counts the loose objects and their bytes on disk. The objects folder is
+// opened once and each fan-out folder from it, none through a link.
 func (r *Repo) loose() (n int, bytes int64) {
-	objects := filepath.Join(r.dir, "objects")
-	dirs, _ := os.ReadDir(objects)
+	rel, err := r.fs.rel("objects")
+	if err != nil {
+		return 0, 0
+	}
+	objects, err := nofollow.OpenDir(r.fs.base, rel)
+	if err != nil {
+		return 0, 0
+	}
+	defer objects.Close()
+	dirs, _ := objects.Readdir(-1)
 	for _, d := range dirs {
 		if !d.IsDir() || len(d.Name()) != 2 {
 			continue
 		}
-		ents, _ := os.ReadDir(filepath.Join(objects, d.Name()))
-		for _, e := range ents {
-			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+		sub, err := nofollow.OpenDirIn(objects, d.Name())
+		if err != nil {
+			continue
+		}
+		ents, _ := sub.Readdir(-1)
+		sub.Close()
+		for _, fi := range ents {
+			if fi.Mode().IsRegular() {
 				n++
 				bytes += fi.Size()
 			}
@@ -53,10 +66,10 @@ func (r *Repo) loose() (n int, bytes int64) {
 
 // packs lists the names of the pack files, sorted.
 func (r *Repo) packs() []string {
-	ents, _ := os.ReadDir(r.packDir())
+	ents, _ := r.fs.ReadDir(packDir)
 	var out []string
 	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".pack") && strings.HasPrefix(e.Name(), "pack-") {
+		if e.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".pack") && strings.HasPrefix(e.Name(), "pack-") {
 			out = append(out, e.Name())
 		}
 	}
@@ -178,7 +191,7 @@ func (r *Repo) reachable() ([]plumbing.Hash, error) {
 	}
 	for c != nil {
 		add(c.Hash)
-		t, err := c.Tree()
+		t, err := r.treeOf(c)
 		if err != nil {
 			return nil, err
 		}
@@ -196,7 +209,7 @@ func (r *Repo) reachable() ([]plumbing.Hash, error) {
 
 // treeObjects adds the subtrees and blobs of tree h.
 func (r *Repo) treeObjects(h plumbing.Hash, add func(plumbing.Hash) bool) error {
-	t, err := object.GetTree(r.st, h)
+	t, err := r.treeAt(h)
 	if err != nil {
 		return err
 	}
@@ -212,19 +225,28 @@ func (r *Repo) treeObjects(h plumbing.Hash, add func(plumbing.Hash) bool) error 
 
 // cleanPackLeftovers removes what a pack or commit killed midway left in the pack
 // folder: temporary files, and an index whose pack never arrived. The caller holds
-// the lock, so nobody is writing them now.
+// the lock, so nobody is writing them now. Only regular files go, and only from
+// the pack folder reached without a link: a link planted as the folder or as a
+// leftover is never followed, so nothing elsewhere is deleted.
 func (r *Repo) cleanPackLeftovers() {
-	ents, _ := os.ReadDir(r.packDir())
+	ents, err := r.fs.ReadDir(packDir)
+	if err != nil {
+		return
+	}
+	names := map[string]bool{}
 	for _, e := range ents {
-		name := e.Name()
-		p := filepath.Join(r.packDir(), name)
-		switch {
-		case strings.HasPrefix(name, "tmp_"):
-			_ = os.Remove(p)
-		case strings.HasSuffix(name, ".idx"):
-			if _, err := os.Stat(strings.TrimSuffix(p, ".idx") + ".pack"); os.IsNotExist(err) {
-				_ = os.Remove(p)
-			}
+		names[e.Name()] = e.Mode().IsRegular()
+	}
+	for name, regular := range names {
+		if !regular {
+			continue
+		}
+		gone := strings.HasPrefix(name, "tmp_")
+		if idx, ok := strings.CutSuffix(name, ".idx"); ok && !names[idx+".pack"] {
+			gone = true
+		}
+		if gone {
+			_ = r.fs.Remove(packDir + "/" + name)
 		}
 	}
 }

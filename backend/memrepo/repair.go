@@ -5,15 +5,11 @@ import (
 	"compress/zlib"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-
-	"hearth/backend/internal/atomicfile"
 )
 
 // repair points the branch at the newest commit that is whole (its tree and
@@ -22,16 +18,15 @@ import (
 // history starts again empty; the files themselves are untouched either way.
 func (r *Repo) repair(cause error) (*object.Commit, error) {
 	var best *object.Commit
-	objects := filepath.Join(r.dir, "objects")
-	dirs, _ := os.ReadDir(objects)
+	dirs, _ := r.fs.ReadDir("objects")
 	for _, d := range dirs {
 		if !d.IsDir() || len(d.Name()) != 2 {
 			continue
 		}
-		ents, _ := os.ReadDir(filepath.Join(objects, d.Name()))
+		ents, _ := r.fs.ReadDir("objects/" + d.Name())
 		for _, e := range ents {
 			name := d.Name() + e.Name()
-			if !plumbing.IsHash(name) || !isCommitObject(filepath.Join(objects, d.Name(), e.Name())) {
+			if !plumbing.IsHash(name) || !r.isCommitObject("objects/"+d.Name()+"/"+e.Name()) {
 				continue
 			}
 			c, err := r.verified(plumbing.NewHash(name))
@@ -48,16 +43,15 @@ func (r *Repo) repair(cause error) (*object.Commit, error) {
 			best = c
 		}
 	}
-	ref := filepath.Join(r.dir, branchFile)
 	if best == nil {
 		r.log.Warn("memory history damaged and no whole commit left: starting a new history", "dir", r.dir, "cause", cause)
-		if err := os.Remove(ref); err != nil && !os.IsNotExist(err) {
+		if err := r.fs.Remove(branchFile); err != nil && !os.IsNotExist(err) {
 			return nil, fmt.Errorf("reset the damaged history: %w", err)
 		}
 		return nil, nil
 	}
 	r.log.Warn("memory history damaged: going back to the newest whole commit", "dir", r.dir, "commit", best.Hash.String(), "cause", cause)
-	if err := atomicfile.Write(ref, []byte(best.Hash.String()+"\n"), 0o600); err != nil {
+	if err := r.fs.writeFile(branchFile, []byte(best.Hash.String()+"\n")); err != nil {
 		return nil, fmt.Errorf("repair the history's branch: %w", err)
 	}
 	return best, nil
@@ -65,8 +59,8 @@ func (r *Repo) repair(cause error) (*object.Commit, error) {
 
 // isCommitObject reads only a loose object's header: the files' blobs can be
 // megabytes and are not needed to find commits.
-func isCommitObject(path string) bool {
-	f, err := os.Open(path)
+func (r *Repo) isCommitObject(path string) bool {
+	f, err := r.fs.Open(path)
 	if err != nil {
 		return false
 	}
@@ -83,7 +77,7 @@ func isCommitObject(path string) bool {
 // packedCommits lists the commits of every pack (a damaged pack is skipped).
 func (r *Repo) packedCommits() []plumbing.Hash {
 	var out []plumbing.Hash
-	fsys := osfs.New(r.dir)
+	fsys := r.fs
 	for _, name := range r.packs() {
 		base := "objects/pack/" + strings.TrimSuffix(name, ".pack")
 		pf, err := fsys.Open(base + ".pack")

@@ -13,16 +13,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
-	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/clip"
-	"hearth/backend/internal/flock"
+	"hearth/backend/internal/nofollow"
 )
 
 // branchFile is the one branch, relative to the repository folder.
@@ -54,6 +52,7 @@ type Change struct {
 // (no commit yet) is valid: Log is empty.
 type Repo struct {
 	dir string
+	fs  *guardFS // every file access (guardfs.go)
 	log *slog.Logger
 
 	mu        sync.Mutex
@@ -65,7 +64,7 @@ type Repo struct {
 // New returns the repository kept in dir; nothing is read or created until it is used.
 func New(dir string, log *slog.Logger) *Repo {
 	log = cmp.Or(log, slog.Default())
-	return &Repo{dir: dir, log: log, limits: defaultPackLimits}
+	return &Repo{dir: dir, fs: newGuardFS(dir), log: log, limits: defaultPackLimits}
 }
 
 // locked runs fn holding the process's and the other processes' lock, with the
@@ -79,12 +78,20 @@ func (r *Repo) locked(fn func() error) (err error) {
 			err = fmt.Errorf("memory history at %s: internal error: %v (hint: move the folder aside; Hearth starts a new history)", r.dir, p)
 		}
 	}()
+	if r.dir == "" || !filepath.IsAbs(r.dir) {
+		return fmt.Errorf("memory history: no state folder for it (%q)", r.dir)
+	}
+	// The folder holding the history is Hearth's own (the workspace's state
+	// folder); from the history's folder on, guardFS follows no link.
+	if err := os.MkdirAll(filepath.Dir(r.dir), 0o700); err != nil {
+		return fmt.Errorf("memory history at %s: %w", r.dir, err)
+	}
 	if err := r.init(); err != nil {
 		return fmt.Errorf("memory history at %s: %w", r.dir, err)
 	}
-	release, err := flock.File(filepath.Join(r.dir, "hearth.lock"))
+	release, err := r.fs.lock("hearth.lock")
 	if err != nil {
-		return fmt.Errorf("memory history: %w", err)
+		return fmt.Errorf("memory history: lock: %w", err)
 	}
 	defer release()
 	r.noticePacks()
@@ -92,36 +99,45 @@ func (r *Repo) locked(fn func() error) (err error) {
 }
 
 // init creates what a bare repository needs; each file is written whole, so an
-// init cut short is finished by the next one.
+// init cut short is finished by the next one. A folder that holds a repository
+// without Hearth's mark (marker.go) is refused: Hearth commits only onto its own.
 func (r *Repo) init() error {
+	if err := r.checkOwn(); err != nil {
+		return err
+	}
 	for _, d := range []string{"objects", "refs/heads", "refs/tags"} {
-		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o700); err != nil {
+		if err := r.fs.MkdirAll(d, 0o700); err != nil {
 			return err
 		}
 	}
-	for name, content := range map[string]string{
-		"HEAD":        "ref: refs/heads/main\n",
-		"config":      "[core]\n\trepositoryformatversion = 0\n\tbare = true\n",
-		"description": "Hearth's history of the memory and persona files.\n",
-	} {
-		p := filepath.Join(r.dir, name)
-		if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
+	for _, name := range []string{"HEAD", "description"} {
+		if b, err := r.fs.readSmall(name); err == nil && len(b) > 0 {
 			continue
+		} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err // a link or a pipe in its place is refused, not replaced
 		}
-		if err := atomicfile.Write(p, []byte(content), 0o600); err != nil {
+		if err := r.fs.writeFile(name, []byte(skeleton[name])); err != nil {
 			return err
 		}
 	}
 	if r.st == nil {
-		r.st = filesystem.NewStorage(osfs.New(r.dir), cache.NewObjectLRUDefault())
+		r.st = filesystem.NewStorageWithOptions(r.fs, cache.NewObjectLRUDefault(),
+			filesystem.Options{LargeObjectThreshold: maxObject})
 	}
 	return nil
+}
+
+// skeleton is the content of a new history's small files.
+var skeleton = map[string]string{
+	"HEAD":        "ref: refs/heads/main\n",
+	"config":      "[core]\n\trepositoryformatversion = 0\n\tbare = true\n" + markerSection,
+	"description": "Hearth's history of the memory and persona files.\n",
 }
 
 // head is the branch's commit (nil for an empty history). A ref that names a
 // missing or unreadable commit is repaired to the newest readable one.
 func (r *Repo) head() (*object.Commit, error) {
-	b, err := os.ReadFile(filepath.Join(r.dir, branchFile))
+	b, err := r.fs.readSmall(branchFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -130,11 +146,16 @@ func (r *Repo) head() (*object.Commit, error) {
 	}
 	s := strings.TrimSpace(string(b))
 	if plumbing.IsHash(s) {
-		if c, err := r.verified(plumbing.NewHash(s)); err == nil {
+		c, err := r.verified(plumbing.NewHash(s))
+		switch {
+		case err == nil:
 			return c, nil
-		} else {
-			return r.repair(fmt.Errorf("commit %s: %w", s, err))
+		case refused(err):
+			// Not damage a crash leaves: a file of the history was replaced by
+			// a link, a pipe or a bomb. Going back would drop good history.
+			return nil, err
 		}
+		return r.repair(fmt.Errorf("commit %s: %w", s, err))
 	}
 	return r.repair(fmt.Errorf("the branch file holds %q", clip.Bytes(s, 60)))
 }
@@ -144,7 +165,7 @@ func (r *Repo) head() (*object.Commit, error) {
 // file renamed into place) before the branch moves, so one that is there is complete,
 // and reading them all made every operation cost as much as the files are large.
 func (r *Repo) verified(h plumbing.Hash) (*object.Commit, error) {
-	c, err := object.GetCommit(r.st, h)
+	c, err := r.commitAt(h)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +187,7 @@ func (r *Repo) files(c *object.Commit) (map[string]plumbing.Hash, error) {
 	if c == nil {
 		return out, nil
 	}
-	t, err := c.Tree()
+	t, err := r.treeOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +268,7 @@ func (r *Repo) commit(ch Change) (rev string, err error) {
 	}
 	// The ref moves last and whole: a kill before this leaves the old history
 	// (and a few unreferenced objects), never a branch naming a missing commit.
-	if err := atomicfile.Write(filepath.Join(r.dir, branchFile), []byte(h.String()+"\n"), 0o600); err != nil {
+	if err := r.fs.writeFile(branchFile, []byte(h.String()+"\n")); err != nil {
 		return "", err
 	}
 	r.maybePack()
@@ -328,4 +349,45 @@ func cleanLine(s, def string) string {
 // equalContent reports whether blob h holds content.
 func equalContent(h plumbing.Hash, content []byte) bool {
 	return h == plumbing.ComputeHash(plumbing.BlobObject, content)
+}
+
+// refused reports whether err is guardFS refusing a file (a link, a special
+// file, one too big), which a repair must not take for a missing object.
+func refused(err error) bool {
+	return errors.Is(err, nofollow.ErrLink) || errors.Is(err, nofollow.ErrSpecial) ||
+		errors.Is(err, nofollow.ErrTooBig) || errors.Is(err, ErrNotOurs) ||
+		strings.Contains(err.Error(), ErrObjectTooBig.Error()) // go-git keeps only the words
+}
+
+// bounded refuses object h when the history says it holds more than max bytes:
+// a packed object is inflated only when read, and go-git reads one whole.
+func (r *Repo) bounded(h plumbing.Hash, max int64) error {
+	n, err := r.st.EncodedObjectSize(h)
+	if err != nil {
+		return err
+	}
+	if n > max {
+		return fmt.Errorf("object %s: %w (%d bytes, at most %d are read; hint: move the history folder aside, Hearth starts a new one)", short(h), ErrObjectTooBig, n, max)
+	}
+	return nil
+}
+
+// commitAt reads commit h, refusing one larger than a commit can sensibly be.
+func (r *Repo) commitAt(h plumbing.Hash) (*object.Commit, error) {
+	if err := r.bounded(h, maxSmall); err != nil {
+		return nil, err
+	}
+	return object.GetCommit(r.st, h)
+}
+
+// treeOf reads c's tree under the object bound.
+func (r *Repo) treeOf(c *object.Commit) (*object.Tree, error) {
+	return r.treeAt(c.TreeHash)
+}
+
+func (r *Repo) treeAt(h plumbing.Hash) (*object.Tree, error) {
+	if err := r.bounded(h, r.fs.maxObject); err != nil {
+		return nil, err
+	}
+	return object.GetTree(r.st, h)
 }

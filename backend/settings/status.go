@@ -7,6 +7,7 @@ import (
 	"hearth/backend/config"
 	"hearth/backend/i18n"
 	"hearth/backend/sandbox"
+	"hearth/backend/workspace"
 )
 
 // Status is a snapshot for `hearth status`, the setup screen and the Settings view.
@@ -18,10 +19,15 @@ type Status struct {
 	ConfigProblems []config.Problem `json:"configProblems,omitempty"`
 	// ConfigWarnings are what loaded but deserves a look: keys Hearth does not know
 	// (kept as they are), ${VAR} references to unset variables.
-	ConfigWarnings  []config.Problem `json:"configWarnings"`
-	Workspace       string           `json:"workspace"`
-	WorkspaceError  string           `json:"workspaceError"`
-	DataDir         string           `json:"dataDir"`
+	ConfigWarnings []config.Problem `json:"configWarnings"`
+	Workspace      string           `json:"workspace"`
+	WorkspaceError string           `json:"workspaceError"`
+	DataDir        string           `json:"dataDir"`
+	// MemoryStateDir is the workspace's state folder (memory history, inbox,
+	// Dream's state); StateMoved what was moved there from <workspace>/.hearth,
+	// or refused because a link was found (nil: nothing was moved).
+	MemoryStateDir  string           `json:"memoryStateDir"`
+	StateMoved      *workspace.Moved `json:"stateMoved,omitempty"`
 	StateDir        string           `json:"stateDir"`
 	Model           string           `json:"model"`
 	ModelProvider   string           `json:"modelProvider"`
@@ -63,6 +69,7 @@ func (s *Service) Status(ctx context.Context) Status {
 		ConfigWarnings: append([]config.Problem{}, s.warnings...),
 		Workspace:      paths.Workspace,
 		DataDir:        paths.DataDir,
+		MemoryStateDir: workspace.StateDir(paths.WorkspacesDir, paths.Workspace),
 		StateDir:       paths.StateDir,
 		Model:          cfg.Agents.Defaults.Model,
 		OllamaHost:     cfg.OllamaHost(s.getenv),
@@ -87,6 +94,7 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.WorkspaceError = s.onboardErr.Error()
 	}
 	s.mu.Unlock()
+	_, st.StateMoved = s.MemoryState()
 
 	if provider, _, err := cfg.ResolveModel(st.Model); err != nil {
 		st.ModelProblem = err.Error()
@@ -110,4 +118,15 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.APIKeys = &keys
 	}
 	return st
+}
+
+// MemoryState is the current workspace's state folder (memory history, inbox,
+// Dream's state) and what was moved there from <workspace>/.hearth, or refused
+// because a link was found (nil: nothing was moved).
+func (s *Service) MemoryState() (dir string, moved *workspace.Moved) {
+	s.mu.Lock()
+	paths := s.paths
+	s.mu.Unlock()
+	dir = workspace.StateDir(paths.WorkspacesDir, paths.Workspace)
+	return dir, workspace.ReadMoved(dir)
 }

@@ -10,6 +10,7 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     workspace: '/home/u/.local/share/hearth/workspace',
     workspaceError: '',
     dataDir: '/home/u/.local/share/hearth',
+    memoryStateDir: '/home/u/.local/share/hearth/workspaces/0123456789ab',
     stateDir: '/home/u/.local/state/hearth',
     model: 'ollama/qwen3:4b',
     modelProvider: 'ollama',

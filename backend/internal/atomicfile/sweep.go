@@ -16,6 +16,12 @@ var leftover = regexp.MustCompile(`^\..+?(?:\d{6,}|\.tmp-[0-9a-z]+|\.new)$`)
 // progress (another Hearth process) finishes in well under a second.
 const StaleAfter = 10 * time.Minute
 
+// Leftover reports whether a file named name, last changed at mod, is a
+// temporary file a killed write left that Sweep would remove at now.
+func Leftover(name string, mod, now time.Time) bool {
+	return leftover.MatchString(name) && now.Sub(mod) >= StaleAfter
+}
+
 // Sweep removes, in each folder (not below it), the temporary files killed writes
 // left behind, older than StaleAfter; it returns what it removed. Only Hearth's own
 // folders are swept: a dotfile of the user's that happens to look like one is never

@@ -2003,6 +2003,8 @@ export namespace settings {
 	    workspace: string;
 	    workspaceError: string;
 	    dataDir: string;
+	    memoryStateDir: string;
+	    stateMoved?: workspace.Moved;
 	    stateDir: string;
 	    model: string;
 	    modelProvider: string;
@@ -2034,6 +2036,8 @@ export namespace settings {
 	        this.workspace = source["workspace"];
 	        this.workspaceError = source["workspaceError"];
 	        this.dataDir = source["dataDir"];
+	        this.memoryStateDir = source["memoryStateDir"];
+	        this.stateMoved = this.convertValues(source["stateMoved"], workspace.Moved);
 	        this.stateDir = source["stateDir"];
 	        this.model = source["model"];
 	        this.modelProvider = source["modelProvider"];
@@ -2111,6 +2115,50 @@ export namespace skills {
 	        this.location = source["location"];
 	        this.problem = source["problem"];
 	    }
+	}
+
+}
+
+export namespace workspace {
+	
+	export class Moved {
+	    from: string;
+	    // Go type: time
+	    when: any;
+	    items?: string[];
+	    refused?: string[];
+	    skipped?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Moved(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.when = this.convertValues(source["when"], null);
+	        this.items = source["items"];
+	        this.refused = source["refused"];
+	        this.skipped = source["skipped"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
