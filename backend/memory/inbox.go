@@ -17,7 +17,6 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"hearth/backend/i18n"
-	"hearth/backend/internal/atomicfile"
 )
 
 // The memory inbox (docs/memory.md#the-memory-inbox): with "Review memory changes"
@@ -162,7 +161,7 @@ func (in *Inbox) save(p Proposal) error {
 		err = fmt.Errorf("the proposal is %d bytes, more than the inbox reads (%d) (hint: turn off Review memory changes for this change, or shorten the file)", len(b), maxProposal)
 	}
 	if err == nil {
-		err = atomicfile.WriteJSON(filepath.Join(in.dir(), p.ID+".json"), p)
+		err = writeState(in.store.StateDir(), "inbox/"+p.ID+".json", append(b, '\n'))
 	}
 	if err != nil {
 		return fmt.Errorf("memory inbox: %w", err)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/confined"
 	"hearth/backend/memrepo"
 )
@@ -114,9 +113,28 @@ func (v *versions) remember(stats []string, newest time.Time) {
 		_ = os.Remove(p)
 		return
 	}
-	if err := atomicfile.Write(p, []byte(fingerprint(head, stats)), 0o600); err != nil {
+	if err := writeState(v.store.StateDir(), filepath.Base(p), []byte(fingerprint(head, stats))); err != nil {
 		_ = os.Remove(p)
 	}
+}
+
+// writeState replaces the file name (a path beneath the state folder dir) whole, as
+// readState reads it: confined to the folder, the temporary file and the rename in
+// its pinned parent, missing folders made 0700, a new file 0600.
+func writeState(dir, name string, data []byte) error {
+	if dir == "" {
+		return fmt.Errorf("%s: no state folder", name)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	r, err := confined.Open(dir, confined.Options{})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	_, err = r.WriteFile(name, data, 0o600, confined.WriteOptions{DirMode: 0o700})
+	return err
 }
 
 // readState reads the file name of the state folder dir: a regular file (a
