@@ -126,9 +126,9 @@ func wireStage(t *testing.T, h *harness, r fakeollama.ChatRequest) int {
 		return 5
 	case short:
 		return 4
-	case users < 4:
-		return 3
 	case !recall:
+		return 3
+	case users < 4:
 		return 2
 	case int(r.Options["num_predict"].(float64)) < DefaultMaxTokens:
 		return 1
@@ -209,8 +209,8 @@ func TestFitOrderOnTheWire(t *testing.T) {
 		}
 		if len(notices) > 0 {
 			n := notices[0]
-			if second >= 5 && !strings.Contains(n, "tool (") && !strings.Contains(n, "tools (") || second >= 3 && !strings.Contains(n, "older turn") ||
-				second >= 2 && !strings.Contains(n, "recalled memory") || second == 6 && !strings.Contains(n, "this turn") {
+			if second >= 5 && !strings.Contains(n, "tool (") && !strings.Contains(n, "tools (") || second >= 2 && !strings.Contains(n, "older turn") ||
+				second >= 3 && !strings.Contains(n, "recalled memory") || second == 6 && !strings.Contains(n, "this turn") {
 				t.Errorf("window %d (stage %d): notice %q does not say what was left out", window, second, n)
 			}
 		}

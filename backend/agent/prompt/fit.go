@@ -150,10 +150,13 @@ func budgetFor(window, reply int) int {
 // out optional parts in a fixed order, each only as far as needed:
 //
 //  1. the reply reserve, down to ReplyFloor;
-//  2. the recall block;
-//  3. older history, oldest whole turns first (a turn is a user message and
+//  2. older history, oldest whole turns first (a turn is a user message and
 //     everything up to the next one, so a tool call travels with its
-//     results);
+//     results), as far as a recall block of at most longChatRecall needs:
+//     what it brings back of the past is worth more than the oldest turns,
+//     which consolidation keeps in memory anyway;
+//  3. the recall block, when the current turn does not fit beside it, or
+//     when it is bigger than longChatRecall and older turns had to go;
 //  4. long tool descriptions: tools are sent in their short form, the
 //     biggest saving first;
 //  5. tools least likely needed for this message (never the core tools,
@@ -186,16 +189,17 @@ func (c Counter) Fit(req Request) (Fit, error) {
 
 	floor := ReplyFloor(req.Window, req.Reply)
 	budget := budgetFor(req.Window, floor)
-	// Steps 1 and 2: everything at the reply floor, with the recall block
-	// and then without; the reply reserve takes back the room left.
+	// Steps 1 to 3: everything at the reply floor, with the recall block
+	// and then without; the reply reserve takes back the room left. Step 2
+	// happens in the pass: it keeps the longest suffix of whole turns that
+	// fits beside the block.
 	p := f.pass(budget)
-	if (p.cut || !p.fits) && f.recall {
+	if f.recall && (!p.fits || (p.cut && f.recallTok() > longChatRecall(budget))) {
 		f.recall = false
 		shed.Recall = true
 		p = f.pass(budget)
 	}
-	// Step 3 happened in the pass: it kept the longest suffix of whole turns
-	// that fits. If even the current turn alone did not, go on.
+	// If even the current turn alone did not fit, go on.
 	if !p.fits {
 		f.shortenTools(budget, p.sum)
 		shed.Shortened = f.shortened
@@ -230,8 +234,10 @@ func (c Counter) Fit(req Request) (Fit, error) {
 // looked at): the room the budget at the reply floor leaves after the system
 // prompt, the tools and the whole history, halved so that this turn's tool
 // results still fit beside it (in a small window up to recallRoomFloor, at
-// most three quarters). 0 when the history alone does not fit — Fit leaves
-// the block out before any older turn.
+// most three quarters). When the whole history does not fit (a long chat),
+// older turns make way for a block of at most longChatRecall, and no more
+// than half what the current turn leaves; 0 when even the current turn does
+// not fit.
 func (c Counter) RecallRoom(req Request) int {
 	req.Recall = ""
 	f := &fitter{c: c, req: req, hist: req.History}
@@ -248,7 +254,8 @@ func (c Counter) RecallRoom(req Request) int {
 	}
 	p := f.pass(budget)
 	if p.cut || !p.fits {
-		return 0
+		slack := budget - f.fixedTok() - f.turnTok(f.hist)
+		return max(0, min(slack/2, longChatRecall(budget)))
 	}
 	slack := budget - f.fixedTok() - p.sum
 	return min(slack*3/4, max(slack/2, recallRoomFloor))
@@ -257,6 +264,22 @@ func (c Counter) RecallRoom(req Request) int {
 // recallRoomFloor is what RecallRoom gives a small window beyond half its
 // slack (up to three quarters): a block of two or three passages.
 const recallRoomFloor = 1024
+
+// longChatRecall is the most of budget a recall block may take from older
+// turns in a chat longer than the window: an eighth (about 600 tokens of an
+// 8 192-token window), up to recallRoomFloor. Without it, every chat that
+// outgrew its window — the chats with the most past to recall — got no block.
+func longChatRecall(budget int) int { return min(budget/8, recallRoomFloor) }
+
+// recallTok is what the recall block adds to the current user message.
+func (f *fitter) recallTok() int {
+	if !f.recall {
+		return 0
+	}
+	with := f.c.scale(EstimateMessage(f.lastMsg()))
+	f.estimate(f.last)
+	return max(0, with-f.tok[f.last])
+}
 
 // turnTok is the tokens of the current turn in msgs (from its last user
 // message on).

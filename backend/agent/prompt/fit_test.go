@@ -421,8 +421,10 @@ func TestTruncateMiddleUTF8(t *testing.T) {
 
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
-// RecallRoom is what a fresh chat's window leaves the block, nothing when the
-// history does not fit whole; TurnRoom shrinks as the turn grows.
+// RecallRoom is what a fresh chat's window leaves the block, a bounded share
+// taken from older turns when the history does not fit whole (a long chat
+// still gets its block, and keeps it through Fit); TurnRoom shrinks as the
+// turn grows.
 func TestRecallAndTurnRoom(t *testing.T) {
 	user := llm.Message{Role: llm.RoleUser, Content: "what did I plan for the weekend?"}
 	req := Request{System: strings.Repeat("You are Hearth. ", 100), History: []llm.Message{user}, Window: 8192, Reply: 2048}
@@ -435,8 +437,21 @@ func TestRecallAndTurnRoom(t *testing.T) {
 		long.History = append([]llm.Message{{Role: llm.RoleUser, Content: strings.Repeat("older words ", 100)},
 			{Role: llm.RoleAssistant, Content: "ok"}}, long.History...)
 	}
-	if r := (Counter{}).RecallRoom(long); r != 0 {
-		t.Errorf("recall room %d beside a history that does not fit", r)
+	budget := budgetFor(8192, ReplyFloor(8192, 2048))
+	r := Counter{}.RecallRoom(long)
+	if r <= 0 || r > longChatRecall(budget) {
+		t.Fatalf("recall room %d beside a history that does not fit (at most %d)", r, longChatRecall(budget))
+	}
+	// A block of that size is kept: older turns make way for it.
+	long.Recall = "[Possibly relevant history]\n- " + strings.Repeat("w ", r*3/2) + "\n[End]"
+	lf, err := Counter{}.Fit(long)
+	if err != nil || lf.Shed.Recall || lf.Shed.Turns == 0 || !strings.HasPrefix(lastUser(lf.Messages), "[Possibly relevant history]") {
+		t.Fatalf("long chat: block shed %v, turns left out %d, err %v", lf.Shed.Recall, lf.Shed.Turns, err)
+	}
+	// One bigger than the long-chat share goes before more turns do.
+	long.Recall = "[Possibly relevant history]\n- " + strings.Repeat("w ", budget) + "\n[End]"
+	if lf, err := (Counter{}).Fit(long); err != nil || !lf.Shed.Recall {
+		t.Fatalf("an oversized block kept in a long chat: %v %v", lf.Shed, err)
 	}
 	f1, err := Counter{}.Fit(req)
 	if err != nil {

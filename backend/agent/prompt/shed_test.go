@@ -117,9 +117,9 @@ func stage(f Fit) int {
 		return 5
 	case len(f.Shed.Shortened) > 0:
 		return 4
-	case f.Shed.Turns > 0:
-		return 3
 	case f.Shed.Recall:
+		return 3
+	case f.Shed.Turns > 0:
 		return 2
 	case f.Shed.ReplyFrom > 0:
 		return 1
@@ -167,24 +167,25 @@ func TestFitOrder(t *testing.T) {
 		if _, ok := seen[s]; !ok {
 			seen[s] = window
 		}
-		if s == 2 {
-			// The recall block went only because it did not fit beside the
-			// reply floor.
+		if s == 3 {
+			// The recall block went only once no older turn was left to make
+			// way for it, or it was bigger than a long chat's share.
 			user := f.Messages[slices.IndexFunc(f.Messages, func(m llm.Message) bool { return m.Role == llm.RoleUser })]
 			withRecall := user
 			withRecall.Content = recall + "\n\n" + user.Content
 			extra := Counter{}.Message(withRecall) - Counter{}.Message(user)
-			if f.Tokens+extra <= budgetFor(window, ReplyFloor(window, 2048)) {
-				t.Fatalf("window %d: recall block left out although it fits beside the reply floor", window)
+			budget := budgetFor(window, ReplyFloor(window, 2048))
+			if f.FirstKept < lastUserIndex(h) && extra <= longChatRecall(budget) {
+				t.Fatalf("window %d: recall block left out while older turns could make way for it", window)
 			}
 		}
 		if s >= 3 && !f.Shed.Recall {
-			t.Fatalf("window %d: older turns left out before the recall block", window)
+			t.Fatalf("window %d: tools shortened or the turn cut before the recall block went", window)
 		}
-		if s < 2 && !strings.HasPrefix(lastUser(f.Messages), recall) {
+		if s < 3 && !strings.HasPrefix(lastUser(f.Messages), recall) {
 			t.Fatalf("window %d: recall block missing although kept", window)
 		}
-		if s >= 2 && strings.Contains(lastUser(f.Messages), "Possibly relevant") {
+		if s >= 3 && strings.Contains(lastUser(f.Messages), "Possibly relevant") {
 			t.Fatalf("window %d: recall block sent although left out", window)
 		}
 	}
@@ -383,4 +384,14 @@ func FuzzShortTool(f *testing.F) {
 			t.Fatalf("schema %s became %s", in.Parameters, out.Parameters)
 		}
 	})
+}
+
+// lastUserIndex is the index of the last user message of h (-1: none).
+func lastUserIndex(h []llm.Message) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == llm.RoleUser {
+			return i
+		}
+	}
+	return -1
 }
