@@ -25,6 +25,7 @@ targets=(
   "./backend/tools FuzzExecGuard 8000"
   "./backend/llm FuzzParseToolCalls 6000"
   "./backend/fitness FuzzParse 15000"
+  "./backend/models FuzzParsePS 10000"
   "./backend/agent/prompt FuzzShortTool 250"
   "./backend/memory FuzzTokenize 3000"
   "./backend/memory FuzzInboxProposal 10"

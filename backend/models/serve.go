@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"os/exec"
@@ -15,14 +16,18 @@ import (
 	"hearth/backend/llm"
 )
 
-// The first run offers to start an installed Ollama that is not running (the way
-// Ollama's own app does at login). Hearth stops the server again when it quits, but only
-// one it started itself: an Ollama that was already running is never touched.
+// The window offers to start an installed Ollama that is not running (the way Ollama's
+// own app does at login); engine.go starts it again by itself later. Hearth stops the
+// server when it quits, but only one it started itself and no other program uses: an
+// Ollama that was already running is never touched.
 
 // served is an `ollama serve` this process started.
 type served struct {
 	cmd  *exec.Cmd
 	done chan struct{}
+	// stopping: Hearth ends it (or leaves it running as it quits); its exit is
+	// expected and not revived.
+	stopping bool
 }
 
 // serveWait bounds how long StartOllama waits for the new server to answer.
@@ -44,9 +49,17 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("start Ollama: not installed (hint: install it from https://ollama.com/download)")
 	}
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if v, err := s.OllamaVersion(ctx, host); err == nil {
+		return v, nil // started meanwhile by the caller before us
+	}
 	s.mu.Lock()
-	running := s.serve != nil
+	running, closing := s.serve != nil, s.closing
 	s.mu.Unlock()
+	if closing {
+		return "", errors.New("start Ollama: Hearth is quitting")
+	}
 	if !running {
 		if err := s.spawnOllama(bin, u.Host); err != nil {
 			return "", err
@@ -56,6 +69,7 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	for {
 		v, err := s.OllamaVersion(ctx, host)
 		if err == nil {
+			s.remember()
 			return v, nil
 		}
 		s.mu.Lock()
@@ -101,6 +115,16 @@ func (s *Service) spawnOllama(bin, hostport string) error {
 	go func() {
 		_ = cmd.Wait()
 		logf.Close()
+		s.mu.Lock()
+		died := !sv.stopping && !s.closing
+		if s.serve == sv {
+			s.serve = nil
+		}
+		if died && s.manages() {
+			s.engineWG.Add(1)
+			go s.revive()
+		}
+		s.mu.Unlock()
 		close(sv.done)
 	}()
 	s.mu.Lock()
@@ -109,14 +133,29 @@ func (s *Service) spawnOllama(bin, hostport string) error {
 	return nil
 }
 
-// stopOllama ends the Ollama this process started, if any: SIGTERM to its group, then
-// SIGKILL after a few seconds.
+// stopOllama ends the Ollama this process started, if any and unless it is to stay
+// (leaveRunning): SIGTERM to its group, then SIGKILL after a few seconds. No start
+// happens after it.
 func (s *Service) stopOllama() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.quitOnce.Do(func() { close(s.quit) })
+	s.engineWG.Wait()
+	s.startMu.Lock() // a start in progress ends first
+	defer s.startMu.Unlock()
 	s.mu.Lock()
 	sv := s.serve
 	s.serve = nil
+	if sv != nil {
+		sv.stopping = true
+	}
 	s.mu.Unlock()
 	if sv == nil {
+		return
+	}
+	if why := s.leaveRunning(); why != "" {
+		slog.Info("Hearth leaves the Ollama it started running", "why", why, "pid", sv.cmd.Process.Pid)
 		return
 	}
 	pgid := sv.cmd.Process.Pid
@@ -155,7 +194,7 @@ func (s *Service) CheckOllama(ctx context.Context, host string) (version, proble
 	if err == nil {
 		return v, ""
 	}
-	hint := "start it with `ollama serve`, or set providers.ollama.host / OLLAMA_HOST if it runs elsewhere"
+	hint := "start it (Start Ollama in Hearth's window, or `ollama serve` in a terminal), or set providers.ollama.host / OLLAMA_HOST if it runs elsewhere"
 	if errors.Is(err, context.DeadlineExceeded) {
 		hint = "it did not answer within 1.5 s; check the host and that Ollama is not stuck"
 	} else if !llm.IsKind(err, llm.KindUnreachable) {
