@@ -26,6 +26,7 @@ targets=(
   "./backend/llm FuzzParseToolCalls 6000"
   "./backend/fitness FuzzParse 15000"
   "./backend/models FuzzParsePS 10000"
+  "./backend/fitness FuzzReadScratch 5000"
   "./backend/agent/prompt FuzzShortTool 250"
   "./backend/memory FuzzTokenize 3000"
   "./backend/memory FuzzInboxProposal 10"

@@ -64,6 +64,7 @@ func printCheck(w io.Writer, r fitness.Result) {
 		fitness.CallsStructured: "yes, structured (the server reads them)",
 		fitness.CallsText:       "yes, as text (Hearth's fallback reads them)",
 		fitness.CallsNone:       "no",
+		fitness.CallsUnknown:    "unknown (the replies were empty or failed; tools stay on)",
 	}[r.ToolCalls]
 	speed, window := "unknown", "unknown"
 	if r.TokensPerSecond > 0 {
@@ -74,7 +75,7 @@ func printCheck(w io.Writer, r fitness.Result) {
 	}
 	fmt.Fprintf(w, "Model:         %s\n", r.Model)
 	fmt.Fprintf(w, "Tool calls:    %s\n", calls)
-	if r.ToolCalls != fitness.CallsNone {
+	if r.ToolCalls == fitness.CallsStructured || r.ToolCalls == fitness.CallsText {
 		fmt.Fprintf(w, "Restraint:     %s\n", yesNo(r.Restraint, "yes (no tool for \"2 + 2\")", "no (it called the tool for \"2 + 2\")"))
 		fmt.Fprintf(w, "After result:  %s\n", yesNo(r.StopsAfterResult, "answers", "calls the tool again"))
 	}

@@ -134,7 +134,7 @@ func parse(data []byte) (*file, error) {
 	out := &file{Models: make(map[string]Result, len(f.Models))}
 	for k, r := range f.Models {
 		switch r.ToolCalls {
-		case CallsStructured, CallsText, CallsNone:
+		case CallsStructured, CallsText, CallsNone, CallsUnknown:
 		default:
 			continue
 		}

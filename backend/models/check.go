@@ -95,7 +95,25 @@ func (s *Service) Check(ctx context.Context, name string) (fitness.Result, error
 		return r, err
 	}
 	r.Model = key
-	return r, s.checks.keep(key, r)
+	return s.checks.keep(key, r)
+}
+
+// SetToolsAnyway records (on) or withdraws the user's "Offer tools anyway" for a
+// model at its current digest: the next turn offers it tools whatever its check said.
+func (s *Service) SetToolsAnyway(ctx context.Context, name string, on bool) error {
+	key, p, model, err := s.checkTarget(name)
+	if err != nil {
+		return err
+	}
+	digest := ""
+	if sh, ok := p.(llm.ModelShower); ok {
+		d, err := sh.Show(ctx, model)
+		if err != nil {
+			return fmt.Errorf("offer tools to %s: %w", name, err)
+		}
+		digest = d.Digest
+	}
+	return s.checks.store.SetToolsAnyway(key, digest, on, time.Now())
 }
 
 // AutoCheck turns on the background check after a model's first reply (the desktop
@@ -122,7 +140,12 @@ func (s *Service) modelKey(name string) (string, error) {
 	return fitness.Key(config.ProviderOllama, model), nil
 }
 
-func (c *modelChecks) keep(key string, r fitness.Result) error {
+// keep stores a check's result, laying the user's chats over it first: a model that
+// made a valid structured call for the user is not demoted by a probe (same digest).
+func (c *modelChecks) keep(key string, r fitness.Result) (fitness.Result, error) {
+	if e, ok := c.store.EvidenceFor(key, r.Digest); ok {
+		r.Overrule(e)
+	}
 	err := c.store.Put(key, r)
 	c.mu.Lock()
 	c.seen[key] = autoState{verified: time.Now()}
@@ -130,7 +153,7 @@ func (c *modelChecks) keep(key string, r fitness.Result) error {
 	if c.checked != nil {
 		c.checked.Publish(r)
 	}
-	return err
+	return r, err
 }
 
 // Observe follows the runs (an event.Sink beside the audit log): a run that starts
@@ -235,7 +258,8 @@ func (s *Service) backgroundCheck(ctx context.Context, key, name string) error {
 		return err
 	}
 	r.Model = key
-	return s.checks.keep(key, r)
+	_, err = s.checks.keep(key, r)
+	return err
 }
 
 // stopBackground stops the background check in progress, if any.

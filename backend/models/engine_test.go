@@ -68,7 +68,7 @@ func TestEngineRestartScenario(t *testing.T) {
 	defer cancel()
 
 	m := New(engineSettings(t, addr, ""), Options{})
-	if m.Engine("http://"+addr).Managed {
+	if m.Engine("http://" + addr).Managed {
 		t.Fatal("managed before Hearth ever started Ollama")
 	}
 	if err := m.EnsureOllama(ctx); err != nil || m.runsOurs() {
