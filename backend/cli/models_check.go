@@ -15,13 +15,16 @@ func newModelsCheckCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check NAME",
 		Short: "Check how well a model works with Hearth's tools (a few short requests)",
-		Long: `Send a model three short requests with one made-up tool (get_weather; it
-never runs) and report whether it calls tools the way the server expects, only
-through Hearth's text fallback, or not at all; whether it leaves the tool alone
+		Long: `Send a model a few short requests with one made-up tool (get_weather; it
+never runs) and, if it does not call that, Hearth's own read_file on a scratch
+file, and report whether it calls tools the way the server expects, only
+through Hearth's text fallback, or not at all (an empty or failed reply is
+asked again, and twice means "check failed": tools stay on); whether it leaves the tool alone
 when no tool is needed; whether it answers after a tool result instead of calling
 again; its speed in tokens per second; and its context maximum. The result is kept
 (under $XDG_STATE_HOME/hearth/model-checks.json) and used: a model that cannot call
-tools chats without them. The desktop app checks each model once by itself after
+tools chats without them, unless a chat saw it make a structured call or you chose
+"Offer tools anyway" in the Models view. The desktop app checks each model once by itself after
 its first reply. NAME is an Ollama model (with or without "ollama/"), or
 "openai/…" / "custom.<name>/…" for other providers.
 
@@ -34,7 +37,7 @@ Exit codes:
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !asJSON {
-				fmt.Fprintf(e.stderr, "Checking %s (three short requests; up to a minute on a slow machine)…\n", args[0])
+				fmt.Fprintf(e.stderr, "Checking %s (a few short requests; up to a minute on a slow machine)…\n", args[0])
 			}
 			r, err := e.app.Models.Check(cmd.Context(), args[0])
 			if err != nil {
