@@ -95,7 +95,14 @@ func (s *Service) remember() {
 // and before a chat's first request. What happened is told to the next chat
 // (EngineNotices); the error says why a start failed.
 func (s *Service) EnsureOllama(ctx context.Context) error {
-	if !s.manages() || s.runsOurs() {
+	if !s.manages() {
+		return nil
+	}
+	// A start in progress (at launch, after a crash) ends first and is told before
+	// this returns: the chat that waited hears how it went.
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.runsOurs() {
 		return nil
 	}
 	host := s.settings.Config().OllamaHost(s.settings.Getenv)
@@ -105,7 +112,7 @@ func (s *Service) EnsureOllama(ctx context.Context) error {
 	if st := s.Engine(host); !st.Startable {
 		return nil // another machine's, or not installed: the chat's error says so
 	}
-	v, err := s.StartOllama(ctx)
+	v, err := s.startLocked(ctx, host)
 	if err != nil {
 		s.tell(i18n.M("notice.ollamaStartFailed", "detail", err.Error()))
 		return err
@@ -176,7 +183,12 @@ func (s *Service) revive() {
 		return
 	case <-time.After(time.Second): // a moment for the port to be free again
 	}
-	v, err := s.StartOllama(ctx)
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.runsOurs() {
+		return // a chat's EnsureOllama was first, and told it
+	}
+	v, err := s.startLocked(ctx, s.settings.Config().OllamaHost(s.settings.Getenv))
 	if err != nil {
 		if ctx.Err() == nil {
 			slog.Warn("Ollama stopped and could not be started again", "err", err)

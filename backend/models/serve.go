@@ -41,6 +41,14 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	if v, err := s.OllamaVersion(ctx, host); err == nil {
 		return v, nil // it runs already (maybe started by someone else): leave it be
 	}
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	return s.startLocked(ctx, host)
+}
+
+// startLocked is StartOllama with s.startMu held: one start at a time, so a chat that
+// waits for a start in progress hears how it went (engine.go).
+func (s *Service) startLocked(ctx context.Context, host string) (string, error) {
 	u, err := url.Parse(host)
 	if err != nil || !egress.Loopback(u.Hostname()) {
 		return "", fmt.Errorf("start Ollama: %s is another machine's address (hint: start Ollama there, or clear the address to use this computer's)", host)
@@ -49,19 +57,19 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("start Ollama: not installed (hint: install it from https://ollama.com/download)")
 	}
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
 	if v, err := s.OllamaVersion(ctx, host); err == nil {
 		return v, nil // started meanwhile by the caller before us
 	}
 	s.mu.Lock()
-	running, closing := s.serve != nil, s.closing
+	sv, closing := s.serve, s.closing
 	s.mu.Unlock()
 	if closing {
 		return "", errors.New("start Ollama: Hearth is quitting")
 	}
-	if !running {
-		if err := s.spawnOllama(bin, u.Host); err != nil {
+	if sv == nil {
+		// Kept here, not read back from s.serve: a server that dies while starting
+		// is no longer s.serve, and this start must see it go.
+		if sv, err = s.spawnOllama(bin, u.Host); err != nil {
 			return "", err
 		}
 	}
@@ -72,15 +80,10 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 			s.remember()
 			return v, nil
 		}
-		s.mu.Lock()
-		sv := s.serve
-		s.mu.Unlock()
-		if sv != nil {
-			select {
-			case <-sv.done:
-				return "", fmt.Errorf("start Ollama: `ollama serve` exited (hint: see %s)", s.serveLog())
-			default:
-			}
+		select {
+		case <-sv.done:
+			return "", fmt.Errorf("start Ollama: `ollama serve` exited (hint: see %s)", s.serveLog())
+		default:
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return "", fmt.Errorf("start Ollama: no answer at %s after %v: %w (hint: see %s)", host, serveWait, err, s.serveLog())
@@ -93,14 +96,14 @@ func (s *Service) serveLog() string {
 	return filepath.Join(s.settings.Paths().StateDir, "ollama.log")
 }
 
-func (s *Service) spawnOllama(bin, hostport string) error {
+func (s *Service) spawnOllama(bin, hostport string) (*served, error) {
 	logPath := s.serveLog()
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("start Ollama: %w", err)
+		return nil, fmt.Errorf("start Ollama: %w", err)
 	}
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("start Ollama: %w", err)
+		return nil, fmt.Errorf("start Ollama: %w", err)
 	}
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostport)
@@ -109,7 +112,7 @@ func (s *Service) spawnOllama(bin, hostport string) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
-		return fmt.Errorf("start Ollama: %w", err)
+		return nil, fmt.Errorf("start Ollama: %w", err)
 	}
 	sv := &served{cmd: cmd, done: make(chan struct{})}
 	go func() {
@@ -130,7 +133,7 @@ func (s *Service) spawnOllama(bin, hostport string) error {
 	s.mu.Lock()
 	s.serve = sv
 	s.mu.Unlock()
-	return nil
+	return sv, nil
 }
 
 // stopOllama ends the Ollama this process started, if any and unless it is to stay
