@@ -129,9 +129,16 @@ func (a *App) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
 // FirstRun reports what the first-run guide checks.
 func (a *App) FirstRun() models.FirstRun { return a.h.Models.FirstRun(a.context(), nil) }
 
-// StartOllama starts the installed `ollama serve` (the first run's offer) and returns
-// its version once it answers; Hearth stops it again on quit.
+// StartOllama starts the installed `ollama serve` (the Start Ollama buttons) and returns
+// its version once it answers; Hearth starts it again at later launches and stops it
+// on quit unless another program uses it (backend/models, engine.go).
 func (a *App) StartOllama() (string, error) { return a.h.Models.StartOllama(a.context()) }
+
+// SetToolsAnyway records or withdraws "Offer tools anyway" for a model (kept per model
+// and digest; the next turn honours it).
+func (a *App) SetToolsAnyway(name string, on bool) error {
+	return a.h.Models.SetToolsAnyway(a.context(), name, on)
+}
 
 // ChooseFolder opens a folder picker; "" when cancelled.
 func (a *App) ChooseFolder(title string) (string, error) {

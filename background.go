@@ -116,6 +116,13 @@ func (b *desktopBackground) start(ctx context.Context) {
 	// reminder that asks, at start) would otherwise be lost when the forwarding
 	// goroutine is scheduled late.
 	go b.forward(b.subscribe(ctx))
+	// The Ollama Hearth manages starts with Hearth, as Ollama's own app does at login;
+	// a chat's first request waits for it (models.EnsureOllama serialises the starts).
+	go func() {
+		if err := b.h.Models.EnsureOllama(ctx); err != nil {
+			slog.Warn("Ollama not started at launch", "err", err)
+		}
+	}()
 	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}

@@ -27,6 +27,8 @@ targets=(
   "./backend/tools FuzzExecGuard 8000"
   "./backend/llm FuzzParseToolCalls 6000"
   "./backend/fitness FuzzParse 15000"
+  "./backend/models FuzzParsePS 10000"
+  "./backend/fitness FuzzReadScratch 5000"
   "./backend/agent/prompt FuzzShortTool 250"
   "./backend/recall FuzzTokenize 3000"
   "./backend/recall FuzzStem 3000"

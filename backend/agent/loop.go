@@ -204,6 +204,11 @@ func (l *loop) resolve() error {
 	// model's maximum); the provider caches this, so Chat pays nothing more.
 	if sh, ok := p.(llm.ModelShower); ok {
 		d, err := sh.Show(l.ctx, m)
+		if n, ok := p.(Noticer); ok {
+			for _, m := range n.Notices() {
+				l.em.say(event.LevelInfo, m)
+			}
+		}
 		if err != nil {
 			return err
 		}
@@ -216,6 +221,12 @@ func (l *loop) resolve() error {
 		l.noTools = len(d.Capabilities) > 0 && !d.Has(llm.CapTools)
 	}
 	return nil
+}
+
+// Noticer is a provider with something to tell the user as its run starts, after
+// Show (the models service: it started Ollama, or started it again after it died).
+type Noticer interface {
+	Notices() []i18n.Message
 }
 
 // call builds the context and streams one model reply. extra messages go

@@ -125,7 +125,8 @@ func New(opts Options) (*App, error) {
 		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
 		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
 		Recall: func(ctx context.Context, up bool) (string, i18n.Message) { return a.Models.CheckRecall(ctx, up) },
-		Ollama: func(ctx context.Context, host string) (string, string) { return a.Models.CheckOllama(ctx, host) }})
+		Ollama: func(ctx context.Context, host string) (string, string) { return a.Models.CheckOllama(ctx, host) },
+		Engine: func(host string) settings.OllamaEngine { return a.Models.Engine(host) }})
 	a.rest.add(a.Settings.Egress().CloseIdle)
 	sweepLeftovers(a.Settings.Paths())
 	a.Guard = guard.New(a.Settings, func(tool string) i18n.Message { return a.Chat.SandboxNote(tool) })

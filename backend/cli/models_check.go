@@ -15,13 +15,16 @@ func newModelsCheckCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check NAME",
 		Short: "Check how well a model works with Hearth's tools (a few short requests)",
-		Long: `Send a model three short requests with one made-up tool (get_weather; it
-never runs) and report whether it calls tools the way the server expects, only
-through Hearth's text fallback, or not at all; whether it leaves the tool alone
+		Long: `Send a model a few short requests with one made-up tool (get_weather; it
+never runs) and, if it does not call that, Hearth's own read_file on a scratch
+file, and report whether it calls tools the way the server expects, only
+through Hearth's text fallback, or not at all (an empty or failed reply is
+asked again, and twice means "check failed": tools stay on); whether it leaves the tool alone
 when no tool is needed; whether it answers after a tool result instead of calling
 again; its speed in tokens per second; and its context maximum. The result is kept
 (under $XDG_STATE_HOME/hearth/model-checks.json) and used: a model that cannot call
-tools chats without them. The desktop app checks each model once by itself after
+tools chats without them, unless a chat saw it make a structured call or you chose
+"Offer tools anyway" in the Models view. The desktop app checks each model once by itself after
 its first reply. NAME is an Ollama model (with or without "ollama/"), or
 "openai/…" / "custom.<name>/…" for other providers.
 
@@ -34,7 +37,7 @@ Exit codes:
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !asJSON {
-				fmt.Fprintf(e.stderr, "Checking %s (three short requests; up to a minute on a slow machine)…\n", args[0])
+				fmt.Fprintf(e.stderr, "Checking %s (a few short requests; up to a minute on a slow machine)…\n", args[0])
 			}
 			r, err := e.app.Models.Check(cmd.Context(), args[0])
 			if err != nil {
@@ -64,6 +67,7 @@ func printCheck(w io.Writer, r fitness.Result) {
 		fitness.CallsStructured: "yes, structured (the server reads them)",
 		fitness.CallsText:       "yes, as text (Hearth's fallback reads them)",
 		fitness.CallsNone:       "no",
+		fitness.CallsUnknown:    "unknown (the replies were empty or failed; tools stay on)",
 	}[r.ToolCalls]
 	speed, window := "unknown", "unknown"
 	if r.TokensPerSecond > 0 {
@@ -74,7 +78,7 @@ func printCheck(w io.Writer, r fitness.Result) {
 	}
 	fmt.Fprintf(w, "Model:         %s\n", r.Model)
 	fmt.Fprintf(w, "Tool calls:    %s\n", calls)
-	if r.ToolCalls != fitness.CallsNone {
+	if r.ToolCalls == fitness.CallsStructured || r.ToolCalls == fitness.CallsText {
 		fmt.Fprintf(w, "Restraint:     %s\n", yesNo(r.Restraint, "yes (no tool for \"2 + 2\")", "no (it called the tool for \"2 + 2\")"))
 		fmt.Fprintf(w, "After result:  %s\n", yesNo(r.StopsAfterResult, "answers", "calls the tool again"))
 	}

@@ -65,7 +65,20 @@ type Providers struct {
 type OllamaProvider struct {
 	// Host empty means OLLAMA_HOST, else http://127.0.0.1:11434 (see Config.OllamaHost).
 	Host string `json:"host"`
+	// Start says when Hearth starts a local Ollama that does not answer (at launch,
+	// before a chat's first request, when it dies): OllamaStartAuto once Hearth has
+	// started it here before, OllamaStartAlways, or OllamaStartNever.
+	Start string `json:"start"`
+	// KeepRunning leaves an Ollama that Hearth started running when Hearth quits.
+	KeepRunning bool `json:"keepRunning"`
 }
+
+// Values of providers.ollama.start.
+const (
+	OllamaStartAuto   = ""
+	OllamaStartAlways = "always"
+	OllamaStartNever  = "never"
+)
 
 // OpenAIProvider is an OpenAI-compatible endpoint.
 type OpenAIProvider struct {

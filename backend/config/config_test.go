@@ -63,7 +63,7 @@ func TestDefaults(t *testing.T) {
 	// The JSON shape is the documented one (docs/configuration.md): camelCase keys, every section present.
 	b, _ := json.Marshal(c)
 	for _, key := range []string{`"agents":{"defaults":{"model"`, `"recallBlock":{"enabled":true,"minScore":0.2,"maxChars":0}`,
-		`"providers":{"ollama":{"host":""},"openai":{"apiBase":"https://api.openai.com/v1","apiKey":""},"custom":{}}`,
+		`"providers":{"ollama":{"host":"","start":"","keepRunning":false},"openai":{"apiBase":"https://api.openai.com/v1","apiKey":""},"custom":{}}`,
 		`"web":{"offline":false,"search":{"provider":"duckduckgo","apiKey":"","url":""},"ssrfAllow":[]}`,
 		`"approval":{"mode":"risky","always":[],"ask":[],"never":[]},"mcpServers":{}`,
 		`"ui":{"theme":"system","language":"auto","closeToTray":true,"launchAtLogin":false}`} {

@@ -62,6 +62,11 @@ func (c *Config) Validate() []Problem {
 			add("providers.ollama.host", i18n.P("config.ollamaHost", "detail", err.Error()))
 		}
 	}
+	switch v := c.Providers.Ollama.Start; v {
+	case OllamaStartAuto, OllamaStartAlways, OllamaStartNever:
+	default:
+		add("providers.ollama.start", i18n.P("config.ollamaStart", "value", v))
+	}
 	if b := c.Providers.OpenAI.APIBase; b != "" && !isHTTPURL(b) {
 		notURL("providers.openai.apiBase", b, i18n.M("config.hint.example", "example", `"`+DefaultOpenAIBase+`"`))
 	}

@@ -44,6 +44,9 @@ type Options struct {
 	ProbeTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// ScratchDir holds the read probe's scratch folder; "" means the system's
+	// temporary folder.
+	ScratchDir string
 }
 
 func (o Options) withDefaults() Options {
@@ -64,6 +67,7 @@ type probe struct {
 	name      string // for notes and errors
 	messages  []llm.Message
 	maxTokens int
+	tools     []llm.ToolDef // nil: the made-up get_weather
 }
 
 func callProbe() probe {
@@ -138,8 +142,18 @@ func Check(ctx context.Context, p llm.Provider, model string, opts Options) (Res
 		}
 		return o, err
 	}
+	// ask sends a probe once more when its reply was empty or failed: one such reply
+	// says little about a model (a runner still warming up, a one-off bad sample).
+	ask := func(pr probe, timeout time.Duration) (outcome, int, error) {
+		o, err := run(pr, timeout)
+		if err != nil || !o.inconclusive() {
+			return o, 1, err
+		}
+		o, err = run(pr, opts.ProbeTimeout)
+		return o, 2, err
+	}
 
-	first, err := run(callProbe(), opts.LoadTimeout)
+	first, tries, err := ask(callProbe(), opts.LoadTimeout)
 	if err != nil {
 		return r, err
 	}
@@ -147,28 +161,47 @@ func Check(ctx context.Context, p llm.Provider, model string, opts Options) (Res
 	switch {
 	case first.resp.ToolsDropped:
 		r.ToolCalls = CallsNone
+		r.probe(ProbeWeather, OutcomeNoTools, first, tries)
 		r.note("the server says the model has no tool support (its template has no tools)")
-	case first.failed != nil:
-		r.ToolCalls = CallsNone
-		r.note("asked about the weather with %s offered, the reply %s", ToolName, first.describe())
-	case !first.called():
-		r.ToolCalls = CallsNone
-		r.note("asked about the weather with %s offered, it answered without calling it: %s", ToolName, first.describe())
-	default:
+	case first.called() && !first.inconclusive():
 		r.ToolCalls = CallsStructured
 		if first.resp.TextToolCalls {
 			r.ToolCalls = CallsText
 		}
 		badArgs = !namesParis(first.resp.Message.ToolCalls)
+		r.probe(ProbeWeather, OutcomeCalled, first, tries)
 		r.note("asked about the weather, it called %s (%s)", ToolName, first.describe())
+	default:
+		r.probe(ProbeWeather, first.outcome(), first, tries)
+		r.note("asked about the weather with %s offered, %s: %s", ToolName, first.saw(), first.describe())
+		// A made-up tool is a guess at what the model knows; Hearth's own read_file
+		// on a real file is what the chat will ask of it.
+		read, tries, err := readFileProbe(ctx, opts, ask, func(pr probe) (outcome, error) { return run(pr, opts.ProbeTimeout) })
+		if err != nil {
+			return r, err
+		}
+		r.Probes = append(r.Probes, read.result(tries))
+		r.note("%s", read.note)
+		switch {
+		case read.called:
+			r.ToolCalls = CallsStructured
+			if read.text {
+				r.ToolCalls = CallsText
+			}
+		case first.inconclusive() || read.inconclusive:
+			r.ToolCalls = CallsUnknown
+		default:
+			r.ToolCalls = CallsNone
+		}
 	}
 
-	if r.ToolCalls != CallsNone {
+	if r.ToolCalls == CallsStructured || r.ToolCalls == CallsText {
 		plain, err := run(plainProbe(), opts.ProbeTimeout)
 		if err != nil {
 			return r, err
 		}
 		r.Restraint = !plain.called()
+		r.probe(ProbeRestraint, plain.outcome(), plain, 1)
 		r.note("asked 2 + 2 with the tool offered: %s", plain.describe())
 
 		after, err := run(resultProbe(), opts.ProbeTimeout)
@@ -176,6 +209,7 @@ func Check(ctx context.Context, p llm.Provider, model string, opts Options) (Res
 			return r, err
 		}
 		r.StopsAfterResult = !after.called()
+		r.probe(ProbeAfter, after.outcome(), after, 1)
 		r.note("given the tool's result: %s", after.describe())
 	}
 	r.TokensPerSecond = speed(outs)
@@ -199,7 +233,11 @@ func send(ctx context.Context, p llm.Provider, model string, pr probe, timeout t
 	zero, noThink := 0.0, false
 	// ContextTokens stays 0 (the configured window): a different num_ctx would
 	// make Ollama reload the model, once for the check and again for the next chat.
-	req := llm.Request{Model: model, Messages: pr.messages, Tools: []llm.ToolDef{toolDef},
+	tools := pr.tools
+	if tools == nil {
+		tools = []llm.ToolDef{toolDef}
+	}
+	req := llm.Request{Model: model, Messages: pr.messages, Tools: tools,
 		Think: &noThink, MaxTokens: pr.maxTokens, Temperature: &zero}
 	t0 := now()
 	resp, err := p.Chat(pctx, req, nil)
@@ -224,6 +262,36 @@ func send(ctx context.Context, p llm.Provider, model string, pr probe, timeout t
 		return o, nil
 	}
 	return o, fmt.Errorf("check %s: %w", model, err)
+}
+
+// inconclusive: the reply failed (empty, or a call the server could not read): it
+// says nothing sure about the model.
+func (o outcome) inconclusive() bool { return o.failed != nil }
+
+// outcome names the reply for the Models row.
+func (o outcome) outcome() string {
+	switch {
+	case o.failed != nil && strings.Contains(o.failed.Message, "empty"):
+		return OutcomeEmpty
+	case o.failed != nil:
+		return OutcomeFailed
+	case o.called():
+		return OutcomeCalled
+	}
+	return OutcomeAnswered
+}
+
+// saw says in words what the reply did without a call.
+func (o outcome) saw() string {
+	if o.inconclusive() {
+		return "the reply failed twice (inconclusive)"
+	}
+	return "it answered without calling it"
+}
+
+// probe records one probe's result.
+func (r *Result) probe(name, outcome string, o outcome, tries int) {
+	r.Probes = append(r.Probes, ProbeResult{Probe: name, Outcome: outcome, Reply: o.describe(), Tries: tries})
 }
 
 // describe says in a few words what the reply was.

@@ -16,10 +16,12 @@ import (
 var (
 	weatherCall = fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}},
 		EvalCount: 12, EvalDurationMS: 400}
-	four   = fakeollama.Reply{Content: "4", EvalCount: 2, EvalDurationMS: 100}
-	sunny  = fakeollama.Reply{Content: "It is 18 °C and sunny in Paris.", EvalCount: 16, EvalDurationMS: 500}
-	noWay  = fakeollama.Reply{Content: "I cannot check the weather, sorry.", EvalCount: 9, EvalDurationMS: 300}
-	asText = fakeollama.Reply{Content: `{"name": "get_weather", "arguments": {"city": "Paris"}}`, EvalCount: 12, EvalDurationMS: 400}
+	four     = fakeollama.Reply{Content: "4", EvalCount: 2, EvalDurationMS: 100}
+	sunny    = fakeollama.Reply{Content: "It is 18 °C and sunny in Paris.", EvalCount: 16, EvalDurationMS: 500}
+	noWay    = fakeollama.Reply{Content: "I cannot check the weather, sorry.", EvalCount: 9, EvalDurationMS: 300}
+	empty    = fakeollama.Reply{Chunks: []string{""}}
+	parseErr = fakeollama.Reply{Error: "error parsing tool call: invalid character"}
+	asText   = fakeollama.Reply{Content: `{"name": "get_weather", "arguments": {"city": "Paris"}}`, EvalCount: 12, EvalDurationMS: 400}
 )
 
 // toolModel is a 4096-token chat model with tool support.
@@ -63,7 +65,7 @@ func TestProbeJudgements(t *testing.T) {
 	}{
 		{"calls, refrains, stops", []fakeollama.Reply{weatherCall, four, sunny}, fitness.CallsStructured, true, true, fitness.VerdictGood, nil, 3},
 		{"prints its call", []fakeollama.Reply{asText, four, sunny}, fitness.CallsText, true, true, fitness.VerdictTextFallback, nil, 3},
-		{"never calls", []fakeollama.Reply{noWay}, fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 1},
+		{"never calls", []fakeollama.Reply{noWay}, fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 2},
 		{"calls for 2 + 2", []fakeollama.Reply{weatherCall, weatherCall, sunny}, fitness.CallsStructured, false, true, fitness.VerdictGood,
 			[]fitness.Caveat{fitness.CaveatEager}, 3},
 		{"calls again after the result", []fakeollama.Reply{weatherCall, four, weatherCall}, fitness.CallsStructured, true, false, fitness.VerdictGood,
@@ -71,11 +73,13 @@ func TestProbeJudgements(t *testing.T) {
 		{"asks for another city", []fakeollama.Reply{{ToolCalls: []fakeollama.ToolCall{{Name: "get_weather", Arguments: json.RawMessage(`{"city":"London"}`)}}}, four, sunny},
 			fitness.CallsStructured, true, true, fitness.VerdictGood, []fitness.Caveat{fitness.CaveatBadArgs}, 3},
 		{"calls a tool it was not offered", []fakeollama.Reply{{ToolCalls: []fakeollama.ToolCall{{Name: "search_web", Arguments: json.RawMessage(`{"q":"Paris weather"}`)}}}},
-			fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 1},
-		{"writes a call the server cannot parse", []fakeollama.Reply{{Error: "error parsing tool call: invalid character"}, {Error: "error parsing tool call: invalid character"}},
 			fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 2},
-		{"answers nothing", []fakeollama.Reply{{Chunks: []string{""}}, {Chunks: []string{""}}},
-			fitness.CallsNone, true, true, fitness.VerdictChatOnly, nil, 2},
+		// Failed and empty replies, twice (the provider retries each once): the check
+		// cannot tell, and tools stay on.
+		{"writes a call the server cannot parse", []fakeollama.Reply{parseErr, parseErr, parseErr, parseErr},
+			fitness.CallsUnknown, true, true, fitness.VerdictCheckFailed, nil, 5},
+		{"answers nothing", []fakeollama.Reply{empty, empty, empty, empty},
+			fitness.CallsUnknown, true, true, fitness.VerdictCheckFailed, nil, 5},
 		{"chokes on its call for 2 + 2", []fakeollama.Reply{asText, {Error: "error parsing tool call"}, {Error: "error parsing tool call"}, sunny},
 			fitness.CallsText, false, true, fitness.VerdictTextFallback, []fitness.Caveat{fitness.CaveatEager}, 4},
 	} {
@@ -262,7 +266,7 @@ func TestMarkedRequestsAndTheFakeModelStyles(t *testing.T) {
 		t.Fatalf("fakeollama.CheckHeader %q differs from fitness.Header %q", fakeollama.CheckHeader, fitness.Header)
 	}
 	for style, want := range map[string]fitness.Verdict{
-		"": fitness.VerdictGood, "text": fitness.VerdictTextFallback, "none": fitness.VerdictChatOnly, "eager": fitness.VerdictGood,
+		"": fitness.VerdictGood, "text": fitness.VerdictTextFallback, "none": fitness.VerdictChatOnly, "eager": fitness.VerdictGood, "reads": fitness.VerdictGood,
 	} {
 		m := fakeollama.DefaultModel()
 		m.ToolStyle = style

@@ -13,8 +13,9 @@ import (
 	"time"
 )
 
-// Version numbers the probe set: results of an older set are checked again.
-const Version = 1
+// Version numbers the probe set: results of an older set are checked again (2: an
+// empty or failed probe no longer makes a model chat only; the read_file probe).
+const Version = 2
 
 // CallStyle is how a model calls tools.
 type CallStyle string
@@ -28,6 +29,9 @@ const (
 	CallsText CallStyle = "text"
 	// CallsNone: no call came back (or the model has no tool support).
 	CallsNone CallStyle = "none"
+	// CallsUnknown: the probes failed or came back empty, twice: the check cannot
+	// tell, and tools stay on.
+	CallsUnknown CallStyle = "unknown"
 )
 
 // Verdict is how Hearth uses the model.
@@ -41,6 +45,8 @@ const (
 	VerdictTextFallback Verdict = "text-fallback"
 	// VerdictChatOnly: Hearth chats with it without offering tools.
 	VerdictChatOnly Verdict = "chat-only"
+	// VerdictCheckFailed: the check could not tell; Hearth keeps offering tools.
+	VerdictCheckFailed Verdict = "check-failed"
 )
 
 // Caveat is a weakness worth knowing; the verdict still stands.
@@ -85,14 +91,61 @@ type Result struct {
 	// translates Verdict and Caveats itself).
 	Advice string `json:"advice"`
 	// Notes say what each probe saw, for the curious and for bug reports.
-	Notes      []string  `json:"notes,omitempty"`
-	CheckedAt  time.Time `json:"checkedAt"`
-	DurationMs int64     `json:"durationMs"`
-	Version    int       `json:"version"`
+	Notes []string `json:"notes,omitempty"`
+	// Probes are the probes' results one by one, for the Models row (the window
+	// words Probe and Outcome; Reply is the model's own).
+	Probes     []ProbeResult `json:"probes,omitempty"`
+	CheckedAt  time.Time     `json:"checkedAt"`
+	DurationMs int64         `json:"durationMs"`
+	Version    int           `json:"version"`
 }
 
-// OffersTools reports whether Hearth should send this model tool schemas.
+// ProbeResult is what one probe (or the user's chat) showed.
+type ProbeResult struct {
+	// Probe: ProbeWeather, ProbeRead, ProbeRestraint, ProbeAfter or ProbeChat.
+	Probe string `json:"probe"`
+	// Outcome: OutcomeCalled, OutcomeAnswered, OutcomeEmpty, OutcomeFailed,
+	// OutcomeNoTools.
+	Outcome string `json:"outcome"`
+	// Reply says in a few words what the model replied (its own words quoted).
+	Reply string `json:"reply,omitempty"`
+	// Tries is how often the probe was sent (an inconclusive one is sent twice).
+	Tries int `json:"tries,omitempty"`
+}
+
+// Probe names.
+const (
+	ProbeWeather   = "weather"   // the made-up get_weather tool
+	ProbeRead      = "read"      // Hearth's read_file on a scratch file
+	ProbeRestraint = "restraint" // "2 + 2" with a tool offered
+	ProbeAfter     = "result"    // a tool's result handed back
+	ProbeChat      = "chat"      // the user's own chat (Evidence)
+)
+
+// Probe outcomes.
+const (
+	OutcomeCalled   = "called"   // it called the tool
+	OutcomeAnswered = "answered" // it answered without a call
+	OutcomeEmpty    = "empty"    // an empty reply, twice
+	OutcomeFailed   = "failed"   // a failed reply, twice
+	OutcomeNoTools  = "no-tools" // the server says its template has no tools
+)
+
+// OffersTools reports whether Hearth should send this model tool schemas: only a
+// model that answered the probes without calling is chat only.
 func (r Result) OffersTools() bool { return r.ToolCalls != CallsNone }
+
+// Overrule lays a user's chat over a probe that saw no call: the model made a valid
+// structured call for the user with the same digest, so it is not demoted.
+func (r *Result) Overrule(e Evidence) {
+	if r.ToolCalls != CallsNone && r.ToolCalls != CallsUnknown {
+		return
+	}
+	r.ToolCalls = CallsStructured
+	r.Probes = append(r.Probes, ProbeResult{Probe: ProbeChat, Outcome: OutcomeCalled, Reply: "call " + e.Tool})
+	r.note("in a chat on %s it made a structured call of %s: it keeps its tools", e.At.Format("2006-01-02"), e.Tool)
+	r.judge(r.Has(CaveatBadArgs))
+}
 
 // Has reports whether the result carries caveat c.
 func (r Result) Has(c Caveat) bool {
@@ -104,13 +157,15 @@ func (r *Result) judge(badArgs bool) {
 	switch r.ToolCalls {
 	case CallsNone:
 		r.Verdict = VerdictChatOnly
+	case CallsUnknown:
+		r.Verdict = VerdictCheckFailed
 	case CallsText:
 		r.Verdict = VerdictTextFallback
 	default:
 		r.Verdict = VerdictGood
 	}
 	r.Caveats = nil
-	if r.ToolCalls != CallsNone {
+	if r.ToolCalls != CallsNone && r.ToolCalls != CallsUnknown {
 		if !r.Restraint {
 			r.Caveats = append(r.Caveats, CaveatEager)
 		}
@@ -144,6 +199,8 @@ func (r Result) Headline() string {
 	switch r.Verdict {
 	case VerdictChatOnly:
 		return "chat only — Hearth will not offer it tools, so it cannot read files or run commands; pick a model with tool support for that"
+	case VerdictCheckFailed:
+		return "check failed — its replies were empty or failed, so the check cannot tell whether it calls tools; Hearth keeps offering them"
 	case VerdictTextFallback:
 		return "works with the text fallback — it prints its tool calls and Hearth turns them into calls"
 	default:

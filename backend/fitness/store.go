@@ -25,6 +25,10 @@ const maxFileBytes = 4 << 20
 // file is the JSON on disk.
 type file struct {
 	Models map[string]Result `json:"models"`
+	// Evidence is what the user's own chats showed, by model key (evidence.go).
+	Evidence map[string]Evidence `json:"evidence,omitempty"`
+	// Anyway holds the models the user chose "Offer tools anyway" for, by key.
+	Anyway map[string]Override `json:"toolsAnyway,omitempty"`
 }
 
 // Store keeps results by model name in one small JSON file. It is a cache: a file
@@ -35,7 +39,7 @@ type Store struct {
 	path string
 
 	mu      sync.Mutex
-	cache   map[string]Result
+	cache   *file
 	modTime time.Time
 	size    int64
 }
@@ -57,20 +61,34 @@ func (s *Store) Get(key, digest string) (Result, bool) {
 func (s *Store) Lookup(key string) (Result, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, _ := s.loadLocked()
-	r, ok := m[key]
+	f, _ := s.loadLocked()
+	r, ok := f.Models[key]
 	return r, ok
 }
 
 // Put records r under key.
 func (s *Store) Put(key string, r Result) error {
+	return s.update(func(f *file) { f.Models[key] = r })
+}
+
+// update changes a copy of the file as read now (another process may have added a
+// model) and writes it whole.
+func (s *Store) update(change func(*file)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, _ := s.loadLocked() // re-read: another process may have added a model
-	next := make(map[string]Result, len(m)+1)
-	maps.Copy(next, m)
-	next[key] = r
-	if err := atomicfile.WriteJSON(s.path, file{Models: next}); err != nil {
+	old, _ := s.loadLocked()
+	next := file{Models: maps.Clone(old.Models), Evidence: maps.Clone(old.Evidence), Anyway: maps.Clone(old.Anyway)}
+	if next.Models == nil {
+		next.Models = map[string]Result{}
+	}
+	if next.Evidence == nil {
+		next.Evidence = map[string]Evidence{}
+	}
+	if next.Anyway == nil {
+		next.Anyway = map[string]Override{}
+	}
+	change(&next)
+	if err := atomicfile.WriteJSON(s.path, next); err != nil {
 		return fmt.Errorf("save model check to %s: %w (hint: check the permissions of that folder)", s.path, err)
 	}
 	s.cache, s.modTime, s.size = nil, time.Time{}, 0
@@ -79,45 +97,62 @@ func (s *Store) Put(key string, r Result) error {
 
 // loadLocked reads the file when it changed since the last read; the caller holds
 // s.mu. A run asks on every start, so an unchanged file costs one stat.
-func (s *Store) loadLocked() (map[string]Result, error) {
+func (s *Store) loadLocked() (*file, error) {
 	fi, err := os.Stat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		s.cache = map[string]Result{}
+		s.cache = &file{}
 		return s.cache, nil
 	}
 	if err != nil {
-		return map[string]Result{}, err
+		return &file{}, err
 	}
 	if s.cache != nil && fi.ModTime().Equal(s.modTime) && fi.Size() == s.size {
 		return s.cache, nil
 	}
 	data, err := safefile.ReadFile(s.path, maxFileBytes)
 	if err != nil {
-		return map[string]Result{}, err
+		return &file{}, err
 	}
-	m, err := parse(data)
+	f, err := parse(data)
 	if err != nil {
-		m = map[string]Result{}
+		f = &file{}
 	}
-	s.cache, s.modTime, s.size = m, fi.ModTime(), fi.Size()
-	return m, err
+	s.cache, s.modTime, s.size = f, fi.ModTime(), fi.Size()
+	return f, err
 }
 
-// parse reads the file's JSON; entries without a model or call style are dropped.
-func parse(data []byte) (map[string]Result, error) {
+// parse reads the file's JSON; entries without a model, call style or digest are
+// dropped.
+func parse(data []byte) (*file, error) {
 	var f file
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("read model checks: %w", err)
 	}
-	out := make(map[string]Result, len(f.Models))
+	out := &file{Models: make(map[string]Result, len(f.Models))}
 	for k, r := range f.Models {
 		switch r.ToolCalls {
-		case CallsStructured, CallsText, CallsNone:
+		case CallsStructured, CallsText, CallsNone, CallsUnknown:
 		default:
 			continue
 		}
 		if k != "" {
-			out[k] = r
+			out.Models[k] = r
+		}
+	}
+	for k, e := range f.Evidence {
+		if k != "" && e.Tool != "" {
+			if out.Evidence == nil {
+				out.Evidence = map[string]Evidence{}
+			}
+			out.Evidence[k] = e
+		}
+	}
+	for k, o := range f.Anyway {
+		if k != "" {
+			if out.Anyway == nil {
+				out.Anyway = map[string]Override{}
+			}
+			out.Anyway[k] = o
 		}
 	}
 	return out, nil

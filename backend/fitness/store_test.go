@@ -121,12 +121,21 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"models":null}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"models":{"a":{"toolCalls":"none","caveats":["slow",7]}}}`))
+	f.Add([]byte(`{"models":{},"evidence":{"ollama/a:latest":{"digest":"d","tool":"read_file"},"":{"tool":"x"},"b":{}},"toolsAnyway":{"a":{"digest":"d"}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := parse(data)
+		fl, err := parse(data)
 		if err != nil {
 			return
 		}
-		for k, r := range m {
+		for k, e := range fl.Evidence {
+			if k == "" || e.Tool == "" {
+				t.Errorf("evidence %q without a name or tool", k)
+			}
+		}
+		if _, ok := fl.Anyway[""]; ok {
+			t.Errorf("override without a name")
+		}
+		for k, r := range fl.Models {
 			if k == "" {
 				t.Errorf("entry without a name")
 			}

@@ -95,7 +95,25 @@ func (s *Service) Check(ctx context.Context, name string) (fitness.Result, error
 		return r, err
 	}
 	r.Model = key
-	return r, s.checks.keep(key, r)
+	return s.checks.keep(key, r)
+}
+
+// SetToolsAnyway records (on) or withdraws the user's "Offer tools anyway" for a
+// model at its current digest: the next turn offers it tools whatever its check said.
+func (s *Service) SetToolsAnyway(ctx context.Context, name string, on bool) error {
+	key, p, model, err := s.checkTarget(name)
+	if err != nil {
+		return err
+	}
+	digest := ""
+	if sh, ok := p.(llm.ModelShower); ok {
+		d, err := sh.Show(ctx, model)
+		if err != nil {
+			return fmt.Errorf("offer tools to %s: %w", name, err)
+		}
+		digest = d.Digest
+	}
+	return s.checks.store.SetToolsAnyway(key, digest, on, time.Now())
 }
 
 // AutoCheck turns on the background check after a model's first reply (the desktop
@@ -122,7 +140,12 @@ func (s *Service) modelKey(name string) (string, error) {
 	return fitness.Key(config.ProviderOllama, model), nil
 }
 
-func (c *modelChecks) keep(key string, r fitness.Result) error {
+// keep stores a check's result, laying the user's chats over it first: a model that
+// made a valid structured call for the user is not demoted by a probe (same digest).
+func (c *modelChecks) keep(key string, r fitness.Result) (fitness.Result, error) {
+	if e, ok := c.store.EvidenceFor(key, r.Digest); ok {
+		r.Overrule(e)
+	}
 	err := c.store.Put(key, r)
 	c.mu.Lock()
 	c.seen[key] = autoState{verified: time.Now()}
@@ -130,7 +153,7 @@ func (c *modelChecks) keep(key string, r fitness.Result) error {
 	if c.checked != nil {
 		c.checked.Publish(r)
 	}
-	return err
+	return r, err
 }
 
 // Observe follows the runs (an event.Sink beside the audit log): a run that starts
@@ -235,7 +258,8 @@ func (s *Service) backgroundCheck(ctx context.Context, key, name string) error {
 		return err
 	}
 	r.Model = key
-	return s.checks.keep(key, r)
+	_, err = s.checks.keep(key, r)
+	return err
 }
 
 // stopBackground stops the background check in progress, if any.
@@ -255,55 +279,4 @@ func (c *modelChecks) close() {
 	c.mu.Unlock()
 	c.stopBackground()
 	c.wg.Wait()
-}
-
-// checkedProvider lays a model's check over what its provider says about it,
-// so the loop reads both through llm.ModelShower: a model found unable to call
-// tools shows no tools capability (the run sends no tool schemas and says so once),
-// and a context maximum the provider does not report comes from the check.
-type checkedProvider struct {
-	llm.Provider
-	key   string
-	store *fitness.Store
-}
-
-func (p checkedProvider) Show(ctx context.Context, model string) (llm.ModelDetails, error) {
-	var d llm.ModelDetails
-	if sh, ok := p.Provider.(llm.ModelShower); ok {
-		var err error
-		if d, err = sh.Show(ctx, model); err != nil {
-			return d, err
-		}
-	}
-	r, ok := p.store.Get(p.key, d.Digest)
-	if !ok {
-		return d, nil
-	}
-	if r.ContextMax > 0 && (d.ContextLength == 0 || r.ContextMax < d.ContextLength) {
-		d.ContextLength = r.ContextMax
-	}
-	if !r.OffersTools() {
-		caps := []llm.Capability{llm.CapCompletion}
-		for _, c := range d.Capabilities {
-			if c != llm.CapTools && c != llm.CapCompletion {
-				caps = append(caps, c)
-			}
-		}
-		d.Capabilities = caps
-	}
-	return d, nil
-}
-
-// ResolveChat is Resolve for the chat's runs: the provider comes with the model's
-// check laid over it (checkedProvider).
-func (s *Service) ResolveChat(name string) (llm.Provider, string, error) {
-	p, model, err := s.Resolve(name)
-	if err != nil {
-		return nil, "", err
-	}
-	provider, _, err := s.settings.Config().ResolveModel(name)
-	if err != nil {
-		return nil, "", err
-	}
-	return checkedProvider{Provider: p, key: fitness.Key(provider, model), store: s.checks.store}, model, nil
 }

@@ -26,6 +26,8 @@ type ModelEntry struct {
 	Capabilities  []string `json:"capabilities"`
 	// Fitness is the model's fitness check, when one is current for its digest.
 	Fitness *fitness.Result `json:"fitness,omitempty"`
+	// ToolsAnyway: the user chose "Offer tools anyway" for this digest.
+	ToolsAnyway bool `json:"toolsAnyway"`
 }
 
 // modelRetry keeps model management snappy when Ollama is down: one quick retry
@@ -78,9 +80,11 @@ func (s *Service) List(ctx context.Context) ([]ModelEntry, error) {
 	out := make([]ModelEntry, 0, len(models))
 	for _, m := range models {
 		e := ModelEntry{Name: m.Name, Size: m.Size, Family: m.Family, ParameterSize: m.ParameterSize, Quantization: m.QuantizationLevel}
-		if r, ok := s.checks.store.Get(fitness.Key(config.ProviderOllama, m.Name), m.Digest); ok {
+		key := fitness.Key(config.ProviderOllama, m.Name)
+		if r, ok := s.checks.store.Get(key, m.Digest); ok {
 			e.Fitness = &r
 		}
+		e.ToolsAnyway = s.checks.store.ToolsAnyway(key, m.Digest)
 		if d, err := o.Show(ctx, m.Name); err == nil {
 			e.ContextLength = d.ContextLength
 			for _, c := range d.Capabilities {

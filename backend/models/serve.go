@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"os/exec"
@@ -15,14 +16,18 @@ import (
 	"hearth/backend/llm"
 )
 
-// The first run offers to start an installed Ollama that is not running (the way
-// Ollama's own app does at login). Hearth stops the server again when it quits, but only
-// one it started itself: an Ollama that was already running is never touched.
+// The window offers to start an installed Ollama that is not running (the way Ollama's
+// own app does at login); engine.go starts it again by itself later. Hearth stops the
+// server when it quits, but only one it started itself and no other program uses: an
+// Ollama that was already running is never touched.
 
 // served is an `ollama serve` this process started.
 type served struct {
 	cmd  *exec.Cmd
 	done chan struct{}
+	// stopping: Hearth ends it (or leaves it running as it quits); its exit is
+	// expected and not revived.
+	stopping bool
 }
 
 // serveWait bounds how long StartOllama waits for the new server to answer.
@@ -36,6 +41,14 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	if v, err := s.OllamaVersion(ctx, host); err == nil {
 		return v, nil // it runs already (maybe started by someone else): leave it be
 	}
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	return s.startLocked(ctx, host)
+}
+
+// startLocked is StartOllama with s.startMu held: one start at a time, so a chat that
+// waits for a start in progress hears how it went (engine.go).
+func (s *Service) startLocked(ctx context.Context, host string) (string, error) {
 	u, err := url.Parse(host)
 	if err != nil || !egress.Loopback(u.Hostname()) {
 		return "", fmt.Errorf("start Ollama: %s is another machine's address (hint: start Ollama there, or clear the address to use this computer's)", host)
@@ -44,11 +57,19 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("start Ollama: not installed (hint: install it from https://ollama.com/download)")
 	}
+	if v, err := s.OllamaVersion(ctx, host); err == nil {
+		return v, nil // started meanwhile by the caller before us
+	}
 	s.mu.Lock()
-	running := s.serve != nil
+	sv, closing := s.serve, s.closing
 	s.mu.Unlock()
-	if !running {
-		if err := s.spawnOllama(bin, u.Host); err != nil {
+	if closing {
+		return "", errors.New("start Ollama: Hearth is quitting")
+	}
+	if sv == nil {
+		// Kept here, not read back from s.serve: a server that dies while starting
+		// is no longer s.serve, and this start must see it go.
+		if sv, err = s.spawnOllama(bin, u.Host); err != nil {
 			return "", err
 		}
 	}
@@ -56,17 +77,13 @@ func (s *Service) StartOllama(ctx context.Context) (string, error) {
 	for {
 		v, err := s.OllamaVersion(ctx, host)
 		if err == nil {
+			s.remember()
 			return v, nil
 		}
-		s.mu.Lock()
-		sv := s.serve
-		s.mu.Unlock()
-		if sv != nil {
-			select {
-			case <-sv.done:
-				return "", fmt.Errorf("start Ollama: `ollama serve` exited (hint: see %s)", s.serveLog())
-			default:
-			}
+		select {
+		case <-sv.done:
+			return "", fmt.Errorf("start Ollama: `ollama serve` exited (hint: see %s)", s.serveLog())
+		default:
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return "", fmt.Errorf("start Ollama: no answer at %s after %v: %w (hint: see %s)", host, serveWait, err, s.serveLog())
@@ -79,14 +96,14 @@ func (s *Service) serveLog() string {
 	return filepath.Join(s.settings.Paths().StateDir, "ollama.log")
 }
 
-func (s *Service) spawnOllama(bin, hostport string) error {
+func (s *Service) spawnOllama(bin, hostport string) (*served, error) {
 	logPath := s.serveLog()
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("start Ollama: %w", err)
+		return nil, fmt.Errorf("start Ollama: %w", err)
 	}
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("start Ollama: %w", err)
+		return nil, fmt.Errorf("start Ollama: %w", err)
 	}
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostport)
@@ -95,28 +112,53 @@ func (s *Service) spawnOllama(bin, hostport string) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
-		return fmt.Errorf("start Ollama: %w", err)
+		return nil, fmt.Errorf("start Ollama: %w", err)
 	}
 	sv := &served{cmd: cmd, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		logf.Close()
+		s.mu.Lock()
+		died := !sv.stopping && !s.closing
+		if s.serve == sv {
+			s.serve = nil
+		}
+		if died && s.manages() {
+			s.engineWG.Add(1)
+			go s.revive()
+		}
+		s.mu.Unlock()
 		close(sv.done)
 	}()
 	s.mu.Lock()
 	s.serve = sv
 	s.mu.Unlock()
-	return nil
+	return sv, nil
 }
 
-// stopOllama ends the Ollama this process started, if any: SIGTERM to its group, then
-// SIGKILL after a few seconds.
+// stopOllama ends the Ollama this process started, if any and unless it is to stay
+// (leaveRunning): SIGTERM to its group, then SIGKILL after a few seconds. No start
+// happens after it.
 func (s *Service) stopOllama() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.quitOnce.Do(func() { close(s.quit) })
+	s.engineWG.Wait()
+	s.startMu.Lock() // a start in progress ends first
+	defer s.startMu.Unlock()
 	s.mu.Lock()
 	sv := s.serve
 	s.serve = nil
+	if sv != nil {
+		sv.stopping = true
+	}
 	s.mu.Unlock()
 	if sv == nil {
+		return
+	}
+	if why := s.leaveRunning(); why != "" {
+		slog.Info("Hearth leaves the Ollama it started running", "why", why, "pid", sv.cmd.Process.Pid)
 		return
 	}
 	pgid := sv.cmd.Process.Pid
@@ -155,7 +197,7 @@ func (s *Service) CheckOllama(ctx context.Context, host string) (version, proble
 	if err == nil {
 		return v, ""
 	}
-	hint := "start it with `ollama serve`, or set providers.ollama.host / OLLAMA_HOST if it runs elsewhere"
+	hint := "start it (Start Ollama in Hearth's window, or `ollama serve` in a terminal), or set providers.ollama.host / OLLAMA_HOST if it runs elsewhere"
 	if errors.Is(err, context.DeadlineExceeded) {
 		hint = "it did not answer within 1.5 s; check the host and that Ollama is not stuck"
 	} else if !llm.IsKind(err, llm.KindUnreachable) {

@@ -24,6 +24,9 @@ import (
 // `ollama` on PATH runs it again with fakeOllamaEnv set.
 const fakeOllamaEnv = "HEARTH_TEST_PLAY_OLLAMA"
 
+// psFileEnv names the file the played Ollama answers /api/ps from.
+const psFileEnv = "HEARTH_TEST_OLLAMA_PS"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeOllamaEnv) == "1" {
 		playOllama()
@@ -37,7 +40,18 @@ func playOllama() {
 	if err != nil {
 		os.Exit(3)
 	}
-	srv := &http.Server{Handler: fakeollama.New(fakeollama.DefaultScript())}
+	fake := fakeollama.New(fakeollama.DefaultScript())
+	// /api/ps answers from the file the test names: the models other clients loaded.
+	mux := http.NewServeMux()
+	mux.Handle("/", fake)
+	mux.HandleFunc("/api/ps", func(w http.ResponseWriter, r *http.Request) {
+		data, err := os.ReadFile(os.Getenv(psFileEnv))
+		if err != nil {
+			data = []byte(`{"models":[]}`)
+		}
+		_, _ = w.Write(data)
+	})
+	srv := &http.Server{Handler: mux}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	go func() { <-ctx.Done(); _ = srv.Close() }()
@@ -54,9 +68,11 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// An installed Ollama that is not running is started on request, answers, and is
-// stopped when the service closes; one that was running already is left alone.
-func TestStartOllama(t *testing.T) {
+// ollamaOnPath puts a fake `ollama` on PATH that plays `ollama serve` (this test
+// binary), sets HOME and the XDG folders to a temporary root, and returns a free
+// loopback address for it.
+func ollamaOnPath(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	for k, v := range map[string]string{"HOME": "home", "XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data", "XDG_STATE_HOME": "state"} {
 		t.Setenv(k, filepath.Join(root, v))
@@ -65,7 +81,6 @@ func TestStartOllama(t *testing.T) {
 	xdg.Reload()
 	t.Cleanup(xdg.Reload)
 	keyring.MockInitWithError(errors.New("no keyring in tests"))
-	addr := freeAddr(t)
 	bin := filepath.Join(root, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
@@ -79,6 +94,13 @@ func TestStartOllama(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return freeAddr(t)
+}
+
+// An installed Ollama that is not running is started on request, answers, and is
+// stopped when the service closes; one that was running already is left alone.
+func TestStartOllama(t *testing.T) {
+	addr := ollamaOnPath(t)
 	s := settings.Open(settings.Options{Getenv: func(k string) string {
 		if k == "OLLAMA_HOST" {
 			return addr

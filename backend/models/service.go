@@ -6,10 +6,12 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/fitness"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 	"hearth/backend/settings"
 )
@@ -28,6 +30,17 @@ type Service struct {
 	pulls     map[string]context.CancelFunc
 	seq       int
 	serve     *served // an `ollama serve` started by StartOllama (serve.go)
+	// The engine Hearth manages (engine.go): the models Hearth asked Ollama for, what
+	// to tell the next chat, when it was started again after dying.
+	used       map[string]bool
+	engineNews []i18n.Message
+	restarts   []time.Time
+	closing    bool
+
+	startMu  sync.Mutex // one start at a time
+	quitOnce sync.Once
+	quit     chan struct{} // closed by Close: no more starts
+	engineWG sync.WaitGroup
 }
 
 // provider is a built provider and the settings it was built from.
@@ -52,7 +65,7 @@ type Options struct {
 func New(s *settings.Service, opts Options) *Service {
 	return &Service{settings: s, retry: opts.Retry, pulled: opts.Pulled, providers: map[string]provider{},
 		pulls: map[string]context.CancelFunc{}, checks: newModelChecks(s.Paths(), opts.Checked),
-		check: s.Egress().Client("Ollama check", 0)}
+		check: s.Egress().Client("Ollama check", 0), quit: make(chan struct{})}
 }
 
 // Resolve maps a model name ("ollama/qwen3:4b", or a name of the default provider) to

@@ -27,7 +27,10 @@ type ProviderSettings struct {
 
 // Settings is what the Settings view edits: a flat slice of config.json.
 type Settings struct {
-	OllamaHost          string             `json:"ollamaHost"`
+	OllamaHost string `json:"ollamaHost"`
+	// OllamaStart and OllamaKeepRunning are providers.ollama.start and .keepRunning.
+	OllamaStart         string             `json:"ollamaStart"`
+	OllamaKeepRunning   bool               `json:"ollamaKeepRunning"`
 	OpenAI              ProviderSettings   `json:"openai"`
 	Custom              []ProviderSettings `json:"custom"`
 	Model               string             `json:"model"`
@@ -74,6 +77,8 @@ func (s *Service) Settings() Settings {
 	d := c.Agents.Defaults
 	out := Settings{
 		OllamaHost:          c.Providers.Ollama.Host,
+		OllamaStart:         c.Providers.Ollama.Start,
+		OllamaKeepRunning:   c.Providers.Ollama.KeepRunning,
 		OpenAI:              ProviderSettings{APIBase: c.Providers.OpenAI.APIBase, KeySet: c.Providers.OpenAI.APIKey != ""},
 		Custom:              []ProviderSettings{},
 		Model:               d.Model,
@@ -110,6 +115,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	n.Providers.Custom = maps.Clone(c.Providers.Custom)
 	var ps []config.Problem
 	n.Providers.Ollama.Host = strings.TrimSpace(in.OllamaHost)
+	n.Providers.Ollama.Start, n.Providers.Ollama.KeepRunning = in.OllamaStart, in.OllamaKeepRunning
 	n.Providers.OpenAI.APIBase = strings.TrimSpace(in.OpenAI.APIBase)
 	n.Providers.OpenAI.APIKey = keep(c.Providers.OpenAI.APIKey, in.OpenAI)
 	seen := map[string]bool{}

@@ -43,6 +43,9 @@ type Options struct {
 	// Ollama says, for Status, whether Ollama answers at host (the models service's
 	// CheckOllama): its version, or why not with a hint.
 	Ollama func(ctx context.Context, host string) (version, problem string)
+	// Engine says, for Status, whether Hearth can start Ollama at host and runs it
+	// (the models service's Engine).
+	Engine func(host string) OllamaEngine
 }
 
 // Service is the settings service. Its methods are safe for concurrent use. Config
@@ -54,6 +57,7 @@ type Service struct {
 	sandbox *sandbox.Sandbox
 	recall  func(context.Context, bool) (string, i18n.Message)
 	ollama  func(context.Context, string) (string, string)
+	engine  func(string) OllamaEngine
 	keys    *Keys
 	env     *keystore.Env
 	egress  *egress.Guard
@@ -74,7 +78,7 @@ type Service struct {
 // reported by Status (WorkspaceError).
 func Open(opts Options) *Service {
 	s := &Service{getenv: opts.Getenv, version: opts.Version, changed: opts.Changed,
-		sandbox: opts.Sandbox, recall: opts.Recall, ollama: opts.Ollama, env: opts.Env}
+		sandbox: opts.Sandbox, recall: opts.Recall, ollama: opts.Ollama, engine: opts.Engine, env: opts.Env}
 	if s.getenv == nil && s.env != nil {
 		s.getenv = s.env.Getenv
 	}

@@ -37,7 +37,10 @@ type Status struct {
 	OllamaReachable bool             `json:"ollamaReachable"`
 	OllamaVersion   string           `json:"ollamaVersion"`
 	OllamaError     string           `json:"ollamaError"` // why OllamaReachable is false, with a hint
-	Version         string           `json:"version"`
+	// OllamaEngine says whether the window can offer Start Ollama and whether the
+	// Ollama that answers is one Hearth started.
+	OllamaEngine OllamaEngine `json:"ollamaEngine"`
+	Version      string       `json:"version"`
 	// EmbeddingModel is agents.defaults.embeddingModel. Recall says how memory
 	// recall searches: "hybrid" (by meaning and by words) when the embedding model
 	// is there, "keyword" (by words only) when it is not set, not installed or
@@ -54,6 +57,16 @@ type Status struct {
 	// LocalOnly: every connection that leaves this machine is refused, except to
 	// the Ollama host (docs/safety.md, "Local-only mode").
 	LocalOnly bool `json:"localOnly"`
+}
+
+// OllamaEngine is what Hearth can do about Ollama (backend/models, engine.go).
+type OllamaEngine struct {
+	// Startable: the host is this machine's and `ollama` is installed.
+	Startable bool `json:"startable"`
+	// ByHearth: the Ollama that answers is one Hearth started.
+	ByHearth bool `json:"byHearth"`
+	// Managed: Hearth starts it by itself (providers.ollama.start).
+	Managed bool `json:"managed"`
 }
 
 // Status reports config validity, paths, the default model and whether Ollama answers.
@@ -105,6 +118,9 @@ func (s *Service) Status(ctx context.Context) Status {
 	if s.ollama != nil {
 		st.OllamaVersion, st.OllamaError = s.ollama(ctx, st.OllamaHost)
 		st.OllamaReachable = st.OllamaError == ""
+	}
+	if s.engine != nil {
+		st.OllamaEngine = s.engine(st.OllamaHost)
 	}
 	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
 	if s.recall != nil {

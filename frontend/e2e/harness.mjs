@@ -117,8 +117,9 @@ function withoutLocale(env) {
  * under the home (e.g. data/hearth/cron/jobs.json) to contents written before Hearth starts;
  * options.env adds environment variables (a PATH with a fake `ollama`, say).
  */
-export async function startHearth({ config, ollamaHost, files = {}, env = {} } = {}) {
-  const home = mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
+export async function startHearth({ config, ollamaHost, files = {}, env = {}, home: reuse } = {}) {
+  // home: a home an earlier Hearth of the test used (a restart); else a fresh one.
+  const home = reuse ?? mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
   const xdg = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, 'config'),
@@ -165,9 +166,10 @@ export async function startHearth({ config, ollamaHost, files = {}, env = {} } =
     configPath,
     workspace: join(xdg.XDG_DATA_HOME, 'hearth', 'workspace'),
     log,
-    async stop() {
+    /** Quits Hearth; keepHome leaves its home for a restart (startHearth's home). */
+    async stop({ keepHome = false } = {}) {
       await killGroup(child);
-      rmSync(home, { recursive: true, force: true });
+      if (!keepHome) rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -103,9 +103,22 @@ describe('App shell', () => {
     // Typing is never blocked: a message sent now fails with the reason and a Retry.
     expect(box.disabled).toBe(false);
     const hint = document.getElementById('composer-hint')!;
-    expect(hint.textContent).toContain('start it with ollama serve');
-    expect(hint.querySelector('code')?.textContent).toBe('ollama serve');
+    // Not installed here: the hint says what to do, and asks for no terminal command.
+    expect(hint.textContent).toContain('install or start it');
+    expect(hint.textContent).not.toContain('ollama serve');
+    expect(screen.queryByTestId('start-ollama-composer')).toBeNull();
     expect(screen.getByTestId('status-ollama').textContent).toContain('not reachable');
+  });
+
+  it('offers Start Ollama in the footer and under the composer when Hearth can start it', async () => {
+    const { fake } = await renderWith(fakeStatus({ ollamaReachable: false, ollamaEngine: { startable: true, byHearth: false, managed: false } }));
+    const hint = document.getElementById('composer-hint')!;
+    expect(hint.textContent).toContain('Hearth will chat through Ollama, which is not running.');
+    expect(hint.textContent).not.toMatch(/ollama serve|`/);
+    const start = screen.getByTestId('start-ollama-composer');
+    expect(screen.getByTestId('start-ollama-footer').textContent).toBe('Start Ollama');
+    await fireEvent.click(start);
+    expect(fake.mocks.startOllama).toHaveBeenCalledTimes(1);
   });
 
   it('switches the sidebar between chats and the memory files', async () => {

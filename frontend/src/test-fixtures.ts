@@ -20,6 +20,7 @@ export function fakeStatus(over: Partial<Status> = {}): Status {
     ollamaReachable: true,
     ollamaVersion: '0.17.4',
     ollamaError: '',
+    ollamaEngine: { startable: false, byHearth: false, managed: false },
     embeddingModel: 'ollama/nomic-embed-text',
     recall: 'hybrid',
     sandbox: { mode: 'landlock', landlockABI: 7, namespaces: true, summary: 'Landlock (ABI 7) with namespaces' },
@@ -65,6 +66,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     cancelPull: vi.fn(async () => true),
     deleteModel: vi.fn(async () => {}),
     checkModel: vi.fn(async (name: string) => fakeCheck({ model: `ollama/${name}` })),
+    setToolsAnyway: vi.fn(async () => {}),
     onModelChecked: vi.fn((fn: (r: import('./lib/api').ModelCheck) => void) => {
       checked.add(fn);
       return () => void checked.delete(fn);
@@ -155,6 +157,8 @@ export function fakeCheck(over: Partial<import('./lib/api').ModelCheck> = {}): i
 export function fakeSettings() {
   return {
     ollamaHost: '',
+    ollamaStart: '',
+    ollamaKeepRunning: false,
     openai: { name: '', apiBase: 'https://api.openai.com/v1', apiKey: '', keySet: false, clearKey: false },
     custom: [],
     model: 'ollama/qwen3:4b',

@@ -16,6 +16,7 @@ import (
 //   - "text" prints the call as a JSON object instead;
 //   - "eager" calls the tool for every question, even "2 + 2";
 //   - "none" never calls;
+//   - "reads" leaves the made-up get_weather alone but uses Hearth's read_file;
 //   - "broken" fails every request with HTTP 500.
 //
 // Every reply reports 25 tokens per second and takes the model's ProbeDelayMS.
@@ -36,8 +37,14 @@ func probeReply(m Model, req ChatRequest) Reply {
 	switch {
 	case style == "broken":
 		return Reply{Status: 500, Error: "llama runner process has terminated"}
+	case last.Role == "tool" && style == "reads":
+		r.Content = "The file says: " + last.Content
 	case last.Role == "tool":
 		r.Content = "It is 18 °C and sunny in Paris."
+	case style == "reads" && offers(req, "read_file"):
+		r.ToolCalls = []ToolCall{{Name: "read_file", Arguments: json.RawMessage(`{"path": "note.txt"}`)}}
+	case style == "reads" && strings.Contains(text, "weather"):
+		r.Content = "I cannot look up the weather, sorry."
 	case len(req.Tools) > 0 && style != "none" && (strings.Contains(text, "weather") || style == "eager"):
 		args := json.RawMessage(`{"city": "Paris"}`)
 		if style == "text" {
@@ -58,4 +65,17 @@ func probeReply(m Model, req ChatRequest) Reply {
 	r.EvalCount = 8
 	r.EvalDurationMS = 320
 	return r
+}
+
+// offers reports whether the request offers the tool name.
+func offers(req ChatRequest, name string) bool {
+	for _, raw := range req.Tools {
+		var t struct {
+			Function struct{ Name string } `json:"function"`
+		}
+		if json.Unmarshal(raw, &t) == nil && t.Function.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -134,6 +134,8 @@ export const api = {
   deleteModel: (name: string) => App.DeleteModel(name),
   // The model fitness check (up to half a minute); background checks arrive as "models:checked".
   checkModel: (name: string) => App.CheckModel(name),
+  // "Offer tools anyway" for a model, kept per model and digest; the next turn honours it.
+  setToolsAnyway: (name: string, on: boolean) => App.SetToolsAnyway(name, on),
   onModelChecked: (fn: (r: ModelCheck) => void): (() => void) => EventsOn('models:checked', fn),
   getSettings: () => App.GetSettings(),
   saveSettings: (s: Settings) => App.SaveSettings(s),

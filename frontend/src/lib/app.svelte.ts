@@ -6,6 +6,7 @@ import { createActivityStore } from './stores/activity.svelte';
 import { createApprovalsStore } from './stores/approvals.svelte';
 import { createChatStore, type PerfProbe } from './stores/chat.svelte';
 import { createMemoryStore } from './stores/memory.svelte';
+import { createEngineStore } from './stores/engine.svelte';
 import { createModelsStore } from './stores/models.svelte';
 import { createNoticesStore } from './stores/notices.svelte';
 import { createRemindersStore } from './stores/reminders.svelte';
@@ -37,6 +38,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     probe,
   });
   const models = createModelsStore(api);
+  const engine = createEngineStore(api, statusStore, () => void models.refresh());
   const memory = createMemoryStore(api);
   const reminders = createRemindersStore(api);
   const settings = createSettingsStore(api, (s) => {
@@ -47,6 +49,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
   return {
     api,
     status: statusStore,
+    engine,
     sessions,
     chat,
     models,

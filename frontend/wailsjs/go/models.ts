@@ -607,6 +607,24 @@ export namespace event {
 
 export namespace fitness {
 	
+	export class ProbeResult {
+	    probe: string;
+	    outcome: string;
+	    reply?: string;
+	    tries?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProbeResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.probe = source["probe"];
+	        this.outcome = source["outcome"];
+	        this.reply = source["reply"];
+	        this.tries = source["tries"];
+	    }
+	}
 	export class Result {
 	    model: string;
 	    digest?: string;
@@ -619,6 +637,7 @@ export namespace fitness {
 	    caveats?: string[];
 	    advice: string;
 	    notes?: string[];
+	    probes?: ProbeResult[];
 	    // Go type: time
 	    checkedAt: any;
 	    durationMs: number;
@@ -641,6 +660,7 @@ export namespace fitness {
 	        this.caveats = source["caveats"];
 	        this.advice = source["advice"];
 	        this.notes = source["notes"];
+	        this.probes = this.convertValues(source["probes"], ProbeResult);
 	        this.checkedAt = this.convertValues(source["checkedAt"], null);
 	        this.durationMs = source["durationMs"];
 	        this.version = source["version"];
@@ -1118,6 +1138,7 @@ export namespace models {
 	    contextLength: number;
 	    capabilities: string[];
 	    fitness?: fitness.Result;
+	    toolsAnyway: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ModelEntry(source);
@@ -1133,6 +1154,7 @@ export namespace models {
 	        this.contextLength = source["contextLength"];
 	        this.capabilities = source["capabilities"];
 	        this.fitness = this.convertValues(source["fitness"], fitness.Result);
+	        this.toolsAnyway = source["toolsAnyway"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1817,6 +1839,22 @@ export namespace sessions {
 
 export namespace settings {
 	
+	export class OllamaEngine {
+	    startable: boolean;
+	    byHearth: boolean;
+	    managed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new OllamaEngine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.startable = source["startable"];
+	        this.byHearth = source["byHearth"];
+	        this.managed = source["managed"];
+	    }
+	}
 	export class PlainKey {
 	    provider: string;
 	    key: string;
@@ -1927,6 +1965,8 @@ export namespace settings {
 	}
 	export class Settings {
 	    ollamaHost: string;
+	    ollamaStart: string;
+	    ollamaKeepRunning: boolean;
 	    openai: ProviderSettings;
 	    custom: ProviderSettings[];
 	    model: string;
@@ -1955,6 +1995,8 @@ export namespace settings {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.ollamaHost = source["ollamaHost"];
+	        this.ollamaStart = source["ollamaStart"];
+	        this.ollamaKeepRunning = source["ollamaKeepRunning"];
 	        this.openai = this.convertValues(source["openai"], ProviderSettings);
 	        this.custom = this.convertValues(source["custom"], ProviderSettings);
 	        this.model = source["model"];
@@ -2014,6 +2056,7 @@ export namespace settings {
 	    ollamaReachable: boolean;
 	    ollamaVersion: string;
 	    ollamaError: string;
+	    ollamaEngine: OllamaEngine;
 	    version: string;
 	    embeddingModel: string;
 	    recall: string;
@@ -2047,6 +2090,7 @@ export namespace settings {
 	        this.ollamaReachable = source["ollamaReachable"];
 	        this.ollamaVersion = source["ollamaVersion"];
 	        this.ollamaError = source["ollamaError"];
+	        this.ollamaEngine = this.convertValues(source["ollamaEngine"], OllamaEngine);
 	        this.version = source["version"];
 	        this.embeddingModel = source["embeddingModel"];
 	        this.recall = source["recall"];

@@ -50,7 +50,9 @@ export function fitnessBadges(m: ModelEntry): FitnessBadge[] {
       ? { key: 'verdict.good', tone: 'good' }
       : r.verdict === 'text-fallback'
         ? { key: 'verdict.text-fallback', tone: 'warn' }
-        : { key: 'verdict.chat-only', tone: 'off' };
+        : r.verdict === 'check-failed'
+          ? { key: 'verdict.check-failed', tone: 'warn' }
+          : { key: 'verdict.chat-only', tone: 'off' };
   const out = [verdict];
   for (const c of r.caveats ?? []) out.push({ key: `caveat.${c}`, tone: 'warn', params: { n: r.tokensPerSecond, ctx: r.contextMax } });
   return out;
@@ -63,7 +65,7 @@ export function checkKey(name: string): string {
 }
 
 export function createModelsStore(
-  api: Pick<Api, 'listModels' | 'pullModel' | 'followPull' | 'cancelPull' | 'deleteModel' | 'checkModel' | 'onModelChecked'>,
+  api: Pick<Api, 'listModels' | 'pullModel' | 'followPull' | 'cancelPull' | 'deleteModel' | 'checkModel' | 'onModelChecked' | 'setToolsAnyway'>,
 ) {
   const s = $state({
     list: [] as ModelEntry[],
@@ -94,6 +96,20 @@ export function createModelsStore(
       return false;
     } finally {
       s.checking = s.checking.filter((x) => x !== name);
+    }
+  }
+
+  /** Offers a model tools whatever its check said (on), or stops it; the row follows. */
+  async function setToolsAnyway(name: string, on: boolean) {
+    delete s.checkErrors[name];
+    try {
+      await api.setToolsAnyway(name, on);
+      const m = s.list.find((x) => x.name === name);
+      if (m) m.toolsAnyway = on;
+      return true;
+    } catch (err) {
+      s.checkErrors[name] = errText(err);
+      return false;
     }
   }
 
@@ -194,6 +210,7 @@ export function createModelsStore(
     },
     refresh,
     check,
+    setToolsAnyway,
     follow,
     pull,
     cancel,

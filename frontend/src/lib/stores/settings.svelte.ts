@@ -71,6 +71,8 @@ export function validate(s: Settings): Errors {
 export function fieldFor(configKey: string, s: Settings): string {
   const direct: Record<string, string> = {
     'providers.ollama.host': 'ollamaHost',
+    'providers.ollama.start': 'ollamaStart',
+    'providers.ollama.keepRunning': 'ollamaKeepRunning',
     'providers.openai.apiBase': 'openai.apiBase',
     'providers.openai.apiKey': 'openai.apiBase',
     'agents.defaults.workspace': 'workspace',

@@ -115,7 +115,9 @@ export function createStatusStore(fetch: Fetcher): StatusStore {
 
 /** The line under the composer, as an i18n key: what to fix first, else the shortcuts. */
 export function composerHintKey(status: Status | null): string {
-  if (status && !status.ollamaReachable && status.modelProvider === 'ollama') return 'chat.disabledOllama';
+  // A button beside the hint starts an Ollama Hearth can start; else the hint says what to do.
+  if (status && !status.ollamaReachable && status.modelProvider === 'ollama')
+    return status.ollamaEngine?.startable ? 'chat.disabledOllamaStart' : 'chat.disabledOllama';
   if (status && !status.modelConfigured) return 'chat.disabledModel';
   return 'chat.ready';
 }

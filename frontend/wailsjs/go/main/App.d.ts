@@ -162,6 +162,8 @@ export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetToolApproval(arg1:string,arg2:string):Promise<void>;
 
+export function SetToolsAnyway(arg1:string,arg2:boolean):Promise<void>;
+
 export function StartOllama():Promise<string>;
 
 export function Status():Promise<settings.Status>;

@@ -286,6 +286,10 @@ export function SetToolApproval(arg1, arg2) {
   return window['go']['main']['App']['SetToolApproval'](arg1, arg2);
 }
 
+export function SetToolsAnyway(arg1, arg2) {
+  return window['go']['main']['App']['SetToolsAnyway'](arg1, arg2);
+}
+
 export function StartOllama() {
   return window['go']['main']['App']['StartOllama']();
 }
