@@ -116,7 +116,7 @@ func (b *desktopBackground) start(ctx context.Context) {
 	// reminder that asks, at start) would otherwise be lost when the forwarding
 	// goroutine is scheduled late.
 	go b.forward(b.subscribe(ctx))
-	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock}); err != nil {
+	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock, WatchMemory: true}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}
 	if err := b.h.Settings.ApplyLaunchAtLogin(); err != nil {
