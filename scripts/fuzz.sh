@@ -28,6 +28,7 @@ targets=(
   "./backend/agent/prompt FuzzShortTool 250"
   "./backend/memory FuzzTokenize 3000"
   "./backend/memory FuzzInboxProposal 10"
+  "./backend/memory FuzzAbsentRecord 3000"
   "./backend/llm FuzzChatEncoder 10000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
 )

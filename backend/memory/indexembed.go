@@ -31,6 +31,7 @@ func (x *Index) embed(ctx context.Context, chunks []*Chunk, rep *IndexReport) {
 			return
 		}
 		x.embedErr, x.absent = nil, nil
+		x.forgetAbsent()
 		for j, c := range part {
 			c.Vec = normalize(vecs[j])
 		}
@@ -43,6 +44,7 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 	if x.opts.Embed == nil || !x.canEmbed() {
 		return nil
 	}
+	x.missingScans++
 	rows, err := x.db.QueryContext(ctx, `SELECT n, id, text FROM chunks WHERE vec IS NULL`)
 	if err != nil {
 		return err
