@@ -82,8 +82,8 @@ type Index struct {
 	// absentSaved: the index's meta table holds an absence (indexabsent.go); forget:
 	// Recheck asked to remove it before the database was open.
 	absentSaved, forget bool
-	dirs   *noteDirs // the note folders and when they changed (nil: not loaded)
-	ranked int       // up to how many matches FTS5 ranks them itself (candidates.go)
+	dirs                *noteDirs // the note folders and when they changed (nil: not loaded)
+	ranked              int       // up to how many matches FTS5 ranks them itself (candidates.go)
 	// statCount counts the stats of note files and folders (a test checks that a
 	// search does not stat every note).
 	statCount int
