@@ -29,6 +29,7 @@ targets=(
   "./backend/memory FuzzTokenize 3000"
   "./backend/memory FuzzInboxProposal 10"
   "./backend/memory FuzzAbsentRecord 3000"
+  "./backend/session FuzzScanMessages 5000"
   "./backend/llm FuzzChatEncoder 10000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
 )

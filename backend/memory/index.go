@@ -90,6 +90,8 @@ type Index struct {
 	// missingScans counts embedMissing's reads of the chunks without a vector (a test
 	// checks that a process finding the model recorded missing makes none).
 	missingScans int
+	// chatTails counts the chats read from their bookmark, not whole (a test checks).
+	chatTails int
 }
 
 // fileState is what the index knows of one source: enough to tell, from a
