@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strconv"
@@ -107,18 +108,19 @@ func (x *Index) vectors() (*vectorSet, error) {
 	defer rows.Close()
 	v := newVectorSet()
 	v.rows = make([]int64, 0, total-novec)
+	v.pos = make(map[int64]int, total-novec)
 	first := true
+	var b sql.RawBytes // the blob is decoded in place: no copy, no vector per row
 	for rows.Next() {
 		var n int64
-		var b []byte
 		if err := rows.Scan(&n, &b); err != nil {
 			return nil, err
 		}
-		if first && len(b)%4 == 0 {
+		if first && len(b)%4 == 0 && len(b) > 0 {
 			v.data = make([]float32, 0, (total-novec)*len(b)/4)
 			first = false
 		}
-		v.put(n, blobVec(b))
+		v.putBlob(n, b)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
