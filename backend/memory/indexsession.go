@@ -1,10 +1,10 @@
 package memory
 
 import (
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"strings"
 
 	"hearth/backend/session"
@@ -15,7 +15,9 @@ import (
 // made a long chat's turn cost more than its own work. For each chat the index keeps
 // a bookmark (the marks table): the offset of the line where the chat's last chunk
 // starts, that message's index, and the chunks' title and date; the files table holds
-// the SHA-256 of the bytes indexed. When the file still starts with exactly those
+// the CRC-32C of the bytes indexed (sessionHash: a SHA-256 of a long chat at every sync
+// cost a turn more than the chunking it saves; CRC-32C runs in hardware, and the
+// session store trusts it for the same check). When the file still starts with exactly those
 // bytes and what follows only adds messages (session.ScanMessages), just the lines
 // from the bookmark on are read, chunked and diffed against the last chunk's. Anything
 // else — a rewind, a new title, a trim, an edit, a damaged line — reads it whole.
@@ -55,8 +57,13 @@ func (x *Index) readSession(src, id string) ([]Chunk, string, *sessionMark, erro
 			mark.off = int64(offs[open])
 		}
 	}
-	return chunks, Hash(data), mark, nil
+	return chunks, sessionHash(crc32.Checksum(data, castagnoli)), mark, nil
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// sessionHash is the files table's hash of a chat's bytes, from their CRC-32C.
+func sessionHash(sum uint32) string { return fmt.Sprintf("crc32c:%08x", sum) }
 
 // sessionTail is what the indexed part of a grown chat leaves to do.
 type sessionTail struct {
@@ -85,12 +92,11 @@ func (x *Index) appendedSession(src string, old fileState) (t sessionTail, ok bo
 	if err != nil || int64(len(data)) <= old.Size || m.off < 0 || m.off > old.Size || m.pos < 0 {
 		return t, false, nil
 	}
-	h := sha256.New() // one pass over the file: the indexed part's sum on the way
-	h.Write(data[:old.Size])
-	if hex.EncodeToString(h.Sum(nil)) != old.Hash || data[old.Size-1] != '\n' {
+	sum := crc32.Checksum(data[:old.Size], castagnoli) // one pass: the indexed part's sum on the way
+	if sessionHash(sum) != old.Hash || data[old.Size-1] != '\n' {
 		return t, false, nil
 	}
-	h.Write(data[old.Size:])
+	sum = crc32.Update(sum, castagnoli, data[old.Size:])
 	msgs, offs, ok := session.ScanMessages(data[m.off:], int(old.Size-m.off))
 	if !ok {
 		return t, false, nil
@@ -116,7 +122,7 @@ func (x *Index) appendedSession(src string, old fileState) (t sessionTail, ok bo
 	if k := open - m.pos; k < len(offs) {
 		next.off = m.off + int64(offs[k])
 	}
-	t.chunks, t.hash, t.mark = chunks, hex.EncodeToString(h.Sum(nil)), next
+	t.chunks, t.hash, t.mark = chunks, sessionHash(sum), next
 	x.chatTails++
 	return t, true, nil
 }
