@@ -55,7 +55,7 @@ func (a *App) startup(ctx context.Context) {
 	// with the tray (background.go), which holds the lock. The desktop checks a
 	// model's fitness by itself after its first reply.
 	a.h.Models.AutoCheck()
-	if err := a.h.Start(ctx, app.StartOptions{Rested: rested, DropStartPages: true}); err != nil {
+	if err := a.h.Start(ctx, app.StartOptions{Rested: rested, DropStartPages: true, WatchMemory: true}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}
 	if a.winErr != nil {

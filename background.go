@@ -123,7 +123,7 @@ func (b *desktopBackground) start(ctx context.Context) {
 			slog.Warn("Ollama not started at launch", "err", err)
 		}
 	}()
-	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock}); err != nil {
+	if err := b.h.Start(ctx, app.StartOptions{Lock: b.lock, WatchMemory: true}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}
 	if err := b.h.Settings.ApplyLaunchAtLogin(); err != nil {

@@ -67,10 +67,11 @@ type toolCall struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-func startModel(b *testing.B) *model {
+// startModel starts the fake Ollama with extra flags (a -script).
+func startModel(b *testing.B, flags ...string) *model {
 	b.Helper()
 	bin := binary(b, "HEARTH_FAKEOLLAMA_BIN")
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, flags...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)

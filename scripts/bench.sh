@@ -22,6 +22,12 @@ awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i ~ /^(ms\/run|ms-to-window)$
 echo
 echo "agent turns — targets: CPU per tool round <= 1 ms; peak memory of an 80-round turn <= 25 MB (peak-MB: the resident set; anon-MB: what the turn allocated; file-MB: the binary's mapped pages, which hearth version maps too); next turn at 400 turns <= 1.3x a fresh chat's"
 awk '/^Benchmark(ToolRounds|NextTurn)/ { line = $1; for (i = 4; i <= NF; i += 2) line = line sprintf("  %s %s", $(i-1), $i); print line }' /tmp/hearth-bench.txt
+# What recall costs a turn (bench/turncost_test.go): `hearth agent` as a person runs it, a
+# new process per turn, without and with an embedding model installed.
+echo
+echo "recall's cost per turn — targets: 5000-notes and 5MB-history x-starter <= 1.3 (noembed and embed); chat-400 x-fresh and x-fresh-instr <= 1.3; watchers (inotify instances of hearth agent -m hello) 0"
+go test -run '^$' -bench 'TurnCost' -benchtime 10x ./bench/ | tee /tmp/hearth-bench-turncost.txt |
+  awk '/^BenchmarkTurnCost/ { for (i = 4; i <= NF; i += 2) print "  " $i, $(i-1) }'
 # The same next turn in a running app (one Runner and session store, as in the desktop).
 go test -run '^$' -bench 'NextTurnWarm' -benchtime 20x ./backend/agent/ | tee /tmp/hearth-bench-warm.txt |
   awk '/^Benchmark/ { line = $1; for (i = 4; i <= NF; i += 2) line = line sprintf("  %s %s", $(i-1), $i); print line " (target x@400 <= 1.3)" }'
@@ -44,9 +50,6 @@ echo
 echo "recall on the agent's path (288 questions, 6 users) — targets: block@8k >= 0.80, memory_search (tool@8k) >= 0.90 overall, block@8k multi-hop >= 0.75, no category under 0.60, block@4k >= 0.70"
 go test -run '^$' -bench 'RecallPath' -benchtime 1x ./backend/app/ | tee /tmp/hearth-bench-recallpath.txt |
   grep -E '^(Benchmark|path|block|tool|[0-9]+ questions)' || true
-echo
-echo "a turn with 5 000 notes or a 5 MB HISTORY.md — target: x-empty <= 1.3"
-go test -run '^$' -bench 'TurnCost' -benchtime 10x ./backend/app/ | grep -E '^Benchmark'
 echo
 echo "first request for \"hello\" — target: at most 2 000 tokens (chars/4) with every tool; also with tools.web.offline"
 go test -run '^$' -bench 'FirstRequestSize' -benchtime 3x ./backend/app/ | tee /tmp/hearth-bench-prompt.txt

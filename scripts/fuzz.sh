@@ -34,6 +34,8 @@ targets=(
   "./backend/recall FuzzStem 3000"
   "./backend/memory FuzzInboxProposal 10"
   "./backend/memrepo FuzzLooseObject 300"
+  "./backend/recall FuzzAbsentRecord 3000"
+  "./backend/session FuzzScanMessages 5000"
   "./backend/llm FuzzChatEncoder 10000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"

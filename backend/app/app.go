@@ -314,12 +314,15 @@ type StartOptions struct {
 	// binary that start-up ran (reading the config, building the services): code that
 	// runs once (backend/cleanpages). The command line and the desktop set it.
 	DropStartPages bool
+	// WatchMemory watches the memory files for edits made outside Hearth while the
+	// app runs (the desktop). A command needs no watcher and pays for closing one.
+	WatchMemory bool
 }
 
 // Start starts what runs in the background: the MCP servers connect (a run waits
-// for them, bounded, before its first request), the memory files are watched, and
-// with the lock the reminders and the heartbeat run. What is started already is not
-// started again: the desktop starts the first part as its window opens and the
+// for them, bounded, before its first request), the memory history catches up (and
+// with WatchMemory the memory files are watched), and with the lock the reminders
+// and the heartbeat run. What is started already is not started again: the desktop starts the first part as its window opens and the
 // reminders once it holds the tray.
 func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	a.mu.Lock()
@@ -342,6 +345,9 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 		if opts.DropStartPages {
 			cleanpages.DropBinary()
 		}
+	}
+	if opts.WatchMemory && !a.Memory.Watching() {
+		err = errors.Join(err, a.Memory.Watch())
 	}
 	if reminders {
 		err = errors.Join(err, a.Reminders.Start(ctx, opts.Lock))

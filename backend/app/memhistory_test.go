@@ -20,7 +20,10 @@ import (
 // outside Hearth, then the history and /memory in a chat.
 func TestMemoryHistoryThroughTheApp(t *testing.T) {
 	setXDG(t)
-	a := started(t, Options{})
+	a := open(t, Options{})
+	if err := a.Start(t.Context(), StartOptions{WatchMemory: true}); err != nil {
+		t.Fatal(err)
+	}
 	st := a.Memory.Store()
 	cur, err := st.Read("MEMORY.md")
 	if err != nil {
@@ -99,5 +102,25 @@ func TestAgentFileToolsCommittedAsTheAgent(t *testing.T) {
 	}
 	if st, _ := a.Memory.Store().Read("MEMORY.md"); !strings.Contains(st.Content, "Porto") {
 		t.Errorf("MEMORY.md: %q", st.Content)
+	}
+}
+
+// The desktop watches the memory files; a command (StartOptions without WatchMemory)
+// does not, and the desktop's second Start (the tray's, with the lock) starts no second.
+func TestOnlyTheDesktopWatchesMemory(t *testing.T) {
+	setXDG(t)
+	cli := started(t, Options{})
+	if cli.Memory.Watching() {
+		t.Error("a command's Start watches the memory files")
+	}
+	desk := open(t, Options{})
+	if err := desk.Start(t.Context(), StartOptions{WatchMemory: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := desk.Start(t.Context(), StartOptions{WatchMemory: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !desk.Memory.Watching() {
+		t.Error("the desktop's Start does not watch the memory files")
 	}
 }

@@ -11,6 +11,9 @@ import (
 // must still be reported.
 func TestOnMemoryChangeSurvivesSettingsChange(t *testing.T) {
 	svc, _ := chatService(t, `{"agents":{"defaults":{"embeddingModel":""}}}`)
+	if err := svc.Start(t.Context(), StartOptions{WatchMemory: true}); err != nil { // the window's
+		t.Fatal(err)
+	}
 	ch := &changes{}
 	onMemoryChange(t, svc, ch.add)
 

@@ -48,6 +48,9 @@ func TestMemoryAPI(t *testing.T) {
 		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "remember", Arguments: rememberArgs}}},
 		fakeollama.Reply{Content: "Noted."},
 		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: memory.SaveMemoryTool, Arguments: saveArgs}}})
+	if err := svc.Memory.Watch(); err != nil { // the desktop's: hand edits are reported
+		t.Fatal(err)
+	}
 	ch := &changes{}
 	onMemoryChange(t, svc, ch.add)
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"hearth/backend/agent"
@@ -56,4 +58,14 @@ func BenchmarkToolRoundInProcess(b *testing.B) {
 		turn(i)
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*rounds), "ms/round")
+}
+
+func writeTB(tb testing.TB, p, content string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		tb.Fatal(err)
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"hearth/backend/app"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 	"hearth/backend/session"
@@ -251,5 +252,26 @@ func TestAgentOneProcessor(t *testing.T) {
 		if got := runtime.GOMAXPROCS(0); got != c.want {
 			t.Errorf("%s: GOMAXPROCS %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// `hearth agent -m` starts no memory-file watcher: no command needs one, and closing it
+// costs the command milliseconds of kernel wait at exit.
+func TestAgentStartsNoWatcher(t *testing.T) {
+	startChat(t, fakeollama.Reply{Content: "Hello!"})
+	var out, errb bytes.Buffer
+	checked := false
+	e := &env{info: testInfo, stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: os.Getenv,
+		afterStart: func(a *app.App) {
+			checked = true
+			if a.Memory.Watching() {
+				t.Error("the command line started the memory watcher")
+			}
+		}}
+	if code := mainEnv(e, []string{"agent", "-m", "hello"}); code != 0 || out.String() != "Hello!\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if !checked {
+		t.Fatal("the agent command did not start the services")
 	}
 }

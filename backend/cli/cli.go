@@ -66,6 +66,9 @@ type env struct {
 	ownProcess bool
 	app        *app.App
 	appErr     error
+	// afterStart, when set, sees the services once a command started them (a test
+	// checks what runs).
+	afterStart func(*app.App)
 }
 
 // hearth builds the services on first use, with the --config and --workspace flag
@@ -85,10 +88,13 @@ func (e *env) hearth() (*app.App, error) {
 }
 
 // start starts the background parts for commands that chat or list MCP servers: the
-// servers connect (a run waits for them, bounded). Only the memory files' watcher can
-// fail to start, and no command needs it.
+// servers connect (a run waits for them, bounded). The memory files' watcher is not
+// started: no command needs it, and closing it costs every command milliseconds.
 func (e *env) start(ctx context.Context) {
 	_ = e.app.Start(ctx, app.StartOptions{DropStartPages: true})
+	if e.afterStart != nil {
+		e.afterStart(e.app)
+	}
 }
 
 // closeTimeout bounds the orderly end of a command: running turns interrupted and

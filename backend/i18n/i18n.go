@@ -102,7 +102,7 @@ func Lines(ms []Message) string {
 
 // In renders m in locale l: the locale's text, else English, else the code itself (so a
 // missing entry shows something searchable rather than nothing).
-func (m Message) In(l Locale) string { return catalogs().render(l, m) }
+func (m Message) In(l Locale) string { return render(l, m) }
 
 // String renders m in English: what logs and the CLI print.
 func (m Message) String() string { return m.In(English) }
@@ -112,7 +112,7 @@ func T(l Locale, code string, pairs ...string) string { return M(code, pairs...)
 
 // Has reports whether the English catalog defines code.
 func Has(code string) bool {
-	_, ok := catalogs()[English][code]
+	_, ok := catalog(English)[code]
 	return ok
 }
 
@@ -136,22 +136,60 @@ func fill(template string, args map[string]string) string {
 type book map[Locale]map[string]string
 
 func (b book) render(l Locale, m Message) string {
-	if s, ok := b[l][m.Code]; ok {
+	return renderFrom(func(l Locale) map[string]string { return b[l] }, l, m)
+}
+
+// render renders m in l from the embedded catalogs, parsing only the locales it reads.
+func render(l Locale, m Message) string { return renderFrom(catalog, l, m) }
+
+func renderFrom(codes func(Locale) map[string]string, l Locale, m Message) string {
+	if s, ok := codes(l)[m.Code]; ok {
 		return fill(s, m.Args)
 	}
-	if s, ok := b[English][m.Code]; ok {
+	if s, ok := codes(English)[m.Code]; ok {
 		return fill(s, m.Args)
 	}
 	return m.Code
 }
 
-// catalogs parses the embedded files once. They are part of the binary and a test reads
-// every one, so a broken file cannot ship; should one still fail to parse, its codes fall
-// back to English or the code rather than stopping Hearth.
-var catalogs = sync.OnceValue(func() book {
-	c, _ := load(files)
-	return c
-})
+// parsed holds each shipped locale's catalog, parsed the first time a message is
+// rendered in it: the command line words in English only and never pays for the
+// other languages (wording one error used to parse them all, a millisecond and more
+// of every turn).
+var parsed = lazyCatalogs(files)
+
+// lazyCatalogs gives, per shipped locale, a function that parses its catalog in fsys
+// once, when first called.
+func lazyCatalogs(fsys fs.FS) map[Locale]func() map[string]string {
+	out := map[Locale]func() map[string]string{}
+	for _, l := range Locales() {
+		out[l] = sync.OnceValue(func() map[string]string {
+			// The files are part of the binary and a test reads every one, so a broken
+			// file cannot ship; should one still fail to parse, its codes fall back to
+			// English or the code rather than stopping Hearth.
+			m, _ := loadLocale(fsys, l, nil)
+			return m
+		})
+	}
+	return out
+}
+
+// catalog is locale l's codes (nil for a locale Hearth does not ship).
+func catalog(l Locale) map[string]string {
+	if f, ok := parsed[l]; ok {
+		return f()
+	}
+	return nil
+}
+
+// catalogs is every shipped locale's catalog (the tests compare them).
+func catalogs() book {
+	b := book{}
+	for _, l := range Locales() {
+		b[l] = catalog(l)
+	}
+	return b
+}
 
 // load merges catalog/<locale>/*.json per locale; it reports a file that does not parse
 // and a key defined in two files of one locale.
@@ -159,27 +197,33 @@ func load(fsys fs.FS) (book, error) {
 	out := book{}
 	var errs []string
 	for _, l := range Locales() {
-		out[l] = map[string]string{}
-		names, _ := fs.Glob(fsys, path.Join("catalog", string(l), "*.json"))
-		for _, name := range names {
-			data, err := fs.ReadFile(fsys, name)
-			if err == nil {
-				var m map[string]string
-				if err = json.Unmarshal(data, &m); err == nil {
-					for k, v := range m {
-						if _, dup := out[l][k]; dup {
-							errs = append(errs, fmt.Sprintf("%s: %q is defined twice", name, k))
-						}
-						out[l][k] = v
-					}
-					continue
-				}
-			}
-			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
-		}
+		out[l], errs = loadLocale(fsys, l, errs)
 	}
 	if errs != nil {
 		return out, fmt.Errorf("i18n catalogs: %s", strings.Join(errs, "; "))
 	}
 	return out, nil
+}
+
+// loadLocale merges catalog/<l>/*.json, appending what is wrong to errs.
+func loadLocale(fsys fs.FS, l Locale, errs []string) (map[string]string, []string) {
+	out := map[string]string{}
+	names, _ := fs.Glob(fsys, path.Join("catalog", string(l), "*.json"))
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err == nil {
+			var m map[string]string
+			if err = json.Unmarshal(data, &m); err == nil {
+				for k, v := range m {
+					if _, dup := out[k]; dup {
+						errs = append(errs, fmt.Sprintf("%s: %q is defined twice", name, k))
+					}
+					out[k] = v
+				}
+				continue
+			}
+		}
+		errs = append(errs, fmt.Sprintf("%s: %v", name, err))
+	}
+	return out, errs
 }

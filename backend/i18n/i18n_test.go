@@ -235,3 +235,40 @@ func placeholders(template string) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// countingFS counts the files read from each locale's folder.
+type countingFS struct {
+	fs.FS
+	reads map[string]int
+}
+
+func (c countingFS) Open(name string) (fs.File, error) {
+	if parts := strings.Split(name, "/"); len(parts) == 3 {
+		c.reads[parts[1]]++
+	}
+	return c.FS.Open(name)
+}
+
+// Wording a message in English (the command line, an error's text) parses the English
+// catalog only, once; another language is parsed when first asked for.
+func TestCatalogsParsedPerLocaleOnDemand(t *testing.T) {
+	c := countingFS{FS: files, reads: map[string]int{}}
+	lazy := lazyCatalogs(c)
+	codes := func(l Locale) map[string]string { return lazy[l]() }
+	for range 3 {
+		if got := renderFrom(codes, English, M("tray.quit")); got != T(English, "tray.quit") {
+			t.Fatalf("English: %q", got)
+		}
+	}
+	enReads := c.reads[string(English)]
+	if enReads == 0 || c.reads[string(Chinese)] != 0 {
+		t.Fatalf("reads after English only: %v", c.reads)
+	}
+	if got := renderFrom(codes, Chinese, M("tray.quit")); got != T(Chinese, "tray.quit") {
+		t.Fatalf("Chinese: %q", got)
+	}
+	renderFrom(codes, Chinese, M("tray.quit"))
+	if c.reads[string(English)] != enReads || c.reads[string(Chinese)] == 0 {
+		t.Errorf("reads after Chinese: %v (English parsed again, or Chinese never)", c.reads)
+	}
+}

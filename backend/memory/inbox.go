@@ -20,7 +20,8 @@ import (
 )
 
 // The memory inbox (docs/memory.md#the-memory-inbox): with "Review memory changes"
-// on, what Dream and consolidation write to MEMORY.md, USER.md and SOUL.md waits as
+// on, what Dream, consolidation and the model's remember tool write to MEMORY.md,
+// USER.md and SOUL.md waits as
 // a proposal — the file's text then and the change as hunks — until the user
 // approves (possibly edited) or rejects each hunk. A proposal older than the set
 // time is applied or dropped, as the user chose.
@@ -83,9 +84,10 @@ func newInbox(st *Store, get func() ReviewSettings, set func(ReviewSettings) err
 	return in
 }
 
-// reviewed are the files whose changes by Dream and consolidation can be held.
+// reviewed are the files whose changes can be held, and by whom: every memory write
+// that is not the user's own — the model's remember tool, consolidation and Dream.
 func reviewed(name string, o Origin) bool {
-	return (o.Author == AuthorDream || o.Author == AuthorConsolidation) &&
+	return (o.Author == AuthorDream || o.Author == AuthorConsolidation || o.Author == AuthorAgent) &&
 		(name == MemoryFile || name == "USER.md" || name == "SOUL.md")
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hearth/backend/tools"
 )
 
 // With "Review memory changes" on, a consolidation's MEMORY.md rewrite waits as
@@ -136,5 +138,66 @@ func TestHunksApply(t *testing.T) {
 	moved, _ := applyHunk("x\n"+base, hs[1])
 	if moved != "x\na\nb\nc\nd\ne\n" {
 		t.Errorf("moved %q", moved)
+	}
+}
+
+// Every memory write that is not the user's own waits in the inbox while review is
+// on — the model's remember tool (which tells the model so), Dream and consolidation
+// (TestInboxHoldsUntilApproved) — and the user's own (the sidebar, /remember) never
+// does; with review off the tool saves at once.
+func TestInboxHoldsEveryWriterButTheUser(t *testing.T) {
+	f := newConsFixture(t, 1)
+	writeFile(t, f.ws, MemoryFile, "# Memory\n- Likes tea.\n")
+	s := serviceOver(t, f, nil)
+	in := s.Inbox()
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(s.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	remember := func(text string) tools.Result {
+		return reg.Call(context.Background(), "remember", []byte(`{"text":"`+text+`"}`))
+	}
+	if err := in.SetSettings(ReviewSettings{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	before := f.read(t, MemoryFile)
+	res := remember("Ana climbs on Tuesdays")
+	if res.IsError || !strings.Contains(res.Content, "waits for the user's review") || strings.Contains(res.Content, "Saved to") {
+		t.Errorf("the tool's answer with review on: %+v", res)
+	}
+	cur, _ := s.Store().Read(MemoryFile)
+	if r, err := s.Store().SaveAs(MemoryFile, cur.Content+"- Dreamt of pears.\n", cur.Hash, Origin{Author: AuthorDream, Reason: "dream"}); err != nil || !r.Proposed {
+		t.Errorf("Dream's write: %+v %v", r, err)
+	}
+	if got := f.read(t, MemoryFile); got != before {
+		t.Fatalf("MEMORY.md changed before review:\n%s", got)
+	}
+	ps, err := in.List()
+	if err != nil || len(ps) != 2 || ps[0].Author != AuthorAgent || !strings.HasPrefix(ps[0].Reason, "remember: Ana") ||
+		ps[1].Author != AuthorDream {
+		t.Fatalf("proposals %+v %v", ps, err)
+	}
+	if _, err := in.Decide(ps[0].ID, 0, "approve", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.read(t, MemoryFile); !strings.Contains(got, "- Ana climbs on Tuesdays") {
+		t.Errorf("approved fact not written:\n%s", got)
+	}
+	// The user's own writes are never held.
+	if _, err := s.Remember("my sister's birthday is 3 May"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.read(t, MemoryFile); !strings.Contains(got, "3 May") {
+		t.Errorf("/remember was held:\n%s", got)
+	}
+	// Review off: the tool saves at once and says so.
+	if err := in.SetSettings(ReviewSettings{Enabled: false}); err != nil {
+		t.Fatal(err)
+	}
+	if res := remember("Ana likes figs"); res.IsError || res.Content != "Saved to "+MemoryFile+"." {
+		t.Errorf("the tool's answer with review off: %+v", res)
+	}
+	if got := f.read(t, MemoryFile); !strings.Contains(got, "- Ana likes figs") {
+		t.Errorf("not saved with review off:\n%s", got)
 	}
 }

@@ -64,7 +64,8 @@ type Service struct {
 	recaller *recall.Recaller
 	versions *versions
 	inbox    *Inbox
-	watching context.CancelFunc // the running watcher's stop, nil before Start
+	watching context.CancelFunc // the running watcher's stop, nil before Watch
+	started  bool               // Start ran: a new workspace's history is synced too
 	retired  sync.WaitGroup     // consolidators of an old workspace finishing
 	windows  recall.Windows     // where each chat's window starts
 }
@@ -149,12 +150,37 @@ func (s *Service) parts() (*Store, *recall.Index, *Consolidator) {
 	return s.store, s.index, s.cons
 }
 
-// Start watches the memory and persona files for changes made by other programs
-// (an editor, a sync tool); the store reports its own writes without it.
+// Start brings the memory history up to date with edits made while Hearth was not
+// running (and makes onboarding's first commit). It starts no watcher: Watch does.
 func (s *Service) Start(context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.started = true
+	s.syncHistoryLocked()
+	return nil
+}
+
+// Watch watches the memory and persona files for changes made by other programs
+// (an editor, a sync tool) while the app runs; the store reports its own writes
+// without it. Only the desktop watches: a command ends before an edit would matter,
+// and closing a watcher costs a command milliseconds of kernel wait at exit.
+func (s *Service) Watch() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.watchLocked()
+}
+
+// Watching reports whether the file watcher runs.
+func (s *Service) Watching() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watching != nil
+}
+
+func (s *Service) syncHistoryLocked() {
+	if _, err := s.versions.sync(); err != nil { // onboarding's first commit, or edits made meanwhile
+		slog.Warn("memory history not brought up to date", "err", err)
+	}
 }
 
 func (s *Service) watchLocked() error {
@@ -163,9 +189,7 @@ func (s *Service) watchLocked() error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.watching = cancel
-	if _, err := s.versions.sync(); err != nil { // onboarding's first commit, or edits made meanwhile
-		slog.Warn("memory history not brought up to date", "err", err)
-	}
+	s.syncHistoryLocked()
 	return s.store.Watch(ctx)
 }
 
@@ -206,6 +230,8 @@ func (s *Service) Apply(opts ServiceOptions) {
 		if err := s.watchLocked(); err != nil {
 			slog.Warn("memory files not watched", "err", err)
 		}
+	} else if s.started {
+		s.syncHistoryLocked()
 	}
 }
 

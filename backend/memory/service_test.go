@@ -80,6 +80,9 @@ func TestServiceNewsAndWorkspaceMove(t *testing.T) {
 	if err := s.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Watch(); err != nil {
+		t.Fatal(err)
+	}
 	ws2 := t.TempDir()
 	writeFile(t, ws2, MemoryFile, "- moved\n")
 	opts := s.opts

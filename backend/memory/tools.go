@@ -29,8 +29,15 @@ func (t *rememberTool) run(_ context.Context, a rememberArgs) (tools.Result, err
 	if strings.TrimSpace(a.Text) == "" {
 		return tools.Errorf("text is empty (hint: give the fact to remember)"), nil
 	}
-	if _, err := t.store.Remember(a.Text); err != nil {
+	res, err := t.store.Remember(a.Text)
+	if err != nil {
 		return tools.Result{}, fmt.Errorf("remember: %w", err)
+	}
+	if res.Proposed {
+		// "Review memory changes" is on: the fact waits for the user, and the model
+		// must not tell them it is saved.
+		return tools.Text("Not saved yet: the fact waits for the user's review (Review memory changes). " +
+			"It reaches " + MemoryFile + " only if the user approves it; tell the user it is waiting for their review."), nil
 	}
 	return tools.Text("Saved to " + MemoryFile + "."), nil
 }

@@ -30,6 +30,9 @@ func TestEveryChangeIsVersioned(t *testing.T) {
 	if err := s.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Watch(); err != nil {
+		t.Fatal(err)
+	}
 	revs, err := s.History("", 0)
 	if err != nil || len(revs) != 1 || revs[0].Author != AuthorHearth || !strings.HasPrefix(revs[0].Message, "onboarding") {
 		t.Fatalf("onboarding commit: %+v %v", revs, err)
@@ -197,6 +200,9 @@ func TestAgentEditingAttributesTheWatchersCommit(t *testing.T) {
 	f := newConsFixture(t, 3)
 	s := serviceOver(t, f, nil)
 	if err := s.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Watch(); err != nil {
 		t.Fatal(err)
 	}
 	done := s.AgentEditing(MemoryFile, "write_file", "chat1", "run1")

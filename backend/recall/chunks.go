@@ -206,19 +206,30 @@ func fileChunks(rel, content string) []Chunk {
 // and the assistant's answer (tool traffic left out), merged with the next
 // exchange while short.
 func sessionChunks(s *session.Session) []Chunk {
-	source := "sessions/" + s.Meta.ID
-	title := s.Meta.Title
+	title, date := sessionLabel(s.Meta)
+	out, _ := sessionChunksFrom("sessions/"+s.Meta.ID, title, date, s.Messages(), 0, map[string]int{})
+	return out
+}
+
+// sessionLabel is the title and date a chat's chunks carry.
+func sessionLabel(m session.Meta) (title, date string) {
+	title = m.Title
 	if title == "" {
-		title = s.Meta.ID
+		title = m.ID
 	}
-	date := ""
-	if !s.Meta.Created.IsZero() {
-		date = s.Meta.Created.Local().Format(time.DateOnly)
+	if !m.Created.IsZero() {
+		date = m.Created.Local().Format(time.DateOnly)
 	}
-	var out []Chunk
-	seen := map[string]int{}
+	return title, date
+}
+
+// sessionChunksFrom chunks msgs, the chat's messages from index pos0 on, where no
+// exchange is pending (the chat's start, or the first message of its last chunk),
+// with the duplicate counts of the chunks before. open is the index of the message
+// the last chunk starts at: the next messages may still join it.
+func sessionChunksFrom(source, title, date string, msgs []llm.Message, pos0 int, seen map[string]int) (out []Chunk, open int) {
 	var cur strings.Builder
-	pos := 0
+	pos := pos0
 	flush := func() {
 		t := strings.TrimSpace(cur.String())
 		cur.Reset()
@@ -226,7 +237,8 @@ func sessionChunks(s *session.Session) []Chunk {
 			out = append(out, Chunk{ID: chunkID(source, part, seen), Source: source, Title: title, Date: date, Text: part, Pos: pos})
 		}
 	}
-	for i, m := range s.Messages() {
+	for j, m := range msgs {
+		i := pos0 + j
 		switch m.Role {
 		case llm.RoleUser:
 			if cur.Len() > minChunk {
@@ -243,5 +255,5 @@ func sessionChunks(s *session.Session) []Chunk {
 		}
 	}
 	flush()
-	return out
+	return out, pos
 }

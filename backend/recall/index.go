@@ -79,11 +79,19 @@ type Index struct {
 	// or its provider cannot embed): a lasting state, not a hiccup, so it is
 	// not asked again on every turn but after Recheck (a pull) or absentRetry.
 	absent error
-	dirs   *noteDirs // the note folders and when they changed (nil: not loaded)
-	ranked int       // up to how many matches FTS5 ranks them itself (candidates.go)
+	// absentSaved: the index's meta table holds an absence (indexabsent.go); forget:
+	// Recheck asked to remove it before the database was open.
+	absentSaved, forget bool
+	dirs                *noteDirs // the note folders and when they changed (nil: not loaded)
+	ranked              int       // up to how many matches FTS5 ranks them itself (candidates.go)
 	// statCount counts the stats of note files and folders (a test checks that a
 	// search does not stat every note).
 	statCount int
+	// missingScans counts embedMissing's reads of the chunks without a vector (a test
+	// checks that a process finding the model recorded missing makes none).
+	missingScans int
+	// chatTails counts the chats read from their bookmark, not whole (a test checks).
+	chatTails int
 }
 
 // fileState is what the index knows of one source: enough to tell, from a
@@ -142,6 +150,7 @@ func (x *Index) failed(ctx context.Context, err error) {
 	x.absent = nil
 	if isAbsent(err) {
 		x.absent = err
+		x.saveAbsent(err)
 	}
 }
 
@@ -151,6 +160,13 @@ func (x *Index) Recheck() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.embedErr, x.absent = nil, nil
+	// For every process sharing the index: the record is removed now (opening the
+	// index if need be), or when it is next opened.
+	x.forget = true
+	if x.db == nil && x.open() != nil {
+		return
+	}
+	x.forgetAbsent()
 }
 
 // NewIndex returns an index; nothing is read until the first Sync or Search.
@@ -171,7 +187,7 @@ func (x *Index) Reindex(ctx context.Context) (IndexReport, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.startOver("full rebuild requested")
-	x.embedErr, x.absent = nil, nil
+	x.embedErr, x.absent, x.absentSaved, x.forget = nil, nil, false, false
 	rep, err := x.sync(ctx, true)
 	rep.Rebuilt, rep.Reason = true, "full rebuild requested"
 	return rep, err

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // change is one source's update, prepared outside the write transaction.
@@ -13,9 +14,12 @@ type change struct {
 	st       fileState
 	touched  bool // same content: only the stat moves
 	appended bool // HISTORY.md grew: fresh holds the new tail only
-	fresh    []*Chunk
-	kept     []*Chunk
-	stale    []string
+	// session: src is a chat, whose bookmark (mark, nil for none) is written too.
+	session bool
+	mark    *sessionMark
+	fresh   []*Chunk
+	kept    []*Chunk
+	stale   []string
 }
 
 // prepare re-reads one source and diffs its chunks by ID against the index
@@ -38,24 +42,40 @@ func (x *Index) prepare(ctx context.Context, src string, fi srcStat, old fileSta
 	ch := &change{src: src}
 	var chunks []Chunk
 	var hash string
-	if known {
+	id, isChat := strings.CutPrefix(src, "sessions/")
+	ch.session = isChat
+	grown := false // a chat read from its bookmark: have holds its last chunk's IDs
+	have := map[string]bool{}
+	if known && isChat {
+		var t sessionTail
+		if t, grown, err = x.appendedSession(src, old); err != nil {
+			return nil, err
+		}
+		chunks, hash, have, ch.mark = t.chunks, t.hash, t.have, t.mark
+	} else if known {
 		if chunks, hash, ch.appended, err = x.appendedHistory(src, old); err != nil {
 			return nil, err
 		}
 	}
-	have := map[string]bool{}
-	if ch.appended {
+	switch {
+	case grown:
+	case ch.appended:
 		// Only the tail's IDs are looked up: not the 10 000 of a long file.
 		for _, c := range chunks {
 			if have[c.ID], err = hasChunk(x.db, c.ID); err != nil {
 				return nil, err
 			}
 		}
-	} else {
+	default:
 		if have, err = chunkIDs(x.db, src); err != nil {
 			return nil, err
 		}
-		if chunks, hash, err = x.readSource(src, fi); err != nil {
+		if isChat {
+			chunks, hash, ch.mark, err = x.readSession(src, id)
+		} else {
+			chunks, hash, err = x.readSource(src, fi)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -92,6 +112,11 @@ func apply(tx *txn, v *vectorSet, ch *change, rep *IndexReport) error {
 	if ch.touched {
 		_, err := tx.Exec(`UPDATE files SET size = ?, mod = ? WHERE source = ?`, ch.st.Size, ch.st.ModNano, ch.src)
 		return err
+	}
+	if ch.session {
+		if err := saveMark(tx, ch.src, ch.mark); err != nil {
+			return err
+		}
 	}
 	for _, id := range ch.stale {
 		if err := removeChunk(tx, v, id, rep); err != nil {

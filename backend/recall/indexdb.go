@@ -45,6 +45,7 @@ var schema = []string{
 	// Each term's document count, for the BM25 the index ranks with.
 	`CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(terms, 'row')`,
 	dirsTable,
+	marksTable,
 	// Chunk and term totals, kept by insertChunk and deleteChunk.
 	`INSERT OR IGNORE INTO meta(key, value) VALUES('docs', '0'), ('tokens', '0')`,
 }
@@ -111,9 +112,13 @@ func openDB(p string) (*sql.DB, error) {
 			db.Close()
 			return nil, err
 		}
-	} else if _, err := db.Exec(dirsTable); err != nil {
-		db.Close()
-		return nil, err
+	} else {
+		for _, t := range []string{dirsTable, marksTable} {
+			if _, err := db.Exec(t); err != nil {
+				db.Close()
+				return nil, err
+			}
+		}
 	}
 	return db, nil
 }

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strconv"
@@ -31,6 +32,7 @@ func (x *Index) embed(ctx context.Context, chunks []*Chunk, rep *IndexReport) {
 			return
 		}
 		x.embedErr, x.absent = nil, nil
+		x.forgetAbsent()
 		for j, c := range part {
 			c.Vec = normalize(vecs[j])
 		}
@@ -43,6 +45,7 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 	if x.opts.Embed == nil || !x.canEmbed() {
 		return nil
 	}
+	x.missingScans++
 	rows, err := x.db.QueryContext(ctx, `SELECT n, id, text FROM chunks WHERE vec IS NULL`)
 	if err != nil {
 		return err
@@ -105,18 +108,19 @@ func (x *Index) vectors() (*vectorSet, error) {
 	defer rows.Close()
 	v := newVectorSet()
 	v.rows = make([]int64, 0, total-novec)
+	v.pos = make(map[int64]int, total-novec)
 	first := true
+	var b sql.RawBytes // the blob is decoded in place: no copy, no vector per row
 	for rows.Next() {
 		var n int64
-		var b []byte
 		if err := rows.Scan(&n, &b); err != nil {
 			return nil, err
 		}
-		if first && len(b)%4 == 0 {
+		if first && len(b)%4 == 0 && len(b) > 0 {
 			v.data = make([]float32, 0, (total-novec)*len(b)/4)
 			first = false
 		}
-		v.put(n, blobVec(b))
+		v.putBlob(n, b)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

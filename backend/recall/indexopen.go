@@ -77,6 +77,7 @@ func (x *Index) openAt(p string) error {
 		}
 	}
 	x.db, x.files, x.vecs, x.allFiles = db, files, nil, false
+	x.loadAbsent()
 	return nil
 }
 

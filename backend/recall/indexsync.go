@@ -112,6 +112,9 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 				if _, err := tx.Exec(`DELETE FROM files WHERE source = ?`, src); err != nil {
 					return err
 				}
+				if _, err := tx.Exec(`DELETE FROM marks WHERE source = ?`, src); err != nil {
+					return err
+				}
 			}
 			return nil
 		})

@@ -82,21 +82,8 @@ func (x *Index) memorySources(out map[string]srcStat) error {
 	return nil
 }
 
-// readSource reads and chunks one source; chats, live or archived, too (a
-// search leaves out the part of the current chat still in its window).
+// readSource reads and chunks one note or memory file (chats: readSession).
 func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
-	if id, ok := strings.CutPrefix(src, "sessions/"); ok {
-		s, err := session.NewStore(x.opts.SessionsDir, session.Options{}).Load(id)
-		if err != nil {
-			return nil, "", err
-		}
-		chunks := sessionChunks(s)
-		var b strings.Builder
-		for _, c := range chunks {
-			b.WriteString(c.ID)
-		}
-		return chunks, contentHash([]byte(b.String())), nil
-	}
 	b, err := readWorkspace(x.opts.Workspace, src)
 	if err != nil {
 		return nil, "", err

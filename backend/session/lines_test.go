@@ -155,6 +155,12 @@ func TestHugeLineIsSkippedInBoundedMemory(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Messages != 2 || list[0].Interrupted || list[0].Title != "big" {
 		t.Errorf("list %+v: %v", list, err)
 	}
+	// The recall index's reader (ReadFile) does not hold it either: it refuses the
+	// file, and the index reads it with Load instead.
+	var data []byte
+	if n := allocated(func() { data, _, err = s.ReadFile("big") }); n > size/2 || !errors.Is(err, ErrTooLarge) || data != nil {
+		t.Errorf("ReadFile of a %d MB chat: %d MB allocated, %v", size>>20, n>>20, err)
+	}
 	// The chat goes on: an append after the line is read with it.
 	if err := s.Append("big", MessageRecord("r2", llm.Message{Role: llm.RoleUser, Content: "more"})); err != nil {
 		t.Fatal(err)

@@ -152,7 +152,7 @@ export const api = {
   memoryHistory: async (file: string): Promise<MemoryRev[]> => (await App.MemoryHistory(file)) ?? [],
   memoryDiff: (rev: string, file: string) => App.MemoryDiff(rev, file),
   restoreMemory: (rev: string, file: string) => App.RestoreMemory(rev, file),
-  // The memory inbox: Dream's and consolidation's changes held for review.
+  // The memory inbox: changes by Dream, consolidation and the remember tool held for review.
   memoryProposals: async (): Promise<MemoryProposal[]> => (await App.MemoryProposals()) ?? [],
   decideMemoryHunk: (id: string, hunk: number, action: 'approve' | 'reject', text?: string) =>
     App.DecideMemoryHunk(id, hunk, action, text ?? '', text !== undefined),

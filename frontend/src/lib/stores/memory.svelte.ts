@@ -58,6 +58,16 @@ export function grouped(files: MemoryFileInfo[]) {
     .filter((g) => g.files.length > 0);
 }
 
+/**
+ * The catalog key of what the editor says of a document. A file that does not exist yet
+ * (today's note before its first save) is never "Saved": it says it is created on save.
+ */
+export function statusKey(d: MemoryDoc): string {
+  if (!d.loaded) return 'memory.loading';
+  if (!d.exists && (d.status === 'clean' || d.status === 'reloaded')) return 'memory.status.new';
+  return `memory.status.${d.status}`;
+}
+
 function newDoc(path: string): MemoryDoc {
   return {
     path,

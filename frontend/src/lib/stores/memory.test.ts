@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, grouped } from './memory.svelte';
+import { createMemoryStore, grouped, statusKey } from './memory.svelte';
 import { fakeMemory, hashOf } from './memory-fixture';
 
 const M = 'memory/MEMORY.md';
@@ -12,6 +12,27 @@ async function opened(initial: Record<string, string> = { [M]: '# Memory\n' }) {
 }
 
 describe('memory store', () => {
+  it("says a file that does not exist yet (today's note) is not saved, and Saved once the save created it", async () => {
+    const day = 'memory/2026-12-07.md';
+    const fake = fakeMemory({ [M]: '# Memory\n' });
+    const store = createMemoryStore(fake.api);
+    await store.open(day);
+    expect(store.doc).toMatchObject({ loaded: true, exists: false, status: 'clean', text: '' });
+    expect(statusKey(store.doc!)).toBe('memory.status.new');
+    store.edit(day, '- planted the fig\n');
+    expect(statusKey(store.doc!)).toBe('memory.status.dirty');
+    expect(await store.save()).toBe(true);
+    expect(fake.disk.get(day)).toBe('- planted the fig\n');
+    expect(statusKey(store.doc!)).toBe('memory.status.clean');
+  });
+
+  it('words every state from the catalog, and an unread document as loading', async () => {
+    const { doc } = await opened();
+    expect(statusKey(doc())).toBe('memory.status.clean');
+    expect(statusKey({ ...doc(), loaded: false })).toBe('memory.loading');
+    expect(statusKey({ ...doc(), status: 'conflict' })).toBe('memory.status.conflict');
+  });
+
   it('opens a file clean, goes dirty on edit and back to clean when the edit is undone', async () => {
     const { store, doc } = await opened();
     expect(doc()).toMatchObject({ loaded: true, exists: true, status: 'clean', text: '# Memory\n', baseHash: hashOf('# Memory\n') });

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package app
-
-import "time"
-
-// cpuTime is not measured here: the CPU figure reads 0.
-func cpuTime() time.Duration { return 0 }
