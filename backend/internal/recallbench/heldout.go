@@ -60,7 +60,7 @@ var heldOutKinds = []kind{
 			"{key} did a brilliant job taking in the waist of my suit.",
 		}), "key", key), key}},
 			question: g.pick([]string{
-				"Which alterations shop fixed my formal outfit?",
+				"Which shop altered my suit?",
 				"Who did the sewing on my jacket and pants?",
 			})}
 	}},
@@ -143,7 +143,7 @@ var heldOutKinds = []kind{
 		key := g.uniqueFrom(carModels)
 		return fact{needDate: true, pieces: []piece{{g.fill("Collected {key} from the dealership this afternoon, it still smells new.", "key", key), key}},
 			question: g.pick([]string{
-				"When did I pick up my new motor?",
+				"When did I collect the new car from the dealer?",
 				"On which day did I take delivery of the car?",
 			})}
 	}},
@@ -152,7 +152,7 @@ var heldOutKinds = []kind{
 		return fact{needDate: true, pieces: []piece{{g.fill("Had the flu jab at {key} this morning, arm is sore.", "key", key), key}},
 			question: g.pick([]string{
 				"When was I vaccinated against influenza?",
-				"What date did I get my winter injection?",
+				"What date did I have my jab?",
 			})}
 	}},
 	{Temporal, func(g *userGen) fact {
@@ -160,7 +160,7 @@ var heldOutKinds = []kind{
 		return fact{needDate: true, pieces: []piece{{g.fill("Passed my driving test at {key} today, first attempt!", "key", key), key}},
 			question: g.pick([]string{
 				"When did I earn my licence?",
-				"What day was I finally allowed on the road alone?",
+				"When did I pass the driving exam?",
 			})}
 	}},
 	{Temporal, func(g *userGen) fact {
@@ -168,7 +168,7 @@ var heldOutKinds = []kind{
 		return fact{needDate: true, pieces: []piece{{g.fill("{p}'s baby {key} arrived this afternoon, seven pounds exactly.", "p", p, "key", key), key}},
 			question: g.fill(g.pick([]string{
 				"When did {p} become a parent?",
-				"What is the birth date of {p}'s child?",
+				"What is the birth date of {p}'s baby?",
 			}), "p", p)}
 	}},
 	{Temporal, func(g *userGen) fact {
@@ -210,7 +210,7 @@ var heldOutPreferences = []kind{
 	{Preference, func(g *userGen) fact {
 		key := g.uniqueFrom(videoGames)
 		return fact{pieces: []piece{{g.fill("I sink whole evenings into {key}.", "key", key), key}},
-			question: "Which title should I get for the console?"}
+			question: "Which video game should I get for the console?"}
 	}},
 	{Preference, func(g *userGen) fact {
 		key := g.uniqueFrom(weathers)
@@ -220,12 +220,12 @@ var heldOutPreferences = []kind{
 	{Preference, func(g *userGen) fact {
 		key := g.uniqueFrom(puzzles)
 		return fact{pieces: []piece{{g.fill("Hand me {key} and I'm quiet for hours.", "key", key), key}},
-			question: "What brain teaser would keep me busy on the train?"}
+			question: "What would keep me quiet on the train?"}
 	}},
 	{Preference, func(g *userGen) fact {
 		key := g.uniqueFrom(buildings)
 		return fact{pieces: []piece{{g.fill("I could wander around {key} all day.", "key", key), key}},
-			question: "Which architecture would I enjoy touring in a new city?"}
+			question: "Where could I spend a day wandering in a new city?"}
 	}},
 	{Preference, func(g *userGen) fact {
 		key := g.uniqueFrom(creatures)
