@@ -36,6 +36,9 @@ func deliver(list []ranked, q Query) (hits []Hit, more int) {
 	var taken [][]string
 	skipped, full := 0, false
 	for _, r := range list {
+		if full && q.NoMore {
+			break
+		}
 		if r.score < q.MinScore || q.Skip != nil && q.Skip(r.Source, r.Pos) {
 			continue
 		}
@@ -51,7 +54,9 @@ func deliver(list []ranked, q Query) (hits []Hit, more int) {
 			continue
 		}
 		if full || len(hits) == k {
-			full = true
+			if full = true; q.NoMore {
+				break
+			}
 			more++
 			continue
 		}

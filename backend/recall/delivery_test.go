@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -183,5 +184,30 @@ func TestRecallBlockFillsItsBudget(t *testing.T) {
 	}
 	if b := rc.For(context.Background(), "s", "quantum chromodynamics lecture"); b != "" {
 		t.Errorf("block below the threshold: %q", b)
+	}
+}
+
+// NoMore stops at K with the same hits: only the count of the rest goes.
+func TestNoMoreSameHits(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	var entries []string
+	for i := range 30 {
+		entries = append(entries, fmt.Sprintf("The heron fished at the weir, visit %d, with a note on otters number %d.", i, i*7))
+	}
+	writeFile(t, ws, HistoryFile, history(entries...))
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir})
+	defer x.Close()
+	q := Query{Text: "heron weir otters", K: 5, Distinct: true}
+	all, err := x.Find(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.NoMore = true
+	some, err := x.Find(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.More == 0 || some.More != 0 || !reflect.DeepEqual(all.Hits, some.Hits) {
+		t.Errorf("without NoMore %d hits, %d more; with it %d hits, %d more", len(all.Hits), all.More, len(some.Hits), some.More)
 	}
 }

@@ -26,7 +26,7 @@ import (
 const (
 	dbName = "index.db"
 	// schemaVersion is PRAGMA user_version; another number starts over.
-	schemaVersion = 4
+	schemaVersion = 5 // 5: Traditional Chinese folded to Simplified in the terms
 	// legacyLog is the hand-built log of older versions, removed on sight.
 	legacyLog = "chunks.log"
 )

@@ -114,7 +114,7 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	// few that a shorter hit may replace.
 	k := max(10, maxChars/blockPerHit+5)
 	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
-		SkipSources: InPromptSources(sessionID, true), Distinct: true})
+		SkipSources: InPromptSources(sessionID, true), Distinct: true, NoMore: true})
 	if err != nil {
 		return ""
 	}

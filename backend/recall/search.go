@@ -91,6 +91,9 @@ type Query struct {
 	// Distinct leaves out a chunk that says what a better one said (the
 	// model's evidence); the sidebar lists every source.
 	Distinct bool
+	// NoMore: the caller does not need Results.More, so the hits stop at K
+	// (the recall block; counting the distinct rest cost a fifth of it).
+	NoMore bool
 }
 
 // Search syncs the index with the files and returns the k best chunks whole.

@@ -26,7 +26,7 @@ func tokenizeRunes(text string) []string {
 		switch {
 		case unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
 			flush()
-			out = append(out, string(r))
+			out = append(out, string(foldTS(r)))
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			w.WriteRune(unicode.ToLower(r))
 		default:
@@ -52,6 +52,7 @@ func TestTokenizeSplitsLikeTheRuneTables(t *testing.T) {
 func FuzzTokenize(f *testing.F) {
 	f.Add("The Meetings were MOVED to Tuesday.")
 	f.Add("会议 ミーティング naïve \xff")
+	f.Add("會議改到週二 会议改到周二")
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := tokenize(s), tokenizeRunes(s); !slices.Equal(got, want) {
 			t.Fatalf("%q: got %q, want %q", s, got, want)

@@ -89,6 +89,25 @@ type Config struct {
 	// Distractors are facts of the same kinds that no question asks about,
 	// per user (other people's jobs, pets, trips).
 	Distractors int
+	// HeldOut draws the facts and questions from the held-out kinds
+	// (heldout.go): other domains and phrasings than the set recall was
+	// tuned on.
+	HeldOut bool
+}
+
+// kindSet is one set of fact kinds, and the likings small talk says other
+// people have (from the same pools, so they compete with the user's).
+type kindSet struct {
+	kinds      []kind
+	othersLike [][]string
+}
+
+func setOf(cfg Config) kindSet {
+	if cfg.HeldOut {
+		return kindSet{append(append([]kind(nil), heldOutKinds...), heldOutPreferences...),
+			[][]string{boardGames, scents, videoGames}}
+	}
+	return kindSet{append(append([]kind(nil), kinds...), morePreferences...), [][]string{genres, cuisines, filmKinds}}
 }
 
 // Generate makes the data for cfg. The same cfg gives the same data.
@@ -105,9 +124,9 @@ func Generate(cfg Config) (Data, error) {
 	return d, nil
 }
 
-func byCategory(c Category) []kind {
+func (ks kindSet) byCategory(c Category) []kind {
 	var out []kind
-	for _, k := range append(append([]kind(nil), kinds...), morePreferences...) {
+	for _, k := range ks.kinds {
 		if k.cat == c {
 			out = append(out, k)
 		}
@@ -116,7 +135,8 @@ func byCategory(c Category) []kind {
 }
 
 func generateUser(cfg Config, u int) (User, []Question, error) {
-	g := &userGen{rng: rand.New(rand.NewPCG(cfg.Seed, uint64(u)+1)), used: map[string]bool{}}
+	set := setOf(cfg)
+	g := &userGen{rng: rand.New(rand.NewPCG(cfg.Seed, uint64(u)+1)), used: map[string]bool{}, likes: set.othersLike}
 	g.people = g.draw(firstNames, 24)
 	var user User
 	day := time.Date(2025, 1, 6, 0, 0, 0, 0, time.UTC).AddDate(0, 0, g.rng.IntN(30))
@@ -134,12 +154,12 @@ func generateUser(cfg Config, u int) (User, []Question, error) {
 	// Facts: the questions' first, then the distractors'; each kind of
 	// preference once per user (one favourite cuisine, not two).
 	usedPref := map[int]bool{}
-	prefs := byCategory(Preference)
+	prefs := set.byCategory(Preference)
 	var facts []fact
 	asked := 0
 	for i := 0; i < cfg.Questions+cfg.Distractors; i++ {
 		c := Categories[i%len(Categories)]
-		ks := byCategory(c)
+		ks := set.byCategory(c)
 		k := ks[g.rng.IntN(len(ks))]
 		if c == Preference {
 			free := []int{}
@@ -149,7 +169,7 @@ func generateUser(cfg Config, u int) (User, []Question, error) {
 				}
 			}
 			if len(free) == 0 {
-				c, k = SingleHop, byCategory(SingleHop)[g.rng.IntN(len(byCategory(SingleHop)))]
+				c, k = SingleHop, set.byCategory(SingleHop)[g.rng.IntN(len(set.byCategory(SingleHop)))]
 			} else {
 				j := free[g.rng.IntN(len(free))]
 				usedPref[j], k = true, prefs[j]

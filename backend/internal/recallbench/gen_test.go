@@ -7,7 +7,16 @@ import (
 
 var testCfg = Config{Seed: 27, Users: 6, Sessions: 40, Questions: 48, Distractors: 24}
 
+// heldOutCfg is the held-out set at the benchmark's size.
+var heldOutCfg = Config{Seed: 2718, Users: 6, Sessions: 40, Questions: 48, Distractors: 24, HeldOut: true}
+
 func TestGenerateDeterministicAndSound(t *testing.T) {
+	for _, cfg := range []Config{testCfg, heldOutCfg} {
+		testGenerate(t, cfg)
+	}
+}
+
+func testGenerate(t *testing.T, testCfg Config) {
 	a, err := Generate(testCfg)
 	if err != nil {
 		t.Fatal(err)
@@ -45,12 +54,18 @@ func TestGenerateDeterministicAndSound(t *testing.T) {
 // The questions are paraphrases: at most 40 % of their content words are
 // in the evidence (the old benchmark's shared about 83 %).
 func TestQuestionsParaphrase(t *testing.T) {
+	for _, cfg := range []Config{testCfg, heldOutCfg} {
+		testParaphrase(t, cfg)
+	}
+}
+
+func testParaphrase(t *testing.T, testCfg Config) {
 	d, err := Generate(testCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := MeanOverlap(d.Questions)
-	t.Logf("mean content-word overlap %.3f over %d questions", m, len(d.Questions))
+	t.Logf("held out %v: mean content-word overlap %.3f over %d questions", testCfg.HeldOut, m, len(d.Questions))
 	for _, c := range Categories {
 		var qs []Question
 		for _, q := range d.Questions {
@@ -110,4 +125,30 @@ func FuzzFound(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The held-out set shares no question with the tuned one: its questions
+// are other templates about other things.
+func TestHeldOutIsDisjoint(t *testing.T) {
+	a, err := Generate(testCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Generate(heldOutCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, q := range a.Questions {
+		for _, e := range q.Evidence {
+			keys[e.Key] = true
+		}
+	}
+	for _, q := range b.Questions {
+		for _, e := range q.Evidence {
+			if keys[e.Key] {
+				t.Errorf("held-out key %q is also a key of the tuned set", e.Key)
+			}
+		}
+	}
 }

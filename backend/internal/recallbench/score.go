@@ -136,13 +136,17 @@ func (t *Tally) Latency(p int) time.Duration {
 // given, tokens and latency.
 func Table(ts []*Tally) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-22s %5s", "path", "n")
+	w := 22
+	for _, t := range ts {
+		w = max(w, len(t.Path))
+	}
+	fmt.Fprintf(&b, "%-*s %5s", w, "path", "n")
 	for _, c := range Categories {
 		fmt.Fprintf(&b, " %11s", c)
 	}
 	fmt.Fprintf(&b, " %8s %6s %7s %8s %8s\n", "overall", "given", "tokens", "p50", "p95")
 	for _, t := range ts {
-		fmt.Fprintf(&b, "%-22s %5d", t.Path, t.Count())
+		fmt.Fprintf(&b, "%-*s %5d", w, t.Path, t.Count())
 		for _, c := range Categories {
 			fmt.Fprintf(&b, " %11.3f", t.Rate(c))
 		}

@@ -13,6 +13,7 @@ type userGen struct {
 	rng    *rand.Rand
 	used   map[string]bool
 	people []string
+	likes  [][]string // the pools of other people's likings in small talk
 }
 
 func (g *userGen) pick(l []string) string           { return l[g.rng.IntN(len(l))] }
@@ -89,7 +90,7 @@ func (g *userGen) chatter() string {
 	case 1:
 		// Only likings no fact uses: small talk comes after the facts.
 		var free []string
-		for _, x := range slices.Concat(genres, cuisines, filmKinds) {
+		for _, x := range slices.Concat(g.likes...) {
 			if !g.used[x] {
 				free = append(free, x)
 			}
