@@ -110,8 +110,9 @@ func (x *Index) vectors() (*vectorSet, error) {
 	}
 	defer rows.Close()
 	v := newVectorSet()
-	v.rows = make([]int64, 0, total-novec)
-	v.pos = make(map[int64]int, total-novec)
+	total = max(total-novec, 0)
+	v.rows = make([]int64, 0, total)
+	v.pos = make(map[int64]int, total)
 	first := true
 	var b sql.RawBytes // the blob is decoded in place: no copy, no vector per row
 	for rows.Next() {
@@ -120,7 +121,7 @@ func (x *Index) vectors() (*vectorSet, error) {
 			return nil, err
 		}
 		if first && len(b)%4 == 0 && len(b) > 0 {
-			v.data = make([]float32, 0, (total-novec)*len(b)/4)
+			v.data = make([]float32, 0, total*len(b)/4)
 			first = false
 		}
 		v.putBlob(n, b)
