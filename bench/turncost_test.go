@@ -60,7 +60,7 @@ func BenchmarkTurnCost(b *testing.B) {
 		cpu        []time.Duration
 	}
 	var cases []*turnCase
-	for _, mode := range []string{"noembed", "embed"} {
+	for _, mode := range turnModes() {
 		for _, w := range workspaces {
 			h := newTurnHome(b, bin, models[mode])
 			w.fill(b, filepath.Join(h.template, "data", "hearth", "workspace"), filepath.Join(h.template, "data", "hearth", "sessions"))
@@ -101,7 +101,7 @@ func BenchmarkTurnCost(b *testing.B) {
 		med[c.name+"/"+c.mode] = median(c.cpu)
 		b.ReportMetric(ms(median(c.cpu)), c.name+"-"+c.mode+"-cpu-ms")
 	}
-	for _, mode := range []string{"noembed", "embed"} {
+	for _, mode := range turnModes() {
 		base := float64(med["starter/"+mode])
 		for _, n := range []string{"5000-notes", "5MB-history"} {
 			b.ReportMetric(float64(med[n+"/"+mode])/base, n+"-"+mode+"-x-starter")
@@ -109,7 +109,7 @@ func BenchmarkTurnCost(b *testing.B) {
 		b.ReportMetric(float64(med["chat-400/"+mode])/float64(med["chat-fresh/"+mode]), "chat-400-"+mode+"-x-fresh")
 	}
 	// Instructions: the chat's next turn against a new chat in the same workspace.
-	for _, mode := range []string{"noembed", "embed"} {
+	for _, mode := range turnModes() {
 		var long, fresh *turnCase
 		for _, c := range cases {
 			if c.mode == mode && c.name == "chat-400" {
@@ -127,6 +127,16 @@ func BenchmarkTurnCost(b *testing.B) {
 	}
 	b.ReportMetric(float64(watchers(b, cases[0].h, bin)), "watchers")
 	b.ReportMetric(0, "ns/op")
+}
+
+// turnModes are the modes measured: both, or the one HEARTH_TURNCOST_MODE names
+// ("noembed" or "embed") when only one is being worked on.
+func turnModes() []string {
+	switch m := os.Getenv("HEARTH_TURNCOST_MODE"); m {
+	case "noembed", "embed":
+		return []string{m}
+	}
+	return []string{"noembed", "embed"}
 }
 
 const (

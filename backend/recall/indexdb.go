@@ -17,16 +17,19 @@ import (
 )
 
 // The recall index is kept in one SQLite file (index.db in the index folder):
-// chunks with their vectors, the files they came from, and an FTS5 table of
-// their terms for BM25. SQLite's journal makes every file's update one
+// chunks, their vectors in a narrow table of their own, the files they came
+// from, and an FTS5 table of their terms for BM25. SQLite's journal makes every file's update one
 // transaction, so a kill at any point leaves either the old or the new state
 // of that file; the sync that follows compares the files again. The database
 // stays a cache: deleted or unreadable, it is rebuilt from the Markdown files.
 
 const (
 	dbName = "index.db"
-	// schemaVersion is PRAGMA user_version; another number starts over.
-	schemaVersion = 5 // 5: Traditional Chinese folded to Simplified in the terms
+	// schemaVersion is PRAGMA user_version: 6 keeps the vectors in a table of
+	// their own; 4 stemmed the terms, 5 folded Traditional Chinese to Simplified.
+	// An index of version 3 to 5 is migrated in place (indexmigrate.go), another
+	// number starts over.
+	schemaVersion = 6
 	// legacyLog is the hand-built log of older versions, removed on sight.
 	legacyLog = "chunks.log"
 )
@@ -36,10 +39,10 @@ var schema = []string{
 	`CREATE TABLE IF NOT EXISTS files(source TEXT PRIMARY KEY, size INTEGER NOT NULL, mod INTEGER NOT NULL, hash TEXT NOT NULL)`,
 	`CREATE TABLE IF NOT EXISTS chunks(n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, source TEXT NOT NULL,
 		title TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL, pos INTEGER NOT NULL DEFAULT 0,
-		nterms INTEGER NOT NULL DEFAULT 0, vec BLOB)`,
+		nterms INTEGER NOT NULL DEFAULT 0)`,
 	`CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source)`,
-	// Chunks still to embed (the model was away when they were indexed).
-	`CREATE INDEX IF NOT EXISTS chunks_novec ON chunks(n) WHERE vec IS NULL`,
+	vectorsTable,
+	vectorsPending,
 	// Contentless: the terms are only searched, the text lives in chunks.
 	`CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(t, content='', contentless_delete=1)`,
 	// Each term's document count, for the BM25 the index ranks with.
@@ -49,6 +52,18 @@ var schema = []string{
 	// Chunk and term totals, kept by insertChunk and deleteChunk.
 	`INSERT OR IGNORE INTO meta(key, value) VALUES('docs', '0'), ('tokens', '0')`,
 }
+
+// vectorsTable holds every chunk's vector (v NULL: still to embed), row n of
+// chunks. It is apart from the chunks so that a process loading the vectors,
+// which every new process with an embedding model does at its first search,
+// reads only them: in the chunks table it read every chunk's text as well.
+// A rowid table: a 768-wide vector (3 kB) fits in one of its leaf pages,
+// where a WITHOUT ROWID table spills anything over about 1 kB to overflow pages.
+const vectorsTable = `CREATE TABLE IF NOT EXISTS vectors(n INTEGER PRIMARY KEY, v BLOB)`
+
+// vectorsPending finds the chunks still to embed (the model was away when they
+// were indexed) without reading the vectors.
+const vectorsPending = `CREATE INDEX IF NOT EXISTS vectors_pending ON vectors(n) WHERE v IS NULL`
 
 // dirsTable holds the note folders' mtimes (notedirs.go); an index made before
 // it existed gets it when opened.
@@ -84,6 +99,13 @@ func openDB(p string) (*sql.DB, error) {
 	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if v >= oldestMigrated && v < schemaVersion {
+		if err := migrate(db); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("migrate index of version %d: %w", v, err)
+		}
+		v = schemaVersion
 	}
 	if v != 0 && v != schemaVersion {
 		db.Close()
@@ -208,16 +230,21 @@ type txn struct {
 	docs, tokens int
 }
 
-// insertChunk adds one chunk and its terms; it returns the chunk's row.
+// insertChunk adds one chunk, its terms and its vector (or its place in the
+// queue to embed); it returns the chunk's row.
 func insertChunk(tx *txn, c *Chunk) (int64, error) {
 	terms := tokenize(c.Text)
-	r, err := tx.Exec(`INSERT INTO chunks(id, source, title, date, text, pos, nterms, vec) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Source, c.Title, c.Date, c.Text, c.Pos, len(terms), vecBlob(c.Vec))
+	r, err := tx.Exec(`INSERT INTO chunks(id, source, title, date, text, pos, nterms) VALUES(?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Source, c.Title, c.Date, c.Text, c.Pos, len(terms))
 	if err != nil {
 		return 0, err
 	}
 	n, err := r.LastInsertId()
 	if err != nil {
+		return 0, err
+	}
+	// OR REPLACE: a row number is reused after its chunk is deleted.
+	if _, err = tx.Exec(`INSERT OR REPLACE INTO vectors(n, v) VALUES(?, ?)`, n, vecBlob(c.Vec)); err != nil {
 		return 0, err
 	}
 	if _, err = tx.Exec(`INSERT INTO terms(rowid, t) VALUES(?, ?)`, n, strings.Join(terms, " ")); err != nil {
@@ -239,7 +266,7 @@ func (tx *txn) count() error {
 	return err
 }
 
-// deleteChunk removes one chunk and its terms; it returns its row (0: none).
+// deleteChunk removes one chunk, its terms and its vector; it returns its row (0: none).
 func deleteChunk(tx *txn, id string) (int64, error) {
 	var n int64
 	var nterms int
@@ -251,6 +278,9 @@ func deleteChunk(tx *txn, id string) (int64, error) {
 		return 0, err
 	}
 	if _, err = tx.Exec(`DELETE FROM terms WHERE rowid = ?`, n); err != nil {
+		return 0, err
+	}
+	if _, err = tx.Exec(`DELETE FROM vectors WHERE n = ?`, n); err != nil {
 		return 0, err
 	}
 	tx.docs--

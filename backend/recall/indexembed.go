@@ -46,7 +46,7 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 		return nil
 	}
 	x.missingScans++
-	rows, err := x.db.QueryContext(ctx, `SELECT n, id, text FROM chunks WHERE vec IS NULL`)
+	rows, err := x.db.QueryContext(ctx, `SELECT c.n, c.id, c.text FROM vectors v JOIN chunks c ON c.n = v.n WHERE v.v IS NULL`)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,9 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 			if len(r.c.Vec) == 0 {
 				continue
 			}
-			if _, err := tx.Exec(`UPDATE chunks SET vec = ? WHERE n = ? AND id = ?`, vecBlob(r.c.Vec), r.n, r.c.ID); err != nil {
+			// Only if row n is still that chunk (another process may have replaced it).
+			if _, err := tx.Exec(`UPDATE vectors SET v = ?1 WHERE n = ?2 AND EXISTS(SELECT 1 FROM chunks WHERE n = ?2 AND id = ?3)`,
+				vecBlob(r.c.Vec), r.n, r.c.ID); err != nil {
 				return err
 			}
 			if v != nil {
@@ -98,17 +100,19 @@ func (x *Index) vectors() (*vectorSet, error) {
 	}
 	// Sized first: growing a 150 MB slice by doubling cost more than reading it.
 	var total, novec int
-	if err := x.db.QueryRow(`SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM chunks WHERE vec IS NULL)`).Scan(&total, &novec); err != nil {
+	if err := x.db.QueryRow(`SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM vectors WHERE v IS NULL)`).Scan(&total, &novec); err != nil {
 		return nil, err
 	}
-	rows, err := x.db.Query(`SELECT n, vec FROM chunks WHERE vec IS NOT NULL`)
+	// The narrow vectors table alone: the chunks' text is not read.
+	rows, err := x.db.Query(`SELECT n, v FROM vectors WHERE v IS NOT NULL`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	v := newVectorSet()
-	v.rows = make([]int64, 0, total-novec)
-	v.pos = make(map[int64]int, total-novec)
+	total = max(total-novec, 0)
+	v.rows = make([]int64, 0, total)
+	v.pos = make(map[int64]int, total)
 	first := true
 	var b sql.RawBytes // the blob is decoded in place: no copy, no vector per row
 	for rows.Next() {
@@ -117,7 +121,7 @@ func (x *Index) vectors() (*vectorSet, error) {
 			return nil, err
 		}
 		if first && len(b)%4 == 0 && len(b) > 0 {
-			v.data = make([]float32, 0, (total-novec)*len(b)/4)
+			v.data = make([]float32, 0, total*len(b)/4)
 			first = false
 		}
 		v.putBlob(n, b)

@@ -62,7 +62,7 @@ func (x *Index) openAt(p string) error {
 		}
 		err := withTx(context.Background(), db, func(tx *sql.Tx) error {
 			if hasModel {
-				if _, err := tx.Exec(`UPDATE chunks SET vec = NULL WHERE vec IS NOT NULL`); err != nil {
+				if _, err := tx.Exec(`UPDATE vectors SET v = NULL WHERE v IS NOT NULL`); err != nil {
 					return err
 				}
 			}

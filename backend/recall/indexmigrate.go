@@ -1,0 +1,127 @@
+package recall
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// oldestMigrated is the first version migrate takes: version 3, the index of
+// the previous release, kept its vectors in a column of the chunks table and
+// its terms unstemmed.
+const oldestMigrated = 3
+
+// migrateLayout moves an index of versions 3 to 5, whose vectors were a column of
+// the chunks table, to the narrow vectors table, keeping every vector: embedding
+// a user's notes again would cost minutes on a CPU. The column goes (the chunks
+// table is rewritten once) so that the file's schema is the one a new index gets.
+var migrateLayout = []string{
+	vectorsTable,
+	`INSERT OR REPLACE INTO vectors(n, v) SELECT n, vec FROM chunks`,
+	`DROP INDEX IF EXISTS chunks_novec`,
+	`ALTER TABLE chunks DROP COLUMN vec`,
+	vectorsPending,
+	dirsTable,
+	marksTable,
+}
+
+// retokenizeBatch is how many chunks' terms are remade per query: a 100 000-chunk
+// index is never read whole into memory.
+const retokenizeBatch = 1000
+
+// migrate migrates an index of an older version in one transaction: a kill at
+// any point leaves the old index or the new one, never a mix. The transaction
+// takes the write lock first (BEGIN IMMEDIATE) and reads the version again under
+// it, so two processes opening the same old index migrate it once. Besides the
+// layout, the terms are made again from each chunk's text with today's tokenizer
+// (versions 4 and 5 changed it): the chunks and their vectors stay.
+func migrate(db *sql.DB) (err error) {
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_, _ = conn.ExecContext(ctx, `ROLLBACK`)
+		}
+	}()
+	var v int
+	if err := conn.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		return err
+	}
+	switch {
+	case v == schemaVersion: // another process migrated it while this one waited
+		_, err = conn.ExecContext(ctx, `COMMIT`)
+		return err
+	case v < oldestMigrated || v > schemaVersion:
+		return fmt.Errorf("index of another version (%d)", v)
+	}
+	for _, s := range migrateLayout {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	if err := retokenize(ctx, conn); err != nil {
+		return fmt.Errorf("remake the terms: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(schemaVersion)); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, `COMMIT`)
+	return err
+}
+
+// retokenize remakes the terms table, each chunk's term count and the total
+// from the chunks' text, a batch at a time.
+func retokenize(ctx context.Context, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, `INSERT INTO terms(terms) VALUES('delete-all')`); err != nil {
+		return err
+	}
+	type row struct {
+		n    int64
+		text string
+	}
+	var last, total int64
+	for {
+		rows, err := conn.QueryContext(ctx, `SELECT n, text FROM chunks WHERE n > ? ORDER BY n LIMIT ?`, last, retokenizeBatch)
+		if err != nil {
+			return err
+		}
+		var batch []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.n, &r.text); err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			break
+		}
+		for _, r := range batch {
+			terms := tokenize(r.text)
+			if _, err := conn.ExecContext(ctx, `INSERT INTO terms(rowid, t) VALUES(?, ?)`, r.n, strings.Join(terms, " ")); err != nil {
+				return err
+			}
+			if _, err := conn.ExecContext(ctx, `UPDATE chunks SET nterms = ? WHERE n = ?`, len(terms), r.n); err != nil {
+				return err
+			}
+			total += int64(len(terms))
+		}
+		last = batch[len(batch)-1].n
+	}
+	_, err := conn.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'tokens'`, strconv.FormatInt(total, 10))
+	return err
+}
