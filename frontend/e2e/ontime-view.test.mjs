@@ -60,3 +60,47 @@ describe('an approval card at 640 × 450', () => {
     await card.getByRole('button', { name: 'Deny' }).click();
   });
 });
+
+describe('a failed download in the model picker (zh-CN)', () => {
+  const raw = `pull model manifest: file does not exist: registry.ollama.ai/library/gemma3/manifests/1b-${'0123456789abcdef'.repeat(6)}`;
+  const zh = hearthWindow(
+    { models, replies: [], pulls: [{ error: raw }, { delayMs: 100, steps: [{ status: 'pulling manifest' }, { status: 'success' }] }] },
+    { config: { agents: { defaults: { model: 'ollama/gemma3:1b' } }, ui: { language: 'zh-CN' } }, locale: 'zh-CN', skipSetup: 'if-shown' },
+  );
+  let page;
+  before(async () => ({ page } = await zh.start()));
+  after(() => zh.stop());
+
+  test('wraps inside the picker, names the model in Chinese, keeps Ollama’s words behind Details, clears on success', async () => {
+    await page.setViewportSize({ width: 640, height: 450 });
+    await page.getByTestId('model-picker').click();
+    const menu = page.getByTestId('model-menu');
+    await menu.getByTestId('download-gemma3:1b').click();
+    const err = menu.getByTestId('pull-error-gemma3:1b');
+    await err.waitFor({ timeout: 15000 });
+    await page.screenshot({ path: join(shots, 'pull-error-zh-640.png') });
+    assert.match(await err.locator('.text').textContent(), /^下载 gemma3:1b：模型库中没有这个模型$/);
+    // Ollama's words are there, folded: not in the visible message.
+    assert.equal(await err.locator('details').getAttribute('open'), null);
+    assert.equal(await err.locator('summary').textContent(), '详情');
+    assert.equal(await err.getByTestId('pull-error-detail').isVisible(), false);
+    await err.locator('summary').click();
+    assert.match(await err.getByTestId('pull-error-detail').textContent(), /file does not exist/);
+    // Inside the menu, the model's name still shown beside it.
+    const m = await menu.boundingBox();
+    for (const el of [err, err.getByTestId('pull-error-detail')]) {
+      const b = await el.boundingBox();
+      assert.ok(b && b.x >= m.x && b.x + b.width <= m.x + m.width + 0.5, `runs past the menu: ${JSON.stringify(b)} in ${JSON.stringify(m)}`);
+    }
+    const name = menu.getByTestId('model-missing-gemma3:1b').locator('.row-name');
+    assert.match(await name.innerText(), /^gemma3:1b/);
+    const nb = await name.boundingBox();
+    assert.ok(nb && nb.width > 60, `the model's name is squeezed: ${JSON.stringify(nb)}`);
+    const overflow = await menu.evaluate((el) => el.scrollWidth - el.clientWidth);
+    assert.ok(overflow <= 0, `the menu scrolls sideways by ${overflow}px`);
+    await page.screenshot({ path: join(shots, 'pull-error-zh-640-details.png') });
+    // A second try that succeeds takes the error away.
+    await menu.getByTestId('download-gemma3:1b').click();
+    await page.getByTestId('pull-error-gemma3:1b').waitFor({ state: 'detached', timeout: 15000 });
+  });
+});
