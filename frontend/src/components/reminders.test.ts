@@ -102,6 +102,17 @@ describe('RemindersView', () => {
     }
   });
 
+  it("the form's date field follows the UI language, not the system's", async () => {
+    setLocale('zh-CN');
+    try {
+      mount({ listJobs: vi.fn(async () => []) });
+      await vi.waitFor(() => expect(document.querySelector('input[type="datetime-local"]')).toBeTruthy());
+      expect(document.querySelector('input[type="datetime-local"]')?.getAttribute('lang')).toBe('zh-CN');
+    } finally {
+      setLocale('en');
+    }
+  });
+
   it('runs, pauses and deletes (after a confirmation)', async () => {
     const { mocks } = mount();
     const a = await screen.findByTestId('job-a1');
