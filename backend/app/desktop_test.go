@@ -149,6 +149,20 @@ func TestDesktopPullProgressAndCancel(t *testing.T) {
 	if _, err := d.Pull("openai/gpt-4o"); err == nil {
 		t.Error("pulling an OpenAI model accepted")
 	}
+	// A failed pull says what failed as codes naming the model, the provider's words apart.
+	fake.EnqueuePull(fakeollama.PullReply{Error: "pull model manifest: file does not exist"})
+	id3, err := d.Pull("nope:1b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Attach(event.PullChannel(id3))
+	failed := waitPull(t, &e, event.PullChannel(id3))
+	if failed.Why == nil || failed.Why.Text.Code != "error.pull.unknown" || failed.Why.Text.Args["model"] != "nope:1b" {
+		t.Errorf("failed pull's why = %+v", failed.Why)
+	}
+	if !strings.Contains(failed.Detail, "file does not exist") {
+		t.Errorf("failed pull's detail = %q", failed.Detail)
+	}
 }
 
 func waitPull(t *testing.T, e *emitted, ch string) models.PullEvent {

@@ -12,14 +12,14 @@ import { openBrowser, openPage, startFakeNotifier, startFakeOllama, startHearth 
 
 const model = { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] };
 const ago = (minutes) => new Date(Date.now() - minutes * 60_000).toISOString();
-/** How the window words a time of today (reminderForm.clock in en-US, no seconds). */
-const hhmm = (iso) => new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+/** How the window words a time of today (lib/datetime's clock: en, 24-hour, no seconds). */
+const hhmm = (iso) => new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 // How the window words a due time: the time alone today, with the day before it otherwise
 // (a run just after midnight has reminders due yesterday).
 const dueAt = (iso) =>
   new Date(iso).toDateString() === new Date().toDateString()
     ? hhmm(iso)
-    : `${new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(iso))}, ${hhmm(iso)}`;
+    : `${new Intl.DateTimeFormat('en', { weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(iso))}, ${hhmm(iso)}`;
 
 /** Two reminders due while Hearth was closed, and one still ahead. */
 function jobsFile() {

@@ -8,6 +8,8 @@ import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeMemory } from '../lib/stores/memory-fixture';
 import { fakeApi, fakeStatus } from '../test-fixtures';
+import { dateTime } from '../lib/datetime';
+import { setLocale } from '../lib/i18n.svelte';
 
 // jsdom lays nothing out; CodeMirror measures text ranges.
 Range.prototype.getClientRects ??= function () {
@@ -51,5 +53,25 @@ describe('Activity › a Dream pass', () => {
     const list = await screen.findByRole('list', { name: 'Changes of this file, newest first' });
     await vi.waitFor(() => expect(list.textContent).toContain('dream: moved the city to MEMORY.md'));
     expect(fake.api.memoryHistory).toHaveBeenCalledWith('memory/MEMORY.md');
+  });
+
+  it("dates a file's changes in the UI language (zh-CN), not the system's", async () => {
+    setLocale('zh-CN');
+    try {
+      const mem = fakeMemory({ 'memory/MEMORY.md': '- Lives in Lisbon.\n' });
+      const fake = fakeApi(mem.api as never);
+      const rev = { rev: 'a1b2c3d4e5f6', time: '2026-11-27T03:00:00Z', author: 'dream', message: 'dream: moved the city', files: ['memory/MEMORY.md'] };
+      Object.assign(fake.api, { memoryHistory: vi.fn(async () => [rev]), memoryDiff: vi.fn(async () => '') });
+      const app = createApp(fake.api, createStatusStore(async () => fakeStatus()));
+      app.openMemoryHistory('memory/MEMORY.md');
+      render(MemoryView, { props: { app } });
+      const list = await screen.findByRole('list', { name: '此文件的更改，最新的在前' });
+      const said = dateTime(new Date(rev.time), 'zh-CN');
+      expect(said).toMatch(/^2026年11月2\d日 \d\d:00$/);
+      await vi.waitFor(() => expect(list.textContent).toContain(said));
+      expect(list.textContent).not.toMatch(/AM|PM|Nov/);
+    } finally {
+      setLocale('en');
+    }
   });
 });

@@ -8,6 +8,7 @@ import { locale, setLocale } from '../lib/i18n.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeApi, fakeBackgroundSettings } from '../test-fixtures';
 import type { Notice } from '../lib/api';
+import { timeOfDay } from '../lib/datetime';
 
 // Today 08:00 and 09:00 local: the window words them as times of day.
 const today = (h: number) => {
@@ -15,7 +16,7 @@ const today = (h: number) => {
   d.setHours(h, 0, 0, 0);
   return d;
 };
-const hhmm = (h: number) => new Intl.DateTimeFormat(locale(), { hour: '2-digit', minute: '2-digit' }).format(today(h));
+const hhmm = (h: number) => timeOfDay(today(h), locale());
 
 const caughtUp = (): Notice =>
   ({

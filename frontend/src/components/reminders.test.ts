@@ -6,6 +6,8 @@ import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeApi, fakeBackgroundSettings } from '../test-fixtures';
 import type { Job } from '../lib/api';
+import { clock, timeOfDay } from '../lib/datetime';
+import { setLocale } from '../lib/i18n.svelte';
 
 const soon = () => new Date(Date.now() + 90_000).toISOString();
 const jobs = (): Job[] =>
@@ -68,8 +70,47 @@ describe('RemindersView', () => {
     expect(within(c).getByTestId('reminder-last').textContent).toMatch(/Skipped/);
     expect(within(c).queryByRole('alert')).toBeNull();
     expect(within(c).getByText(/^was due /).textContent).toContain(
-      new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit' }).format(due),
+      timeOfDay(due, 'en'),
     );
+  });
+
+  it('says every date and time in the UI language with one clock (zh-CN)', async () => {
+    setLocale('zh-CN');
+    try {
+      const inThreeDays = new Date(Date.now() + 3 * 86400_000);
+      inThreeDays.setHours(18, 0, 0, 0);
+      const once = {
+        id: 'd4',
+        name: '牙医',
+        message: '去看牙医',
+        schedule: { kind: 'at', at: inThreeDays.toISOString() },
+        nextRun: inThreeDays.toISOString(),
+      } as unknown as Job;
+      mount({ listJobs: vi.fn(async () => [jobs()[0], once]) });
+      const a = await screen.findByTestId('job-a1');
+      // The cron's time of day, the next run and the history all use the same 24-hour clock.
+      expect(within(a).getByTestId('reminder-schedule').textContent).toContain('09:30');
+      expect(within(a).getByTestId('reminder-next').textContent).toMatch(/分钟后/);
+      const d = screen.getByTestId('job-d4');
+      const said = clock(inThreeDays, new Date(), 'zh-CN');
+      expect(said).toMatch(/^\d+月\d+日周. 18:00$/);
+      expect(within(d).getByTestId('reminder-schedule').textContent).toContain(said);
+      expect(within(d).getByTestId('reminder-next').textContent).toContain(said);
+      expect(d.textContent).not.toMatch(/AM|PM|Mon|Tue|Wed|Thu|Fri|Sat|Sun/);
+    } finally {
+      setLocale('en');
+    }
+  });
+
+  it("the form's date field follows the UI language, not the system's", async () => {
+    setLocale('zh-CN');
+    try {
+      mount({ listJobs: vi.fn(async () => []) });
+      await vi.waitFor(() => expect(document.querySelector('input[type="datetime-local"]')).toBeTruthy());
+      expect(document.querySelector('input[type="datetime-local"]')?.getAttribute('lang')).toBe('zh-CN');
+    } finally {
+      setLocale('en');
+    }
   });
 
   it('runs, pauses and deletes (after a confirmation)', async () => {

@@ -98,6 +98,10 @@ export interface PullEvent {
   completed?: number;
   done: boolean;
   error?: string;
+  /** A failure as catalog codes naming the model (models.PullEvent.Why). */
+  why?: Problem;
+  /** The provider's own words about a failure, shown behind "Details". */
+  detail?: string;
 }
 
 export async function getStatus(): Promise<Status> {
@@ -220,7 +224,7 @@ export const api = {
 export type Api = typeof api;
 
 /** A problem a binding's error lists: what went wrong and what to do about it. */
-interface Problem {
+export interface Problem {
   text: Message;
   hint?: Message[];
 }

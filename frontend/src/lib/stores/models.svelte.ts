@@ -1,5 +1,5 @@
 // Installed Ollama models and running downloads.
-import { errText, type Api, type ModelCheck, type ModelEntry, type PullEvent } from '../api';
+import { errText, type Api, type ModelCheck, type ModelEntry, type Problem, type PullEvent } from '../api';
 
 export interface PullState {
   id: string;
@@ -9,6 +9,9 @@ export interface PullState {
   total: number;
   done: boolean;
   error: string;
+  /** A failure in codes (naming the model) and the provider's own words. */
+  why?: Problem;
+  detail?: string;
 }
 
 export function percent(p: PullState): number {
@@ -143,7 +146,16 @@ export function createModelsStore(
     if (ev.done) {
       p.done = true;
       p.error = ev.error ?? '';
-      if (!p.error) void refresh();
+      p.why = ev.why;
+      p.detail = ev.detail;
+      if (!p.error) {
+        // A success answers the failures before it (of any model) and any of its own model:
+        // an old error no longer stands above a download that worked.
+        const at = s.pulls.indexOf(p);
+        s.pulls = s.pulls.filter((x, i) => x === p || !(x.done && x.error && (i < at || x.model === p.model)));
+        s.error = '';
+        void refresh();
+      }
     }
   }
 
@@ -152,6 +164,9 @@ export function createModelsStore(
     if (!name) return false;
     try {
       const id = await api.pullModel(name);
+      // A new try replaces the failed or cancelled one of the same model.
+      s.pulls = s.pulls.filter((x) => !(x.model === name && x.done && x.error));
+      s.error = '';
       s.pulls.push({ id, model: name, status: '', completed: 0, total: 0, done: false, error: '' });
       const p = s.pulls[s.pulls.length - 1];
       let off: (() => void) | null = null;

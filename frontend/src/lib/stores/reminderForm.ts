@@ -190,8 +190,9 @@ export interface Words {
   params: Record<string, string | number>;
 }
 
-/** i18n keys and params describing a job's schedule; fmt words a one-shot's time. */
-export function describe(s: ScheduleShape, fmt: (d: Date) => string): Words[] {
+/** i18n keys and params describing a job's schedule; fmt words a one-shot's time, time a
+ * cron schedule's time of day. */
+export function describe(s: ScheduleShape, fmt: (d: Date) => string, time?: (h: number, m: number) => string): Words[] {
   const out: Words[] = [];
   if (s.kind === 'at') {
     const at = goTime(s.at);
@@ -203,7 +204,7 @@ export function describe(s: ScheduleShape, fmt: (d: Date) => string): Words[] {
     const n = secs / unitSeconds[unit];
     out.push({ key: `reminders.sched.every.${unit}${n === 1 ? '.one' : ''}`, params: { n } });
   } else {
-    out.push(describeCron(s.expr ?? ''));
+    out.push(describeCron(s.expr ?? '', time));
     if (s.tz) out.push({ key: 'reminders.sched.tz', params: { tz: s.tz } });
   }
   return out;
@@ -227,12 +228,12 @@ const weekdays: Record<string, string> = {
 const num = (x: string) => /^\d+$/.test(x);
 
 /** The common cron shapes in words (as schedule.describeCron); others show the expression. */
-export function describeCron(expr: string): Words {
+export function describeCron(expr: string, time?: (h: number, m: number) => string): Words {
   const f = expr.trim().split(/\s+/);
   if (f.length === 5 && f[2] === '*' && f[3] === '*') {
     if (num(f[0]) && num(f[1]) && weekdays[f[4]]) {
-      const time = `${f[1].padStart(2, '0')}:${f[0].padStart(2, '0')}`;
-      return { key: `reminders.sched.cron.${weekdays[f[4]]}`, params: { time } };
+      const at = time ? time(Number(f[1]), Number(f[0])) : `${f[1].padStart(2, '0')}:${f[0].padStart(2, '0')}`;
+      return { key: `reminders.sched.cron.${weekdays[f[4]]}`, params: { time: at } };
     }
     if (num(f[0]) && f[1] === '*' && f[4] === '*') return { key: 'reminders.sched.cron.hourly', params: { m: f[0] } };
     if (f.every((x) => x === '*')) return { key: 'reminders.sched.cron.minutely', params: {} };
@@ -247,23 +248,5 @@ export function goTime(v: unknown): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** "in 5 minutes" / "3 hours ago" in the window's language. */
-export function relative(d: Date, now: Date, locale: string): string {
-  const secs = Math.round((d.getTime() - now.getTime()) / 1000);
-  const abs = Math.abs(secs);
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  if (abs < 60) return rtf.format(secs, 'second');
-  if (abs < 3600) return rtf.format(Math.round(secs / 60), 'minute');
-  if (abs < 86400) return rtf.format(Math.round(secs / 3600), 'hour');
-  return rtf.format(Math.round(secs / 86400), 'day');
-}
-
-/** "17:05" today, "Tue 24 Nov, 09:00" on another day, in the window's language. */
-export function clock(d: Date, now: Date, locale: string): string {
-  const sameDay = d.toDateString() === now.toDateString();
-  const opts: Intl.DateTimeFormatOptions = sameDay
-    ? { hour: '2-digit', minute: '2-digit' }
-    : { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
-  if (Math.abs(d.getTime() - now.getTime()) < 120_000) opts.second = '2-digit';
-  return new Intl.DateTimeFormat(locale, opts).format(d);
-}
+// The window's one way of saying a moment (lib/datetime), kept importable from here.
+export { clock, relative } from '../datetime';
