@@ -58,6 +58,18 @@ func TestReminderRealOllama(t *testing.T) {
 	if got.Title != "hello" || got.Text != "Say hello" || got.SessionID != "cron:"+j.ID {
 		t.Fatalf("reminder event %+v", got)
 	}
+	// The notice comes as the turn starts (the notification is the promise); the
+	// model's answer follows in the chat.
+	// A CPU model on a busy machine: as patient as the event wait.
+	for deadline := time.Now().Add(ev.patience); ; time.Sleep(20 * time.Millisecond) {
+		s, err := svc.Sessions.Load("cron:" + j.ID)
+		if err == nil && len(s.Runs) == 1 && s.Runs[0].Status != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reminder's turn did not finish in its chat: %+v %v", s, err)
+		}
+	}
 	sess, err := svc.Sessions.Load("cron:" + j.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -102,7 +102,7 @@ func helperMain(args []string) int {
 		}
 	}
 	if req.NS {
-		if err := setupNamespaces(req.Policy, req.tmp(), req.Cover); err != nil {
+		if err := setupNamespaces(req.Policy, req.tmp(), req.Cover, req.Program); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth sandbox: %v\n", err)
 			return 125
 		}
@@ -261,7 +261,7 @@ func endAll(ns bool, spare int) {
 // setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it makes every
 // mount read-only but the writable folders, hides Hearth's folders and the sockets under /run, mounts a /proc that shows only this
 // namespace, gives /dev/shm a private tmpfs, and brings up a private loopback.
-func setupNamespaces(p Policy, tmp string, cover []string) error {
+func setupNamespaces(p Policy, tmp string, cover []string, program string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
@@ -288,7 +288,11 @@ func setupNamespaces(p Policy, tmp string, cover []string) error {
 			return fmt.Errorf("hide %s: %w", d, err)
 		}
 	}
-	if err := privateTmp(tmp, append(keep, resolved(p.Sockets)...)); err != nil {
+	tmpKeep := append(slices.Clone(keep), resolved(p.Sockets)...)
+	if program != "" {
+		tmpKeep = append(tmpKeep, program) // read-only: the root was remounted so above
+	}
+	if err := privateTmp(tmp, tmpKeep); err != nil {
 		return fmt.Errorf("private %s: %w", tmp, err)
 	}
 	for _, s := range cover {

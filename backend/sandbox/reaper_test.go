@@ -63,7 +63,7 @@ func (m mode) String() string {
 
 func (m mode) wrap(c *exec.Cmd, exe string) {
 	if m.bwrap != "" {
-		wrapBubblewrap(c, m.bwrap, Policy{Confine: true}, "/tmp", nil)
+		wrapBubblewrap(c, m.bwrap, Policy{Confine: true}, "/tmp", nil, "")
 		return
 	}
 	wrapHelper(c, exe, m.req)

@@ -19,7 +19,10 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
+
+	"hearth/backend/internal/confined"
 )
 
 // HelperArg is the hidden first argument that makes a Hearth binary act as the helper.
@@ -74,6 +77,29 @@ type request struct {
 	Cover []string `json:"cover,omitempty"`
 	// Tmp is the folder made private for the run ("" means /tmp; tests name another).
 	Tmp string `json:"tmp,omitempty"`
+	// Program is the folder of the program run, when it lies in Tmp (an MCP server
+	// unpacked there, a test binary): kept read-only inside the private tmp, or the
+	// program could not start.
+	Program string `json:"program,omitempty"`
+}
+
+// programIn is what of the program at path must stay visible when tmp is made
+// private: its folder (a program may read files beside it), or itself when it sits
+// in tmp directly; "" when it lies elsewhere.
+func programIn(path, tmp string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if realTmp, err := filepath.EvalSymlinks(tmp); err == nil {
+		tmp = realTmp
+	}
+	if !filepath.IsAbs(path) || !confined.Within(path, tmp) || path == tmp {
+		return ""
+	}
+	if dir := filepath.Dir(path); dir != tmp {
+		return dir
+	}
+	return path
 }
 
 // Status says how commands are confined on this machine.
@@ -145,13 +171,13 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) {
 		tmp = "/tmp"
 	}
 	if p.Confine && st.Mode == ModeBubblewrap {
-		wrapBubblewrap(cmd, st.Bubblewrap, p, tmp, coverSockets(p))
+		wrapBubblewrap(cmd, st.Bubblewrap, p, tmp, coverSockets(p), programIn(cmd.Path, tmp))
 		return
 	}
 	if st.Mode == ModeNone {
 		p.Confine = false
 	}
-	req := request{Policy: p, NS: p.Confine && st.Namespaces, NoUser: !st.UserNamespace, Tmp: tmp}
+	req := request{Policy: p, NS: p.Confine && st.Namespaces, NoUser: !st.UserNamespace, Tmp: tmp, Program: programIn(cmd.Path, tmp)}
 	if req.NS {
 		req.Cover = coverSockets(p)
 	}

@@ -282,3 +282,29 @@ func TestBubblewrapConfines(t *testing.T) {
 		t.Errorf("writing in the workspace and the allowed home: %d %q", code, out)
 	}
 }
+
+// A program that lives in the folder made private (an MCP server unpacked in /tmp)
+// keeps its own folder, read-only; one elsewhere keeps nothing there.
+func TestProgramIn(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "srv")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, "server"), filepath.Join(tmp, "tool")} {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for path, want := range map[string]string{
+		filepath.Join(dir, "server"): dir,
+		filepath.Join(tmp, "tool"):   filepath.Join(tmp, "tool"),
+		"/bin/sh":                    "",
+		tmp:                          "",
+		"relative/server":            "",
+	} {
+		if got := programIn(path, tmp); got != want {
+			t.Errorf("programIn(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func wrapHelper(cmd *exec.Cmd, exe string, req request) {
 // read-only mounts, an empty private tmp (TMPDIR), the sockets bound outside the
 // writable folders covered, no capabilities (bubblewrap run by root keeps them all
 // otherwise).
-func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []string) {
+func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []string, program string) {
 	args := []string{"bwrap", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"}
 	if !p.Network {
@@ -112,6 +112,9 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []s
 		default:
 			args = append(args, "--bind", m.path, m.path)
 		}
+	}
+	if program != "" { // a program that lives in tmp stays there, read-only
+		args = append(args, "--ro-bind", program, program)
 	}
 	// Sockets opted in are bound back (into the private tmp too); every other bound
 	// socket not already gone with /run, tmp or a hidden folder gets /dev/null on top.
@@ -189,7 +192,7 @@ func probe(o Options) Status {
 		}
 	case st.Bubblewrap != "":
 		c := exec.Command("/bin/sh", "-c", "true")
-		wrapBubblewrap(c, st.Bubblewrap, Policy{Confine: true}, "/tmp", nil)
+		wrapBubblewrap(c, st.Bubblewrap, Policy{Confine: true}, "/tmp", nil, "")
 		if c.Run() == nil {
 			st.Mode = ModeBubblewrap
 		}

@@ -8,8 +8,9 @@ import (
 )
 
 // Other systems have no Landlock: commands run as before.
-func wrapHelper(cmd *exec.Cmd, exe string, req request)                                {}
-func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []string) {}
+func wrapHelper(cmd *exec.Cmd, exe string, req request) {}
+func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []string, program string) {
+}
 func probe(o Options) Status {
 	return Status{Mode: ModeNone, Summary: "none", Warning: "this system has no Landlock: commands run with your full rights"}
 }
