@@ -149,9 +149,11 @@ describe('the chat window', () => {
   });
 
   test('search chat content and memory, and land on the match', async () => {
-    // A second chat, so the search has to pick the right one.
+    // A second chat, so the search has to pick the right one. It shares no word with
+    // the first: the fake model echoes what it is sent, and a recalled block of the
+    // first chat would put the first chat's answer into this one too.
     await page.keyboard.press('Control+n');
-    await send('Something unrelated');
+    await send('Plans for the weekend');
     await answers().last().waitFor();
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
     writeFileSync(join(app.workspace, 'memory', 'MEMORY.md'), '# Memory\n\n- The kayak lives in the garage\n');
