@@ -3,7 +3,7 @@
 import * as App from '../../wailsjs/go/main/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import { tm, type Message } from './i18n.svelte';
-import type { approval, audit, chat, config, dream, event, fitness, memory, memrepo, models, reach, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, chat, config, dream, event, fitness, memory, memrepo, models, reach, recall, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
@@ -21,8 +21,8 @@ export type Usage = event.UsageData;
 export type MemoryFileInfo = memory.FileInfo;
 export type MemoryFile = memory.File;
 export type MemorySaveResult = memory.SaveResult;
-export type MemoryResults = memory.Results;
-export type MemoryHit = memory.Hit;
+export type MemoryResults = recall.Results;
+export type MemoryHit = recall.Hit;
 export type MemoryRev = memrepo.Rev;
 export type MemoryProposal = memory.Proposal;
 export type MemoryHunk = memory.Hunk;

@@ -473,6 +473,7 @@ export namespace egress {
 	    // Go type: time
 	    time: any;
 	    host: string;
+	    via?: string;
 	    purpose: string;
 	    local?: boolean;
 	    refused?: boolean;
@@ -486,6 +487,7 @@ export namespace egress {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.time = this.convertValues(source["time"], null);
 	        this.host = source["host"];
+	        this.via = source["via"];
 	        this.purpose = source["purpose"];
 	        this.local = source["local"];
 	        this.refused = source["refused"];
@@ -855,30 +857,6 @@ export namespace memory {
 		    return a;
 		}
 	}
-	export class Hit {
-	    id: string;
-	    source: string;
-	    title: string;
-	    date: string;
-	    snippet: string;
-	    score: number;
-	    mode: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Hit(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.source = source["source"];
-	        this.title = source["title"];
-	        this.date = source["date"];
-	        this.snippet = source["snippet"];
-	        this.score = source["score"];
-	        this.mode = source["mode"];
-	    }
-	}
 	export class Hunk {
 	    id: number;
 	    oldStart: number;
@@ -944,40 +922,6 @@ export namespace memory {
 	        this.reason = source["reason"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.hunks = this.convertValues(source["hunks"], Hunk);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Results {
-	    hits: Hit[];
-	    mode: string;
-	    note?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Results(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.hits = this.convertValues(source["hits"], Hit);
-	        this.mode = source["mode"];
-	        this.note = source["note"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1247,6 +1191,71 @@ export namespace reach {
 	        this.tools = source["tools"];
 	        this.durationMs = source["durationMs"];
 	    }
+	}
+
+}
+
+export namespace recall {
+	
+	export class Hit {
+	    id: string;
+	    source: string;
+	    title: string;
+	    date: string;
+	    snippet: string;
+	    score: number;
+	    mode: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Hit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.source = source["source"];
+	        this.title = source["title"];
+	        this.date = source["date"];
+	        this.snippet = source["snippet"];
+	        this.score = source["score"];
+	        this.mode = source["mode"];
+	    }
+	}
+	export class Results {
+	    hits: Hit[];
+	    mode: string;
+	    note?: string;
+	    more?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Results(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hits = this.convertValues(source["hits"], Hit);
+	        this.mode = source["mode"];
+	        this.note = source["note"];
+	        this.more = source["more"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -17,6 +17,7 @@ import {sessions} from '../models';
 import {memrepo} from '../models';
 import {approval} from '../models';
 import {i18n} from '../models';
+import {recall} from '../models';
 import {chat} from '../models';
 import {event} from '../models';
 
@@ -134,7 +135,7 @@ export function SaveSettings(arg1:settings.Settings):Promise<settings.SaveResult
 
 export function SearchChats(arg1:string,arg2:number):Promise<Array<sessions.ChatHit>>;
 
-export function SearchMemory(arg1:string,arg2:number):Promise<memory.Results>;
+export function SearchMemory(arg1:string,arg2:number):Promise<recall.Results>;
 
 export function SecretStorage():Promise<string>;
 
