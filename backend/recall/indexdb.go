@@ -192,20 +192,7 @@ func loadFiles(q querier, where string, args ...any) (map[string]fileState, erro
 
 // chunkIDs are the IDs of a source's chunks in the index.
 func chunkIDs(q querier, src string) (map[string]bool, error) {
-	rows, err := q.Query(`SELECT id FROM chunks WHERE source = ?`, src)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return chunkIDsFrom(q, src, 0)
 }
 
 // hasChunk reports whether the index holds a chunk with ID id.

@@ -9,6 +9,8 @@
 package nofollow
 
 import (
+	"hearth/backend/internal/safefile"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -195,24 +197,9 @@ func mode(m uint32) fs.FileMode {
 	return fs.ModeDevice
 }
 
-// kind names a mode that is not a regular file ("a named pipe").
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symlink"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a folder"
-	}
-	return "a special file"
-}
+// kind names a mode that is not a regular file ("a named pipe"), as safefile's
+// refusals do.
+func kind(m fs.FileMode) string { return safefile.Kind(m) }
 
 // Rename renames old to new inside dir: a link named old is renamed itself,
 // never what it points at.
