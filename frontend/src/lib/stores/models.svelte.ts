@@ -61,6 +61,37 @@ export function fitnessBadges(m: ModelEntry): FitnessBadge[] {
   return out;
 }
 
+/** Below this a model is a test or toy model (a few hundred MB at most): listed, but last. */
+const TINY_BYTES = 300_000_000;
+
+/**
+ * The installed models one can chat with, best first: those good with tools (the check said
+ * so, or tools were allowed anyway), then those that claim tools but are unchecked or fall
+ * back to text, then chat-only ones, then tiny test models. Embedding-only models (or ones
+ * named "embed") and models without a chat capability are left out: they cannot answer.
+ */
+export function chatOrder(list: ModelEntry[]): ModelEntry[] {
+  const canChat = (m: ModelEntry) => {
+    const caps = m.capabilities ?? [];
+    if (caps.includes('completion')) return true;
+    if (caps.includes('embedding') || /embed/i.test(m.name)) return false;
+    // An older Ollama reports no capabilities: the name is all there is to go by.
+    return caps.length === 0;
+  };
+  const rank = (m: ModelEntry) => {
+    if (m.size > 0 && m.size < TINY_BYTES) return 3;
+    const verdict = m.fitness?.verdict;
+    if (verdict === 'good' || m.toolsAnyway) return 0;
+    if (verdict === 'chat-only' || !(m.capabilities ?? []).includes('tools')) return 2;
+    return 1;
+  };
+  return list
+    .filter(canChat)
+    .map((m) => ({ m, r: rank(m) }))
+    .sort((a, b) => a.r - b.r || a.m.name.localeCompare(b.m.name))
+    .map((x) => x.m);
+}
+
 /** A model's name as the check keys it: "ollama/<name>", with Ollama's implicit ":latest". */
 export function checkKey(name: string): string {
   const last = name.slice(name.lastIndexOf('/') + 1);
