@@ -41,6 +41,17 @@ describe('Composer', () => {
     expect(onSend).toHaveBeenCalledWith('/status', []);
   });
 
+  it('offers the memory commands the backend answers: /remember and /memory', async () => {
+    render(Composer, { props: { onSend: vi.fn(), onStop: vi.fn() } });
+    const box = screen.getByRole('textbox') as HTMLTextAreaElement;
+    await fireEvent.input(box, { target: { value: '/' } });
+    const names = () => within(screen.getByRole('listbox', { name: 'Commands' })).getAllByRole('option').map((o) => o.textContent?.trim().split(/\s/)[0]);
+    expect(names()).toEqual(['/new', '/stop', '/model', '/remember', '/memory', '/status', '/help']);
+    await fireEvent.input(box, { target: { value: '/re' } });
+    expect(names()).toEqual(['/remember']);
+    expect(screen.getByRole('option').textContent).toContain('save a fact to long-term memory');
+  });
+
   it('shows Stop while a reply runs', async () => {
     const onStop = vi.fn();
     render(Composer, { props: { onSend: vi.fn(), onStop, running: true } });
