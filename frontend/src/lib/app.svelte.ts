@@ -16,8 +16,16 @@ import { createStatusStore, type StatusStore } from './stores/status.svelte';
 
 export function applyAppearance(s: Pick<Settings, 'theme' | 'language'> & { systemLanguage?: string }) {
   if (typeof document === 'undefined') return;
-  if (s.theme === 'light' || s.theme === 'dark') document.documentElement.dataset.theme = s.theme;
-  else delete document.documentElement.dataset.theme;
+  const root = document.documentElement;
+  const forced = s.theme === 'light' || s.theme === 'dark';
+  if (forced) root.dataset.theme = s.theme;
+  else delete root.dataset.theme;
+  // Native parts the page's CSS does not paint (a <select>'s popup, scrollbars) take the
+  // page's colour scheme from the root element and the color-scheme meta tag: both name the
+  // chosen theme, or a dark window would open light popups.
+  const scheme = forced ? s.theme : 'light dark';
+  root.style.setProperty('color-scheme', scheme);
+  document.querySelector('meta[name="color-scheme"]')?.setAttribute('content', scheme);
   // "auto" means what the backend read from the locale variables (the tray speaks it too);
   // the web view's own languages only where the backend did not say.
   const system = s.systemLanguage ? [s.systemLanguage] : (globalThis.navigator?.languages ?? []);

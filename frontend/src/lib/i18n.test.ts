@@ -93,4 +93,20 @@ describe('applyAppearance', () => {
     expect(locale()).toBe('en');
     langs.mockRestore();
   });
+
+  it('names the theme as the colour scheme, so native popups (a <select>\'s) follow it', async () => {
+    const { applyAppearance } = await import('./app.svelte');
+    const meta = document.createElement('meta');
+    meta.name = 'color-scheme';
+    meta.content = 'light dark';
+    document.head.append(meta);
+    const root = document.documentElement;
+    applyAppearance({ theme: 'dark', language: 'en' });
+    expect([root.dataset.theme, root.style.getPropertyValue('color-scheme'), meta.content]).toEqual(['dark', 'dark', 'dark']);
+    applyAppearance({ theme: 'light', language: 'en' });
+    expect([root.dataset.theme, root.style.getPropertyValue('color-scheme'), meta.content]).toEqual(['light', 'light', 'light']);
+    applyAppearance({ theme: 'auto', language: 'en' });
+    expect([root.dataset.theme, root.style.getPropertyValue('color-scheme'), meta.content]).toEqual([undefined, 'light dark', 'light dark']);
+    meta.remove();
+  });
 });
