@@ -97,6 +97,22 @@ describe('App shell', () => {
     expect(screen.getByRole('heading', { name: 'New chat' })).toBeTruthy();
   });
 
+  it('a view left another way (a notice opens a chat) no longer looks selected: its button lets go of the focus', async () => {
+    const { fake } = await renderWith(fakeStatus());
+    const views = () => within(screen.getByRole('navigation', { name: 'Views' }));
+    const models = views().getByRole('button', { name: 'Models' });
+    models.focus();
+    await fireEvent.click(models);
+    expect(models.getAttribute('aria-current')).toBe('page');
+    expect(document.activeElement).toBe(models);
+    fake.emitOpenSession('s1');
+    await tick();
+    expect(models.getAttribute('aria-current')).toBeNull();
+    expect(models.classList.contains('active')).toBe(false);
+    // Focus left there would draw the focus ring on the next key press.
+    expect(document.activeElement).not.toBe(models);
+  });
+
   it('keeps the composer usable with a line that says what to fix first', async () => {
     await renderWith(fakeStatus({ ollamaReachable: false }));
     const box = screen.getByRole('textbox') as HTMLTextAreaElement;
