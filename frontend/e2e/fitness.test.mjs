@@ -76,6 +76,8 @@ describe('model fitness', () => {
     await page.locator('[data-testid="model-mute:1b"][data-verdict="chat-only"]').waitFor({ timeout: 15000 });
     assert.match(await row('mute:1b').getByTestId('fitness-badge').getAttribute('title'), /Cannot call tools/);
     await row('mute:1b').getByRole('button', { name: 'Use for chat' }).click();
+    // Choosing a chat-only model warns first; the person takes it without tools.
+    await page.getByRole('button', { name: 'Use it without tools' }).click();
     await row('mute:1b').getByText('chat model').waitFor();
     await page.getByRole('button', { name: 'New chat' }).click();
     await send('What can you do?');
