@@ -124,6 +124,12 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []s
 		}
 	}
 	for _, s := range cover {
+		// Only a socket still there: /proc/net/unix also lists sockets whose file was
+		// removed, and bubblewrap would try to make a mount point for one on the
+		// read-only root and fail the command.
+		if fi, err := os.Lstat(s); err != nil || fi.Mode()&os.ModeSocket == 0 {
+			continue
+		}
 		if !slices.ContainsFunc(append(gone, "/run"), func(g string) bool { return confined.Within(s, g) }) {
 			args = append(args, "--ro-bind-try", "/dev/null", s)
 		}
