@@ -1,23 +1,26 @@
 package tools
 
 import (
-	"cmp"
 	"fmt"
+	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"hearth/backend/i18n"
-	"hearth/backend/internal/confined"
 )
 
-// ExecGuard refuses destructive shell commands before they run. It parses the command
-// with a real shell parser (mvdan.cc/sh) and judges each simple command by what it does
-// — its expanded words, its redirections, what it pipes into a shell — so ordinary
-// commands such as `ls 2>/dev/null`, `echo "rm -rf /"` or a URL with ? and & pass, while
-// `rm -rf ~`, `> /dev/sda` or `curl … | sh` do not. It is a fast, friendly first answer
-// to model mistakes; the boundary is the OS sandbox exec runs in (docs/safety.md).
+// ExecGuard is exec's deny list: it refuses, with a reason a person and the model can
+// read, the few commands that would wreck a machine or an account — deleting /, the home
+// folder or the whole workspace, formatting or writing a disk, fork bombs, power-off,
+// killing every process, rewriting start-up files, a download piped into a shell. It is a
+// fast, friendly first answer given before any approval card; the boundary is the OS
+// sandbox exec runs in (docs/safety.md). So it reads the shell only: what a program in
+// another language does once started (python -c, perl -e, node -e) is the sandbox's
+// business, and so is a form no list foresees.
 type ExecGuard struct {
 	policy *Policy
 	off    bool // tests of the OS sandbox itself run commands the guard would refuse
@@ -51,7 +54,20 @@ func refuse(rule, format string, a ...any) error {
 	return &GuardError{Rule: rule, Detail: fmt.Sprintf(format, a...)}
 }
 
+// maxVarLen caps a remembered variable: x=$x$x repeated would otherwise double the
+// guard's memory with every assignment.
+const maxVarLen = 4 << 10
+
 // Check returns a *GuardError if command (run in dir) breaks a rule.
+//
+// Each simple command is judged on the argv the shell would give it: the command is
+// parsed with mvdan.cc/sh, and its words expanded with quotes removed, ~ and $HOME filled
+// in, variables assigned earlier in the command filled in and cd followed. The syntax
+// tree is walked rather than run through mvdan.cc/sh's interpreter with a recording exec
+// handler: an interpreter follows one path (after a stand-in success it skips
+// `make || rm -rf ~`, and a branch whose test asks a program never run is never seen),
+// and it must be fenced off from loops, fork bombs and the file system. The walk sees
+// every branch once, runs nothing and opens nothing.
 func (g *ExecGuard) Check(command, dir string) error {
 	if g.off {
 		return nil
@@ -63,351 +79,292 @@ func (g *ExecGuard) check(command, dir string, depth int) error {
 	if depth > 3 {
 		return refuse("nesting", "shell commands nested more than 3 levels deep")
 	}
-	f, err := g.parse(command)
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if err != nil {
 		return refuse("syntax", "the shell cannot read this command (%v); fix its quoting or syntax", err)
 	}
-	s := &shellScan{g: g, depth: depth, vars: map[string]string{}, links: map[string]string{}}
-	_, err = s.stmts(f.Stmts, dir)
+	s := &scan{g: g, depth: depth, dir: dir, vars: map[string]string{}}
+	type frame struct {
+		node syntax.Node
+		dir  string
+	}
+	var stack []frame
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if err != nil {
+			return false
+		}
+		if n == nil { // leaving a node: a cd inside a subshell, job or function stays there
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if scoped(top.node) {
+				s.dir = top.dir
+			}
+			return true
+		}
+		stack = append(stack, frame{n, s.dir})
+		err = s.visit(n)
+		return true
+	})
 	return err
 }
 
-// callInfo is one simple command: its expanded words and the syntax they came from.
-type callInfo struct {
-	words []string
-	expr  *syntax.CallExpr
+func scoped(n syntax.Node) bool {
+	switch x := n.(type) {
+	case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+		return true
+	case *syntax.Stmt:
+		return x.Background
+	}
+	return false
 }
 
-// checkCall judges one simple command.
-func (g *ExecGuard) checkCall(s *shellScan, c callInfo, dir string) error {
-	words := stripWrappers(c.words)
-	if len(words) == 0 {
-		return nil
-	}
-	name := filepath.Base(words[0])
-	args := words[1:]
-	flags, operands := splitFlags(args)
-	if dynamic(words[0]) {
-		return g.dynamicCommand(s, c, words, dir)
-	}
-	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "busybox-sh":
-		if code, ok := shellCode(args); ok {
-			if obfuscated(s, c.expr, dir) != "" {
-				return refuse("decoded-code", "%s -c runs text that is downloaded or decoded while it runs; show it to the user first", name)
-			}
-			return g.check(code, dir, s.depth+1)
-		}
-		if obfuscated(s, c.expr, dir) != "" {
-			return refuse("decoded-code", "%s runs a script that is downloaded or decoded while it runs", name)
-		}
-	case "eval", "source", ".":
-		if why := obfuscated(s, c.expr, dir); why != "" {
-			return refuse("decoded-code", "%s of %s runs code nobody has read; show it to the user first", name, why)
-		}
-		if name == "eval" {
-			return g.check(strings.Join(args, " "), dir, s.depth+1)
-		}
-	case "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "deno", "bun":
-		if code, ok := inlineCode(name, args); ok {
-			return g.checkScript(s, code, dir)
-		}
-	case "rm", "rmdir", "shred", "unlink", "srm", "trash", "trash-put", "gio":
-		return g.checkDelete(name, flags, operands, dir)
-	case "mv":
-		return g.checkMove(s, flags, operands, dir)
-	case "chmod", "chown", "chgrp", "setfacl", "chattr":
-		return g.checkChmod(name, flags, operands, dir)
-	case "find":
-		return g.checkFind(s, args, dir)
-	case "dd":
-		for _, a := range args {
-			if strings.HasPrefix(a, "of=") {
-				if err := g.checkWriteTarget(s, strings.TrimPrefix(a, "of="), dir); err != nil {
-					return err
-				}
-			}
-		}
-	case "tee", "truncate", "touch", "fallocate":
-		for _, t := range operands {
-			if err := g.checkWriteTarget(s, t, dir); err != nil {
-				return err
-			}
-		}
-	case "cp", "install", "rsync", "scp":
-		if len(operands) > 1 {
-			return g.checkWriteTarget(s, operands[len(operands)-1], dir)
-		}
-	case "ln":
-		if len(operands) > 0 {
-			if t := filepath.Clean(operands[0]); hasFlag(flags, 's', "--symbolic") && isDiskDevice(t) {
-				return refuse("device-write", "a link to disk device %s lets later writes destroy it", t)
-			}
-		}
-		if len(operands) > 1 {
-			return g.checkWriteTarget(s, operands[len(operands)-1], dir)
-		}
-	case "sed":
-		if hasFlag(flags, 'i', "--in-place") {
-			for _, t := range operands[min(1, len(operands)):] {
-				if err := g.checkWriteTarget(s, t, dir); err != nil {
-					return err
-				}
-			}
-		}
-	case "crontab":
-		if !hasFlag(flags, 'l', "") || len(operands) > 0 {
-			return refuse("persistence", "crontab would install a job that runs later, outside Hearth")
-		}
-	case "at", "batch":
-		return refuse("persistence", "%s schedules a command to run later, outside Hearth", name)
-	case "systemctl", "loginctl":
-		return checkSystemctl(name, flags, operands)
-	case "kill", "pkill", "killall", "killall5", "skill", "slay":
-		return checkKill(name, args)
-	}
-	if err := checkDisk(name, flags, operands); err != nil {
-		return err
-	}
-	return checkPower(name, operands)
+// scan is one walk over a parsed command.
+type scan struct {
+	g     *ExecGuard
+	depth int
+	dir   string            // the working folder, after the cds seen so far
+	vars  map[string]string // literal assignments seen so far
 }
 
-// dynamicCommand judges a command whose name is not known before it runs.
-func (g *ExecGuard) dynamicCommand(s *shellScan, c callInfo, words []string, dir string) error {
-	if why := obfuscated(s, c.expr, dir); why != "" {
-		return refuse("decoded-code", "the command to run comes from %s; show it to the user first", why)
-	}
-	_, ops := splitFlags(words[1:])
-	for _, t := range ops {
-		if why := g.broad(t, dir, false); why != "" {
-			return refuse("dynamic-command", "the command %s is only known when it runs and is given %s", words[0], why)
+func (s *scan) visit(n syntax.Node) error {
+	switch x := n.(type) {
+	case *syntax.CallExpr:
+		for _, a := range x.Assigns {
+			s.assign(a)
 		}
-	}
-	return nil
-}
-
-func (g *ExecGuard) checkDelete(name string, flags, operands []string, dir string) error {
-	if name == "gio" { // gio trash / gio remove
-		if len(operands) == 0 || operands[0] != "trash" && operands[0] != "remove" {
+		if len(x.Args) == 0 {
 			return nil
 		}
-		operands = operands[1:]
-	}
-	recursive := hasFlag(flags, 'r', "--recursive") || hasFlag(flags, 'R', "") || name == "gio" || strings.HasPrefix(name, "trash")
-	if hasFlag(flags, 0, "--no-preserve-root") {
-		return refuse("rm-broad", "--no-preserve-root")
-	}
-	for _, t := range operands {
-		if recursive || name == "shred" || name == "srm" {
-			if why := g.broad(t, dir, false); why != "" {
-				return refuse("rm-broad", "%s %s would delete %s", name, t, why)
-			}
-			if err := g.outside(name, t, dir); err != nil {
-				return err
+		words := stripWrappers(s.fields(x.Args))
+		if len(words) == 0 {
+			return nil
+		}
+		if err := s.g.checkCall(s, words, x); err != nil {
+			return err
+		}
+		if filepath.Base(words[0]) == "cd" {
+			s.cd(words[1:])
+		}
+	case *syntax.DeclClause:
+		for _, a := range x.Args {
+			s.assign(a)
+		}
+	case *syntax.Redirect:
+		switch x.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
+			syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut, syntax.DplOut:
+			if t := s.word(x.Word); x.Op != syntax.DplOut || strings.Trim(t, "0123456789-") != "" {
+				return s.g.checkWriteTarget(t, s.dir)
 			}
 		}
-		if g.protected(t, dir) {
-			return refuse("protected-write", "%s would delete protected path %s", name, t)
+	case *syntax.Stmt:
+		return s.hereDoc(x)
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			if name, ok := s.shellOnStdin(x.Y); ok {
+				if dl := download(x.X); dl != "" {
+					return refuse("pipe-to-shell", "a download (%s) piped into %s runs code nobody has read; save it to a file and show it to the user first", dl, name)
+				}
+			}
 		}
-		if p := g.persistencePath(t, dir); p != "" && name != "rm" && name != "unlink" {
-			return refuse("protected-write", "%s would change %s", name, p)
+	case *syntax.FuncDecl:
+		if forkBomb(x) {
+			return refuse("fork-bomb", "function %q starts copies of itself in the background", x.Name.Value)
+		}
+	case *syntax.WhileClause:
+		if endlessSpawner(x) {
+			return refuse("fork-bomb", "an endless loop that keeps starting background jobs")
 		}
 	}
 	return nil
 }
 
-func (g *ExecGuard) checkChmod(name string, flags, operands []string, dir string) error {
-	start := min(1, len(operands))
-	if name == "chattr" || name == "setfacl" {
-		start = 0
+func (s *scan) assign(a *syntax.Assign) {
+	if a == nil || a.Name == nil || a.Value == nil || a.Array != nil {
+		return
 	}
-	targets := operands[start:]
-	if hasFlag(flags, 'R', "--recursive") || name == "chattr" || len(targets) > 0 && isRoot(targets[len(targets)-1]) {
-		for _, t := range targets {
-			// A recursive mode change inside the workspace is ordinary (chmod -R u+w .);
-			// on /, the home folder or a system folder it breaks the machine.
-			if why := g.broad(t, dir, true); why != "" {
-				return refuse("chmod-broad", "%s -R on %s", name, why)
-			}
+	if v, err := expand.Literal(s.cfg(), a.Value); err == nil && len(v) <= maxVarLen {
+		s.vars[a.Name.Value] = v
+	} else {
+		delete(s.vars, a.Name.Value)
+	}
+}
+
+func (s *scan) cd(args []string) {
+	_, ops := splitFlags(args)
+	switch {
+	case len(ops) == 0:
+		s.dir = s.g.policy.home()
+	case !dynamic(ops[0]) && ops[0] != "-":
+		s.dir = filepath.Clean(s.g.policy.expand(ops[0], s.dir))
+	}
+}
+
+// hereDoc judges the text of a here-document (or here-string) fed to a shell.
+func (s *scan) hereDoc(st *syntax.Stmt) error {
+	for _, r := range st.Redirs {
+		body := r.Hdoc
+		if r.Op == syntax.WordHdoc {
+			body = r.Word
 		}
-	}
-	for _, t := range targets {
-		if g.protected(t, dir) {
-			return refuse("protected-write", "%s would change protected path %s", name, t)
+		if body == nil || r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+			continue
+		}
+		if _, ok := s.shellOnStdin(st); ok {
+			return s.g.check(s.word(body), s.dir, s.depth+1)
 		}
 	}
 	return nil
 }
 
-func (g *ExecGuard) checkFind(s *shellScan, args []string, dir string) error {
-	roots, filtered := findRoots(args)
-	deletes := containsAny(args, "-delete")
-	for i, a := range args {
-		if (a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir") && i+1 < len(args) {
-			cmd := stripWrappers(args[i+1:])
-			if len(cmd) > 0 && isDelete(filepath.Base(cmd[0])) {
-				deletes = true
-			}
-		}
+// shellOnStdin reports a statement that is a shell reading its commands from its input:
+// `sh`, `bash -s`, `sudo bash -`, not `sh -c …` or `sh script.sh`.
+func (s *scan) shellOnStdin(st *syntax.Stmt) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return "", false
 	}
-	if !deletes {
-		return nil
+	w := stripWrappers(s.fields(c.Args))
+	if len(w) == 0 || !isShell(filepath.Base(w[0])) {
+		return "", false
 	}
-	for _, r := range roots {
-		// find . -name x -delete in the workspace is ordinary; from / or ~ it is not.
-		if why := g.broad(r, dir, true); why != "" {
-			return refuse("rm-broad", "find with -delete/-exec rm on %s", why)
-		}
-		if !filtered {
-			if why := g.broad(r, dir, false); why != "" {
-				return refuse("rm-broad", "find with -delete/-exec rm and no test such as -name deletes %s", why)
-			}
-		}
+	if _, ok := shellCode(w[1:]); ok {
+		return "", false
 	}
-	return nil
+	_, ops := splitFlags(w[1:])
+	return filepath.Base(w[0]), len(ops) == 0 || ops[0] == "-" || ops[0] == "/dev/stdin"
 }
 
-// checkWriteTarget judges a file a command writes into.
-func (g *ExecGuard) checkWriteTarget(s *shellScan, t, dir string) error {
-	if t == "" || dynamic(t) {
-		return nil
+// fields expands words as the shell would, without running anything: unknown variables
+// stay as $NAME and command substitutions as $(…) (what they print is known only once
+// they run), so the rules can tell a word they cannot know. Globs are not expanded; brace expansion is capped by the expand package.
+func (s *scan) fields(words []*syntax.Word) []string {
+	if f, err := expand.Fields(s.cfg(), words...); err == nil {
+		return f
 	}
-	abs := filepath.Clean(g.policy.expand(expandHome(t, g.policy.home()), dir))
-	if target, ok := s.links[abs]; ok {
-		abs = filepath.Clean(g.policy.expand(target, dir))
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		out = append(out, s.word(w))
 	}
-	real := realPath(abs)
-	for _, p := range []string{abs, real} {
-		if confined.Within(p, "/dev") {
-			if safeDevice(p) {
-				return nil
+	return out
+}
+
+// word expands one word without field splitting (a redirect target, an assignment).
+func (s *scan) word(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	if v, err := expand.Literal(s.cfg(), w); err == nil {
+		return v
+	}
+	var b strings.Builder
+	_ = syntax.NewPrinter().Print(&b, w)
+	return b.String()
+}
+
+func (s *scan) cfg() *expand.Config {
+	return &expand.Config{
+		Env: guardEnv{vars: s.vars, home: s.g.policy.home(), dir: s.dir},
+		CmdSubst: func(w io.Writer, _ *syntax.CmdSubst) error {
+			_, err := io.WriteString(w, "$(…)")
+			return err
+		},
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "$(…)", nil },
+	}
+}
+
+// guardEnv is the environment words are expanded in: HOME and PWD are known, variables
+// assigned earlier in the command hold their values, anything else reads as $NAME.
+type guardEnv struct {
+	vars      map[string]string
+	home, dir string
+}
+
+func (e guardEnv) Get(name string) expand.Variable {
+	v, ok := e.vars[name]
+	switch {
+	case ok:
+	case name == "HOME":
+		v = e.home
+	case name == "PWD":
+		v = e.dir
+	case name == "IFS":
+		v = " \t\n"
+	default:
+		v = "$" + strings.ReplaceAll(name, " ", "_") // "HOME user" is ~user
+	}
+	return expand.Variable{Set: true, Kind: expand.String, Str: v}
+}
+
+func (e guardEnv) Each(f func(string, expand.Variable) bool) {
+	for k, v := range e.vars {
+		if !f(k, expand.Variable{Set: true, Kind: expand.String, Str: v}) {
+			return
+		}
+	}
+}
+
+// dynamic reports a word the guard cannot know before the shell runs it.
+func dynamic(w string) bool { return strings.ContainsAny(w, "$`") }
+
+// has reports whether pred holds for node or any node inside it.
+func has(node syntax.Node, pred func(syntax.Node) bool) bool {
+	found := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		found = found || pred(n)
+		return !found
+	})
+	return found
+}
+
+// download names a download among the commands in node (curl, wget …).
+func download(node syntax.Node) string {
+	name := ""
+	has(node, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok {
+			words := make([]string, 0, len(c.Args))
+			for _, a := range c.Args {
+				words = append(words, a.Lit())
 			}
-			return refuse("device-write", "writing to device %s can destroy a disk", t)
+			if w := stripWrappers(words); len(w) > 0 && containsAny(w[:1], "curl", "wget", "fetch", "aria2c", "nc", "ncat", "socat") {
+				name = w[0]
+			}
 		}
-		if confined.Within(p, "/proc") || confined.Within(p, "/sys") {
-			return refuse("kernel-write", "writing to %s changes the running kernel", t)
-		}
-	}
-	if g.protected(t, dir) {
-		return refuse("protected-write", "%s is a protected path (readable, never writable)", t)
-	}
-	if p := g.persistencePath(t, dir); p != "" {
-		return refuse("persistence", "writing %s makes something run later, outside Hearth", p)
-	}
-	return nil
+		return name != ""
+	})
+	return name
 }
 
-func safeDevice(p string) bool {
-	dev := strings.TrimPrefix(p, "/dev/")
-	return dev == "null" || dev == "stdout" || dev == "stderr" || dev == "tty" || dev == "zero" ||
-		strings.HasPrefix(dev, "fd/") || strings.HasPrefix(dev, "pts/") || strings.HasPrefix(dev, "shm/")
+// forkBomb reports a function that runs itself in the background or in a pipeline.
+func forkBomb(f *syntax.FuncDecl) bool {
+	return f.Name != nil && f.Body != nil && has(f.Body, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if !ok {
+			return false
+		}
+		if b, pipe := st.Cmd.(*syntax.BinaryCmd); !st.Background && !(pipe && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll)) {
+			return false
+		}
+		return has(st, func(m syntax.Node) bool {
+			c, ok := m.(*syntax.CallExpr)
+			return ok && len(c.Args) > 0 && c.Args[0].Lit() == f.Name.Value
+		})
+	})
 }
 
-func isDiskDevice(p string) bool { return confined.Within(p, "/dev") && !safeDevice(p) }
-
-func (g *ExecGuard) protected(t, dir string) bool {
-	if len(g.policy.ProtectedPaths) == 0 || dynamic(t) {
+// endlessSpawner reports `while true` (`while :`, `until false`) around a background job.
+func endlessSpawner(w *syntax.WhileClause) bool {
+	if len(w.Cond) != 1 {
 		return false
 	}
-	return g.policy.IsProtected(expandHome(t, g.policy.home()), dir)
-}
-
-// outside refuses a recursive delete outside the workspace when confinement is on.
-// Caches are an exception: deleting one is how a user fixes a broken build.
-func (g *ExecGuard) outside(name, t, dir string) error {
-	if g.policy.Unrestricted || dynamic(t) {
-		return nil
+	c, ok := w.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) != 1 {
+		return false
 	}
-	abs := realPath(g.policy.expand(expandHome(t, g.policy.home()), dir))
-	roots := append(g.policy.roots(), filepath.Join(g.policy.home(), ".cache"))
-	for _, r := range roots {
-		if confined.Within(abs, r) {
-			return nil
-		}
+	if lit := c.Args[0].Lit(); w.Until && lit != "false" || !w.Until && lit != "true" && lit != ":" {
+		return false
 	}
-	return refuse("rm-outside-workspace", "%s %s deletes %s, outside the workspace", name, t, abs)
-}
-
-// broad says why deleting (or, with system, changing the modes of) t would be
-// catastrophic, or "" if it would not. With system set only /, the home folder and
-// system folders count; otherwise the whole workspace or working folder does too.
-func (g *ExecGuard) broad(t, dir string, system bool) string {
-	home := g.policy.home()
-	raw := strings.TrimSpace(t)
-	switch raw {
-	case "/", "/*", "~", "~/*", "$HOME", "${HOME}", "$HOME/*", "${HOME}/*":
-		return fmt.Sprintf("everything in %q", raw)
-	case ".", "..", ".*", "./.*":
-		if !system {
-			return fmt.Sprintf("everything in %q", raw)
-		}
-	}
-	if strings.HasPrefix(raw, "$") && !strings.HasPrefix(raw, "$HOME") && !strings.HasPrefix(raw, "${HOME}") {
-		// "$X/" or "$X/*" is / when X is empty; a bare "$X" then names nothing.
-		if !strings.ContainsAny(raw, "/*") {
-			return ""
-		}
-		if rest := strings.TrimLeft(raw[strings.IndexAny(raw+"/", "/"):], "/*"); rest == "" {
-			return fmt.Sprintf("whatever %s holds (it may be empty, which means /)", raw)
-		}
-		return ""
-	}
-	if dynamic(raw) {
-		return ""
-	}
-	glob := strings.HasSuffix(raw, "*")
-	p := strings.TrimRight(raw, "*")
-	p = cmp.Or(p, ".")
-	abs := filepath.Clean(g.policy.expand(expandHome(p, home), dir))
-	switch {
-	case abs == "/":
-		return "the whole file system"
-	case home != "" && confined.Within(home, abs):
-		return fmt.Sprintf("%s, which holds the home folder", abs)
-	case isSystemDir(abs):
-		return fmt.Sprintf("system folder %s", abs)
-	case system:
-		return ""
-	case g.holdsRoot(abs):
-		return fmt.Sprintf("%s, the whole workspace or an allowed folder", abs)
-	case glob && strings.Count(abs, "/") <= 1:
-		return fmt.Sprintf("everything in %s", abs)
-	}
-	return ""
-}
-
-// holdsRoot reports whether abs is the workspace, an allowed path, or a folder above one.
-func (g *ExecGuard) holdsRoot(abs string) bool {
-	if confined.Within(g.policy.workspaceDir(), abs) {
-		return true
-	}
-	for _, r := range g.policy.roots() {
-		if confined.Within(r, abs) {
-			return true
-		}
-	}
-	return false
-}
-
-func isSystemDir(abs string) bool {
-	parts := strings.Split(strings.Trim(abs, "/"), "/")
-	if len(parts) == 1 {
-		return true // any top-level folder: /etc, /usr, /home, /tmp …
-	}
-	switch parts[0] {
-	case "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "opt", "proc", "root", "sbin", "srv", "sys", "usr", "var":
-		return len(parts) <= 2
-	}
-	return false
-}
-
-func isRoot(t string) bool { return filepath.Clean(t) == "/" }
-
-func expandHome(t, home string) string {
-	for _, pre := range []string{"~", "$HOME", "${HOME}"} {
-		if t == pre || strings.HasPrefix(t, pre+"/") {
-			return home + t[len(pre):]
-		}
-	}
-	return t
+	return slices.ContainsFunc(w.Do, func(st *syntax.Stmt) bool {
+		return has(st, func(n syntax.Node) bool { s, ok := n.(*syntax.Stmt); return ok && s.Background })
+	})
 }
