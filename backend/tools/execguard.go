@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -69,21 +70,33 @@ const maxVarLen = 4 << 10
 // and it must be fenced off from loops, fork bombs and the file system. The walk sees
 // every branch once, runs nothing and opens nothing.
 func (g *ExecGuard) Check(command, dir string) error {
-	if g.off {
-		return nil
-	}
-	return g.check(command, dir, 0)
+	_, err := g.judge(command, dir)
+	return err
 }
 
-func (g *ExecGuard) check(command, dir string, depth int) error {
-	if depth > 3 {
+// judge walks command once for both answers: whether it deletes or overwrites data (the
+// approval card's mark, see Destructive) and whether it breaks a rule.
+func (g *ExecGuard) judge(command, dir string) (destructive bool, err error) {
+	s := &scan{g: g, dir: dir, vars: map[string]string{}}
+	if err := s.run(command); err != nil {
+		var ge *GuardError
+		return s.destructive || !errors.As(err, &ge) || ge.Rule == "syntax", err
+	}
+	return s.destructive, nil
+}
+
+// run walks one command; a shell started inside it (sh -c, eval, a here-document) is
+// walked by a nested run.
+func (s *scan) run(command string) error {
+	if s.depth > 3 {
 		return refuse("nesting", "shell commands nested more than 3 levels deep")
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if err != nil {
 		return refuse("syntax", "the shell cannot read this command (%v); fix its quoting or syntax", err)
 	}
-	s := &scan{g: g, depth: depth, dir: dir, vars: map[string]string{}}
+	s.depth++
+	defer func(dir string) { s.depth--; s.dir = dir }(s.dir)
 	type frame struct {
 		node syntax.Node
 		dir  string
@@ -120,10 +133,11 @@ func scoped(n syntax.Node) bool {
 
 // scan is one walk over a parsed command.
 type scan struct {
-	g     *ExecGuard
-	depth int
-	dir   string            // the working folder, after the cds seen so far
-	vars  map[string]string // literal assignments seen so far
+	g           *ExecGuard
+	depth       int
+	dir         string            // the working folder, after the cds seen so far
+	vars        map[string]string // literal assignments seen so far
+	destructive bool              // a command seen so far deletes or overwrites data
 }
 
 func (s *scan) visit(n syntax.Node) error {
@@ -139,6 +153,7 @@ func (s *scan) visit(n syntax.Node) error {
 		if len(words) == 0 {
 			return nil
 		}
+		s.destructive = s.destructive || destructiveCall(words)
 		if err := s.g.checkCall(s, words, x); err != nil {
 			return err
 		}
@@ -154,6 +169,7 @@ func (s *scan) visit(n syntax.Node) error {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
 			syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut, syntax.DplOut:
 			if t := s.word(x.Word); x.Op != syntax.DplOut || strings.Trim(t, "0123456789-") != "" {
+				s.destructive = s.destructive || (x.Op == syntax.RdrOut || x.Op == syntax.RdrClob || x.Op == syntax.RdrAll || x.Op == syntax.RdrAllClob) && overwrites(t, s.dir)
 				return s.g.checkWriteTarget(t, s.dir)
 			}
 		}
@@ -211,7 +227,7 @@ func (s *scan) hereDoc(st *syntax.Stmt) error {
 			continue
 		}
 		if _, ok := s.shellOnStdin(st); ok {
-			return s.g.check(s.word(body), s.dir, s.depth+1)
+			return s.run(s.word(body))
 		}
 	}
 	return nil

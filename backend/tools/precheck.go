@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Preview is what a person should see of a call before allowing it: where it runs
@@ -37,10 +35,22 @@ func (t *ExecTool) Precheck(args Args) (Preview, error) {
 	if err != nil {
 		return Preview{}, err
 	}
-	if err := t.guard.Check(a.Command, dir); err != nil {
+	destructive, err := t.guard.judge(a.Command, dir)
+	if err != nil {
 		return Preview{Dir: dir}, err
 	}
-	return Preview{Dir: dir, Destructive: Destructive(a.Command, dir)}, nil
+	return Preview{Dir: dir, Destructive: destructive}, nil
+}
+
+// Destructive reports whether a shell command deletes, moves, truncates or overwrites
+// data: a simple command named in destructiveCommands or mkfs.*, `git clean/reset/…`,
+// `git push --force`, `find … -delete`, `sed -i`, and an output redirection `>` onto a
+// file that exists (relative to dir) or whose name is only known when it runs. It reads
+// the command as the deny list does (ExecGuard.judge), words expanded; a command the
+// shell cannot read counts as destructive: nobody can tell what it does.
+func Destructive(command, dir string) bool {
+	d, _ := NewExecGuard(nil).judge(command, dir)
+	return d
 }
 
 // destructiveCommands delete or rewrite what they are given.
@@ -53,50 +63,14 @@ var destructiveCommands = map[string]bool{
 // destructiveGit are git subcommands that throw away work.
 var destructiveGit = map[string]bool{"clean": true, "reset": true, "rm": true, "restore": true, "checkout": true, "stash": true}
 
-// Destructive reports whether a shell command deletes, moves, truncates or
-// overwrites data: any simple command named in destructiveCommands or mkfs.*,
-// `git clean/reset/…`, `git push --force`, `find … -delete`, `sed -i`, and an
-// output redirection `>` onto a file that exists (relative to dir) or whose name is
-// only known when it runs. A command the shell cannot read counts as destructive:
-// nobody can tell what it does.
-func Destructive(command, dir string) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
-	if err != nil {
-		return true
-	}
-	found := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if found {
-			return false
-		}
-		switch x := n.(type) {
-		case *syntax.CallExpr:
-			found = destructiveWords(x.Args)
-		case *syntax.Redirect:
-			if (x.Op == syntax.RdrOut || x.Op == syntax.RdrClob || x.Op == syntax.RdrAll) && x.Word != nil {
-				found = overwrites(x.Word.Lit(), dir)
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 // overwrites reports whether a `>` onto target replaces something: an existing
 // file, or a name not known until the command runs.
 func overwrites(target, dir string) bool {
 	switch {
-	case target == "":
+	case target == "" || dynamic(target):
 		return true // built from variables or substitutions
 	case target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr":
 		return false
-	}
-	if rest, ok := strings.CutPrefix(target, "~/"); ok {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return true
-		}
-		target = filepath.Join(home, rest)
 	}
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(dir, target)
@@ -105,22 +79,8 @@ func overwrites(target, dir string) bool {
 	return err == nil
 }
 
-func destructiveWords(args []*syntax.Word) bool {
-	words := make([]string, 0, len(args))
-	for _, w := range args {
-		words = append(words, w.Lit())
-	}
-	return destructiveCall(words)
-}
-
+// destructiveCall reports a destructive simple command, given its argv without wrappers.
 func destructiveCall(words []string) bool {
-	// sudo, env, nice, … only wrap the real command.
-	for len(words) > 0 && (words[0] == "sudo" || words[0] == "env" || words[0] == "nice" || words[0] == "nohup" || words[0] == "time" || words[0] == "command" || words[0] == "exec" || words[0] == "xargs") {
-		words = words[1:]
-		for len(words) > 0 && strings.HasPrefix(words[0], "-") {
-			words = words[1:]
-		}
-	}
 	if len(words) == 0 {
 		return false
 	}
@@ -143,7 +103,7 @@ func destructiveCall(words []string) bool {
 		}
 	case name == "find":
 		for i, w := range rest {
-			if w == "-delete" || (w == "-exec" || w == "-execdir") && i+1 < len(rest) && destructiveCall(rest[i+1:]) {
+			if w == "-delete" || (w == "-exec" || w == "-execdir") && i+1 < len(rest) && destructiveCall(stripWrappers(rest[i+1:])) {
 				return true
 			}
 		}
