@@ -152,14 +152,25 @@ func (g *ExecGuard) checkChmod(name string, flags, ops []string, dir string) err
 // checkFind refuses find -delete (or -exec rm) from /, ~ or a system folder, and from
 // the workspace when no test such as -name narrows what it deletes.
 func (g *ExecGuard) checkFind(args []string, dir string) error {
-	roots, filtered := findRoots(args)
 	deletes := slices.Contains(args, "-delete")
-	for i, a := range args {
-		if containsAny([]string{a}, "-exec", "-execdir", "-ok", "-okdir") && i+1 < len(args) {
-			if cmd := stripWrappers(args[i+1:]); len(cmd) > 0 && containsAny([]string{filepath.Base(cmd[0])}, "rm", "rmdir", "shred", "unlink") {
-				deletes = true
-			}
+	for i, a := range args[:max(len(args)-1, 0)] {
+		deletes = deletes || containsAny([]string{a}, "-exec", "-execdir", "-ok", "-okdir") &&
+			containsAny([]string{filepath.Base(args[i+1])}, "rm", "rmdir", "shred", "unlink")
+	}
+	i := 0
+	for i < len(args) && containsAny(args[i:i+1], "-H", "-L", "-P") {
+		i++
+	}
+	roots, filters := args[i:], args[i:]
+	for j, a := range roots {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			roots, filters = roots[:j], roots[j:]
+			break
 		}
+	}
+	filtered := containsAny(filters, "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-size", "-empty")
+	if len(roots) == 0 {
+		roots = []string{"."}
 	}
 	for _, r := range roots {
 		if why := g.broad(r, dir, filtered); deletes && why != "" {
@@ -167,24 +178,6 @@ func (g *ExecGuard) checkFind(args []string, dir string) error {
 		}
 	}
 	return nil
-}
-
-// findRoots returns the starting points of a find command and whether a test such as
-// -name narrows what it acts on.
-func findRoots(args []string) (roots []string, filtered bool) {
-	i := 0
-	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P") {
-		i++
-	}
-	for ; i < len(args) && !strings.HasPrefix(args[i], "-") && args[i] != "(" && args[i] != "!"; i++ {
-		roots = append(roots, args[i])
-	}
-	filtered = containsAny(args[i:], "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime",
-		"-mmin", "-size", "-empty", "-user", "-group", "-perm", "-wholename")
-	if len(roots) == 0 {
-		roots = []string{"."}
-	}
-	return roots, filtered
 }
 
 // checkWriteTarget judges a file a command writes into: a disk device, the running
