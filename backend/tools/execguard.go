@@ -77,6 +77,9 @@ func (g *ExecGuard) Check(command, dir string) error {
 // judge walks command once for both answers: whether it deletes or overwrites data (the
 // approval card's mark, see Destructive) and whether it breaks a rule.
 func (g *ExecGuard) judge(command, dir string) (destructive bool, err error) {
+	if g.off {
+		return Destructive(command, dir), nil
+	}
 	s := &scan{g: g, dir: dir, vars: map[string]string{}}
 	if err := s.run(command); err != nil {
 		var ge *GuardError
