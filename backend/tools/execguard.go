@@ -59,6 +59,9 @@ func refuse(rule, format string, a ...any) error {
 // guard's memory with every assignment.
 const maxVarLen = 4 << 10
 
+// maxExpand caps the expanded words of one simple command.
+const maxExpand = 1 << 20
+
 // Check returns a *GuardError if command (run in dir) breaks a rule.
 //
 // Each simple command is judged on the argv the shell would give it: the command is
@@ -256,14 +259,25 @@ func (s *scan) shellOnStdin(st *syntax.Stmt) (string, bool) {
 
 // fields expands words as the shell would, without running anything: unknown variables
 // stay as $NAME and command substitutions as $(…) (what they print is known only once
-// they run), so the rules can tell a word they cannot know. Globs are not expanded; brace expansion is capped by the expand package.
+// they run), so the rules can tell a word they cannot know. Globs are not expanded.
+// Expansion can grow a word without bound (${x//a/$x} nested, $x{1..9999}); past
+// maxExpand bytes the guard judges the words as written instead.
 func (s *scan) fields(words []*syntax.Word) []string {
-	if f, err := expand.Fields(s.cfg(), words...); err == nil {
-		return f
+	var out []string
+	size := 0
+	if growsNot(words) {
+		for f, err := range expand.FieldsSeq(s.cfg(), words...) {
+			if size += len(f); err != nil || size > maxExpand {
+				out = nil
+				break
+			}
+			out = append(out, f)
+		}
 	}
-	out := make([]string, 0, len(words))
-	for _, w := range words {
-		out = append(out, s.word(w))
+	if out == nil {
+		for _, w := range words {
+			out = append(out, s.word(w))
+		}
 	}
 	return out
 }
@@ -273,12 +287,22 @@ func (s *scan) word(w *syntax.Word) string {
 	if w == nil {
 		return ""
 	}
-	if v, err := expand.Literal(s.cfg(), w); err == nil {
-		return v
+	if growsNot([]*syntax.Word{w}) {
+		if v, err := expand.Literal(s.cfg(), w); err == nil && len(v) <= maxExpand {
+			return v
+		}
 	}
 	var b strings.Builder
 	_ = syntax.NewPrinter().Print(&b, w)
 	return b.String()
+}
+
+// growsNot reports words with no replacing expansion (${x/a/b}), the one whose result
+// can outgrow its input many times over when nested.
+func growsNot(words []*syntax.Word) bool {
+	return !slices.ContainsFunc(words, func(w *syntax.Word) bool {
+		return has(w, func(n syntax.Node) bool { p, ok := n.(*syntax.ParamExp); return ok && p.Repl != nil })
+	})
 }
 
 func (s *scan) cfg() *expand.Config {

@@ -173,10 +173,11 @@ func TestSandboxCoversWhatTheListLeaves(t *testing.T) {
 }
 
 // Hostile input gets an answer, never a blow-up: a variable that doubles with every
-// assignment, a huge brace expansion, 128 KB of commands, shells nested past the limit.
+// assignment, replacements nested in replacements, huge brace expansions, 128 KB of commands, shells nested past the limit.
 func TestExecGuardHostileInput(t *testing.T) {
 	g := NewExecGuard(&Policy{Workspace: "/w", Home: "/h"})
 	doubling := "x=aaaaaaaaaaaaaaaa" + strings.Repeat("; x=$x$x", 64) + "; echo \"$x\"; rm -rf ~"
+	big := "x=" + strings.Repeat("a", 4000) + "; "
 	nested := "reboot"
 	for range 6 {
 		nested = "sh -c " + strconv.Quote(nested)
@@ -188,6 +189,9 @@ func TestExecGuardHostileInput(t *testing.T) {
 		strings.Repeat("echo a; ", 1<<14) + "mkfs.ext4 /dev/sdz":                                                  "format-disk",
 		strings.Repeat("true | ", 1000) + "sh":                                                                    "",
 		nested:                                                                                                    "nesting",
+		big + "echo ${x//a/${x//a/${x//a/$x}}}; rm -rf ~":                                                         "rm-broad",
+		big + strings.Repeat("echo $x{1..16000}; ", 20) + "reboot":                                                "power",
+		big + "echo" + strings.Repeat(" $x{1..9999}", 50) + "; reboot":                                            "power",
 	} {
 		err := g.Check(cmd, "/w")
 		var ge *GuardError
