@@ -59,7 +59,7 @@ type OllamaConfig struct {
 // Ollama talks to an Ollama server through its native API.
 type Ollama struct {
 	client *api.Client
-	stream *chatStream
+	chat   *http.Client // the client of every call, with chatWriteBuffer
 	host   *url.URL
 	cfg    OllamaConfig
 
@@ -86,7 +86,7 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	// One transport for the chats and the other calls: one pool of idle
 	// connections to the server, not two.
 	hc = chatClient(hc)
-	return &Ollama{client: api.NewClient(host, hc), stream: newChatStream(hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
+	return &Ollama{client: api.NewClient(host, hc), chat: hc, host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
 
 // Version asks the server for its version; it is the cheapest "is Ollama up" probe.
@@ -119,35 +119,31 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		return res, err
 	}
 	done := false
-	final := func(reason string, prompt, eval int, dur time.Duration) {
-		done = true
-		res.Usage = Usage{PromptTokens: prompt, CompletionTokens: eval}
-		res.EvalDuration = dur
-		res.FinishReason = ollamaFinish(reason)
+	areq, err := o.buildChatRequest(req, d, &res)
+	if err != nil {
+		return res, err
 	}
-	if o.useAPIClient() {
-		err = o.chatSigned(ctx, req, d, &res, emit, final)
-	} else {
-		var body []byte
-		body, err = o.encodeChat(req, d, &res)
-		if err != nil {
-			return res, err
+	body, err := json.Marshal(areq)
+	if err != nil {
+		return res, fmt.Errorf("encode the chat request: %w", err)
+	}
+	err = o.post(ctx, "/api/chat", body, func(l *wireChatLine) {
+		if l.Message.Thinking != "" {
+			emit(Chunk{Kind: ChunkReasoning, Text: l.Message.Thinking})
 		}
-		err = o.stream.post(ctx, o.host.JoinPath("/api/chat").String(), body, func(l *wireChatLine) {
-			if l.Message.Thinking != "" {
-				emit(Chunk{Kind: ChunkReasoning, Text: l.Message.Thinking})
-			}
-			if l.Message.Content != "" {
-				emit(Chunk{Kind: ChunkText, Text: l.Message.Content})
-			}
-			for _, tc := range l.Message.ToolCalls {
-				emit(Chunk{Kind: ChunkToolCall, ToolCall: fromWireToolCall(tc)})
-			}
-			if l.Done {
-				final(l.DoneReason, l.PromptEvalCount, l.EvalCount, l.EvalDuration)
-			}
-		})
-	}
+		if l.Message.Content != "" {
+			emit(Chunk{Kind: ChunkText, Text: l.Message.Content})
+		}
+		for _, tc := range l.Message.ToolCalls {
+			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromWireToolCall(tc)})
+		}
+		if l.Done {
+			done = true
+			res.Usage = Usage{PromptTokens: l.PromptEvalCount, CompletionTokens: l.EvalCount}
+			res.EvalDuration = l.EvalDuration
+			res.FinishReason = ollamaFinish(l.DoneReason)
+		}
+	})
 	// A broken or cancelled stream ends without an error.
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
@@ -159,31 +155,6 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		return res, transient(fail(KindBadResponse, nil, i18n.P("error.ollama.streamClosed")))
 	}
 	return res, nil
-}
-
-// chatSigned streams through api.Client, which signs requests with the
-// user's Ollama key (ollama.com, OLLAMA_AUTH).
-func (o *Ollama) chatSigned(ctx context.Context, req Request, d ModelDetails, res *attemptResult, emit func(Chunk),
-	final func(reason string, prompt, eval int, dur time.Duration)) error {
-	areq, err := o.buildChatRequest(req, d, res)
-	if err != nil {
-		return err
-	}
-	return o.client.Chat(ctx, areq, func(r api.ChatResponse) error {
-		if r.Message.Thinking != "" {
-			emit(Chunk{Kind: ChunkReasoning, Text: r.Message.Thinking})
-		}
-		if r.Message.Content != "" {
-			emit(Chunk{Kind: ChunkText, Text: r.Message.Content})
-		}
-		for _, tc := range r.Message.ToolCalls {
-			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromOllamaToolCall(tc)})
-		}
-		if r.Done {
-			final(r.DoneReason, r.PromptEvalCount, r.EvalCount, r.EvalDuration)
-		}
-		return nil
-	})
 }
 
 func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResult) (*api.ChatRequest, error) {
@@ -240,16 +211,6 @@ func ollamaFinish(reason string) FinishReason {
 	default:
 		return FinishOther
 	}
-}
-
-func fromOllamaToolCall(tc api.ToolCall) *ToolCall {
-	args, err := json.Marshal(tc.Function.Arguments)
-	out := &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args}
-	if err != nil {
-		out.Arguments = json.RawMessage("{}")
-		out.ArgsError = fmt.Sprintf("encode arguments: %v", err)
-	}
-	return out
 }
 
 func toOllamaTools(defs []ToolDef) (api.Tools, error) {
