@@ -133,17 +133,16 @@ type messageLine struct {
 }
 
 type runLine struct {
-	Type       string    `json:"type"`
-	At         time.Time `json:"at"`
-	RunID      string    `json:"runId"`
-	Status     RunStatus `json:"status"`
-	Final      string    `json:"final"`
-	Error      string    `json:"error,omitempty"`
-	Model      string    `json:"model,omitempty"`
-	Usage      llm.Usage `json:"usage"`
-	DurationMs int64     `json:"durationMs"`
-	// Failure comes last: the fast decoder reads the lines without it (most of them).
-	Failure *event.ErrorData `json:"failure,omitempty"`
+	Type       string           `json:"type"`
+	At         time.Time        `json:"at"`
+	RunID      string           `json:"runId"`
+	Status     RunStatus        `json:"status"`
+	Final      string           `json:"final"`
+	Error      string           `json:"error,omitempty"`
+	Model      string           `json:"model,omitempty"`
+	Usage      llm.Usage        `json:"usage"`
+	DurationMs int64            `json:"durationMs"`
+	Failure    *event.ErrorData `json:"failure,omitempty"`
 }
 
 type updateLine struct {
