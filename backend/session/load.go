@@ -231,7 +231,7 @@ func (p *parser) touch(at time.Time) {
 
 func (p *parser) message(n int, line []byte) error {
 	var m messageLine
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err := decodeLine(line, &m); err != nil {
 		return err
 	}
 	p.objectArgs(n, m.ToolCalls)
@@ -279,7 +279,7 @@ func (p *parser) objectArgs(n int, calls []llm.ToolCall) {
 
 func (p *parser) run(line []byte) error {
 	var r runLine
-	if err := json.Unmarshal(line, &r); err != nil {
+	if err := decodeLine(line, &r); err != nil {
 		return err
 	}
 	if r.RunID == "" {

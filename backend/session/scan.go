@@ -88,13 +88,13 @@ func ScanMessages(data []byte, seen int) (msgs []llm.Message, offs []int, ok boo
 		switch lineKind(line) {
 		case kindMessage:
 			var m messageLine
-			if json.Unmarshal(line, &m) != nil || m.Role == "" {
+			if decodeLine(line, &m) != nil || m.Role == "" {
 				return nil, nil, false
 			}
 			msgs, offs = append(msgs, m.Message), append(offs, start)
 		case kindRun:
 			var r runLine
-			if json.Unmarshal(line, &r) != nil || r.RunID == "" {
+			if decodeLine(line, &r) != nil || r.RunID == "" {
 				return nil, nil, false
 			}
 		case kindUpdate:
