@@ -18,7 +18,6 @@ import (
 
 	"hearth/backend/app"
 	"hearth/backend/applock"
-	"hearth/backend/cleanpages"
 	"hearth/backend/cli"
 	"hearth/backend/sandbox"
 	"hearth/backend/winstate"
@@ -34,8 +33,7 @@ var icon []byte
 const uniqueID = "io.hearth.desktop"
 
 func main() {
-	sandbox.HardenSelf()    // first: keys read later stay out of other processes' reach
-	cleanpages.DropBinary() // what only the package initialisers ran: see the package
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), runDesktop, os.Stdout, os.Stderr))
 }
 

@@ -8,13 +8,11 @@ package main
 import (
 	"os"
 
-	"hearth/backend/cleanpages"
 	"hearth/backend/cli"
 	"hearth/backend/sandbox"
 )
 
 func main() {
-	sandbox.HardenSelf()    // first: keys read later stay out of other processes' reach
-	cleanpages.DropBinary() // what only the package initialisers ran: see the package
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), nil, os.Stdout, os.Stderr))
 }

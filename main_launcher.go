@@ -14,7 +14,6 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/app"
-	"hearth/backend/cleanpages"
 	"hearth/backend/cli"
 	"hearth/backend/launch"
 	"hearth/backend/sandbox"
@@ -24,8 +23,7 @@ import (
 var desktopImage []byte
 
 func main() {
-	sandbox.HardenSelf()    // first: keys read later stay out of other processes' reach
-	cleanpages.DropBinary() // what only the package initialisers ran: see the package
+	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), openWindow, os.Stdout, os.Stderr))
 }
 

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -59,7 +60,7 @@ type OllamaConfig struct {
 // Ollama talks to an Ollama server through its native API.
 type Ollama struct {
 	client *api.Client
-	stream *chatStream
+	chat   *http.Client // the client of every call, with chatWriteBuffer
 	host   *url.URL
 	cfg    OllamaConfig
 
@@ -86,7 +87,7 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	// One transport for the chats and the other calls: one pool of idle
 	// connections to the server, not two.
 	hc = chatClient(hc)
-	return &Ollama{client: api.NewClient(host, hc), stream: newChatStream(hc), host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
+	return &Ollama{client: api.NewClient(host, hc), chat: hc, host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
 
 // Version asks the server for its version; it is the cheapest "is Ollama up" probe.
@@ -119,35 +120,31 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		return res, err
 	}
 	done := false
-	final := func(reason string, prompt, eval int, dur time.Duration) {
-		done = true
-		res.Usage = Usage{PromptTokens: prompt, CompletionTokens: eval}
-		res.EvalDuration = dur
-		res.FinishReason = ollamaFinish(reason)
+	areq, err := o.buildChatRequest(req, d, &res)
+	if err != nil {
+		return res, err
 	}
-	if o.useAPIClient() {
-		err = o.chatSigned(ctx, req, d, &res, emit, final)
-	} else {
-		var body []byte
-		body, err = o.encodeChat(req, d, &res)
-		if err != nil {
-			return res, err
+	body, err := json.Marshal(areq)
+	if err != nil {
+		return res, fmt.Errorf("encode the chat request: %w", err)
+	}
+	err = o.post(ctx, "/api/chat", body, func(l *wireChatLine) {
+		if l.Message.Thinking != "" {
+			emit(Chunk{Kind: ChunkReasoning, Text: l.Message.Thinking})
 		}
-		err = o.stream.post(ctx, o.host.JoinPath("/api/chat").String(), body, func(l *wireChatLine) {
-			if l.Message.Thinking != "" {
-				emit(Chunk{Kind: ChunkReasoning, Text: l.Message.Thinking})
-			}
-			if l.Message.Content != "" {
-				emit(Chunk{Kind: ChunkText, Text: l.Message.Content})
-			}
-			for _, tc := range l.Message.ToolCalls {
-				emit(Chunk{Kind: ChunkToolCall, ToolCall: fromWireToolCall(tc)})
-			}
-			if l.Done {
-				final(l.DoneReason, l.PromptEvalCount, l.EvalCount, l.EvalDuration)
-			}
-		})
-	}
+		if l.Message.Content != "" {
+			emit(Chunk{Kind: ChunkText, Text: l.Message.Content})
+		}
+		for _, tc := range l.Message.ToolCalls {
+			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromWireToolCall(tc)})
+		}
+		if l.Done {
+			done = true
+			res.Usage = Usage{PromptTokens: l.PromptEvalCount, CompletionTokens: l.EvalCount}
+			res.EvalDuration = l.EvalDuration
+			res.FinishReason = ollamaFinish(l.DoneReason)
+		}
+	})
 	// A broken or cancelled stream ends without an error.
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
@@ -161,39 +158,38 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 	return res, nil
 }
 
-// chatSigned streams through api.Client, which signs requests with the
-// user's Ollama key (ollama.com, OLLAMA_AUTH).
-func (o *Ollama) chatSigned(ctx context.Context, req Request, d ModelDetails, res *attemptResult, emit func(Chunk),
-	final func(reason string, prompt, eval int, dur time.Duration)) error {
-	areq, err := o.buildChatRequest(req, d, res)
-	if err != nil {
-		return err
-	}
-	return o.client.Chat(ctx, areq, func(r api.ChatResponse) error {
-		if r.Message.Thinking != "" {
-			emit(Chunk{Kind: ChunkReasoning, Text: r.Message.Thinking})
-		}
-		if r.Message.Content != "" {
-			emit(Chunk{Kind: ChunkText, Text: r.Message.Content})
-		}
-		for _, tc := range r.Message.ToolCalls {
-			emit(Chunk{Kind: ChunkToolCall, ToolCall: fromOllamaToolCall(tc)})
-		}
-		if r.Done {
-			final(r.DoneReason, r.PromptEvalCount, r.EvalCount, r.EvalDuration)
-		}
-		return nil
-	})
+// chatRequest is /api/chat's request as api.ChatRequest encodes it, with each
+// tool call's arguments carried as the JSON object they are: api.Message would
+// parse every call of the history into an ordered map at every round of a turn.
+type chatRequest struct {
+	Model    string         `json:"model"`
+	Messages []chatMessage  `json:"messages"`
+	Stream   bool           `json:"stream"`
+	Tools    api.Tools      `json:"tools,omitempty"`
+	Options  map[string]any `json:"options"`
+	Think    *bool          `json:"think,omitempty"`
+	Truncate bool           `json:"truncate"`
+	Shift    bool           `json:"shift"`
 }
 
-func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResult) (*api.ChatRequest, error) {
-	opts := o.chatOptions(req, d, res)
-	stream, off := true, false
-	// Truncate and Shift off: Hearth budgets the context itself, so an
-	// overlong prompt must be a context_overflow error rather than Ollama
-	// silently dropping the oldest messages, and a full context ends the reply
-	// with FinishLength instead of shifting earlier turns out.
-	areq := &api.ChatRequest{Model: req.Model, Stream: &stream, Options: opts, Truncate: &off, Shift: &off}
+type chatMessage struct {
+	Role       string         `json:"role"`
+	Content    string         `json:"content"`
+	Thinking   string         `json:"thinking,omitempty"`
+	Images     [][]byte       `json:"images,omitempty"`
+	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
+	ToolName   string         `json:"tool_name,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+}
+
+// buildChatRequest is the request for req: num_ctx capped at the model's
+// window, and what the model cannot take left out (res records what).
+// Truncate and Shift are off: Hearth budgets the context itself, so an
+// overlong prompt must be a context_overflow error rather than Ollama silently
+// dropping the oldest messages, and a full context ends the reply with
+// FinishLength instead of shifting earlier turns out.
+func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResult) (*chatRequest, error) {
+	creq := &chatRequest{Model: req.Model, Stream: true, Options: o.chatOptions(req, d, res)}
 	// An old server reports no capabilities: then trust the request.
 	known := len(d.Capabilities) > 0
 	if len(req.Tools) > 0 {
@@ -204,31 +200,36 @@ func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResul
 			if err != nil {
 				return nil, err
 			}
-			areq.Tools = tools
+			creq.Tools = tools
 		}
 	}
 	if req.Think != nil {
-		switch {
-		case known && !d.Has(CapThinking):
+		if known && !d.Has(CapThinking) {
 			res.ThinkDropped = *req.Think
-		default:
-			areq.Think = &api.ThinkValue{Value: *req.Think}
+		} else {
+			creq.Think = req.Think
 		}
 	}
-	msgs, err := toOllamaMessages(req.Messages)
-	if err != nil {
-		return nil, err
-	}
-	if known && !d.Has(CapVision) {
-		for i := range msgs {
-			if len(msgs[i].Images) > 0 {
-				msgs[i].Images = nil
-				res.ImagesDropped = true
+	noImages := known && !d.Has(CapVision)
+	creq.Messages = make([]chatMessage, len(req.Messages))
+	for i, m := range req.Messages {
+		cm := chatMessage{Role: string(m.Role), Content: m.Content, Thinking: m.Reasoning,
+			ToolCallID: m.ToolCallID, ToolName: m.ToolName, Images: m.Images}
+		if noImages && len(cm.Images) > 0 {
+			cm.Images, res.ImagesDropped = nil, true
+		}
+		for j, tc := range m.ToolCalls {
+			args := bytes.TrimSpace(tc.Arguments)
+			if len(args) == 0 {
+				args = []byte("{}")
+			} else if args[0] != '{' || !json.Valid(args) {
+				return nil, fail(KindBadResponse, nil, i18n.M("error.badHistoryCall", "tool", tc.Name).WithHint(hintDamaged))
 			}
+			cm.ToolCalls = append(cm.ToolCalls, wireToolCall{ID: tc.ID, Function: wireFunction{Index: j, Name: tc.Name, Arguments: args}})
 		}
+		creq.Messages[i] = cm
 	}
-	areq.Messages = msgs
-	return areq, nil
+	return creq, nil
 }
 
 func ollamaFinish(reason string) FinishReason {
@@ -240,16 +241,6 @@ func ollamaFinish(reason string) FinishReason {
 	default:
 		return FinishOther
 	}
-}
-
-func fromOllamaToolCall(tc api.ToolCall) *ToolCall {
-	args, err := json.Marshal(tc.Function.Arguments)
-	out := &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args}
-	if err != nil {
-		out.Arguments = json.RawMessage("{}")
-		out.ArgsError = fmt.Sprintf("encode arguments: %v", err)
-	}
-	return out
 }
 
 func toOllamaTools(defs []ToolDef) (api.Tools, error) {
@@ -270,30 +261,6 @@ func toOllamaTools(defs []ToolDef) (api.Tools, error) {
 		}})
 	}
 	return tools, nil
-}
-
-func toOllamaMessages(msgs []Message) ([]api.Message, error) {
-	out := make([]api.Message, 0, len(msgs))
-	for _, m := range msgs {
-		am := api.Message{Role: string(m.Role), Content: m.Content, Thinking: m.Reasoning,
-			ToolCallID: m.ToolCallID, ToolName: m.ToolName}
-		for _, img := range m.Images {
-			am.Images = append(am.Images, api.ImageData(img))
-		}
-		for i, tc := range m.ToolCalls {
-			args := api.NewToolCallFunctionArguments()
-			if len(tc.Arguments) > 0 {
-				if err := args.UnmarshalJSON(tc.Arguments); err != nil {
-					return nil, fail(KindBadResponse, err, i18n.M("error.badHistoryCall", "tool", tc.Name).WithHint(hintDamaged))
-				}
-			}
-			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{
-				Index: i, Name: tc.Name, Arguments: args,
-			}})
-		}
-		out = append(out, am)
-	}
-	return out, nil
 }
 
 // defaultHTTPClient fails fast when a host does not answer at all (a

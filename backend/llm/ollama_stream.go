@@ -7,79 +7,36 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"net/http"
 	"runtime"
-	"sync"
-	"sync/atomic"
+	"strconv"
 	"time"
 
 	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/auth"
 	"github.com/ollama/ollama/envconfig"
 )
 
-// Hearth streams /api/chat itself instead of through api.Client.Chat: that client
-// allocates an 8 MB line buffer for every request (most of a tool round's CPU and
-// the bulk of a long turn's memory), parses every line twice and re-parses the
-// tool schemas of every request. Here the request is encoded once from Hearth's
-// own types (the tool schemas once per distinct set), lines are read through a
-// small pooled buffer that grows only for a long line, and each line is decoded
-// once. Errors have the same types api.Client returns, so classify treats both
-// alike.
+// /api/chat is streamed here rather than through api.Client.Chat, which reads
+// every line into an 8 MB buffer it allocates per request, drops a line longer
+// than that without an error, and fails a whole line on a tool call whose
+// arguments are a JSON string. Errors have the types api.Client returns, so
+// classify treats every call alike.
 
 // maxLineBytes bounds one streamed line, as api.Client does: a tool call with a
 // large argument (a whole file to write) fits; a server that never sends a
 // newline does not take all memory.
 const maxLineBytes = 8 << 20
 
-// readBufferBytes is the pooled read buffer: every line of a normal reply
+// readBufferBytes is where the line buffer starts: every line of a normal reply
 // (text deltas, the final statistics, a tool call with modest arguments) fits.
 const readBufferBytes = 16 << 10
 
-// chatStream holds what streaming needs across requests.
-type chatStream struct {
-	hc      *http.Client
-	readers sync.Pool // *bufio.Reader
-
-	lastBody atomic.Int64 // the size to allocate for the next request body
-	sent     messageCache
-
-	mu    sync.Mutex
-	seed  maphash.Seed
-	tools map[uint64][]byte // encoded tool lists by hash of their definitions
-}
-
-func newChatStream(hc *http.Client) *chatStream {
-	return &chatStream{hc: hc, seed: maphash.MakeSeed(), tools: map[uint64][]byte{}}
-}
-
-// useAPIClient reports requests api.Client must make: those it signs with the
-// user's Ollama key (ollama.com, or OLLAMA_AUTH set).
-func (o *Ollama) useAPIClient() bool {
+// signed reports requests signed with the user's Ollama key, as api.Client
+// signs them: to ollama.com, or with OLLAMA_AUTH set.
+func (o *Ollama) signed() bool {
 	return envconfig.UseAuth() || o.host.Hostname() == "ollama.com"
-}
-
-// wireChatRequest is /api/chat's request as api.ChatRequest encodes it.
-type wireChatRequest struct {
-	Model    string          `json:"model"`
-	Messages []wireMessage   `json:"messages"`
-	Stream   bool            `json:"stream"`
-	Tools    json.RawMessage `json:"tools,omitempty"`
-	Options  map[string]any  `json:"options"`
-	Think    any             `json:"think,omitempty"`
-	Truncate *bool           `json:"truncate,omitempty"`
-	Shift    *bool           `json:"shift,omitempty"`
-}
-
-type wireMessage struct {
-	Role       string         `json:"role"`
-	Content    string         `json:"content"`
-	Thinking   string         `json:"thinking,omitempty"`
-	Images     [][]byte       `json:"images,omitempty"`
-	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
-	ToolName   string         `json:"tool_name,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
 }
 
 type wireToolCall struct {
@@ -108,65 +65,6 @@ type wireChatLine struct {
 	Error           string        `json:"error"`
 }
 
-var emptyObject = json.RawMessage("{}")
-
-// encodeChat is the request body: api.ChatRequest's encoding, with num_ctx
-// capped at the model's window and what the model cannot take left out (res
-// records what).
-func (o *Ollama) encodeChat(req Request, d ModelDetails, res *attemptResult) ([]byte, error) {
-	w := wireChatRequest{Model: req.Model, Stream: true, Options: o.chatOptions(req, d, res)}
-	// Truncate and Shift off: see buildChatRequest.
-	off := false
-	w.Truncate, w.Shift = &off, &off
-	known := len(d.Capabilities) > 0
-	if len(req.Tools) > 0 {
-		if known && !d.Has(CapTools) {
-			res.ToolsDropped = true
-		} else {
-			tools, err := o.stream.encodeTools(req.Tools)
-			if err != nil {
-				return nil, err
-			}
-			w.Tools = tools
-		}
-	}
-	if req.Think != nil {
-		if known && !d.Has(CapThinking) {
-			res.ThinkDropped = *req.Think
-		} else {
-			w.Think = *req.Think
-		}
-	}
-	noImages := known && !d.Has(CapVision)
-	w.Messages = make([]wireMessage, len(req.Messages))
-	for i, m := range req.Messages {
-		wm := wireMessage{Role: string(m.Role), Content: m.Content, Thinking: m.Reasoning,
-			ToolCallID: m.ToolCallID, ToolName: m.ToolName, Images: m.Images}
-		if noImages && len(wm.Images) > 0 {
-			wm.Images, res.ImagesDropped = nil, true
-		}
-		if len(m.ToolCalls) > 0 {
-			wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
-		}
-		for j, tc := range m.ToolCalls {
-			// Checked to be a JSON object when encoded (appendWireMessage).
-			args := bytes.TrimSpace(tc.Arguments)
-			if len(args) == 0 {
-				args = emptyObject
-			}
-			wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Function: wireFunction{Index: j, Name: tc.Name, Arguments: args}}
-		}
-		w.Messages[i] = wm
-	}
-	// Sized from the last request: a turn's requests grow a little each round.
-	dst := make([]byte, 0, o.stream.lastBody.Load())
-	body, err := appendChatRequest(dst, &w, &o.stream.sent)
-	if err == nil {
-		o.stream.lastBody.Store(int64(len(body)) + int64(len(body))/8)
-	}
-	return body, err
-}
-
 // chatOptions are the request's options; num_ctx is always sent (Ollama would
 // otherwise silently cut the start of long prompts), capped at the model's own
 // context length.
@@ -192,61 +90,33 @@ func (o *Ollama) chatOptions(req Request, d ModelDetails, res *attemptResult) ma
 	return opts
 }
 
-// maxCachedToolSets bounds the encoded tool lists kept: a run offers the same
-// set every round; MCP servers coming and going make a few more.
-const maxCachedToolSets = 8
-
-// encodeTools encodes tool definitions as api.Tools does after parsing them
-// (which also checks each schema), once per distinct set.
-func (c *chatStream) encodeTools(defs []ToolDef) (json.RawMessage, error) {
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	for _, d := range defs {
-		h.WriteString(d.Name)
-		h.WriteByte(0)
-		h.WriteString(d.Description)
-		h.WriteByte(0)
-		h.Write(d.Parameters)
-		h.WriteByte(0)
-	}
-	key := h.Sum64()
-	c.mu.Lock()
-	enc, ok := c.tools[key]
-	c.mu.Unlock()
-	if ok {
-		return enc, nil
-	}
-	tools, err := toOllamaTools(defs)
-	if err != nil {
-		return nil, err
-	}
-	enc, err = json.Marshal(tools)
-	if err != nil {
-		return nil, fmt.Errorf("encode tools: %w", err)
-	}
-	c.mu.Lock()
-	if len(c.tools) >= maxCachedToolSets {
-		clear(c.tools)
-	}
-	c.tools[key] = enc
-	c.mu.Unlock()
-	return enc, nil
-}
-
 // post sends body to path and calls fn with each streamed line, decoded. It
 // returns the errors api.Client would: *url.Error from the transport,
 // api.StatusError / api.AuthorizationError for an HTTP error status, and a
 // plain error for an {"error":…} line. A stream cut short ends without an
 // error (like api.Client); the caller notices the missing final line.
-func (c *chatStream) post(ctx context.Context, url string, body []byte, fn func(*wireChatLine)) error {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+func (o *Ollama) post(ctx context.Context, path string, body []byte, fn func(*wireChatLine)) error {
+	u := o.host.JoinPath(path)
+	var token string
+	if o.signed() {
+		now := strconv.FormatInt(time.Now().Unix(), 10)
+		var err error
+		if token, err = auth.Sign(ctx, []byte(http.MethodPost+","+path+"?ts="+now)); err != nil {
+			return err
+		}
+		u.RawQuery = "ts=" + now
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Accept", "application/x-ndjson")
 	hr.Header.Set("User-Agent", fmt.Sprintf("hearth (%s %s) Go/%s", runtime.GOARCH, runtime.GOOS, runtime.Version()))
-	resp, err := c.hc.Do(hr)
+	if token != "" {
+		hr.Header.Set("Authorization", token)
+	}
+	resp, err := o.chat.Do(hr)
 	if err != nil {
 		return err
 	}
@@ -254,46 +124,28 @@ func (c *chatStream) post(ctx context.Context, url string, body []byte, fn func(
 	if resp.StatusCode >= http.StatusBadRequest {
 		return statusError(resp)
 	}
-	br, _ := c.readers.Get().(*bufio.Reader)
-	if br == nil {
-		br = bufio.NewReaderSize(resp.Body, readBufferBytes)
-	} else {
-		br.Reset(resp.Body)
-	}
-	defer func() {
-		br.Reset(nil)
-		c.readers.Put(br)
-	}()
-	var long []byte // a line longer than the buffer, assembled
-	for {
-		line, rerr := br.ReadSlice('\n')
-		if errors.Is(rerr, bufio.ErrBufferFull) {
-			if len(long)+len(line) > maxLineBytes {
-				return fmt.Errorf("a streamed line is longer than %d MB", maxLineBytes>>20)
-			}
-			long = append(long, line...)
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, readBufferBytes), maxLineBytes)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
 			continue
 		}
-		if long != nil {
-			line = append(long, line...)
-			long = nil
+		var l wireChatLine
+		if err := json.Unmarshal(line, &l); err != nil {
+			return errors.New(string(line))
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			var l wireChatLine
-			if err := json.Unmarshal(line, &l); err != nil {
-				return errors.New(string(bytes.TrimSpace(line)))
-			}
-			if l.Error != "" {
-				return errors.New(l.Error)
-			}
-			fn(&l)
+		if l.Error != "" {
+			return errors.New(l.Error)
 		}
-		if rerr != nil {
-			// io.EOF ends a complete stream; any other read error is a
-			// stream cut short, reported as api.Client does: not at all.
-			return nil
-		}
+		fn(&l)
 	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return fmt.Errorf("a streamed line is longer than %d MB", maxLineBytes>>20)
+	}
+	// io.EOF ends a complete stream; any other read error is a stream cut
+	// short, reported as api.Client does: not at all.
+	return nil
 }
 
 // statusError reads an error response the way api.Client does.

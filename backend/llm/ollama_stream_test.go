@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -17,51 +16,17 @@ import (
 	"hearth/backend/internal/fakeollama"
 )
 
-// The request Hearth encodes itself must say what api.ChatRequest says.
-func TestOllamaRequestEncodingMatchesAPIClient(t *testing.T) {
-	o, err := NewOllama(OllamaConfig{Host: "127.0.0.1:1", ContextTokens: 4096})
-	if err != nil {
-		t.Fatal(err)
-	}
-	think, temp := true, 0.3
-	listDir := ToolDef{Name: "list_dir", Description: "List a folder"} // no schema at all
-	req := Request{Model: "qwen3:4b", MaxTokens: 512, Temperature: &temp, Think: &think, ContextTokens: 9000,
-		Tools: []ToolDef{readFileTool, listDir},
-		Messages: []Message{
-			{Role: RoleSystem, Content: "You are Hearth."},
-			{Role: RoleUser, Content: "look at this", Images: [][]byte{{1, 2, 3}}},
-			{Role: RoleAssistant, Reasoning: "I should read it.", ToolCalls: []ToolCall{
-				{ID: "c1", Name: "read_file", Arguments: json.RawMessage(`{"path":"a.md","opts":{"lines":[1,2]}}`)},
-				{ID: "c2", Name: "list_dir", Arguments: nil},
-			}},
-			{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "α β γ \"quoted\" <tag>"},
-			{Role: RoleTool, ToolCallID: "c2", ToolName: "list_dir", Content: ""},
-		}}
-	for _, d := range []ModelDetails{
-		{ContextLength: 8192, Capabilities: []Capability{CapCompletion, CapTools, CapThinking, CapVision}},
-		{ContextLength: 2048, Capabilities: []Capability{CapCompletion}}, // drops tools, think, images
-		{}, // an old server: trust the request
-	} {
-		var mine, theirs attemptResult
-		body, err := o.encodeChat(req, d, &mine)
-		if err != nil {
-			t.Fatal(err)
-		}
-		areq, err := o.buildChatRequest(req, d, &theirs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := json.Marshal(areq)
-		var got, exp any
-		if err := json.Unmarshal(body, &got); err != nil {
-			t.Fatal(err)
-		}
-		_ = json.Unmarshal(want, &exp)
-		if !reflect.DeepEqual(got, exp) {
-			t.Errorf("caps %v:\n got %s\nwant %s", d.Capabilities, body, want)
-		}
-		if mine != theirs {
-			t.Errorf("caps %v: result %+v, api path %+v", d.Capabilities, mine, theirs)
+// A tool call of the history whose arguments are not a JSON object is refused
+// with a clear error before anything is sent.
+func TestOllamaRefusesNonObjectHistoryArguments(t *testing.T) {
+	o, _, _ := newFakeOllama(t)
+	for _, args := range []string{`[1]`, `"x"`, `{"a":`} {
+		msgs := []Message{{Role: RoleUser, Content: "hi"},
+			{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "read_file", Arguments: json.RawMessage(args)}}},
+			{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"}}
+		_, err := o.Chat(context.Background(), Request{Model: "qwen3:4b", Messages: msgs}, nil)
+		if e, ok := AsError(err); !ok || e.Kind != KindBadResponse || !strings.Contains(e.Error(), "read_file") {
+			t.Errorf("arguments %s: err %v, want a bad_response error naming the tool", args, err)
 		}
 	}
 }
@@ -201,9 +166,9 @@ func TestOllamaChatClientWriteBuffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chat, ok := o.stream.hc.Transport.(*http.Transport)
+	chat, ok := o.chat.Transport.(*http.Transport)
 	if !ok || chat.WriteBufferSize != chatWriteBuffer {
-		t.Fatalf("chat transport %#v; want an *http.Transport with a %d-byte write buffer", o.stream.hc.Transport, chatWriteBuffer)
+		t.Fatalf("chat transport %#v; want an *http.Transport with a %d-byte write buffer", o.chat.Transport, chatWriteBuffer)
 	}
 	if base.WriteBufferSize != 0 || given.Transport != base {
 		t.Errorf("the client given was changed: write buffer %d", base.WriteBufferSize)

@@ -231,13 +231,10 @@ func (p *parser) touch(at time.Time) {
 
 func (p *parser) message(n int, line []byte) error {
 	var m messageLine
-	if !decodeMessage(line, &m) {
-		var err error
-		if m, err = unmarshalLine[messageLine](line); err != nil {
-			return err
-		}
-		p.objectArgs(n, m.ToolCalls)
+	if err := decodeLine(line, &m); err != nil {
+		return err
 	}
+	p.objectArgs(n, m.ToolCalls)
 	if m.Role == "" {
 		return errors.New("message has no role")
 	}
@@ -280,21 +277,10 @@ func (p *parser) objectArgs(n int, calls []llm.ToolCall) {
 	}
 }
 
-// unmarshalLine decodes a line the fast decoders gave up on. A function of
-// its own, so only this path puts the line's struct on the heap.
-func unmarshalLine[T any](line []byte) (T, error) {
-	var v T
-	err := json.Unmarshal(line, &v)
-	return v, err
-}
-
 func (p *parser) run(line []byte) error {
 	var r runLine
-	if !decodeRun(line, &r) {
-		var err error
-		if r, err = unmarshalLine[runLine](line); err != nil {
-			return err
-		}
+	if err := decodeLine(line, &r); err != nil {
+		return err
 	}
 	if r.RunID == "" {
 		return errors.New("run has no runId")

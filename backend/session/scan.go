@@ -88,25 +88,13 @@ func ScanMessages(data []byte, seen int) (msgs []llm.Message, offs []int, ok boo
 		switch lineKind(line) {
 		case kindMessage:
 			var m messageLine
-			if !decodeMessage(line, &m) {
-				var err error
-				if m, err = unmarshalLine[messageLine](line); err != nil {
-					return nil, nil, false
-				}
-			}
-			if m.Role == "" {
+			if decodeLine(line, &m) != nil || m.Role == "" {
 				return nil, nil, false
 			}
 			msgs, offs = append(msgs, m.Message), append(offs, start)
 		case kindRun:
 			var r runLine
-			if !decodeRun(line, &r) {
-				var err error
-				if r, err = unmarshalLine[runLine](line); err != nil {
-					return nil, nil, false
-				}
-			}
-			if r.RunID == "" {
+			if decodeLine(line, &r) != nil || r.RunID == "" {
 				return nil, nil, false
 			}
 		case kindUpdate:

@@ -2,8 +2,6 @@ package session
 
 import (
 	"bytes"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	"hearth/backend/event"
-	"hearth/backend/llm"
 )
 
 // fresh is what a store that never saw the file reads: the reference every
@@ -233,97 +230,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzDecodeMessage: whatever the fast decoder accepts, encoding/json reads
-// the same way.
-func FuzzDecodeMessage(f *testing.F) {
-	at := time.Date(2026, 11, 22, 4, 0, 2, 123e6, time.UTC)
-	for _, m := range []llm.Message{
-		{Role: llm.RoleUser, Content: "What files are here?"},
-		{Role: llm.RoleUser, Content: "tabs\tquotes\" back\\slash <html> & \u2028 ünïcödé 漢字 😀\x01\n", Images: [][]byte{{1, 2, 3}}},
-		{Role: llm.RoleAssistant, Reasoning: "I should list them.", ToolCalls: []llm.ToolCall{
-			{ID: "c1", Name: "list_dir", Arguments: json.RawMessage(`{"path":".","deep":{"a":[1,"}"]}}`)},
-			{ID: "c2", Name: "nope", Arguments: json.RawMessage(`{}`), Unknown: true, FromText: true, Repaired: true, ArgsError: "bad \"args\""}}},
-		{Role: llm.RoleTool, Content: "a.txt\nb.txt", ToolCallID: "c1", ToolName: "list_dir"},
-	} {
-		line, err := encodeRecord(nil, MessageRecord("r1", m), at)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(bytes.TrimSuffix(line, []byte{'\n'}))
-	}
-	f.Add([]byte(`{"type":"message","at":"2026-11-22T04:00:02Z","role":"user","content":"\ud83d\ude00 \u00e9 \/"}`))
-	f.Add([]byte(`{"type":"message","at":"2026-11-22T04:00:02Z","role":"user","content":"a","content":"b"}`))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		var fast messageLine
-		if !decodeMessage(line, &fast) {
-			return
-		}
-		var slow messageLine
-		if err := json.Unmarshal(line, &slow); err != nil {
-			t.Fatalf("the fast decoder took a line encoding/json rejects (%v): %q", err, line)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Fatalf("decoded differently:\nfast %+v\nslow %+v\nline %q", fast, slow, line)
-		}
-	})
-}
-
-// The fast decoder must take the lines the store writes, or it saves nothing.
-func TestDecodeMessageTakesWhatTheStoreWrites(t *testing.T) {
-	at := time.Date(2026, 11, 22, 4, 0, 2, 0, time.UTC)
-	for _, m := range []llm.Message{
-		{Role: llm.RoleUser, Content: "tabs\tquotes\" back\\slash <html> & \u2028 ünïcödé 漢字 😀\x01\n"},
-		{Role: llm.RoleAssistant, Reasoning: "hm", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read_file", Arguments: json.RawMessage(`{"path":"a \"b\".md"}`), ArgsError: "x"}}},
-		{Role: llm.RoleTool, Content: "", ToolCallID: "c1", ToolName: "read_file"},
-	} {
-		for _, run := range []string{"", "r1"} {
-			line, _ := encodeRecord(nil, MessageRecord(run, m), at)
-			var got messageLine
-			if !decodeMessage(bytes.TrimSuffix(line, []byte{'\n'}), &got) {
-				t.Errorf("fast path refused %s", line)
-			}
-			if want := (messageLine{Type: kindMessage, At: at, RunID: run, Message: m}); !reflect.DeepEqual(got, want) {
-				t.Errorf("got %+v\nwant %+v", got, want)
-			}
-		}
-	}
-}
-
-// FuzzDecodeRun: whatever the fast decoder accepts, encoding/json reads the
-// same way; and it takes what the store writes.
-func FuzzDecodeRun(f *testing.F) {
-	at := time.Date(2026, 11, 22, 4, 0, 2, 0, time.UTC)
-	for _, r := range []Run{
-		{ID: "r1", Status: StatusOK, Final: "Two files.", Model: "ollama/qwen3:4b", Usage: llm.Usage{PromptTokens: 812, CompletionTokens: 9}, DurationMs: 5120},
-		{ID: "r2", Status: StatusError, Error: "Ollama failed: \"x\"", DurationMs: -1},
-	} {
-		line, err := encodeRecord(nil, RunRecord(r), at)
-		if err != nil {
-			f.Fatal(err)
-		}
-		line = bytes.TrimSuffix(line, []byte{'\n'})
-		var got runLine
-		if !decodeRun(line, &got) {
-			f.Fatalf("fast path refused %s", line)
-		}
-		f.Add(line)
-	}
-	f.Add([]byte(`{"type":"run","at":"2026-11-22T04:00:02Z","runId":"r","status":"ok","final":"","usage":{"promptTokens":01,"completionTokens":1e3},"durationMs":99999999999999999999}`))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		var fast runLine
-		if !decodeRun(line, &fast) {
-			return
-		}
-		var slow runLine
-		if err := json.Unmarshal(line, &slow); err != nil {
-			t.Fatalf("the fast decoder took a line encoding/json rejects (%v): %q", err, line)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Fatalf("decoded differently:\nfast %+v\nslow %+v\nline %q", fast, slow, line)
-		}
-	})
-}
-
 func TestMetaMatchesLoad(t *testing.T) {
 	s, _ := newTestStore(t)
 	m := mustCreate(t, s, CreateOptions{Model: "ollama/a"})
@@ -369,22 +275,8 @@ func TestLoadConversationMatchesLoad(t *testing.T) {
 	}
 }
 
-// plainWord agrees with plainStringByte for every byte at every position.
-func TestPlainWord(t *testing.T) {
-	for c := range 256 {
-		for pos := range 8 {
-			w := []byte("abcdefgh")
-			w[pos] = byte(c)
-			if got, want := plainWord(binary.LittleEndian.Uint64(w)), plainStringByte[c]; got != want {
-				t.Errorf("byte %#x at %d: plainWord %v, want %v", c, pos, got, want)
-			}
-		}
-	}
-}
-
 // A failed run keeps the model it asked and the error card the window showed, so the
-// chat opened again shows the same card; the fast decoder leaves such a line to
-// encoding/json.
+// chat opened again shows the same card.
 func TestRunKeepsItsModelAndFailure(t *testing.T) {
 	s, _ := newTestStore(t)
 	m := mustCreate(t, s, CreateOptions{Model: "ollama/qwen3:4b"})
@@ -400,13 +292,5 @@ func TestRunKeepsItsModelAndFailure(t *testing.T) {
 	if len(runs) != 2 || runs[0].Model != "ollama/qwen3:4b" || !reflect.DeepEqual(runs[0].Failure, fail) ||
 		runs[1].Model != "ollama/llama3.2:3b" || runs[1].Failure != nil {
 		t.Fatalf("runs = %+v", runs)
-	}
-	line, err := encodeRecord(nil, RunRecord(runs[0]), runs[0].At)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r runLine
-	if decodeRun(bytes.TrimSuffix(line, []byte{'\n'}), &r) {
-		t.Errorf("the fast decoder took a line with a failure and would drop it: %s", line)
 	}
 }
