@@ -9,6 +9,7 @@ import (
 
 	"hearth/backend/i18n"
 	"hearth/backend/memrepo"
+	"hearth/backend/tools"
 )
 
 // Rev is one change in the history of the memory files (newest first in History).
@@ -190,6 +191,15 @@ func (s *Service) Inbox() *Inbox {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.inbox
+}
+
+// Writing implements tools.WriteObserver: the model's write_file and edit_file tell
+// the memory service before they write a workspace file, so a memory or persona file
+// they change is the agent's in its history, naming the chat and the run (ctx's
+// tools.CallInfo), not a change "outside Hearth".
+func (s *Service) Writing(ctx context.Context, tool, file string) (done func(ok bool)) {
+	call, _ := tools.CallFrom(ctx)
+	return s.AgentEditing(file, tool, call.SessionID, call.RunID)
 }
 
 // AgentEditing says the agent's own file tool (edit_file, write_file: they write

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hearth/backend/i18n"
+	"hearth/backend/tools"
 )
 
 func authors(revs []Rev) string {
@@ -205,7 +206,8 @@ func TestAgentEditingAttributesTheWatchersCommit(t *testing.T) {
 	if err := s.Watch(); err != nil {
 		t.Fatal(err)
 	}
-	done := s.AgentEditing(MemoryFile, "write_file", "chat1", "run1")
+	// As the file tools tell it (tools.WriteObserver): the chat and run come with ctx.
+	done := s.Writing(tools.WithCall(t.Context(), tools.CallInfo{SessionID: "chat1", RunID: "run1"}), "write_file", MemoryFile)
 	s.AgentEditing("MEMORY.md", "write_file", "chat1", "run1")(true) // no history: ignored
 	writeFile(t, f.ws, MemoryFile, "# Memory\n\n- Lives in Porto\n")
 	var revs Revs
