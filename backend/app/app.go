@@ -98,9 +98,10 @@ type App struct {
 	BackgroundNews *event.Broker[event.Background]
 	CheckNews      *event.Broker[fitness.Result] // a model's fitness check finished
 
-	store  *session.Store        // the chats' files: the chat runs, memory, Dream and the reminders use it
-	pulled *event.Broker[string] // models pulled (followPulls)
-	pulls  sync.WaitGroup        // followPulls' goroutine
+	store     *session.Store        // the chats' files: the chat runs, memory, Dream and the reminders use it
+	pulled    *event.Broker[string] // models pulled (followPulls)
+	pulls     sync.WaitGroup        // followPulls' goroutine
+	stopPulls context.CancelFunc    // ends it
 
 	mu        sync.Mutex
 	started   bool // MCP and the watcher
@@ -389,7 +390,7 @@ func (a *App) Close(ctx context.Context) error {
 	a.closed = true
 	a.mu.Unlock()
 	a.rest.stop()
-	a.pulled.Close() // before memory closes: no recheck reopens its index
+	a.stopPulls() // before memory closes: no recheck reopens its index
 	a.pulls.Wait()
 	err := a.Chat.Close(ctx)
 	err = errors.Join(err, a.Reminders.Close(ctx), a.Dream.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))

@@ -30,7 +30,9 @@ func (a *App) Status(ctx context.Context) settings.Status {
 // it is built before the memory service, which resolves models through it). Close
 // ends it before the memory service closes.
 func (a *App) followPulls() {
-	pulls := a.pulled.Subscribe(context.Background())
+	ctx, stop := context.WithCancel(context.Background())
+	a.stopPulls = stop
+	pulls := a.pulled.Subscribe(ctx)
 	a.pulls.Go(func() {
 		for range pulls {
 			a.Memory.Recheck()
