@@ -100,5 +100,5 @@ func (a *App) hideWindow() {
 
 // Status reports what the footer shows: workspace, model, config problems, Ollama.
 func (a *App) Status() settings.Status {
-	return a.h.Settings.Status(a.ctx)
+	return a.h.Status(a.ctx)
 }

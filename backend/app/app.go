@@ -16,19 +16,20 @@ import (
 	"time"
 
 	"hearth/backend/activity"
-	"hearth/backend/agent"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
 	"hearth/backend/chat"
 	"hearth/backend/config"
 	"hearth/backend/dream"
+	"hearth/backend/egress"
 	"hearth/backend/event"
 	"hearth/backend/fitness"
 	"hearth/backend/guard"
-	"hearth/backend/i18n"
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/nofollow"
+	"hearth/backend/keymask"
 	"hearth/backend/llm"
+	"hearth/backend/mcp"
 	"hearth/backend/memory"
 	"hearth/backend/models"
 	"hearth/backend/reach"
@@ -37,9 +38,11 @@ import (
 	"hearth/backend/sandbox"
 	"hearth/backend/schedule"
 	keystore "hearth/backend/secrets"
+	"hearth/backend/session"
 	"hearth/backend/sessions"
 	"hearth/backend/settings"
 	"hearth/backend/tools"
+	"hearth/backend/web"
 	"hearth/backend/workspace"
 )
 
@@ -81,12 +84,23 @@ type App struct {
 	// lists it with Stop (StopWork).
 	Activity *activity.Board
 
+	// Sandbox confines the commands exec and sandboxed MCP servers run.
+	Sandbox *sandbox.Sandbox
+	// Egress is the door every outbound connection goes through: local-only mode's
+	// refusal and the egress log.
+	Egress *egress.Guard
+	// Keys hide the API keys in what Hearth shows, logs and writes.
+	Keys *keymask.Keys
+
 	// News the window (and tests) subscribe to.
 	MemoryNews     *event.Broker[event.MemoryChanged]
 	BackgroundNews *event.Broker[event.Background]
 	CheckNews      *event.Broker[fitness.Result] // a model's fitness check finished
 
-	agentWrites agentWrites // the model's file tools writing memory files (memwrites.go)
+	store     *session.Store        // the chats' files: the chat runs, memory, Dream and the reminders use it
+	pulled    *event.Broker[string] // models pulled (followPulls)
+	pulls     sync.WaitGroup        // followPulls' goroutine
+	stopPulls context.CancelFunc    // ends it
 
 	mu        sync.Mutex
 	started   bool // MCP and the watcher
@@ -106,76 +120,83 @@ func (a *App) Touch() { a.rest.touch() }
 // stops painting, so what that input made resident is given back too.
 func (a *App) Rest() { a.rest.now() }
 
-// New builds every service from the config and the paths. It is cheap: it creates
-// no sessions directory, opens no network connection and starts no process; a broken
-// config gives the defaults and is reported by Settings.ConfigError and Status.
+// New builds every service from the config and the paths, each after what it uses:
+// no service is handed one not built yet. It is cheap: it creates no sessions
+// directory, opens no network connection and starts no process; a broken config
+// gives the defaults and is reported by Settings.ConfigError and Status.
 func New(opts Options) (*App, error) {
 	a := &App{
 		MemoryNews:     event.NewBroker[event.MemoryChanged](0),
 		BackgroundNews: event.NewBroker[event.Background](0),
 		CheckNews:      event.NewBroker[fitness.Result](0),
+		pulled:         event.NewBroker[string](0),
 	}
 	a.Activity = activity.New(func() {
 		a.Touch()
 		a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundActivity})
 	})
-	a.agentWrites.a = a
-	a.Settings = settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
+	st := settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
 		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
-		Changed: a.settingsChanged, Sandbox: sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))}),
-		Recall: func(ctx context.Context, up bool) (string, i18n.Message) { return a.Models.CheckRecall(ctx, up) },
-		Ollama: func(ctx context.Context, host string) (string, string) { return a.Models.CheckOllama(ctx, host) },
-		Engine: func(host string) settings.OllamaEngine { return a.Models.Engine(host) }})
-	a.rest.add(a.Settings.Egress().CloseIdle)
-	sweepLeftovers(a.Settings.Paths())
-	a.Guard = guard.New(a.Settings, func(tool string) i18n.Message { return a.Chat.SandboxNote(tool) })
-	a.Models = models.New(a.Settings, models.Options{Retry: opts.Retry, Checked: a.CheckNews,
-		Pulled: func(string) { a.Memory.Recheck() }})
-	a.Reach = reach.New(a.Settings)
-	a.Sessions = sessions.New(sessions.Options{
-		Dir:       a.Settings.Paths().SessionsDir,
-		Workspace: func() string { return a.Settings.Paths().Workspace },
-		InUse:     func(id string) error { return a.Chat.InUse(id) },
-		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
-		Mask:      a.Settings.Keys().Mask,
+		Changed: a.settingsChanged})
+	a.Settings = st
+	sweepLeftovers(st.Paths())
+
+	// What the settings do not hold: the sandbox, the door out and the key masker,
+	// handed to each service that needs them.
+	a.Sandbox = sandbox.New(sandbox.Options{Exe: sandboxExe(envGetter(opts))})
+	a.Egress = egress.New(egress.Options{
+		LocalOnly:  func() bool { return st.Config().LocalOnly },
+		OllamaHost: func() string { return st.Config().OllamaHost(st.Getenv) },
+		Dir:        func() string { return st.Paths().EgressDir() },
 	})
+	a.rest.add(a.Egress.CloseIdle)
+	a.Keys = keymask.New(keymask.Options{Config: st.Config, Resolve: st.Keys().Resolve, Version: st.Keys().Version, Env: opts.Env})
+	a.store = session.NewStore(st.Paths().SessionsDir, session.Options{Mask: a.Keys.Mask})
+
+	a.Guard = guard.New(st, a.Keys.Mask)
+	a.Models = models.New(st, models.Options{Retry: opts.Retry, Egress: a.Egress, Checked: a.CheckNews, Pulled: a.pulled})
+	a.Reach = reach.New(st, reach.Options{Mask: a.Keys.Mask, Web: web.Options{Egress: a.Egress},
+		MCP: mcp.Options{Sandbox: a.Sandbox, HTTPTransport: a.Egress.Transport("MCP server")}})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	a.Dream = dream.New(a.dreamOptions())
-	clock := cmp.Or[schedule.Clock](opts.Clock, schedule.SystemClock{})
-	a.Reminders = reminders.New(reminders.Options{Settings: a.Settings, Runs: runs{a}, Sessions: a.Sessions.Store(),
-		News: a.BackgroundNews, Clock: clock, Tasks: func() (string, error) {
-			f, err := a.Memory.Store().Read("HEARTBEAT.md")
-			return f.Content, err
-		}})
 	var err error
 	a.Chat, err = chat.New(chat.Options{
-		Settings: a.Settings, Store: a.Sessions.Store(), Resolve: a.Models.ResolveChat, Memory: a.Memory,
-		Gate: a.Guard.Gate, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
+		Settings: st, Keys: a.Keys, Store: a.store, Resolve: a.Models.ResolveChat, Memory: a.Memory,
+		Tools: tools.Options{Exec: tools.ExecOptions{Sandbox: a.Sandbox, LookupEnv: a.Keys.LookupEnv}, Writes: a.Memory},
+		Gate:  a.Guard.Gate, Skills: a.Reach.SkillsPrompt, Window: heartbeatWindow,
 		Observer: func(ev event.Event) {
 			a.Guard.Audit.Observe(ev)
 			a.Models.Observe(ev)
 			a.observeActivity(ev)
-			a.agentWrites.observe(ev)
 		},
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
 		ToolOff: a.Reach.ToolOff,
-		Sources: []chat.ToolSource{a.Reach.Tools, func() ([]tools.Tool, error) {
-			return schedule.Tools(a.Reminders, a.Reminders.Post, clock.Now, nil), nil
-		}},
+		Sources: []chat.ToolSource{a.Reach.Tools},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)
 	}
+	// The reminders start their runs in the chat, which offers their tools.
+	clock := cmp.Or[schedule.Clock](opts.Clock, schedule.SystemClock{})
+	a.Reminders = reminders.New(reminders.Options{Settings: st, Runs: a.Chat, Sessions: a.store,
+		News: a.BackgroundNews, Clock: clock, Tasks: func() (string, error) {
+			f, err := a.Memory.Store().Read("HEARTBEAT.md")
+			return f.Content, err
+		}})
+	if err := a.Chat.AddSource(func() ([]tools.Tool, error) {
+		return schedule.Tools(a.Reminders, a.Reminders.Post, clock.Now, nil), nil
+	}); err != nil {
+		return nil, fmt.Errorf("hearth: %w", err)
+	}
+	a.Sessions = sessions.New(sessions.Options{
+		Store:     a.store,
+		Workspace: func() string { return st.Paths().Workspace },
+		InUse:     a.Chat.InUse,
+		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
+	})
+	a.followPulls()
 	return a, nil
-}
-
-// runs lets the reminders start turns on the chat service, which is built after them
-// (the chat offers the reminders' tools).
-type runs struct{ a *App }
-
-func (r runs) Start(ctx context.Context, req agent.Request, sink event.Sink) (*agent.Run, error) {
-	return r.a.Chat.Start(ctx, req, sink)
 }
 
 func channel(terminal bool) string {
@@ -285,7 +306,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 		StateDir: workspace.StateDir(paths.WorkspacesDir, paths.Workspace), Migrate: moveState, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 		Block:    recall.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
-		Sessions: a.Sessions.Store(), Review: a.reviewSettings, SaveReview: a.saveReviewSettings}
+		Sessions: a.store, Review: a.reviewSettings, SaveReview: a.saveReviewSettings}
 }
 
 // settingsChanged hands a saved change to the services that depend on it, in the
@@ -294,9 +315,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 func (a *App) settingsChanged() {
 	a.Memory.Apply(a.memoryOptions())
 	a.Reach.Apply()
-	if a.Chat != nil { // nil only while New runs
-		a.Chat.Apply()
-	}
+	a.Chat.Apply()
 	a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings})
 }
 
@@ -362,6 +381,8 @@ func (a *App) Close(ctx context.Context) error {
 	a.closed = true
 	a.mu.Unlock()
 	a.rest.stop()
+	a.stopPulls() // before memory closes: no recheck reopens its index
+	a.pulls.Wait()
 	err := a.Chat.Close(ctx)
 	err = errors.Join(err, a.Reminders.Close(ctx), a.Dream.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
 	a.Models.Close()

@@ -93,7 +93,7 @@ func TestOpenDefaults(t *testing.T) {
 			t.Errorf("workspace not onboarded: %v", err)
 		}
 	}
-	st := s.Settings.Status(context.Background())
+	st := s.Status(context.Background())
 	want := settings.Status{
 		ConfigFile: p.ConfigFile, ConfigWarnings: []config.Problem{}, Workspace: p.Workspace,
 		DataDir: filepath.Join(root, "data/hearth"), StateDir: filepath.Join(root, "state/hearth"),
@@ -119,7 +119,7 @@ func TestOpenDefaults(t *testing.T) {
 		}
 	}
 	//lint:ignore SA1012 the desktop app may call Status before Wails hands it a context
-	if st := s.Settings.Status(nil); !st.OllamaReachable { //nolint:staticcheck
+	if st := s.Status(nil); !st.OllamaReachable { //nolint:staticcheck
 		t.Errorf("Status(nil) = %+v", st)
 	}
 	created, err := s.Settings.Onboard()
@@ -153,7 +153,7 @@ func TestOpenBrokenConfigAndFlags(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, "AGENTS.md")); err != nil {
 		t.Errorf("flag workspace not onboarded: %v", err)
 	}
-	st := s.Settings.Status(context.Background())
+	st := s.Status(context.Background())
 	if !strings.Contains(st.ConfigError, ":2:") || st.OllamaReachable || !strings.Contains(st.OllamaError, "ollama serve") {
 		t.Errorf("status = %+v", st)
 	}
@@ -198,7 +198,7 @@ func TestStatusModelAndOllama(t *testing.T) {
 			if err := s.Settings.ConfigError(); err != nil {
 				t.Fatal(err)
 			}
-			st := s.Settings.Status(context.Background())
+			st := s.Status(context.Background())
 			if st.ModelConfigured != tc.configured || st.OllamaReachable != tc.reachable || st.ModelProvider != tc.provider {
 				t.Errorf("status %+v", st)
 			}

@@ -26,7 +26,7 @@ import (
 func (a *App) dreamOptions() dream.Options {
 	return dream.Options{
 		Store:         a.Memory.Store,
-		Sessions:      a.Sessions.Store(),
+		Sessions:      a.store,
 		Resolve:       a.Models.Resolve,
 		Model:         func() string { return a.Settings.Config().Agents.Defaults.Model },
 		ContextTokens: a.Settings.Config().Agents.Defaults.ContextTokens,
@@ -58,10 +58,8 @@ func (a *App) dreamDone(r dream.Report) {
 		if e.Error == "" && r.Stopped != "" {
 			e.Error = "stopped at the " + r.Stopped + " budget"
 		}
-		if g := a.Guard; g != nil && g.Audit != nil {
-			if err := g.Audit.Write(e); err != nil {
-				slog.Warn("dream pass not written to the activity log", "err", err)
-			}
+		if err := a.Guard.Audit.Write(e); err != nil {
+			slog.Warn("dream pass not written to the activity log", "err", err)
 		}
 	}
 	a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundJobs})

@@ -71,6 +71,9 @@ func TestApprovalRequestShowsDirAndDestructive(t *testing.T) {
 	if !req.Destructive || req.Dir == "" || filepath.Clean(req.Dir) != filepath.Clean(home) {
 		t.Errorf("request %+v, want destructive in %s", req, home)
 	}
+	if req.SandboxNote == nil || !strings.HasPrefix(req.SandboxNote.Code, "gate.sandbox.") || req.Sandbox == "" {
+		t.Errorf("request %+v says nothing of the sandbox's rules", req)
+	}
 	if _, err := os.Stat(old); err != nil {
 		t.Errorf("denied rm ran: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/egress"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -23,7 +24,7 @@ func TestLocalOnlyMode(t *testing.T) {
 	  "providers": {"openai": {"apiBase": "https://api.cloud.invalid/v1", "apiKey": "sk-local-only-test-000000"}},
 	  "tools": {"exec": {"network": true}, "mcpServers": {"remote": {"url": "https://mcp.cloud.invalid/mcp"}}}}`
 	svc, fake, _ := hitlService(t, cfg, nil, fakeollama.Reply{Content: "Hello from the local model."})
-	if !svc.Settings.Status(context.Background()).LocalOnly {
+	if !svc.Status(context.Background()).LocalOnly {
 		t.Error("status does not say local-only")
 	}
 	var ev events
@@ -39,7 +40,8 @@ func TestLocalOnlyMode(t *testing.T) {
 	if strings.Contains(string(b), "web_fetch") || strings.Contains(string(b), "web_search") {
 		t.Error("web tools offered in local-only mode")
 	}
-	if note := svc.Chat.SandboxNote("exec"); note.Code == "gate.sandbox.onNetwork" {
+	exec, _ := svc.Chat.Registries()[0].Get("exec")
+	if note := exec.(interface{ SandboxNote() i18n.Message }).SandboxNote(); note.Code == "gate.sandbox.onNetwork" {
 		t.Errorf("exec note %q", note)
 	}
 	if svc.Settings.SandboxPolicy().Network {
@@ -65,7 +67,7 @@ func TestLocalOnlyMode(t *testing.T) {
 	}
 	svc.Reach.WaitReady(context.Background(), func(string, string) {})
 	var purposes []string
-	for _, e := range svc.Settings.Egress().Recent(0) {
+	for _, e := range svc.Egress.Recent(0) {
 		purposes = append(purposes, e.Purpose+" "+e.Host+map[bool]string{true: " refused", false: ""}[e.Refused])
 	}
 	got := strings.Join(purposes, "\n")

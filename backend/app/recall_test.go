@@ -41,7 +41,7 @@ func TestEmbeddingModelCheckedOnceAndAfterPull(t *testing.T) {
 			t.Fatalf("%q: %+v", text, res)
 		}
 	}
-	if st := svc.Settings.Status(context.Background()); st.Recall != models.RecallKeyword || st.RecallNote == "" {
+	if st := svc.Status(context.Background()); st.Recall != models.RecallKeyword || st.RecallNote == "" {
 		t.Errorf("status before: %q %q", st.Recall, st.RecallNote)
 	}
 	send("What did I plan for the garden?")
@@ -56,7 +56,7 @@ func TestEmbeddingModelCheckedOnceAndAfterPull(t *testing.T) {
 	if n := embeds(); n != 1 {
 		t.Fatalf("later turns asked the missing model again: %d embed calls", n)
 	}
-	if st := svc.Settings.Status(context.Background()); st.Recall != models.RecallHybrid {
+	if st := svc.Status(context.Background()); st.Recall != models.RecallHybrid {
 		t.Errorf("status once installed: %q %q", st.Recall, st.RecallNote)
 	}
 	// A pull from Hearth re-checks at once.

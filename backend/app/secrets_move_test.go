@@ -256,7 +256,7 @@ func TestMoveKeyToKeyring(t *testing.T) {
 	}
 	authMu.Unlock()
 	// The masker knows the moved key.
-	if got := svc.Settings.Keys().Mask("key=sk-hand-typed"); strings.Contains(got, "sk-hand-typed") {
+	if got := svc.Keys.Mask("key=sk-hand-typed"); strings.Contains(got, "sk-hand-typed") {
 		t.Errorf("masker misses the moved key: %q", got)
 	}
 
@@ -369,7 +369,7 @@ func TestOpenNeverMovesAKey(t *testing.T) {
 	if err := svc.Start(context.Background(), StartOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_ = svc.Settings.Status(context.Background())
+	_ = svc.Status(context.Background())
 	after, _ := os.ReadFile(svc.Settings.Paths().ConfigFile)
 	if !bytes.Equal(before, after) {
 		t.Errorf("config.json changed at start:\n%s", after)

@@ -33,7 +33,7 @@ func TestOldHearthFolderMovedAtStart(t *testing.T) {
 	if err != nil || len(revs) < 2 || revs[len(revs)-1].Message != "remember: old" {
 		t.Fatalf("history after the move: %+v %v", revs, err)
 	}
-	st := a.Settings.Status(context.Background())
+	st := a.Status(context.Background())
 	if st.StateMoved == nil || !slices.Contains(st.StateMoved.Items, "memory.git") || st.MemoryStateDir != a.Memory.Store().StateDir() {
 		t.Errorf("status: %+v %s", st.StateMoved, st.MemoryStateDir)
 	}
@@ -67,7 +67,7 @@ func TestLinkedOldHistoryRefusedAtStart(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(project, "refs", "heads", "main")); string(after) != string(head) {
 		t.Errorf("the other repository's branch moved: %q -> %q", head, after)
 	}
-	st := a.Settings.Status(context.Background())
+	st := a.Status(context.Background())
 	if st.StateMoved == nil || !slices.Contains(st.StateMoved.Refused, "memory.git") {
 		t.Errorf("status does not say the history was left: %+v", st.StateMoved)
 	}

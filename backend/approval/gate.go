@@ -94,9 +94,6 @@ type Options struct {
 	Mask func(string) string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Sandbox says what a tool's call may do once allowed (shown on the approval card);
-	// nil or the zero Message says nothing.
-	Sandbox func(tool string) i18n.Message
 }
 
 // Gate implements agent.Gate. It is safe for concurrent use; grants "for this
@@ -178,7 +175,7 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 			d := event.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
 			if state == StateRequested {
 				d.Dir, d.Destructive = c.Preview.Dir, c.Preview.Destructive
-				if n := g.sandbox(c.Name); n != nil {
+				if n := c.Preview.Sandbox; n != nil {
 					d.Sandbox, d.SandboxNote = n.String(), &event.Line{Code: n.Code, Args: n.Args}
 				}
 			}
@@ -235,7 +232,7 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, why i18n.Message, emi
 	}
 	w := &waiter{ch: make(chan Decision, 1), info: Pending{RunID: c.RunID, SessionID: c.SessionID, CallID: c.CallID,
 		Tool: c.Name, Args: json.RawMessage(args), Why: why, Reason: why.String(), Since: g.opts.Now(),
-		Dir: c.Preview.Dir, Destructive: c.Preview.Destructive, SandboxNote: g.sandbox(c.Name)}}
+		Dir: c.Preview.Dir, Destructive: c.Preview.Destructive, SandboxNote: c.Preview.Sandbox}}
 	if w.info.SandboxNote != nil {
 		w.info.Sandbox = w.info.SandboxNote.String()
 	}
@@ -347,17 +344,6 @@ func (g *Gate) ForgetChat(sessionID string) {
 	g.mu.Lock()
 	delete(g.chat, sessionID)
 	g.mu.Unlock()
-}
-
-// sandbox is the note of tool's calls, nil when there is none.
-func (g *Gate) sandbox(tool string) *i18n.Message {
-	if g.opts.Sandbox == nil {
-		return nil
-	}
-	if n := g.opts.Sandbox(tool); n.Code != "" {
-		return &n
-	}
-	return nil
 }
 
 func (g *Gate) workspace() string {

@@ -44,16 +44,28 @@ type Memory interface {
 	MemoryCommand(ctx context.Context, arg string) (i18n.Message, error)
 }
 
+// Keys hide the API keys in what the runs show and write (backend/keymask).
+type Keys interface {
+	// Masker is the current keys' masker, handed to the tool registries.
+	Masker() *tools.Masker
+	Mask(s string) string
+}
+
 // ToolSource offers tools (the web tools, the reminder tools); it is asked again when
 // the settings change.
 type ToolSource func() ([]tools.Tool, error)
 
-// Options configure New. Every field but Window, Skills and Background is required.
+// Options configure New. Settings, Store, Resolve, Memory and Keys are required.
 type Options struct {
 	Settings *settings.Service
-	Store    *session.Store
-	Resolve  agent.ResolveFunc
-	Memory   Memory
+	Keys     Keys
+	// Tools are the built-in tools' parts the settings do not say: exec's sandbox
+	// and environment, the observer of the file tools' writes. The rest is filled
+	// in from the settings each time the tools are collected.
+	Tools   tools.Options
+	Store   *session.Store
+	Resolve agent.ResolveFunc
+	Memory  Memory
 	// Gate is asked before every tool call; Observer sees every event (the audit log).
 	Gate     agent.Gate
 	Observer event.Sink
@@ -85,6 +97,8 @@ type Service struct {
 	runner   *agent.Runner
 	helpers  *helpers
 
+	collecting sync.Mutex // collect
+
 	mu     sync.Mutex
 	masker *tools.Masker   // the registries'; set by the first run (making it may ask the keyring)
 	prompt *prompt.Builder // the system prompt of the current workspace
@@ -95,13 +109,12 @@ type Service struct {
 // New builds the service: the registries with every tool, the runner and the helpers.
 // It reads no file and starts nothing.
 func New(opts Options) (*Service, error) {
-	if opts.Settings == nil || opts.Store == nil || opts.Resolve == nil || opts.Memory == nil {
-		return nil, errors.New("chat: Settings, Store, Resolve and Memory are required")
+	if opts.Settings == nil || opts.Store == nil || opts.Resolve == nil || opts.Memory == nil || opts.Keys == nil {
+		return nil, errors.New("chat: Settings, Store, Resolve, Memory and Keys are required")
 	}
 	if opts.Window == nil {
 		opts.Window = func(string) int { return 0 }
 	}
-	keys := opts.Settings.Keys()
 	s := &Service{opts: opts,
 		registry: tools.NewRegistry(tools.RegistryOptions{}),
 		subTools: tools.NewRegistry(tools.RegistryOptions{}),
@@ -120,8 +133,8 @@ func New(opts Options) (*Service, error) {
 		Channel:        cmp.Or(opts.Channel, prompt.ChannelDesktop),
 		Gate:           opts.Gate,
 		Observer:       opts.Observer,
-		Redact:         keys.Mask,
-		Pending:        func(s string) int { return keys.Masker().Pending(s) },
+		Redact:         opts.Keys.Mask,
+		Pending:        s.pending,
 		OnStop:         s.stopHelpers,
 		ModelInstalled: opts.ModelInstalled,
 		ToolOff:        opts.ToolOff,
@@ -197,24 +210,27 @@ func (s *Service) systemPrompt() (string, error) {
 // ones, the sources', memory's and spawn. Tools that are gone (exec turned off) are
 // withdrawn.
 func (s *Service) collect() error {
+	s.collecting.Lock() // one at a time: the last to register saw every source and setting
+	defer s.collecting.Unlock()
 	cfg, paths := s.opts.Settings.Config(), s.opts.Settings.Paths()
-	keys := s.opts.Settings.Keys()
-	all := tools.Builtins(tools.Options{
-		Policy: tools.Policy{
-			Workspace:    paths.Workspace,
-			Unrestricted: !cfg.Tools.RestrictToWorkspace,
-			AllowedPaths: cfg.Tools.AllowedPaths,
-			// The config file holds keys and the sandbox rules: never writable.
-			ProtectedPaths: append(slices.Clone(cfg.Tools.ProtectedPaths), paths.ConfigFile),
-		},
-		MaxResultChars: cfg.Agents.Defaults.MaxToolResultChars,
-		Exec: tools.ExecOptions{Timeout: time.Duration(cfg.Tools.Exec.Timeout) * time.Second,
-			AllowedEnvKeys: cfg.Tools.Exec.AllowedEnvKeys, LookupEnv: keys.LookupEnv, Sandbox: s.opts.Settings.Sandbox(),
-			Unconfined: !cfg.Tools.Exec.SandboxOn(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly, Hidden: paths.HearthDirs(),
-			SSHAgent: cfg.Tools.Exec.SSHAgent},
-		DisableExec: !cfg.Tools.Exec.Enabled,
-	})
-	for _, src := range s.opts.Sources {
+	o := s.opts.Tools
+	o.Policy = tools.Policy{
+		Workspace:    paths.Workspace,
+		Unrestricted: !cfg.Tools.RestrictToWorkspace,
+		AllowedPaths: cfg.Tools.AllowedPaths,
+		// The config file holds keys and the sandbox rules: never writable.
+		ProtectedPaths: append(slices.Clone(cfg.Tools.ProtectedPaths), paths.ConfigFile),
+	}
+	o.MaxResultChars = cfg.Agents.Defaults.MaxToolResultChars
+	o.Exec.Timeout, o.Exec.AllowedEnvKeys = time.Duration(cfg.Tools.Exec.Timeout)*time.Second, cfg.Tools.Exec.AllowedEnvKeys
+	o.Exec.Unconfined, o.Exec.Network = !cfg.Tools.Exec.SandboxOn(), cfg.Tools.Exec.Network && !cfg.LocalOnly
+	o.Exec.Hidden, o.Exec.SSHAgent = paths.HearthDirs(), cfg.Tools.Exec.SSHAgent
+	o.DisableExec = !cfg.Tools.Exec.Enabled
+	all := tools.Builtins(o)
+	s.mu.Lock()
+	sources := s.opts.Sources
+	s.mu.Unlock()
+	for _, src := range sources {
 		ts, err := src()
 		if err != nil {
 			return fmt.Errorf("chat: tools: %w", err)
@@ -249,10 +265,22 @@ func (s *Service) collect() error {
 	return nil
 }
 
+// AddSource adds the tools of a service built after the chat (the reminders', which
+// start their runs here) and collects the tools again.
+func (s *Service) AddSource(src ToolSource) error {
+	s.mu.Lock()
+	s.opts.Sources = append(slices.Clip(s.opts.Sources), src)
+	s.mu.Unlock()
+	return s.collect()
+}
+
+// pending is how many bytes at the end of a streamed reply may begin a key.
+func (s *Service) pending(text string) int { return s.opts.Keys.Masker().Pending(text) }
+
 // mask hands the registries the Masker of the current keys: every tool result is
 // masked with it. Keys reports a new one after a key changed.
 func (s *Service) mask() {
-	m := s.opts.Settings.Keys().Masker()
+	m := s.opts.Keys.Masker()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m != s.masker {
@@ -260,16 +288,6 @@ func (s *Service) mask() {
 		s.registry.SetMasker(m)
 		s.subTools.SetMasker(m)
 	}
-}
-
-// SandboxNote is what the named tool's calls may do once allowed (exec's sandbox),
-// for the approval card; the zero Message when nothing confines it.
-func (s *Service) SandboxNote(tool string) i18n.Message {
-	t, ok := s.registry.Get(tool)
-	if n, is := t.(interface{ SandboxNote() i18n.Message }); ok && is {
-		return n.SandboxNote()
-	}
-	return i18n.Message{}
 }
 
 // Registries are where MCP tools go: the main agent's and the helpers'.

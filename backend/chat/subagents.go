@@ -29,7 +29,7 @@ func (s *Service) newHelpers() (*helpers, error) {
 	runner, err := agent.New(agent.Options{
 		Resolve:   s.opts.Resolve,
 		Tools:     s.subTools,
-		Store:     session.NewStore(filepath.Join(s.opts.Store.Dir(), ".subagents"), session.Options{Mask: st.Keys().Mask}),
+		Store:     session.NewStore(filepath.Join(s.opts.Store.Dir(), ".subagents"), session.Options{Mask: s.opts.Keys.Mask}),
 		Context:   ctx,
 		Estimator: ctx.Estimator,
 		Tune: func() agent.Tuning {
@@ -40,8 +40,8 @@ func (s *Service) newHelpers() (*helpers, error) {
 		Channel:  "subagent",
 		Gate:     s.opts.Gate,
 		Observer: s.opts.Observer,
-		Redact:   st.Keys().Mask,
-		Pending:  func(s string) int { return st.Keys().Masker().Pending(s) },
+		Redact:   s.opts.Keys.Mask,
+		Pending:  s.pending,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("subagents: %w", err)

@@ -37,7 +37,7 @@ Exit codes:
   hearth status && echo ready`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st := e.app.Settings.Status(cmd.Context())
+			st := e.app.Status(cmd.Context())
 			if asJSON {
 				if err := printJSON(e.stdout, st); err != nil {
 					return err

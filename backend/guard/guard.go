@@ -14,7 +14,6 @@ import (
 	"hearth/backend/approval"
 	"hearth/backend/audit"
 	"hearth/backend/config"
-	"hearth/backend/i18n"
 	"hearth/backend/settings"
 )
 
@@ -51,12 +50,10 @@ type Service struct {
 }
 
 // New builds the gate and the audit log over the settings; both hide the API keys
-// in what they show and write. note says what a tool's call may do once allowed (the
-// sandbox's rules, on the approval card); nil says nothing.
-func New(s *settings.Service, note func(tool string) i18n.Message) *Service {
+// in what they show and write with mask (backend/keymask).
+func New(s *settings.Service, mask func(string) string) *Service {
 	g := &Service{settings: s}
-	mask := s.Keys().Mask
-	g.Gate = approval.New(approval.Options{Rules: g.rules, Grant: func(tool string) error { return g.SetToolApproval(tool, "always") }, Mask: mask, Sandbox: note,
+	g.Gate = approval.New(approval.Options{Rules: g.rules, Grant: func(tool string) error { return g.SetToolApproval(tool, "always") }, Mask: mask,
 		Workspace: func() string { return s.Paths().Workspace }})
 	g.Audit = audit.New(audit.Options{Dir: s.Paths().AuditDir, Mask: mask,
 		OnError: func(err error) { slog.Warn("audit log not written", "err", err) }})

@@ -9,6 +9,7 @@ import (
 
 	"hearth/backend/i18n"
 	"hearth/backend/memrepo"
+	"hearth/backend/tools"
 )
 
 // Rev is one change in the history of the memory files (newest first in History).
@@ -192,19 +193,20 @@ func (s *Service) Inbox() *Inbox {
 	return s.inbox
 }
 
-// AgentEditing says the agent's own file tool (edit_file, write_file: they write
-// around the memory service) is about to write file, a workspace-relative path,
-// in chat sessionID and run runID. Until done is called, a change of the file is
-// the agent's; done(true) commits the file as the agent's change at once. A file
-// without history is ignored.
-func (s *Service) AgentEditing(file, tool, sessionID, runID string) (done func(ok bool)) {
+// Writing implements tools.WriteObserver: the agent's own file tool (edit_file,
+// write_file: they write around the memory service) is about to write file, a
+// workspace-relative path, in the chat and run of ctx's tools.CallInfo. Until done is
+// called, a change of the file is the agent's, not one "outside Hearth"; done(true)
+// commits the file as the agent's change at once. A file without history is ignored.
+func (s *Service) Writing(ctx context.Context, tool, file string) (done func(ok bool)) {
 	n, err := CheckName(file)
 	if err != nil || n != path.Clean(file) || !Versioned(n) { // "MEMORY.md" alone is not memory/MEMORY.md here
 		return func(bool) {}
 	}
-	reason := tool + " in chat " + sessionID
-	if runID != "" {
-		reason += " (run " + runID + ")"
+	call, _ := tools.CallFrom(ctx)
+	reason := tool + " in chat " + call.SessionID
+	if call.RunID != "" {
+		reason += " (run " + call.RunID + ")"
 	}
 	o := Origin{Author: AuthorAgent, Reason: reason}
 	st := s.Store()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hearth/backend/i18n"
+	"hearth/backend/tools"
 )
 
 func authors(revs []Rev) string {
@@ -196,7 +197,7 @@ func TestSyncSkipsUnchangedFiles(t *testing.T) {
 // While the agent's file tool writes a memory file, the change the watcher sees is
 // the agent's even when the watcher commits it before the tool reports back; a
 // root-level "MEMORY.md" is not memory/MEMORY.md and is left alone.
-func TestAgentEditingAttributesTheWatchersCommit(t *testing.T) {
+func TestAgentWritingAttributesTheWatchersCommit(t *testing.T) {
 	f := newConsFixture(t, 3)
 	s := serviceOver(t, f, nil)
 	if err := s.Start(t.Context()); err != nil {
@@ -205,8 +206,10 @@ func TestAgentEditingAttributesTheWatchersCommit(t *testing.T) {
 	if err := s.Watch(); err != nil {
 		t.Fatal(err)
 	}
-	done := s.AgentEditing(MemoryFile, "write_file", "chat1", "run1")
-	s.AgentEditing("MEMORY.md", "write_file", "chat1", "run1")(true) // no history: ignored
+	// As the file tools tell it (tools.WriteObserver): the chat and run come with ctx.
+	ctx := tools.WithCall(t.Context(), tools.CallInfo{SessionID: "chat1", RunID: "run1"})
+	done := s.Writing(ctx, "write_file", MemoryFile)
+	s.Writing(ctx, "write_file", "MEMORY.md")(true) // no history: ignored
 	writeFile(t, f.ws, MemoryFile, "# Memory\n\n- Lives in Porto\n")
 	var revs Revs
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {

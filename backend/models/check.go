@@ -74,7 +74,7 @@ func (s *Service) checkTarget(name string) (key string, p llm.Provider, model st
 	}
 	// Its own client marks the requests (fitness.Header); one quick retry
 	// covers an Ollama that is just starting.
-	p, err = s.build(cfg, provider, fitness.HTTPClientOver(s.settings.Egress().Transport("model check "+provider)), modelRetry())
+	p, err = s.build(cfg, provider, fitness.HTTPClientOver(s.egress.Transport("model check "+provider)), modelRetry())
 	if err != nil {
 		return "", nil, "", err
 	}

@@ -5,6 +5,9 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+
+	"hearth/backend/i18n"
+	"hearth/backend/settings"
 )
 
 // SuggestedModel is offered on first run when no chat model is installed: small,
@@ -35,11 +38,11 @@ func (s *Service) FirstRun(ctx context.Context, lookPath func(string) (string, e
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
-	st := s.settings.Status(ctx)
-	fr := FirstRun{
-		OllamaHost: st.OllamaHost, OllamaRunning: st.OllamaReachable, OllamaError: st.OllamaError,
-		Models: []string{}, ChatModels: []string{}, Model: st.Model, SuggestedModel: SuggestedModel, Workspace: st.Workspace,
-	}
+	cfg := s.settings.Config()
+	fr := FirstRun{OllamaHost: cfg.OllamaHost(s.settings.Getenv), Models: []string{}, ChatModels: []string{},
+		Model: cfg.Agents.Defaults.Model, SuggestedModel: SuggestedModel, Workspace: s.settings.Paths().Workspace}
+	_, fr.OllamaError = s.CheckOllama(ctx, fr.OllamaHost)
+	fr.OllamaRunning = fr.OllamaError == ""
 	_, err := lookPath("ollama")
 	fr.OllamaInstalled = err == nil || fr.OllamaRunning
 	if !fr.OllamaRunning {
@@ -50,7 +53,7 @@ func (s *Service) FirstRun(ctx context.Context, lookPath func(string) (string, e
 		fr.OllamaError = err.Error()
 		return fr
 	}
-	want, _ := strings.CutPrefix(st.Model, "ollama/")
+	want, _ := strings.CutPrefix(fr.Model, "ollama/")
 	for _, m := range models {
 		fr.Models = append(fr.Models, m.Name)
 		if !slices.Contains(m.Capabilities, "embedding") {
@@ -61,4 +64,16 @@ func (s *Service) FirstRun(ctx context.Context, lookPath func(string) (string, e
 		}
 	}
 	return fr
+}
+
+// Report adds to st what the models service knows: whether Ollama answers at the
+// configured host and what Hearth can do about it, and how memory recall searches.
+func (s *Service) Report(ctx context.Context, st *settings.Status) {
+	st.OllamaVersion, st.OllamaError = s.CheckOllama(ctx, st.OllamaHost)
+	st.OllamaReachable = st.OllamaError == ""
+	st.OllamaEngine = s.Engine(st.OllamaHost)
+	var why i18n.Message
+	if st.Recall, why = s.CheckRecall(ctx, st.OllamaReachable); why.Code != "" {
+		st.RecallNote, st.RecallWhy = why.String(), &why
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hearth/backend/config"
+	"hearth/backend/egress"
 	"hearth/backend/llm"
 )
 
@@ -47,7 +48,8 @@ func TestChatConnectionClosedWithTheGuardsIdleOnes(t *testing.T) {
 	if err := s.Update(func(c *config.Config) error { c.Providers.Ollama.Host = srv.URL; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	m := New(s, Options{Retry: llm.RetryPolicy{MaxAttempts: 1}})
+	g := egress.New(egress.Options{})
+	m := New(s, Options{Retry: llm.RetryPolicy{MaxAttempts: 1}, Egress: g})
 	p, name, err := m.Resolve("ollama/qwen3:4b")
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +61,7 @@ func TestChatConnectionClosedWithTheGuardsIdleOnes(t *testing.T) {
 	if n := open.Load(); n < 1 {
 		t.Fatalf("%d connections open after the chat; want the kept-alive one", n)
 	}
-	s.Egress().CloseIdle()
+	g.CloseIdle()
 	for open.Load() > 0 { // every connection the chat left ends
 		select {
 		case <-closed:

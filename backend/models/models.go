@@ -43,7 +43,7 @@ func (s *Service) ollama() (*llm.Ollama, error) {
 		Host:          cfg.OllamaHost(s.settings.Getenv),
 		ContextTokens: cfg.Agents.Defaults.ContextTokens,
 		Retry:         modelRetry(),
-		HTTPClient:    s.settings.Egress().Client("Ollama models", 0),
+		HTTPClient:    s.egress.Client("Ollama models", 0),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("ollama provider: %w", err)
@@ -112,7 +112,7 @@ func (s *Service) Pull(ctx context.Context, name string, fn func(llm.PullProgres
 		return err
 	}
 	if s.pulled != nil {
-		s.pulled(model) // the recall index asks for the embedding model again
+		s.pulled.Publish(model) // the recall index asks for the embedding model again
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hearth/backend/config"
+	"hearth/backend/egress"
 	"hearth/backend/event"
 	"hearth/backend/fitness"
 	"hearth/backend/i18n"
@@ -22,7 +23,8 @@ type Service struct {
 	settings *settings.Service
 	retry    llm.RetryPolicy
 	checks   *modelChecks // the fitness check (check.go)
-	pulled   func(model string)
+	egress   *egress.Guard
+	pulled   *event.Broker[string]
 	check    *http.Client // asks Ollama whether it is up (serve.go)
 
 	mu        sync.Mutex
@@ -56,16 +58,24 @@ type Options struct {
 	Retry llm.RetryPolicy
 	// Checked hears every new fitness check result.
 	Checked *event.Broker[fitness.Result]
-	// Pulled is told after a model was pulled (memory asks for a missing
-	// embedding model again instead of waiting a while).
-	Pulled func(model string)
+	// Egress is the door the providers' and the checks' connections go through
+	// (local-only mode, the egress log); nil: a guard that refuses nothing and
+	// keeps its log in memory.
+	Egress *egress.Guard
+	// Pulled hears every model pulled (memory asks for a missing embedding model
+	// again instead of waiting a while).
+	Pulled *event.Broker[string]
 }
 
 // New returns the service; it builds no provider yet.
 func New(s *settings.Service, opts Options) *Service {
-	return &Service{settings: s, retry: opts.Retry, pulled: opts.Pulled, providers: map[string]provider{},
+	g := opts.Egress
+	if g == nil {
+		g = egress.New(egress.Options{})
+	}
+	return &Service{settings: s, retry: opts.Retry, egress: g, pulled: opts.Pulled, providers: map[string]provider{},
 		pulls: map[string]context.CancelFunc{}, checks: newModelChecks(s.Paths(), opts.Checked),
-		check: s.Egress().Client("Ollama check", 0), quit: make(chan struct{})}
+		check: g.Client("Ollama check", 0), quit: make(chan struct{})}
 }
 
 // Resolve maps a model name ("ollama/qwen3:4b", or a name of the default provider) to
@@ -117,7 +127,7 @@ func openAIConf(cfg *config.Config, key string) config.OpenAIProvider {
 // egress guard (local-only mode, the egress log).
 func (s *Service) build(cfg *config.Config, key string, client *http.Client, retry llm.RetryPolicy) (llm.Provider, error) {
 	if client == nil {
-		client = s.settings.Egress().Client("model provider "+key, 0)
+		client = s.egress.Client("model provider "+key, 0)
 	}
 	ctxTokens := cfg.Agents.Defaults.ContextTokens
 	if key == config.ProviderOllama {

@@ -60,10 +60,10 @@ func (r *Service) manager() (m *mcp.Manager, started bool) {
 // mcpOptions are the MCP manager's settings: servers sandboxed as configured, HTTP
 // through the egress guard (local-only mode, the egress log).
 func (r *Service) mcpOptions(servers map[string]config.MCPServer, regs []*tools.Registry) mcp.Options {
-	return mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
-		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(),
-		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy(),
-		HTTPTransport: r.settings.Egress().Transport("MCP server")}
+	o := r.opts.MCP
+	o.Servers, o.Registries, o.Getenv = servers, regs, r.settings.Getenv
+	o.Dir, o.Version, o.Policy = r.settings.Paths().Workspace, r.settings.Version(), r.settings.SandboxPolicy()
+	return o
 }
 
 // ListMCPServers reports every configured MCP server: transport, whether it is
@@ -84,7 +84,7 @@ func (r *Service) ListMCPServers() []mcp.Status {
 	// Printed (`hearth mcp list --json`) and logged: every header value and the
 	// secrets among the env values are masked (the Settings view edits the
 	// entries as written instead, see MCPServerViews).
-	mask := r.settings.Keys().Mask
+	mask := r.opts.Mask
 	for i := range out {
 		c := &out[i].Config
 		c.Env, c.Headers = maskValues(c.Env, mask, false), maskValues(c.Headers, mask, true)

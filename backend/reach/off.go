@@ -28,7 +28,7 @@ func (r *Service) ToolOff(name string) (i18n.Message, bool) {
 	if !cfg.LocalOnly || !strings.HasPrefix(name, "mcp_") {
 		return i18n.Message{}, false
 	}
-	guard := r.settings.Egress()
+	guard := r.opts.Web.Egress
 	for server, c := range cfg.Tools.MCPServers {
 		if mcp.TransportOf(c) == mcp.TransportStdio || !strings.HasPrefix(name, mcp.ToolName(server, "")) {
 			continue

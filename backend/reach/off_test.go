@@ -10,7 +10,7 @@ import (
 // no setting explains, is not "off".
 func TestToolOffNamesTheSetting(t *testing.T) {
 	s := openSettings(t)
-	r := New(s)
+	r := newReach(s)
 	if _, off := r.ToolOff("web_fetch"); off {
 		t.Error("web_fetch off with every setting at its default")
 	}

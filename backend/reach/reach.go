@@ -22,6 +22,7 @@ import (
 // connected by Start and ended by Close.
 type Service struct {
 	settings *settings.Service
+	opts     Options
 
 	mu     sync.Mutex
 	skills *skills.Loader
@@ -31,9 +32,26 @@ type Service struct {
 	regs   []*tools.Registry // where MCP tools are registered
 }
 
+// Options are what the settings do not say: the parts of the web tools' and the MCP
+// servers' options the composition root builds once, filled in from the settings as
+// the tools are made and the servers started.
+type Options struct {
+	// Web holds the egress guard the web tools' connections go through.
+	Web web.Options
+	// MCP holds the sandbox stdio servers run in and the transport HTTP servers
+	// are reached through (the egress guard's).
+	MCP mcp.Options
+	// Mask hides the API keys in what the MCP list shows (backend/keymask); nil
+	// hides nothing.
+	Mask func(string) string
+}
+
 // New returns the service.
-func New(s *settings.Service) *Service {
-	r := &Service{settings: s}
+func New(s *settings.Service, opts Options) *Service {
+	if opts.Mask == nil {
+		opts.Mask = func(s string) string { return s }
+	}
+	r := &Service{settings: s, opts: opts}
 	r.skills = r.newSkills()
 	return r
 }
@@ -102,14 +120,9 @@ func (r *Service) Tools() ([]tools.Tool, error) {
 	if w.Offline || cfg.LocalOnly {
 		return nil, nil // local-only mode would refuse every call of theirs
 	}
-	ts, err := web.New(web.Options{
-		Offline:    w.Offline,
-		Provider:   w.Search.Provider,
-		APIKey:     w.Search.APIKey,
-		SearXNGURL: w.Search.URL,
-		SSRFAllow:  w.SSRFAllow,
-		Egress:     r.settings.Egress(),
-	})
+	o := r.opts.Web
+	o.Offline, o.Provider, o.APIKey, o.SearXNGURL, o.SSRFAllow = w.Offline, w.Search.Provider, w.Search.APIKey, w.Search.URL, w.SSRFAllow
+	ts, err := web.New(o)
 	if err != nil {
 		return nil, fmt.Errorf("web tools: %w", err)
 	}

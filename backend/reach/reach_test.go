@@ -14,9 +14,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"hearth/backend/config"
+	"hearth/backend/egress"
 	"hearth/backend/i18n"
+	"hearth/backend/mcp"
 	"hearth/backend/settings"
 	"hearth/backend/tools"
+	"hearth/backend/web"
 )
 
 func openSettings(t *testing.T) *settings.Service {
@@ -29,6 +32,13 @@ func openSettings(t *testing.T) *settings.Service {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:")
 	xdg.Reload()
 	return settings.Open(settings.Options{Getenv: func(string) string { return "" }})
+}
+
+// newReach is the service as the composition root builds it: the web tools and MCP
+// over HTTP through an egress guard that follows local-only mode.
+func newReach(s *settings.Service) *Service {
+	g := egress.New(egress.Options{LocalOnly: func() bool { return s.Config().LocalOnly }})
+	return New(s, Options{Web: web.Options{Egress: g}, MCP: mcp.Options{HTTPTransport: g.Transport("MCP server")}})
 }
 
 // echoServer is a streamable-HTTP MCP server with one tool, echo; it returns the URL.
@@ -55,7 +65,7 @@ func TestStartConnectsAndCloseEnds(t *testing.T) {
 	if err := s.Update(func(c *config.Config) error { c.Tools.MCPServers["e"] = config.MCPServer{URL: url}; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	r := New(s)
+	r := newReach(s)
 	if list := r.ListMCPServers(); len(list) != 1 || list[0].Connected || list[0].Transport == "" {
 		t.Fatalf("before Start: %+v", list)
 	}
@@ -94,7 +104,7 @@ func TestImportRefusedKeepsServers(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	r := New(s)
+	r := newReach(s)
 	names, err := r.ImportClaudeDesktop(`{"mcpServers": {"fs": {"command": "npx", "Command": "rm"}, "git": {"command": "uvx"}}}`)
 	if err == nil || !strings.Contains(err.Error(), `"Command" should be spelled "command"`) {
 		t.Fatalf("import: %v %v", names, err)
@@ -114,7 +124,7 @@ func TestImportRefusedKeepsServers(t *testing.T) {
 // The editor's Save and Test and the import are refused with the catalog's codes, so the
 // window says why in its language; the English keeps its context for the log.
 func TestMCPRefusalsCarryCodes(t *testing.T) {
-	r := New(openSettings(t))
+	r := newReach(openSettings(t))
 	type coded interface{ UserMessage() i18n.Message }
 	var c coded
 	err := r.SaveMCPServer("fs", config.MCPServer{URL: "ftp://h"})

@@ -15,10 +15,11 @@ import (
 	"hearth/backend/session"
 )
 
-// Options configure the service. Dir is required.
+// Options configure the service. Store is required.
 type Options struct {
-	// Dir holds the session files (config.Paths.SessionsDir).
-	Dir string
+	// Store is the session store (built by the composition root: the chat runs,
+	// memory and the reminders write and read it too).
+	Store *session.Store
 	// Workspace is where a session's spilled tool results live (they go with it).
 	Workspace func() string
 	// InUse says why a session cannot be deleted now (a running turn: the chat
@@ -27,8 +28,6 @@ type Options struct {
 	// Deleted is told after a session went to the trash, so grants made "for this
 	// chat" do not carry over to a new chat under the same id.
 	Deleted func(sessionID string)
-	// Mask hides secrets in every line written to a session file.
-	Mask func(string) string
 }
 
 // Service is the chats service. It is safe for concurrent use.
@@ -37,12 +36,12 @@ type Service struct {
 	store *session.Store
 }
 
-// New returns the service over opts.Dir; nothing is read or created yet.
+// New returns the service over opts.Store; nothing is read or created yet.
 func New(opts Options) *Service {
 	if opts.Workspace == nil {
 		opts.Workspace = func() string { return "" }
 	}
-	return &Service{opts: opts, store: session.NewStore(opts.Dir, session.Options{Mask: opts.Mask})}
+	return &Service{opts: opts, store: opts.Store}
 }
 
 // Store is the session store the chat runs and memory consolidation use.

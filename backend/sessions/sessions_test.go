@@ -30,7 +30,7 @@ func chat(t *testing.T, s *Service, id, question, answer string) {
 
 func TestNewTouchesNothingAndListsEmpty(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sessions")
-	s := New(Options{Dir: dir})
+	s := New(Options{Store: session.NewStore(dir, session.Options{})})
 	list, err := s.List()
 	if err != nil || len(list) != 0 {
 		t.Fatalf("List = %v, %v", list, err)
@@ -44,7 +44,7 @@ func TestDeleteAsksInUseFirstAndTellsDeleted(t *testing.T) {
 	busy := errors.New("session is busy with run r9")
 	var inUse error
 	var deleted []string
-	s := New(Options{Dir: t.TempDir(), Workspace: t.TempDir,
+	s := New(Options{Store: session.NewStore(t.TempDir(), session.Options{}), Workspace: t.TempDir,
 		InUse:   func(string) error { return inUse },
 		Deleted: func(id string) { deleted = append(deleted, id) }})
 	chat(t, s, "c1", "hi", "hello")
@@ -65,7 +65,7 @@ func TestDeleteAsksInUseFirstAndTellsDeleted(t *testing.T) {
 }
 
 func TestHistoryExportAndRename(t *testing.T) {
-	s := New(Options{Dir: t.TempDir()})
+	s := New(Options{Store: session.NewStore(t.TempDir(), session.Options{})})
 	chat(t, s, "exp", "question", "Exported answer.")
 	if err := s.Rename("exp", "My chat"); err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestHistoryExportAndRename(t *testing.T) {
 // The window's history of a regenerated chat: the newest answer in Messages, the
 // earlier one in Versions; the chat's model choice is remembered.
 func TestHistoryVersionsAndModel(t *testing.T) {
-	s := New(Options{Dir: filepath.Join(t.TempDir(), "sessions")})
+	s := New(Options{Store: session.NewStore(filepath.Join(t.TempDir(), "sessions"), session.Options{})})
 	chat(t, s, "c", "Joke?", "Joke one")
 	st := s.Store()
 	if err := st.Rewind("c", 1); err != nil {
@@ -135,7 +135,7 @@ func TestHistoryVersionsAndModel(t *testing.T) {
 // Search finds titles and what was said, newest chat first, with the match marked; tool
 // results are left out.
 func TestSearchChats(t *testing.T) {
-	s := New(Options{Dir: filepath.Join(t.TempDir(), "sessions")})
+	s := New(Options{Store: session.NewStore(filepath.Join(t.TempDir(), "sessions"), session.Options{})})
 	chat(t, s, "a", "Where is the kayak?", "The kayak is in the garage.")
 	chat(t, s, "b", "Plan the garden", "Water the tomatoes first.")
 	if err := s.Store().Append("b", session.MessageRecord("r2", llm.Message{Role: llm.RoleTool, Content: "kayak.txt"})); err != nil {

@@ -42,23 +42,6 @@ func secretEnvNames(path string) []string {
 	return names
 }
 
-// mcpSecrets are the values in MCP server entries that are secrets: every header
-// value (Authorization, API keys) and env values under secret-looking names.
-func mcpSecrets(cfg *config.Config) []string {
-	var out []string
-	for _, c := range cfg.Tools.MCPServers {
-		for _, v := range c.Headers {
-			out = append(out, v)
-		}
-		for k, v := range c.Env {
-			if keystore.SecretName(k) {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
 // dropSecretEnv takes the variables holding secrets out of Hearth's process
 // environment (see secrets.Env); a no-op when Open was given no Env (tests, or
 // callers that keep their environment).

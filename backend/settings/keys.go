@@ -4,88 +4,27 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 
 	"hearth/backend/config"
 	keystore "hearth/backend/secrets"
-	"hearth/backend/tools"
 )
 
 // Keys are the API keys of the providers and of web search: where they are kept
-// (the OS keyring, an environment variable or config.json), and the Masker that hides
-// every one of them in tool output, logs and errors. It touches no keyring until a
-// key is read or written.
+// (the OS keyring, an environment variable or config.json). Hiding them in what
+// Hearth shows is backend/keymask's. It touches no keyring until a key is read or
+// written.
 type Keys struct {
 	s     *Service
 	store *keystore.Store
 
 	mu      sync.Mutex
-	masker  *tools.Masker
-	own     *tools.Masker  // the configured keys alone, without the dropped variables
-	from    *config.Config // the config masker was made from
-	version int            // counts keyring writes: a key replaced under the same reference
+	version int // counts keyring writes: a key replaced under the same reference
 }
 
 func newKeys(s *Service, kr keystore.Keyring) *Keys {
 	return &Keys{s: s, store: keystore.New(keystore.Options{Keyring: kr})}
-}
-
-// secrets are the configured keys that tool output must never show.
-func secrets(cfg *config.Config) []string {
-	out := []string{cfg.Providers.OpenAI.APIKey, cfg.Tools.Web.Search.APIKey}
-	for _, c := range cfg.Providers.Custom {
-		out = append(out, c.APIKey)
-	}
-	return append(out, mcpSecrets(cfg)...)
-}
-
-// Masker hides every configured key, keyring references resolved. It is made on first
-// use, so starting Hearth asks no keyring, and again after the config changed (the
-// chat service then hands the new one to the tool registry).
-func (k *Keys) Masker() *tools.Masker {
-	cfg := k.s.Config()
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.masker != nil && k.from == cfg {
-		return k.masker
-	}
-	vals := secrets(cfg)
-	for i, v := range vals {
-		if _, isRef := keystore.ParseRef(v); isRef {
-			vals[i], _ = k.store.Resolve(v) // unreadable: nothing to mask
-		}
-	}
-	k.own = tools.NewMasker(vals...)
-	if k.s.env != nil {
-		vals = append(vals, k.s.env.Values()...) // dropped variables: GITHUB_TOKEN and the like
-	}
-	k.masker, k.from = tools.NewMasker(vals...), cfg
-	return k.masker
-}
-
-// Mask hides every known key in s.
-func (k *Keys) Mask(s string) string { return k.Masker().Mask(s) }
-
-// LookupEnv is exec's view of Hearth's environment: a variable holding one of the
-// configured keys is never passed to a command, even when tools.exec.allowedEnvKeys
-// names it. Other secret-looking variables (GITHUB_TOKEN) are passed when that list
-// names them: the user asked for it, and their values are masked in the output.
-func (k *Keys) LookupEnv(name string) (string, bool) {
-	lookup := os.LookupEnv
-	if k.s.env != nil {
-		lookup = k.s.env.LookupEnv
-	}
-	v, ok := lookup(name)
-	k.Masker()
-	k.mu.Lock()
-	own := k.own
-	k.mu.Unlock()
-	if ok && v != "" && own.Mask(v) != v {
-		return "", false
-	}
-	return v, ok
 }
 
 // Resolve is the key a configured value stands for (a keyring reference is read
@@ -181,7 +120,6 @@ func (k *Keys) keyringPut(name, key string) (undo func(), err error) {
 
 func (k *Keys) bump() {
 	k.mu.Lock()
-	k.version++
-	k.masker = nil // made again with the key now in the keyring
+	k.version++ // the masker is made again with the key now in the keyring
 	k.mu.Unlock()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hearth/backend/config"
+	"hearth/backend/keymask"
 	keystore "hearth/backend/secrets"
 )
 
@@ -208,12 +209,12 @@ func (k *Keys) toKeyring(old, n *config.Config, only string) (undo, done func(),
 	}
 	done = func() {
 		now := map[string]bool{}
-		for _, v := range secrets(n) {
+		for _, v := range keymask.Secrets(n) {
 			if name, ok := keystore.ParseRef(v); ok {
 				now[name] = true
 			}
 		}
-		for _, v := range secrets(old) {
+		for _, v := range keymask.Secrets(old) {
 			if name, ok := keystore.ParseRef(v); ok && !now[name] {
 				if err := k.store.Delete(name); err != nil {
 					slog.Warn("old key left in the OS keyring", "name", name, "err", err)

@@ -6,21 +6,18 @@
 package settings
 
 import (
-	"context"
 	"os"
 	"slices"
 	"sync"
 
 	"hearth/backend/config"
-	"hearth/backend/egress"
-	"hearth/backend/i18n"
 	"hearth/backend/sandbox"
 	keystore "hearth/backend/secrets"
 	"hearth/backend/workspace"
 )
 
 // Options configure Open. The zero value works: default config path, default
-// workspace, os.Getenv, no Ollama check.
+// workspace, os.Getenv.
 type Options struct {
 	ConfigPath    string              // --config flag value; empty means $XDG_CONFIG_HOME/hearth/config.json
 	WorkspaceFlag string              // --workspace flag value; empty means config, then default
@@ -35,17 +32,6 @@ type Options struct {
 	Env *keystore.Env
 	// Changed is told after a change was saved.
 	Changed func()
-	// Sandbox confines commands on this machine (probed once); Status reports it.
-	Sandbox *sandbox.Sandbox
-	// Recall says, for Status, how memory recall searches (the models service's
-	// CheckRecall) given whether Ollama answers.
-	Recall func(ctx context.Context, ollamaUp bool) (mode string, note i18n.Message)
-	// Ollama says, for Status, whether Ollama answers at host (the models service's
-	// CheckOllama): its version, or why not with a hint.
-	Ollama func(ctx context.Context, host string) (version, problem string)
-	// Engine says, for Status, whether Hearth can start Ollama at host and runs it
-	// (the models service's Engine).
-	Engine func(host string) OllamaEngine
 }
 
 // Service is the settings service. Its methods are safe for concurrent use. Config
@@ -54,13 +40,8 @@ type Service struct {
 	getenv  func(string) string
 	version string
 	changed func()
-	sandbox *sandbox.Sandbox
-	recall  func(context.Context, bool) (string, i18n.Message)
-	ollama  func(context.Context, string) (string, string)
-	engine  func(string) OllamaEngine
 	keys    *Keys
 	env     *keystore.Env
-	egress  *egress.Guard
 
 	mu         sync.Mutex
 	cfg        *config.Config
@@ -77,19 +58,13 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by Status (WorkspaceError).
 func Open(opts Options) *Service {
-	s := &Service{getenv: opts.Getenv, version: opts.Version, changed: opts.Changed,
-		sandbox: opts.Sandbox, recall: opts.Recall, ollama: opts.Ollama, engine: opts.Engine, env: opts.Env}
+	s := &Service{getenv: opts.Getenv, version: opts.Version, changed: opts.Changed, env: opts.Env}
 	if s.getenv == nil && s.env != nil {
 		s.getenv = s.env.Getenv
 	}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
-	s.egress = egress.New(egress.Options{
-		LocalOnly:  func() bool { return s.Config().LocalOnly },
-		OllamaHost: func() string { return s.Config().OllamaHost(s.getenv) },
-		Dir:        func() string { return s.Paths().EgressDir() },
-	})
 	cfgFile, err := config.ConfigFile(opts.ConfigPath)
 	if err != nil {
 		// An unusable --config value: fall back to the default file, keep the error.
@@ -114,13 +89,6 @@ func Open(opts Options) *Service {
 
 // Keys is the API keys' side of the settings.
 func (s *Service) Keys() *Keys { return s.keys }
-
-// Egress is the door every outbound connection goes through: local-only mode's
-// refusal and the egress log.
-func (s *Service) Egress() *egress.Guard { return s.egress }
-
-// Sandbox confines the commands exec and sandboxed MCP servers run (nil: none).
-func (s *Service) Sandbox() *sandbox.Sandbox { return s.sandbox }
 
 // SandboxPolicy is what a sandboxed MCP server may do: the exec tool's rules (write in
 // the workspace, the temporary folder and the allowed folders; read none of Hearth's

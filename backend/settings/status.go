@@ -1,7 +1,6 @@
 package settings
 
 import (
-	"context"
 	"errors"
 
 	"hearth/backend/config"
@@ -69,12 +68,10 @@ type OllamaEngine struct {
 	Managed bool `json:"managed"`
 }
 
-// Status reports config validity, paths, the default model and whether Ollama answers.
-// A nil ctx is allowed (the desktop app may ask before its window context exists).
-func (s *Service) Status(ctx context.Context) Status {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+// Status reports config validity, paths, the default model and the keys kept in
+// plain text. What other services know (whether Ollama answers, how recall searches,
+// the sandbox) the composition root adds (app.Status).
+func (s *Service) Status() Status {
 	s.mu.Lock()
 	cfg, paths := s.cfg, s.paths
 	st := Status{
@@ -88,14 +85,6 @@ func (s *Service) Status(ctx context.Context) Status {
 		OllamaHost:     cfg.OllamaHost(s.getenv),
 		Version:        s.version,
 		LocalOnly:      cfg.LocalOnly,
-	}
-	if s.sandbox != nil {
-		st.Sandbox = s.sandbox.Status()
-	}
-	if !cfg.Tools.Exec.SandboxOn() {
-		st.Sandbox.Mode = sandbox.ModeNone
-		st.Sandbox.Summary = "off (tools.exec.sandbox is false)"
-		st.Sandbox.Warning = "the sandbox is switched off (tools.exec.sandbox): commands run with your full rights"
 	}
 	if s.configErr != nil {
 		st.ConfigError = s.configErr.Error()
@@ -115,21 +104,7 @@ func (s *Service) Status(ctx context.Context) Status {
 		st.ModelProvider = provider
 		st.ModelConfigured, st.ModelProblem = cfg.ProviderConfigured(provider)
 	}
-	if s.ollama != nil {
-		st.OllamaVersion, st.OllamaError = s.ollama(ctx, st.OllamaHost)
-		st.OllamaReachable = st.OllamaError == ""
-	}
-	if s.engine != nil {
-		st.OllamaEngine = s.engine(st.OllamaHost)
-	}
 	st.EmbeddingModel = cfg.Agents.Defaults.EmbeddingModel
-	if s.recall != nil {
-		var why i18n.Message
-		st.Recall, why = s.recall(ctx, st.OllamaReachable)
-		if why.Code != "" {
-			st.RecallNote, st.RecallWhy = why.String(), &why
-		}
-	}
 	if keys := s.keys.PlainKeys(); len(keys.Plain) > 0 {
 		st.APIKeys = &keys
 	}

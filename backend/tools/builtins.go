@@ -15,6 +15,10 @@ type Options struct {
 	Exec ExecOptions
 	// DisableExec leaves exec out (config tools.exec.enabled=false).
 	DisableExec bool
+	// Writes hears write_file's and edit_file's writes inside the workspace (the
+	// memory service: the model's edits of memory files are the agent's in their
+	// history); nil: nobody.
+	Writes WriteObserver
 }
 
 func (o Options) maxChars() int {
@@ -29,7 +33,7 @@ func (o Options) maxChars() int {
 func Builtins(opts Options) []Tool {
 	pol := &Policy{}
 	*pol = opts.Policy
-	fs := fsBase{policy: pol, maxChars: opts.maxChars()}
+	fs := fsBase{policy: pol, maxChars: opts.maxChars(), writes: opts.Writes}
 	tools := []Tool{
 		readFileTool(fs), writeFileTool(fs), editFileTool(fs), listDirTool(fs),
 		globTool(fs), grepTool(fs),
@@ -44,4 +48,5 @@ func Builtins(opts Options) []Tool {
 type fsBase struct {
 	policy   *Policy
 	maxChars int
+	writes   WriteObserver
 }

@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"hearth/backend/i18n"
+
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -68,6 +70,11 @@ func (r *Registry) Prepare(name string, raw json.RawMessage) Prepared {
 		var err error
 		if p.Preview, err = pc.Precheck(args); err != nil {
 			p.Err, p.Refused = fmt.Errorf("%s: %w", name, err), true
+		}
+	}
+	if n, ok := e.tool.(interface{ SandboxNote() i18n.Message }); ok && p.Err == nil {
+		if m := n.SandboxNote(); m.Code != "" {
+			p.Preview.Sandbox = &m
 		}
 	}
 	return p

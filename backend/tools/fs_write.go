@@ -5,11 +5,36 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"hearth/backend/internal/clip"
 	"hearth/backend/internal/confined"
 )
+
+// WriteObserver hears the file tools' writes inside the workspace. Writing is told
+// before tool writes file (workspace-relative, slash-separated, links resolved);
+// the done it returns is called once the write is over, with whether it succeeded.
+type WriteObserver interface {
+	Writing(ctx context.Context, tool, file string) (done func(ok bool))
+}
+
+// writing tells the observer that tool is about to write path; a path outside the
+// workspace, or one the policy refuses (the write will fail), is not told.
+func (t fsBase) writing(ctx context.Context, tool, path string) (done func(ok bool)) {
+	if t.writes == nil {
+		return func(bool) {}
+	}
+	abs, err := t.policy.ResolveWrite(path)
+	if err != nil {
+		return func(bool) {}
+	}
+	rel, err := filepath.Rel(t.policy.workspaceDir(), abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return func(bool) {}
+	}
+	return t.writes.Writing(ctx, tool, filepath.ToSlash(rel))
+}
 
 // FileWrite is implemented by the arguments of tools that write one file:
 // the approval gate judges the path the tool will write.
@@ -33,7 +58,9 @@ func (t fsBase) writeFile(ctx context.Context, a writeFileArgs) (Result, error) 
 	path, content := a.Path, a.Content
 	acc := t.policy.access()
 	defer acc.close()
+	done := t.writing(ctx, "write_file", path)
 	w, err := acc.writeFile(path, []byte(content), 0o644)
+	done(err == nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("write_file %s: %w", clip.Runes(path, 300), err)
 	}
@@ -108,7 +135,9 @@ func (t fsBase) editFile(ctx context.Context, a editFileArgs) (Result, error) {
 	} else {
 		text = strings.Replace(text, oldText, newText, 1)
 	}
+	done := t.writing(ctx, "edit_file", path)
 	w, err := acc.writeFile(path, []byte(text), 0o644)
+	done(err == nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("edit_file %s: %w", path, err)
 	}

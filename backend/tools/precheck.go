@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"hearth/backend/i18n"
 )
 
 // Preview is what a person should see of a call before allowing it: where it runs
@@ -14,6 +16,9 @@ type Preview struct {
 	// Destructive marks a call that deletes, moves over, truncates or rewrites
 	// existing data (rm, mv, dd, `>` onto a file, git reset --hard, …).
 	Destructive bool `json:"destructive,omitempty"`
+	// Sandbox is what the call may do once allowed (exec's sandbox rules), for the
+	// approval card; nil when nothing confines it.
+	Sandbox *i18n.Message `json:"sandbox,omitempty"`
 }
 
 // Prechecker is implemented by tools whose own safety rules can refuse a call
