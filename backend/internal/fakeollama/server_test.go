@@ -2,8 +2,8 @@ package fakeollama
 
 import (
 	"bufio"
-	"io"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
