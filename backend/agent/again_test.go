@@ -92,8 +92,7 @@ func TestResumeGoesOnWithAStoppedAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, event.TextDelta, 5*time.Second)
-	time.Sleep(150 * time.Millisecond) // both chunks streamed; the reply hangs
+	rec.waitText(t, "Once upon a time") // both chunks streamed; the reply hangs
 	h.runner.Stop("s")
 	if res := run.Wait(); res.Status != event.StatusCancelled {
 		t.Fatalf("stopped run %+v", res)

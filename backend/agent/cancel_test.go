@@ -103,8 +103,7 @@ func TestStopDuringModelStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, event.TextDelta, 5*time.Second)
-	time.Sleep(50 * time.Millisecond) // let the whole partial text arrive
+	rec.waitText(t, "I am typing slowly")
 	t0 := time.Now()
 	h.runner.Stop("m")
 	res := run.Wait()

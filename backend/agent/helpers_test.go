@@ -111,6 +111,25 @@ func (r *recorder) all() []event.Event {
 	return append([]event.Event(nil), r.events...)
 }
 
+// waitText blocks until the text deltas so far read want.
+func (r *recorder) waitText(t testing.TB, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var got strings.Builder
+		for _, e := range r.all() {
+			if d, ok := e.Data.(event.DeltaData); ok && e.Type == event.TextDelta {
+				got.WriteString(d.Text)
+			}
+		}
+		if got.String() == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the text streamed is %q, not %q", got.String(), want)
+		}
+	}
+}
+
 // waitFor blocks until an event of type t arrives.
 func (r *recorder) waitFor(t testing.TB, typ event.Type, within time.Duration) {
 	t.Helper()

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"hearth/backend/agent"
 	"hearth/backend/chat"
@@ -50,6 +50,12 @@ type events struct {
 }
 
 func (e *events) sink(ev event.Event) { e.mu.Lock(); e.evs = append(e.evs, ev); e.mu.Unlock() }
+
+func (e *events) has(typ event.Type) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.ContainsFunc(e.evs, func(ev event.Event) bool { return ev.Type == typ })
+}
 
 func TestSendAndSessions(t *testing.T) {
 	svc, fake := chatService(t, "", fakeollama.Reply{Content: "Hi from core."}, fakeollama.Reply{Content: "Second."})
@@ -169,7 +175,7 @@ func TestStopAndBusy(t *testing.T) {
 	if err := svc.Sessions.Delete("busy"); !errors.Is(err, agent.ErrBusy) {
 		t.Errorf("delete while running: %v", err)
 	}
-	time.Sleep(50 * time.Millisecond)
+	waitFor(t, func() bool { return ev.has(event.TextDelta) }, "the reply streaming")
 	if !svc.Chat.Stop("busy") {
 		t.Fatal("nothing stopped")
 	}

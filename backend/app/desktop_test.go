@@ -136,7 +136,7 @@ func TestDesktopPullProgressAndCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Attach(event.PullChannel(id2))
-	time.Sleep(100 * time.Millisecond)
+	waitFor(t, func() bool { return len(e.on(event.PullChannel(id2))) > 0 }, "the slow pull's first progress")
 	if !d.CancelPull(id2) {
 		t.Fatal("CancelPull found no pull")
 	}

@@ -203,8 +203,13 @@ func TestLoopingModelStoppedAtBudget(t *testing.T) {
 func TestUserEditDuringPassWins(t *testing.T) {
 	f := newFixture(t, fakeollama.Script{}, Budget{})
 	f.fake.Enqueue(edit("MEMORY.md", "- Lives in Porto.\n- Lives in Porto.\n", "- Porto\n"), fakeollama.Reply{Content: "done", DelayMS: 200})
-	go func() {
-		time.Sleep(100 * time.Millisecond)
+	go func() { // once Dream's edit ran (the model is asked again, and answers slowly)
+		for deadline := time.Now().Add(20 * time.Second); len(f.fake.ChatRequests()) < 2; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Error("Dream never asked the model again")
+				return
+			}
+		}
 		write(t, f.ws, memory.MemoryFile, "mine\n")
 	}()
 	rep, err := f.svc.RunNow(t.Context())

@@ -178,7 +178,12 @@ func TestConsolidateLosesToAConcurrentEdit(t *testing.T) {
 	r.DelayMS = 300
 	f.fake.Enqueue(r)
 	f.c.Start(f.id, -1)
-	time.Sleep(100 * time.Millisecond)
+	// The model is asked (MEMORY.md was read for it) and answers slowly: edit now.
+	for deadline := time.Now().Add(20 * time.Second); len(f.fake.ChatRequests()) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the consolidation never asked the model")
+		}
+	}
 	cur, _ := f.store.Read(MemoryFile)
 	if res, err := f.store.Save(MemoryFile, "- Lives in Lisbon now.\n", cur.Hash); err != nil || !res.Saved {
 		t.Fatal(res, err)

@@ -108,8 +108,8 @@ func TestPackedHistoryReadByOthersAndRepaired(t *testing.T) {
 	if log, err := b.Log("", 0); err != nil || len(log) != 1 {
 		t.Fatalf("b before: %+v %v", log, err)
 	}
-	time.Sleep(1100 * time.Millisecond) // commit times have second resolution
-	two := commit(t, a, "a", "two", map[string]string{"memory/MEMORY.md": "2"})
+	// Commit times have second resolution: the second commit is a second later.
+	two := commitAt(t, a, time.Now().Add(time.Second), "a", "two", map[string]string{"memory/MEMORY.md": "2"})
 	if err := a.Pack(true); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,13 @@ func newRepo(t *testing.T) *Repo {
 
 func commit(t *testing.T, r *Repo, author, msg string, files map[string]string) string {
 	t.Helper()
-	ch := Change{Files: map[string][]byte{}, Author: author, Message: msg}
+	return commitAt(t, r, time.Time{}, author, msg, files)
+}
+
+// commitAt commits with the time when (zero: now).
+func commitAt(t *testing.T, r *Repo, when time.Time, author, msg string, files map[string]string) string {
+	t.Helper()
+	ch := Change{Files: map[string][]byte{}, Author: author, Message: msg, When: when}
 	for p, c := range files {
 		ch.Files[p] = []byte(c)
 	}
@@ -104,8 +110,8 @@ func TestSyncRecordsOutsideEditsAndDeletions(t *testing.T) {
 func TestRepairDamagedBranch(t *testing.T) {
 	r := newRepo(t)
 	commit(t, r, "a", "one", map[string]string{"memory/MEMORY.md": "1"})
-	time.Sleep(1100 * time.Millisecond) // commit times have second resolution
-	r2 := commit(t, r, "a", "two", map[string]string{"memory/MEMORY.md": "2"})
+	// Commit times have second resolution: the second commit is a second later.
+	r2 := commitAt(t, r, time.Now().Add(time.Second), "a", "two", map[string]string{"memory/MEMORY.md": "2"})
 	ref := filepath.Join(r.Dir(), branchFile)
 	for _, junk := range []string{"", "garbage", strings.Repeat("ab", 20)} {
 		if err := os.WriteFile(ref, []byte(junk), 0o600); err != nil {

@@ -295,9 +295,8 @@ func TestAutoCheckFailureIsQuiet(t *testing.T) {
 		t.Error("a failed check left a result")
 	}
 	probes := len(fake.ProbeRequests())
-	send(t, svc, "", "again")
-	time.Sleep(100 * time.Millisecond)
-	if n := len(fake.ProbeRequests()); n != probes {
+	send(t, svc, "", "again") // the check is decided as the run ends: none started is none to come
+	if n := len(fake.ProbeRequests()); n != probes || !svc.checks.idle() {
 		t.Errorf("retried at once: %d probes, then %d", probes, n)
 	}
 	svc.checks.mu.Lock()
@@ -311,9 +310,8 @@ func TestAutoCheckFailureIsQuiet(t *testing.T) {
 func TestNoAutoCheckOutsideTheDesktop(t *testing.T) {
 	svc, fake := checkService(t, fakeollama.DefaultModel())
 	fake.Enqueue(fakeollama.Reply{Content: "Hi."})
-	send(t, svc, "", "hello")
-	time.Sleep(100 * time.Millisecond)
-	if n := len(fake.ProbeRequests()); n != 0 {
+	send(t, svc, "", "hello") // the check is decided as the run ends: none started is none to come
+	if n := len(fake.ProbeRequests()); n != 0 || !svc.checks.idle() {
 		t.Errorf("%d probes", n)
 	}
 }

@@ -275,7 +275,21 @@ func testCrash(t *testing.T, tear bool) {
 		_ = cmd.Process.Kill()
 		t.Fatalf("child said %q, %v", line, err)
 	}
-	time.Sleep(15 * time.Millisecond) // let it be in the middle of more appends
+	if !tear { // let it be in the middle of more appends: the file grows past its size now
+		p, _ := s.Path(m.ID)
+		size := func() int64 {
+			if fi, err := os.Stat(p); err == nil {
+				return fi.Size()
+			}
+			return -1
+		}
+		for at, deadline := size(), time.Now().Add(20*time.Second); size() == at; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				t.Fatal("the child stopped appending")
+			}
+		}
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -88,10 +88,9 @@ func TestRealOllamaSubagent(t *testing.T) {
 			t.Errorf("report %+v", rep)
 		}
 	}
-	if n := len(e.mgr.Running()); n > 0 {
-		time.Sleep(200 * time.Millisecond)
-		if n = len(e.mgr.Running()); n > 0 {
-			t.Errorf("%d still running", n)
+	for deadline := time.Now().Add(20 * time.Second); len(e.mgr.Running()) > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d still running", len(e.mgr.Running()))
 		}
 	}
 }

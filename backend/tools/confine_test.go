@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 )
 
@@ -21,22 +19,26 @@ func TestFileToolsFlipRace(t *testing.T) {
 	s.write(t, filepath.Join(s.outside, "f.txt"), "OUTSIDE\n")
 	realDir, flip := filepath.Join(s.ws, "d-real"), filepath.Join(s.ws, "d")
 	s.write(t, filepath.Join(realDir, "f.txt"), "inside\n")
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { // d is by turns the real folder, missing, and a symlink out
-		defer wg.Done()
-		for !stop.Load() {
-			_ = os.Rename(realDir, flip)
-			_ = os.Rename(flip, realDir)
-			_ = os.Symlink(s.outside, flip)
-			_ = os.Remove(flip)
-			// write_file may have created d while it was missing.
-			if fi, err := os.Lstat(flip); err == nil && fi.IsDir() {
-				_ = os.RemoveAll(flip)
+	// d is by turns the real folder and a symlink out (and missing between them).
+	isDir := func() bool { fi, err := os.Lstat(flip); return err == nil && fi.IsDir() }
+	toInside := func() {
+		_ = os.Remove(flip)
+		_ = os.Rename(realDir, flip) // fails when write_file made d while it was missing: d is a folder then too
+	}
+	toOutside := func() {
+		// A write racing this step may make d while it is missing: try again (it
+		// writes once per step).
+		for range 3 {
+			if isDir() && os.Rename(flip, realDir) != nil {
+				_ = os.RemoveAll(flip) // realDir is there already
+			}
+			if os.Symlink(s.outside, flip) == nil {
+				return
 			}
 		}
-	}()
+		t.Error("d did not become a symlink")
+	}
+	step := stepFlipper(t, toInside, toOutside)
 	r := NewRegistry(RegistryOptions{})
 	if err := r.Register(Builtins(Options{Policy: *s.policy})...); err != nil {
 		t.Fatal(err)
@@ -44,6 +46,7 @@ func TestFileToolsFlipRace(t *testing.T) {
 	ctx := context.Background()
 	leaks, inside, refused, wrote := 0, 0, 0, 0
 	for i := range 1000 {
+		step(i)
 		res := r.Call(ctx, "read_file", json.RawMessage(`{"path":"d/f.txt"}`))
 		switch {
 		case strings.Contains(res.Content, "OUTSIDE"):
@@ -58,8 +61,6 @@ func TestFileToolsFlipRace(t *testing.T) {
 			wrote++
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
 	t.Logf("read_file: %d inside, %d refused, %d outside; write_file: %d written", inside, refused, leaks, wrote)
 	if leaks != 0 {
 		t.Errorf("%d reads returned the outside file", leaks)
@@ -70,9 +71,33 @@ func TestFileToolsFlipRace(t *testing.T) {
 	if ents, _ := os.ReadDir(s.outside); len(ents) != 2 { // f.txt, secret.txt
 		t.Errorf("outside folder holds %v", ents)
 	}
-	if refused == 0 || inside == 0 {
-		t.Error("the flip did not race both ways; the test proved nothing")
+	if refused < 250 || inside < 250 {
+		t.Errorf("the settled steps were not read both ways: %d inside, %d refused", inside, refused)
 	}
+}
+
+// stepFlipper runs a flipper goroutine that takes one step per call of the
+// returned function: step i is toInside, nothing, toOutside, nothing, by turns.
+// The call hands the step over and returns at once, so the step runs while the
+// caller reads (on one core, when the caller next blocks); it waits only for the
+// step before, so the reads after a "nothing" step see a settled side whatever the
+// scheduler does: i%4 == 1 inside, i%4 == 3 outside.
+func stepFlipper(t *testing.T, toInside, toOutside func()) func(i int) {
+	steps := make(chan int)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range steps {
+			switch i % 4 {
+			case 0:
+				toInside()
+			case 2:
+				toOutside()
+			}
+		}
+	}()
+	t.Cleanup(func() { close(steps); <-done })
+	return func(i int) { steps <- i }
 }
 
 // A file with a second name outside counts as outside while the tools are

@@ -288,8 +288,9 @@ func TestExecTimeoutKillsGroup(t *testing.T) {
 	}
 	wantErr(t, res, "[Killed: timed out after 1s")
 	pid, _ := strconv.Atoi(childPID)
-	time.Sleep(50 * time.Millisecond)
-	if pidAlive(pid) {
-		t.Fatalf("child sleep %d survived the timeout", pid)
+	for deadline := time.Now().Add(10 * time.Second); pidAlive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("child sleep %d survived the timeout", pid)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package fakeollama
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -93,25 +94,31 @@ func TestChatWireFormat(t *testing.T) {
 
 func TestHangEndsOnClose(t *testing.T) {
 	srv, url := Start(t, Script{Models: []Model{DefaultModel()}, Replies: []Reply{{Content: "x", Hang: true}}})
-	done := make(chan struct{})
+	// A reply that finished on its own would end with a done line; one that
+	// hangs has none when Close cuts it.
+	streaming, done := make(chan struct{}), make(chan string, 1)
 	go func() {
 		resp, err := http.Post(url+"/api/chat", "application/json", strings.NewReader(`{"model":"qwen3:4b"}`))
-		if err == nil {
-			_ = lines(t, resp)
-			resp.Body.Close()
+		if err != nil {
+			close(streaming)
+			done <- err.Error()
+			return
 		}
-		close(done)
+		defer resp.Body.Close()
+		r := bufio.NewReader(resp.Body)
+		first, _ := r.ReadString('\n') // the content's line
+		close(streaming)
+		rest, _ := io.ReadAll(r)
+		done <- first + string(rest)
 	}()
-	time.Sleep(100 * time.Millisecond)
-	select {
-	case <-done:
-		t.Fatal("hanging reply finished on its own")
-	default:
-	}
+	<-streaming
 	srv.Close()
 	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
+	case got := <-done:
+		if !strings.Contains(got, `"x"`) || strings.Contains(got, `"done":true`) {
+			t.Errorf("hanging reply sent %q", got)
+		}
+	case <-time.After(10 * time.Second):
 		t.Fatal("Close did not end the hanging stream")
 	}
 }
