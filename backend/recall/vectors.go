@@ -2,12 +2,11 @@ package recall
 
 import (
 	"container/heap"
-	"encoding/binary"
-
-	"gonum.org/v1/gonum/blas/blas32"
 	"math"
 	"runtime"
 	"sync"
+
+	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // vectorSet holds the chunks' vectors for exhaustive cosine search, all in
@@ -46,27 +45,6 @@ func (v *vectorSet) put(n int64, vec []float32) {
 	v.pos[n] = len(v.rows)
 	v.rows = append(v.rows, n)
 	v.data = append(v.data, vec...)
-}
-
-// putBlob adds chunk row n's vector from its stored little-endian blob, decoded
-// straight into the set (loading every vector is a turn's largest recall cost).
-// A blob of another width, or damaged, is ignored like put's.
-func (v *vectorSet) putBlob(n int64, b []byte) {
-	if len(b) == 0 || len(b)%4 != 0 {
-		return
-	}
-	if _, ok := v.pos[n]; ok || (v.dim != 0 && len(b)/4 != v.dim) {
-		v.put(n, blobVec(b))
-		return
-	}
-	if v.dim == 0 {
-		v.dim = len(b) / 4
-	}
-	v.pos[n] = len(v.rows)
-	v.rows = append(v.rows, n)
-	for i := 0; i < len(b); i += 4 {
-		v.data = append(v.data, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
-	}
 }
 
 // del removes chunk row n's vector (the last one moves into its place).
