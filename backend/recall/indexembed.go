@@ -115,10 +115,8 @@ func (x *Index) vectors() (*vectorSet, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	v := newVectorSet()
 	total = max(total-novec, 0)
-	v.rows = make([]int64, 0, total)
-	v.pos = make(map[int64]int, total)
+	v := &vectorSet{rows: make([]int64, 0, total)} // in row order: no pos map (vectors.go)
 	var damaged []int64
 	var b sql.RawBytes // decoded in place: no copy of the blob
 	for rows.Next() {

@@ -106,7 +106,7 @@ func (blk *vecBlock) encode() []byte {
 }
 
 // putBlock adds the vectors of stored block b to the set, decoded straight into
-// it. It reports false, adding nothing, for a damaged block or one of another
+// it; blocks taken in order keep a set without pos in row order. It reports false, adding nothing, for a damaged block or one of another
 // width than the set's.
 func (v *vectorSet) putBlock(b int64, blob []byte) bool {
 	dim, mask, err := blockHead(blob)
@@ -122,11 +122,11 @@ func (v *vectorSet) putBlock(b int64, blob []byte) bool {
 		n := b*blockRows + int64(i)
 		vec := blob[off : off+4*dim]
 		off += 4 * dim
-		if _, ok := v.pos[n]; ok {
+		if v.pos != nil || len(v.rows) > 0 && v.rows[len(v.rows)-1] >= n {
+			// Not after the rows loaded (blocks come in order): through put.
 			v.put(n, blobVec(vec))
 			continue
 		}
-		v.pos[n] = len(v.rows)
 		v.rows = append(v.rows, n)
 		for j := 0; j < len(vec); j += 4 {
 			v.data = append(v.data, math.Float32frombits(binary.LittleEndian.Uint32(vec[j:])))

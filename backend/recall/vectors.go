@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/blas/blas32"
@@ -19,7 +20,11 @@ type vectorSet struct {
 	dim  int
 	rows []int64 // chunk row of each vector
 	data []float32
-	pos  map[int64]int // chunk row → index in rows
+	// pos maps a chunk row to its index in rows. A set loaded from the index has
+	// none (nil): its rows are in ascending order and found by binary search, as
+	// a turn's few lookups need, instead of a map entry made for each of tens of
+	// thousands of vectors. The first put or del makes it.
+	pos map[int64]int
 }
 
 func newVectorSet() *vectorSet { return &vectorSet{pos: map[int64]int{}} }
@@ -38,6 +43,7 @@ func (v *vectorSet) put(n int64, vec []float32) {
 	if len(vec) != v.dim {
 		return
 	}
+	v.index()
 	if i, ok := v.pos[n]; ok {
 		copy(v.data[i*v.dim:], vec)
 		return
@@ -49,6 +55,7 @@ func (v *vectorSet) put(n int64, vec []float32) {
 
 // del removes chunk row n's vector (the last one moves into its place).
 func (v *vectorSet) del(n int64) {
+	v.index()
 	i, ok := v.pos[n]
 	if !ok {
 		return
@@ -69,11 +76,32 @@ func (v *vectorSet) getOrNil(n int64) []float32 {
 	if v == nil {
 		return nil
 	}
-	i, ok := v.pos[n]
+	i, ok := v.find(n)
 	if !ok {
 		return nil
 	}
 	return v.data[i*v.dim : (i+1)*v.dim]
+}
+
+// find is the index in rows of chunk row n.
+func (v *vectorSet) find(n int64) (int, bool) {
+	if v.pos != nil {
+		i, ok := v.pos[n]
+		return i, ok
+	}
+	i, ok := slices.BinarySearch(v.rows, n)
+	return i, ok
+}
+
+// index makes pos, for a change.
+func (v *vectorSet) index() {
+	if v.pos != nil {
+		return
+	}
+	v.pos = make(map[int64]int, len(v.rows))
+	for i, n := range v.rows {
+		v.pos[n] = i
+	}
 }
 
 type vecHit struct {
