@@ -107,7 +107,7 @@ func (x *Index) vectors() (*vectorSet, error) {
 	}
 	// Sized first: growing a 150 MB slice by doubling cost more than reading it.
 	var total, novec int
-	if err := x.db.QueryRow(`SELECT CAST(value AS INTEGER), (SELECT count(*) FROM novec) FROM meta WHERE key = 'docs'`).Scan(&total, &novec); err != nil {
+	if err := x.db.QueryRow(`SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'docs'), 0), (SELECT count(*) FROM novec)`).Scan(&total, &novec); err != nil {
 		return nil, err
 	}
 	rows, err := x.db.Query(`SELECT b, v FROM vecblocks ORDER BY b`)
