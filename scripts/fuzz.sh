@@ -24,6 +24,7 @@ targets=(
   "./backend/tools FuzzResolvePath 5000"
   "./backend/mcp FuzzParseClaudeDesktop 10000"
   "./backend/recall FuzzIndexFile 30"
+  "./backend/recall FuzzVecBlock 20000"
   "./backend/tools FuzzExecGuard 8000"
   "./backend/llm FuzzParseToolCalls 6000"
   "./backend/fitness FuzzParse 15000"

@@ -17,7 +17,7 @@ import (
 )
 
 // The recall index is kept in one SQLite file (index.db in the index folder):
-// chunks, their vectors in a narrow table of their own, the files they came
+// chunks, their vectors packed many to a row (vecblocks.go), the files they came
 // from, and an FTS5 table of their terms for BM25. SQLite's journal makes every file's update one
 // transaction, so a kill at any point leaves either the old or the new state
 // of that file; the sync that follows compares the files again. The database
@@ -25,11 +25,11 @@ import (
 
 const (
 	dbName = "index.db"
-	// schemaVersion is PRAGMA user_version: 6 keeps the vectors in a table of
-	// their own; 4 stemmed the terms, 5 folded Traditional Chinese to Simplified.
-	// An index of version 3 to 5 is migrated in place (indexmigrate.go), another
-	// number starts over.
-	schemaVersion = 6
+	// schemaVersion is PRAGMA user_version: 7 packs the vectors many to a row,
+	// 6 kept them in a table of their own, a row each; 4 stemmed the terms, 5
+	// folded Traditional Chinese to Simplified. An index of version 3 to 6 is
+	// migrated in place (indexmigrate.go), another number starts over.
+	schemaVersion = 7
 	// legacyLog is the hand-built log of older versions, removed on sight.
 	legacyLog = "chunks.log"
 )
@@ -41,8 +41,8 @@ var schema = []string{
 		title TEXT NOT NULL, date TEXT NOT NULL, text TEXT NOT NULL, pos INTEGER NOT NULL DEFAULT 0,
 		nterms INTEGER NOT NULL DEFAULT 0)`,
 	`CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source)`,
-	vectorsTable,
-	vectorsPending,
+	vecBlocksTable,
+	novecTable,
 	// Contentless: the terms are only searched, the text lives in chunks.
 	`CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(t, content='', contentless_delete=1)`,
 	// Each term's document count, for the BM25 the index ranks with.
@@ -53,17 +53,12 @@ var schema = []string{
 	`INSERT OR IGNORE INTO meta(key, value) VALUES('docs', '0'), ('tokens', '0')`,
 }
 
-// vectorsTable holds every chunk's vector (v NULL: still to embed), row n of
-// chunks. It is apart from the chunks so that a process loading the vectors,
-// which every new process with an embedding model does at its first search,
-// reads only them: in the chunks table it read every chunk's text as well.
-// A rowid table: a 768-wide vector (3 kB) fits in one of its leaf pages,
-// where a WITHOUT ROWID table spills anything over about 1 kB to overflow pages.
-const vectorsTable = `CREATE TABLE IF NOT EXISTS vectors(n INTEGER PRIMARY KEY, v BLOB)`
-
-// vectorsPending finds the chunks still to embed (the model was away when they
-// were indexed) without reading the vectors.
-const vectorsPending = `CREATE INDEX IF NOT EXISTS vectors_pending ON vectors(n) WHERE v IS NULL`
+// The vectors are kept packed, many to a row (vecblocks.go); vectorsTable and
+// vectorsPending are the layout of version 6, kept for its migration.
+const (
+	vectorsTable   = `CREATE TABLE IF NOT EXISTS vectors(n INTEGER PRIMARY KEY, v BLOB)`
+	vectorsPending = `CREATE INDEX IF NOT EXISTS vectors_pending ON vectors(n) WHERE v IS NULL`
+)
 
 // dirsTable holds the note folders' mtimes (notedirs.go); an index made before
 // it existed gets it when opened.
@@ -215,6 +210,9 @@ func twins(q querier, base string) (int, error) {
 type txn struct {
 	*sql.Tx
 	docs, tokens int
+	// blocks are the vector blocks read, dirty those changed (vecblocks.go).
+	blocks map[int64]*vecBlock
+	dirty  map[int64]bool
 }
 
 // insertChunk adds one chunk, its terms and its vector (or its place in the
@@ -230,9 +228,14 @@ func insertChunk(tx *txn, c *Chunk) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	// OR REPLACE: a row number is reused after its chunk is deleted.
-	if _, err = tx.Exec(`INSERT OR REPLACE INTO vectors(n, v) VALUES(?, ?)`, n, vecBlob(c.Vec)); err != nil {
+	// A row number is reused after its chunk is deleted: setVec replaces.
+	if err = tx.setVec(n, c.Vec); err != nil {
 		return 0, err
+	}
+	if len(c.Vec) == 0 {
+		if _, err = tx.Exec(`INSERT OR IGNORE INTO novec(n) VALUES(?)`, n); err != nil {
+			return 0, err
+		}
 	}
 	if _, err = tx.Exec(`INSERT INTO terms(rowid, t) VALUES(?, ?)`, n, strings.Join(terms, " ")); err != nil {
 		return 0, err
@@ -242,8 +245,11 @@ func insertChunk(tx *txn, c *Chunk) (int64, error) {
 	return n, nil
 }
 
-// count writes the totals a transaction moved.
-func (tx *txn) count() error {
+// finish writes the vector blocks and the totals a transaction changed.
+func (tx *txn) finish() error {
+	if err := tx.flush(); err != nil {
+		return err
+	}
 	if tx.docs == 0 && tx.tokens == 0 {
 		return nil
 	}
@@ -267,23 +273,15 @@ func deleteChunk(tx *txn, id string) (int64, error) {
 	if _, err = tx.Exec(`DELETE FROM terms WHERE rowid = ?`, n); err != nil {
 		return 0, err
 	}
-	if _, err = tx.Exec(`DELETE FROM vectors WHERE n = ?`, n); err != nil {
+	if _, err = tx.Exec(`DELETE FROM novec WHERE n = ?`, n); err != nil {
+		return 0, err
+	}
+	if err = tx.setVec(n, nil); err != nil {
 		return 0, err
 	}
 	tx.docs--
 	tx.tokens -= nterms
 	return n, nil
-}
-
-func vecBlob(v []float32) any {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
 }
 
 // blobVec decodes a vector; a blob whose length is no multiple of 4 is

@@ -46,7 +46,7 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 		return nil
 	}
 	x.missingScans++
-	rows, err := x.db.QueryContext(ctx, `SELECT c.n, c.id, c.text FROM vectors v JOIN chunks c ON c.n = v.n WHERE v.v IS NULL`)
+	rows, err := x.db.QueryContext(ctx, `SELECT c.n, c.id, c.text FROM novec p JOIN chunks c ON c.n = p.n`)
 	if err != nil {
 		return err
 	}
@@ -79,8 +79,14 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 				continue
 			}
 			// Only if row n is still that chunk (another process may have replaced it).
-			if _, err := tx.Exec(`UPDATE vectors SET v = ?1 WHERE n = ?2 AND EXISTS(SELECT 1 FROM chunks WHERE n = ?2 AND id = ?3)`,
-				vecBlob(r.c.Vec), r.n, r.c.ID); err != nil {
+			res, err := tx.Exec(`DELETE FROM novec WHERE n = ?1 AND EXISTS(SELECT 1 FROM chunks WHERE n = ?1 AND id = ?2)`, r.n, r.c.ID)
+			if err != nil {
+				return err
+			}
+			if k, err := res.RowsAffected(); err != nil || k == 0 {
+				continue
+			}
+			if err := tx.setVec(r.n, r.c.Vec); err != nil {
 				return err
 			}
 			if v != nil {
@@ -92,7 +98,8 @@ func (x *Index) embedMissing(ctx context.Context, rep *IndexReport) error {
 }
 
 // vectors returns the vectors, loaded (again) when another process wrote
-// since they were.
+// since they were. A damaged block is left out and its chunks queued to embed
+// again.
 func (x *Index) vectors() (*vectorSet, error) {
 	gen, _ := strconv.ParseInt(getMeta(x.db, "gen"), 10, 64)
 	if x.vecs != nil && gen == x.gen {
@@ -100,35 +107,51 @@ func (x *Index) vectors() (*vectorSet, error) {
 	}
 	// Sized first: growing a 150 MB slice by doubling cost more than reading it.
 	var total, novec int
-	if err := x.db.QueryRow(`SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM vectors WHERE v IS NULL)`).Scan(&total, &novec); err != nil {
+	if err := x.db.QueryRow(`SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'docs'), 0), (SELECT count(*) FROM novec)`).Scan(&total, &novec); err != nil {
 		return nil, err
 	}
-	// The narrow vectors table alone: the chunks' text is not read.
-	rows, err := x.db.Query(`SELECT n, v FROM vectors WHERE v IS NOT NULL`)
+	rows, err := x.db.Query(`SELECT b, v FROM vecblocks ORDER BY b`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	v := newVectorSet()
 	total = max(total-novec, 0)
-	v.rows = make([]int64, 0, total)
-	v.pos = make(map[int64]int, total)
-	first := true
-	var b sql.RawBytes // the blob is decoded in place: no copy, no vector per row
+	v := &vectorSet{rows: make([]int64, 0, total)} // in row order: no pos map (vectors.go)
+	var damaged []int64
+	var b sql.RawBytes // decoded in place: no copy of the blob
 	for rows.Next() {
-		var n int64
-		if err := rows.Scan(&n, &b); err != nil {
+		var blk int64
+		if err := rows.Scan(&blk, &b); err != nil {
 			return nil, err
 		}
-		if first && len(b)%4 == 0 && len(b) > 0 {
-			v.data = make([]float32, 0, total*len(b)/4)
-			first = false
+		if v.data == nil {
+			if dim, _, err := blockHead(b); err == nil {
+				v.data = make([]float32, 0, total*dim)
+			}
 		}
-		v.putBlob(n, b)
+		if !v.putBlock(blk, b) {
+			damaged = append(damaged, blk)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	rows.Close()
 	x.vecs, x.gen = v, gen
+	if len(damaged) > 0 {
+		x.log.Warn("memory index: damaged vectors dropped, to embed again", "blocks", len(damaged))
+		// The set holds none of theirs: it stays valid across this write.
+		err := x.write(context.Background(), func(tx *txn, _ *vectorSet) error {
+			for _, blk := range damaged {
+				if err := requeueBlock(tx, blk); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			x.log.Warn("memory index: queue damaged vectors", "err", err)
+		}
+	}
 	return v, nil
 }

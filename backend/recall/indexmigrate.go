@@ -13,10 +13,14 @@ import (
 // its terms unstemmed.
 const oldestMigrated = 3
 
+// rowVectors is the version that kept a vector per row of the vectors table.
+const rowVectors = 6
+
 // migrateLayout moves an index of versions 3 to 5, whose vectors were a column of
-// the chunks table, to the narrow vectors table, keeping every vector: embedding
-// a user's notes again would cost minutes on a CPU. The column goes (the chunks
-// table is rewritten once) so that the file's schema is the one a new index gets.
+// the chunks table, to the vectors table of version 6, keeping every vector:
+// embedding a user's notes again would cost minutes on a CPU. The column goes (the
+// chunks table is rewritten once) so that the file's schema is the one a new index
+// gets; packVectors then packs them as version 7 does.
 var migrateLayout = []string{
 	vectorsTable,
 	`INSERT OR REPLACE INTO vectors(n, v) SELECT n, vec FROM chunks`,
@@ -36,7 +40,8 @@ const retokenizeBatch = 1000
 // takes the write lock first (BEGIN IMMEDIATE) and reads the version again under
 // it, so two processes opening the same old index migrate it once. Besides the
 // layout, the terms are made again from each chunk's text with today's tokenizer
-// (versions 4 and 5 changed it): the chunks and their vectors stay.
+// (versions 4 and 5 changed it), and the vectors are packed (version 7): the
+// chunks and their vectors stay.
 func migrate(db *sql.DB) (err error) {
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -63,13 +68,18 @@ func migrate(db *sql.DB) (err error) {
 	case v < oldestMigrated || v > schemaVersion:
 		return fmt.Errorf("index of another version (%d)", v)
 	}
-	for _, s := range migrateLayout {
-		if _, err := conn.ExecContext(ctx, s); err != nil {
-			return err
+	if v < rowVectors {
+		for _, s := range migrateLayout {
+			if _, err := conn.ExecContext(ctx, s); err != nil {
+				return err
+			}
+		}
+		if err := retokenize(ctx, conn); err != nil {
+			return fmt.Errorf("remake the terms: %w", err)
 		}
 	}
-	if err := retokenize(ctx, conn); err != nil {
-		return fmt.Errorf("remake the terms: %w", err)
+	if err := packVectors(ctx, conn); err != nil {
+		return fmt.Errorf("pack the vectors: %w", err)
 	}
 	if _, err := conn.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(schemaVersion)); err != nil {
 		return err
@@ -123,5 +133,74 @@ func retokenize(ctx context.Context, conn *sql.Conn) error {
 		last = batch[len(batch)-1].n
 	}
 	_, err := conn.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'tokens'`, strconv.FormatInt(total, 10))
+	return err
+}
+
+// packVectors moves the vectors of version 6's vectors table into blocks, a batch
+// of rows at a time, and queues the chunks it held no vector for.
+func packVectors(ctx context.Context, conn *sql.Conn) error {
+	for _, s := range []string{vecBlocksTable, novecTable,
+		`INSERT OR IGNORE INTO novec(n) SELECT n FROM vectors WHERE v IS NULL`} {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	blk, cur := &vecBlock{}, int64(-1)
+	put := func() error {
+		if raw := blk.encode(); raw != nil {
+			if _, err := conn.ExecContext(ctx, `INSERT OR REPLACE INTO vecblocks(b, v) VALUES(?, ?)`, cur, raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	last := int64(-1 << 62)
+	for {
+		rows, err := conn.QueryContext(ctx, `SELECT n, v FROM vectors WHERE n > ? AND v IS NOT NULL ORDER BY n LIMIT ?`, last, retokenizeBatch)
+		if err != nil {
+			return err
+		}
+		k := 0
+		for rows.Next() {
+			var n int64
+			var b []byte
+			if err := rows.Scan(&n, &b); err != nil {
+				rows.Close()
+				return err
+			}
+			k, last = k+1, n
+			vec := blobVec(b)
+			if n/blockRows != cur {
+				if err := put(); err != nil {
+					rows.Close()
+					return err
+				}
+				blk, cur = &vecBlock{}, n/blockRows
+			}
+			if blk.dim == 0 {
+				blk.dim = len(vec)
+			}
+			if len(vec) == 0 || len(vec) != blk.dim {
+				// Damaged, or of another width than its block's: embedded again.
+				if _, err := conn.ExecContext(ctx, `INSERT OR IGNORE INTO novec(n) VALUES(?)`, n); err != nil {
+					rows.Close()
+					return err
+				}
+				continue
+			}
+			blk.vecs[n%blockRows] = vec
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if k == 0 {
+			break
+		}
+	}
+	if err := put(); err != nil {
+		return err
+	}
+	_, err := conn.ExecContext(ctx, `DROP TABLE vectors`)
 	return err
 }

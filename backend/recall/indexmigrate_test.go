@@ -10,11 +10,12 @@ import (
 	"testing"
 )
 
-// toVersion turns the index in dir back into the layout of version v (3 to 5:
-// each chunk's vector a column of the chunks table), the chunk of row pending
-// left without a vector, as an index of an earlier build would be. Its terms are
-// spoiled (the words of an older tokenizer stand in for them), so only a
-// migration that makes them again from the chunks' text finds anything.
+// toVersion turns the index in dir back into the layout of version v: 6 kept a
+// vector per row of the vectors table, 3 to 5 each chunk's vector in a column of
+// the chunks table. The chunk of row pending is left without a vector, as an index
+// of an earlier build would be. For 3 to 5 its terms are spoiled (the words of an
+// older tokenizer stand in for them), so only a migration that makes them again
+// from the chunks' text finds anything.
 func toVersion(t *testing.T, dir string, pending int64, v int) {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, dbName))
@@ -22,26 +23,90 @@ func toVersion(t *testing.T, dir string, pending int64, v int) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, s := range []string{
+	exec := func(stmts ...string) {
+		t.Helper()
+		for _, s := range stmts {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+	exec(vectorsTable, `INSERT INTO vectors(n, v) SELECT n, NULL FROM novec`)
+	rows, err := db.Query(`SELECT b, v FROM vecblocks`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type vec struct {
+		n int64
+		v []byte
+	}
+	var vecs []vec
+	for rows.Next() {
+		var b int64
+		var raw []byte
+		if err := rows.Scan(&b, &raw); err != nil {
+			t.Fatal(err)
+		}
+		blk, err := decodeBlock(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range blk.vecs {
+			if len(v) > 0 {
+				vecs = append(vecs, vec{b*blockRows + int64(i), vecBlob(v)})
+			}
+		}
+	}
+	rows.Close()
+	for _, r := range vecs {
+		if _, err := db.Exec(`INSERT INTO vectors(n, v) VALUES(?, ?)`, r.n, r.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`UPDATE vectors SET v = NULL WHERE n = `+strconv.FormatInt(pending, 10), vectorsPending,
+		`DROP TABLE vecblocks`, `DROP TABLE novec`, `PRAGMA user_version = 6`)
+	if v == 6 {
+		return
+	}
+	exec(
 		`ALTER TABLE chunks ADD COLUMN vec BLOB`,
 		`UPDATE chunks SET vec = (SELECT v FROM vectors WHERE vectors.n = chunks.n)`,
-		`UPDATE chunks SET vec = NULL WHERE n = ` + strconv.FormatInt(pending, 10),
 		`DROP TABLE vectors`,
 		`CREATE INDEX chunks_novec ON chunks(n) WHERE vec IS NULL`,
 		`INSERT INTO terms(terms) VALUES('delete-all')`,
 		`INSERT INTO terms(rowid, t) SELECT n, 'oldtokenizer' FROM chunks`,
-		`PRAGMA user_version = ` + strconv.Itoa(v),
-	} {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
+		`PRAGMA user_version = `+strconv.Itoa(v),
+	)
 }
 
-// An index of an earlier version (3, the previous release, to 5) keeps its vectors
+// storedVectors counts the vectors the index file holds.
+func storedVectors(t *testing.T, q querier) int {
+	t.Helper()
+	rows, err := q.Query(`SELECT v FROM vecblocks`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var raw []byte
+		if err := rows.Scan(&raw); err != nil {
+			t.Fatal(err)
+		}
+		_, mask, err := blockHead(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += popcount(mask)
+	}
+	return n
+}
+
+// An index of an earlier version (3, the previous release, to 6) keeps its vectors
 // when opened: it is migrated in place (nothing embedded again but the one chunk
-// that had no vector), its terms made again by today's tokenizer, ends with the
-// schema a new index gets, and answers hybrid and keyword searches.
+// that had no vector), its terms made again by today's tokenizer (3 to 5), its
+// vectors packed, ends with the schema a new index gets, and answers hybrid and
+// keyword searches.
 func TestMigrateKeepsVectors(t *testing.T) {
 	for v := oldestMigrated; v < schemaVersion; v++ {
 		t.Run(strconv.Itoa(v), func(t *testing.T) { migrateKeepsVectors(t, v) })
@@ -80,6 +145,13 @@ func migrateKeepsVectors(t *testing.T, version int) {
 	var cols int
 	if err := y.db.QueryRow(`SELECT count(*) FROM pragma_table_info('chunks') WHERE name = 'vec'`).Scan(&cols); err != nil || cols != 0 {
 		t.Errorf("chunks.vec left: %d %v", cols, err)
+	}
+	var tables int
+	if err := y.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name IN ('vectors', 'vectors_pending')`).Scan(&tables); err != nil || tables != 0 {
+		t.Errorf("version 6's vectors table left: %d %v", tables, err)
+	}
+	if n := storedVectors(t, y.db); n != 3 {
+		t.Errorf("%d vectors stored, want 3", n)
 	}
 	vs, err := y.vectors()
 	if err != nil || vs.len() != 3 {
@@ -125,9 +197,7 @@ func TestMigrateTwoOpenersAtOnce(t *testing.T) {
 			defer wg.Done()
 			db, err := openDB(filepath.Join(dir, dbName))
 			if err == nil {
-				var n int
-				err = db.QueryRow(`SELECT count(*) FROM vectors WHERE v IS NOT NULL`).Scan(&n)
-				if err == nil && n != 2 {
+				if n := storedVectors(t, db); n != 2 {
 					t.Errorf("opener %d: %d vectors", i, n)
 				}
 				db.Close()

@@ -62,7 +62,10 @@ func (x *Index) openAt(p string) error {
 		}
 		err := withTx(context.Background(), db, func(tx *sql.Tx) error {
 			if hasModel {
-				if _, err := tx.Exec(`UPDATE vectors SET v = NULL WHERE v IS NOT NULL`); err != nil {
+				if _, err := tx.Exec(`INSERT OR IGNORE INTO novec(n) SELECT n FROM chunks`); err != nil {
+					return err
+				}
+				if _, err := tx.Exec(`DELETE FROM vecblocks`); err != nil {
 					return err
 				}
 			}
@@ -131,7 +134,7 @@ func (x *Index) write(ctx context.Context, fn func(tx *txn, v *vectorSet) error)
 		if err := fn(tx, x.vecs); err != nil {
 			return err
 		}
-		if err := tx.count(); err != nil {
+		if err := tx.finish(); err != nil {
 			return err
 		}
 		x.gen = prev + 1

@@ -182,23 +182,6 @@ func TestGrowingChatDamagedTailReadWhole(t *testing.T) {
 	}
 }
 
-// A vector decoded from its stored blob in place is the vector put would store; a
-// damaged blob or one of another width is left out, as put leaves it.
-func TestPutBlobIsPut(t *testing.T) {
-	a, b := newVectorSet(), newVectorSet()
-	vecs := [][]float32{{1, 2, 3}, {0.5, -1, 2}, {4, 5}}
-	for i, v := range vecs {
-		a.put(int64(i), v)
-		b.putBlob(int64(i), vecBlob(v).([]byte))
-	}
-	b.putBlob(7, []byte{1, 2, 3}) // not a multiple of 4
-	b.putBlob(1, vecBlob([]float32{9, 9, 9}).([]byte))
-	a.put(1, []float32{9, 9, 9})
-	if !slices.Equal(a.rows, b.rows) || !slices.Equal(a.data, b.data) || a.dim != b.dim || len(b.pos) != 2 {
-		t.Fatalf("put: %v %v, putBlob: %v %v", a.rows, a.data, b.rows, b.data)
-	}
-}
-
 // A chat too large to hold whole (a planted 200 MB line) is indexed the way the chat
 // view reads it, a piece at a time with the line skipped: its other messages are
 // found, and the sync neither fails nor holds the line (what it allocates in all

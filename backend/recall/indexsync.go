@@ -154,7 +154,7 @@ func (x *Index) fill(rep *IndexReport) error {
 	if err := x.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&rep.Chunks); err != nil {
 		return err
 	}
-	if err := x.db.QueryRow(`SELECT count(*) FROM vectors WHERE v IS NULL`).Scan(&novec); err != nil {
+	if err := x.db.QueryRow(`SELECT count(*) FROM novec`).Scan(&novec); err != nil {
 		return err
 	}
 	rep.Vectors = rep.Chunks - novec

@@ -3,6 +3,8 @@ package recall
 import (
 	"context"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // How a keyword hit is scored, on a scale that does not depend on what else
@@ -83,26 +85,43 @@ func needTerms(idf map[string]float64, minScore float64) int {
 // skippedStats are the counts of the chunks a search leaves out.
 type skippedStats struct {
 	docs, tokens int
-	df           map[string]int
+	rows         map[int64]bool
 }
 
-// skippedTerms counts the chunks of sources that skip leaves out: how many,
-// their length, and how many hold each word. A few chunks (the live chat,
-// MEMORY.md, USER.md): their text is read and tokenized here.
+// df is how many of the chunks left out hold a word whose chunks are list (the
+// rows FTS5 gives it, comma-separated): the same count the word's own df comes
+// from, so the two subtract exactly.
+func (st skippedStats) df(list string) int {
+	if len(st.rows) == 0 || list == "" {
+		return 0
+	}
+	n := 0
+	for f := range strings.SplitSeq(list, ",") {
+		if r, err := strconv.ParseInt(f, 10, 64); err == nil && st.rows[r] {
+			n++
+		}
+	}
+	return n
+}
+
+// skippedTerms finds the chunks of sources that skip leaves out: how many, their
+// length, and their rows. Only their rows and term counts are read: the live
+// chat, all of it in the window of a new process, is most of them, and reading
+// and tokenizing its text again cost a long chat's turn more than its own work.
 func (x *Index) skippedTerms(ctx context.Context, skip func(string, int) bool, sources []string) (skippedStats, error) {
-	st := skippedStats{df: map[string]int{}}
+	st := skippedStats{rows: map[int64]bool{}}
 	if skip == nil || len(sources) == 0 {
 		return st, nil
 	}
 	for _, src := range sources {
-		rows, err := x.db.QueryContext(ctx, `SELECT text, nterms, pos FROM chunks WHERE source = ?`, src)
+		rows, err := x.db.QueryContext(ctx, `SELECT n, nterms, pos FROM chunks WHERE source = ?`, src)
 		if err != nil {
 			return st, err
 		}
 		for rows.Next() {
-			var text string
+			var row int64
 			var n, pos int
-			if err := rows.Scan(&text, &n, &pos); err != nil {
+			if err := rows.Scan(&row, &n, &pos); err != nil {
 				rows.Close()
 				return st, err
 			}
@@ -111,9 +130,7 @@ func (x *Index) skippedTerms(ctx context.Context, skip func(string, int) bool, s
 			}
 			st.docs++
 			st.tokens += n
-			for _, t := range uniq(tokenize(text)) {
-				st.df[t]++
-			}
+			st.rows[row] = true
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {

@@ -231,7 +231,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 			ftsQuery([]string{t})).Scan(&df, &list); err != nil {
 			return nil, err
 		}
-		if df -= float64(skipped.df[t]); df > 0 {
+		if df -= float64(skipped.df(list)); df > 0 {
 			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
 			if i >= own {
 				idf[t] *= expandWeight

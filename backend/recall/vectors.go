@@ -2,12 +2,12 @@ package recall
 
 import (
 	"container/heap"
-	"encoding/binary"
-
-	"gonum.org/v1/gonum/blas/blas32"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
+
+	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // vectorSet holds the chunks' vectors for exhaustive cosine search, all in
@@ -20,7 +20,11 @@ type vectorSet struct {
 	dim  int
 	rows []int64 // chunk row of each vector
 	data []float32
-	pos  map[int64]int // chunk row → index in rows
+	// pos maps a chunk row to its index in rows. A set loaded from the index has
+	// none (nil): its rows are in ascending order and found by binary search, as
+	// a turn's few lookups need, instead of a map entry made for each of tens of
+	// thousands of vectors. The first put or del makes it.
+	pos map[int64]int
 }
 
 func newVectorSet() *vectorSet { return &vectorSet{pos: map[int64]int{}} }
@@ -39,6 +43,7 @@ func (v *vectorSet) put(n int64, vec []float32) {
 	if len(vec) != v.dim {
 		return
 	}
+	v.index()
 	if i, ok := v.pos[n]; ok {
 		copy(v.data[i*v.dim:], vec)
 		return
@@ -48,29 +53,9 @@ func (v *vectorSet) put(n int64, vec []float32) {
 	v.data = append(v.data, vec...)
 }
 
-// putBlob adds chunk row n's vector from its stored little-endian blob, decoded
-// straight into the set (loading every vector is a turn's largest recall cost).
-// A blob of another width, or damaged, is ignored like put's.
-func (v *vectorSet) putBlob(n int64, b []byte) {
-	if len(b) == 0 || len(b)%4 != 0 {
-		return
-	}
-	if _, ok := v.pos[n]; ok || (v.dim != 0 && len(b)/4 != v.dim) {
-		v.put(n, blobVec(b))
-		return
-	}
-	if v.dim == 0 {
-		v.dim = len(b) / 4
-	}
-	v.pos[n] = len(v.rows)
-	v.rows = append(v.rows, n)
-	for i := 0; i < len(b); i += 4 {
-		v.data = append(v.data, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
-	}
-}
-
 // del removes chunk row n's vector (the last one moves into its place).
 func (v *vectorSet) del(n int64) {
+	v.index()
 	i, ok := v.pos[n]
 	if !ok {
 		return
@@ -91,11 +76,32 @@ func (v *vectorSet) getOrNil(n int64) []float32 {
 	if v == nil {
 		return nil
 	}
-	i, ok := v.pos[n]
+	i, ok := v.find(n)
 	if !ok {
 		return nil
 	}
 	return v.data[i*v.dim : (i+1)*v.dim]
+}
+
+// find is the index in rows of chunk row n.
+func (v *vectorSet) find(n int64) (int, bool) {
+	if v.pos != nil {
+		i, ok := v.pos[n]
+		return i, ok
+	}
+	i, ok := slices.BinarySearch(v.rows, n)
+	return i, ok
+}
+
+// index makes pos, for a change.
+func (v *vectorSet) index() {
+	if v.pos != nil {
+		return
+	}
+	v.pos = make(map[int64]int, len(v.rows))
+	for i, n := range v.rows {
+		v.pos[n] = i
+	}
 }
 
 type vecHit struct {
