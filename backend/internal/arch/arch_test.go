@@ -174,6 +174,52 @@ func TestRecallStandsAlone(t *testing.T) {
 	}
 }
 
+// leaves are packages the agent loop uses that must not know the loop: the approval
+// gate, the audit log, skills, the event vocabulary, the config and the session store.
+// What one shares with the loop lives in a package both import (tools.Gate: the question
+// asked before a tool call and its answer) or in the leaf itself (skills.Summary, what
+// the system prompt lists).
+var leaves = []string{"backend/approval", "backend/audit", "backend/skills", "backend/event", "backend/config", "backend/session"}
+
+// TestLeavesDoNotImportTheAgent: no leaf reaches backend/agent or a package under it,
+// directly or through another package.
+func TestLeavesDoNotImportTheAgent(t *testing.T) {
+	pkgs := scan(t)
+	for _, leaf := range leaves {
+		if pkgs[leaf] == nil {
+			t.Fatalf("%s not found", leaf)
+		}
+		for dep, via := range reach(pkgs, leaf) {
+			if dep == "backend/agent" || strings.HasPrefix(dep, "backend/agent/") {
+				t.Errorf("%s imports %s (through %s): a leaf must not know the loop; move the shared type into a small package both import",
+					leaf, dep, via)
+			}
+		}
+	}
+}
+
+// reach maps every backend package from reaches, directly or not, to the package that
+// imports it on the way.
+func reach(pkgs map[string]*pkg, from string) map[string]string {
+	seen := map[string]string{}
+	queue := []string{from}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		p := pkgs[cur]
+		if p == nil {
+			continue
+		}
+		for _, im := range keys(p.imports) {
+			if _, ok := seen[im]; !ok && im != from {
+				seen[im] = cur
+				queue = append(queue, im)
+			}
+		}
+	}
+	return seen
+}
+
 func keys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
