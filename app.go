@@ -16,9 +16,13 @@ import (
 	"hearth/backend/winstate"
 )
 
-// App is the facade the window calls. Methods are thin: they forward to the backend
-// services; window plumbing (size, focus, the event relay) is the only thing handled here.
-type App struct {
+// The facade the window calls is one bound struct per area of the window (ChatAPI,
+// MemoryAPI, …, each at most 25 methods, main.go binds them all) and App for the window
+// itself (the event relay, navigation, Quick ask, dialogs). Methods are thin: they forward
+// to the backend services; backend/internal/arch checks both.
+
+// core is what every part of the facade shares: the services and the window.
+type core struct {
 	ctx     context.Context
 	h       *app.App // Hearth's services
 	winPath string
@@ -30,10 +34,33 @@ type App struct {
 	shown   atomic.Bool      // the window is on screen (not hidden to the tray)
 }
 
+// App is the window's own part of the facade; it holds the shared core.
+type App struct{ *core }
+
+// The window's areas. Each holds the shared core, so its methods read a.h, a.ctx and
+// a.relay like the window's own.
+type (
+	ChatAPI      struct{ *core } // runs: app_ui.go
+	SessionsAPI  struct{ *core } // the chats: app_ui.go
+	ModelsAPI    struct{ *core } // Ollama's models and the first run: app_ui.go
+	SettingsAPI  struct{ *core } // the Settings view and API keys: app_ui.go, app_keys.go
+	SafetyAPI    struct{ *core } // approval, the audit and egress logs: app_approval.go, app_safety.go
+	MemoryAPI    struct{ *core } // the memory sidebar and Dream: app_memory.go, app_dream.go
+	RemindersAPI struct{ *core } // reminders and the background settings: app_reminders.go
+	ReachAPI     struct{ *core } // MCP servers and skills: app_reach.go
+)
+
+// bound is everything the window may call, for Wails' Bind.
+func (a *App) bound() []any {
+	c := a.core
+	return []any{a, &ChatAPI{c}, &SessionsAPI{c}, &ModelsAPI{c}, &SettingsAPI{c}, &SafetyAPI{c},
+		&MemoryAPI{c}, &RemindersAPI{c}, &ReachAPI{c}}
+}
+
 // NewApp wraps the services for binding. winErr is a window-state load problem to log
 // once the window is up (it never stops the window from opening).
 func NewApp(h *app.App, winPath string, win winstate.State, winErr error) *App {
-	a := &App{h: h, winPath: winPath, win: win, winErr: winErr}
+	a := &App{&core{h: h, winPath: winPath, win: win, winErr: winErr}}
 	a.relay = event.NewRelay(a.emit)
 	return a
 }
@@ -99,6 +126,6 @@ func (a *App) hideWindow() {
 }
 
 // Status reports what the footer shows: workspace, model, config problems, Ollama.
-func (a *App) Status() settings.Status {
+func (a *SettingsAPI) Status() settings.Status {
 	return a.h.Status(a.ctx)
 }

@@ -9,10 +9,10 @@ import "hearth/backend/dream"
 // kind "jobs".
 
 // DreamStatus is the job's state: paused, running, next run, the last pass's report.
-func (a *App) DreamStatus() dream.Status { return a.h.Dream.Status() }
+func (a *MemoryAPI) DreamStatus() dream.Status { return a.h.Dream.Status() }
 
 // PauseDream pauses or resumes the job (kept across restarts).
-func (a *App) PauseDream(paused bool) error { return a.h.Dream.SetPaused(paused) }
+func (a *MemoryAPI) PauseDream(paused bool) error { return a.h.Dream.SetPaused(paused) }
 
 // RunDreamNow runs a pass at once and returns its report when it ends.
-func (a *App) RunDreamNow() (dream.Report, error) { return a.h.Dream.RunNow(a.context()) }
+func (a *MemoryAPI) RunDreamNow() (dream.Report, error) { return a.h.Dream.RunNow(a.context()) }

@@ -19,24 +19,26 @@ import (
 const memoryChangedEvent = "memory:changed"
 
 // ListMemoryFiles lists the memory and persona files and skills that exist.
-func (a *App) ListMemoryFiles() ([]memory.FileInfo, error) { return a.h.Memory.Store().List() }
+func (a *MemoryAPI) ListMemoryFiles() ([]memory.FileInfo, error) { return a.h.Memory.Store().List() }
 
 // ReadMemoryFile reads one file with the hash SaveMemoryFile needs.
-func (a *App) ReadMemoryFile(name string) (memory.File, error) { return a.h.Memory.Store().Read(name) }
+func (a *MemoryAPI) ReadMemoryFile(name string) (memory.File, error) {
+	return a.h.Memory.Store().Read(name)
+}
 
 // SaveMemoryFile writes content unless the file changed since expectedHash;
 // then nothing is written and the result holds both versions.
-func (a *App) SaveMemoryFile(name, content, expectedHash string) (memory.SaveResult, error) {
+func (a *MemoryAPI) SaveMemoryFile(name, content, expectedHash string) (memory.SaveResult, error) {
 	return a.h.Memory.Store().Save(name, content, expectedHash)
 }
 
 // SearchMemory searches the recall index; the result says whether it was
 // keyword-only and why.
-func (a *App) SearchMemory(query string, k int) (recall.Results, error) {
+func (a *MemoryAPI) SearchMemory(query string, k int) (recall.Results, error) {
 	return a.h.Memory.Search(a.context(), query, k)
 }
 
-func (a *App) context() context.Context {
+func (a *core) context() context.Context {
 	if a.ctx == nil {
 		return context.Background()
 	}
@@ -44,26 +46,26 @@ func (a *App) context() context.Context {
 }
 
 // MemoryHistory lists the changes of a memory file ("" for all), newest first.
-func (a *App) MemoryHistory(file string) ([]memory.Rev, error) {
+func (a *MemoryAPI) MemoryHistory(file string) ([]memory.Rev, error) {
 	revs, err := a.h.Memory.History(file, 200)
 	return []memory.Rev(revs), err
 }
 
 // MemoryDiff is the unified diff of the change rev, of one file when file is not "".
-func (a *App) MemoryDiff(rev, file string) (string, error) { return a.h.Memory.Diff(rev, file) }
+func (a *MemoryAPI) MemoryDiff(rev, file string) (string, error) { return a.h.Memory.Diff(rev, file) }
 
 // RestoreMemory puts file ("" for all) back as it was right after the change rev; the
 // message says what it did (the window words it in the UI language).
-func (a *App) RestoreMemory(rev, file string) (i18n.Message, error) {
+func (a *MemoryAPI) RestoreMemory(rev, file string) (i18n.Message, error) {
 	return a.h.Memory.Restore(rev, file)
 }
 
 // MemoryProposals lists the changes waiting in the memory inbox, oldest first.
-func (a *App) MemoryProposals() ([]memory.Proposal, error) { return a.h.Memory.Inbox().List() }
+func (a *MemoryAPI) MemoryProposals() ([]memory.Proposal, error) { return a.h.Memory.Inbox().List() }
 
 // DecideMemoryHunk approves or rejects one hunk of a proposal; with edited set, text
 // replaces the hunk's new lines before it is approved.
-func (a *App) DecideMemoryHunk(id string, hunk int, action, text string, edited bool) (memory.Proposal, error) {
+func (a *MemoryAPI) DecideMemoryHunk(id string, hunk int, action, text string, edited bool) (memory.Proposal, error) {
 	var t *string
 	if edited {
 		t = &text
@@ -72,10 +74,10 @@ func (a *App) DecideMemoryHunk(id string, hunk int, action, text string, edited 
 }
 
 // ReviewSettings are "Review memory changes": on/off, expiry and what expiry does.
-func (a *App) ReviewSettings() memory.ReviewSettings { return a.h.Memory.Inbox().Settings() }
+func (a *MemoryAPI) ReviewSettings() memory.ReviewSettings { return a.h.Memory.Inbox().Settings() }
 
 // SetReviewSettings saves "Review memory changes".
-func (a *App) SetReviewSettings(rs memory.ReviewSettings) error {
+func (a *MemoryAPI) SetReviewSettings(rs memory.ReviewSettings) error {
 	return a.h.Memory.Inbox().SetSettings(rs)
 }
 

@@ -6,4 +6,4 @@ import "hearth/backend/egress"
 
 // EgressLog lists the newest outbound connections Hearth made or refused (Activity ›
 // Network), newest first.
-func (a *App) EgressLog() []egress.Entry { return a.h.Egress.Recent(200) }
+func (a *SafetyAPI) EgressLog() []egress.Entry { return a.h.Egress.Recent(200) }

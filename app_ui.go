@@ -20,33 +20,33 @@ import (
 // forwards to a service; streams arrive on "run:<runId>" and "pull:<pullId>" after
 // the window calls AttachEvents for that channel.
 
-func (a *App) emit(channel string, data any) {
+func (a *core) emit(channel string, data any) {
 	if a.ctx != nil {
 		runtime.EventsEmit(a.ctx, channel, data)
 	}
 }
 
 // runSink publishes a run's events on its channel.
-func (a *App) runSink(ev event.Event) {
+func (a *core) runSink(ev event.Event) {
 	a.relay.Publish(event.RunChannel(ev.RunID), ev, ev.Type == event.RunFinished)
 }
 
 // SendMessage starts a turn and returns its run id.
-func (a *App) SendMessage(in chat.Input) (string, error) { return a.h.Chat.Send(in, a.runSink) }
+func (a *ChatAPI) SendMessage(in chat.Input) (string, error) { return a.h.Chat.Send(in, a.runSink) }
 
 // AttachEvents delivers a stream's held and future events (call after EventsOn).
 func (a *App) AttachEvents(channel string) { a.relay.Attach(channel) }
 
 // StopRun stops the session's running turn.
-func (a *App) StopRun(sessionID string) bool { return a.h.Chat.Stop(sessionID) }
+func (a *ChatAPI) StopRun(sessionID string) bool { return a.h.Chat.Stop(sessionID) }
 
 // DenyInstead answers the calls waiting for approval with the person's message: they
 // are denied and the run stops before any model request (the window then sends the
 // message as the next turn). It reports whether a run was going.
-func (a *App) DenyInstead(sessionID string) bool { return a.h.Chat.DenyInstead(sessionID) }
+func (a *ChatAPI) DenyInstead(sessionID string) bool { return a.h.Chat.DenyInstead(sessionID) }
 
 // ContinueRun resumes the session's interrupted turn and returns its run id.
-func (a *App) ContinueRun(sessionID string) (string, error) {
+func (a *ChatAPI) ContinueRun(sessionID string) (string, error) {
 	run, err := a.h.Chat.Continue(context.Background(), sessionID, a.runSink)
 	if err != nil {
 		return "", err
@@ -55,35 +55,35 @@ func (a *App) ContinueRun(sessionID string) (string, error) {
 }
 
 // ListSessions lists the chats, newest first.
-func (a *App) ListSessions() ([]session.Summary, error) { return a.h.Sessions.List() }
+func (a *SessionsAPI) ListSessions() ([]session.Summary, error) { return a.h.Sessions.List() }
 
 // LoadSession reads one chat.
-func (a *App) LoadSession(id string) (sessions.History, error) {
+func (a *SessionsAPI) LoadSession(id string) (sessions.History, error) {
 	defer a.h.Touch() // a long chat's history is a burst the app gives back at rest
 	return a.h.Sessions.History(id)
 }
 
 // RenameSession sets a chat's title ("" restores the automatic one).
-func (a *App) RenameSession(id, title string) error { return a.h.Sessions.Rename(id, title) }
+func (a *SessionsAPI) RenameSession(id, title string) error { return a.h.Sessions.Rename(id, title) }
 
 // SearchChats finds text in the chats' titles and messages (Ctrl+K).
-func (a *App) SearchChats(query string, limit int) ([]sessions.ChatHit, error) {
+func (a *SessionsAPI) SearchChats(query string, limit int) ([]sessions.ChatHit, error) {
 	return a.h.Sessions.Search(query, limit)
 }
 
 // SetChatModel makes model the chat's model from now on ("" for the default).
-func (a *App) SetChatModel(id, model string) error { return a.h.Sessions.SetModel(id, model) }
+func (a *SessionsAPI) SetChatModel(id, model string) error { return a.h.Sessions.SetModel(id, model) }
 
 // DeleteSession moves a chat to the trash.
-func (a *App) DeleteSession(id string) error { return a.h.Sessions.Delete(id) }
+func (a *SessionsAPI) DeleteSession(id string) error { return a.h.Sessions.Delete(id) }
 
 // SessionUsage is the chat's last context use.
-func (a *App) SessionUsage(id string) event.UsageData { return a.h.Chat.Usage(id) }
+func (a *ChatAPI) SessionUsage(id string) event.UsageData { return a.h.Chat.Usage(id) }
 
 // ExportSession asks where to save (a dialog titled dialogTitle, in the window's
 // language) and writes the chat as "markdown" or "json"; it returns the path, or ""
 // when the dialog was cancelled.
-func (a *App) ExportSession(id, title, format, dialogTitle string) (string, error) {
+func (a *SessionsAPI) ExportSession(id, title, format, dialogTitle string) (string, error) {
 	path, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
 		Title: dialogTitle, DefaultFilename: sessions.ExportName(title, format),
 	})
@@ -94,49 +94,49 @@ func (a *App) ExportSession(id, title, format, dialogTitle string) (string, erro
 }
 
 // ListModels lists the installed Ollama models with details.
-func (a *App) ListModels() ([]models.ModelEntry, error) { return a.h.Models.List(a.context()) }
+func (a *ModelsAPI) ListModels() ([]models.ModelEntry, error) { return a.h.Models.List(a.context()) }
 
 // PullModel starts a download and returns its pull id.
-func (a *App) PullModel(name string) (string, error) {
+func (a *ModelsAPI) PullModel(name string) (string, error) {
 	return a.h.Models.StartPull(name, func(ev models.PullEvent) {
 		a.relay.Publish(event.PullChannel(ev.PullID), ev, ev.Done)
 	})
 }
 
 // CancelPull stops a download.
-func (a *App) CancelPull(id string) bool { return a.h.Models.CancelPull(id) }
+func (a *ModelsAPI) CancelPull(id string) bool { return a.h.Models.CancelPull(id) }
 
 // DeleteModel removes an installed model.
-func (a *App) DeleteModel(name string) error { return a.h.Models.Delete(a.context(), name) }
+func (a *ModelsAPI) DeleteModel(name string) error { return a.h.Models.Delete(a.context(), name) }
 
 // modelCheckedEvent carries every new fitness.Result to the window (background.go).
 const modelCheckedEvent = "models:checked"
 
 // CheckModel runs the model fitness check now (up to half a minute) and keeps the
 // result; background checks arrive on "models:checked".
-func (a *App) CheckModel(name string) (fitness.Result, error) {
+func (a *ModelsAPI) CheckModel(name string) (fitness.Result, error) {
 	return a.h.Models.Check(a.context(), name)
 }
 
 // GetSettings returns what the Settings view edits (API keys withheld).
-func (a *App) GetSettings() settings.Settings { return a.h.Settings.Settings() }
+func (a *SettingsAPI) GetSettings() settings.Settings { return a.h.Settings.Settings() }
 
 // SaveSettings validates and writes config.json.
-func (a *App) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
+func (a *SettingsAPI) SaveSettings(s settings.Settings) (settings.SaveResult, error) {
 	return a.h.SaveSettings(s)
 }
 
 // FirstRun reports what the first-run guide checks.
-func (a *App) FirstRun() models.FirstRun { return a.h.Models.FirstRun(a.context(), nil) }
+func (a *ModelsAPI) FirstRun() models.FirstRun { return a.h.Models.FirstRun(a.context(), nil) }
 
 // StartOllama starts the installed `ollama serve` (the Start Ollama buttons) and returns
 // its version once it answers; Hearth starts it again at later launches and stops it
 // on quit unless another program uses it (backend/models, engine.go).
-func (a *App) StartOllama() (string, error) { return a.h.Models.StartOllama(a.context()) }
+func (a *ModelsAPI) StartOllama() (string, error) { return a.h.Models.StartOllama(a.context()) }
 
 // SetToolsAnyway records or withdraws "Offer tools anyway" for a model (kept per model
 // and digest; the next turn honours it).
-func (a *App) SetToolsAnyway(name string, on bool) error {
+func (a *ModelsAPI) SetToolsAnyway(name string, on bool) error {
 	return a.h.Models.SetToolsAnyway(a.context(), name, on)
 }
 

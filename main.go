@@ -79,7 +79,7 @@ func runDesktop(open func() (*app.App, error)) error {
 		OnDomReady:       func(context.Context) { logWebViewTuned() },
 		OnBeforeClose:    bg.beforeClose,
 		OnShutdown:       bg.shutdown,
-		Bind:             []any{facade},
+		Bind:             facade.bound(),
 		ErrorFormatter:   userError,
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId:               uniqueID,

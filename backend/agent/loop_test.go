@@ -464,12 +464,12 @@ func TestGateDenies(t *testing.T) {
 
 type denyExec struct{}
 
-func (denyExec) Check(_ context.Context, c GateCall) GateDecision {
+func (denyExec) Check(_ context.Context, c tools.GateCall) tools.GateDecision {
 	if c.Name == "exec" {
 		c.Emit(event.ApprovalData{State: "denied", Scope: "once"})
-		return GateDecision{}
+		return tools.GateDecision{}
 	}
-	return GateDecision{Allow: true}
+	return tools.GateDecision{Allow: true}
 }
 
 func TestSpillsLongResults(t *testing.T) {

@@ -54,7 +54,7 @@ type Options struct {
 	// Context builds each request; nil means PlainContext{}.
 	Context ContextBuilder
 	// Gate is consulted before every tool call; nil allows all.
-	Gate Gate
+	Gate tools.Gate
 	// DefaultModel is used when neither the call nor the session names one.
 	DefaultModel string
 	// Workspace is where oversized tool results are spilled (docs/design/prompt-size.md#compaction).
@@ -180,7 +180,7 @@ func New(opts Options) (*Runner, error) {
 		return nil, errors.New("agent: Options.Store is nil (hint: pass the session store)")
 	}
 	opts.Context = cmp.Or[ContextBuilder](opts.Context, PlainContext{})
-	opts.Gate = cmp.Or[Gate](opts.Gate, AllowAll{})
+	opts.Gate = cmp.Or[tools.Gate](opts.Gate, tools.AllowAll{})
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -264,11 +264,6 @@ var (
 	errStopped  = errors.New("stopped by the user")
 	errShutdown = errors.New("Hearth is shutting down")
 )
-
-// ErrDeniedInstead is the cause of a run ended by DenyInstead: the person declined the
-// calls waiting for approval and wrote something else instead. The gate answers those
-// calls as denied by the user; the run ends as stopped without asking the model again.
-var ErrDeniedInstead = errors.New("denied by the user, who wrote something else instead")
 
 // Start begins a run for req and returns at once; events go to sink (which
 // may be nil) from the run's goroutine. Text starting with "/" is a slash
@@ -387,7 +382,7 @@ func (r *Runner) DenyInstead(sessionID string) bool {
 	run, ok := r.active[sessionID]
 	r.mu.Unlock()
 	if ok {
-		run.cancel(ErrDeniedInstead)
+		run.cancel(tools.ErrDeniedInstead)
 	}
 	return ok
 }

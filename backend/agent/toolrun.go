@@ -22,6 +22,10 @@ import (
 // error) may happen in one run before the loop stops (docs/design/agent-loop.md#loop-guard).
 const loopLimit = 3
 
+// deniedText is what the model reads for a denied call: worded so that small models
+// stop asking rather than retry (docs/design/safety-defaults.md#approval).
+const deniedText = "Error: denied by the user — do not retry this call"
+
 // runTools runs one response's tool calls: consecutive read-only calls
 // concurrently, every other call alone in the model's order (docs/design/agent-loop.md#parallel-read-only-tools).
 // The batch (assistant message + results) is checkpointed when complete.
@@ -131,7 +135,7 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		l.em.emit(event.Approval, event.ApprovalData{CallID: tc.ID, State: event.ApprovalDenied, Scope: scope})
 		res = reg.Run(l.ctx, p)
 	default:
-		d := l.r.opts.Gate.Check(l.ctx, GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
+		d := l.r.opts.Gate.Check(l.ctx, tools.GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
 			Name: p.Name, Args: p.Args, Preview: p.Preview, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
 			Emit:   func(a event.ApprovalData) { a.CallID = tc.ID; l.em.emit(event.Approval, a) },
 			Notice: func(m i18n.Message) { l.em.say(event.LevelWarning, m) }})

@@ -25,7 +25,7 @@ type recordingGate struct {
 	judged []json.RawMessage
 }
 
-func (g *recordingGate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
+func (g *recordingGate) Check(ctx context.Context, c tools.GateCall) tools.GateDecision {
 	g.mu.Lock()
 	g.judged = append(g.judged, c.Args.JSON())
 	g.mu.Unlock()
@@ -41,7 +41,7 @@ func (a noteArgs) WritePath() string { return a.Path }
 
 // auditedRunner is a Runner over the built-in tools plus extra, with the
 // real audit log observing its events.
-func auditedRunner(t *testing.T, r *rig, g agent.Gate, extra ...tools.Tool) *audit.Log {
+func auditedRunner(t *testing.T, r *rig, g tools.Gate, extra ...tools.Tool) *audit.Log {
 	t.Helper()
 	reg := tools.NewRegistry(tools.RegistryOptions{})
 	if err := reg.Register(append(tools.Builtins(tools.Options{Policy: tools.Policy{Workspace: r.ws}}), extra...)...); err != nil {

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"hearth/backend/agent"
 	"hearth/backend/event"
 	"hearth/backend/i18n"
 	"hearth/backend/tools"
@@ -96,7 +95,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Gate implements agent.Gate. It is safe for concurrent use; grants "for this
+// Gate implements tools.Gate. It is safe for concurrent use; grants "for this
 // chat" and pending calls live in memory only, so neither survives a restart
 // (a continued run asks again).
 type Gate struct {
@@ -168,8 +167,8 @@ func (g *Gate) Judge(tool string, args tools.Args) (v Verdict, why i18n.Message)
 	return Ask, why
 }
 
-// Check implements agent.Gate.
-func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
+// Check implements tools.Gate.
+func (g *Gate) Check(ctx context.Context, c tools.GateCall) tools.GateDecision {
 	emit := func(state, scope string) {
 		if c.Emit != nil {
 			d := event.ApprovalData{CallID: c.CallID, State: state, Scope: scope}
@@ -186,13 +185,13 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 	switch verdict {
 	case Never:
 		emit(StateDenied, ScopeNever)
-		return agent.GateDecision{Reason: fmt.Sprintf("the user does not allow %s (tools.approval.never) — do not retry this call", c.Name),
+		return tools.GateDecision{Reason: fmt.Sprintf("the user does not allow %s (tools.approval.never) — do not retry this call", c.Name),
 			Why: i18n.M("gate.refused.never", "tool", c.Name)}
 	case Run:
-		return agent.GateDecision{Allow: true}
+		return tools.GateDecision{Allow: true}
 	case AllowedAlways:
 		emit(StateAllowed, ScopeAlways)
-		return agent.GateDecision{Allow: true}
+		return tools.GateDecision{Allow: true}
 	}
 	g.mu.Lock()
 	byChat, byAlways := g.chat[c.SessionID][c.Name], g.always[c.Name]
@@ -200,20 +199,20 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 	switch {
 	case byChat:
 		emit(StateAllowed, ScopeChat)
-		return agent.GateDecision{Allow: true}
+		return tools.GateDecision{Allow: true}
 	case byAlways:
 		emit(StateAllowed, ScopeAlways)
-		return agent.GateDecision{Allow: true}
+		return tools.GateDecision{Allow: true}
 	case c.Unattended:
 		if slices.Contains(c.AllowTools, c.Name) {
 			emit(StateAllowed, ScopeJob)
-			return agent.GateDecision{Allow: true}
+			return tools.GateDecision{Allow: true}
 		}
 		emit(StateDenied, ScopeUnattended)
 		if c.Notice != nil {
 			c.Notice(i18n.M("gate.notice.unattended", "tool", c.Name))
 		}
-		return agent.GateDecision{Reason: fmt.Sprintf("%s needs the user's approval and this run is unattended, so it was denied — do not retry this call", c.Name),
+		return tools.GateDecision{Reason: fmt.Sprintf("%s needs the user's approval and this run is unattended, so it was denied — do not retry this call", c.Name),
 			Why: i18n.M("gate.refused.unattended", "tool", c.Name)}
 	}
 	return g.wait(ctx, c, why, emit)
@@ -221,7 +220,7 @@ func (g *Gate) Check(ctx context.Context, c agent.GateCall) agent.GateDecision {
 
 // wait registers the call, announces it and blocks until Approve answers or
 // the run stops.
-func (g *Gate) wait(ctx context.Context, c agent.GateCall, why i18n.Message, emit func(state, scope string)) agent.GateDecision {
+func (g *Gate) wait(ctx context.Context, c tools.GateCall, why i18n.Message, emit func(state, scope string)) tools.GateDecision {
 	args := string(c.Args.JSON())
 	if g.opts.Mask != nil {
 		args = g.opts.Mask(args)
@@ -246,21 +245,21 @@ func (g *Gate) wait(ctx context.Context, c agent.GateCall, why i18n.Message, emi
 	case d := <-w.ch:
 		if d == Deny {
 			emit(StateDenied, ScopeUser)
-			return agent.GateDecision{Why: i18n.M("gate.refused.user")}
+			return tools.GateDecision{Why: i18n.M("gate.refused.user")}
 		}
 		emit(StateAllowed, string(d))
-		return agent.GateDecision{Allow: true}
+		return tools.GateDecision{Allow: true}
 	case <-ctx.Done():
 		g.mu.Lock()
 		delete(g.pending, key)
 		g.mu.Unlock()
-		if errors.Is(context.Cause(ctx), agent.ErrDeniedInstead) {
+		if errors.Is(context.Cause(ctx), tools.ErrDeniedInstead) {
 			// The person said no and wrote instead: their denial, not a stop.
 			emit(StateDenied, ScopeUser)
-			return agent.GateDecision{Why: i18n.M("gate.refused.user")}
+			return tools.GateDecision{Why: i18n.M("gate.refused.user")}
 		}
 		emit(StateDenied, ScopeCancelled)
-		return agent.GateDecision{Reason: "not run: the run was stopped while the call waited for approval",
+		return tools.GateDecision{Reason: "not run: the run was stopped while the call waited for approval",
 			Why: i18n.M("gate.refused.cancelled")}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"hearth/backend/agent"
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/i18n"
@@ -127,7 +126,7 @@ func TestModesAndOverrides(t *testing.T) {
 			g := New(Options{Rules: func() Rules { return c.rules }, Workspace: func() string { return ws }})
 			var evs []event.ApprovalData
 			var notices []string
-			d := g.Check(context.Background(), agent.GateCall{RunID: "r", SessionID: "s", CallID: "c", Name: c.tool,
+			d := g.Check(context.Background(), tools.GateCall{RunID: "r", SessionID: "s", CallID: "c", Name: c.tool,
 				Args: argsFor(t, ws, c.tool, c.args), Unattended: true,
 				Emit: func(a event.ApprovalData) { evs = append(evs, a) }, Notice: func(m i18n.Message) { notices = append(notices, m.String()) }})
 			var got string
@@ -163,9 +162,9 @@ func TestModesAndOverrides(t *testing.T) {
 // is in tools.approval.always or the run's own allow-list.
 func TestUnattended(t *testing.T) {
 	g := New(Options{Rules: func() Rules { return Rules{Mode: ModeRisky, Always: []string{"mcp_x_y"}} }})
-	check := func(tool string, allow []string) (agent.GateDecision, []event.ApprovalData) {
+	check := func(tool string, allow []string) (tools.GateDecision, []event.ApprovalData) {
 		var evs []event.ApprovalData
-		d := g.Check(context.Background(), agent.GateCall{RunID: "r", CallID: "c", Name: tool, Unattended: true, AllowTools: allow,
+		d := g.Check(context.Background(), tools.GateCall{RunID: "r", CallID: "c", Name: tool, Unattended: true, AllowTools: allow,
 			Emit: func(a event.ApprovalData) { evs = append(evs, a) }})
 		return d, evs
 	}

@@ -67,12 +67,12 @@ type Options struct {
 	Resolve agent.ResolveFunc
 	Memory  Memory
 	// Gate is asked before every tool call; Observer sees every event (the audit log).
-	Gate     agent.Gate
+	Gate     tools.Gate
 	Observer event.Sink
 	// Sources add tools to the built-in ones.
 	Sources []ToolSource
 	// Skills is what the system prompt says about skills (reach.SkillsPrompt).
-	Skills func() (always []string, summary []prompt.SkillSummary)
+	Skills prompt.SkillsFunc
 	// Window is how many recent turns a session's requests keep (0: all).
 	Window func(sessionID string) int
 	// WaitTools waits, bounded, for tool sources still starting before a run's

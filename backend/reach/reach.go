@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"sync"
 
-	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
 	"hearth/backend/mcp"
 	"hearth/backend/settings"
@@ -137,7 +136,7 @@ func (r *Service) loader() *skills.Loader {
 
 // SkillsPrompt is what the system prompt says about skills: the bodies of the
 // always-on ones and a summary of the others.
-func (r *Service) SkillsPrompt() (always []string, summary []prompt.SkillSummary) {
+func (r *Service) SkillsPrompt() (always []string, summary []skills.Summary) {
 	return r.loader().Prompt()
 }
 

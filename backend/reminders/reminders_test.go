@@ -23,18 +23,18 @@ import (
 
 type gateRecorder struct {
 	mu    sync.Mutex
-	calls []agent.GateCall
+	calls []tools.GateCall
 }
 
-func (g *gateRecorder) Check(_ context.Context, c agent.GateCall) agent.GateDecision {
+func (g *gateRecorder) Check(_ context.Context, c tools.GateCall) tools.GateDecision {
 	g.mu.Lock()
 	g.calls = append(g.calls, c)
 	g.mu.Unlock()
-	return agent.GateDecision{Allow: true}
+	return tools.GateDecision{Allow: true}
 }
 
 // runner is a real agent runner over a fake Ollama, its gate recording.
-func runner(t *testing.T, gate agent.Gate, replies ...fakeollama.Reply) (*agent.Runner, *session.Store, string) {
+func runner(t *testing.T, g tools.Gate, replies ...fakeollama.Reply) (*agent.Runner, *session.Store, string) {
 	t.Helper()
 	_, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}, Replies: replies})
 	prov, err := llm.NewOllama(llm.OllamaConfig{Host: url, Retry: llm.RetryPolicy{MaxAttempts: 1}})
@@ -47,7 +47,7 @@ func runner(t *testing.T, gate agent.Gate, replies ...fakeollama.Reply) (*agent.
 		t.Fatal(err)
 	}
 	store := session.NewStore(t.TempDir(), session.Options{})
-	r, err := agent.New(agent.Options{Tools: reg, Store: store, Gate: gate, DefaultModel: "ollama/qwen3:4b", Workspace: ws,
+	r, err := agent.New(agent.Options{Tools: reg, Store: store, Gate: g, DefaultModel: "ollama/qwen3:4b", Workspace: ws,
 		Resolve: func(name string) (llm.Provider, string, error) { return prov, strings.TrimPrefix(name, "ollama/"), nil }})
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"hearth/backend/agent/prompt"
 )
 
 // Options configure a Loader.
@@ -222,10 +220,24 @@ func (l *Loader) SetEnabled(name string, enabled bool) error {
 	return nil
 }
 
+// Summary is one skill as the system prompt lists it (docs/design/extensions.md#skills): enough
+// for the model to decide to read the skill's SKILL.md, and to know what is
+// missing before an unavailable one can be used.
+type Summary struct {
+	Name        string
+	Description string
+	// Location is the SKILL.md path the model reads with read_file.
+	Location  string
+	Available bool
+	// Missing names the requirements that are not met ("bin: ffmpeg, env:
+	// OPENAI_API_KEY"); empty when available.
+	Missing string
+}
+
 // Prompt gives the system prompt its skills (docs/design/prompt-size.md#the-system-prompt): the bodies of the
 // enabled, available always-on skills, and the summary of every other
 // enabled skill (unavailable ones say what they miss).
-func (l *Loader) Prompt() (always []string, summary []prompt.SkillSummary) {
+func (l *Loader) Prompt() (always []string, summary []Summary) {
 	list, _ := l.List()
 	for _, s := range list {
 		if !s.Enabled || s.Problem != "" {
@@ -235,7 +247,7 @@ func (l *Loader) Prompt() (always []string, summary []prompt.SkillSummary) {
 			always = append(always, s.Body)
 			continue
 		}
-		summary = append(summary, prompt.SkillSummary{Name: s.Name, Description: s.Description,
+		summary = append(summary, Summary{Name: s.Name, Description: s.Description,
 			Location: s.Location, Available: s.Available, Missing: s.Missing()})
 	}
 	return always, summary

@@ -85,7 +85,7 @@ describe('memory history', () => {
     await tree.getByRole('button', { name: 'SOUL.md', exact: true }).click();
     await editor().waitFor();
     await page.evaluate(() => {
-      const app = window.go.main.App;
+      const app = window.go.main.MemoryAPI;
       window.__saves = { done: false, n: 0 };
       void (async () => {
         const end = Date.now() + 8000;

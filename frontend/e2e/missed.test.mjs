@@ -222,7 +222,7 @@ describe('reminders missed while Hearth was closed', () => {
     await box.locator('[data-kind="missed"][data-outcome="skipped"]').filter({ hasText: 'Call Anna' }).waitFor();
     const done = page.getByTestId('done-anna0002');
     await done.waitFor().catch(async (err) => {
-      const list = await page.evaluate(() => window.go.main.App.ListJobs()).catch((e) => String(e));
+      const list = await page.evaluate(() => window.go.main.RemindersAPI.ListJobs()).catch((e) => String(e));
       throw new Error(`${err.message}\nListJobs: ${JSON.stringify(list)}\njobs.json: ${readFileSync(join(app.home, cron), 'utf8')}\n${app.log.join('').slice(-4000)}`);
     });
     assert.match(await done.innerText(), /^Call Anna\s+Skipped\s+at \w/);

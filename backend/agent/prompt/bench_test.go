@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hearth/backend/llm"
+	"hearth/backend/skills"
 	"hearth/backend/workspace"
 )
 
@@ -33,10 +34,10 @@ func benchWorkspace(b *testing.B) string {
 	return dir
 }
 
-func benchSkills(n int) []SkillSummary {
-	s := make([]SkillSummary, n)
+func benchSkills(n int) []skills.Summary {
+	s := make([]skills.Summary, n)
 	for i := range s {
-		s[i] = SkillSummary{Name: fmt.Sprintf("skill-%02d", i), Description: "Does one useful thing with files, reminders or the web.",
+		s[i] = skills.Summary{Name: fmt.Sprintf("skill-%02d", i), Description: "Does one useful thing with files, reminders or the web.",
 			Location: fmt.Sprintf("skills/skill-%02d/SKILL.md", i), Available: i%5 != 0}
 		if !s[i].Available {
 			s[i].Missing = "bin: ffmpeg"
@@ -50,9 +51,9 @@ func benchSkills(n int) []SkillSummary {
 // it before every model call: docs/design/prompt-size.md#the-system-prompt).
 func BenchmarkSystemPrompt(b *testing.B) {
 	dir := benchWorkspace(b)
-	skills := benchSkills(50)
+	list := benchSkills(50)
 	opts := Options{Workspace: dir, OS: "Linux", TimeZone: "UTC", Now: fixedClock(past),
-		Skills: func() ([]string, []SkillSummary) { return nil, skills }}
+		Skills: func() ([]string, []skills.Summary) { return nil, list }}
 	b.Run("cached", func(b *testing.B) {
 		p, err := New(opts)
 		if err != nil {

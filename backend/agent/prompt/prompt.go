@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hearth/backend/internal/safefile"
+	"hearth/backend/skills"
 )
 
 // SectionSep joins the sections of the system prompt (docs/design/prompt-size.md#the-system-prompt).
@@ -41,6 +42,10 @@ func DailyNote(t time.Time) string { return "memory/" + t.Format("2006-01-02") +
 // mtime; like git's "racily clean" entries, such files are content-hashed
 // until their mtime is safely in the past.
 const racyWindow = 2 * time.Second
+
+// SkillsFunc gives the prompt its skills (skills.Loader.Prompt): the bodies of the
+// always-on ones and the summaries of the rest.
+type SkillsFunc func() (always []string, summary []skills.Summary)
 
 // FS is the file access the Builder needs; tests inject one to count reads.
 // Names are OS paths.
@@ -76,7 +81,7 @@ type Options struct {
 	// skills; nil means none. It is called on every SystemPrompt, maybe from
 	// several goroutines, so it should be cheap (the skills loader caches) and
 	// safe for concurrent use.
-	Skills func() (always []string, summary []SkillSummary)
+	Skills SkillsFunc
 	// FS reads the files; nil means the OS.
 	FS FS
 }
@@ -144,7 +149,7 @@ func (b *Builder) SystemPrompt() (string, error) {
 	}
 	date := now.Format("2006-01-02")
 	var always []string
-	var summary []SkillSummary
+	var summary []skills.Summary
 	if b.opts.Skills != nil {
 		always, summary = b.opts.Skills()
 	}
@@ -239,7 +244,7 @@ func (b *Builder) refresh(rel string) (changed bool, err error) {
 
 // assemble joins the sections in the documented order, leaving out empty ones
 // (docs/design/prompt-size.md#the-system-prompt).
-func (b *Builder) assemble(rels []string, always []string, summary []SkillSummary) string {
+func (b *Builder) assemble(rels []string, always []string, summary []skills.Summary) string {
 	sections := make([]string, 0, 5)
 	sections = append(sections, identity(b.opts.OS, b.opts.TimeZone, b.opts.Workspace))
 
@@ -314,7 +319,7 @@ func cleanFile(s string) string {
 // hashSkills fingerprints the skills so a change rebuilds the prompt without
 // keeping a copy of every text. FNV-1a is written out over the strings
 // because hash.Hash would copy each one into a []byte on every call.
-func hashSkills(always []string, summary []SkillSummary) uint64 {
+func hashSkills(always []string, summary []skills.Summary) uint64 {
 	h := uint64(14695981039346656037)
 	w := func(s string) {
 		for i := 0; i < len(s); i++ {

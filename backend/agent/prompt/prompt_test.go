@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata" // zones for the date tests, whatever the machine has
+
+	"hearth/backend/skills"
 )
 
 // past is an mtime far outside the racy window, so the cache trusts stat data
@@ -113,8 +115,8 @@ func TestSectionsInOrder(t *testing.T) {
 	}
 	writeFile(t, dir, MemoryFile, "# Memory\n\nThe user likes tea.", past)
 	writeFile(t, dir, "memory/2026-03-01.md", "Bought milk.", past)
-	b := newBuilder(t, Options{Workspace: dir, TimeZone: "Europe/Berlin", Skills: func() ([]string, []SkillSummary) {
-		return []string{"# Memory skill\n\nRemember things."}, []SkillSummary{
+	b := newBuilder(t, Options{Workspace: dir, TimeZone: "Europe/Berlin", Skills: func() ([]string, []skills.Summary) {
+		return []string{"# Memory skill\n\nRemember things."}, []skills.Summary{
 			{Name: "weather", Description: "Get the weather <fast> & free", Location: "skills/weather/SKILL.md", Available: true},
 			{Name: "video", Description: "Cut videos", Location: "skills/video/SKILL.md", Missing: "bin: ffmpeg"},
 		}
@@ -209,9 +211,9 @@ func TestCacheHitReadsNothing(t *testing.T) {
 	writeFile(t, dir, MemoryFile, "Likes tea.", past)
 	cfs := &countFS{}
 	calls := 0
-	b := newBuilder(t, Options{Workspace: dir, FS: cfs, Skills: func() ([]string, []SkillSummary) {
+	b := newBuilder(t, Options{Workspace: dir, FS: cfs, Skills: func() ([]string, []skills.Summary) {
 		calls++
-		return nil, []SkillSummary{{Name: "a", Available: true}}
+		return nil, []skills.Summary{{Name: "a", Available: true}}
 	}})
 	first := mustPrompt(t, b)
 	if n := cfs.total(); n != 3 {
@@ -314,8 +316,8 @@ func TestTodaysNoteSwitchesAtMidnight(t *testing.T) {
 func TestSkillsChangeRebuilds(t *testing.T) {
 	dir := t.TempDir()
 	desc := "one"
-	b := newBuilder(t, Options{Workspace: dir, Skills: func() ([]string, []SkillSummary) {
-		return nil, []SkillSummary{{Name: "s", Description: desc, Available: true}}
+	b := newBuilder(t, Options{Workspace: dir, Skills: func() ([]string, []skills.Summary) {
+		return nil, []skills.Summary{{Name: "s", Description: desc, Available: true}}
 	}})
 	mustPrompt(t, b)
 	desc = "two"

@@ -1,20 +1,10 @@
 package prompt
 
-import "strings"
+import (
+	"strings"
 
-// SkillSummary is one skill as the system prompt lists it (docs/design/extensions.md#skills): enough
-// for the model to decide to read the skill's SKILL.md, and to know what is
-// missing before an unavailable one can be used.
-type SkillSummary struct {
-	Name        string
-	Description string
-	// Location is the SKILL.md path the model reads with read_file.
-	Location  string
-	Available bool
-	// Missing names the requirements that are not met ("bin: ffmpeg, env:
-	// OPENAI_API_KEY"); empty when available.
-	Missing string
-}
+	"hearth/backend/skills"
+)
 
 // xmlEscaper escapes the characters that would break the XML (in text or in a
 // double-quoted attribute).
@@ -24,7 +14,7 @@ var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`
 // per skill with attributes, and available="false" only on the unavailable
 // ones, keeps it compact (every character is sent on every request) and easy
 // for a small model to scan.
-func skillsXML(list []SkillSummary) string {
+func skillsXML(list []skills.Summary) string {
 	if len(list) == 0 {
 		return ""
 	}

@@ -1,6 +1,8 @@
-// Package arch checks the shape of backend/: how many other backend packages each one
-// imports and how many exported methods a type has. Both limits keep the services small
-// (docs/architecture.md); only the composition root, backend/app, may import more.
+// Package arch checks the shape of backend/ and of package main at the repository root:
+// how many other backend packages each one imports and how many exported methods a type
+// has. Both limits keep the services small (docs/architecture.md); only the composition
+// root, backend/app, may import more, and package main has a rule of its own
+// (TestMainIsThin).
 package arch
 
 import (
@@ -8,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -20,6 +23,7 @@ const (
 	maxImports      = 8  // other backend packages one package may import
 	maxMethods      = 25 // exported methods of one exported type
 	compositionRoot = "backend/app"
+	mainPkg         = "." // package main: the window's facade and the entry points
 )
 
 // vocabulary is imported for its words, not its behaviour: the message catalogs
@@ -28,15 +32,17 @@ const (
 // one of its eight on them.
 var vocabulary = []string{"backend/i18n", "backend/internal/clip"}
 
-// pkg is what the check needs of one package: its backend imports and the exported
-// methods per exported type.
+// pkg is what the check needs of one package: its backend imports, the exported
+// methods per exported type and each one's statements ("Type.Method" → top-level
+// statements of its body).
 type pkg struct {
 	imports map[string]bool
 	methods map[string]int
+	stmts   map[string]int
 }
 
-// scan parses the non-test Go files under backend/ (the repository root is three
-// levels up from this test's directory).
+// scan parses the non-test Go files under backend/ and those of package main at the
+// repository root (three levels up from this test's directory), whatever their build tags.
 func scan(t *testing.T) map[string]*pkg {
 	t.Helper()
 	root, err := filepath.Abs("../../..")
@@ -45,7 +51,12 @@ func scan(t *testing.T) map[string]*pkg {
 	}
 	pkgs := map[string]*pkg{}
 	fset := token.NewFileSet()
-	err = filepath.WalkDir(filepath.Join(root, "backend"), func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && path != root {
+			if rel, _ := filepath.Rel(root, path); rel != "backend" && !strings.HasPrefix(rel, "backend"+string(filepath.Separator)) {
+				return filepath.SkipDir
+			}
+		}
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return err
 		}
@@ -56,7 +67,7 @@ func scan(t *testing.T) map[string]*pkg {
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		p := pkgs[rel]
 		if p == nil {
-			p = &pkg{imports: map[string]bool{}, methods: map[string]int{}}
+			p = &pkg{imports: map[string]bool{}, methods: map[string]int{}, stmts: map[string]int{}}
 			pkgs[rel] = p
 		}
 		for _, im := range f.Imports {
@@ -76,6 +87,9 @@ func scan(t *testing.T) map[string]*pkg {
 			}
 			if typ := receiver(fn.Recv.List[0].Type); ast.IsExported(typ) {
 				p.methods[typ]++
+				if fn.Body != nil {
+					p.stmts[typ+"."+fn.Name.Name] = len(fn.Body.List)
+				}
 			}
 		}
 		return nil
@@ -110,7 +124,7 @@ func TestBackendImportLimit(t *testing.T) {
 	most, at := 0, ""
 	for _, name := range names {
 		n := len(pkgs[name].imports)
-		if name == compositionRoot {
+		if name == compositionRoot || name == mainPkg {
 			continue
 		}
 		if n > most {
@@ -137,6 +151,55 @@ func TestExportedMethodLimit(t *testing.T) {
 		}
 	}
 	t.Logf("most exported methods of one type: %d (%s)", most, at)
+}
+
+// mainMay is the import rule of package main: it reaches the services only through
+// backend/app, and besides imports what it needs to run and to tell the window — the
+// entry points, the desktop around the window, how news and words travel, and the
+// packages whose types the bound methods carry to the window (their values, not their
+// behaviour). Never the engine (the agent loop, providers, tools, MCP, the memory's
+// history…): a new import goes through backend/app, or joins this list with its role.
+var mainMay = map[string]string{
+	"backend/app": "the services", "backend/cli": "entry", "backend/launch": "entry",
+	"backend/sandbox": "entry (HardenSelf)",
+	"backend/applock": "desktop", "backend/autostart": "desktop", "backend/notify": "desktop",
+	"backend/tray": "desktop", "backend/winstate": "desktop", "backend/activity": "desktop (the tray's Stop)",
+	"backend/event": "news", "backend/i18n": "words",
+	"backend/approval": "types", "backend/audit": "types", "backend/chat": "types", "backend/config": "types",
+	"backend/dream": "types", "backend/egress": "types", "backend/fitness": "types", "backend/memory": "types",
+	"backend/models": "types", "backend/reach": "types", "backend/recall": "types", "backend/reminders": "types",
+	"backend/schedule": "types", "backend/session": "types", "backend/sessions": "types",
+	"backend/settings": "types", "backend/skills": "types",
+}
+
+// mainMaxStmts bounds an exported method of package main: a bound method forwards to a
+// service (or moves the window); anything longer is logic that belongs in backend/.
+const mainMaxStmts = 5
+
+// TestMainIsThin: the facade is thin by construction. Package main keeps the import
+// rule above, its exported methods are short, and (TestExportedMethodLimit) no type of
+// it has more than maxMethods: the window's API is one bound struct per area.
+func TestMainIsThin(t *testing.T) {
+	p := scan(t)[mainPkg]
+	if p == nil || p.methods["App"] == 0 {
+		t.Fatal("package main not found at the repository root")
+	}
+	for _, im := range keys(p.imports) {
+		if _, ok := mainMay[im]; !ok && !slices.Contains(vocabulary, im) {
+			t.Errorf("package main imports %s: reach it through backend/app, or (if only its types cross to the window) add it to mainMay", im)
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(p.stmts)) {
+		if n := p.stmts[m]; n > mainMaxStmts {
+			t.Errorf("main.%s has %d statements (at most %d): the facade forwards; move the work into backend/", m, n, mainMaxStmts)
+		}
+	}
+	total := 0
+	for _, typ := range slices.Sorted(maps.Keys(p.methods)) {
+		total += p.methods[typ]
+		t.Logf("main.%s: %d exported methods", typ, p.methods[typ])
+	}
+	t.Logf("package main: %d exported methods, %d backend imports", total, len(p.imports))
 }
 
 // TestVocabularyIsALeaf keeps the exemption honest: those packages import no backend package.
@@ -172,6 +235,52 @@ func TestRecallStandsAlone(t *testing.T) {
 	if !scan(t)["backend/memory"].imports["backend/recall"] {
 		t.Error("backend/memory no longer imports backend/recall: the notebook's index moved; update this test and docs/architecture.md")
 	}
+}
+
+// leaves are packages the agent loop uses that must not know the loop: the approval
+// gate, the audit log, skills, the event vocabulary, the config and the session store.
+// What one shares with the loop lives in a package both import (tools.Gate: the question
+// asked before a tool call and its answer) or in the leaf itself (skills.Summary, what
+// the system prompt lists).
+var leaves = []string{"backend/approval", "backend/audit", "backend/skills", "backend/event", "backend/config", "backend/session"}
+
+// TestLeavesDoNotImportTheAgent: no leaf reaches backend/agent or a package under it,
+// directly or through another package.
+func TestLeavesDoNotImportTheAgent(t *testing.T) {
+	pkgs := scan(t)
+	for _, leaf := range leaves {
+		if pkgs[leaf] == nil {
+			t.Fatalf("%s not found", leaf)
+		}
+		for dep, via := range reach(pkgs, leaf) {
+			if dep == "backend/agent" || strings.HasPrefix(dep, "backend/agent/") {
+				t.Errorf("%s imports %s (through %s): a leaf must not know the loop; move the shared type into a small package both import",
+					leaf, dep, via)
+			}
+		}
+	}
+}
+
+// reach maps every backend package from reaches, directly or not, to the package that
+// imports it on the way.
+func reach(pkgs map[string]*pkg, from string) map[string]string {
+	seen := map[string]string{}
+	queue := []string{from}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		p := pkgs[cur]
+		if p == nil {
+			continue
+		}
+		for _, im := range keys(p.imports) {
+			if _, ok := seen[im]; !ok && im != from {
+				seen[im] = cur
+				queue = append(queue, im)
+			}
+		}
+	}
+	return seen
 }
 
 func keys(m map[string]bool) []string {

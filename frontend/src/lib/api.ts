@@ -1,6 +1,16 @@
 // The one place that talks to the Go side (Wails bindings and events). Components and
-// stores import from here, so tests can replace this module with a fake.
+// stores import from here, so tests can replace this module with a fake. The Go side is
+// one bound struct per area of the window (ChatAPI, MemoryAPI, …) and App for the window
+// itself (app.go).
 import * as App from '../../wailsjs/go/main/App';
+import * as ChatAPI from '../../wailsjs/go/main/ChatAPI';
+import * as SessionsAPI from '../../wailsjs/go/main/SessionsAPI';
+import * as ModelsAPI from '../../wailsjs/go/main/ModelsAPI';
+import * as SettingsAPI from '../../wailsjs/go/main/SettingsAPI';
+import * as SafetyAPI from '../../wailsjs/go/main/SafetyAPI';
+import * as MemoryAPI from '../../wailsjs/go/main/MemoryAPI';
+import * as RemindersAPI from '../../wailsjs/go/main/RemindersAPI';
+import * as ReachAPI from '../../wailsjs/go/main/ReachAPI';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import { tm, type Message } from './i18n.svelte';
 import type { approval, audit, chat, config, dream, event, fitness, memory, memrepo, models, reach, recall, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
@@ -105,7 +115,7 @@ export interface PullEvent {
 }
 
 export async function getStatus(): Promise<Status> {
-  return App.Status();
+  return SettingsAPI.Status();
 }
 
 /** Subscribes to a stream and tells the backend to deliver it; returns the unsubscribe. */
@@ -117,84 +127,84 @@ async function follow<T>(channel: string, fn: (ev: T) => void): Promise<() => vo
 
 export const api = {
   status: getStatus,
-  send: (input: ChatInput) => App.SendMessage(input as chat.Input),
+  send: (input: ChatInput) => ChatAPI.SendMessage(input as chat.Input),
   followRun: (runId: string, fn: (ev: RunEvent) => void) => follow<RunEvent>(`run:${runId}`, fn),
-  stop: (sessionId: string) => App.StopRun(sessionId),
-  denyInstead: (sessionId: string) => App.DenyInstead(sessionId),
-  continueRun: (sessionId: string) => App.ContinueRun(sessionId),
-  listSessions: () => App.ListSessions(),
-  loadSession: (id: string) => App.LoadSession(id),
-  renameSession: (id: string, title: string) => App.RenameSession(id, title),
-  deleteSession: (id: string) => App.DeleteSession(id),
-  setChatModel: (id: string, model: string) => App.SetChatModel(id, model),
-  searchChats: async (query: string, limit = 30): Promise<ChatHit[]> => (await App.SearchChats(query, limit)) ?? [],
+  stop: (sessionId: string) => ChatAPI.StopRun(sessionId),
+  denyInstead: (sessionId: string) => ChatAPI.DenyInstead(sessionId),
+  continueRun: (sessionId: string) => ChatAPI.ContinueRun(sessionId),
+  listSessions: () => SessionsAPI.ListSessions(),
+  loadSession: (id: string) => SessionsAPI.LoadSession(id),
+  renameSession: (id: string, title: string) => SessionsAPI.RenameSession(id, title),
+  deleteSession: (id: string) => SessionsAPI.DeleteSession(id),
+  setChatModel: (id: string, model: string) => SessionsAPI.SetChatModel(id, model),
+  searchChats: async (query: string, limit = 30): Promise<ChatHit[]> => (await SessionsAPI.SearchChats(query, limit)) ?? [],
   exportSession: (id: string, title: string, format: 'markdown' | 'json', dialogTitle: string) =>
-    App.ExportSession(id, title, format, dialogTitle),
-  sessionUsage: (id: string) => App.SessionUsage(id),
-  listModels: () => App.ListModels(),
-  pullModel: (name: string) => App.PullModel(name),
+    SessionsAPI.ExportSession(id, title, format, dialogTitle),
+  sessionUsage: (id: string) => ChatAPI.SessionUsage(id),
+  listModels: () => ModelsAPI.ListModels(),
+  pullModel: (name: string) => ModelsAPI.PullModel(name),
   followPull: (pullId: string, fn: (ev: PullEvent) => void) => follow<PullEvent>(`pull:${pullId}`, fn),
-  cancelPull: (pullId: string) => App.CancelPull(pullId),
-  deleteModel: (name: string) => App.DeleteModel(name),
+  cancelPull: (pullId: string) => ModelsAPI.CancelPull(pullId),
+  deleteModel: (name: string) => ModelsAPI.DeleteModel(name),
   // The model fitness check (up to half a minute); background checks arrive as "models:checked".
-  checkModel: (name: string) => App.CheckModel(name),
+  checkModel: (name: string) => ModelsAPI.CheckModel(name),
   // "Offer tools anyway" for a model, kept per model and digest; the next turn honours it.
-  setToolsAnyway: (name: string, on: boolean) => App.SetToolsAnyway(name, on),
+  setToolsAnyway: (name: string, on: boolean) => ModelsAPI.SetToolsAnyway(name, on),
   onModelChecked: (fn: (r: ModelCheck) => void): (() => void) => EventsOn('models:checked', fn),
-  getSettings: () => App.GetSettings(),
-  saveSettings: (s: Settings) => App.SaveSettings(s),
-  firstRun: () => App.FirstRun(),
-  startOllama: () => App.StartOllama(),
+  getSettings: () => SettingsAPI.GetSettings(),
+  saveSettings: (s: Settings) => SettingsAPI.SaveSettings(s),
+  firstRun: () => ModelsAPI.FirstRun(),
+  startOllama: () => ModelsAPI.StartOllama(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
-  listMemoryFiles: () => App.ListMemoryFiles(),
-  readMemoryFile: (name: string) => App.ReadMemoryFile(name),
-  saveMemoryFile: (name: string, content: string, expectedHash: string) => App.SaveMemoryFile(name, content, expectedHash),
-  searchMemory: (query: string, k: number) => App.SearchMemory(query, k),
+  listMemoryFiles: () => MemoryAPI.ListMemoryFiles(),
+  readMemoryFile: (name: string) => MemoryAPI.ReadMemoryFile(name),
+  saveMemoryFile: (name: string, content: string, expectedHash: string) => MemoryAPI.SaveMemoryFile(name, content, expectedHash),
+  searchMemory: (query: string, k: number) => MemoryAPI.SearchMemory(query, k),
   onMemoryChange: (fn: (name: string) => void): (() => void) => EventsOn('memory:changed', (name: string) => fn(name)),
   // The history of versions of the memory files (app_memory.go): newest first, a change's diff, restore.
-  memoryHistory: async (file: string): Promise<MemoryRev[]> => (await App.MemoryHistory(file)) ?? [],
-  memoryDiff: (rev: string, file: string) => App.MemoryDiff(rev, file),
-  restoreMemory: (rev: string, file: string) => App.RestoreMemory(rev, file),
+  memoryHistory: async (file: string): Promise<MemoryRev[]> => (await MemoryAPI.MemoryHistory(file)) ?? [],
+  memoryDiff: (rev: string, file: string) => MemoryAPI.MemoryDiff(rev, file),
+  restoreMemory: (rev: string, file: string) => MemoryAPI.RestoreMemory(rev, file),
   // The memory inbox: changes by Dream, consolidation and the remember tool held for review.
-  memoryProposals: async (): Promise<MemoryProposal[]> => (await App.MemoryProposals()) ?? [],
+  memoryProposals: async (): Promise<MemoryProposal[]> => (await MemoryAPI.MemoryProposals()) ?? [],
   decideMemoryHunk: (id: string, hunk: number, action: 'approve' | 'reject', text?: string) =>
-    App.DecideMemoryHunk(id, hunk, action, text ?? '', text !== undefined),
-  reviewSettings: () => App.ReviewSettings(),
-  setReviewSettings: (rs: ReviewSettings) => App.SetReviewSettings(rs as memory.ReviewSettings),
+    MemoryAPI.DecideMemoryHunk(id, hunk, action, text ?? '', text !== undefined),
+  reviewSettings: () => MemoryAPI.ReviewSettings(),
+  setReviewSettings: (rs: ReviewSettings) => MemoryAPI.SetReviewSettings(rs as memory.ReviewSettings),
   // Dream, the memory upkeep system job (app_dream.go): pause, run now, never delete.
-  dreamStatus: () => App.DreamStatus(),
-  pauseDream: (paused: boolean) => App.PauseDream(paused),
-  runDreamNow: () => App.RunDreamNow(),
-  approve: (runId: string, callId: string, decision: ApprovalDecision) => App.Approve(runId, callId, decision),
-  pendingApprovals: async (): Promise<PendingApproval[]> => (await App.PendingApprovals()) ?? [],
-  activity: async (filter: AuditFilter): Promise<AuditEntry[]> => (await App.Activity(filter as audit.Filter)) ?? [],
+  dreamStatus: () => MemoryAPI.DreamStatus(),
+  pauseDream: (paused: boolean) => MemoryAPI.PauseDream(paused),
+  runDreamNow: () => MemoryAPI.RunDreamNow(),
+  approve: (runId: string, callId: string, decision: ApprovalDecision) => SafetyAPI.Approve(runId, callId, decision),
+  pendingApprovals: async (): Promise<PendingApproval[]> => (await SafetyAPI.PendingApprovals()) ?? [],
+  activity: async (filter: AuditFilter): Promise<AuditEntry[]> => (await SafetyAPI.Activity(filter as audit.Filter)) ?? [],
   /** The egress log: connections Hearth made or refused, newest first. */
-  egressLog: async (): Promise<EgressEntry[]> => ((await App.EgressLog()) ?? []) as EgressEntry[],
-  approvalRules: () => App.ApprovalRules(),
-  setApprovalMode: (mode: string) => App.SetApprovalMode(mode),
-  setToolApproval: (tool: string, rule: string) => App.SetToolApproval(tool, rule),
-  secretStorage: () => App.SecretStorage(),
+  egressLog: async (): Promise<EgressEntry[]> => ((await SafetyAPI.EgressLog()) ?? []) as EgressEntry[],
+  approvalRules: () => SafetyAPI.ApprovalRules(),
+  setApprovalMode: (mode: string) => SafetyAPI.SetApprovalMode(mode),
+  setToolApproval: (tool: string, rule: string) => SafetyAPI.SetToolApproval(tool, rule),
+  secretStorage: () => SettingsAPI.SecretStorage(),
   // API keys in config.json in plain text (app_keys.go)
-  plainKeys: (): Promise<PlainKeyReport> => App.PlainKeys(),
-  moveKeyToKeyring: (provider: string) => App.MoveKeyToKeyring(provider),
+  plainKeys: (): Promise<PlainKeyReport> => SettingsAPI.PlainKeys(),
+  moveKeyToKeyring: (provider: string) => SettingsAPI.MoveKeyToKeyring(provider),
   // Reminders and background settings (app_reminders.go)
-  listJobs: () => App.ListJobs(),
-  jobProblems: () => App.JobProblems(),
-  addJob: (spec: JobSpec) => App.AddJob(spec),
-  editJob: (id: string, spec: JobSpec) => App.EditJob(id, spec),
-  removeJob: (id: string) => App.RemoveJob(id),
-  runJobNow: (id: string) => App.RunJobNow(id),
-  pauseJob: (id: string, paused: boolean) => App.PauseJob(id, paused),
-  setRemindersPaused: (paused: boolean) => App.SetRemindersPaused(paused),
-  getBackgroundSettings: () => App.GetBackgroundSettings(),
-  setHeartbeat: (enabled: boolean, minutes: number) => App.SetHeartbeat(enabled, minutes),
-  setMissedRuns: (policy: string) => App.SetMissedRuns(policy),
-  setCloseToTray: (on: boolean) => App.SetCloseToTray(on),
-  setLaunchAtLogin: (on: boolean) => App.SetLaunchAtLogin(on),
-  backgroundNotices: async (): Promise<Notice[]> => (await App.BackgroundNotices()) ?? [],
-  dismissNotice: (id: string) => App.DismissNotice(id),
-  answerMissed: (id: string, run: boolean) => App.AnswerMissed(id, run),
+  listJobs: () => RemindersAPI.ListJobs(),
+  jobProblems: () => RemindersAPI.JobProblems(),
+  addJob: (spec: JobSpec) => RemindersAPI.AddJob(spec),
+  editJob: (id: string, spec: JobSpec) => RemindersAPI.EditJob(id, spec),
+  removeJob: (id: string) => RemindersAPI.RemoveJob(id),
+  runJobNow: (id: string) => RemindersAPI.RunJobNow(id),
+  pauseJob: (id: string, paused: boolean) => RemindersAPI.PauseJob(id, paused),
+  setRemindersPaused: (paused: boolean) => RemindersAPI.SetRemindersPaused(paused),
+  getBackgroundSettings: () => RemindersAPI.GetBackgroundSettings(),
+  setHeartbeat: (enabled: boolean, minutes: number) => RemindersAPI.SetHeartbeat(enabled, minutes),
+  setMissedRuns: (policy: string) => RemindersAPI.SetMissedRuns(policy),
+  setCloseToTray: (on: boolean) => RemindersAPI.SetCloseToTray(on),
+  setLaunchAtLogin: (on: boolean) => RemindersAPI.SetLaunchAtLogin(on),
+  backgroundNotices: async (): Promise<Notice[]> => (await RemindersAPI.BackgroundNotices()) ?? [],
+  dismissNotice: (id: string) => RemindersAPI.DismissNotice(id),
+  answerMissed: (id: string, run: boolean) => RemindersAPI.AnswerMissed(id, run),
   // Background work (background.go): events, a chat to open, the tray's New chat
   onBackground: (fn: (ev: BackgroundEvent) => void) => EventsOn('background', fn),
   onOpenSession: (fn: (sessionId: string) => void) => EventsOn('session:open', fn),
@@ -210,15 +220,15 @@ export const api = {
   quickAskDone: (stay: boolean) => App.QuickAskDone(stay),
   /** Whether the window is the Quick ask box now (a page that loads later missed the event). */
   quickAskOpen: () => App.QuickAskOpen(),
-  listMcpServers: () => App.ListMCPServers(),
-  saveMcpServer: (name: string, c: McpConfig) => App.SaveMCPServer(name, c),
-  removeMcpServer: (name: string) => App.RemoveMCPServer(name),
-  importClaudeDesktop: (block: string) => App.ImportClaudeDesktop(block),
-  testMcpServer: (name: string) => App.TestMCPServer(name),
-  testMcpDraft: (name: string, c: McpConfig) => App.TestMCPDraft(name, c),
-  listSkills: () => App.ListSkills(),
-  setSkillEnabled: (name: string, enabled: boolean) => App.SetSkillEnabled(name, enabled),
-  customizeSkill: (name: string) => App.CustomizeSkill(name),
+  listMcpServers: () => ReachAPI.ListMCPServers(),
+  saveMcpServer: (name: string, c: McpConfig) => ReachAPI.SaveMCPServer(name, c),
+  removeMcpServer: (name: string) => ReachAPI.RemoveMCPServer(name),
+  importClaudeDesktop: (block: string) => ReachAPI.ImportClaudeDesktop(block),
+  testMcpServer: (name: string) => ReachAPI.TestMCPServer(name),
+  testMcpDraft: (name: string, c: McpConfig) => ReachAPI.TestMCPDraft(name, c),
+  listSkills: () => ReachAPI.ListSkills(),
+  setSkillEnabled: (name: string, enabled: boolean) => ReachAPI.SetSkillEnabled(name, enabled),
+  customizeSkill: (name: string) => ReachAPI.CustomizeSkill(name),
 };
 
 export type Api = typeof api;

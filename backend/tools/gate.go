@@ -1,11 +1,15 @@
-package agent
+package tools
+
+// The gate is the question the agent loop asks before every tool call and its answer.
+// It lives here, beside the calls it judges, so that the approval gate (a leaf) and the
+// loop share it without approval importing the loop.
 
 import (
 	"context"
+	"errors"
 
 	"hearth/backend/event"
 	"hearth/backend/i18n"
-	"hearth/backend/tools"
 )
 
 // Gate is consulted before every tool call. It is the hook for approval
@@ -23,10 +27,10 @@ type GateCall struct {
 	Name      string
 	// Args are the call's arguments as decoded once (tools.Registry.Prepare):
 	// exactly what the tool will run with.
-	Args tools.Args
+	Args Args
 	// Preview is what the tool says of the call for the person asked (where it
 	// runs, whether it destroys data).
-	Preview tools.Preview
+	Preview Preview
 	// Unattended is set for runs nobody watches (cron, heartbeat, subagents):
 	// they must never wait for a human.
 	Unattended bool
@@ -55,6 +59,7 @@ type AllowAll struct{}
 // Check implements Gate.
 func (AllowAll) Check(context.Context, GateCall) GateDecision { return GateDecision{Allow: true} }
 
-// deniedText is what the model reads for a denied call: worded so that small models
-// stop asking rather than retry (docs/design/safety-defaults.md#approval).
-const deniedText = "Error: denied by the user — do not retry this call"
+// ErrDeniedInstead is the cause of a run ended by DenyInstead: the person declined the
+// calls waiting for approval and wrote something else instead. The gate answers those
+// calls as denied by the user; the run ends as stopped without asking the model again.
+var ErrDeniedInstead = errors.New("denied by the user, who wrote something else instead")
