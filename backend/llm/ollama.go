@@ -120,11 +120,11 @@ func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		return res, err
 	}
 	done := false
-	areq, err := o.buildChatRequest(req, d, &res)
+	creq, err := o.buildChatRequest(req, d, &res)
 	if err != nil {
 		return res, err
 	}
-	body, err := json.Marshal(areq)
+	body, err := json.Marshal(creq)
 	if err != nil {
 		return res, fmt.Errorf("encode the chat request: %w", err)
 	}

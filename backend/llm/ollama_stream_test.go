@@ -2,16 +2,22 @@ package llm
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/ollama/ollama/api"
+	"golang.org/x/crypto/ssh"
 
 	"hearth/backend/internal/fakeollama"
 )
@@ -189,3 +195,105 @@ func TestOllamaChatClientWriteBuffer(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// serveChat answers /api/show with caps and /api/chat with one final line, handing
+// each chat request to got.
+func serveChat(t *testing.T, caps string, got func(*http.Request, []byte)) string {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/show" {
+			_, _ = w.Write([]byte(`{"capabilities":` + caps + `,"model_info":{"general.context_length":4096}}`))
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		got(r, body)
+		_, _ = w.Write([]byte(`{"message":{"content":"ok"},"done":true,"done_reason":"stop"}` + "\n"))
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// The request reads, as Ollama's own types, as what Hearth asked: the history's
+// calls with their arguments, num_ctx capped at the model's window, no
+// truncation or shift, and what the model cannot take left out.
+func TestOllamaChatRequestAsTheServerReadsIt(t *testing.T) {
+	var body []byte
+	url := serveChat(t, `["completion","tools"]`, func(_ *http.Request, b []byte) { body = b })
+	o, err := NewOllama(OllamaConfig{Host: url, ContextTokens: 9000, Retry: RetryPolicy{MaxAttempts: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	think := true
+	req := Request{Model: "m", Think: &think, Tools: []ToolDef{readFileTool, {Name: "list_dir", Description: "List"}},
+		Messages: []Message{
+			{Role: RoleUser, Content: "look <here> \"α\"", Images: [][]byte{{1, 2}}},
+			{Role: RoleAssistant, Reasoning: "read it", ToolCalls: []ToolCall{
+				{ID: "c1", Name: "read_file", Arguments: json.RawMessage(` {"path":"a.md","opts":{"lines":[1,2]}} `)},
+				{ID: "c2", Name: "list_dir"}}},
+			{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "text"},
+		}}
+	resp, err := o.Chat(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ar api.ChatRequest
+	if err := json.Unmarshal(body, &ar); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	if ar.Model != "m" || ar.Stream == nil || !*ar.Stream || ar.Truncate == nil || *ar.Truncate || ar.Shift == nil || *ar.Shift ||
+		ar.Think != nil || ar.Options["num_ctx"] != float64(4096) || len(ar.Tools) != 2 || ar.Tools[1].Function.Parameters.Type != "object" {
+		t.Errorf("request %s", body)
+	}
+	if len(ar.Messages) != 3 || ar.Messages[0].Content != "look <here> \"α\"" || len(ar.Messages[0].Images) != 0 ||
+		ar.Messages[1].Thinking != "read it" || ar.Messages[2].ToolCallID != "c1" || ar.Messages[2].ToolName != "read_file" {
+		t.Errorf("messages %s", body)
+	}
+	calls := ar.Messages[1].ToolCalls
+	if len(calls) != 2 || calls[0].ID != "c1" || calls[1].Function.Index != 1 || calls[0].Function.Arguments.String() != `{"opts":{"lines":[1,2]},"path":"a.md"}` &&
+		calls[0].Function.Arguments.String() != `{"path":"a.md","opts":{"lines":[1,2]}}` || calls[1].Function.Arguments.Len() != 0 {
+		t.Errorf("calls %s", body)
+	}
+	if !resp.ThinkDropped || !resp.ImagesDropped || resp.ContextTokens != 4096 {
+		t.Errorf("response %+v", resp)
+	}
+}
+
+// With OLLAMA_AUTH set, the one path signs the request with the user's Ollama key
+// as Ollama's client does; without a key it fails instead of going out unsigned.
+func TestOllamaChatSigned(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("OLLAMA_AUTH", "1")
+	var auth, ts string
+	url := serveChat(t, `["completion"]`, func(r *http.Request, _ []byte) {
+		auth, ts = r.Header.Get("Authorization"), r.URL.Query().Get("ts")
+	})
+	o, err := NewOllama(OllamaConfig{Host: url, Retry: RetryPolicy{MaxAttempts: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Model: "m", Messages: userMsg("hi")}
+	if _, err := o.Chat(context.Background(), req, nil); err == nil || auth != "" {
+		t.Fatalf("without a key: err %v, Authorization %q", err, auth)
+	}
+	_, key, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := ssh.MarshalPrivateKey(key, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".ollama"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ollama", "id_ed25519"), pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Chat(context.Background(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(auth, "AAAA") || !strings.Contains(auth, ":") || ts == "" {
+		t.Errorf("Authorization %q, ts %q", auth, ts)
+	}
+}
