@@ -11,6 +11,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"hearth/backend/app"
+	"hearth/backend/cleanpages"
 	"hearth/backend/event"
 	"hearth/backend/settings"
 	"hearth/backend/winstate"
@@ -65,6 +66,14 @@ func NewApp(h *app.App, winPath string, win winstate.State, winErr error) *App {
 	return a
 }
 
+// rested runs each time the app has rested after work: the C heap's free pages go back,
+// and so do the mapped pages of code and data the last burst ran (GTK, WebKit, the GL
+// driver's LLVM, which this process loads only to look up a display).
+func rested() {
+	trimCHeap()
+	cleanpages.DropAll()
+}
+
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
 	a.shown.Store(!startHidden())
@@ -73,7 +82,7 @@ func (a *App) startup(ctx context.Context) {
 	// with the tray (background.go), which holds the lock. The desktop checks a
 	// model's fitness by itself after its first reply.
 	a.h.Models.AutoCheck()
-	if err := a.h.Start(ctx, app.StartOptions{Rested: trimCHeap, WatchMemory: true}); err != nil {
+	if err := a.h.Start(ctx, app.StartOptions{Rested: rested, DropStartPages: true, WatchMemory: true}); err != nil {
 		slog.Warn("background work not fully started", "err", err)
 	}
 	if a.winErr != nil {

@@ -18,6 +18,7 @@ import (
 
 	"hearth/backend/app"
 	"hearth/backend/applock"
+	"hearth/backend/cleanpages"
 	"hearth/backend/cli"
 	"hearth/backend/sandbox"
 	"hearth/backend/winstate"
@@ -33,7 +34,8 @@ var icon []byte
 const uniqueID = "io.hearth.desktop"
 
 func main() {
-	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
+	sandbox.HardenSelf()    // first: keys read later stay out of other processes' reach
+	cleanpages.DropBinary() // what only the package initialisers ran: see the package
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), runDesktop, os.Stdout, os.Stderr))
 }
 

@@ -8,11 +8,13 @@ package main
 import (
 	"os"
 
+	"hearth/backend/cleanpages"
 	"hearth/backend/cli"
 	"hearth/backend/sandbox"
 )
 
 func main() {
-	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
+	sandbox.HardenSelf()    // first: keys read later stay out of other processes' reach
+	cleanpages.DropBinary() // what only the package initialisers ran: see the package
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), nil, os.Stdout, os.Stderr))
 }

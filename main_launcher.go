@@ -14,6 +14,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"hearth/backend/app"
+	"hearth/backend/cleanpages"
 	"hearth/backend/cli"
 	"hearth/backend/launch"
 	"hearth/backend/sandbox"
@@ -23,7 +24,8 @@ import (
 var desktopImage []byte
 
 func main() {
-	sandbox.HardenSelf() // first: keys read later stay out of other processes' reach
+	sandbox.HardenSelf()    // first: keys read later stay out of other processes' reach
+	cleanpages.DropBinary() // what only the package initialisers ran: see the package
 	os.Exit(cli.Main(os.Args[1:], buildInfo(), openWindow, os.Stdout, os.Stderr))
 }
 

@@ -37,6 +37,8 @@ targets=(
   "./backend/memrepo FuzzLooseObject 300"
   "./backend/recall FuzzAbsentRecord 3000"
   "./backend/session FuzzScanMessages 5000"
+  "./backend/llm FuzzChatEncoder 10000"
+  "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"
 )
 for x in "${targets[@]}"; do

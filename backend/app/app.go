@@ -19,6 +19,7 @@ import (
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
 	"hearth/backend/chat"
+	"hearth/backend/cleanpages"
 	"hearth/backend/config"
 	"hearth/backend/dream"
 	"hearth/backend/egress"
@@ -325,8 +326,13 @@ type StartOptions struct {
 	// scheduler and the heartbeat run (the desktop app; nil for the CLI).
 	Lock *applock.Lock
 	// Rested runs each time the app has rested after work (rest.go), after what the app
-	// itself gives back and Go's collection: the desktop returns its C heap's free pages.
+	// itself gives back and Go's collection: the desktop returns its C heap's free pages
+	// and unmaps the code and data its last burst ran (backend/cleanpages).
 	Rested func()
+	// DropStartPages gives back, once Start has started the services, the pages of the
+	// binary that start-up ran (reading the config, building the services): code that
+	// runs once (backend/cleanpages). The command line and the desktop set it.
+	DropStartPages bool
 	// WatchMemory watches the memory files for edits made outside Hearth while the
 	// app runs (the desktop). A command needs no watcher and pays for closing one.
 	WatchMemory bool
@@ -355,6 +361,9 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 		a.migrateReviewSettings()
 		a.Reach.Start(ctx, a.Chat.Registries()...)
 		err = a.Memory.Start(ctx)
+		if opts.DropStartPages {
+			cleanpages.DropBinary()
+		}
 	}
 	if opts.WatchMemory && !a.Memory.Watching() {
 		err = errors.Join(err, a.Memory.Watch())

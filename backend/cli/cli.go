@@ -91,7 +91,7 @@ func (e *env) hearth() (*app.App, error) {
 // servers connect (a run waits for them, bounded). The memory files' watcher is not
 // started: no command needs it, and closing it costs every command milliseconds.
 func (e *env) start(ctx context.Context) {
-	_ = e.app.Start(ctx, app.StartOptions{})
+	_ = e.app.Start(ctx, app.StartOptions{DropStartPages: true})
 	if e.afterStart != nil {
 		e.afterStart(e.app)
 	}
