@@ -63,7 +63,7 @@ func (r *Service) mcpOptions(servers map[string]config.MCPServer, regs []*tools.
 	return mcp.Options{Servers: servers, Registries: regs, Getenv: r.settings.Getenv,
 		Dir: r.settings.Paths().Workspace, Version: r.settings.Version(),
 		Sandbox: r.settings.Sandbox(), Policy: r.settings.SandboxPolicy(),
-		HTTPTransport: r.settings.Egress().Transport("MCP server")}
+		HTTPTransport: r.settings.Egress().Transport("MCP server"), News: r.news}
 }
 
 // ListMCPServers reports every configured MCP server: transport, whether it is

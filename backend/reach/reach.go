@@ -11,6 +11,7 @@ import (
 
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/mcp"
 	"hearth/backend/settings"
 	"hearth/backend/skills"
@@ -22,6 +23,7 @@ import (
 // connected by Start and ended by Close.
 type Service struct {
 	settings *settings.Service
+	news     *event.Broker[event.MCPChanged] // every manager's, across restarts
 
 	mu     sync.Mutex
 	skills *skills.Loader
@@ -33,7 +35,7 @@ type Service struct {
 
 // New returns the service.
 func New(s *settings.Service) *Service {
-	r := &Service{settings: s}
+	r := &Service{settings: s, news: event.NewBroker[event.MCPChanged](0)}
 	r.skills = r.newSkills()
 	return r
 }
@@ -65,7 +67,11 @@ func (r *Service) Start(_ context.Context, regs ...*tools.Registry) {
 	m.Start()
 }
 
-// Close ends every MCP server (its whole process group) and withdraws its tools.
+// News tells when an MCP server's state or tools changed: the MCP view reloads.
+func (r *Service) News() *event.Broker[event.MCPChanged] { return r.news }
+
+// Close ends every MCP server (its whole process group), withdraws its tools and
+// closes News.
 func (r *Service) Close(context.Context) error {
 	r.mu.Lock()
 	m := r.mcp
@@ -74,6 +80,7 @@ func (r *Service) Close(context.Context) error {
 	if m != nil {
 		m.Close()
 	}
+	r.news.Close()
 	return nil
 }
 
