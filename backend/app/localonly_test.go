@@ -9,6 +9,7 @@ import (
 	"hearth/backend/agent"
 	"hearth/backend/egress"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -63,7 +64,7 @@ func TestLocalOnlyMode(t *testing.T) {
 	if len(errs) != 1 || errs[0].Code != egress.Code || !strings.Contains(errs[0].Message, "local-only") || errs[0].Hint == "" {
 		t.Errorf("errors %+v", errs)
 	}
-	svc.Reach.WaitReady(context.Background(), func(string, string) {})
+	svc.Reach.WaitReady(context.Background(), func(string, i18n.Message) {})
 	var purposes []string
 	for _, e := range svc.Settings.Egress().Recent(0) {
 		purposes = append(purposes, e.Purpose+" "+e.Host+map[bool]string{true: " refused", false: ""}[e.Refused])
