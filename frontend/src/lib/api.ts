@@ -211,6 +211,8 @@ export const api = {
   /** Whether the window is the Quick ask box now (a page that loads later missed the event). */
   quickAskOpen: () => App.QuickAskOpen(),
   listMcpServers: () => App.ListMCPServers(),
+  /** A server connected, failed, was added or removed (background.go's "mcp:changed"): reload the list. */
+  onMcpChange: (fn: (server: string) => void): (() => void) => EventsOn('mcp:changed', (c: { server: string }) => fn(c.server)),
   saveMcpServer: (name: string, c: McpConfig) => App.SaveMCPServer(name, c),
   removeMcpServer: (name: string) => App.RemoveMCPServer(name),
   importClaudeDesktop: (block: string) => App.ImportClaudeDesktop(block),
