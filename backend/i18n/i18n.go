@@ -44,7 +44,8 @@ type Message struct {
 	Args map[string]string `json:"args,omitempty"`
 	// Lists fill placeholders with messages worded in the same language, joined by the
 	// catalog's i18n.listSeparator ("a, b"; "a、b"): a notice naming what it left out.
-	Lists map[string][]Message `json:"lists,omitempty"`
+	// (ts_type keeps the window's generated Message a plain shape.)
+	Lists map[string][]Message `json:"lists,omitempty" ts_type:"Record<string, Array<{code: string; args?: Record<string, string>}>>"`
 }
 
 // M makes a Message from a code and name/value pairs: M("tray.next.today", "title", t,

@@ -46,7 +46,7 @@ describe('McpView', () => {
     // (testing-library's own waiting polls every 50 ms; the view must not poll at all.)
     expect(setInterval.mock.calls.filter(([, ms]) => (ms ?? 0) >= 1000)).toEqual([]);
     setInterval.mockRestore();
-    listMcpServers.mockResolvedValueOnce([servers[0], { ...servers[1], connected: true, lastError: '', tools: 1, toolNames: ['mcp_cal_a'] }]);
+    listMcpServers.mockResolvedValueOnce([servers[0], { ...servers[1], connected: true, lastError: '', tools: 1, toolNames: ['mcp_cal_a'] }] as McpServer[]);
     fake.emitMcpChanged('cal');
     await vi.waitFor(() => expect(screen.getByTestId('mcp-cal').dataset.state).toBe('connected'));
     unmount();
