@@ -34,6 +34,7 @@ const (
 	eventBackground  = "background"
 	eventOpenSession = "session:open"
 	eventNewSession  = "session:new"
+	eventMCPChanged  = "mcp:changed" // an MCP server's state changed: the MCP view reloads
 )
 
 // desktopBackground wires the services' background work, the tray and
@@ -150,19 +151,21 @@ type newsFeeds struct {
 	memory <-chan event.MemoryChanged
 	news   <-chan event.Background
 	checks <-chan fitness.Result
+	mcp    <-chan event.MCPChanged
 	end    context.CancelFunc
 }
 
 func (b *desktopBackground) subscribe(ctx context.Context) newsFeeds {
 	ctx, cancel := context.WithCancel(ctx)
-	return newsFeeds{b.h.MemoryNews.Subscribe(ctx), b.h.BackgroundNews.Subscribe(ctx), b.h.CheckNews.Subscribe(ctx), cancel}
+	return newsFeeds{b.h.MemoryNews.Subscribe(ctx), b.h.BackgroundNews.Subscribe(ctx), b.h.CheckNews.Subscribe(ctx),
+		b.h.Reach.News().Subscribe(ctx), cancel}
 }
 
 // forward hands the services' news to the window (and background news to the
 // notifications) until Hearth quits.
 func (b *desktopBackground) forward(f newsFeeds) {
 	defer f.end()
-	memory, news, checks := f.memory, f.news, f.checks
+	memory, news, checks, mcp := f.memory, f.news, f.checks, f.mcp
 	for {
 		select {
 		case <-b.done:
@@ -177,6 +180,11 @@ func (b *desktopBackground) forward(f newsFeeds) {
 				return
 			}
 			runtime.EventsEmit(b.ctx, modelCheckedEvent, r)
+		case c, ok := <-mcp:
+			if !ok {
+				return
+			}
+			runtime.EventsEmit(b.ctx, eventMCPChanged, c)
 		case ev, ok := <-news:
 			if !ok {
 				return

@@ -52,10 +52,10 @@ func TestRepliesAndErrorsCarryTheirCodes(t *testing.T) {
 	_, evs := h.send("s1", "/model")
 	d := ofType[event.DeltaData](evs)
 	if len(d) != 1 || len(d[0].Lines) != 2 || d[0].Lines[0].Code != "slash.model" || d[0].Lines[1].Code != "slash.model.usage" ||
-		d[0].Text != i18n.Lines([]i18n.Message{i18n.Message(d[0].Lines[0]), i18n.Message(d[0].Lines[1])}) {
+		d[0].Text != i18n.Lines([]i18n.Message{{Code: d[0].Lines[0].Code, Args: d[0].Lines[0].Args}, {Code: d[0].Lines[1].Code, Args: d[0].Lines[1].Args}}) {
 		t.Fatalf("/model reply %+v", d)
 	}
-	if zh := i18n.Message(d[0].Lines[0]).In(i18n.Chinese); !strings.HasPrefix(zh, "模型：") {
+	if zh := (i18n.Message{Code: d[0].Lines[0].Code, Args: d[0].Lines[0].Args}).In(i18n.Chinese); !strings.HasPrefix(zh, "模型：") {
 		t.Errorf("/model in zh-CN: %q", zh)
 	}
 
@@ -66,7 +66,7 @@ func TestRepliesAndErrorsCarryTheirCodes(t *testing.T) {
 		t.Fatalf("error %+v", e)
 	}
 	if !strings.Contains(e[0].Detail, "more system memory") || !strings.Contains(e[0].Message, e[0].Detail) ||
-		!strings.HasPrefix(e[0].Message, i18n.Message(*e[0].Text).String()) || e[0].Hint != i18n.Message(e[0].HintText[0]).String() {
+		!strings.HasPrefix(e[0].Message, (i18n.Message{Code: e[0].Text.Code, Args: e[0].Text.Args}).String()) || e[0].Hint != (i18n.Message{Code: e[0].HintText[0].Code, Args: e[0].HintText[0].Args}).String() {
 		t.Errorf("error English %q hint %q detail %q", e[0].Message, e[0].Hint, e[0].Detail)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"hearth/backend/agent/prompt"
+	"hearth/backend/i18n"
 	"hearth/backend/llm"
 )
 
@@ -66,7 +67,7 @@ type ContextOutput struct {
 	FirstKept    int
 	// Notices are things the user should know about this request (a file
 	// of the system prompt unreadable).
-	Notices []string
+	Notices []i18n.Message
 	// Tools are the tool definitions to send when the builder fitted them
 	// to the window (fewer, or in their short form); nil means
 	// ContextInput.Tools as they are.

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"fmt"
 	"sync"
 
 	"hearth/backend/event"
@@ -143,11 +142,20 @@ func deliver(s event.Sink, ev event.Event) {
 	s(ev)
 }
 
-func (em *emitter) notice(level, format string, args ...any) {
-	em.emit(event.Notice, event.NoticeData{Level: level, Message: fmt.Sprintf(format, args...)})
-}
-
 // say emits a notice the window words in its language (m) and the CLI prints in English.
 func (em *emitter) say(level string, m i18n.Message) {
-	em.emit(event.Notice, event.NoticeData{Level: level, Message: m.String(), Code: m.Code, Args: m.Args})
+	d := event.NoticeData{Level: level, Message: m.String(), Code: m.Code, Args: m.Args}
+	for k, ms := range m.Lists {
+		if d.Lists == nil {
+			d.Lists = map[string][]event.Line{}
+		}
+		d.Lists[k] = make([]event.Line, len(ms))
+		for i, x := range ms {
+			d.Lists[k][i] = line(x)
+		}
+	}
+	em.emit(event.Notice, d)
 }
+
+// line is m for the window (one level: a list's messages have no lists of their own).
+func line(m i18n.Message) event.Line { return event.Line{Code: m.Code, Args: m.Args} }

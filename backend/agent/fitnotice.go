@@ -1,11 +1,11 @@
 package agent
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"hearth/backend/agent/prompt"
 	"hearth/backend/event"
 	"hearth/backend/i18n"
 )
@@ -19,43 +19,56 @@ const maxNamedTools = 5
 // more than the first). A lowered reply limit alone is not worth a notice;
 // cutOffNotice explains it if an answer is ever cut off.
 func (l *loop) fitNotice() {
-	s := l.shed
-	var out []string
-	if s.Turns > 0 {
-		out = append(out, plural(s.Turns, "older turn", "older turns")+" of this chat")
+	if m, ok := fitMessage(l.shed, l.limit); ok {
+		l.em.say(event.LevelInfo, m)
+	}
+}
+
+// fitMessage words what s left out of a window of limit tokens: each part a message of
+// its own, so the window words the whole list in its language.
+func fitMessage(s prompt.Shed, limit int) (i18n.Message, bool) {
+	var parts []i18n.Message
+	if s.Turns == 1 {
+		parts = append(parts, i18n.M("notice.fit.turn"))
+	} else if s.Turns > 1 {
+		parts = append(parts, i18n.M("notice.fit.turns", "n", strconv.Itoa(s.Turns)))
 	}
 	if s.Recall {
-		out = append(out, "the recalled memory")
+		parts = append(parts, i18n.M("notice.fit.recall"))
 	}
 	if n := len(s.Tools); n > 0 {
 		names := s.Tools
 		if n > maxNamedTools {
 			names = append(names[:maxNamedTools:maxNamedTools], "…")
 		}
-		out = append(out, fmt.Sprintf("%s (%s)", plural(n, "tool", "tools"), strings.Join(names, ", ")))
+		if n == 1 {
+			parts = append(parts, i18n.M("notice.fit.tool", "names", strings.Join(names, ", ")))
+		} else {
+			parts = append(parts, i18n.M("notice.fit.tools", "n", strconv.Itoa(n), "names", strings.Join(names, ", ")))
+		}
 	}
 	if s.CurrentTurn {
-		out = append(out, "parts of this turn's longer tool results")
+		parts = append(parts, i18n.M("notice.fit.currentTurn"))
 	}
-	var b strings.Builder
-	switch {
-	case len(out) > 0:
-		fmt.Fprintf(&b, "Left out to fit the model's context window (%d tokens): %s.", l.limit, strings.Join(out, ", "))
-		if len(s.Shortened) > 0 {
-			b.WriteString(" Tool descriptions were shortened too.")
-		}
-	case len(s.Shortened) > 0:
-		fmt.Fprintf(&b, "To fit the model's context window (%d tokens), tool descriptions were shortened.", l.limit)
-	default:
-		return
-	}
+	var too, advice []i18n.Message
 	switch {
 	case hasMCP(s.Tools):
-		b.WriteString(" Fewer MCP servers, or a model with a larger window, would keep them.")
+		advice = append(advice, i18n.M("notice.fit.adviceMCP"))
 	case len(s.Tools) > 0 || s.Turns > 0:
-		b.WriteString(" A model with a larger context window would keep them; /new starts a fresh chat.")
+		advice = append(advice, i18n.M("notice.fit.adviceWindow"))
 	}
-	l.em.notice(event.LevelInfo, "%s", b.String())
+	args := map[string]string{"limit": strconv.Itoa(limit)}
+	switch {
+	case len(parts) > 0:
+		if len(s.Shortened) > 0 {
+			too = append(too, i18n.M("notice.fit.shortenedToo"))
+		}
+		return i18n.Message{Code: "notice.fit.leftOut", Args: args,
+			Lists: map[string][]i18n.Message{"parts": parts, "too": too, "advice": advice}}, true
+	case len(s.Shortened) > 0:
+		return i18n.Message{Code: "notice.fit.shortened", Args: args, Lists: map[string][]i18n.Message{"advice": advice}}, true
+	}
+	return i18n.Message{}, false
 }
 
 // cutOffNotice explains an answer cut off at the reply limit, saying when
@@ -72,11 +85,4 @@ func (l *loop) cutOffNotice() {
 
 func hasMCP(names []string) bool {
 	return slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "mcp_") })
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

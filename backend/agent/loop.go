@@ -130,7 +130,7 @@ func (l *loop) execute() (res Result) {
 	l.noticed, l.guard = map[string]bool{}, map[string]int{}
 	l.em.emit(event.RunStarted, event.StartedData{Model: l.model, Continued: l.cont})
 	for _, n := range l.req.Notices {
-		l.em.notice(event.LevelWarning, "%s", n)
+		l.em.say(event.LevelWarning, n)
 	}
 	if len(l.damaged) > 0 && l.r.newDamage(l.run.SessionID, len(l.damaged)) {
 		w := l.damaged[len(l.damaged)-1]
@@ -161,7 +161,7 @@ func (l *loop) body() (string, error) {
 			l.toolsUnavailable()
 		}
 	} else if w := l.r.opts.WaitTools; w != nil {
-		w(l.ctx, func(level, msg string) { l.em.notice(level, "%s", msg) })
+		w(l.ctx, l.em.say)
 	}
 	for iter := 1; ; iter++ {
 		if iter > l.t.MaxToolIterations {
@@ -265,9 +265,9 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		return llm.Response{}, &runError{code: event.CodeInternal, why: i18n.P("error.context.build", "detail", err.Error()), err: err}
 	}
 	for _, n := range out.Notices {
-		if !l.noticed[n] {
-			l.noticed[n] = true
-			l.em.notice(event.LevelWarning, "%s", n)
+		if key := n.String(); !l.noticed[key] {
+			l.noticed[key] = true
+			l.em.say(event.LevelWarning, n)
 		}
 	}
 	l.firstKept, l.built, l.turnRoom = out.FirstKept, len(l.history), out.TurnRoom
@@ -450,10 +450,10 @@ func errorData(err error) event.ErrorData {
 // problemData is the error event of a problem: its English and its codes for the window.
 func problemData(code string, why i18n.Problem) event.ErrorData {
 	d := event.ErrorData{Code: code, Message: why.Text.String(), Hint: why.HintString()}
-	t := event.Line(why.Text)
+	t := line(why.Text)
 	d.Text = &t
 	for _, h := range why.Hint {
-		d.HintText = append(d.HintText, event.Line(h))
+		d.HintText = append(d.HintText, line(h))
 	}
 	return d
 }

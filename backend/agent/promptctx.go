@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"sync"
@@ -94,7 +93,7 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	system := rs.text
 	if err != nil {
 		// One unreadable file is left out of the prompt; chat goes on.
-		out.Notices = append(out.Notices, fmt.Sprintf("Part of the system prompt could not be read: %v", err))
+		out.Notices = append(out.Notices, i18n.M("notice.promptUnreadable", "error", err.Error()))
 	}
 	cut := 0
 	if p.Window != nil {

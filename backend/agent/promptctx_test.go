@@ -8,6 +8,7 @@ import (
 
 	"hearth/backend/agent/prompt"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 )
@@ -76,7 +77,7 @@ func TestAfterRunAndRequestNotices(t *testing.T) {
 		o.AfterRun = func(r Result) { after = append(after, r) }
 	})
 	rec := newRecorder()
-	run, err := h.runner.Start(context.Background(), Request{SessionID: "s", Text: "hello", Notices: []string{"memory could not be saved"}}, rec.sink)
+	run, err := h.runner.Start(context.Background(), Request{SessionID: "s", Text: "hello", Notices: []i18n.Message{i18n.M("notice.consolidationFailed", "error", "disk full")}}, rec.sink)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +86,15 @@ func TestAfterRunAndRequestNotices(t *testing.T) {
 		t.Fatalf("AfterRun got %+v for %+v", after, res)
 	}
 	evs := rec.all()
-	if len(evs) < 2 || evs[1].Type != event.Notice || evs[1].Data.(event.NoticeData).Message != "memory could not be saved" {
+	if len(evs) < 2 || evs[1].Type != event.Notice || !noticeOf(evs[1], "notice.consolidationFailed", "Saving older messages of this chat to memory failed: disk full.") {
 		t.Errorf("events %s", describe(evs))
 	}
+}
+
+// noticeOf reports whether ev is a notice of code, worded in English as english.
+func noticeOf(ev event.Event, code, english string) bool {
+	n, ok := ev.Data.(event.NoticeData)
+	return ok && n.Code == code && strings.HasPrefix(n.Message, english)
 }
 
 // A settings change reaches the next run through Tune, without a new Runner.

@@ -103,7 +103,7 @@ type Options struct {
 	// bounded, for tool sources still starting (MCP servers connecting) so
 	// that request offers their tools, and tells the user through notice
 	// what it waits for. Nil means no wait.
-	WaitTools func(ctx context.Context, notice func(level, message string))
+	WaitTools func(ctx context.Context, notice func(level string, m i18n.Message))
 	// OnStop is told when the user stops a session (Stop, /stop): the hook
 	// that cancels the session's background subagents (docs/design/agent-loop.md#stopping-a-run). It
 	// reports whether it stopped anything.
@@ -217,7 +217,7 @@ type Request struct {
 	Resume bool
 	// Notices are told to the user as the run starts (warnings the caller has
 	// for this chat, e.g. that saving older messages to memory failed).
-	Notices []string
+	Notices []i18n.Message
 }
 
 // Result is how a run ended.

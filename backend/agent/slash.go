@@ -98,7 +98,7 @@ func (r *Runner) slash(ctx context.Context, req Request, cmd, arg string, sink e
 		res.Final = i18n.Lines(reply)
 		lines := make([]event.Line, len(reply))
 		for i, m := range reply {
-			lines[i] = event.Line(m)
+			lines[i] = line(m)
 		}
 		em.emit(event.TextDelta, event.DeltaData{Text: res.Final, Lines: lines})
 	}

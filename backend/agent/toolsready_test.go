@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/tools"
 )
@@ -65,12 +66,12 @@ func TestWaitToolsBeforeFirstRequest(t *testing.T) {
 		{ToolCalls: []fakeollama.ToolCall{call("ready_tool", `{}`)}},
 		{Content: "Done."},
 	}}, func(o *Options) {
-		o.WaitTools = func(ctx context.Context, notice func(level, msg string)) {
+		o.WaitTools = func(ctx context.Context, notice func(level string, m i18n.Message)) {
 			calls++
 			if ctx == nil {
 				t.Error("no context")
 			}
-			notice(event.LevelInfo, "Waiting for MCP server slow to connect…")
+			notice(event.LevelInfo, i18n.M("notice.mcp.waiting", "names", "slow", "seconds", "5"))
 			ready := &testTool{name: "ready_tool", readOnly: true, run: func(context.Context, tools.Args) (tools.Result, error) {
 				return tools.Result{Content: "ok"}, nil
 			}}
@@ -87,7 +88,7 @@ func TestWaitToolsBeforeFirstRequest(t *testing.T) {
 		t.Errorf("the first request lacks the tool WaitTools waited for: %v", offered(t, reqs[0]))
 	}
 	notices := ofType[event.NoticeData](evs)
-	if len(notices) != 1 || notices[0].Message != "Waiting for MCP server slow to connect…" || evs[1].Type != event.Notice {
+	if len(notices) != 1 || !noticeOf(evs[1], "notice.mcp.waiting", "Waiting for MCP server slow to connect (up to 5 s)…") || evs[1].Type != event.Notice {
 		t.Errorf("events: %s", describe(evs))
 	}
 }

@@ -65,7 +65,7 @@ func TestLocalOnlyMode(t *testing.T) {
 	if len(errs) != 1 || errs[0].Code != egress.Code || !strings.Contains(errs[0].Message, "local-only") || errs[0].Hint == "" {
 		t.Errorf("errors %+v", errs)
 	}
-	svc.Reach.WaitReady(context.Background(), func(string, string) {})
+	svc.Reach.WaitReady(context.Background(), func(string, i18n.Message) {})
 	var purposes []string
 	for _, e := range svc.Egress.Recent(0) {
 		purposes = append(purposes, e.Purpose+" "+e.Host+map[bool]string{true: " refused", false: ""}[e.Refused])

@@ -77,7 +77,7 @@ type Options struct {
 	Window func(sessionID string) int
 	// WaitTools waits, bounded, for tool sources still starting before a run's
 	// first request (reach.WaitReady: MCP servers connecting).
-	WaitTools func(ctx context.Context, notice func(level, message string))
+	WaitTools func(ctx context.Context, notice func(level string, m i18n.Message))
 	// Channel says where the user chats ("desktop", "cli"): the model is told so.
 	// Empty means the desktop.
 	Channel string

@@ -171,20 +171,20 @@ func (m *fakeMemory) snapshot() (recalled, afterRuns, remembered []string) {
 type fakeGate struct {
 	mu    sync.Mutex
 	deny  string
-	calls []agent.GateCall
+	calls []tools.GateCall
 }
 
-func (g *fakeGate) Check(_ context.Context, c agent.GateCall) agent.GateDecision {
+func (g *fakeGate) Check(_ context.Context, c tools.GateCall) tools.GateDecision {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.calls = append(g.calls, c)
-	return agent.GateDecision{Allow: c.Name != g.deny}
+	return tools.GateDecision{Allow: c.Name != g.deny}
 }
 
-func (g *fakeGate) asked() []agent.GateCall {
+func (g *fakeGate) asked() []tools.GateCall {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return append([]agent.GateCall(nil), g.calls...)
+	return append([]tools.GateCall(nil), g.calls...)
 }
 
 // keyring keeps no key: the tests never reach the OS keyring.

@@ -8,6 +8,7 @@ import (
 
 	"hearth/backend/agent"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 // Start begins a turn with every option (Model for `--model`, images, channel,
@@ -29,7 +30,7 @@ func (s *Service) Start(ctx context.Context, req agent.Request, sink event.Sink)
 	}
 	if req.SessionID != "" {
 		if err := s.opts.Memory.TakeFailure(req.SessionID); err != nil {
-			req.Notices = append(req.Notices, fmt.Sprintf("Saving older messages of this chat to memory failed: %v. They stay in the chat and saving is tried again later.", err))
+			req.Notices = append(req.Notices, i18n.M("notice.consolidationFailed", "error", err.Error()))
 		}
 	}
 	return s.runner.Start(ctx, req, sink)

@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"hearth/backend/agent"
-	"hearth/backend/event"
-	"hearth/backend/i18n"
 	"hearth/backend/session"
 	"hearth/backend/subagent"
 )
@@ -58,29 +55,13 @@ func (s *Service) newHelpers() (*helpers, error) {
 			}
 			return ""
 		},
-		// The report goes out like a reminder's: a notification that opens the chat,
-		// and the window reloads that chat (it got a new message).
-		Notify: s.helperDone,
+		// The report goes out like a reminder's.
+		News: s.opts.Background,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("subagents: %w", err)
 	}
 	return &helpers{runner: runner, mgr: mgr}, nil
-}
-
-func (s *Service) helperDone(r subagent.Report) {
-	if s.opts.Background == nil {
-		return
-	}
-	code := "notify.subagent.finished"
-	if r.Status != event.StatusOK {
-		code = "notify.subagent.ended"
-	}
-	args := map[string]string{"label": r.Label, "status": string(r.Status)}
-	// The report is the model's Markdown: the notification shows a short plain summary
-	// of it (the desktop strips Markdown), the whole report is in the chat.
-	s.opts.Background.Publish(event.Background{Kind: event.BackgroundSubagent, Title: i18n.Message{Code: code, Args: args}.String(),
-		Text: strings.TrimSpace(r.Result + r.Error), SessionID: r.ParentSessionID, TitleCode: code, Args: args})
 }
 
 // stopHelpers is the runner's OnStop hook (/stop, Stop): the session's helpers stop too.

@@ -7,6 +7,12 @@ type MemoryChanged struct {
 	File string `json:"file"`
 }
 
+// MCPChanged says an MCP server's state or tools changed (it connected, failed,
+// was added or removed): the MCP view reloads its list.
+type MCPChanged struct {
+	Server string `json:"server"`
+}
+
 // Background is something work in the background tells the user: a reminder's
 // answer, the message tool's post, a heartbeat finding, a missed-run or jobs-file
 // notice, a finished helper, or (Kind BackgroundJobs, no text) that the reminders

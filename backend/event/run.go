@@ -158,6 +158,9 @@ type NoticeData struct {
 	Message string            `json:"message"`
 	Code    string            `json:"code,omitempty"`
 	Args    map[string]string `json:"args,omitempty"`
+	// Lists fill placeholders of Code with lines the window words and joins
+	// (i18n.Message.Lists).
+	Lists map[string][]Line `json:"lists,omitempty"`
 }
 
 // Error codes besides the llm.ErrorKind values (unreachable, model_not_found,

@@ -11,7 +11,6 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"hearth/backend/agent"
 	"hearth/backend/audit"
 	"hearth/backend/config"
 	"hearth/backend/event"
@@ -44,7 +43,7 @@ func newGuard(t *testing.T) (*Service, *settings.Service) {
 }
 
 // call is an exec call as the agent loop hands it to the gate.
-func call(t *testing.T, ws, command string, emit func(event.ApprovalData)) agent.GateCall {
+func call(t *testing.T, ws, command string, emit func(event.ApprovalData)) tools.GateCall {
 	t.Helper()
 	reg := tools.NewRegistry(tools.RegistryOptions{})
 	if err := reg.Register(tools.Builtins(tools.Options{Policy: tools.Policy{Workspace: ws}})...); err != nil {
@@ -55,7 +54,7 @@ func call(t *testing.T, ws, command string, emit func(event.ApprovalData)) agent
 	// The sandbox note travels with the prepared call (the exec tool fills it from
 	// its sandbox); this registry has none, so the test sets the one a jail gives.
 	c.Preview.Sandbox = &i18n.Message{Code: "test.boxed"}
-	return agent.GateCall{RunID: "r1", SessionID: "c1", CallID: "k1", Name: "exec",
+	return tools.GateCall{RunID: "r1", SessionID: "c1", CallID: "k1", Name: "exec",
 		Args: c.Args, Preview: c.Preview, Emit: emit}
 }
 

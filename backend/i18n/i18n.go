@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"strings"
@@ -41,6 +42,10 @@ func Locales() []Locale { return []Locale{English, Chinese} }
 type Message struct {
 	Code string            `json:"code"`
 	Args map[string]string `json:"args,omitempty"`
+	// Lists fill placeholders with messages worded in the same language, joined by the
+	// catalog's i18n.listSeparator ("a, b"; "a、b"): a notice naming what it left out.
+	// (ts_type keeps the window's generated Message a plain shape.)
+	Lists map[string][]Message `json:"lists,omitempty" ts_type:"Record<string, Array<{code: string; args?: Record<string, string>}>>"`
 }
 
 // M makes a Message from a code and name/value pairs: M("tray.next.today", "title", t,
@@ -143,13 +148,27 @@ func (b book) render(l Locale, m Message) string {
 func render(l Locale, m Message) string { return renderFrom(catalog, l, m) }
 
 func renderFrom(codes func(Locale) map[string]string, l Locale, m Message) string {
-	if s, ok := codes(l)[m.Code]; ok {
-		return fill(s, m.Args)
+	s, ok := codes(l)[m.Code]
+	if !ok {
+		if s, ok = codes(English)[m.Code]; !ok {
+			return m.Code
+		}
 	}
-	if s, ok := codes(English)[m.Code]; ok {
-		return fill(s, m.Args)
+	args := m.Args
+	if len(m.Lists) > 0 {
+		args = maps.Clone(m.Args)
+		if args == nil {
+			args = map[string]string{}
+		}
+		for k, ms := range m.Lists {
+			parts := make([]string, len(ms))
+			for i, x := range ms {
+				parts[i] = renderFrom(codes, l, x)
+			}
+			args[k] = strings.Join(parts, renderFrom(codes, l, Message{Code: "i18n.listSeparator"}))
+		}
 	}
-	return m.Code
+	return fill(s, args)
 }
 
 // parsed holds each shipped locale's catalog, parsed the first time a message is

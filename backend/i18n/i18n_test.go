@@ -272,3 +272,17 @@ func TestCatalogsParsedPerLocaleOnDemand(t *testing.T) {
 		t.Errorf("reads after Chinese: %v (English parsed again, or Chinese never)", c.reads)
 	}
 }
+
+// A list placeholder is filled with its messages worded in the same language and joined
+// as that language joins a list; an empty list fills it with nothing.
+func TestRenderLists(t *testing.T) {
+	m := Message{Code: "notice.fit.leftOut", Args: map[string]string{"limit": "2048"}, Lists: map[string][]Message{
+		"parts": {M("notice.fit.turns", "n", "3"), M("notice.fit.recall")}, "too": nil, "advice": {M("notice.fit.adviceWindow")}}}
+	if got, want := m.String(), "Left out to fit the model's context window (2048 tokens): 3 older turns of this chat, the recalled memory."+
+		" A model with a larger context window would keep them; /new starts a fresh chat."; got != want {
+		t.Errorf("English:\n%s\nwant\n%s", got, want)
+	}
+	if got := m.In(Chinese); !strings.Contains(got, "这个对话中较早的 3 轮、回忆起的记忆") || strings.Contains(got, "{") {
+		t.Errorf("Chinese: %s", got)
+	}
+}

@@ -26,6 +26,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/tools"
 )
 
@@ -48,8 +49,8 @@ type Options struct {
 	Backoff, MaxBackoff time.Duration
 	// HTTPTransport is the base of SSE / streamable HTTP clients.
 	HTTPTransport http.RoundTripper
-	// OnChange is told when a server's state or tools changed (for the UI).
-	OnChange func(name string)
+	// News hears when a server's state or tools changed (the MCP view reloads).
+	News *event.Broker[event.MCPChanged]
 	// Version is sent to servers as the client version.
 	Version string
 	// ReadyWait bounds WaitReady (default ReadyWait).
@@ -238,8 +239,8 @@ func (m *Manager) changed(name string) {
 	close(m.stateCh)
 	m.stateCh = make(chan struct{})
 	m.stateMu.Unlock()
-	if m.opts.OnChange != nil {
-		m.opts.OnChange(name)
+	if m.opts.News != nil {
+		m.opts.News.Publish(event.MCPChanged{Server: name})
 	}
 }
 

@@ -35,11 +35,8 @@ type ConsolidatorOptions struct {
 	Window int
 	// ContextTokens sizes the transcript of one consolidation call.
 	ContextTokens int
-	// OnDone is told when a background consolidation ends (err nil: saved n
-	// messages).
-	OnDone func(sessionID string, n int, err error)
-	Logger *slog.Logger
-	Now    func() time.Time
+	Logger        *slog.Logger
+	Now           func() time.Time
 }
 
 // Consolidator folds old chat messages into HISTORY.md and MEMORY.md
@@ -126,7 +123,7 @@ func (c *Consolidator) Start(sessionID string, upTo int) bool {
 	go func() {
 		defer c.wg.Done()
 		defer c.finish(sessionID, done)
-		n, total, err := c.run(c.ctx, sessionID, upTo, false)
+		_, total, err := c.run(c.ctx, sessionID, upTo, false)
 		c.mu.Lock()
 		if err != nil {
 			c.failed[sessionID] = failure{err: err, messages: total}
@@ -136,9 +133,6 @@ func (c *Consolidator) Start(sessionID string, upTo int) bool {
 		c.mu.Unlock()
 		if err != nil {
 			c.log.Warn("memory consolidation failed; the session stays unconsolidated and is retried later", "session", sessionID, "err", err)
-		}
-		if c.opts.OnDone != nil {
-			c.opts.OnDone(sessionID, n, err)
 		}
 	}()
 	return true

@@ -91,7 +91,7 @@ func (s *Service) build(opts ServiceOptions) {
 			}
 		})
 	}
-	s.store.OnChange(s.publish)
+	s.store.news = s.changes
 	s.versions = newVersions(s.store)
 	s.inbox = newInbox(s.store, opts.Review, opts.SaveReview)
 	io := recall.IndexOptions{Workspace: opts.Workspace, SessionsDir: sessionsDir(opts.Sessions),
@@ -135,12 +135,6 @@ func embedder(name string, resolve func(string) (llm.Provider, string, error)) f
 func workspaceID(ws string) string {
 	sum := sha256.Sum256([]byte(filepath.Clean(ws)))
 	return hex.EncodeToString(sum[:6])
-}
-
-func (s *Service) publish(name string) {
-	if s.changes != nil {
-		s.changes.Publish(event.MemoryChanged{File: name})
-	}
 }
 
 // parts returns the current store, index and consolidator.

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"hearth/backend/event"
 	textclip "hearth/backend/internal/clip"
 
 	"hearth/backend/internal/confined"
@@ -107,14 +108,14 @@ type Store struct {
 	prepare  func()
 	prepared sync.Once
 
-	mu        sync.Mutex // serialises writers of this process
-	subsMu    sync.Mutex
-	listeners []func(name string)
-	written   map[string]string   // name → hash of this store's last write (the watcher skips its echo)
-	recorder  Recorder            // the history of versions (versions.go); nil records nothing
-	watchers  sync.WaitGroup      // running watch loops (Watch)
-	review    reviewGate          // the memory inbox's (inbox.go); nil holds nothing
-	pending   map[string][]Origin // files the agent's file tools are writing (versions.go)
+	mu       sync.Mutex // serialises writers of this process
+	subsMu   sync.Mutex
+	news     *event.Broker[event.MemoryChanged] // hears every change; nil tells no one
+	written  map[string]string                  // name → hash of this store's last write (the watcher skips its echo)
+	recorder Recorder                           // the history of versions (versions.go); nil records nothing
+	watchers sync.WaitGroup                     // running watch loops (Watch)
+	review   reviewGate                         // the memory inbox's (inbox.go); nil holds nothing
+	pending  map[string][]Origin                // files the agent's file tools are writing (versions.go)
 }
 
 // NewStore returns the store of workspace ws; now may be nil (time.Now).
@@ -127,14 +128,6 @@ func NewStore(ws string, now func() time.Time) *Store {
 
 // Workspace is the store's workspace folder.
 func (s *Store) Workspace() string { return s.ws }
-
-// OnChange registers fn, called with the file's path after every write by
-// this store (and, with Watch, after hand edits).
-func (s *Store) OnChange(fn func(name string)) {
-	s.subsMu.Lock()
-	s.listeners = append(s.listeners, fn)
-	s.subsMu.Unlock()
-}
 
 // wrote records this store's own write, reported at once; the watcher
 // then skips the event of the same content.
@@ -160,12 +153,11 @@ func (s *Store) ownEcho(name string) bool {
 	return s.written[name] == Hash(b)
 }
 
+// notify publishes a change of name (after every write by this store and, with
+// Watch, after hand edits) on the news broker the service gave it.
 func (s *Store) notify(name string) {
-	s.subsMu.Lock()
-	ls := append([]func(string){}, s.listeners...)
-	s.subsMu.Unlock()
-	for _, fn := range ls {
-		fn(name)
+	if s.news != nil {
+		s.news.Publish(event.MemoryChanged{File: name})
 	}
 }
 

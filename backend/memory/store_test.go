@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/recall"
 )
 
@@ -19,10 +20,17 @@ func newTestStore(t *testing.T) (*Store, string) {
 	return NewStore(ws, nil), ws
 }
 
+// storeNews gives s a news broker and returns a subscription to it.
+func storeNews(t *testing.T, s *Store) <-chan event.MemoryChanged {
+	t.Helper()
+	s.news = event.NewBroker[event.MemoryChanged](0)
+	t.Cleanup(s.news.Close)
+	return s.news.Subscribe(t.Context())
+}
+
 func TestSaveConflictUserAfterAgent(t *testing.T) {
 	s, _ := newTestStore(t)
-	var changed []string
-	s.OnChange(func(n string) { changed = append(changed, n) })
+	news := storeNews(t, s)
 	res, err := s.Save("memory/MEMORY.md", "- likes tea\n", "")
 	if err != nil || !res.Saved {
 		t.Fatalf("first save: %+v %v", res, err)
@@ -50,8 +58,8 @@ func TestSaveConflictUserAfterAgent(t *testing.T) {
 	if err != nil || !res.Saved {
 		t.Fatalf("resolved save: %+v %v", res, err)
 	}
-	if len(changed) != 3 {
-		t.Errorf("change notifications %v, want 3", changed)
+	if n := len(news); n != 3 {
+		t.Errorf("%d change notifications, want 3", n)
 	}
 }
 

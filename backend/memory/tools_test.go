@@ -33,8 +33,13 @@ func TestTools(t *testing.T) {
 
 func TestWatchReportsHandEdits(t *testing.T) {
 	s, ws := newTestStore(t)
+	news := storeNews(t, s)
 	got := make(chan string, 10)
-	s.OnChange(func(n string) { got <- n })
+	go func() {
+		for c := range news {
+			got <- c.File
+		}
+	}()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := s.Watch(ctx); err != nil {

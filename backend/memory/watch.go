@@ -15,7 +15,7 @@ import (
 const watchDebounce = 150 * time.Millisecond
 
 // Watch reports changes of the memory and persona files made outside this
-// store (an editor, another Hearth process) to the OnChange listeners, until
+// store (an editor, another Hearth process) on the store's news, until
 // ctx ends. The recall index needs no watcher: it checks the files' stats
 // before every search.
 func (s *Store) Watch(ctx context.Context) error {

@@ -13,6 +13,7 @@ import (
 
 	"hearth/backend/config"
 	"hearth/backend/event"
+	"hearth/backend/i18n"
 	"hearth/backend/mcp"
 	"hearth/backend/tools"
 )
@@ -63,6 +64,7 @@ func (r *Service) mcpOptions(servers map[string]config.MCPServer, regs []*tools.
 	o := r.opts.MCP
 	o.Servers, o.Registries, o.Getenv = servers, regs, r.settings.Getenv
 	o.Dir, o.Version, o.Policy = r.settings.Paths().Workspace, r.settings.Version(), r.settings.SandboxPolicy()
+	o.News = r.news
 	return o
 }
 
@@ -183,7 +185,7 @@ func (r *Service) TestMCPServer(ctx context.Context, name string) (mcp.TestResul
 // WaitReady is the runs' wait for tools: before a run's first model request it
 // waits, at most mcp.ReadyWait, for the servers still connecting, and says so in the
 // chat when that takes a moment; it tells which were left behind or failed.
-func (r *Service) WaitReady(ctx context.Context, notice func(level, msg string)) {
+func (r *Service) WaitReady(ctx context.Context, notice func(level string, m i18n.Message)) {
 	r.mu.Lock()
 	m := r.mcp
 	r.mu.Unlock()
@@ -192,28 +194,23 @@ func (r *Service) WaitReady(ctx context.Context, notice func(level, msg string))
 	}
 	bound := seconds(mcp.ReadyWait)
 	rep := m.WaitReady(ctx, func(names []string) {
-		notice(event.LevelInfo, fmt.Sprintf("Waiting for %s to connect (up to %s)…", serversNamed(names), bound))
+		code := "notice.mcp.waiting"
+		if len(names) > 1 {
+			code = "notice.mcp.waitingMany"
+		}
+		notice(event.LevelInfo, i18n.M(code, "names", strings.Join(names, ", "), "seconds", bound))
 	})
 	for _, name := range rep.Late {
-		notice(event.LevelWarning, fmt.Sprintf("MCP server %s did not connect within %s; this reply goes on without its tools, "+
-			"which are offered as soon as it connects (its status is in Settings → MCP, or `hearth mcp list`).", name, bound))
+		notice(event.LevelWarning, i18n.M("notice.mcp.late", "name", name, "seconds", bound))
 	}
 	for _, name := range rep.Waited {
 		if why, failed := rep.Failed[name]; failed {
-			notice(event.LevelWarning, fmt.Sprintf("MCP server %s could not connect: %s. This reply goes on without its tools; "+
-				"Hearth retries in the background.", name, why))
+			notice(event.LevelWarning, i18n.M("notice.mcp.failed", "name", name, "error", why))
 		}
 	}
 }
 
-func serversNamed(names []string) string {
-	if len(names) == 1 {
-		return "MCP server " + names[0]
-	}
-	return "MCP servers " + strings.Join(names, ", ")
-}
-
-// seconds writes d as people read it in a notice: "5 s", "1.5 s".
+// seconds writes d as people read it in a notice: "5", "1.5" (the catalog adds the unit).
 func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"hearth/backend/config"
+	"hearth/backend/event"
 	"hearth/backend/mcp"
 	"hearth/backend/settings"
 	"hearth/backend/skills"
@@ -22,6 +23,7 @@ import (
 type Service struct {
 	settings *settings.Service
 	opts     Options
+	news     *event.Broker[event.MCPChanged] // every manager's, across restarts
 
 	mu     sync.Mutex
 	skills *skills.Loader
@@ -50,7 +52,7 @@ func New(s *settings.Service, opts Options) *Service {
 	if opts.Mask == nil {
 		opts.Mask = func(s string) string { return s }
 	}
-	r := &Service{settings: s, opts: opts}
+	r := &Service{settings: s, opts: opts, news: event.NewBroker[event.MCPChanged](0)}
 	r.skills = r.newSkills()
 	return r
 }
@@ -82,7 +84,11 @@ func (r *Service) Start(_ context.Context, regs ...*tools.Registry) {
 	m.Start()
 }
 
-// Close ends every MCP server (its whole process group) and withdraws its tools.
+// News tells when an MCP server's state or tools changed: the MCP view reloads.
+func (r *Service) News() *event.Broker[event.MCPChanged] { return r.news }
+
+// Close ends every MCP server (its whole process group), withdraws its tools and
+// closes News.
 func (r *Service) Close(context.Context) error {
 	r.mu.Lock()
 	m := r.mcp
@@ -91,6 +97,7 @@ func (r *Service) Close(context.Context) error {
 	if m != nil {
 		m.Close()
 	}
+	r.news.Close()
 	return nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"hearth/backend/agent/prompt"
 	"hearth/backend/config"
 	"hearth/backend/event"
-	"hearth/backend/i18n"
 	"hearth/backend/schedule"
 )
 
@@ -37,11 +36,8 @@ func (s *Service) restartHeartbeat() error {
 		Clock:    s.clock,
 		Read:     s.opts.Tasks,
 		Run:      s.runHeartbeat,
-		Notify: func(text string) {
-			s.emit(event.Background{Kind: event.BackgroundHeartbeat, Title: i18n.T(i18n.English, "notify.heartbeat.title"), Text: text,
-				SessionID: schedule.HeartbeatSession, TitleCode: "notify.heartbeat.title"})
-		},
-		Paused: s.Paused,
+		News:     s.opts.News,
+		Paused:   s.Paused,
 	})
 	if err != nil {
 		return err

@@ -298,8 +298,7 @@ func (s *Service) Start(ctx context.Context, held *applock.Lock) error {
 	}
 	sc, err := schedule.New(schedule.Options{
 		Store: st, Run: s.runJob, Clock: s.clock, MissedRuns: s.opts.Settings.Config().Schedule.MissedRuns, Watch: true,
-		Notice:  s.schedulerNotice,
-		Changed: func() { s.emit(event.Background{Kind: event.BackgroundJobs}) },
+		Notice: s.schedulerNotice, News: s.opts.News,
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"hearth/backend/event"
+	"hearth/backend/i18n"
 )
 
 // Heartbeat constants (docs/design/background.md#heartbeat).
@@ -77,8 +80,9 @@ type HeartbeatOptions struct {
 	Read func() (string, error)
 	// Run runs prompt as an unattended turn in HeartbeatSession and returns the final text.
 	Run func(ctx context.Context, prompt string) (string, error)
-	// Notify shows a reply that is not HEARTBEAT_OK.
-	Notify func(text string)
+	// News hears a reply that is not HEARTBEAT_OK (a BackgroundHeartbeat: a
+	// notification that opens the heartbeat's chat).
+	News *event.Broker[event.Background]
 	// Paused reports whether background work is paused (the tray's Pause).
 	Paused func() bool
 	Log    *slog.Logger
@@ -168,8 +172,9 @@ func (h *Heartbeat) Tick(ctx context.Context) (bool, error) {
 	if final == "" || strings.Contains(final, HeartbeatOK) {
 		return true, nil
 	}
-	if h.opts.Notify != nil {
-		h.opts.Notify(final)
+	if h.opts.News != nil {
+		h.opts.News.Publish(event.Background{Kind: event.BackgroundHeartbeat, Title: i18n.T(i18n.English, "notify.heartbeat.title"),
+			Text: final, SessionID: HeartbeatSession, TitleCode: "notify.heartbeat.title"})
 	}
 	return true, nil
 }

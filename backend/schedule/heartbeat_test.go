@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/workspace"
 )
 
@@ -55,14 +56,26 @@ func TestShippedTemplateHasNoActiveTasks(t *testing.T) {
 }
 
 type hbFixture struct {
-	file     string
-	reply    string
-	calls    int
-	prompts  []string
-	notified []string
+	file    string
+	reply   string
+	calls   int
+	prompts []string
+	news    <-chan event.Background
+}
+
+// notified are the replies told since the last call.
+func (f *hbFixture) notified() []string {
+	var out []string
+	for len(f.news) > 0 {
+		out = append(out, (<-f.news).Text)
+	}
+	return out
 }
 
 func (f *hbFixture) heartbeat(t *testing.T, clock Clock) *Heartbeat {
+	news := event.NewBroker[event.Background](0)
+	t.Cleanup(news.Close)
+	f.news = news.Subscribe(t.Context())
 	h, err := NewHeartbeat(HeartbeatOptions{
 		Interval: 30 * time.Minute, Clock: clock,
 		Read: func() (string, error) { return f.file, nil },
@@ -71,7 +84,7 @@ func (f *hbFixture) heartbeat(t *testing.T, clock Clock) *Heartbeat {
 			f.prompts = append(f.prompts, p)
 			return f.reply, nil
 		},
-		Notify: func(s string) { f.notified = append(f.notified, s) },
+		News: news,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -92,16 +105,16 @@ func TestHeartbeatZeroCallsAndSilence(t *testing.T) {
 	}
 	f.file = "## Active tasks\n- Tell me if it is Friday\n"
 	f.reply = "Nothing to report. HEARTBEAT_OK"
-	if ran, _ := h.Tick(context.Background()); !ran || f.calls != 1 || len(f.notified) != 0 {
-		t.Fatalf("HEARTBEAT_OK: ran=%v calls=%d notified=%v, want one silent run", ran, f.calls, f.notified)
+	if ran, _ := h.Tick(context.Background()); !ran || f.calls != 1 || len(f.notified()) != 0 {
+		t.Fatalf("HEARTBEAT_OK: ran=%v calls=%d, want one silent run", ran, f.calls)
 	}
 	if f.prompts[0] != HeartbeatPrompt {
 		t.Errorf("prompt %q", f.prompts[0])
 	}
 	f.reply = "It is Friday!"
 	h.Tick(context.Background())
-	if len(f.notified) != 1 || f.notified[0] != "It is Friday!" {
-		t.Errorf("other reply: notified %v", f.notified)
+	if told := f.notified(); len(told) != 1 || told[0] != "It is Friday!" {
+		t.Errorf("other reply: notified %v", told)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"hearth/backend/event"
 	"hearth/backend/i18n"
 )
 
@@ -67,10 +68,10 @@ type Options struct {
 	// damaged jobs file, that file readable again). Called from the
 	// scheduler's goroutine.
 	Notice func(Notice)
-	// Changed is called after the jobs changed (a run finished, another
-	// process edited the file): the tray's "Next:" label listens.
-	Changed func()
-	Log     *slog.Logger
+	// News hears a BackgroundJobs after the jobs changed (a run finished,
+	// another process edited the file): the tray's "Next:" label listens.
+	News *event.Broker[event.Background]
+	Log  *slog.Logger
 	// Watch makes Start watch the cron directory, so a change by another
 	// process (`hearth cron add`) is seen at once instead of at the next
 	// wake-up (at most MaxSleep later).
@@ -364,9 +365,7 @@ func (s *Scheduler) reload() {
 	case fixed:
 		s.notice(Notice{Kind: NoticeJobsFileOK})
 	}
-	if s.opts.Changed != nil {
-		s.opts.Changed()
-	}
+	s.changed()
 }
 
 func (s *Scheduler) notice(n Notice) {
@@ -496,9 +495,7 @@ func (s *Scheduler) SetPaused(paused bool) {
 	s.paused = paused
 	s.mu.Unlock()
 	s.Kick()
-	if s.opts.Changed != nil {
-		s.opts.Changed()
-	}
+	s.changed()
 }
 
 // Paused reports whether reminders are paused.
@@ -506,4 +503,11 @@ func (s *Scheduler) Paused() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.paused
+}
+
+// changed tells News that the jobs changed.
+func (s *Scheduler) changed() {
+	if s.opts.News != nil {
+		s.opts.News.Publish(event.Background{Kind: event.BackgroundJobs})
+	}
 }

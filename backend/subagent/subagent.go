@@ -47,8 +47,10 @@ type Options struct {
 	// Events receives the notice that a subagent finished (a notice event, docs/design/events.md#notices,
 	// with the parent's session id and the subagent's run id).
 	Events event.Sink
-	// Notify is the desktop notification hook (docs/design/background.md#notifications); may be nil.
-	Notify func(Report)
+	// News hears a BackgroundSubagent for each finished subagent: the desktop's
+	// notification that opens the chat, and the window reloads that chat (it got a
+	// new message). May be nil.
+	News *event.Broker[event.Background]
 	// Model picks the model for a parent's subagent; nil or "" means the
 	// runner's default.
 	Model func(parentSessionID string) string
@@ -264,9 +266,22 @@ func (m *Manager) deliver(t *task, run *agent.Run, res agent.Result) {
 		m.opts.Events(event.Event{RunID: rep.RunID, SessionID: rep.ParentSessionID, Seq: 1, Type: event.Notice,
 			Data: event.NoticeData{Level: level, Message: notice.String(), Code: notice.Code, Args: notice.Args}})
 	}
-	if m.opts.Notify != nil {
-		m.opts.Notify(rep)
+	if m.opts.News != nil {
+		m.opts.News.Publish(news(rep))
 	}
+}
+
+// news is the background news of a finished subagent.
+func news(r Report) event.Background {
+	code := "notify.subagent.finished"
+	if r.Status != event.StatusOK {
+		code = "notify.subagent.ended"
+	}
+	args := map[string]string{"label": r.Label, "status": string(r.Status)}
+	// The report is the model's Markdown: the notification shows a short plain summary
+	// of it (the desktop strips Markdown), the whole report is in the chat.
+	return event.Background{Kind: event.BackgroundSubagent, Title: i18n.Message{Code: code, Args: args}.String(),
+		Text: strings.TrimSpace(r.Result + r.Error), SessionID: r.ParentSessionID, TitleCode: code, Args: args}
 }
 
 // reportText is the parent's message (what the model reads next), the notice level and

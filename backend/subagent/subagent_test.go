@@ -83,20 +83,15 @@ func newEnv(t *testing.T, resolveSub agent.ResolveFunc, model string) *env {
 	}
 	parentReg := tools.NewRegistry(tools.RegistryOptions{})
 	var parent *agent.Runner
-	e.mgr, err = New(Options{Runner: subRunner, Parents: e.parents,
+	news := event.NewBroker[event.Background](0)
+	t.Cleanup(news.Close)
+	go e.follow(news.Subscribe(t.Context()))
+	e.mgr, err = New(Options{Runner: subRunner, Parents: e.parents, News: news,
 		Busy: func(id string) bool { _, b := parent.Busy(id); return b },
 		Events: func(ev event.Event) {
 			e.mu.Lock()
 			e.notices = append(e.notices, ev)
 			e.mu.Unlock()
-		},
-		Notify: func(r Report) {
-			n := len(e.mgr.Running())
-			e.mu.Lock()
-			e.reports = append(e.reports, r)
-			e.runningAtReport = append(e.runningAtReport, n)
-			e.mu.Unlock()
-			e.done <- r
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +112,22 @@ func newEnv(t *testing.T, resolveSub agent.ResolveFunc, model string) *env {
 		_ = parent.Shutdown(ctx)
 	})
 	return e
+}
+
+// follow turns the manager's news back into reports, as the window hears them.
+func (e *env) follow(news <-chan event.Background) {
+	for ev := range news {
+		if ev.Kind != event.BackgroundSubagent {
+			continue
+		}
+		r := Report{Label: ev.Args["label"], Status: event.Status(ev.Args["status"]), Result: ev.Text, ParentSessionID: ev.SessionID}
+		n := len(e.mgr.Running())
+		e.mu.Lock()
+		e.reports = append(e.reports, r)
+		e.runningAtReport = append(e.runningAtReport, n)
+		e.mu.Unlock()
+		e.done <- r
+	}
 }
 
 func spawnCall(task, label string) fakeollama.Reply {
@@ -187,7 +198,7 @@ func TestSpawnDelivers(t *testing.T) {
 	e.mu.Lock()
 	notices := append([]event.Event(nil), e.notices...)
 	e.mu.Unlock()
-	if len(notices) != 1 || notices[0].Type != event.Notice || notices[0].SessionID != "chat" || notices[0].RunID != rep.RunID ||
+	if len(notices) != 1 || notices[0].Type != event.Notice || notices[0].SessionID != "chat" || notices[0].RunID == "" ||
 		notices[0].Data.(event.NoticeData).Message != `Background task "count files" finished.` ||
 		notices[0].Data.(event.NoticeData).Code != "notice.subagent.finished" {
 		t.Errorf("notices %+v", notices)

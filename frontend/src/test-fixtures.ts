@@ -39,6 +39,7 @@ export function fakeApi(over: Partial<Api> = {}) {
   const pulls = new Map<string, (ev: import('./lib/api').PullEvent) => void>();
   const listeners: BackgroundListeners = { background: new Set(), open: new Set(), newChat: new Set(), quickAsk: new Set() };
   const checked = new Set<(r: import('./lib/api').ModelCheck) => void>();
+  const mcpNews = new Set<(server: string) => void>();
   const api = {
     status: vi.fn(async () => fakeStatus()),
     send: vi.fn(async () => 'r1'),
@@ -87,6 +88,10 @@ export function fakeApi(over: Partial<Api> = {}) {
       workspace: '/home/u/ws',
     })),
     chooseFolder: vi.fn(async () => ''),
+    onMcpChange: vi.fn((fn: (server: string) => void) => {
+      mcpNews.add(fn);
+      return () => void mcpNews.delete(fn);
+    }),
     ...fakeMemory().api,
     approve: vi.fn(async () => {}),
     pendingApprovals: vi.fn(async () => [] as import('./lib/api').PendingApproval[]),
@@ -119,6 +124,10 @@ export function fakeApi(over: Partial<Api> = {}) {
     /** Delivers a "models:checked" event (a background fitness check) as core.Desktop would. */
     emitModelChecked(r: import('./lib/api').ModelCheck) {
       for (const fn of checked) fn(r);
+    },
+    /** Delivers an "mcp:changed" event (a server's state changed) as background.go would. */
+    emitMcpChanged(server: string) {
+      for (const fn of mcpNews) fn(server);
     },
     emitOpenSession(id: string) {
       for (const fn of listeners.open) fn(id);

@@ -108,11 +108,20 @@ describe('what the backend says, in zh-CN', () => {
         },
         { kind: 'notice', level: 'warning', message: 'The model tiny cannot see images; they were left out.', code: 'notice.noImages', args: { model: 'tiny' } },
         { kind: 'notice', level: 'info', message: 'Plain English from an older backend' },
+        {
+          kind: 'notice',
+          level: 'info',
+          message: "Left out to fit the model's context window (4096 tokens): the recalled memory.",
+          code: 'notice.fit.leftOut',
+          args: { limit: '4096' },
+          lists: { parts: [{ code: 'notice.fit.recall' }], too: null, advice: null },
+        },
       );
       render(Message, { props: { item: turn } });
       expect(screen.getByTestId('tool-preview').textContent).toBe('未运行：exec 被设置为从不允许（设置 › 工具与审批）。');
       expect(screen.getByText('模型 tiny 无法查看图片，图片已被略去。')).toBeTruthy();
       expect(screen.getByText('Plain English from an older backend')).toBeTruthy();
+      expect(screen.getByText('为放进模型的上下文窗口（4096 个 token），省略了：回忆起的记忆。')).toBeTruthy();
     } finally {
       setLocale('en');
     }

@@ -36,6 +36,24 @@ describe('McpView', () => {
     expect(testMcpServer).toHaveBeenCalledWith('notes');
   });
 
+  it('reloads on MCP news instead of polling, and stops listening when closed', async () => {
+    const setInterval = vi.spyOn(globalThis, 'setInterval');
+    const listMcpServers = vi.fn(async () => servers);
+    const fake = fakeApi({ listMcpServers } as Partial<Api>);
+    const { unmount } = render(McpView, { props: { app: createApp(fake.api, createStatusStore(async () => fakeStatus())) } });
+    expect((await screen.findByTestId('mcp-cal')).dataset.state).toBe('failed');
+    expect(listMcpServers).toHaveBeenCalledTimes(1);
+    // (testing-library's own waiting polls every 50 ms; the view must not poll at all.)
+    expect(setInterval.mock.calls.filter(([, ms]) => (ms ?? 0) >= 1000)).toEqual([]);
+    setInterval.mockRestore();
+    listMcpServers.mockResolvedValueOnce([servers[0], { ...servers[1], connected: true, lastError: '', tools: 1, toolNames: ['mcp_cal_a'] }] as McpServer[]);
+    fake.emitMcpChanged('cal');
+    await vi.waitFor(() => expect(screen.getByTestId('mcp-cal').dataset.state).toBe('connected'));
+    unmount();
+    fake.emitMcpChanged('cal');
+    expect(listMcpServers).toHaveBeenCalledTimes(2);
+  });
+
   it('explains bad fields in the form and saves nothing until they are fixed', async () => {
     const saveMcpServer = vi.fn(async () => {});
     const app = appWith({ listMcpServers: vi.fn(async () => servers), saveMcpServer } as Partial<Api>);

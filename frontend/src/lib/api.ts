@@ -221,6 +221,8 @@ export const api = {
   /** Whether the window is the Quick ask box now (a page that loads later missed the event). */
   quickAskOpen: () => App.QuickAskOpen(),
   listMcpServers: () => ReachAPI.ListMCPServers(),
+  /** A server connected, failed, was added or removed (background.go's "mcp:changed"): reload the list. */
+  onMcpChange: (fn: (server: string) => void): (() => void) => EventsOn('mcp:changed', (c: { server: string }) => fn(c.server)),
   saveMcpServer: (name: string, c: McpConfig) => ReachAPI.SaveMCPServer(name, c),
   removeMcpServer: (name: string) => ReachAPI.RemoveMCPServer(name),
   importClaudeDesktop: (block: string) => ReachAPI.ImportClaudeDesktop(block),

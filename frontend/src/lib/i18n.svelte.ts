@@ -63,13 +63,17 @@ export function t(key: string, params: Record<string, string | number> = {}): st
 export interface Message {
   code?: string;
   args?: Record<string, string>;
+  /** placeholders filled with messages worded here and joined as the language joins a list */
+  lists?: Record<string, Message[] | null>;
 }
 
 /** Words a backend message in the UI language; `english` (the text the backend sent beside
  * the code) stands in for a message without a code or with a code this build does not know. */
 export function tm(m: Message | null | undefined, english = ''): string {
   if (!m?.code || !(m.code in catalogs.en)) return english || (m?.code ?? '');
-  return t(m.code, m.args ?? {});
+  const args: Record<string, string> = { ...(m.args ?? {}) };
+  for (const [k, ms] of Object.entries(m.lists ?? {})) args[k] = (ms ?? []).map((x) => tm(x)).join(t('i18n.listSeparator'));
+  return t(m.code, args);
 }
 
 export const catalogsForTest = catalogs;

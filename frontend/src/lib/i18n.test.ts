@@ -65,6 +65,18 @@ describe('i18n', () => {
     expect(tm(undefined)).toBe('');
   });
 
+  it('words a list argument item by item and joins it as the language does (the fit notice)', () => {
+    const m = {
+      code: 'notice.fit.leftOut',
+      args: { limit: '2048' },
+      lists: { parts: [{ code: 'notice.fit.turns', args: { n: '3' } }, { code: 'notice.fit.recall' }], too: null, advice: [] },
+    };
+    setLocale('zh-CN');
+    expect(tm(m, 'english')).toBe('为放进模型的上下文窗口（2048 个 token），省略了：这个对话中较早的 3 轮、回忆起的记忆。');
+    setLocale('en');
+    expect(tm(m, 'english')).toBe("Left out to fit the model's context window (2048 tokens): 3 older turns of this chat, the recalled memory.");
+  });
+
   it('has no key in both the window and the backend catalogs', async () => {
     const own = import.meta.glob<Record<string, string>>('../i18n/en/*.json', { eager: true, import: 'default' });
     const backend = import.meta.glob<Record<string, string>>('../../../backend/i18n/catalog/en/*.json', {

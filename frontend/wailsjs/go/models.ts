@@ -694,6 +694,7 @@ export namespace i18n {
 	export class Message {
 	    code: string;
 	    args?: Record<string, string>;
+	    lists?: Record<string, Array<{code: string; args?: Record<string, string>}>>;
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -703,6 +704,7 @@ export namespace i18n {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.code = source["code"];
 	        this.args = source["args"];
+	        this.lists = source["lists"];
 	    }
 	}
 	export class Problem {

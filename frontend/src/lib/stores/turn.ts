@@ -19,7 +19,7 @@ export type Part =
       /** Why a refused call was refused, for the window to word (the result is what the model read). */
       why?: Message;
     }
-  | { kind: 'notice'; level: string; message: string; code?: string; args?: Record<string, string> }
+  | { kind: 'notice'; level: string; message: string; code?: string; args?: Record<string, string>; lists?: Message['lists'] }
   /** A slash command's reply: plain text, one backend message a line (text is the English). */
   | { kind: 'reply'; text: string; lines: Message[] }
   | {
@@ -211,7 +211,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       turn.contextLimit = num(ev.contextLimit);
       break;
     case 'notice':
-      turn.parts.push({ kind: 'notice', level: str(ev.level), message: str(ev.message), code: str(ev.code), args: strings(ev.args) });
+      turn.parts.push({ kind: 'notice', level: str(ev.level), message: str(ev.message), code: str(ev.code), args: strings(ev.args), lists: ev.lists as Message['lists'] });
       break;
     case 'error':
       turn.parts.push(errorPart(ev));
