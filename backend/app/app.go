@@ -137,8 +137,7 @@ func New(opts Options) (*App, error) {
 		a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundActivity})
 	})
 	st := settings.Open(settings.Options{ConfigPath: opts.ConfigPath, WorkspaceFlag: opts.WorkspaceFlag,
-		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring,
-		Changed: a.settingsChanged})
+		Getenv: opts.Getenv, Env: opts.Env, Version: opts.Version, Keyring: opts.Keyring})
 	a.Settings = st
 	sweepLeftovers(st.Paths())
 
@@ -196,6 +195,8 @@ func New(opts Options) (*App, error) {
 		InUse:     a.Chat.InUse,
 		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
 	})
+	// A saved setting reaches the services that depend on it, now that they exist.
+	st.Follow(a.settingsChanged)
 	a.followPulls()
 	return a, nil
 }

@@ -30,8 +30,6 @@ type Options struct {
 	// dropped from the process environment once the config is read. Nil: os.Getenv,
 	// nothing dropped.
 	Env *keystore.Env
-	// Changed is told after a change was saved.
-	Changed func()
 }
 
 // Service is the settings service. Its methods are safe for concurrent use. Config
@@ -39,7 +37,6 @@ type Options struct {
 type Service struct {
 	getenv  func(string) string
 	version string
-	changed func()
 	keys    *Keys
 	env     *keystore.Env
 
@@ -51,6 +48,8 @@ type Service struct {
 	pathsErr   error
 	onboarded  []string
 	onboardErr error
+
+	followers []func() // Follow's, in order
 }
 
 // Open loads the config, resolves paths and onboards the workspace. Nothing here is
@@ -58,7 +57,7 @@ type Service struct {
 // (the desktop app must still open and show the problem); an unwritable workspace is
 // reported by Status (WorkspaceError).
 func Open(opts Options) *Service {
-	s := &Service{getenv: opts.Getenv, version: opts.Version, changed: opts.Changed, env: opts.Env}
+	s := &Service{getenv: opts.Getenv, version: opts.Version, env: opts.Env}
 	if s.getenv == nil && s.env != nil {
 		s.getenv = s.env.Getenv
 	}
@@ -197,10 +196,24 @@ func (s *Service) reloadLocked() {
 	}
 }
 
-// report tells Changed that a change was saved; each service compares what it
+// Follow adds fn to what a saved change reaches before Update returns. The
+// composition root calls it once the services that depend on the settings are built,
+// so no one is told of a change before it exists. It is a call, not news on a broker:
+// a change must be in effect when the save returns (exec switched off is no longer
+// offered to the next turn), and a broker delivers later.
+func (s *Service) Follow(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.followers = append(s.followers, fn)
+}
+
+// report tells the followers that a change was saved; each service compares what it
 // depends on.
 func (s *Service) report() {
-	if s.changed != nil {
-		s.changed()
+	s.mu.Lock()
+	fs := s.followers
+	s.mu.Unlock()
+	for _, fn := range fs {
+		fn()
 	}
 }

@@ -28,7 +28,8 @@ func setXDG(t *testing.T) string {
 func TestUpdateSavesAndTellsOnce(t *testing.T) {
 	setXDG(t)
 	told := 0
-	s := Open(Options{Getenv: func(string) string { return "" }, Changed: func() { told++ }})
+	s := Open(Options{Getenv: func(string) string { return "" }})
+	s.Follow(func() { told++ })
 	before := s.Config()
 	if err := s.Update(func(c *config.Config) error { c.Tools.Exec.Timeout = 7; return nil }); err != nil {
 		t.Fatal(err)
@@ -67,7 +68,8 @@ func TestUpdateKeepsTheConfigWhenTheSaveFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	told := false
-	s := Open(Options{Changed: func() { told = true }})
+	s := Open(Options{})
+	s.Follow(func() { told = true })
 	err := s.Update(func(c *config.Config) error { c.UI.Theme = "dark"; return nil })
 	if !errors.Is(err, config.ErrBrokenFile) || s.Config().UI.Theme == "dark" || told {
 		t.Errorf("update over a broken file: err %v, theme %q, told %v", err, s.Config().UI.Theme, told)
