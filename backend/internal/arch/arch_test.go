@@ -161,7 +161,7 @@ func TestExportedMethodLimit(t *testing.T) {
 // history…): a new import goes through backend/app, or joins this list with its role.
 var mainMay = map[string]string{
 	"backend/app": "the services", "backend/cli": "entry", "backend/launch": "entry",
-	"backend/sandbox": "entry (HardenSelf)",
+	"backend/sandbox": "entry (HardenSelf)", "backend/cleanpages": "entry (pages given back)",
 	"backend/applock": "desktop", "backend/autostart": "desktop", "backend/notify": "desktop",
 	"backend/tray": "desktop", "backend/winstate": "desktop", "backend/activity": "desktop (the tray's Stop)",
 	"backend/event": "news", "backend/i18n": "words",
