@@ -27,6 +27,7 @@ targets=(
   "./backend/recall FuzzVecBlock 20000"
   "./backend/tools FuzzExecGuard 8000"
   "./backend/llm FuzzParseToolCalls 6000"
+  "./backend/llm FuzzContextRefusal 3000"
   "./backend/fitness FuzzParse 15000"
   "./backend/models FuzzParsePS 10000"
   "./backend/fitness FuzzReadScratch 5000"

@@ -62,10 +62,11 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	oc.HTTPClient = defaultHTTPClient()
+	hc := defaultHTTPClient()
 	if cfg.HTTPClient != nil {
-		oc.HTTPClient = cfg.HTTPClient
+		hc = cfg.HTTPClient
 	}
+	oc.HTTPClient = tapped(hc)
 	return &OpenAI{client: openai.NewClientWithConfig(oc), cfg: cfg}, nil
 }
 
@@ -109,6 +110,7 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 	if err != nil {
 		return res, err
 	}
+	ctx, errBody := withErrorTap(ctx)
 	stream, err := p.client.CreateChatCompletionStream(ctx, oreq)
 	if err != nil && len(oreq.Tools) > 0 && toolsUnsupported(err) {
 		// A model without tool support still chats (docs/design/agent-loop.md#models-without-tools).
@@ -116,11 +118,11 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 		stream, err = p.client.CreateChatCompletionStream(ctx, oreq)
 	}
 	if err != nil {
-		return res, p.classify(err, req.Model)
+		return res, p.classifyBody(err, req.Model, *errBody)
 	}
 	defer stream.Close()
 
-	calls := map[int]*partialCall{}
+	calls, slots := map[int]*partialCall{}, map[int]int{}
 	last := -1
 	finished := false
 	for {
@@ -129,7 +131,7 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 			break
 		}
 		if err != nil {
-			return res, p.classify(err, req.Model)
+			return res, p.classifyBody(err, req.Model, nil)
 		}
 		if chunk.Usage != nil {
 			finished = true
@@ -144,7 +146,7 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 				emit(Chunk{Kind: ChunkText, Text: d.Content})
 			}
 			for _, tc := range d.ToolCalls {
-				idx := toolCallIndex(tc, calls, last)
+				idx := callSlot(tc, calls, slots, last)
 				last = idx
 				pc := calls[idx]
 				if pc == nil {
@@ -177,16 +179,21 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 	return res, nil
 }
 
-// toolCallIndex finds which call a delta belongs to. Servers that omit the
-// index send one call at a time: a new ID starts a new call.
-func toolCallIndex(tc openai.ToolCall, calls map[int]*partialCall, last int) int {
+// callSlot finds which call a delta belongs to. Servers number calls by
+// index, but some give every call of a reply index 0 (each with its own id)
+// and some omit the index (one call at a time): a new id where a call with
+// another id is being gathered starts a new call.
+func callSlot(tc openai.ToolCall, calls map[int]*partialCall, slots map[int]int, last int) int {
+	key, slot, ok := -1, last, last >= 0
 	if tc.Index != nil {
-		return *tc.Index
+		key = *tc.Index
+		slot, ok = slots[key]
 	}
-	if last < 0 || (tc.ID != "" && calls[last] != nil && calls[last].id != "" && calls[last].id != tc.ID) {
-		return last + 1
+	if !ok || (tc.ID != "" && calls[slot] != nil && calls[slot].id != "" && calls[slot].id != tc.ID) {
+		slot = len(calls)
 	}
-	return last
+	slots[key] = slot
+	return slot
 }
 
 func assembleCalls(calls map[int]*partialCall) []*ToolCall {
@@ -296,10 +303,12 @@ func toolsUnsupported(err error) bool {
 	default:
 		return false
 	}
-	if status != http.StatusBadRequest && status != http.StatusNotFound && status != http.StatusUnprocessableEntity {
+	m := strings.ToLower(msg)
+	// llama.cpp answers 500 ("tools param requires --jinja flag", "Unsupported param: tools").
+	llama := status == http.StatusInternalServerError && (strings.Contains(m, "jinja") || strings.Contains(m, "unsupported param"))
+	if status != http.StatusBadRequest && status != http.StatusNotFound && status != http.StatusUnprocessableEntity && !llama {
 		return false
 	}
-	m := strings.ToLower(msg)
 	if !strings.Contains(m, "tool") {
 		return false
 	}
@@ -312,7 +321,10 @@ func toolsUnsupported(err error) bool {
 }
 
 // classify maps go-openai errors to a final *Error.
-func (p *OpenAI) classify(err error, model string) error {
+func (p *OpenAI) classify(err error, model string) error { return p.classifyBody(err, model, nil) }
+
+// classifyBody is classify with the error response's body, when kept.
+func (p *OpenAI) classifyBody(err error, model string, body []byte) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -337,8 +349,11 @@ func (p *OpenAI) classify(err error, model string) error {
 		msg = strings.TrimSpace(string(re.Body))
 	}
 	name := p.cfg.Name
+	if e, ok := p.contextRefusal(err, msg, body); ok {
+		return e
+	}
 	switch {
-	case looksLikeContextOverflow(msg) || code == "context_length_exceeded":
+	case code == "context_length_exceeded":
 		return overflow(err)
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return fail(KindAuth, err, i18n.P("error.provider.auth", "provider", name, "status", strconv.Itoa(status)))

@@ -40,6 +40,7 @@ type ChatRequest struct {
 	Think    json.RawMessage   `json:"think"`
 	Options  map[string]any    `json:"options"`
 	Stream   *bool             `json:"stream"`
+	Truncate *bool             `json:"truncate"`
 }
 
 // ChatMessage is a message as Ollama receives it.
@@ -61,6 +62,7 @@ type Server struct {
 	pulls    []PullReply
 	def      *Reply
 	requests []Recorded
+	loaded   []string // models a chat or an embedding used, for /api/ps
 	closed   chan struct{}
 	once     sync.Once
 }
@@ -180,8 +182,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.handleDelete(w, body)
 	case r.URL.Path == "/api/embed" && r.Method == http.MethodPost:
 		s.handleEmbed(w, body)
+	case r.URL.Path == "/api/ps" && r.Method == http.MethodGet:
+		s.handlePS(w)
 	default:
-		writeError(w, http.StatusNotFound, "404 page not found")
+		// Ollama's router answers an unknown path in plain text.
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "404 page not found")
 	}
 }
 
@@ -276,9 +283,11 @@ func (s *Server) handleShow(w http.ResponseWriter, body []byte) {
 	if m.ContextLength > 0 {
 		info[m.Family+".context_length"] = m.ContextLength
 	}
+	tensors := []map[string]any{{"name": "token_embd.weight", "type": "Q4_K", "shape": []int{2560, 151936}}}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"modelfile": "FROM " + name, "template": "{{ .Prompt }}", "details": details(m),
 		"model_info": info, "capabilities": m.Capabilities, "modified_at": "2026-01-02T03:04:05Z",
+		"tensors": tensors,
 	})
 }
 
@@ -328,13 +337,15 @@ func (s *Server) handleEmbed(w http.ResponseWriter, body []byte) {
 			inputs = append(inputs, s)
 		}
 	}
+	s.load(m.Name)
 	vecs := make([][]float32, 0, len(inputs))
 	tokens := 0
 	for _, in := range inputs {
 		vecs = append(vecs, Vector(in))
 		tokens += len(strings.Fields(in))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"model": req.Model, "embeddings": vecs, "prompt_eval_count": tokens})
+	writeJSON(w, http.StatusOK, map[string]any{"model": req.Model, "embeddings": vecs, "prompt_eval_count": tokens,
+		"total_duration": 1_000_000, "load_duration": 1000})
 }
 
 // VectorDims is the length of the fake embeddings.

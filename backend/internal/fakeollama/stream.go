@@ -54,11 +54,21 @@ func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []b
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	if req.Model == "" {
+		writeError(w, http.StatusBadRequest, "model is required")
+		return
+	}
 	m, ok := s.find(req.Model)
 	if !ok {
 		notFound(w, req.Model)
 		return
 	}
+	if overflows(req) {
+		// Ollama's answer when truncate is off and the prompt does not fit num_ctx.
+		writeError(w, http.StatusBadRequest, "the input length exceeds the context length")
+		return
+	}
+	s.load(m.Name)
 	var r Reply
 	if probe {
 		r = probeReply(m, req) // never takes a reply scripted for a chat
@@ -71,6 +81,10 @@ func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []b
 	}
 	if r.Echo {
 		r.Content = echo(req.Messages)
+	}
+	if req.Stream != nil && !*req.Stream {
+		s.chatWhole(ctx, w, req, r)
+		return
 	}
 	sw := &streamWriter{w: w}
 	lines := 0
@@ -93,19 +107,7 @@ func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []b
 		}
 	}
 	if len(r.ToolCalls) > 0 {
-		calls := make([]map[string]any, 0, len(r.ToolCalls))
-		for i, tc := range r.ToolCalls {
-			args := tc.Arguments
-			if len(args) == 0 {
-				args = json.RawMessage("{}")
-			}
-			id := tc.ID
-			if id == "" {
-				id = fmt.Sprintf("call_fake_%d", i)
-			}
-			calls = append(calls, map[string]any{"id": id, "function": map[string]any{"index": i, "name": tc.Name, "arguments": args}})
-		}
-		if !send(map[string]any{"role": "assistant", "content": "", "tool_calls": calls}) {
+		if !send(map[string]any{"role": "assistant", "content": "", "tool_calls": wireCalls(r.ToolCalls)}) {
 			return
 		}
 	}
@@ -124,6 +126,57 @@ func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []b
 	if lines > 0 && !s.pause(ctx, r.delay()) {
 		return
 	}
+	sw.line(finalLine(req, r, map[string]any{"role": "assistant", "content": ""}, lines))
+}
+
+// chatWhole answers a "stream": false chat as Ollama does: one JSON object,
+// the final line's statistics with the whole message.
+func (s *Server) chatWhole(ctx context.Context, w http.ResponseWriter, req ChatRequest, r Reply) {
+	if r.Hang {
+		select {
+		case <-ctx.Done():
+		case <-s.closed:
+		}
+		return
+	}
+	if !s.pause(ctx, r.delay()) {
+		return
+	}
+	if r.Error != "" {
+		writeError(w, http.StatusInternalServerError, r.Error)
+		return
+	}
+	msg := map[string]any{"role": "assistant", "content": strings.Join(pieces(r.Content, r.Chunks), "")}
+	if r.Thinking != "" {
+		msg["thinking"] = r.Thinking
+	}
+	if len(r.ToolCalls) > 0 {
+		msg["tool_calls"] = wireCalls(r.ToolCalls)
+	}
+	n := len(pieces(r.Thinking, nil)) + len(pieces(r.Content, r.Chunks))
+	writeJSON(w, http.StatusOK, finalLine(req, r, msg, n))
+}
+
+// wireCalls are r's calls as Ollama sends them: an id, and the function with
+// its index and the arguments as an object.
+func wireCalls(tcs []ToolCall) []map[string]any {
+	calls := make([]map[string]any, 0, len(tcs))
+	for i, tc := range tcs {
+		args := tc.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		id := tc.ID
+		if id == "" {
+			id = fmt.Sprintf("call_fake_%d", i)
+		}
+		calls = append(calls, map[string]any{"id": id, "function": map[string]any{"index": i, "name": tc.Name, "arguments": args}})
+	}
+	return calls
+}
+
+// finalLine is the done line: the reason and the statistics.
+func finalLine(req ChatRequest, r Reply, msg map[string]any, lines int) map[string]any {
 	done := r.DoneReason
 	if done == "" {
 		done = "stop"
@@ -139,11 +192,22 @@ func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []b
 	if r.EvalDurationMS > 0 {
 		evalDur = int64(r.EvalDurationMS) * 1_000_000
 	}
-	sw.line(map[string]any{
-		"model": req.Model, "created_at": createdAt, "message": map[string]any{"role": "assistant", "content": ""},
+	return map[string]any{
+		"model": req.Model, "created_at": createdAt, "message": msg,
 		"done": true, "done_reason": done, "total_duration": 1_000_000, "load_duration": 1000,
 		"prompt_eval_count": prompt, "prompt_eval_duration": 1000, "eval_count": eval, "eval_duration": evalDur,
-	})
+	}
+}
+
+// overflows reports a prompt that does not fit the request's num_ctx with
+// truncation off (how Hearth asks). The estimate is generous — about four
+// bytes a token — so only a prompt clearly too long is refused.
+func overflows(req ChatRequest) bool {
+	if req.Truncate == nil || *req.Truncate {
+		return false
+	}
+	n, ok := req.Options["num_ctx"].(float64)
+	return ok && n > 0 && promptTokens(req.Messages) > int(n)
 }
 
 // pieces splits text into word-sized stream pieces (each keeps its leading
