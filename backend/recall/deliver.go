@@ -31,7 +31,7 @@ func deliver(list []ranked, q Query) (hits []Hit, more int) {
 			k = len(list)
 		}
 	}
-	terms := withRelated(uniq(tokenize(q.Text)))
+	terms := withRelated(q.Text)
 	room := q.Tokens * bytesPerToken
 	var taken [][]string
 	skipped, full := 0, false

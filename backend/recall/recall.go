@@ -171,7 +171,7 @@ func FormatBlock(hits []Hit, query string, maxChars int) string {
 	for _, h := range hits {
 		top = max(top, h.Score)
 	}
-	terms := withRelated(uniq(tokenize(query)))
+	terms := withRelated(query)
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
 		if h.Mode == ModeVector && h.Score < vectorFloor*top {

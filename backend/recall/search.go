@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -194,7 +195,7 @@ const (
 // (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf drops to
 // nothing for a word in more than half the chunks — in a small workspace,
 // most words. Chunks that cannot reach minScore are not looked at.
-func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
+func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
 	out := map[int64]kwScore{}
 	if len(terms) == 0 {
 		return out, nil
@@ -222,8 +223,10 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 	idf, dfs, rowsOf := map[string]float64{}, map[string]float64{}, map[string]string{}
 	ownIdf := map[string]float64{} // the query's own words'
 	own := len(terms)
-	more := expand(terms)
-	terms = append(terms[:own:own], more[:min(len(more), maxExpand)]...)
+	terms = slices.Clip(terms)
+	for _, r := range more {
+		terms = append(terms, r.term)
+	}
 	for i, t := range terms {
 		var df float64
 		var list string
@@ -234,7 +237,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 		if df -= float64(skipped.df[t]); df > 0 {
 			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
 			if i >= own {
-				idf[t] *= expandWeight
+				idf[t] *= more[i-own].weight
 			} else {
 				ownIdf[t] = idf[t]
 			}
@@ -353,7 +356,7 @@ func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) 
 		// holds: one holding less than MinScore asks for is not worth ranking.
 		floor = q.MinScore
 	}
-	kws, err := x.keyword(ctx, terms, pool, floor, q.Skip, q.SkipSources)
+	kws, err := x.keyword(ctx, terms, expand(q.Text, terms), pool, floor, q.Skip, q.SkipSources)
 	if err != nil {
 		return res, nil, err
 	}
