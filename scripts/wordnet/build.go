@@ -18,7 +18,7 @@ type wordnet struct {
 
 // How much of WordNet a word brings (see the command's comment).
 const (
-	maxSenses   = 4  // senses of one word
+	maxSenses   = 2  // senses of one word
 	maxPolysemy = 24 // a word with more senses than this is too ambiguous to expand ("get", "make")
 	maxNarrower = 6  // hyponym synsets of one sense
 )

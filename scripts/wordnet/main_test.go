@@ -113,3 +113,30 @@ func FuzzParseCount(f *testing.F) {
 		}
 	})
 }
+
+// The committed table is what this command makes of WordNet 3.0, when the
+// machine has it (Debian: wordnet-base; WORDNET_DICT names another copy).
+func TestCommittedTable(t *testing.T) {
+	dict := os.Getenv("WORDNET_DICT")
+	if dict == "" {
+		dict = "/usr/share/wordnet"
+	}
+	if _, err := os.Stat(filepath.Join(dict, "data.noun")); err != nil {
+		t.Skip("WordNet 3.0 is not installed here:", err)
+	}
+	db, err := load(dict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := db.build().write(&out); err != nil {
+		t.Fatal(err)
+	}
+	committed, err := os.ReadFile("../../backend/recall/wordnet_table.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), committed) {
+		t.Fatal("backend/recall/wordnet_table.go is not what scripts/wordnet makes: go run ./scripts/wordnet > backend/recall/wordnet_table.go")
+	}
+}
