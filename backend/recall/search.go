@@ -227,13 +227,12 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 	for _, r := range more {
 		terms = append(terms, r.term)
 	}
+	counts, lists, err := x.termRows(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
 	for i, t := range terms {
-		var df float64
-		var list string
-		if err := x.db.QueryRowContext(ctx, `SELECT count(*), coalesce(group_concat(rowid), '') FROM terms WHERE terms MATCH ?`,
-			ftsQuery([]string{t})).Scan(&df, &list); err != nil {
-			return nil, err
-		}
+		df, list := counts[i], lists[i]
 		if df -= float64(skipped.df[t]); df > 0 {
 			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
 			if i >= own {

@@ -123,3 +123,21 @@ func FuzzExpand(f *testing.F) {
 		}
 	})
 }
+
+// A question of more words than one statement asks about is counted whole:
+// the words past the first batch still find their passages.
+func TestKeywordManyTerms(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, HistoryFile, history("The heron fishes at dawn."))
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: t.TempDir()})
+	defer x.Close()
+	var q strings.Builder
+	for i := range 3 * termBatch {
+		q.WriteString("zq" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + " ")
+	}
+	q.WriteString("heron")
+	r, err := x.Search(t.Context(), q.String(), 1)
+	if err != nil || len(r.Hits) != 1 {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
