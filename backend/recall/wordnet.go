@@ -15,12 +15,12 @@ import (
 // before their words. The table is read in place: nothing is built before
 // the first lookup.
 
-// wnLine is line i of one of the table's texts.
+// wnLine is entry i of one of the table's texts.
 func wnLine(text string, at []uint32, i int) string {
 	return text[at[i] : at[i+1]-1]
 }
 
-// wnSearch is the first line of text (ascending, offsets at) not below key.
+// wnSearch is the first entry of text (ascending, offsets at) not below key.
 func wnSearch(text string, at []uint32, key string) int {
 	return sort.Search(len(at)-1, func(i int) bool { return wnLine(text, at, i) >= key })
 }

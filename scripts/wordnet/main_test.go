@@ -44,7 +44,7 @@ func TestBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := out.String()
-	for _, want := range []string{"influenza\n", "flu,influenza,grippe\n", "infectious disease,contagion\n", "flus flu\n"} {
+	for _, want := range []string{"influenza;", "flu,influenza,grippe;", "infectious disease,contagion;", "flus flu;"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the table lacks %q:\n%s", want, src)
 		}
