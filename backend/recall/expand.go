@@ -133,7 +133,8 @@ func expand(text string, own []string) []relTerm {
 			add(o, expandWeight)
 		}
 	}
-	keys := wnQueryKeys(text)
+	wn := wordNet()
+	keys := wn.queryKeys(text)
 	for _, near := range []bool{false, true} {
 		w := wnWeight
 		if near {
@@ -142,7 +143,7 @@ func expand(text string, own []string) []relTerm {
 		for rank := 0; len(out) < maxExpand && nearLeft > 0; rank++ {
 			more := false
 			for _, k := range keys {
-				more = wnRelated(k, rank, perGroup, func(p string, n bool) {
+				more = wn.related(k, rank, perGroup, func(p string, n bool) {
 					// A phrase one step away ("paid vacation") is its
 					// words apart: they mean something else.
 					if n == near && (!near || !strings.Contains(p, " ")) {
@@ -158,10 +159,10 @@ func expand(text string, own []string) []relTerm {
 	return out
 }
 
-// wnQueryKeys are the WordNet entries of text's words, in order: a phrase
+// queryKeys are the WordNet entries of text's words, in order: a phrase
 // of two or three words (not starting or ending with a stopword) when
 // WordNet lists one, else each word that is not a stopword.
-func wnQueryKeys(text string) []int {
+func (t *wnTable) queryKeys(text string) []int {
 	words := asciiWords(text, maxLookWords)
 	var keys []int
 	seen := map[int]bool{}
@@ -176,13 +177,13 @@ func wnQueryKeys(text string) []int {
 		if words[i] != "" && !stopwords[words[i]] {
 			for m := min(3, len(words)-i); m >= 2 && n == 1; m-- {
 				ws := words[i : i+m]
-				if slices.Contains(ws, "") || stopwords[ws[m-1]] || !wnHasPrefix(words[i]+" ") {
+				if slices.Contains(ws, "") || stopwords[ws[m-1]] || !t.hasPrefix(words[i]+" ") {
 					continue
 				}
-				wnLookup(strings.Join(ws, " "), func(k int) { found(k); n = m })
+				t.lookup(strings.Join(ws, " "), func(k int) { found(k); n = m })
 			}
 			if n == 1 && len(words[i]) >= 3 {
-				wnLookup(words[i], found)
+				t.lookup(words[i], found)
 			}
 		}
 		i += n
@@ -190,10 +191,10 @@ func wnQueryKeys(text string) []int {
 	return keys
 }
 
-// wnHasPrefix reports whether a WordNet entry starts with p.
-func wnHasPrefix(p string) bool {
-	i := wnSearch(wnKeys, wnKeyAt[:], p)
-	return i < len(wnKeyAt)-1 && strings.HasPrefix(wnLine(wnKeys, wnKeyAt[:], i), p)
+// hasPrefix reports whether a WordNet entry starts with p.
+func (t *wnTable) hasPrefix(p string) bool {
+	i := wnSearch(t.keys, t.keyAt, p)
+	return i < len(t.keyAt)-1 && strings.HasPrefix(wnLine(t.keys, t.keyAt, i), p)
 }
 
 // asciiWords are text's first max words of lowercase ASCII letters; a word

@@ -1,40 +1,133 @@
 package recall
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"io"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// The generated table is well formed: each text's offsets step over its
-// lines, the words ascend (lookups bisect them), and every reference names
-// a group.
+// The embedded table decodes (a damaged one would silently bring no
+// related words) and is well formed.
 func TestWordNetTableShape(t *testing.T) {
-	for _, tb := range []struct {
-		name string
-		text string
-		at   []uint32
-	}{{"wnKeys", wnKeys, wnKeyAt[:]}, {"wnGroups", wnGroups, wnGroupAt[:]}, {"wnExc", wnExc, wnExcAt[:]}} {
-		if int(tb.at[len(tb.at)-1]) != len(tb.text) {
-			t.Fatalf("%s: the last offset %d is not the text's length %d", tb.name, tb.at[len(tb.at)-1], len(tb.text))
-		}
-		for i := 0; i+1 < len(tb.at); i++ {
-			if c := tb.text[tb.at[i+1]-1]; tb.at[i] >= tb.at[i+1] || c != ';' && c != '\n' {
-				t.Fatalf("%s: entry %d is not one entry", tb.name, i)
-			}
-			if l := wnLine(tb.text, tb.at, i); strings.ContainsAny(l, ";\n") || tb.name != "wnGroups" && i > 0 && wnLine(tb.text, tb.at, i-1) > l {
-				t.Fatalf("%s: line %d %q out of order", tb.name, i, l)
-			}
+	wn, err := decodeWordNet(wordnetFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(wn.keyAt) - 1; n < 30000 || len(wn.groupAt) < 20000 || len(wn.refs) < 100000 || len(wn.excAt) < 1000 {
+		t.Fatalf("%d keys, %d groups, %d references, %d irregular forms: the table lost most of itself", n, len(wn.groupAt), len(wn.refs), len(wn.excAt))
+	}
+	if wn.key("influenza") < 0 || wn.key("ice cream") < 0 || wn.key("zzz") >= 0 {
+		t.Fatal("the keys are not found by bisection")
+	}
+}
+
+// A damaged file — cut short, a length past its end, a reference to no
+// group, keys out of order, trailing bytes, another version, a section that
+// inflates without end — decodes to an error, never a panic or a huge
+// allocation; the lookups on the empty table find nothing.
+func TestWordNetDamaged(t *testing.T) {
+	wn, _ := decodeWordNet(wordnetFile)
+	ok := encodeWordNet(wn.keys, wn.groups, wn.exc, wn.refAt, wn.refs)
+	if _, err := decodeWordNet(ok); err != nil {
+		t.Fatalf("re-encoded: %v", err)
+	}
+	badRef := slices.Clone(wn.refs)
+	badRef[7] = uint32(len(wn.groupAt)) << 1
+	var bomb bytes.Buffer
+	z := zlib.NewWriter(&bomb)
+	z.Write(make([]byte, 4))
+	for range 20 {
+		z.Write(make([]byte, 1<<20))
+	}
+	z.Close()
+	for name, file := range map[string]string{
+		"empty":       "",
+		"cut":         ok[:len(ok)/2],
+		"version":     wnMagic + "\x02\x00\x00\x00" + ok[8:],
+		"not zlib":    ok[:8] + "xxxxxxxxxxxx",
+		"reference":   encodeWordNet(wn.keys, wn.groups, wn.exc, wn.refAt, badRef),
+		"refAt":       encodeWordNet(wn.keys, wn.groups, wn.exc, wn.refAt[1:], wn.refs),
+		"backwards":   encodeWordNet(wn.keys, wn.groups, wn.exc, []uint32{0, 2, 1, 3}, wn.refs[:3]),
+		"order":       encodeWordNet("b;a;", "x;", "", []uint32{0, 0, 0}, nil),
+		"length":      encodeWordNet(wn.keys, wn.groups, wn.exc, wn.refAt, wn.refs)[:8] + zlibOf("\xff\xff\xff\x7f;"),
+		"trailing":    ok[:8] + zlibOf(inflated(t, ok)+"x"),
+		"inflates":    ok[:8] + bomb.String(),
+		"odd numbers": ok[:8] + zlibOf("\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00abc"),
+	} {
+		if _, err := decodeWordNet(file); err == nil {
+			t.Errorf("%s: decoded without an error", name)
 		}
 	}
-	if len(wnRefAt) != len(wnKeyAt) || int(wnRefAt[len(wnRefAt)-1]) != len(wnRefs) {
-		t.Fatal("wnRefAt does not match wnKeys and wnRefs")
+	empty := emptyWordNet()
+	if empty.key("flu") >= 0 || empty.hasPrefix("flu") || len(empty.queryKeys("flu jab went")) != 0 {
+		t.Fatal("the empty table finds something")
 	}
-	for _, r := range wnRefs {
-		if int(r>>1) >= len(wnGroupAt)-1 {
-			t.Fatalf("reference %d to no group", r)
+}
+
+// encodeWordNet writes a table as scripts/wordnet does.
+func encodeWordNet(keys, groups, exc string, refAt, refs []uint32) string {
+	var body []byte
+	section := func(b []byte) {
+		body = append(binary.LittleEndian.AppendUint32(body, uint32(len(b))), b...)
+	}
+	ints := func(vs []uint32) {
+		var b []byte
+		for _, v := range vs {
+			b = binary.LittleEndian.AppendUint32(b, v)
 		}
+		section(b)
 	}
+	section([]byte(keys))
+	section([]byte(groups))
+	ints(refAt)
+	ints(refs)
+	section([]byte(exc))
+	return wnMagic + "\x01\x00\x00\x00" + zlibOf(string(body))
+}
+
+func zlibOf(s string) string {
+	var b bytes.Buffer
+	z := zlib.NewWriter(&b)
+	z.Write([]byte(s))
+	z.Close()
+	return b.String()
+}
+
+func inflated(t *testing.T, file string) string {
+	z, err := zlib.NewReader(strings.NewReader(file[8:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// FuzzDecodeWordNet: any file decodes to a table the lookups cannot index
+// out of, or to an error.
+func FuzzDecodeWordNet(f *testing.F) {
+	f.Add(encodeWordNet("flu;influenza;", "flu,influenza;disease;", "flus flu;", []uint32{0, 2, 3}, []uint32{0, 3, 0}))
+	f.Add(encodeWordNet("a;b", "x", "", []uint32{0, 1, 1}, []uint32{0}))
+	f.Add(encodeWordNet("", "", "", []uint32{0}, nil))
+	f.Fuzz(func(t *testing.T, file string) {
+		wn, err := decodeWordNet(file)
+		if err != nil {
+			return
+		}
+		for _, q := range []string{"flu", "flus", "influenza", "a", "b", "x", "went"} {
+			wn.lookup(q, func(i int) {
+				for rank := 0; wn.related(i, rank, perGroup, func(string, bool) {}); rank++ {
+				}
+			})
+			wn.hasPrefix(q)
+		}
+	})
 }
 
 func related2(text string) []string {
@@ -139,5 +232,14 @@ func TestKeywordManyTerms(t *testing.T) {
 	r, err := x.Search(t.Context(), q.String(), 1)
 	if err != nil || len(r.Hits) != 1 {
 		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+// BenchmarkDecodeWordNet is what the first query of a process pays.
+func BenchmarkDecodeWordNet(b *testing.B) {
+	for b.Loop() {
+		if _, err := decodeWordNet(wordnetFile); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-// Command wordnet writes backend/recall/wordnet_table.go: the related-words
+// Command wordnet writes backend/recall/wordnet.bin: the related-words
 // table recall's query expansion reads (backend/recall/expand.go). It is
 // built from WordNet 3.0's database files (Princeton University; the licence
 // is in backend/recall/WORDNET_LICENSE), as Debian's wordnet-base package
@@ -12,11 +12,12 @@
 //     few), of the same root (derivation) and, for adjectives, similar;
 //   - only lowercase words and phrases of up to three words (no names).
 //
-// Usage: go run ./scripts/wordnet [-dict /usr/share/wordnet] > backend/recall/wordnet_table.go
+// Usage: go run ./scripts/wordnet [-dict /usr/share/wordnet] [-o backend/recall/wordnet.bin]
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -27,10 +28,14 @@ import (
 
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "the directory of WordNet 3.0's database files (data.noun, cntlist.rev, …)")
+	out := flag.String("o", "backend/recall/wordnet.bin", "the file to write")
 	flag.Parse()
 	db, err := load(*dict)
 	if err == nil {
-		err = db.build().write(os.Stdout)
+		var b bytes.Buffer
+		if err = db.build().write(&b); err == nil {
+			err = os.WriteFile(*out, b.Bytes(), 0o644)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wordnet:", err)
