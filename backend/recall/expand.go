@@ -219,12 +219,21 @@ func asciiWords(text string, max int) []string {
 	return out
 }
 
-// withRelated is text's terms and, after them, the words they bring (the
-// words a passage is cut around).
-func withRelated(text string) []string {
-	terms := uniq(tokenize(text))
-	for _, r := range expand(text, terms) {
-		terms = append(terms, r.term)
+// queryWords are a query's terms and the words they bring, worked out
+// once per query: the search ranks with them, and the hits and the block
+// are cut around them.
+type queryWords struct {
+	own []string
+	rel []relTerm
+	cut []string // own, then rel's terms: the words a passage is cut around
+}
+
+func wordsOf(text string) queryWords {
+	w := queryWords{own: uniq(tokenize(text))}
+	w.rel = expand(text, w.own)
+	w.cut = slices.Clip(w.own)
+	for _, r := range w.rel {
+		w.cut = append(w.cut, r.term)
 	}
-	return terms
+	return w
 }

@@ -53,6 +53,9 @@ type Results struct {
 	// More counts the hits that scored high enough but did not fit the
 	// budget (at least; only the ranked pool is counted).
 	More int `json:"more,omitempty"`
+	// cut are the words the hits were cut around (the block cuts them
+	// again around the same words).
+	cut []string
 }
 
 // DefaultK is the number of hits when neither k nor a budget is given.
@@ -130,17 +133,19 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	default:
 		note = unavailable(x.embedErr)
 	}
-	res, ranked, err := x.rank(ctx, q, qvec, note)
+	words := wordsOf(q.Text)
+	res, ranked, err := x.rank(ctx, q, words, qvec, note)
 	if isCorrupt(err) {
 		x.startOver(fmt.Sprintf("damaged index (%v)", err))
 		if _, err = x.sync(ctx, false); err == nil {
-			res, ranked, err = x.rank(ctx, q, qvec, note)
+			res, ranked, err = x.rank(ctx, q, words, qvec, note)
 		}
 	}
 	if err != nil {
 		return res, err
 	}
-	res.Hits, res.More = deliver(ranked, q)
+	res.Hits, res.More = deliver(ranked, q, words.cut)
+	res.cut = words.cut
 	return res, nil
 }
 
@@ -345,17 +350,17 @@ type ranked struct {
 // rank ranks the best chunks for q (and its vector, when there is one); the
 // index is not synced, so benchmarks measure the ranking alone. The caller
 // holds x.mu.
-func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) (Results, []ranked, error) {
+func (x *Index) rank(ctx context.Context, q Query, words queryWords, qvec []float32, note string) (Results, []ranked, error) {
 	res := Results{Mode: ModeKeyword, Note: note}
 	pool := poolFor(q)
-	terms := uniq(tokenize(q.Text))
+	terms := words.own
 	floor := 0.0
 	if qvec == nil {
 		// A keyword hit scores at most the share of the query's weight it
 		// holds: one holding less than MinScore asks for is not worth ranking.
 		floor = q.MinScore
 	}
-	kws, err := x.keyword(ctx, terms, expand(q.Text, terms), pool, floor, q.Skip, q.SkipSources)
+	kws, err := x.keyword(ctx, terms, words.rel, pool, floor, q.Skip, q.SkipSources)
 	if err != nil {
 		return res, nil, err
 	}

@@ -88,6 +88,6 @@ func FuzzStem(f *testing.F) {
 		if len(got) > len(w)+1 {
 			t.Fatalf("stem(%q) = %q", w, got)
 		}
-		_ = withRelated(w + " " + strings.ToUpper(w))
+		_ = wordsOf(w + " " + strings.ToUpper(w))
 	})
 }
