@@ -195,7 +195,8 @@ func TestWideKeywordMatchesRanked(t *testing.T) {
 // query is rank and deliver for k whole chunks.
 func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, note string) (Results, error) {
 	q := Query{Text: query, K: k}
-	res, list, err := x.rank(ctx, q, qvec, note)
-	res.Hits, res.More = deliver(list, q)
+	words := wordsOf(q.Text)
+	res, list, err := x.rank(ctx, q, words, qvec, note)
+	res.Hits, res.More = deliver(list, q, words.cut)
 	return res, err
 }

@@ -20,10 +20,10 @@ const minPassage = 160
 // hitOverhead is the bytes a hit's source line costs besides its text.
 func hitOverhead(c Chunk) int { return len(c.Source) + len(c.Date) + 12 }
 
-// deliver turns ranked chunks into hits for q, and counts those that
-// qualified but did not fit (more). With a budget and no K, the budget alone
-// bounds the hits.
-func deliver(list []ranked, q Query) (hits []Hit, more int) {
+// deliver turns ranked chunks into hits for q, cut around terms (q's words
+// and the words they bring), and counts those that qualified but did not
+// fit (more). With a budget and no K, the budget alone bounds the hits.
+func deliver(list []ranked, q Query, terms []string) (hits []Hit, more int) {
 	k := q.K
 	if k <= 0 {
 		k = DefaultK
@@ -31,7 +31,6 @@ func deliver(list []ranked, q Query) (hits []Hit, more int) {
 			k = len(list)
 		}
 	}
-	terms := withRelated(uniq(tokenize(q.Text)))
 	room := q.Tokens * bytesPerToken
 	var taken [][]string
 	skipped, full := 0, false

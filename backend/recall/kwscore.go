@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -138,4 +139,52 @@ func (x *Index) skippedTerms(ctx context.Context, skip func(string, int) bool, s
 		}
 	}
 	return st, nil
+}
+
+// termBatch bounds the terms of one statement (SQLite allows 500 selects
+// in a compound one).
+const termBatch = 100
+
+// termRows is, for each of terms, the number of chunks holding it and their
+// rows (comma-separated), asked a hundred terms a statement: a query and its
+// related words are a score of terms, and a statement each cost more than
+// SQLite's own work for the rare ones.
+func (x *Index) termRows(ctx context.Context, terms []string) ([]float64, []string, error) {
+	counts, lists := make([]float64, len(terms)), make([]string, len(terms))
+	for lo := 0; lo < len(terms); lo += termBatch {
+		hi := min(lo+termBatch, len(terms))
+		if err := x.termBatch(ctx, terms[lo:hi], counts[lo:hi], lists[lo:hi]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return counts, lists, nil
+}
+
+func (x *Index) termBatch(ctx context.Context, terms []string, counts []float64, lists []string) error {
+	var q strings.Builder
+	args := make([]any, 0, len(terms))
+	for i, t := range terms {
+		if i > 0 {
+			q.WriteString(" UNION ALL ")
+		}
+		fmt.Fprintf(&q, `SELECT %d, count(*), coalesce(group_concat(rowid), '') FROM terms WHERE terms MATCH ?`, i)
+		args = append(args, ftsQuery([]string{t}))
+	}
+	rows, err := x.db.QueryContext(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int
+		var df float64
+		var list string
+		if err := rows.Scan(&i, &df, &list); err != nil {
+			return err
+		}
+		if i >= 0 && i < len(terms) {
+			counts[i], lists[i] = df, list
+		}
+	}
+	return rows.Err()
 }

@@ -118,7 +118,7 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	if err != nil {
 		return ""
 	}
-	return FormatBlock(res.Hits, q, maxChars)
+	return formatBlock(res.Hits, res.cut, maxChars)
 }
 
 // InPromptSources are the sources InPrompt(sessionID, …) may leave chunks
@@ -160,18 +160,18 @@ const blockPerHit = 400
 // scale. Hits holding the message's words are judged by their score alone.
 const vectorFloor = 0.6
 
-// FormatBlock renders distinct hits (best first) as the block, up to maxChars
+// formatBlock renders distinct hits (best first) as the block, up to maxChars
 // in all (0: no limit): each line dated and sourced, the last one cut to a
-// passage around query's words when it does not fit whole. Vector-only hits
+// passage around terms (the query's words and those they bring, as the
+// search found them) when it does not fit whole. Vector-only hits
 // under vectorFloor of the best are left out. No hit, no block.
-func FormatBlock(hits []Hit, query string, maxChars int) string {
+func formatBlock(hits []Hit, terms []string, maxChars int) string {
 	var b strings.Builder
 	n := 0
 	top := 0.0
 	for _, h := range hits {
 		top = max(top, h.Score)
 	}
-	terms := withRelated(uniq(tokenize(query)))
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
 		if h.Mode == ModeVector && h.Score < vectorFloor*top {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,6 +53,9 @@ type Results struct {
 	// More counts the hits that scored high enough but did not fit the
 	// budget (at least; only the ranked pool is counted).
 	More int `json:"more,omitempty"`
+	// cut are the words the hits were cut around (the block cuts them
+	// again around the same words).
+	cut []string
 }
 
 // DefaultK is the number of hits when neither k nor a budget is given.
@@ -129,17 +133,19 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	default:
 		note = unavailable(x.embedErr)
 	}
-	res, ranked, err := x.rank(ctx, q, qvec, note)
+	words := wordsOf(q.Text)
+	res, ranked, err := x.rank(ctx, q, words, qvec, note)
 	if isCorrupt(err) {
 		x.startOver(fmt.Sprintf("damaged index (%v)", err))
 		if _, err = x.sync(ctx, false); err == nil {
-			res, ranked, err = x.rank(ctx, q, qvec, note)
+			res, ranked, err = x.rank(ctx, q, words, qvec, note)
 		}
 	}
 	if err != nil {
 		return res, err
 	}
-	res.Hits, res.More = deliver(ranked, q)
+	res.Hits, res.More = deliver(ranked, q, words.cut)
+	res.cut = words.cut
 	return res, nil
 }
 
@@ -194,7 +200,7 @@ const (
 // (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf drops to
 // nothing for a word in more than half the chunks — in a small workspace,
 // most words. Chunks that cannot reach minScore are not looked at.
-func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
+func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
 	out := map[int64]kwScore{}
 	if len(terms) == 0 {
 		return out, nil
@@ -222,19 +228,20 @@ func (x *Index) keyword(ctx context.Context, terms []string, pool int, minScore 
 	idf, dfs, rowsOf := map[string]float64{}, map[string]float64{}, map[string]string{}
 	ownIdf := map[string]float64{} // the query's own words'
 	own := len(terms)
-	more := expand(terms)
-	terms = append(terms[:own:own], more[:min(len(more), maxExpand)]...)
+	terms = slices.Clip(terms)
+	for _, r := range more {
+		terms = append(terms, r.term)
+	}
+	counts, lists, err := x.termRows(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
 	for i, t := range terms {
-		var df float64
-		var list string
-		if err := x.db.QueryRowContext(ctx, `SELECT count(*), coalesce(group_concat(rowid), '') FROM terms WHERE terms MATCH ?`,
-			ftsQuery([]string{t})).Scan(&df, &list); err != nil {
-			return nil, err
-		}
+		df, list := counts[i], lists[i]
 		if df -= float64(skipped.df(list)); df > 0 {
 			idf[t], dfs[t], rowsOf[t] = math.Log(1+(docs-df+0.5)/(df+0.5)), df, list
 			if i >= own {
-				idf[t] *= expandWeight
+				idf[t] *= more[i-own].weight
 			} else {
 				ownIdf[t] = idf[t]
 			}
@@ -343,17 +350,17 @@ type ranked struct {
 // rank ranks the best chunks for q (and its vector, when there is one); the
 // index is not synced, so benchmarks measure the ranking alone. The caller
 // holds x.mu.
-func (x *Index) rank(ctx context.Context, q Query, qvec []float32, note string) (Results, []ranked, error) {
+func (x *Index) rank(ctx context.Context, q Query, words queryWords, qvec []float32, note string) (Results, []ranked, error) {
 	res := Results{Mode: ModeKeyword, Note: note}
 	pool := poolFor(q)
-	terms := uniq(tokenize(q.Text))
+	terms := words.own
 	floor := 0.0
 	if qvec == nil {
 		// A keyword hit scores at most the share of the query's weight it
 		// holds: one holding less than MinScore asks for is not worth ranking.
 		floor = q.MinScore
 	}
-	kws, err := x.keyword(ctx, terms, pool, floor, q.Skip, q.SkipSources)
+	kws, err := x.keyword(ctx, terms, words.rel, pool, floor, q.Skip, q.SkipSources)
 	if err != nil {
 		return res, nil, err
 	}

@@ -88,8 +88,6 @@ func FuzzStem(f *testing.F) {
 		if len(got) > len(w)+1 {
 			t.Fatalf("stem(%q) = %q", w, got)
 		}
-		for _, term := range tokenize(w + " " + strings.ToUpper(w)) {
-			_ = withRelated([]string{term})
-		}
+		_ = wordsOf(w + " " + strings.ToUpper(w))
 	})
 }
