@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -77,6 +78,7 @@ Exit codes:
 			if f.cont && (f.session == "" || f.message != "") {
 				return usageError{fmt.Errorf("--continue needs -s SESSION and no -m")}
 			}
+			oneProcessor(e)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			if f.message != "" || f.cont {
@@ -97,6 +99,18 @@ Exit codes:
 	cmd.Flags().BoolVar(&f.yes, "yes", false, "allow every tool call that needs approval (without it, -m denies them and the REPL asks)")
 	cmd.Flags().BoolVar(&f.cont, "continue", false, "finish the reply of session -s that was cut off when Hearth quit or crashed, and exit")
 	return cmd
+}
+
+// oneProcessor runs a terminal chat's Go code on one processor unless GOMAXPROCS says
+// otherwise. A turn is one goroutine's work handed back and forth with net/http's
+// connection goroutines (the model and the tools' commands run in processes of their own):
+// a second processor runs nothing in parallel, it only makes every hand-off wake another
+// thread, which cost a quarter of a tool round's CPU and took an 80-round turn past its
+// 30 MB peak (docs/performance.md, where this is the kept hand-made part).
+func oneProcessor(e *env) {
+	if e.ownProcess && e.getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 }
 
 // printer renders a run's events: answer text on stdout, everything else as

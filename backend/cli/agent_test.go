@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -226,6 +227,31 @@ func TestAgentContinueFinishesAnInterruptedReply(t *testing.T) {
 	}
 	if code, _, errOut := runIn(t, "", "agent", "-s", "cut", "--continue"); code != ExitRuntime || !strings.Contains(errOut, "nothing to continue") {
 		t.Errorf("nothing left to continue: %d %q", code, errOut)
+	}
+}
+
+// The agent command runs its own process on one processor unless GOMAXPROCS
+// says otherwise; inside a test (not Main's process) it leaves the runtime alone.
+func TestAgentOneProcessor(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(before) })
+	runtime.GOMAXPROCS(2)
+	for _, c := range []struct {
+		name string
+		e    env
+		want int
+	}{
+		{"not its own process", env{getenv: func(string) string { return "" }}, 2},
+		{"GOMAXPROCS set", env{ownProcess: true, getenv: func(k string) string {
+			return map[string]string{"GOMAXPROCS": "2"}[k]
+		}}, 2},
+		{"its own process", env{ownProcess: true, getenv: func(string) string { return "" }}, 1},
+	} {
+		runtime.GOMAXPROCS(2)
+		oneProcessor(&c.e)
+		if got := runtime.GOMAXPROCS(0); got != c.want {
+			t.Errorf("%s: GOMAXPROCS %d, want %d", c.name, got, c.want)
+		}
 	}
 }
 

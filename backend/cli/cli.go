@@ -61,6 +61,9 @@ type env struct {
 	configFlag string
 	wsFlag     string
 	terminal   bool // a command runs, not the window: chats are told they are in a terminal
+	// ownProcess: the command line runs as its own process (Main), not inside a test,
+	// so a command may set process-wide runtime settings (see oneProcessor).
+	ownProcess bool
 	app        *app.App
 	appErr     error
 	// afterStart, when set, sees the services once a command started them (a test
@@ -148,7 +151,7 @@ func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 func Main(args []string, info BuildInfo, desktop DesktopFunc, stdout, stderr io.Writer) int {
 	vault := app.CaptureEnv()
 	return mainEnv(&env{info: info, desktop: desktop, stdin: os.Stdin, stdout: stdout, stderr: stderr,
-		getenv: vault.Getenv, vault: vault}, args)
+		getenv: vault.Getenv, vault: vault, ownProcess: true}, args)
 }
 
 // Command is the command tree, not run, for documents made from it (the man pages of
