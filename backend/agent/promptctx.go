@@ -45,12 +45,10 @@ type PromptContext struct {
 	systems map[string]runSystem // by session id (one run per session at a time)
 }
 
-// runSystem is the system prompt a run was given, and the placeholders of the
-// tool results its requests compacted.
+// runSystem is the system prompt a run was given.
 type runSystem struct {
-	runID, text  string
-	err          error
-	placeholders *prompt.Placeholders
+	runID, text string
+	err         error
 }
 
 // maxRunSystems bounds the runs whose system prompt is kept; a session's
@@ -74,7 +72,7 @@ func (p *PromptContext) system(sessionID, runID string) (runSystem, error) {
 		return rs, rs.err
 	}
 	text, err := p.System()
-	rs = runSystem{runID: runID, text: text, err: err, placeholders: &prompt.Placeholders{}}
+	rs = runSystem{runID: runID, text: text, err: err}
 	p.mu.Lock()
 	if p.systems == nil || len(p.systems) >= maxRunSystems {
 		p.systems = map[string]runSystem{}
@@ -107,12 +105,7 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	if keep <= 0 {
 		keep = prompt.KeepToolResults
 	}
-	var msgs []llm.Message // a copy
-	if rs.placeholders != nil {
-		msgs = rs.placeholders.Compact(in.History[reach:], keep)
-	} else {
-		msgs = prompt.CompactToolResults(in.History[reach:], keep)
-	}
+	msgs := prompt.CompactToolResults(in.History[reach:], keep) // a copy
 	now := time.Now
 	if p.Now != nil {
 		now = p.Now

@@ -17,7 +17,7 @@ func TestMemorySettingsInConfig(t *testing.T) {
 	setXDG(t)
 	a := open(t, Options{})
 	ws := a.Settings.Paths().Workspace
-	legacy := memory.LegacyReviewFile(ws)
+	legacy := filepath.Join(ws, ".hearth", "inbox", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(legacy), 0o700); err != nil {
 		t.Fatal(err)
 	}

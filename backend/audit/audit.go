@@ -99,13 +99,6 @@ type Log struct {
 	calls    map[string]*Entry // open calls by run id + call id
 	pruned   string            // the day the last prune ran
 	unsynced map[string]bool   // day files written since the last Sync
-	// The day's file stays open from its first write to the next Sync (the
-	// end of the run): a tool round appends a line without opening, probing
-	// and closing the file each time. Each write still checks that the path
-	// names the same file, so a file removed or replaced meanwhile is
-	// created again as before.
-	open     *os.File
-	openInfo os.FileInfo
 }
 
 // New returns a Log over opts.Dir; nothing is written until the first call.
@@ -217,78 +210,32 @@ func (l *Log) Write(e Entry) error {
 		}
 	}
 	path := filepath.Join(l.opts.Dir, day+".jsonl")
-	f, err := l.file(path)
-	if err != nil {
-		return err
+	if err := os.MkdirAll(l.opts.Dir, 0o700); err != nil {
+		return fmt.Errorf("audit: create %s: %w", l.opts.Dir, err)
 	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
 	// Another process may append to the same day's file.
 	if flock.Lock(f, true) == nil {
 		defer func() { _ = flock.Unlock(f) }()
 	}
 	if _, err := f.Write(line); err != nil {
-		l.closeFile()
 		return fmt.Errorf("audit: write %s: %w", path, err)
 	}
 	l.unsynced[path] = true
 	return nil
 }
 
-// file is the open file at path, opened (and its folder created) unless the
-// one kept open is still the file the path names. The caller holds l.mu.
-func (l *Log) file(path string) (*os.File, error) {
-	if l.open != nil {
-		if l.open.Name() == path {
-			if fi, err := os.Stat(path); err == nil && os.SameFile(fi, l.openInfo) {
-				return l.open, nil
-			}
-		}
-		l.closeFile()
-	}
-	if err := os.MkdirAll(l.opts.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("audit: create %s: %w", l.opts.Dir, err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	l.open, l.openInfo = f, fi
-	return f, nil
-}
-
-// closeFile closes the file kept open, if any. The caller holds l.mu.
-func (l *Log) closeFile() {
-	if l.open != nil {
-		_ = l.open.Close()
-		l.open, l.openInfo = nil, nil
-	}
-}
-
-// Sync makes the entries written so far durable and closes the file kept
-// open for writing.
+// Sync makes the entries written so far durable.
 func (l *Log) Sync() error {
 	l.mu.Lock()
 	paths := slices.Collect(maps.Keys(l.unsynced))
 	clear(l.unsynced)
-	// The kept file is synced through its descriptor and closed after,
-	// outside the lock, as the others are.
-	kept := l.open
-	l.open, l.openInfo = nil, nil
 	l.mu.Unlock()
 	var first error
-	if kept != nil {
-		if slices.Contains(paths, kept.Name()) {
-			if err := kept.Sync(); err != nil {
-				first = fmt.Errorf("audit: sync %s: %w (the disk may be full or failing)", kept.Name(), err)
-			}
-			paths = slices.DeleteFunc(paths, func(p string) bool { return p == kept.Name() })
-		}
-		_ = kept.Close()
-	}
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err == nil {

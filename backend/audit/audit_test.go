@@ -265,9 +265,8 @@ func TestRunEndSyncs(t *testing.T) {
 	}
 }
 
-// The day's file stays open between writes of a run; a file removed or
-// replaced in between is written anew at its path, as when every write
-// opened it, and the next day gets its own file.
+// Every write goes to the file at the day's path: a file removed or replaced
+// between writes is written anew, and the next day gets its own file.
 func TestWriteFollowsTheFileAtItsPath(t *testing.T) {
 	day := time.Date(2026, 11, 23, 10, 0, 0, 0, time.Local)
 	l, c, dir := newLog(t, day)

@@ -105,7 +105,8 @@ Exit codes:
 // otherwise. A turn is one goroutine's work handed back and forth with net/http's
 // connection goroutines (the model and the tools' commands run in processes of their own):
 // a second processor runs nothing in parallel, it only makes every hand-off wake another
-// thread, which cost a quarter of a tool round's CPU (docs/performance.md).
+// thread, which cost a quarter of a tool round's CPU and took an 80-round turn past its
+// 30 MB peak (docs/performance.md, where this is the kept hand-made part).
 func oneProcessor(e *env) {
 	if e.ownProcess && e.getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)

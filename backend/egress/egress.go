@@ -149,10 +149,6 @@ func (g *Guard) Transport(purpose string) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = g.Dial(purpose)
 	t.Proxy = g.proxy(purpose)
-	// A model request is tens of kB and goes out in one write from a buffer this size
-	// (net/http's is 4 kB). The model providers take the transport as it is then, instead
-	// of a copy with a bigger buffer whose idle connections CloseIdle would not reach.
-	t.WriteBufferSize = writeBuffer
 	if g.transports == nil {
 		g.transports = map[string]*http.Transport{}
 	}
@@ -177,10 +173,6 @@ func (g *Guard) CloseIdle() {
 		t.CloseIdleConnections()
 	}
 }
-
-// writeBuffer is the write buffer of the Guard's connections (the chat requests'
-// size: see llm's chatWriteBuffer).
-const writeBuffer = 64 << 10
 
 // Client is an HTTP client over Transport(purpose).
 func (g *Guard) Client(purpose string, timeout time.Duration) *http.Client {

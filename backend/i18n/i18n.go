@@ -137,13 +137,6 @@ func fill(template string, args map[string]string) string {
 	})
 }
 
-// book is the merged catalogs: locale → code → template.
-type book map[Locale]map[string]string
-
-func (b book) render(l Locale, m Message) string {
-	return renderFrom(func(l Locale) map[string]string { return b[l] }, l, m)
-}
-
 // render renders m in l from the embedded catalogs, parsing only the locales it reads.
 func render(l Locale, m Message) string { return renderFrom(catalog, l, m) }
 
@@ -199,29 +192,6 @@ func catalog(l Locale) map[string]string {
 		return f()
 	}
 	return nil
-}
-
-// catalogs is every shipped locale's catalog (the tests compare them).
-func catalogs() book {
-	b := book{}
-	for _, l := range Locales() {
-		b[l] = catalog(l)
-	}
-	return b
-}
-
-// load merges catalog/<locale>/*.json per locale; it reports a file that does not parse
-// and a key defined in two files of one locale.
-func load(fsys fs.FS) (book, error) {
-	out := book{}
-	var errs []string
-	for _, l := range Locales() {
-		out[l], errs = loadLocale(fsys, l, errs)
-	}
-	if errs != nil {
-		return out, fmt.Errorf("i18n catalogs: %s", strings.Join(errs, "; "))
-	}
-	return out, nil
 }
 
 // loadLocale merges catalog/<l>/*.json, appending what is wrong to errs.

@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -285,4 +286,34 @@ func TestRenderLists(t *testing.T) {
 	if got := m.In(Chinese); !strings.Contains(got, "这个对话中较早的 3 轮、回忆起的记忆") || strings.Contains(got, "{") {
 		t.Errorf("Chinese: %s", got)
 	}
+}
+
+// book is the merged catalogs: locale → code → template.
+type book map[Locale]map[string]string
+
+func (b book) render(l Locale, m Message) string {
+	return renderFrom(func(l Locale) map[string]string { return b[l] }, l, m)
+}
+
+// catalogs is every shipped locale's catalog (the tests compare them).
+func catalogs() book {
+	b := book{}
+	for _, l := range Locales() {
+		b[l] = catalog(l)
+	}
+	return b
+}
+
+// load merges catalog/<locale>/*.json per locale; it reports a file that does not parse
+// and a key defined in two files of one locale.
+func load(fsys fs.FS) (book, error) {
+	out := book{}
+	var errs []string
+	for _, l := range Locales() {
+		out[l], errs = loadLocale(fsys, l, errs)
+	}
+	if errs != nil {
+		return out, fmt.Errorf("i18n catalogs: %s", strings.Join(errs, "; "))
+	}
+	return out, nil
 }

@@ -60,7 +60,7 @@ type OllamaConfig struct {
 // Ollama talks to an Ollama server through its native API.
 type Ollama struct {
 	client *api.Client
-	chat   *http.Client // the client of every call, with chatWriteBuffer
+	chat   *http.Client // the client of every call
 	host   *url.URL
 	cfg    OllamaConfig
 
@@ -84,9 +84,6 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
-	// One transport for the chats and the other calls: one pool of idle
-	// connections to the server, not two.
-	hc = chatClient(hc)
 	return &Ollama{client: api.NewClient(host, hc), chat: hc, host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
 
@@ -270,30 +267,4 @@ func defaultHTTPClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	return &http.Client{Transport: t}
-}
-
-// chatWriteBuffer is the write buffer of the connections that carry /api/chat.
-// A request body that fits it goes out in one write from it; a larger one is
-// copied through a fresh buffer of up to 32 kB for every request
-// (net.TCPConn.ReadFrom behind net/http's io.LimitReader), and net/http's
-// default is 4 kB. A turn's requests are tens of kB: one 64 kB buffer per
-// connection instead.
-const chatWriteBuffer = 64 << 10
-
-// chatClient is hc with chatWriteBuffer, on a clone of its transport (the same
-// dialer, egress guard and proxy); a client with another kind of transport is
-// used as it is.
-func chatClient(hc *http.Client) *http.Client {
-	t, ok := hc.Transport.(*http.Transport)
-	if hc.Transport == nil {
-		t, ok = http.DefaultTransport.(*http.Transport)
-	}
-	if !ok || t.WriteBufferSize >= chatWriteBuffer {
-		return hc
-	}
-	t = t.Clone()
-	t.WriteBufferSize = chatWriteBuffer
-	c := *hc
-	c.Transport = t
-	return &c
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -153,48 +152,6 @@ func TestOllamaChatAllocatesLittle(t *testing.T) {
 		t.Errorf("20 chats allocated %d KB; want well under 4 MB", got>>10)
 	}
 }
-
-// The chat connections get a write buffer a turn's request fits in, through the
-// same dialer as the client given (the egress guard dials every connection), and
-// the client given stays as it was.
-func TestOllamaChatClientWriteBuffer(t *testing.T) {
-	_, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()},
-		Replies: []fakeollama.Reply{{Content: "hi"}}})
-	dials := 0
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	dial := base.DialContext
-	base.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		dials++
-		return dial(ctx, network, addr)
-	}
-	given := &http.Client{Transport: base}
-	o, err := NewOllama(OllamaConfig{Host: url, HTTPClient: given})
-	if err != nil {
-		t.Fatal(err)
-	}
-	chat, ok := o.chat.Transport.(*http.Transport)
-	if !ok || chat.WriteBufferSize != chatWriteBuffer {
-		t.Fatalf("chat transport %#v; want an *http.Transport with a %d-byte write buffer", o.chat.Transport, chatWriteBuffer)
-	}
-	if base.WriteBufferSize != 0 || given.Transport != base {
-		t.Errorf("the client given was changed: write buffer %d", base.WriteBufferSize)
-	}
-	if _, err := o.Chat(context.Background(), Request{Model: "qwen3:4b", Messages: userMsg("hello")}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if dials == 0 {
-		t.Error("the chat connection was not dialled through the client's dialer")
-	}
-	// A client with a transport of another kind is used as it is.
-	other := &http.Client{Transport: roundTripFunc(http.DefaultTransport.RoundTrip)}
-	if got := chatClient(other); got != other {
-		t.Errorf("chatClient replaced a client with its own transport")
-	}
-}
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // serveChat answers /api/show with caps and /api/chat with one final line, handing
 // each chat request to got.

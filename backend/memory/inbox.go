@@ -35,12 +35,6 @@ type ReviewSettings struct {
 	OnExpiry string `json:"onExpiry"`
 }
 
-// LegacyReviewFile is where older versions kept ReviewSettings, in the workspace;
-// the app moves it into config.json once.
-func LegacyReviewFile(workspace string) string {
-	return filepath.Join(workspace, ".hearth", "inbox", "settings.json")
-}
-
 // Hunk is one change of a proposal: Old lines replaced by New, at line OldStart
 // (0-based) of the proposal's base text; Before is the line above, to place an
 // insertion when the file moved on.

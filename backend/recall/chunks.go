@@ -202,15 +202,6 @@ func fileChunks(rel, content string) []Chunk {
 	return textChunks(rel, path.Base(rel), "", content)
 }
 
-// sessionChunks makes one chunk per exchange of a chat: the user's message
-// and the assistant's answer (tool traffic left out), merged with the next
-// exchange while short.
-func sessionChunks(s *session.Session) []Chunk {
-	title, date := sessionLabel(s.Meta)
-	out, _ := sessionChunksFrom("sessions/"+s.Meta.ID, title, date, s.Messages(), 0, map[string]int{})
-	return out
-}
-
 // sessionLabel is the title and date a chat's chunks carry.
 func sessionLabel(m session.Meta) (title, date string) {
 	title = m.Title

@@ -231,3 +231,5 @@ func FuzzVecBlock(f *testing.F) {
 		}
 	})
 }
+
+func newVectorSet() *vectorSet { return &vectorSet{pos: map[int64]int{}} }

@@ -27,8 +27,6 @@ type vectorSet struct {
 	pos map[int64]int
 }
 
-func newVectorSet() *vectorSet { return &vectorSet{pos: map[int64]int{}} }
-
 func (v *vectorSet) len() int { return len(v.rows) }
 
 // put adds or replaces the vector of chunk row n; a vector of another width

@@ -233,7 +233,7 @@ func (s *Store) writeLocked(f *os.File, path string, buf []byte) (moved bool, er
 		return true, nil
 	}
 	data := buf[1:]
-	if size := fi.Size(); size > 0 && !s.endsLine(path, fi) {
+	if size := fi.Size(); size > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], size-1); err != nil {
 			return false, fmt.Errorf("read last byte: %w", err)

@@ -206,16 +206,6 @@ func (s *Store) appended(path string, before, after os.FileInfo, data []byte) {
 	t.key, t.sum = keyOf(after), crc32.Update(t.sum, crcTable(), data)
 }
 
-// endsLine reports whether the file at path, as stat describes it, is one
-// whose kept state says it ends with a newline (only such a file is kept), so
-// an append need not read its last byte.
-func (s *Store) endsLine(path string, fi os.FileInfo) bool {
-	s.tmu.Lock()
-	defer s.tmu.Unlock()
-	t := s.tails[path]
-	return t != nil && t.key == keyOf(fi)
-}
-
 // forget drops the kept state of path (the file was replaced or removed).
 func (s *Store) forget(path string) {
 	s.tmu.Lock()

@@ -18,11 +18,10 @@ import (
 type access struct {
 	p     *Policy
 	roots map[string]*confined.Root
-	dirs  folders
 }
 
 func (p *Policy) access() *access {
-	return &access{p: p, roots: map[string]*confined.Root{}, dirs: folders{p: p}}
+	return &access{p: p, roots: map[string]*confined.Root{}}
 }
 
 func (a *access) close() {
@@ -33,9 +32,9 @@ func (a *access) close() {
 
 // rootOf is the root a resolved path lies in: the innermost of the
 // workspace and the allowed paths, or "/" when unrestricted.
-func (p *Policy) rootOf(abs string, dirs *folders) string {
+func (p *Policy) rootOf(abs string) string {
 	best := ""
-	for _, r := range dirs.allowed() {
+	for _, r := range p.roots() {
 		if confined.Within(abs, r) && len(r) > len(best) {
 			best = r
 		}
@@ -48,11 +47,11 @@ func (p *Policy) rootOf(abs string, dirs *folders) string {
 
 // at judges path and returns its root and its name beneath it.
 func (a *access) at(path string, write bool) (*confined.Root, string, string, error) {
-	abs, err := a.p.resolveIn(path, write, &a.dirs)
+	abs, err := a.p.resolve(path, write)
 	if err != nil {
 		return nil, "", "", err
 	}
-	dir := a.p.rootOf(abs, &a.dirs)
+	dir := a.p.rootOf(abs)
 	if dir == "" {
 		return nil, "", "", fmt.Errorf("%q resolves to %s, %w; use a path inside the workspace", path, abs, ErrOutsideWorkspace)
 	}

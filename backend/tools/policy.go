@@ -89,7 +89,7 @@ func (p *Policy) roots() []string {
 
 // workspaceDir is the resolved workspace (or the current directory if unset).
 func (p *Policy) workspaceDir() string {
-	if p.Workspace == "" {
+	if strings.TrimSpace(p.Workspace) == "" {
 		wd, _ := os.Getwd()
 		return wd
 	}
@@ -147,40 +147,6 @@ var ErrProtected = errors.New("protected path")
 var ErrDevice = errors.New("device or kernel file")
 
 func (p *Policy) resolve(path string, write bool) (string, error) {
-	return p.resolveIn(path, write, &folders{p: p})
-}
-
-// folders are a Policy's workspace and roots, each resolved when first needed
-// and then kept. Resolving one stats every component of its path: a tool call
-// resolves them once instead of at every step of judging and opening a path
-// (a read_file did it four times; a grep, for every file it reads).
-type folders struct {
-	p                 *Policy
-	ws                string
-	roots             []string
-	haveWS, haveRoots bool
-}
-
-func (f *folders) workspace() string {
-	if !f.haveWS {
-		if strings.TrimSpace(f.p.Workspace) != "" {
-			f.ws = f.allowed()[0] // roots start with the workspace, resolved the same way
-		} else {
-			f.ws = f.p.workspaceDir()
-		}
-		f.haveWS = true
-	}
-	return f.ws
-}
-
-func (f *folders) allowed() []string {
-	if !f.haveRoots {
-		f.roots, f.haveRoots = f.p.roots(), true
-	}
-	return f.roots
-}
-
-func (p *Policy) resolveIn(path string, write bool, dirs *folders) (string, error) {
 	if strings.TrimSpace(path) == "" {
 		return "", errors.New("path is empty; give a file path relative to the workspace")
 	}
@@ -190,7 +156,7 @@ func (p *Policy) resolveIn(path string, write bool, dirs *folders) (string, erro
 	if len(path) > maxPathBytes {
 		return "", pathTooLong(len(path))
 	}
-	ws := dirs.workspace()
+	ws := p.workspaceDir()
 	abs := realPath(p.expand(path, ws))
 	if len(abs) > maxPathBytes {
 		return "", pathTooLong(len(abs))
@@ -205,7 +171,7 @@ func (p *Policy) resolveIn(path string, write bool, dirs *folders) (string, erro
 	}
 	if !p.Unrestricted {
 		ok := false
-		for _, r := range dirs.allowed() {
+		for _, r := range p.roots() {
 			if confined.Within(abs, r) {
 				ok = true
 				break

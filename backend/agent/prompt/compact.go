@@ -3,7 +3,6 @@ package prompt
 import (
 	"cmp"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 
 	"hearth/backend/llm"
@@ -27,33 +26,6 @@ func ToolPlaceholder(name string, chars int) string {
 // the copy sent to the model is compacted. Results shorter than their
 // placeholder are kept as they are.
 func CompactToolResults(msgs []llm.Message, keep int) []llm.Message {
-	return compact(msgs, keep, nil)
-}
-
-// Placeholders remembers the placeholder of each tool result compacted, so
-// that a turn's rounds, which compact the same old results again and again,
-// count each one's characters and build its placeholder once. The zero value
-// is ready; it is safe for concurrent use.
-type Placeholders struct {
-	mu   sync.Mutex
-	memo map[placeholderKey]string
-}
-
-type placeholderKey struct{ name, content string }
-
-// Compact is CompactToolResults with the placeholders remembered.
-func (p *Placeholders) Compact(msgs []llm.Message, keep int) []llm.Message {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.memo == nil {
-		p.memo = map[placeholderKey]string{}
-	}
-	return compact(msgs, keep, p.memo)
-}
-
-// compact is CompactToolResults; memo, when not nil, holds the placeholders
-// (or the content itself, when it is shorter) already worked out.
-func compact(msgs []llm.Message, keep int, memo map[placeholderKey]string) []llm.Message {
 	out := make([]llm.Message, len(msgs))
 	copy(out, msgs)
 	keep = max(keep, 0)
@@ -75,16 +47,8 @@ func compact(msgs []llm.Message, keep int, memo map[placeholderKey]string) []llm
 			}
 			name = names[m.ToolCallID]
 		}
-		key := placeholderKey{name, m.Content}
-		if c, ok := memo[key]; ok {
-			m.Content = c
-			continue
-		}
 		if p := ToolPlaceholder(name, utf8.RuneCountInString(m.Content)); len(p) < len(m.Content) {
 			m.Content = p
-		}
-		if memo != nil {
-			memo[key] = m.Content
 		}
 	}
 	return out

@@ -69,37 +69,3 @@ func TestCompactKeepsShortResults(t *testing.T) {
 		t.Error("placeholder without a name")
 	}
 }
-
-// A turn's rounds compact a growing history again and again through one
-// Placeholders: every round's copy is what CompactToolResults makes, the same
-// text under two tool names gets each name's placeholder, and a short result
-// remembered stays itself.
-func TestPlaceholdersCompactLikeCompactToolResults(t *testing.T) {
-	var ph Placeholders
-	h := []llm.Message{{Role: llm.RoleUser, Content: "go"}}
-	for i := range 30 {
-		id, name := fmt.Sprint(i), []string{"grep", "read_file"}[i%2]
-		content := strings.Repeat("line of output\n", 10) // the same text from both tools
-		if i%7 == 0 {
-			content = "ok"
-		}
-		h = append(h,
-			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: name}}},
-			llm.Message{Role: llm.RoleTool, ToolCallID: id, ToolName: name, Content: content},
-		)
-		for _, keep := range []int{KeepToolResults, 2} {
-			orig := cloneHistory(h)
-			got, want := ph.Compact(h, keep), CompactToolResults(h, keep)
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("round %d keep %d: remembered placeholders differ from CompactToolResults:\n%+v\nwant %+v", i, keep, got, want)
-			}
-			if !reflect.DeepEqual(h, orig) {
-				t.Fatal("compaction modified the history")
-			}
-		}
-	}
-	got := ph.Compact(h, 0)
-	if !strings.Contains(got[6].Content, "of grep omitted") || !strings.Contains(got[4].Content, "of read_file omitted") {
-		t.Errorf("placeholders %q and %q; want each its tool's name", got[6].Content, got[4].Content)
-	}
-}

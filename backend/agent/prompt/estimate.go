@@ -3,7 +3,6 @@ package prompt
 import (
 	"sync"
 	"unicode/utf8"
-	"unsafe"
 
 	"hearth/backend/llm"
 )
@@ -52,30 +51,10 @@ const (
 // token per other non-ASCII letter, and two per emoji or other astral symbol.
 func EstimateText(s string) int {
 	q := 0 // quarter tokens
-	for i := 0; i < len(s); {
-		// Most text is ASCII: take it eight bytes at a time, as one word.
-		for i+8 <= len(s) {
-			w := s[i : i+8]
-			v := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-			if v&0x8080808080808080 != 0 {
-				break
-			}
-			q += 8
-			i += 8
-		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			q++
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		i += n
+	for _, r := range s {
 		switch {
+		case r < utf8.RuneSelf:
+			q++
 		case isCJK(r):
 			q += 4
 		case r >= 0x10000:
@@ -85,12 +64,6 @@ func EstimateText(s string) int {
 		}
 	}
 	return (q + 3) / 4
-}
-
-// estimateBytes is EstimateText of b without copying it: tool schemas and
-// arguments are bytes, estimated again for every request.
-func estimateBytes(b []byte) int {
-	return EstimateText(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // isCJK reports whether r is in a block that tokenizers spend about a token
@@ -118,7 +91,7 @@ func isCJK(r rune) bool {
 func EstimateMessage(m llm.Message) int {
 	n := messageOverhead + EstimateText(m.Content) + EstimateText(m.Reasoning)
 	for _, tc := range m.ToolCalls {
-		n += toolCallOverhead + EstimateText(tc.Name) + estimateBytes(tc.Arguments)
+		n += toolCallOverhead + EstimateText(tc.Name) + EstimateText(string(tc.Arguments))
 	}
 	if m.ToolName != "" || m.ToolCallID != "" {
 		n += EstimateText(m.ToolName) + EstimateText(m.ToolCallID)
@@ -137,7 +110,7 @@ func EstimateTools(tools []llm.ToolDef) int {
 	for _, t := range tools {
 		n += toolDefOverhead + EstimateText(t.Name) + EstimateText(t.Description)
 		if len(t.Parameters) > 0 {
-			n += estimateBytes(t.Parameters)
+			n += EstimateText(string(t.Parameters))
 		}
 	}
 	return n

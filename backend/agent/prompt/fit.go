@@ -307,8 +307,6 @@ type fitter struct {
 	raw, tok []int
 	next     int
 	tools    []llm.ToolDef
-	toolsRaw int  // the raw estimate of tools, when toolsEst
-	toolsEst bool // false until estimated, and again when tools change
 	sysRaw   int
 	// shortened names the tools now in their short form.
 	shortened []string
@@ -351,10 +349,7 @@ func (f *fitter) msgTok(i int) int {
 }
 
 func (f *fitter) fixedRaw() (int, int) {
-	if !f.toolsEst {
-		f.toolsRaw, f.toolsEst = EstimateTools(f.tools), true
-	}
-	toolsRaw := f.toolsRaw
+	toolsRaw := EstimateTools(f.tools)
 	return requestOverhead + f.sysRaw + toolsRaw, f.c.scale(requestOverhead) + f.c.scale(f.sysRaw) + f.c.scale(toolsRaw)
 }
 
@@ -420,7 +415,7 @@ func (f *fitter) shortenTools(budget, msgTok int) {
 		if f.fixedTok()+msgTok <= budget {
 			return
 		}
-		f.tools[s.i], f.toolsEst = short[s.i], false
+		f.tools[s.i] = short[s.i]
 		f.shortened = append(f.shortened, f.tools[s.i].Name)
 	}
 }
@@ -450,7 +445,7 @@ func (f *fitter) dropTools(budget, msgTok int) []string {
 			keep = append(keep, t)
 		}
 	}
-	f.tools, f.toolsEst = keep, false
+	f.tools = keep
 	return names
 }
 

@@ -227,27 +227,3 @@ func (r *Root) RemoveAll(name string) error {
 	name = clean(name)
 	return r.wrap(name, r.r.RemoveAll(name))
 }
-
-// OpenFile opens name with flag for callers that append or lock (a log,
-// a lock file). Like every open here it follows symlinks only while they
-// stay beneath the root; a file that is not regular or is hard-linked
-// elsewhere is refused.
-func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	name = clean(name)
-	f, err := r.r.OpenFile(name, flag|nonBlock, perm)
-	if err != nil {
-		return nil, r.wrap(name, err)
-	}
-	fi, err := f.Stat()
-	if err == nil {
-		err = r.allowed(name, fi, f)
-	}
-	if err == nil && fi.IsDir() {
-		err = fmt.Errorf("%s is a folder, not a file", name)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
