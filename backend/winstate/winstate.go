@@ -76,3 +76,27 @@ func Save(path string, s State) error {
 	}
 	return nil
 }
+
+// Seen is the window as the window system reports it now. A window hidden to the tray
+// reports nothing true (position 0,0 on X11), so Shown says whether to believe it.
+type Seen struct {
+	Shown         bool
+	Maximised     bool
+	Width, Height int
+	X, Y          int
+}
+
+// Next is the state to keep after seeing the window so: a shown window's geometry (its
+// normal size only when not maximised), or, while it is hidden, the last known state
+// unchanged — quitting from the tray must not move the window to a corner.
+func (s State) Next(seen Seen) State {
+	if !seen.Shown {
+		return s
+	}
+	s.Maximised = seen.Maximised
+	if !seen.Maximised {
+		s.Width, s.Height = seen.Width, seen.Height
+		s.X, s.Y, s.HasPos = seen.X, seen.Y, true
+	}
+	return s
+}
