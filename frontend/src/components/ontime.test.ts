@@ -2,9 +2,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import StatusBar from './StatusBar.svelte';
+import Message from './Message.svelte';
+import SessionList from './SessionList.svelte';
+import { createApp } from '../lib/app.svelte';
 import { setLocale } from '../lib/i18n.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
-import { fakeStatus } from '../test-fixtures';
+import { itemsFromSession } from '../lib/stores/history';
+import { fakeApi, fakeStatus } from '../test-fixtures';
+
+function appWith(over = {}) {
+  const fake = fakeApi(over);
+  return { fake, app: createApp(fake.api, createStatusStore(async () => fakeStatus())) };
+}
 
 afterEach(() => setLocale('en'));
 
@@ -17,5 +26,57 @@ describe('the footer', () => {
     expect(screen.getByTestId('status-model').textContent).not.toContain('qwen3');
     await rerender({ store, chatModel: '' });
     expect(screen.getByTestId('status-model').textContent).toContain('ollama/qwen3:4b');
+  });
+});
+
+describe('a reminder’s chat', () => {
+  const stored = (id: string, channel?: string) =>
+    ({
+      id,
+      title: 'Stretch',
+      model: '',
+      messages: [
+        { role: 'user', content: 'Time to stretch', runId: 'r1' },
+        { role: 'assistant', content: 'Stand up and stretch.', runId: 'r1' },
+        { role: 'user', content: 'done, thanks', runId: 'r2' },
+      ],
+      runs: [
+        { runId: 'r1', status: 'ok', final: 'Stand up and stretch.', usage: {}, durationMs: 3, channel },
+        { runId: 'r2', status: 'ok', final: '', usage: {}, durationMs: 3 },
+      ],
+      interrupted: [],
+    }) as never;
+
+  it('shows the reminder’s words as a reminder, and what the person typed as their own', () => {
+    const { items } = itemsFromSession(stored('cron:a1', 'cron'));
+    render(Message, { props: { item: items[0] } });
+    expect(screen.getByTestId('msg-reminder').textContent).toContain('Reminder');
+    expect(screen.getByTestId('msg-reminder').textContent).toContain('Time to stretch');
+    expect(screen.queryByTestId('msg-user')).toBeNull();
+    expect(items[2]).toMatchObject({ kind: 'user', text: 'done, thanks' });
+    expect((items[2] as { reminder?: boolean }).reminder).toBeFalsy();
+  });
+
+  it('is said so in zh-CN too, and a window chat’s message stays a bubble', () => {
+    setLocale('zh-CN');
+    const { items } = itemsFromSession(stored('s1'));
+    expect((items[0] as { reminder?: boolean }).reminder).toBeFalsy();
+    const r = itemsFromSession(stored('s2', 'cron')).items[0];
+    render(Message, { props: { item: r } });
+    expect(screen.getByTestId('msg-reminder').textContent).toContain('提醒');
+  });
+
+  it('is marked in the chat list', async () => {
+    const { app } = appWith({
+      listSessions: async () => [
+        { id: 'cron:a1', title: 'Stretch', created: '2026-01-01T09:00:00Z', updated: '2026-01-01T09:00:00Z', model: '', messages: 2, archived: false, interrupted: false },
+        { id: 's1', title: 'Plain', created: '2026-01-01T09:00:00Z', updated: '2026-01-01T09:00:00Z', model: '', messages: 2, archived: false, interrupted: false },
+      ],
+    });
+    await app.sessions.refresh();
+    render(SessionList, { props: { app } });
+    const marks = screen.getAllByTestId('session-reminder');
+    expect(marks).toHaveLength(1);
+    expect(marks[0].closest('button')?.textContent).toContain('Stretch');
   });
 });

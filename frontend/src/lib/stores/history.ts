@@ -63,6 +63,18 @@ export function itemOfMessage(items: readonly Item[], index: number): number {
   return best;
 }
 
+/** Whether a reminder chat's own id ("cron:…", see reminders.jobSession). */
+export const isReminderChat = (id: string | undefined) => !!id && id.startsWith('cron:');
+
+/**
+ * Which runs a reminder started: its run line says so (channel "cron"); in a reminder's
+ * own chat, a run still going (no line yet) is the reminder's too unless it came from the window.
+ */
+function remindedRuns(s: SessionData): (runId: string) => boolean {
+  const runs = new Map((s.runs ?? []).map((r) => [r.runId, r.channel ?? '']));
+  return (id) => (runs.has(id) ? runs.get(id) === 'cron' : isReminderChat(s.id));
+}
+
 export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: boolean } {
   const items: Item[] = [];
   const turns = new Map<string, Turn>();
@@ -70,10 +82,12 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
   let n = 0;
   const entries: Entry[] = s.messages ?? [];
   const stopped = new Set((s.runs ?? []).filter((r) => r.status === 'cancelled').map((r) => r.runId));
+  const reminded = remindedRuns(s);
   for (const e of entries) {
     n++;
     if (e.role === 'user') {
       items.push({ kind: 'user', key: `u${n}`, text: e.content, images: (e.images ?? []).map(imageURL) });
+      if (e.runId && reminded(e.runId)) (items[items.length - 1] as Extract<Item, { kind: 'user' }>).reminder = true;
       firstOf.set(items[items.length - 1], n - 1);
       if (e.runId) userOf.set(e.runId, items.length - 1);
       continue;

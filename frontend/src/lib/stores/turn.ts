@@ -86,6 +86,8 @@ export interface UserItem {
   key: string;
   text: string;
   images: string[];
+  /** The words a reminder sent at its time, not something the person typed. */
+  reminder?: boolean;
   pager?: Pager;
   first?: number;
 }
