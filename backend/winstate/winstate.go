@@ -21,6 +21,9 @@ type State struct {
 	Y         int  `json:"y"`
 	HasPos    bool `json:"hasPosition"`
 	Maximised bool `json:"maximised"`
+	// TrayNoticed: the person has been told, at the window's first close, that Hearth
+	// still runs in the tray; the notice is said once, not at every close.
+	TrayNoticed bool `json:"trayNoticed,omitempty"`
 }
 
 // Defaults used on first launch and whenever the saved state is unusable.
@@ -99,4 +102,14 @@ func (s State) Next(seen Seen) State {
 		s.X, s.Y, s.HasPos = seen.X, seen.Y, true
 	}
 	return s
+}
+
+// FirstHide marks the tray notice as said and reports whether this close is the first
+// (the caller saves the state, so the notice is not said again next launch).
+func (s *State) FirstHide() bool {
+	if s.TrayNoticed {
+		return false
+	}
+	s.TrayNoticed = true
+	return true
 }

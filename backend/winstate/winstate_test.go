@@ -89,3 +89,23 @@ func TestNextKeepsTheLastKnownPositionWhileHidden(t *testing.T) {
 		t.Fatalf("maximised: %+v", m)
 	}
 }
+
+// The "still running in the tray" notice is said at the first close only, this launch
+// and the next.
+func TestFirstHideIsRememberedAcrossLaunches(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "window.json")
+	s := Default()
+	if !s.FirstHide() || s.FirstHide() {
+		t.Fatal("the first close says the notice, the second does not")
+	}
+	if err := Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(path)
+	if err != nil || again.FirstHide() {
+		t.Fatalf("after a restart the notice must not be said again: %+v (err %v)", again, err)
+	}
+	if fresh := Default(); !fresh.FirstHide() {
+		t.Fatal("a first launch says it")
+	}
+}
