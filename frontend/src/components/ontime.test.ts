@@ -1,9 +1,10 @@
 // The smaller moments of issue 30: each as a person meets it in the window.
 import { afterEach, describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen } from '@testing-library/svelte';
 import StatusBar from './StatusBar.svelte';
 import Message from './Message.svelte';
 import SessionList from './SessionList.svelte';
+import SettingsView from './SettingsView.svelte';
 import { createApp } from '../lib/app.svelte';
 import { setLocale } from '../lib/i18n.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
@@ -78,5 +79,18 @@ describe('a reminder’s chat', () => {
     const marks = screen.getAllByTestId('session-reminder');
     expect(marks).toHaveLength(1);
     expect(marks[0].closest('button')?.textContent).toContain('Stretch');
+  });
+});
+
+describe('Settings › the Ollama host', () => {
+  it('shows the host in effect, not 127.0.0.1, while the field is empty', async () => {
+    const fake = fakeApi();
+    const app = createApp(fake.api, createStatusStore(async () => fakeStatus({ ollamaHost: 'http://10.0.0.5:11434' })));
+    await app.status.refresh();
+    render(SettingsView, { props: { app } });
+    await fireEvent.click(screen.getByRole('tab', { name: 'Models & providers' }));
+    const field = (await screen.findByTestId('ollama-host')) as HTMLInputElement;
+    expect(field.placeholder).toBe('http://10.0.0.5:11434');
+    expect(screen.getByTestId('ollama-host-effect').textContent).toBe('In effect: http://10.0.0.5:11434');
   });
 });
