@@ -2,7 +2,7 @@
 import type { SessionData } from '../api';
 
 type Entry = SessionData['messages'][number];
-import { errorPart, newTurn, prettyArgs, type Item, type Turn, type TurnStatus } from './turn';
+import { errorPart, glue, newTurn, prettyArgs, type Item, type Turn, type TurnStatus } from './turn';
 
 
 /** Images arrive from Go as base64 strings ([]byte in JSON). */
@@ -167,9 +167,6 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
 }
 
 /** Where a text that went on after Stop joins the stopped part: a space between words (trimmed when stored). */
-function glue(before: string, after: string): string {
-  return /[A-Za-z0-9.,;:!?)]$/.test(before) && /^[A-Za-z0-9(]/.test(after) ? ' ' : '';
-}
 
 /** The message index an error turn inserted at items[at] stands at: that of the item before it, plus one. */
 function entriesBefore(items: Item[], at: number): number {
