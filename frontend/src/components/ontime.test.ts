@@ -1,10 +1,11 @@
 // The smaller moments of issue 30: each as a person meets it in the window.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import StatusBar from './StatusBar.svelte';
 import Message from './Message.svelte';
 import SessionList from './SessionList.svelte';
 import SettingsView from './SettingsView.svelte';
+import ActivityView from './ActivityView.svelte';
 import { createApp } from '../lib/app.svelte';
 import { setLocale } from '../lib/i18n.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
@@ -92,5 +93,32 @@ describe('Settings › the Ollama host', () => {
     const field = (await screen.findByTestId('ollama-host')) as HTMLInputElement;
     expect(field.placeholder).toBe('http://10.0.0.5:11434');
     expect(screen.getByTestId('ollama-host-effect').textContent).toBe('In effect: http://10.0.0.5:11434');
+  });
+});
+
+describe('Activity › Network', () => {
+  const poll = (time: string, over = {}) => ({ time, host: '127.0.0.1:11434', purpose: 'Ollama check', local: true, ...over });
+
+  it('folds the app’s own status checks into one row, keeps the rest, and sits in the page', async () => {
+    const egressLog = vi.fn(async () => [
+      poll('2026-11-25T10:00:00Z'),
+      { time: '2026-11-25T10:00:03Z', host: 'api.example.com:443', purpose: 'web_search' },
+      poll('2026-11-25T10:00:05Z'),
+      poll('2026-11-25T10:00:10Z'),
+      poll('2026-11-25T10:00:12Z', { host: 'api.openai.com:443', local: false, refused: true }),
+    ]);
+    const { app } = appWith({ egressLog });
+    const { container } = render(ActivityView, { props: { app } });
+    const details = container.querySelector('details.egress') as HTMLDetailsElement;
+    // Inside the page's padded content, after the filters, not beside them.
+    expect(details.closest('.content')).toBeTruthy();
+    const filters = container.querySelector('.filters')!;
+    expect(filters.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    details.open = true;
+    await fireEvent(details, new Event('toggle'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('egress-row')).toHaveLength(3));
+    expect(screen.getByTestId('egress-folded').textContent).toContain('3 times');
+    expect(screen.getByText('api.example.com:443')).toBeTruthy();
+    expect(container.querySelectorAll('tr.refused')).toHaveLength(1); // a refusal is never folded
   });
 });
