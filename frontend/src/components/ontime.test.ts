@@ -6,6 +6,8 @@ import Message from './Message.svelte';
 import SessionList from './SessionList.svelte';
 import SettingsView from './SettingsView.svelte';
 import ActivityView from './ActivityView.svelte';
+import RemindersView from './RemindersView.svelte';
+import { localInput } from '../lib/stores/reminderForm';
 import { createApp } from '../lib/app.svelte';
 import { setLocale } from '../lib/i18n.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
@@ -120,5 +122,25 @@ describe('Activity › Network', () => {
     expect(screen.getByTestId('egress-folded').textContent).toContain('3 times');
     expect(screen.getByText('api.example.com:443')).toBeTruthy();
     expect(container.querySelectorAll('tr.refused')).toHaveLength(1); // a refusal is never folded
+  });
+});
+
+describe('the reminder form an empty list opens', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('offers a time an hour from when it opens, not from when Hearth started', async () => {
+    const started = new Date(2026, 11, 7, 8, 0, 0);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(started);
+    const { app } = appWith({ listJobs: vi.fn(async () => []) });
+    const later = new Date(2026, 11, 7, 15, 30, 0);
+    vi.setSystemTime(later);
+    const { container } = render(RemindersView, { props: { app } });
+    const at = (await vi.waitFor(() => {
+      const el = container.querySelector('input[type="datetime-local"]') as HTMLInputElement | null;
+      if (!el) throw new Error('no form yet');
+      return el;
+    })) as HTMLInputElement;
+    await vi.waitFor(() => expect(at.value.slice(0, 16)).toBe(localInput(new Date(later.getTime() + 3600_000)).slice(0, 16)));
   });
 });
