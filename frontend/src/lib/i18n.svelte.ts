@@ -69,7 +69,10 @@ export interface Message {
  * the code) stands in for a message without a code or with a code this build does not know. */
 export function tm(m: Message | null | undefined, english = ''): string {
   if (!m?.code || !(m.code in catalogs.en)) return english || (m?.code ?? '');
-  return t(m.code, m.args ?? {});
+  // A backend message the terminal words with a command ("run `ollama serve`") has a
+  // window wording ("<code>.window") that names the button or view instead.
+  const own = `${m.code}.window`;
+  return t(own in catalogs.en ? own : m.code, m.args ?? {});
 }
 
 export const catalogsForTest = catalogs;
