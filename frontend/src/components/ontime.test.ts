@@ -7,6 +7,7 @@ import SessionList from './SessionList.svelte';
 import SettingsView from './SettingsView.svelte';
 import ActivityView from './ActivityView.svelte';
 import RemindersView from './RemindersView.svelte';
+import MemoryHistory from './MemoryHistory.svelte';
 import { localInput } from '../lib/stores/reminderForm';
 import { createApp } from '../lib/app.svelte';
 import { setLocale } from '../lib/i18n.svelte';
@@ -142,5 +143,32 @@ describe('the reminder form an empty list opens', () => {
       return el;
     })) as HTMLInputElement;
     await vi.waitFor(() => expect(at.value.slice(0, 16)).toBe(localInput(new Date(later.getTime() + 3600_000)).slice(0, 16)));
+  });
+});
+
+describe('memory History', () => {
+  const revs = [
+    { rev: 'bbbbbbbbbbbbbbbb', time: '2026-11-25T10:00:00Z', author: 'Dream', message: 'Dream: merged facts', files: ['memory/MEMORY.md'] },
+    { rev: 'aaaaaaaaaaaaaaaa', time: '2026-11-25T09:00:00Z', author: 'Hearth', message: 'onboarding', files: ['memory/MEMORY.md'] },
+  ];
+  const diff = 'diff --git a/memory/MEMORY.md b/memory/MEMORY.md\n--- a/memory/MEMORY.md\n+++ b/memory/MEMORY.md\n@@ -1 +1 @@\n-old fact\n+new fact\n';
+
+  it('shows readable changes, says what Restore would do, and offers Undo after it', async () => {
+    const restoreMemory = vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'aaaaaaaaaa' } }));
+    const { app } = appWith({ memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory });
+    const { container } = render(MemoryHistory, { props: { app, path: 'memory/MEMORY.md' } });
+    await vi.waitFor(() => expect(container.querySelector('.diff')?.textContent).toContain('new fact'));
+    const shown = container.querySelector('.history')!.textContent!;
+    expect(shown).not.toMatch(/@@|bbbbbbbb|aaaaaaaa|\+new|-old/);
+    await fireEvent.click(screen.getByText('onboarding'));
+    await vi.waitFor(() => expect((container.querySelector('.bar button') as HTMLButtonElement).disabled).toBe(false));
+    await fireEvent.click(container.querySelector('.bar button')!);
+    expect(restoreMemory).not.toHaveBeenCalled(); // it says first what it would do
+    expect(screen.getByTestId('memory-restore-what').textContent).toContain('takes back the 1 later change');
+    await fireEvent.click(screen.getByTestId('memory-restore-confirm'));
+    expect(restoreMemory).toHaveBeenCalledWith('aaaaaaaaaaaaaaaa', 'memory/MEMORY.md');
+    await vi.waitFor(() => expect(screen.getByTestId('memory-restored').textContent).toContain('as it was after that change'));
+    await fireEvent.click(screen.getByTestId('memory-undo'));
+    expect(restoreMemory).toHaveBeenLastCalledWith('bbbbbbbbbbbbbbbb', 'memory/MEMORY.md');
   });
 });
