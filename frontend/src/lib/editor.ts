@@ -7,6 +7,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { HighlightStyle, Language, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { deleteMarkupBackward, insertNewlineContinueMarkup, markdownLanguage } from '@codemirror/lang-markdown';
 import { tags } from '@lezer/highlight';
+import type { MarkdownParser } from '@lezer/markdown';
 import { frontMatter } from './frontmatter';
 
 // Colours come from the window's CSS variables, so both themes follow the app's.
@@ -44,7 +45,7 @@ const highlight = HighlightStyle.define([
 ]);
 
 // Markdown with a skill's front matter read as metadata, not as a heading (frontmatter.ts).
-const withFrontMatter = new Language(markdownLanguage.data, markdownLanguage.parser.configure([frontMatter]), [], 'markdown');
+const withFrontMatter = new Language(markdownLanguage.data, (markdownLanguage.parser as MarkdownParser).configure([frontMatter]), [], 'markdown');
 
 export function base(label: string): Extension[] {
   return [
