@@ -101,14 +101,14 @@ func (a *App) beforeClose(ctx context.Context) bool {
 }
 
 func (a *App) saveWindow(ctx context.Context) {
-	s := a.win
-	s.Maximised = runtime.WindowIsMaximised(ctx)
-	if !s.Maximised {
-		s.Width, s.Height = runtime.WindowGetSize(ctx)
-		s.X, s.Y = runtime.WindowGetPosition(ctx)
-		s.HasPos = true
+	seen := winstate.Seen{Shown: a.shown.Load()}
+	if seen.Shown { // a hidden window reports 0,0: keep where it was (winstate.Next)
+		seen.Maximised = runtime.WindowIsMaximised(ctx)
+		seen.Width, seen.Height = runtime.WindowGetSize(ctx)
+		seen.X, seen.Y = runtime.WindowGetPosition(ctx)
 	}
-	if err := winstate.Save(a.winPath, s); err != nil {
+	a.win = a.win.Next(seen)
+	if err := winstate.Save(a.winPath, a.win); err != nil {
 		slog.Warn("window state not saved", "err", err)
 	}
 }

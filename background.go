@@ -307,13 +307,27 @@ func (b *desktopBackground) beforeClose(ctx context.Context) bool {
 		time.Sleep(100 * time.Millisecond)
 	}
 	if !b.quitting.Load() && b.trayOK.Load() && b.h.Settings.Config().UI.CloseToTray {
+		first := b.notifier != nil && b.app.win.FirstHide() // saved with the geometry: said once
 		b.app.saveWindow(ctx)
 		b.app.hideWindow()
 		slog.Info("window hidden to the tray")
+		if first {
+			b.trayNotice()
+		}
 		return true
 	}
 	b.app.leaveQuickAsk() // quitting from the Quick ask box: keep the full window's geometry
 	return b.app.beforeClose(ctx)
+}
+
+// trayNotice tells, at the window's first close, that Hearth still runs in the tray:
+// the window is gone, so a notification says where it went.
+func (b *desktopBackground) trayNotice() {
+	n := notify.FromBackground(event.Background{Kind: event.BackgroundNotice, TitleCode: "notify.tray.title",
+		Code: "notify.tray.stillRunning"}, b.locale())
+	if err := b.notifier.Notify(n); err != nil {
+		slog.Debug("tray notice not shown", "err", err)
+	}
 }
 
 // shutdown is Wails' OnShutdown (tray Quit, closing the window when it does not

@@ -531,3 +531,13 @@ func TestPanickingSinkDoesNotBreakTheRun(t *testing.T) {
 	}
 	checkEvents(t, rec.all())
 }
+
+// A reminder's run says so in its run line: the window shows its words as a reminder.
+func TestRunRecordsItsChannel(t *testing.T) {
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{{Content: "Stretched."}}})
+	res, _ := h.do(Request{Text: "stretch", Unattended: true, Channel: "cron"})
+	sess, err := h.store.Load(res.SessionID)
+	if err != nil || len(sess.Runs) != 1 || sess.Runs[0].Channel != "cron" {
+		t.Fatalf("runs %+v (err %v)", sess.Runs, err)
+	}
+}

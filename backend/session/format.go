@@ -83,6 +83,9 @@ type Run struct {
 	// chat opened again shows the same card: a missing model with its Download, in
 	// the window's language.
 	Failure *event.ErrorData `json:"failure,omitempty"`
+	// Channel is where the run came from when not the window ("cron" for a reminder),
+	// so a chat opened again shows a reminder's words as a reminder, not as typed.
+	Channel string `json:"channel,omitempty"`
 }
 
 // Entry is one stored message with the time it was written and its run.
@@ -146,6 +149,7 @@ type runLine struct {
 	Usage      llm.Usage        `json:"usage"`
 	DurationMs int64            `json:"durationMs"`
 	Failure    *event.ErrorData `json:"failure,omitempty"`
+	Channel    string           `json:"channel,omitempty"`
 }
 
 type updateLine struct {
@@ -210,6 +214,7 @@ func encodeRecord(buf []byte, r Record, now time.Time) ([]byte, error) {
 		return encodeLine(buf, runLine{
 			Type: kindRun, At: at, RunID: run.ID, Status: run.Status, Final: run.Final,
 			Error: run.Error, Model: run.Model, Usage: run.Usage, DurationMs: run.DurationMs, Failure: run.Failure,
+			Channel: run.Channel,
 		})
 	}
 	return buf, errors.New("empty record: build it with MessageRecord or RunRecord")

@@ -21,6 +21,9 @@ type State struct {
 	Y         int  `json:"y"`
 	HasPos    bool `json:"hasPosition"`
 	Maximised bool `json:"maximised"`
+	// TrayNoticed: the person has been told, at the window's first close, that Hearth
+	// still runs in the tray; the notice is said once, not at every close.
+	TrayNoticed bool `json:"trayNoticed,omitempty"`
 }
 
 // Defaults used on first launch and whenever the saved state is unusable.
@@ -75,4 +78,38 @@ func Save(path string, s State) error {
 		return fmt.Errorf("save window state %s: %w", path, err)
 	}
 	return nil
+}
+
+// Seen is the window as the window system reports it now. A window hidden to the tray
+// reports nothing true (position 0,0 on X11), so Shown says whether to believe it.
+type Seen struct {
+	Shown         bool
+	Maximised     bool
+	Width, Height int
+	X, Y          int
+}
+
+// Next is the state to keep after seeing the window so: a shown window's geometry (its
+// normal size only when not maximised), or, while it is hidden, the last known state
+// unchanged — quitting from the tray must not move the window to a corner.
+func (s State) Next(seen Seen) State {
+	if !seen.Shown {
+		return s
+	}
+	s.Maximised = seen.Maximised
+	if !seen.Maximised {
+		s.Width, s.Height = seen.Width, seen.Height
+		s.X, s.Y, s.HasPos = seen.X, seen.Y, true
+	}
+	return s
+}
+
+// FirstHide marks the tray notice as said and reports whether this close is the first
+// (the caller saves the state, so the notice is not said again next launch).
+func (s *State) FirstHide() bool {
+	if s.TrayNoticed {
+		return false
+	}
+	s.TrayNoticed = true
+	return true
 }

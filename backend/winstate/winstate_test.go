@@ -65,3 +65,47 @@ func TestCorruptOrAbsurdStateFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// Hidden to the tray, then quit from the tray: the position kept is where the window
+// was when it hid, not the 0,0 a hidden window reports.
+func TestNextKeepsTheLastKnownPositionWhileHidden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "window.json")
+	s := Default()
+	s = s.Next(Seen{Shown: true, Width: 900, Height: 600, X: 300, Y: 200})
+	if err := Save(path, s); err != nil { // closed to the tray
+		t.Fatal(err)
+	}
+	s = s.Next(Seen{Shown: false}) // quit from the tray: the window system says 0,0
+	if err := Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	want := State{Width: 900, Height: 600, X: 300, Y: 200, HasPos: true}
+	if err != nil || got != want {
+		t.Fatalf("got %+v (err %v), want %+v", got, err, want)
+	}
+	// Maximised: the normal size and position stay those from before.
+	if m := got.Next(Seen{Shown: true, Maximised: true, Width: 1920, Height: 1080}); m != (State{Width: 900, Height: 600, X: 300, Y: 200, HasPos: true, Maximised: true}) {
+		t.Fatalf("maximised: %+v", m)
+	}
+}
+
+// The "still running in the tray" notice is said at the first close only, this launch
+// and the next.
+func TestFirstHideIsRememberedAcrossLaunches(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "window.json")
+	s := Default()
+	if !s.FirstHide() || s.FirstHide() {
+		t.Fatal("the first close says the notice, the second does not")
+	}
+	if err := Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(path)
+	if err != nil || again.FirstHide() {
+		t.Fatalf("after a restart the notice must not be said again: %+v (err %v)", again, err)
+	}
+	if fresh := Default(); !fresh.FirstHide() {
+		t.Fatal("a first launch says it")
+	}
+}

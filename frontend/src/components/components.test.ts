@@ -145,7 +145,7 @@ describe('ToolCard and Message', () => {
       expect(within(first).getByTestId('error-hint').textContent).toContain('/model 换一个模型');
       expect(within(second).getByTestId('error-text').textContent).toBe('无法访问 http://h 上的 Ollama');
       expect(second.textContent).toContain('refused'); // the cause, in its own words
-      expect(within(second).getByTestId('error-hint').textContent).toBe('Ollama 没有运行——用 `ollama serve` 启动它');
+      expect(within(second).getByTestId('error-hint').textContent).toBe('Ollama 没有运行——用“启动 Ollama”启动它，或从系统中启动'); // the window names its button, not a command
     } finally {
       setLocale('en');
     }

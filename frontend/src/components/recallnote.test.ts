@@ -29,7 +29,7 @@ describe('Settings › Memory: why recall is keyword-only', () => {
     open();
     const mode = await vi.waitFor(() => screen.getByTestId('recall-mode'));
     expect(mode.textContent?.replace(/\s+/g, ' ').trim()).toBe(
-      'Recall searches your memory by words only. — the embedding model nomic-embed-text is not installed (hint: hearth models pull nomic-embed-text)',
+      'Recall searches your memory by words only. — the embedding model nomic-embed-text is not installed (hint: Download it in Models)',
     );
   });
 
@@ -37,7 +37,7 @@ describe('Settings › Memory: why recall is keyword-only', () => {
     setLocale('zh-CN');
     open();
     const mode = await vi.waitFor(() => screen.getByTestId('recall-mode'));
-    expect(mode.textContent).toContain('嵌入模型 nomic-embed-text 尚未安装（提示：hearth models pull nomic-embed-text）');
+    expect(mode.textContent).toContain('嵌入模型 nomic-embed-text 尚未安装（提示：在“模型”中下载）');
     expect(mode.textContent).not.toContain('is not installed');
   });
 
@@ -51,8 +51,8 @@ describe('Settings › Memory: why recall is keyword-only', () => {
     const mode = await vi.waitFor(() => screen.getByTestId('recall-mode'));
     const text = mode.textContent ?? '';
     expect(text).toContain('无法检查嵌入模型 nomic-embed-text：connection refused（提示：确认 Ollama 正在 http://127.0.0.1:11434 运行');
-    expect(text).toContain('hearth models pull nomic-embed-text 或“模型”视图中的“下载”');
-    expect(text).toContain('清空 agents.defaults.embeddingModel');
+    expect(text).toContain('在“模型”中下载该模型');
+    expect(text).toContain('在“设置 › 记忆”中清空嵌入模型');
     expect(text).not.toContain('could not be checked');
   });
 });

@@ -4,9 +4,11 @@
 import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, drawSelection, highlightSpecialChars, keymap, placeholder, type DecorationSet } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { HighlightStyle, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, Language, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { deleteMarkupBackward, insertNewlineContinueMarkup, markdownLanguage } from '@codemirror/lang-markdown';
 import { tags } from '@lezer/highlight';
+import type { MarkdownParser } from '@lezer/markdown';
+import { frontMatter } from './frontmatter';
 
 // Colours come from the window's CSS variables, so both themes follow the app's.
 const theme = EditorView.theme({
@@ -42,6 +44,9 @@ const highlight = HighlightStyle.define([
   { tag: [tags.processingInstruction, tags.meta, tags.contentSeparator], color: 'var(--text-muted)' },
 ]);
 
+// Markdown with a skill's front matter read as metadata, not as a heading (frontmatter.ts).
+const withFrontMatter = new Language(markdownLanguage.data, (markdownLanguage.parser as MarkdownParser).configure([frontMatter]), [], 'markdown');
+
 export function base(label: string): Extension[] {
   return [
     highlightSpecialChars(),
@@ -56,7 +61,7 @@ export function base(label: string): Extension[] {
       ...historyKeymap,
       indentWithTab,
     ]),
-    new LanguageSupport(markdownLanguage),
+    new LanguageSupport(withFrontMatter),
     syntaxHighlighting(highlight),
     EditorView.lineWrapping,
     EditorView.contentAttributes.of({ 'aria-label': label }),

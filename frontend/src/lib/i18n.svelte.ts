@@ -73,7 +73,10 @@ export function tm(m: Message | null | undefined, english = ''): string {
   if (!m?.code || !(m.code in catalogs.en)) return english || (m?.code ?? '');
   const args: Record<string, string> = { ...(m.args ?? {}) };
   for (const [k, ms] of Object.entries(m.lists ?? {})) args[k] = (ms ?? []).map((x) => tm(x)).join(t('i18n.listSeparator'));
-  return t(m.code, args);
+  // A backend message the terminal words with a command ("run `ollama serve`") has a
+  // window wording ("<code>.window") that names the button or view instead.
+  const own = `${m.code}.window`;
+  return t(own in catalogs.en ? own : m.code, args);
 }
 
 export const catalogsForTest = catalogs;

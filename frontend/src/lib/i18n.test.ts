@@ -122,3 +122,31 @@ describe('applyAppearance', () => {
     meta.remove();
   });
 });
+
+describe('hints in the window', () => {
+  // Backend messages the terminal words with a command: the window names its button or view.
+  const codes = [
+    'error.hint.ollamaDown',
+    'error.ollama.signin.hint',
+    'error.ollama.modelMissing.hint',
+    'error.ollama.internal.hint',
+    'error.model.switch.hint',
+    'memory.restore.absent',
+    'memory.rev.unknown',
+    'recall.notInstalled',
+    'recall.checkFailed',
+    'schedule.limit.count.hint',
+  ];
+  it('quote no terminal command, in either language', () => {
+    for (const l of ['en', 'zh-CN'] as const) {
+      setLocale(l);
+      for (const code of codes) {
+        const text = tm({ code, args: { model: 'qwen3:4b', file: 'MEMORY.md', rev: 'abc1', name: 'MEMORY.md', host: 'h', error: 'e' } });
+        expect(text, `${l} ${code}`).not.toMatch(/`|hearth (models|memory|cron)|ollama (serve|signin)|journalctl/);
+        expect(text).not.toBe(code);
+      }
+    }
+    setLocale('en');
+    expect(tm({ code: 'error.ollama.modelMissing.hint', args: { model: 'qwen3:4b' } })).toContain('Download');
+  });
+});

@@ -1596,6 +1596,7 @@ export namespace session {
 	    // Go type: time
 	    at: any;
 	    failure?: event.ErrorData;
+	    channel?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Run(source);
@@ -1612,6 +1613,7 @@ export namespace session {
 	        this.durationMs = source["durationMs"];
 	        this.at = this.convertValues(source["at"], null);
 	        this.failure = this.convertValues(source["failure"], event.ErrorData);
+	        this.channel = source["channel"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

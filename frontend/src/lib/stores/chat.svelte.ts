@@ -4,7 +4,7 @@
 // opened; its events are then applied off screen, and reopening its chat shows it live.
 import { errText, type Api, type ApprovalDecision, type ChatInput, type PendingApproval, type RunEvent, type SessionData } from '../api';
 import { itemOfMessage, itemsWithVersions, type VersionChoice } from './history';
-import { applyEvent, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
+import { applyEvent, continueTurn, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
 
 export type Scheduler = (fn: () => void) => void;
 
@@ -196,7 +196,7 @@ export function createChatStore(
     }
   }
 
-  async function startRun(start: () => Promise<string>, reload = false) {
+  async function startRun(start: () => Promise<string>, reload = false, onto?: Turn) {
     const gen = generation;
     s.error = '';
     let runId: string;
@@ -219,7 +219,13 @@ export function createChatStore(
       adopted: false,
       reload,
     };
-    if (shown) {
+    if (shown && onto && s.items.includes(onto)) {
+      // Continue: the stopped answer goes on in place, not as a second answer below it.
+      continueTurn(onto, runId);
+      f.turn = onto;
+      active = f;
+      s.running = runId;
+    } else if (shown) {
       s.items.push(f.turn);
       f.turn = s.items[s.items.length - 1] as Turn; // the reactive proxy
       active = f;
@@ -314,7 +320,9 @@ export function createChatStore(
   async function resume() {
     if (s.running || !s.sessionId) return false;
     toCurrent();
-    return startRun(() => api.send(input({ resume: true })), true);
+    const last = s.items[s.items.length - 1];
+    const onto = last?.kind === 'assistant' && last.status === 'cancelled' ? last : undefined;
+    return startRun(() => api.send(input({ resume: true })), true, onto);
   }
 
   /** Shows version index (0 = oldest) of the chat from message at on; the last index is the current one. */

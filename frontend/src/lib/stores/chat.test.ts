@@ -54,7 +54,7 @@ describe('turn assembly', () => {
     try {
       setLocale('zh-CN');
       expect(tm((t.parts[0] as { worded: Message }).worded)).toBe('无法访问 http://h 上的 Ollama');
-      expect(linesText((t.parts[0] as { hints: Message[] }).hints, 'x')).toContain('ollama serve');
+      expect(linesText((t.parts[0] as { hints: Message[] }).hints, 'x')).toContain('Ollama');
     } finally {
       setLocale('en');
     }

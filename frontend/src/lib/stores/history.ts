@@ -2,7 +2,7 @@
 import type { SessionData } from '../api';
 
 type Entry = SessionData['messages'][number];
-import { errorPart, newTurn, prettyArgs, type Item, type Turn, type TurnStatus } from './turn';
+import { errorPart, glue, newTurn, prettyArgs, type Item, type Turn, type TurnStatus } from './turn';
 
 
 /** Images arrive from Go as base64 strings ([]byte in JSON). */
@@ -63,6 +63,18 @@ export function itemOfMessage(items: readonly Item[], index: number): number {
   return best;
 }
 
+/** Whether a reminder chat's own id ("cron:…", see reminders.jobSession). */
+export const isReminderChat = (id: string | undefined) => !!id && id.startsWith('cron:');
+
+/**
+ * Which runs a reminder started: its run line says so (channel "cron"); in a reminder's
+ * own chat, a run still going (no line yet) is the reminder's too unless it came from the window.
+ */
+function remindedRuns(s: SessionData): (runId: string) => boolean {
+  const runs = new Map((s.runs ?? []).map((r) => [r.runId, r.channel ?? '']));
+  return (id) => (runs.has(id) ? runs.get(id) === 'cron' : isReminderChat(s.id));
+}
+
 export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: boolean } {
   const items: Item[] = [];
   const turns = new Map<string, Turn>();
@@ -70,10 +82,12 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
   let n = 0;
   const entries: Entry[] = s.messages ?? [];
   const stopped = new Set((s.runs ?? []).filter((r) => r.status === 'cancelled').map((r) => r.runId));
+  const reminded = remindedRuns(s);
   for (const e of entries) {
     n++;
     if (e.role === 'user') {
       items.push({ kind: 'user', key: `u${n}`, text: e.content, images: (e.images ?? []).map(imageURL) });
+      if (e.runId && reminded(e.runId)) (items[items.length - 1] as Extract<Item, { kind: 'user' }>).reminder = true;
       firstOf.set(items[items.length - 1], n - 1);
       if (e.runId) userOf.set(e.runId, items.length - 1);
       continue;
@@ -153,9 +167,6 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
 }
 
 /** Where a text that went on after Stop joins the stopped part: a space between words (trimmed when stored). */
-function glue(before: string, after: string): string {
-  return /[A-Za-z0-9.,;:!?)]$/.test(before) && /^[A-Za-z0-9(]/.test(after) ? ' ' : '';
-}
 
 /** The message index an error turn inserted at items[at] stands at: that of the item before it, plus one. */
 function entriesBefore(items: Item[], at: number): number {

@@ -27,6 +27,22 @@ export function diffLines(diff: string): DiffLine[] {
   return out.filter((l) => l.kind !== 'meta');
 }
 
+/**
+ * The lines as a person reads them: no "@@ -1,3 +1,4 @@" (a gap between two places is
+ * a blank "hunk" line, none before the first), no +/- column (the colour and a mark say it).
+ */
+export function readableLines(lines: readonly DiffLine[]): DiffLine[] {
+  const out: DiffLine[] = [];
+  for (const l of lines) {
+    if (l.kind === 'hunk') {
+      if (out.length) out.push({ kind: 'hunk', text: '' });
+      continue;
+    }
+    out.push({ kind: l.kind, text: l.kind === 'meta' ? l.text : l.text.slice(1) });
+  }
+  return out;
+}
+
 export function createMemoryHistory(api: MemoryHistoryApi) {
   const s = $state({
     path: '',
@@ -38,6 +54,8 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     restoring: false,
     /** What the last restore said (shown once), worded in the UI language. */
     restored: '',
+    /** The change that was newest before the last restore: Undo restores it. */
+    undo: '',
   });
   // Loads are never abandoned for a newer one: a change announced while a load runs
   // asks for one more after it. (Each announcement used to start a load and drop the
@@ -113,11 +131,13 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     }
   }
 
-  async function restore(rev: string) {
+  async function restore(rev: string, undoing = false) {
     s.restoring = true;
     s.error = '';
+    const before = s.revs[0]?.rev ?? '';
     try {
       s.restored = tm(await api.restoreMemory(rev, s.path));
+      s.undo = undoing ? '' : before;
       picked = false; // the restore is the newest change: show it
       await load(s.path);
     } catch (err) {
@@ -127,7 +147,22 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     }
   }
 
+  /** Takes the last restore back: the file as it was after the change newest before it. */
+  function undo(): Promise<void> {
+    return s.undo ? restore(s.undo, true) : Promise.resolve();
+  }
+
+  /** How many changes came after rev (what a restore to it takes back). */
+  function later(rev: string): number {
+    return Math.max(0, s.revs.findIndex((r) => r.rev === rev));
+  }
+
   return {
+    get undoable() {
+      return s.undo !== '';
+    },
+    undo,
+    later,
     get path() {
       return s.path;
     },

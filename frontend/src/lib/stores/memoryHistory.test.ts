@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MemoryRev } from '../api';
-import { createMemoryHistory, diffLines } from './memoryHistory.svelte';
+import { createMemoryHistory, diffLines, readableLines } from './memoryHistory.svelte';
 
 const revs = [
   { rev: 'bbbbbbbbbbbb', time: '2026-11-25T10:00:00Z', author: 'Dream', message: 'Dream: merged facts', files: ['memory/MEMORY.md'] },
@@ -26,7 +26,7 @@ describe('memory history', () => {
     expect(h.diff.length).toBe(3);
     await h.restore('aaaaaaaaaaaa');
     expect(api.restoreMemory).toHaveBeenCalledWith('aaaaaaaaaaaa', 'memory/MEMORY.md');
-    expect(h.restored).toBe('Restored memory/MEMORY.md to aaaaaaaaaa (undo: restore the change before this one).');
+    expect(h.restored).toBe('Restored memory/MEMORY.md as it was after that change.'); // no hash in the window
     expect(api.memoryHistory).toHaveBeenCalledTimes(2);
   });
 
@@ -76,5 +76,33 @@ describe('memory history', () => {
     await h.select('aaaaaaaaaaaa');
     await h.load('SOUL.md');
     expect(h.selected).toBe('aaaaaaaaaaaa');
+  });
+
+  it('reads as changed lines: no hunk headers, no +/- column, a gap between places', () => {
+    const two = diff + '@@ -9 +9 @@\n ctx\n-gone\n';
+    expect(readableLines(diffLines(two))).toEqual([
+      { kind: 'del', text: 'old' },
+      { kind: 'add', text: 'new' },
+      { kind: 'hunk', text: '' },
+      { kind: 'ctx', text: 'ctx' },
+      { kind: 'del', text: 'gone' },
+    ]);
+  });
+
+  it('offers Undo after a restore, which restores the change that was newest before it', async () => {
+    const api = {
+      memoryHistory: vi.fn(async () => revs),
+      memoryDiff: vi.fn(async () => diff),
+      restoreMemory: vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'x' } })),
+    };
+    const h = createMemoryHistory(api);
+    await h.load('memory/MEMORY.md');
+    expect(h.undoable).toBe(false);
+    expect(h.later('aaaaaaaaaaaa')).toBe(1);
+    await h.restore('aaaaaaaaaaaa');
+    expect(h.undoable).toBe(true);
+    await h.undo();
+    expect(api.restoreMemory).toHaveBeenLastCalledWith('bbbbbbbbbbbb', 'memory/MEMORY.md');
+    expect(h.undoable).toBe(false); // an undo is not undone by the same button
   });
 });

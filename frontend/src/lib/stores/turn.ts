@@ -79,6 +79,12 @@ export interface Turn {
   first?: number;
   /** The slash command this turn answers: its reply is plain text, not Markdown. */
   command?: string;
+  /**
+   * A stopped answer going on (Continue): how long its earlier runs took, added to this
+   * run's time; and whether the next text joins the stopped text (as history joins them).
+   */
+  carried?: number;
+  joining?: boolean;
 }
 
 export interface UserItem {
@@ -86,6 +92,8 @@ export interface UserItem {
   key: string;
   text: string;
   images: string[];
+  /** The words a reminder sent at its time, not something the person typed. */
+  reminder?: boolean;
   pager?: Pager;
   first?: number;
 }
@@ -119,8 +127,34 @@ export function newTurn(runId: string, key = `t-${runId}`): Turn {
 
 function appendText(turn: Turn, kind: 'text' | 'reasoning', text: string) {
   const last = turn.parts[turn.parts.length - 1];
+  if (kind === 'text' && turn.joining) {
+    // The first words of a continued answer: no seam where the stopped text ended.
+    turn.joining = false;
+    const prev = [...turn.parts].reverse().find((p) => p.kind === 'text');
+    if (prev && prev.kind === 'text' && (last === prev || last?.kind === 'notice')) {
+      prev.text += glue(prev.text, text) + text;
+      return;
+    }
+  }
   if (last && last.kind === kind) last.text += text;
   else turn.parts.push({ kind, text });
+}
+
+/** The space, if any, between a stopped answer's text and its continuation. */
+export function glue(before: string, after: string): string {
+  return /[A-Za-z0-9.,;:!?)]$/.test(before) && /^[A-Za-z0-9(]/.test(after) ? ' ' : '';
+}
+
+/**
+ * Makes the stopped turn the one run runId goes on in: one answer shown while it streams,
+ * its time and tokens the sums of both runs.
+ */
+export function continueTurn(turn: Turn, runId: string): void {
+  turn.carried = (turn.carried ?? 0) + turn.durationMs;
+  turn.runId = runId;
+  turn.seq = 0;
+  turn.status = 'running';
+  turn.joining = true;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : JSON.stringify(v));
@@ -218,7 +252,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       break;
     case 'run_finished':
       turn.status = (str(ev.status) || 'ok') as TurnStatus;
-      turn.durationMs = num(ev.durationMs);
+      turn.durationMs = (turn.carried ?? 0) + num(ev.durationMs);
       turn.newSessionId = str(ev.newSessionId);
       break;
   }
