@@ -1980,6 +1980,7 @@ export namespace settings {
 	    custom: ProviderSettings[];
 	    model: string;
 	    embeddingModel: string;
+	    fallbacks: string[];
 	    contextTokens: number;
 	    maxTokens: number;
 	    temperature: number;
@@ -2010,6 +2011,7 @@ export namespace settings {
 	        this.custom = this.convertValues(source["custom"], ProviderSettings);
 	        this.model = source["model"];
 	        this.embeddingModel = source["embeddingModel"];
+	        this.fallbacks = source["fallbacks"];
 	        this.contextTokens = source["contextTokens"];
 	        this.maxTokens = source["maxTokens"];
 	        this.temperature = source["temperature"];
