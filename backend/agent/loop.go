@@ -48,6 +48,10 @@ type loop struct {
 	noticed   map[string]bool
 	guard     map[string]int
 	finalMsg  *llm.Message // the assistant message that ends the run
+
+	next     []string    // fallbacks still to try (fallback.go)
+	answered bool        // the user saw part of an answer: no fallback any more
+	watch    *firstWatch // the request waiting for its first token, if bounded
 }
 
 // runError is a run failure with what the error event says.
@@ -149,7 +153,8 @@ func (l *loop) execute() (res Result) {
 }
 
 func (l *loop) body() (string, error) {
-	if err := l.resolve(); err != nil {
+	l.next = l.chain()
+	if err := l.resolveChain(); err != nil {
 		return "", err
 	}
 	if last := l.history[len(l.history)-1]; last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 && !l.req.Resume {
@@ -174,9 +179,17 @@ func (l *loop) body() (string, error) {
 			defs = nil
 		}
 		resp, err := l.call(defs)
+		if err != nil && l.fallBack(err) {
+			if err := l.resolveChain(); err != nil {
+				return "", err
+			}
+			iter-- // the same round, asked of the next model
+			continue
+		}
 		if err != nil {
 			return l.partial(resp), err
 		}
+		l.answered = true
 		msg := resp.Message
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == llm.FinishLength {
@@ -195,6 +208,7 @@ func (l *loop) body() (string, error) {
 // is the one place the window comes from: the configured contextTokens,
 // capped at what the model really has.
 func (l *loop) resolve() error {
+	l.provider = nil
 	p, m, err := l.r.opts.Resolve(l.model)
 	if err != nil {
 		return &runError{code: event.CodeModel, why: i18n.P("error.model.resolve", "model", l.model, "detail", err.Error()), err: err}
@@ -288,7 +302,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 	}
 	req := llm.Request{Model: l.provModel, Messages: msgs, Tools: defs, ContextTokens: l.limit,
 		MaxTokens: l.reply, Temperature: l.t.Temperature}
-	resp, err := l.provider.Chat(l.ctx, req, l.onChunk)
+	resp, err := l.chat(req)
 	if resp.ToolsDropped {
 		l.toolsUnavailable()
 	}
@@ -326,6 +340,10 @@ func (l *loop) toolsUnavailable() {
 }
 
 func (l *loop) onChunk(c llm.Chunk) {
+	if w := l.watch; w != nil && !w.see() {
+		return // cut off for saying nothing in time: the next model answers
+	}
+	l.answered = true
 	switch c.Kind {
 	case llm.ChunkText:
 		l.em.emit(event.TextDelta, event.DeltaData{Text: c.Text})

@@ -128,6 +128,13 @@ type Tuning struct {
 	Temperature        *float64
 	MaxToolResultChars int
 	Workspace          string
+	// Fallbacks are the models a run turns to, in order, when its own fails before
+	// the first token (fallback.go); FirstToken bounds the wait for that token when
+	// there is one to turn to (0: no bound); CloudDown lets a cloud model that cannot
+	// be reached hand over too.
+	Fallbacks  []string
+	FirstToken time.Duration
+	CloudDown  bool
 }
 
 // tuning is the Tuning for a run starting now, with the defaults filled in.

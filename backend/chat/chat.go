@@ -178,7 +178,8 @@ func (s *Service) tuning() agent.Tuning {
 	temp := d.Temperature
 	return agent.Tuning{DefaultModel: d.Model, MaxToolIterations: d.MaxToolIterations, ContextTokens: d.ContextTokens,
 		MaxTokens: d.MaxTokens, Temperature: &temp, MaxToolResultChars: d.MaxToolResultChars,
-		Workspace: s.opts.Settings.Paths().Workspace}
+		Workspace: s.opts.Settings.Paths().Workspace, Fallbacks: d.Fallbacks,
+		FirstToken: time.Duration(d.FirstTokenSeconds) * time.Second, CloudDown: d.FallbackOnCloudDown}
 }
 
 // newPrompt makes the system prompt's builder for the current workspace.

@@ -44,6 +44,16 @@ type AgentDefaults struct {
 	RecallBlock               RecallBlock `json:"recallBlock"`
 	// Workspace is the workspace folder; empty means $XDG_DATA_HOME/hearth/workspace.
 	Workspace string `json:"workspace"`
+	// Fallbacks are the models a chat turns to, in order, when its model is not
+	// installed, fails to load, errors or says nothing within FirstTokenSeconds, as
+	// long as no part of the answer was shown (docs/local-models.md#fallback-models).
+	Fallbacks []string `json:"fallbacks"`
+	// FirstTokenSeconds is how long a model may take to its first token before the
+	// next fallback answers; 0 waits as long as it takes. Only used with fallbacks.
+	FirstTokenSeconds int `json:"firstTokenSeconds"`
+	// FallbackOnCloudDown lets a cloud model that cannot be reached (offline, or
+	// refused by local-only mode) hand the turn to the fallbacks.
+	FallbackOnCloudDown bool `json:"fallbackOnCloudDown"`
 }
 
 // RecallBlock configures the "Possibly relevant history" block offered before each turn.
@@ -224,6 +234,10 @@ const (
 	DefaultOllamaHost     = "http://127.0.0.1:11434"
 )
 
+// DefaultFirstTokenSeconds is generous: a local model on a CPU may take a minute to
+// load before it says anything.
+const DefaultFirstTokenSeconds = 120
+
 // Default returns a new Config holding the shipped defaults.
 func Default() *Config {
 	return &Config{
@@ -238,6 +252,8 @@ func Default() *Config {
 			MemoryWindow:              100,
 			MaxToolResultChars:        16000,
 			RecallBlock:               RecallBlock{Enabled: true, MinScore: 0.2, MaxChars: 0},
+			Fallbacks:                 []string{},
+			FirstTokenSeconds:         DefaultFirstTokenSeconds,
 		}},
 		Providers: Providers{
 			OpenAI: OpenAIProvider{APIBase: DefaultOpenAIBase},

@@ -53,6 +53,12 @@ func (c *Config) Validate() []Problem {
 	intMin(ad+"maxToolResultChars", a.MaxToolResultChars, 500)
 	between(ad+"recallBlock.minScore", a.RecallBlock.MinScore, 0, 1, i18n.M("config.hint.minScore"))
 	intMin(ad+"recallBlock.maxChars", a.RecallBlock.MaxChars, 0)
+	intMin(ad+"firstTokenSeconds", a.FirstTokenSeconds, 0)
+	for i, f := range a.Fallbacks {
+		if _, _, err := c.ResolveModel(f); err != nil {
+			ps = append(ps, hinted(ad+"fallbacks."+strconv.Itoa(i), err))
+		}
+	}
 
 	notURL := func(key, value string, hint i18n.Message) {
 		add(key, i18n.M("config.notURL", "value", value).WithHint(hint))

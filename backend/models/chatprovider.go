@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,7 +28,16 @@ type checkedProvider struct {
 	ollama bool
 	svc    *Service
 	notes  *runNotes
+	host   string // where a provider other than Ollama answers (its apiBase's host)
 }
+
+// Cloud reports a provider other than the local engine (agent.Remote).
+func (p checkedProvider) Cloud() bool { return !p.ollama }
+
+// LocalOnlyBlocked reports a provider that local-only mode would refuse now: a
+// fallback to it is skipped before anything is sent (agent.Remote). Ollama's host is
+// always allowed.
+func (p checkedProvider) LocalOnlyBlocked() bool { return !p.ollama && !p.svc.egress.Allows(p.host) }
 
 // runNotes is what the run's provider has to tell the user as the run starts.
 type runNotes struct {
@@ -137,6 +149,26 @@ func (s *Service) ResolveChat(name string) (llm.Provider, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return checkedProvider{Provider: p, key: fitness.Key(provider, model), ollama: provider == config.ProviderOllama,
-		svc: s, notes: &runNotes{}}, model, nil
+	cp := checkedProvider{Provider: p, key: fitness.Key(provider, model), ollama: provider == config.ProviderOllama,
+		svc: s, notes: &runNotes{}}
+	if !cp.ollama {
+		cp.host = apiHost(openAIConf(s.settings.Config(), provider).APIBase)
+	}
+	return cp, model, nil
+}
+
+// apiHost is the host:port an API base URL is reached at ("" when it cannot be read:
+// not this machine, so local-only mode refuses it).
+func apiHost(base string) string {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "http" {
+		return net.JoinHostPort(u.Hostname(), "80")
+	}
+	return net.JoinHostPort(u.Hostname(), "443")
 }

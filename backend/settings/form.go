@@ -29,24 +29,26 @@ type ProviderSettings struct {
 type Settings struct {
 	OllamaHost string `json:"ollamaHost"`
 	// OllamaStart and OllamaKeepRunning are providers.ollama.start and .keepRunning.
-	OllamaStart         string             `json:"ollamaStart"`
-	OllamaKeepRunning   bool               `json:"ollamaKeepRunning"`
-	OpenAI              ProviderSettings   `json:"openai"`
-	Custom              []ProviderSettings `json:"custom"`
-	Model               string             `json:"model"`
-	EmbeddingModel      string             `json:"embeddingModel"`
-	ContextTokens       int                `json:"contextTokens"`
-	MaxTokens           int                `json:"maxTokens"`
-	Temperature         float64            `json:"temperature"`
-	MaxToolIterations   int                `json:"maxToolIterations"`
-	ExecEnabled         bool               `json:"execEnabled"`
-	WebOffline          bool               `json:"webOffline"`
-	LocalOnly           bool               `json:"localOnly"`
-	Workspace           string             `json:"workspace"`
-	RestrictToWorkspace bool               `json:"restrictToWorkspace"`
-	AllowedPaths        []string           `json:"allowedPaths"`
-	Theme               string             `json:"theme"`
-	Language            string             `json:"language"`
+	OllamaStart       string             `json:"ollamaStart"`
+	OllamaKeepRunning bool               `json:"ollamaKeepRunning"`
+	OpenAI            ProviderSettings   `json:"openai"`
+	Custom            []ProviderSettings `json:"custom"`
+	Model             string             `json:"model"`
+	EmbeddingModel    string             `json:"embeddingModel"`
+	// Fallbacks is agents.defaults.fallbacks: the models a chat turns to, in order.
+	Fallbacks           []string `json:"fallbacks"`
+	ContextTokens       int      `json:"contextTokens"`
+	MaxTokens           int      `json:"maxTokens"`
+	Temperature         float64  `json:"temperature"`
+	MaxToolIterations   int      `json:"maxToolIterations"`
+	ExecEnabled         bool     `json:"execEnabled"`
+	WebOffline          bool     `json:"webOffline"`
+	LocalOnly           bool     `json:"localOnly"`
+	Workspace           string   `json:"workspace"`
+	RestrictToWorkspace bool     `json:"restrictToWorkspace"`
+	AllowedPaths        []string `json:"allowedPaths"`
+	Theme               string   `json:"theme"`
+	Language            string   `json:"language"`
 	// SystemLanguage is what "auto" means on this machine, read from the POSIX locale
 	// variables as the tray and notifications read it ("" when they name no language):
 	// the web view's own idea of the language can differ (WebKitGTK falls back to
@@ -83,6 +85,7 @@ func (s *Service) Settings() Settings {
 		Custom:              []ProviderSettings{},
 		Model:               d.Model,
 		EmbeddingModel:      d.EmbeddingModel,
+		Fallbacks:           append([]string{}, d.Fallbacks...),
 		ContextTokens:       d.ContextTokens,
 		MaxTokens:           d.MaxTokens,
 		Temperature:         d.Temperature,
@@ -137,6 +140,12 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	d.Model, d.EmbeddingModel = strings.TrimSpace(in.Model), strings.TrimSpace(in.EmbeddingModel)
 	d.ContextTokens, d.MaxTokens, d.Temperature, d.MaxToolIterations = in.ContextTokens, in.MaxTokens, in.Temperature, in.MaxToolIterations
 	d.MemoryWindow, d.RecallBlock.Enabled = in.MemoryWindow, in.RecallEnabled
+	d.Fallbacks = []string{}
+	for _, f := range in.Fallbacks {
+		if f = strings.TrimSpace(f); f != "" && !slices.Contains(d.Fallbacks, f) {
+			d.Fallbacks = append(d.Fallbacks, f)
+		}
+	}
 	n.Tools.Exec.Enabled = in.ExecEnabled
 	n.Tools.Web.Offline = in.WebOffline
 	n.LocalOnly = in.LocalOnly

@@ -172,6 +172,7 @@ export function fakeSettings() {
     custom: [],
     model: 'ollama/qwen3:4b',
     embeddingModel: 'ollama/nomic-embed-text',
+    fallbacks: [],
     contextTokens: 8192,
     maxTokens: 2048,
     temperature: 0.3,

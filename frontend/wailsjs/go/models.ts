@@ -1984,6 +1984,7 @@ export namespace settings {
 	    custom: ProviderSettings[];
 	    model: string;
 	    embeddingModel: string;
+	    fallbacks: string[];
 	    contextTokens: number;
 	    maxTokens: number;
 	    temperature: number;
@@ -2014,6 +2015,7 @@ export namespace settings {
 	        this.custom = this.convertValues(source["custom"], ProviderSettings);
 	        this.model = source["model"];
 	        this.embeddingModel = source["embeddingModel"];
+	        this.fallbacks = source["fallbacks"];
 	        this.contextTokens = source["contextTokens"];
 	        this.maxTokens = source["maxTokens"];
 	        this.temperature = source["temperature"];

@@ -171,6 +171,7 @@ export function createSettingsStore(
       const s = await api.getSettings();
       s.custom ??= [];
       s.allowedPaths ??= [];
+      s.fallbacks ??= [];
       // A value not saved yet (a bad one waiting to be fixed) survives leaving the view.
       const old = st.draft && st.saved ? pendingGroups(st.draft, st.saved) : [];
       const draft = copy(s);
