@@ -51,16 +51,25 @@ describe('memory history', () => {
     assert.match(await rows.nth(0).textContent(), /outside Hearth/);
     assert.match(await rows.nth(1).textContent(), /you.*edited in the memory sidebar/s);
     assert.match(await rows.nth(2).textContent(), /Hearth.*onboarding/s);
-    // The newest change is picked; its diff shows what the outside edit did.
+    // The newest change is picked; its diff shows what the outside edit did, as added and
+    // removed lines (coloured, without the +/- marks of a raw hunk).
     const diff = page.getByLabel('What this change did');
-    await diff.getByText('+- Lives in Lisbon').waitFor();
-    await diff.getByText('-- Lives in Porto').waitFor();
+    const added = (text) => diff.locator('span.add').filter({ hasText: text });
+    const removed = (text) => diff.locator('span.del').filter({ hasText: text });
+    await added('- Lives in Lisbon').waitFor();
+    await removed('- Lives in Porto').waitFor();
+    // Restore asks first, saying what it would do.
+    const restore = async () => {
+      await page.getByRole('button', { name: 'Restore this version' }).click();
+      await page.getByTestId('memory-restore-what').waitFor();
+      await page.getByTestId('memory-restore-confirm').click();
+    };
     await page.screenshot({ path: join(shots, 'memory-history.png') });
 
     // Restore the editor's version.
     await rows.nth(1).click();
-    await diff.getByText('+- Lives in Porto').waitFor();
-    await page.getByRole('button', { name: 'Restore this version' }).click();
+    await added('- Lives in Porto').waitFor();
+    await restore();
     await page.getByTestId('memory-restored').waitFor();
     await waitFor(() => onDisk().includes('- Lives in Porto') && !onDisk().includes('Lisbon'), 'the restored text on disk');
     await waitFor(async () => (await rows.count()) === 4, 'the restore is a change of its own');
@@ -68,7 +77,7 @@ describe('memory history', () => {
 
     // Restore the very first version.
     await rows.nth(3).click();
-    await page.getByRole('button', { name: 'Restore this version' }).click();
+    await restore();
     await waitFor(() => onDisk() === original, 'onboarding text back');
 
     // Back in the editor, the file shows the restored text.
@@ -105,7 +114,7 @@ describe('memory history', () => {
     await page.waitForFunction(() => window.__saves.done, null, { timeout: 20000 });
     // When they stop, the newest change is listed and picked.
     const n = await page.evaluate(() => window.__saves.n);
-    await page.getByLabel('What this change did').getByText(`+- save ${n}`).waitFor();
+    await page.getByLabel('What this change did').locator('span.add').filter({ hasText: `- save ${n}` }).waitFor();
     await page.getByRole('button', { name: 'Back to editing' }).click();
   });
 

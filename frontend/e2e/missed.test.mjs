@@ -97,7 +97,8 @@ describe('reminders missed while Hearth was closed', () => {
     // fake's scripted replies in whichever order they ask, so either answer may be this one's.
     await brief.getByRole('button', { name: 'Open chat' }).click();
     await page.getByTestId('msg-assistant').filter({ hasText: /Good morning: two meetings today|Time to call Anna about Saturday/ }).waitFor();
-    assert.equal(await page.getByTestId('msg-user').last().locator('.bubble').innerText(), 'Give me my morning brief');
+    // A reminder's words show as the reminder, not as a user's message.
+    assert.equal(await page.getByTestId('msg-reminder').last().locator('.reminder-text').innerText(), 'Give me my morning brief');
 
     // A reload (or a restart) shows them again: they stay until dismissed.
     await page.reload();

@@ -98,7 +98,8 @@ describe('a reminder from start to finish', () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
     await notifier.click(shown[0].id);
     await page.getByTestId('msg-assistant').getByText('the hearth is warm').waitFor({ timeout: 15000 });
-    assert.equal(await page.getByTestId('msg-user').last().locator('.bubble').innerText(), 'Make green tea for two');
+    // A reminder's words show as the reminder, not as a user's message.
+    assert.equal(await page.getByTestId('msg-reminder').last().locator('.reminder-text').innerText(), 'Make green tea for two');
 
     // From the Done list, Open chat goes to the same answer.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Reminders' }).click();

@@ -71,7 +71,8 @@ describe('reminders', () => {
     const chats = page.getByRole('list', { name: 'Chats' });
     await chats.getByText('Remind me to stretch').click();
     await page.getByTestId('msg-assistant').getByText('Time to stretch').waitFor();
-    assert.equal(await page.getByTestId('msg-user').last().locator('.bubble').innerText(), 'Remind me to stretch');
+    // A reminder's words show as the reminder, not as a user's message.
+    assert.equal(await page.getByTestId('msg-reminder').last().locator('.reminder-text').innerText(), 'Remind me to stretch');
   });
 
   test('Run now answers in its chat; pause, resume and delete reach jobs.json', async () => {
