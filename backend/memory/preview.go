@@ -117,4 +117,3 @@ func span(at, n int) string {
 	}
 	return fmt.Sprintf("%d,%d", at+1, n)
 }
-
