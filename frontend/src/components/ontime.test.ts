@@ -155,7 +155,12 @@ describe('memory History', () => {
 
   it('shows readable changes, says what Restore would do, and offers Undo after it', async () => {
     const restoreMemory = vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'aaaaaaaaaa' } }));
-    const { app } = appWith({ memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory });
+    // The version 'onboarding' added "old fact" (its own change); since then the file got
+    // "new fact" and "- a cat": restoring it now would take both back.
+    const ownDiff = '@@ -0,0 +1 @@\n+old fact\n';
+    const memoryDiff = vi.fn(async (rev: string) => (rev === 'aaaaaaaaaaaaaaaa' ? ownDiff : diff));
+    const restorePreview = vi.fn(async () => '@@ -1,2 +1 @@\n-new fact\n-- a cat\n+old fact\n');
+    const { app } = appWith({ memoryHistory: vi.fn(async () => revs), memoryDiff, restoreMemory, restorePreview });
     const { container } = render(MemoryHistory, { props: { app, path: 'memory/MEMORY.md' } });
     await vi.waitFor(() => expect(container.querySelector('.diff')?.textContent).toContain('new fact'));
     const shown = container.querySelector('.history')!.textContent!;
@@ -165,6 +170,17 @@ describe('memory History', () => {
     await fireEvent.click(container.querySelector('.bar button')!);
     expect(restoreMemory).not.toHaveBeenCalled(); // it says first what it would do
     expect(screen.getByTestId('memory-restore-what').textContent).toContain('takes back the 1 later change');
+    // …and what it would change in the file as it is now, not the version's own change.
+    expect(restorePreview).toHaveBeenCalledWith('aaaaaaaaaaaaaaaa', 'memory/MEMORY.md');
+    const preview = await vi.waitFor(() => {
+      const el = screen.getByTestId('memory-restore-preview');
+      if (!el.querySelector('span.add')) throw new Error('no preview yet');
+      return el;
+    });
+    expect([...preview.querySelectorAll('span.del')].map((e) => e.textContent)).toEqual(['new fact', '- a cat']);
+    expect([...preview.querySelectorAll('span.add')].map((e) => e.textContent)).toEqual(['old fact']);
+    expect(preview.textContent).not.toMatch(/@@/);
+    expect(container.querySelector('[aria-label="What this change did"]')).toBeNull();
     await fireEvent.click(screen.getByTestId('memory-restore-confirm'));
     expect(restoreMemory).toHaveBeenCalledWith('aaaaaaaaaaaaaaaa', 'memory/MEMORY.md');
     await vi.waitFor(() => expect(screen.getByTestId('memory-restored').textContent).toContain('as it was after that change'));

@@ -18,6 +18,7 @@ describe('memory history', () => {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => diff),
       restoreMemory: vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'aaaaaaaaaa' } })),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     await h.load('memory/MEMORY.md');
@@ -37,6 +38,7 @@ describe('memory history', () => {
       restoreMemory: vi.fn(async () => {
         throw { message: 'zzzz: no such revision', code: 'memory.rev.unknown', args: { rev: 'zzzz' } };
       }),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     await h.load('SOUL.md');
@@ -51,6 +53,7 @@ describe('memory history', () => {
       memoryHistory: vi.fn(() => new Promise<MemoryRev[]>((ok) => answers.push(ok))),
       memoryDiff: vi.fn(async () => diff),
       restoreMemory: vi.fn(),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     const opened = h.load('memory/MEMORY.md'); // the view opens…
@@ -70,7 +73,7 @@ describe('memory history', () => {
   });
 
   it('keeps the change the person picked when the list reloads', async () => {
-    const api = { memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory: vi.fn() };
+    const api = { memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory: vi.fn(), restorePreview: vi.fn(async () => '') };
     const h = createMemoryHistory(api);
     await h.load('SOUL.md');
     await h.select('aaaaaaaaaaaa');
@@ -94,6 +97,7 @@ describe('memory history', () => {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => diff),
       restoreMemory: vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'x' } })),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     await h.load('memory/MEMORY.md');
@@ -104,5 +108,33 @@ describe('memory history', () => {
     await h.undo();
     expect(api.restoreMemory).toHaveBeenLastCalledWith('bbbbbbbbbbbb', 'memory/MEMORY.md');
     expect(h.undoable).toBe(false); // an undo is not undone by the same button
+  });
+
+  it('previews a restore against the file as it is now, again when the file changes, and forgets it on another pick', async () => {
+    let now = 'new';
+    const api = {
+      memoryHistory: vi.fn(async () => revs),
+      memoryDiff: vi.fn(async () => diff),
+      restoreMemory: vi.fn(),
+      restorePreview: vi.fn(async () => `@@ -1 +1 @@\n-${now}\n+old\n`),
+    };
+    const h = createMemoryHistory(api);
+    await h.load('memory/MEMORY.md');
+    await h.select('aaaaaaaaaaaa');
+    const asked = h.ask('aaaaaaaaaaaa');
+    expect(h.asking).toBe('aaaaaaaaaaaa');
+    expect(h.preview).toBeNull(); // loading: Restore's second click waits for it
+    await asked;
+    expect(api.restorePreview).toHaveBeenCalledWith('aaaaaaaaaaaa', 'memory/MEMORY.md');
+    expect(readableLines(h.preview!)).toEqual([
+      { kind: 'del', text: 'new' },
+      { kind: 'add', text: 'old' },
+    ]);
+    now = 'newer'; // an edit lands while Restore asks: the preview follows the file
+    await h.load('memory/MEMORY.md');
+    await vi.waitFor(() => expect(h.preview?.[1]?.text).toBe('-newer'));
+    await h.select('bbbbbbbbbbbb');
+    expect(h.asking).toBe('');
+    expect(h.preview).toBeNull();
   });
 });
