@@ -4,7 +4,7 @@
 // undone the same way). Before it does, Restore shows what it would change in the file as
 // it is now (current → that version), which is not the change the version made.
 import { errText, type Api, type MemoryRev } from '../api';
-import { tm } from '../i18n.svelte';
+import { t, tm } from '../i18n.svelte';
 
 export type MemoryHistoryApi = Pick<Api, 'memoryHistory' | 'memoryDiff' | 'restoreMemory' | 'restorePreview'>;
 
@@ -42,6 +42,44 @@ export function readableLines(lines: readonly DiffLine[]): DiffLine[] {
     out.push({ kind: l.kind, text: l.kind === 'meta' ? l.text : l.text.slice(1) });
   }
   return out;
+}
+
+// Who made a change and why are recorded in English in the history (they are its commits);
+// the window words the ones Hearth itself writes in the UI language. Anything else (Dream's
+// own summary, a message from an older Hearth) is shown as recorded.
+const AUTHORS: Record<string, string> = {
+  agent: 'agent',
+  you: 'you',
+  consolidation: 'consolidation',
+  Dream: 'dream',
+  'outside Hearth': 'outside',
+  Hearth: 'hearth',
+};
+
+/** A change's author in the UI language. */
+export function revAuthor(author: string): string {
+  return AUTHORS[author] ? t(`moments.history.author.${AUTHORS[author]}`) : author;
+}
+
+const WHY: [RegExp, string][] = [
+  [/^changed outside Hearth: (?<file>.+)$/, 'outside'],
+  [/^edited in the memory sidebar$/, 'editor'],
+  [/^onboarding: the first version of the memory and persona files$/, 'onboarding'],
+  [/^restore (?<file>\S+) to [0-9a-f]+$/, 'restore'],
+  [/^remember: (?<text>.+)$/s, 'remember'],
+  [/^\/remember (?<text>.+)$/s, 'remember'],
+  [/^consolidated older (chat messages|messages of chat \S+)$/, 'consolidated'],
+  [/^(?<tool>[a-z_]+) in chat \S+( \(run \S+\))?$/, 'tool'],
+];
+
+/** The first line of a change's message, in the UI language where Hearth wrote it. */
+export function revWhy(message: string): string {
+  const line = message.split('\n')[0];
+  for (const [re, key] of WHY) {
+    const m = re.exec(line);
+    if (m) return t(`moments.history.why.${key}`, { ...m.groups });
+  }
+  return line;
 }
 
 export function createMemoryHistory(api: MemoryHistoryApi) {

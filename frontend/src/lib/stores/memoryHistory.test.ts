@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MemoryRev } from '../api';
-import { createMemoryHistory, diffLines, readableLines } from './memoryHistory.svelte';
+import { createMemoryHistory, diffLines, readableLines, revAuthor, revWhy } from './memoryHistory.svelte';
+import { setLocale } from '../i18n.svelte';
 
 const revs = [
   { rev: 'bbbbbbbbbbbb', time: '2026-11-25T10:00:00Z', author: 'Dream', message: 'Dream: merged facts', files: ['memory/MEMORY.md'] },
@@ -136,5 +137,25 @@ describe('memory history', () => {
     await h.select('bbbbbbbbbbbb');
     expect(h.asking).toBe('');
     expect(h.preview).toBeNull();
+  });
+
+  it('words who and why in the UI language where Hearth wrote them, and leaves the rest as recorded', () => {
+    try {
+      setLocale('zh-CN');
+      expect(revAuthor('outside Hearth')).toBe('Hearth 之外');
+      expect(revAuthor('you')).toBe('你');
+      expect(revAuthor('someone')).toBe('someone');
+      expect(revWhy('changed outside Hearth: memory/MEMORY.md')).toBe('在 Hearth 之外修改：memory/MEMORY.md');
+      expect(revWhy('restore memory/MEMORY.md to 0123456789')).toBe('将 memory/MEMORY.md 恢复到较早的版本'); // no hash
+      expect(revWhy('write_file in chat s1 (run r1)')).toBe('由 write_file 在对话中写入');
+      expect(revWhy('onboarding: the first version of the memory and persona files')).toMatch(/^初始设置/);
+      expect(revWhy('Dream: merged facts\nmore')).toBe('Dream: merged facts');
+      setLocale('en');
+      expect(revWhy('remember: prefers tea')).toBe('remember: prefers tea');
+      expect(revWhy('/remember my sister')).toBe('remember: my sister');
+      expect(revAuthor('outside Hearth')).toBe('outside Hearth');
+    } finally {
+      setLocale('en');
+    }
   });
 });
