@@ -158,12 +158,12 @@ try {
           await context.close();
         }
         for (const scheme of ['light', 'dark']) {
-          const { page: pg, context } = await page(app, lang, scheme);
+          // 640 × 450 from the start: the card comes into view when it shows, not on a resize.
+          const { page: pg, context } = await page(app, lang, scheme, { width: 640, height: 450 });
           const shot = (name) => pg.screenshot({ path: join(out, `${name}-${lang}-${scheme}.png`) });
           await skipSetup(pg, w);
-          // The chat with the card, at 640 × 450, with the Local only chip in the footer;
-          // then the chip opens its setting.
-          await pg.setViewportSize({ width: 640, height: 450 });
+          // The chat with the card, with the Local only chip in the footer; then the chip
+          // opens its setting.
           await pg.locator('li:has([data-testid="session-reminder"])').first().waitFor();
           const chats = pg.locator('ul li button.open').filter({ hasNot: pg.getByTestId('session-reminder') });
           await chats.first().click();
