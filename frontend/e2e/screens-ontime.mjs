@@ -3,7 +3,8 @@
 // only these): a reminder's chat (the reminder as a reminder, a clock in the chat list),
 // memory History asking before a Restore with what it would change, the approval card at
 // 640 × 450 with its command in view, the Local only chip, a failed download's wrapped and
-// translated error in the model picker, and the first run's model step. build/screens/.
+// translated error in the model picker, the first run's model step, and Activity's day
+// filter written as the UI language writes dates. build/screens/.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth, waitFor } from './harness.mjs';
@@ -27,8 +28,8 @@ const memoryV1 = '# Memory\n\n## About you\n- Lives in Lyon; works as a landscap
 const memoryV2 = '# Memory\n\n## About you\n- Lives in Porto; works as a landscape architect\n- Sister Anna: birthday 3 May\n- Prefers short answers\n- Has a cat called Miso\n';
 
 const words = {
-  en: { skip: 'Skip setup', hide: 'Hide these until they change', box: 'Message Hearth…', memory: 'Memory', files: 'Memory files', history: 'History', restore: 'Restore this version', changes: 'Changes of this file, newest first' },
-  'zh-CN': { skip: '跳过设置', hide: '隐藏，直到它们有变化', box: '给 Hearth 发消息…', memory: '记忆', files: '记忆文件', history: '历史', restore: '恢复此版本', changes: '此文件的更改，最新的在前' },
+  en: { skip: 'Skip setup', hide: 'Hide these until they change', box: 'Message Hearth…', memory: 'Memory', files: 'Memory files', history: 'History', restore: 'Restore this version', changes: 'Changes of this file, newest first', views: 'Views', activity: 'Activity' },
+  'zh-CN': { skip: '跳过设置', hide: '隐藏，直到它们有变化', box: '给 Hearth 发消息…', memory: '记忆', files: '记忆文件', history: '历史', restore: '恢复此版本', changes: '此文件的更改，最新的在前', views: '视图', activity: '活动' },
 };
 
 const ago = (min) => new Date(Date.now() - min * 60_000).toISOString();
@@ -139,6 +140,17 @@ try {
           await pg.getByTestId('memory-restore-preview').locator('span.del').first().waitFor();
           await shot('ontime-memory-restore');
           await pg.getByTestId('memory-restore-what').getByRole('button').last().click(); // Cancel
+
+          // Activity's day filter, typed in the order the UI language writes a date.
+          await pg.getByRole('navigation', { name: w.views }).getByRole('button', { name: w.activity }).click();
+          const day = pg.getByTestId('date-field');
+          await day.locator('input').first().click();
+          const today = new Date();
+          const parts = { year: String(today.getFullYear()), month: String(today.getMonth() + 1).padStart(2, '0'), day: String(today.getDate()).padStart(2, '0') };
+          for (const f of lang === 'en' ? ['month', 'day', 'year'] : ['year', 'month', 'day']) await pg.keyboard.type(parts[f]);
+          await pg.keyboard.press('Tab');
+          await pg.waitForTimeout(500);
+          await shot('ontime-activity-day');
 
           await context.close();
         }
