@@ -15,7 +15,9 @@ afterEach(() => setLocale('en'));
 
 /** The field as a person sees it: placeholders or values, with the separators between. */
 function shown(group: HTMLElement): string {
-  return [...group.children].map((c) => (c instanceof HTMLInputElement ? c.value || c.placeholder : c.textContent)).join('');
+  return [...group.children]
+    .map((c) => (c instanceof HTMLInputElement ? c.value || c.placeholder : c.classList.contains('gap') ? ' ' : c.textContent))
+    .join('');
 }
 
 describe('a date in the UI language', () => {
@@ -64,7 +66,7 @@ describe('a date in the UI language', () => {
     await vi.waitFor(() => expect(fake.mocks.activity).toHaveBeenCalledTimes(2));
     const filter = fake.mocks.activity.mock.calls[1][0] as { since?: string };
     expect(new Date(filter.since!).getDate()).toBe(9);
-    expect(shown(g)).toBe('2026/03/09'); // the day comes back whole
+    expect(shown(g)).toBe('2026/3/09'); // what was typed stays as typed
     // Clear empties the fields.
     await fireEvent.click(screen.getByRole('button', { name: '清除筛选' }));
     await vi.waitFor(() => expect(shown(g)).toBe('年/月/日'));
@@ -81,5 +83,27 @@ describe('a date in the UI language', () => {
     expect(onchange).not.toHaveBeenCalled();
     await fireEvent.keyDown(m, { key: 'ArrowDown' });
     expect(m.value).toBe('12');
+  });
+
+  it('with time: a whole moment on the 24-hour clock, or "" while it is not one', async () => {
+    const onchange = vi.fn();
+    setLocale('zh-CN');
+    const r = render(DateField, { props: { label: '日期和时间', time: true, value: '2026-03-09T14:05:00', onchange } });
+    const g = r.getByRole('group', { name: '日期和时间' });
+    expect(shown(g)).toBe('2026/03/09 14:05:00');
+    const [, , , h, m, sec] = within(g).getAllByRole('textbox') as HTMLInputElement[];
+    await fireEvent.input(h, { target: { value: '9' } });
+    expect(onchange).toHaveBeenLastCalledWith('2026-03-09T09:05:00');
+    await fireEvent.input(m, { target: { value: '' } });
+    expect(onchange).toHaveBeenLastCalledWith(''); // no minute: no moment, so the form says so
+    await fireEvent.input(m, { target: { value: '30' } });
+    await fireEvent.input(sec, { target: { value: '' } });
+    expect(onchange).toHaveBeenLastCalledWith('2026-03-09T09:30:00'); // seconds may be left out
+    await fireEvent.input(h, { target: { value: '24' } });
+    expect(onchange).toHaveBeenLastCalledWith('');
+    expect(h.value).toBe('24'); // what the person typed stays, to be mended
+    // A new value from outside (the form's suggested time) replaces the fields.
+    await r.rerender({ label: '日期和时间', time: true, value: '2026-12-31T23:59:59', onchange });
+    expect(shown(g)).toBe('2026/12/31 23:59:59');
   });
 });

@@ -137,12 +137,15 @@ describe('the reminder form an empty list opens', () => {
     const later = new Date(2026, 11, 7, 15, 30, 0);
     vi.setSystemTime(later);
     const { container } = render(RemindersView, { props: { app } });
-    const at = (await vi.waitFor(() => {
-      const el = container.querySelector('input[type="datetime-local"]') as HTMLInputElement | null;
+    const field = (await vi.waitFor(() => {
+      const el = container.querySelector('[data-testid="date-field"]') as HTMLElement | null;
       if (!el) throw new Error('no form yet');
       return el;
-    })) as HTMLInputElement;
-    await vi.waitFor(() => expect(at.value.slice(0, 16)).toBe(localInput(new Date(later.getTime() + 3600_000)).slice(0, 16)));
+    })) as HTMLElement;
+    // The fields in English order (month/day/year hour:minute) read an hour from now.
+    const want = localInput(new Date(later.getTime() + 3600_000)); // YYYY-MM-DDTHH:MM:SS
+    const shown = () => [...field.querySelectorAll('input')].map((i) => i.value);
+    await vi.waitFor(() => expect(shown().slice(0, 5)).toEqual([want.slice(5, 7), want.slice(8, 10), want.slice(0, 4), want.slice(11, 13), want.slice(14, 16)]));
   });
 });
 
