@@ -4,7 +4,8 @@
 // memory History asking before a Restore with what it would change, the approval card at
 // 640 × 450 with its command in view, the Local only chip, a failed download's wrapped and
 // translated error in the model picker, the first run's model step, and Activity's day
-// filter written as the UI language writes dates. build/screens/.
+// filter and the reminder form's date and time written as the UI language writes dates.
+// build/screens/.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth, waitFor } from './harness.mjs';
@@ -28,8 +29,8 @@ const memoryV1 = '# Memory\n\n## About you\n- Lives in Lyon; works as a landscap
 const memoryV2 = '# Memory\n\n## About you\n- Lives in Porto; works as a landscape architect\n- Sister Anna: birthday 3 May\n- Prefers short answers\n- Has a cat called Miso\n';
 
 const words = {
-  en: { skip: 'Skip setup', hide: 'Hide these until they change', box: 'Message Hearth…', memory: 'Memory', files: 'Memory files', history: 'History', restore: 'Restore this version', changes: 'Changes of this file, newest first', views: 'Views', activity: 'Activity' },
-  'zh-CN': { skip: '跳过设置', hide: '隐藏，直到它们有变化', box: '给 Hearth 发消息…', memory: '记忆', files: '记忆文件', history: '历史', restore: '恢复此版本', changes: '此文件的更改，最新的在前', views: '视图', activity: '活动' },
+  en: { skip: 'Skip setup', hide: 'Hide these until they change', box: 'Message Hearth…', memory: 'Memory', files: 'Memory files', history: 'History', restore: 'Restore this version', changes: 'Changes of this file, newest first', views: 'Views', activity: 'Activity', reminders: 'Reminders', newReminder: 'New reminder' },
+  'zh-CN': { skip: '跳过设置', hide: '隐藏，直到它们有变化', box: '给 Hearth 发消息…', memory: '记忆', files: '记忆文件', history: '历史', restore: '恢复此版本', changes: '此文件的更改，最新的在前', views: '视图', activity: '活动', reminders: '提醒', newReminder: '新建提醒' },
 };
 
 const ago = (min) => new Date(Date.now() - min * 60_000).toISOString();
@@ -151,6 +152,12 @@ try {
           await pg.keyboard.press('Tab');
           await pg.waitForTimeout(500);
           await shot('ontime-activity-day');
+
+          // The reminder form's date and time, in the same order, on the 24-hour clock.
+          await pg.getByRole('navigation', { name: w.views }).getByRole('button', { name: w.reminders }).click();
+          await pg.getByRole('button', { name: w.newReminder }).first().click();
+          await pg.getByTestId('date-field').waitFor();
+          await shot('ontime-reminder-form');
 
           await context.close();
         }
