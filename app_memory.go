@@ -60,6 +60,12 @@ func (a *MemoryAPI) RestoreMemory(rev, file string) (i18n.Message, error) {
 	return a.h.Memory.Restore(rev, file)
 }
 
+// RestorePreview is what RestoreMemory(rev, file) would change in file as it is now,
+// as a unified diff ("" when nothing): History shows it before Restore's second click.
+func (a *MemoryAPI) RestorePreview(rev, file string) (string, error) {
+	return a.h.Memory.RestorePreview(rev, file)
+}
+
 // MemoryProposals lists the changes waiting in the memory inbox, oldest first.
 func (a *MemoryAPI) MemoryProposals() ([]memory.Proposal, error) { return a.h.Memory.Inbox().List() }
 

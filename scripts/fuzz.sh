@@ -39,6 +39,7 @@ targets=(
   "./scripts/wordnet FuzzParseSynset 10000"
   "./scripts/wordnet FuzzParseCount 10000"
   "./backend/memory FuzzInboxProposal 10"
+  "./backend/memory FuzzUnifiedDiff 8000"
   "./backend/memrepo FuzzLooseObject 300"
   "./backend/recall FuzzAbsentRecord 3000"
   "./backend/session FuzzScanMessages 5000"

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Screenshots of each main view (first run, chat, models, settings, …), light, dark and zh-CN, under
 # Xvfb with the dev build, the real backend and a scripted fake Ollama: build/screens/*.png.
+# Then the moments issue 30 mended (screens-ontime.mjs: ontime-*.png), en and zh-CN, light and
+# dark. SCREENS=ontime takes only those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 (cd frontend && npm run build --silent)
 go build -tags dev,webkit2_41 -o build/bin/hearth-dev .
 go build -o build/bin/fakeollama ./backend/internal/fakeollama/cmd/fakeollama
-dbus-run-session -- xvfb-run -a node frontend/e2e/screens.mjs 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)'
+run() { dbus-run-session -- xvfb-run -a node "$1" 2>&1 | grep -v -E '^(dbus-daemon\[|SpiRegistry)'; }
+if [[ "${SCREENS:-}" != ontime ]]; then run frontend/e2e/screens.mjs; fi
+run frontend/e2e/screens-ontime.mjs

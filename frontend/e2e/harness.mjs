@@ -239,3 +239,14 @@ export function hearthWindow(script, { config, files, locale, skipSetup = true }
     },
   };
 }
+
+/**
+ * Types a moment, "YYYY-MM-DDTHH:MM[:SS]", into the window's date field (DateField, an
+ * English window): its parts are fields of their own, not one datetime-local input.
+ */
+export async function fillMoment(field, moment) {
+  const [, y, mo, d, h, mi, s] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(moment);
+  for (const [label, v] of [['Year', y], ['Month', mo], ['Day', d], ['Hour', h], ['Minute', mi], ['Second', s ?? '00']]) {
+    await field.getByRole('textbox', { name: label, exact: true }).fill(v);
+  }
+}

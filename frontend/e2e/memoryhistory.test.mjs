@@ -58,18 +58,27 @@ describe('memory history', () => {
     const removed = (text) => diff.locator('span.del').filter({ hasText: text });
     await added('- Lives in Lisbon').waitFor();
     await removed('- Lives in Porto').waitFor();
-    // Restore asks first, saying what it would do.
-    const restore = async () => {
+    // Restore asks first, saying what it would do: the later changes it takes back, and
+    // what it would change in the file as it is now (not the version's own change).
+    const preview = page.getByLabel('What Restore would change in the file as it is now');
+    const restore = async (check = async () => {}) => {
       await page.getByRole('button', { name: 'Restore this version' }).click();
       await page.getByTestId('memory-restore-what').waitFor();
+      await check();
       await page.getByTestId('memory-restore-confirm').click();
     };
     await page.screenshot({ path: join(shots, 'memory-history.png') });
 
-    // Restore the editor's version.
+    // Restore the editor's version. Its own change only added Porto; restoring it now
+    // takes Lisbon out and brings Porto back.
     await rows.nth(1).click();
     await added('- Lives in Porto').waitFor();
-    await restore();
+    await restore(async () => {
+      await preview.locator('span.del').filter({ hasText: '- Lives in Lisbon' }).waitFor();
+      await preview.locator('span.add').filter({ hasText: '- Lives in Porto' }).waitFor();
+      assert.equal(await diff.count(), 0, "the version's own change is not what Restore shows");
+      await page.screenshot({ path: join(shots, 'memory-restore-preview.png') });
+    });
     await page.getByTestId('memory-restored').waitFor();
     await waitFor(() => onDisk().includes('- Lives in Porto') && !onDisk().includes('Lisbon'), 'the restored text on disk');
     await waitFor(async () => (await rows.count()) === 4, 'the restore is a change of its own');

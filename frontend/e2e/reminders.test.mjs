@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hearthWindow } from './harness.mjs';
+import { fillMoment, hearthWindow } from './harness.mjs';
 
 const script = {
   models: [{ name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] }],
@@ -50,7 +50,7 @@ describe('reminders', () => {
       const p = (n) => String(n).padStart(2, '0');
       return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
     });
-    await f.getByLabel('Date and time').fill(due);
+    await fillMoment(f.getByRole('group', { name: 'Date and time' }), due);
     await f.getByRole('button', { name: 'Create' }).click();
 
     const item = job('Stretch');

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
+import { fillMoment, openBrowser, openPage, repoRoot, startFakeOllama, startHearth } from './harness.mjs';
 import { historyLines } from './bench-history.mjs';
 
 // config.json names an unset ${SEARCH_TOKEN} (the remote MCP server below): the first-run
@@ -166,7 +166,7 @@ try {
       const at = new Date(Date.now() + 26 * 3600_000);
       at.setMinutes(30, 0, 0);
       const p = (n) => String(n).padStart(2, '0');
-      await form.getByLabel('Date and time').fill(`${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}T${p(at.getHours())}:${p(at.getMinutes())}:00`);
+      await fillMoment(form.getByRole('group', { name: 'Date and time' }), `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}T${p(at.getHours())}:${p(at.getMinutes())}:00`);
     });
     const job = (name) => page.locator('[data-testid^="job-"]').filter({ hasText: name });
     await job('Stand-up').getByRole('button', { name: 'Run now' }).click();

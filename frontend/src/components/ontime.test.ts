@@ -137,12 +137,15 @@ describe('the reminder form an empty list opens', () => {
     const later = new Date(2026, 11, 7, 15, 30, 0);
     vi.setSystemTime(later);
     const { container } = render(RemindersView, { props: { app } });
-    const at = (await vi.waitFor(() => {
-      const el = container.querySelector('input[type="datetime-local"]') as HTMLInputElement | null;
+    const field = (await vi.waitFor(() => {
+      const el = container.querySelector('[data-testid="date-field"]') as HTMLElement | null;
       if (!el) throw new Error('no form yet');
       return el;
-    })) as HTMLInputElement;
-    await vi.waitFor(() => expect(at.value.slice(0, 16)).toBe(localInput(new Date(later.getTime() + 3600_000)).slice(0, 16)));
+    })) as HTMLElement;
+    // The fields in English order (month/day/year hour:minute) read an hour from now.
+    const want = localInput(new Date(later.getTime() + 3600_000)); // YYYY-MM-DDTHH:MM:SS
+    const shown = () => [...field.querySelectorAll('input')].map((i) => i.value);
+    await vi.waitFor(() => expect(shown().slice(0, 5)).toEqual([want.slice(5, 7), want.slice(8, 10), want.slice(0, 4), want.slice(11, 13), want.slice(14, 16)]));
   });
 });
 
@@ -155,7 +158,12 @@ describe('memory History', () => {
 
   it('shows readable changes, says what Restore would do, and offers Undo after it', async () => {
     const restoreMemory = vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'aaaaaaaaaa' } }));
-    const { app } = appWith({ memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory });
+    // The version 'onboarding' added "old fact" (its own change); since then the file got
+    // "new fact" and "- a cat": restoring it now would take both back.
+    const ownDiff = '@@ -0,0 +1 @@\n+old fact\n';
+    const memoryDiff = vi.fn(async (rev: string) => (rev === 'aaaaaaaaaaaaaaaa' ? ownDiff : diff));
+    const restorePreview = vi.fn(async () => '@@ -1,2 +1 @@\n-new fact\n-- a cat\n+old fact\n');
+    const { app } = appWith({ memoryHistory: vi.fn(async () => revs), memoryDiff, restoreMemory, restorePreview });
     const { container } = render(MemoryHistory, { props: { app, path: 'memory/MEMORY.md' } });
     await vi.waitFor(() => expect(container.querySelector('.diff')?.textContent).toContain('new fact'));
     const shown = container.querySelector('.history')!.textContent!;
@@ -165,6 +173,17 @@ describe('memory History', () => {
     await fireEvent.click(container.querySelector('.bar button')!);
     expect(restoreMemory).not.toHaveBeenCalled(); // it says first what it would do
     expect(screen.getByTestId('memory-restore-what').textContent).toContain('takes back the 1 later change');
+    // …and what it would change in the file as it is now, not the version's own change.
+    expect(restorePreview).toHaveBeenCalledWith('aaaaaaaaaaaaaaaa', 'memory/MEMORY.md');
+    const preview = await vi.waitFor(() => {
+      const el = screen.getByTestId('memory-restore-preview');
+      if (!el.querySelector('span.add')) throw new Error('no preview yet');
+      return el;
+    });
+    expect([...preview.querySelectorAll('span.del')].map((e) => e.textContent)).toEqual(['new fact', '- a cat']);
+    expect([...preview.querySelectorAll('span.add')].map((e) => e.textContent)).toEqual(['old fact']);
+    expect(preview.textContent).not.toMatch(/@@/);
+    expect(container.querySelector('[aria-label="What this change did"]')).toBeNull();
     await fireEvent.click(screen.getByTestId('memory-restore-confirm'));
     expect(restoreMemory).toHaveBeenCalledWith('aaaaaaaaaaaaaaaa', 'memory/MEMORY.md');
     await vi.waitFor(() => expect(screen.getByTestId('memory-restored').textContent).toContain('as it was after that change'));

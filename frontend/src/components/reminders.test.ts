@@ -106,8 +106,12 @@ describe('RemindersView', () => {
     setLocale('zh-CN');
     try {
       mount({ listJobs: vi.fn(async () => []) });
-      await vi.waitFor(() => expect(document.querySelector('input[type="datetime-local"]')).toBeTruthy());
-      expect(document.querySelector('input[type="datetime-local"]')?.getAttribute('lang')).toBe('zh-CN');
+      // Hearth's own field (WebKitGTK's datetime-local writes the system's form): year/month/day
+      // then the 24-hour clock, each part named in Chinese.
+      const g = (await screen.findByRole('group', { name: '日期和时间' })) as HTMLElement;
+      expect(g.querySelector('input[type="datetime-local"]')).toBeNull();
+      expect(within(g).getAllByRole('textbox').map((i) => i.getAttribute('aria-label'))).toEqual(['年', '月', '日', '时', '分', '秒']);
+      expect(g.textContent).toBe('//::');
     } finally {
       setLocale('en');
     }

@@ -166,6 +166,8 @@ export const api = {
   memoryHistory: async (file: string): Promise<MemoryRev[]> => (await MemoryAPI.MemoryHistory(file)) ?? [],
   memoryDiff: (rev: string, file: string) => MemoryAPI.MemoryDiff(rev, file),
   restoreMemory: (rev: string, file: string) => MemoryAPI.RestoreMemory(rev, file),
+  // What restoring rev would change in file as it is now (a unified diff; "" when nothing).
+  restorePreview: (rev: string, file: string) => MemoryAPI.RestorePreview(rev, file),
   // The memory inbox: changes by Dream, consolidation and the remember tool held for review.
   memoryProposals: async (): Promise<MemoryProposal[]> => (await MemoryAPI.MemoryProposals()) ?? [],
   decideMemoryHunk: (id: string, hunk: number, action: 'approve' | 'reject', text?: string) =>

@@ -20,6 +20,32 @@ export function dateTime(d: Date, loc: string = locale()): string {
   return new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short', ...h23 }).format(d);
 }
 
+/** One part of a numeric date as the UI language writes it: a field, or the text between. */
+export type DatePart = { kind: 'year' | 'month' | 'day' } | { kind: 'sep'; text: string };
+
+/**
+ * The order and separators of a numeric date in the UI language — "2026/12/07" in zh-CN,
+ * "12/07/2026" in English — for a date field that, unlike the engine's own <input
+ * type=date>, follows the UI language rather than the system's.
+ */
+export function numericDateParts(loc: string = locale()): DatePart[] {
+  const out: DatePart[] = [];
+  for (const p of new Intl.DateTimeFormat(loc, { year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(2026, 11, 7))) {
+    if (p.type === 'year' || p.type === 'month' || p.type === 'day') out.push({ kind: p.type });
+    else if (p.type === 'literal' && out.length && out.length < 5) out.push({ kind: 'sep', text: p.value });
+  }
+  return out;
+}
+
+/** "YYYY-MM-DD" for a real calendar day, else '' (month 13, 31 April, a short year). */
+export function isoDay(year: string, month: string, day: string): string {
+  const [y, m, d] = [year, month, day].map(Number);
+  if (!/^\d{4}$/.test(year) || !Number.isInteger(m) || !Number.isInteger(d) || m < 1 || d < 1) return '';
+  const at = new Date(y, m - 1, d);
+  if (at.getFullYear() !== y || at.getMonth() !== m - 1 || at.getDate() !== d) return '';
+  return `${year}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
 /** "09:05" in both languages; with seconds for logs read to the second. */
 export function timeOfDay(d: Date, loc: string = locale(), seconds = false): string {
   const opts: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', ...h23 };

@@ -1,11 +1,12 @@
 // The history of one memory file (docs/memory.md#history-and-restore): its changes,
 // newest first, each with who made it and why; the diff of the one picked; Restore puts
 // the file back as it was right after that change (itself a new change, so it can be
-// undone the same way).
+// undone the same way). Before it does, Restore shows what it would change in the file as
+// it is now (current → that version), which is not the change the version made.
 import { errText, type Api, type MemoryRev } from '../api';
-import { tm } from '../i18n.svelte';
+import { t, tm } from '../i18n.svelte';
 
-export type MemoryHistoryApi = Pick<Api, 'memoryHistory' | 'memoryDiff' | 'restoreMemory'>;
+export type MemoryHistoryApi = Pick<Api, 'memoryHistory' | 'memoryDiff' | 'restoreMemory' | 'restorePreview'>;
 
 /** One line of a unified diff, classified for colouring. */
 export interface DiffLine {
@@ -43,6 +44,44 @@ export function readableLines(lines: readonly DiffLine[]): DiffLine[] {
   return out;
 }
 
+// Who made a change and why are recorded in English in the history (they are its commits);
+// the window words the ones Hearth itself writes in the UI language. Anything else (Dream's
+// own summary, a message from an older Hearth) is shown as recorded.
+const AUTHORS: Record<string, string> = {
+  agent: 'agent',
+  you: 'you',
+  consolidation: 'consolidation',
+  Dream: 'dream',
+  'outside Hearth': 'outside',
+  Hearth: 'hearth',
+};
+
+/** A change's author in the UI language. */
+export function revAuthor(author: string): string {
+  return AUTHORS[author] ? t(`moments.history.author.${AUTHORS[author]}`) : author;
+}
+
+const WHY: [RegExp, string][] = [
+  [/^changed outside Hearth: (?<file>.+)$/, 'outside'],
+  [/^edited in the memory sidebar$/, 'editor'],
+  [/^onboarding: the first version of the memory and persona files$/, 'onboarding'],
+  [/^restore (?<file>\S+) to [0-9a-f]+$/, 'restore'],
+  [/^remember: (?<text>.+)$/s, 'remember'],
+  [/^\/remember (?<text>.+)$/s, 'remember'],
+  [/^consolidated older (chat messages|messages of chat \S+)$/, 'consolidated'],
+  [/^(?<tool>[a-z_]+) in chat \S+( \(run \S+\))?$/, 'tool'],
+];
+
+/** The first line of a change's message, in the UI language where Hearth wrote it. */
+export function revWhy(message: string): string {
+  const line = message.split('\n')[0];
+  for (const [re, key] of WHY) {
+    const m = re.exec(line);
+    if (m) return t(`moments.history.why.${key}`, { ...m.groups });
+  }
+  return line;
+}
+
 export function createMemoryHistory(api: MemoryHistoryApi) {
   const s = $state({
     path: '',
@@ -56,6 +95,10 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     restored: '',
     /** The change that was newest before the last restore: Undo restores it. */
     undo: '',
+    /** The version Restore asks about (its second click restores it); '' when none. */
+    asking: '',
+    /** What restoring `asking` would change in the file as it is now; null while it loads. */
+    preview: null as DiffLine[] | null,
   });
   // Loads are never abandoned for a newer one: a change announced while a load runs
   // asks for one more after it. (Each announcement used to start a load and drop the
@@ -72,6 +115,8 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
       s.revs = [];
       s.selected = '';
       s.diff = [];
+      s.asking = '';
+      s.preview = null;
       picked = false;
     }
     if (running) {
@@ -98,6 +143,7 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
       s.revs = revs;
       s.error = '';
       s.loading = false; // the list is there; the diff follows
+      if (s.asking) void previewOf(s.asking); // the file changed: so does what Restore would do
       if (!picked || !revs.some((r) => r.rev === s.selected)) {
         picked = false;
         if (revs.length === 0) {
@@ -117,6 +163,7 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
   /** Shows the diff of rev, which the person picked. */
   function select(rev: string): Promise<void> {
     picked = true;
+    if (rev !== s.asking) cancel();
     return show(rev);
   }
 
@@ -131,7 +178,33 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
     }
   }
 
+  /** Restore's first click: asks, and shows what restoring rev would change now. */
+  function ask(rev: string): Promise<void> {
+    s.asking = rev;
+    s.preview = null;
+    return previewOf(rev);
+  }
+
+  async function previewOf(rev: string) {
+    try {
+      const d = await api.restorePreview(rev, s.path);
+      if (s.asking === rev) s.preview = diffLines(d);
+    } catch (err) {
+      if (s.asking === rev) {
+        s.error = errText(err);
+        s.preview = [];
+      }
+    }
+  }
+
+  /** Leaves Restore's question unanswered. */
+  function cancel() {
+    s.asking = '';
+    s.preview = null;
+  }
+
   async function restore(rev: string, undoing = false) {
+    cancel();
     s.restoring = true;
     s.error = '';
     const before = s.revs[0]?.rev ?? '';
@@ -158,6 +231,14 @@ export function createMemoryHistory(api: MemoryHistoryApi) {
   }
 
   return {
+    ask,
+    cancel,
+    get asking() {
+      return s.asking;
+    },
+    get preview() {
+      return s.preview;
+    },
     get undoable() {
       return s.undo !== '';
     },

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MemoryRev } from '../api';
-import { createMemoryHistory, diffLines, readableLines } from './memoryHistory.svelte';
+import { createMemoryHistory, diffLines, readableLines, revAuthor, revWhy } from './memoryHistory.svelte';
+import { setLocale } from '../i18n.svelte';
 
 const revs = [
   { rev: 'bbbbbbbbbbbb', time: '2026-11-25T10:00:00Z', author: 'Dream', message: 'Dream: merged facts', files: ['memory/MEMORY.md'] },
@@ -18,6 +19,7 @@ describe('memory history', () => {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => diff),
       restoreMemory: vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'aaaaaaaaaa' } })),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     await h.load('memory/MEMORY.md');
@@ -37,6 +39,7 @@ describe('memory history', () => {
       restoreMemory: vi.fn(async () => {
         throw { message: 'zzzz: no such revision', code: 'memory.rev.unknown', args: { rev: 'zzzz' } };
       }),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     await h.load('SOUL.md');
@@ -51,6 +54,7 @@ describe('memory history', () => {
       memoryHistory: vi.fn(() => new Promise<MemoryRev[]>((ok) => answers.push(ok))),
       memoryDiff: vi.fn(async () => diff),
       restoreMemory: vi.fn(),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     const opened = h.load('memory/MEMORY.md'); // the view opens…
@@ -70,7 +74,7 @@ describe('memory history', () => {
   });
 
   it('keeps the change the person picked when the list reloads', async () => {
-    const api = { memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory: vi.fn() };
+    const api = { memoryHistory: vi.fn(async () => revs), memoryDiff: vi.fn(async () => diff), restoreMemory: vi.fn(), restorePreview: vi.fn(async () => '') };
     const h = createMemoryHistory(api);
     await h.load('SOUL.md');
     await h.select('aaaaaaaaaaaa');
@@ -94,6 +98,7 @@ describe('memory history', () => {
       memoryHistory: vi.fn(async () => revs),
       memoryDiff: vi.fn(async () => diff),
       restoreMemory: vi.fn(async () => ({ code: 'memory.restore.done', args: { files: 'memory/MEMORY.md', rev: 'x' } })),
+      restorePreview: vi.fn(async () => ''),
     };
     const h = createMemoryHistory(api);
     await h.load('memory/MEMORY.md');
@@ -104,5 +109,53 @@ describe('memory history', () => {
     await h.undo();
     expect(api.restoreMemory).toHaveBeenLastCalledWith('bbbbbbbbbbbb', 'memory/MEMORY.md');
     expect(h.undoable).toBe(false); // an undo is not undone by the same button
+  });
+
+  it('previews a restore against the file as it is now, again when the file changes, and forgets it on another pick', async () => {
+    let now = 'new';
+    const api = {
+      memoryHistory: vi.fn(async () => revs),
+      memoryDiff: vi.fn(async () => diff),
+      restoreMemory: vi.fn(),
+      restorePreview: vi.fn(async () => `@@ -1 +1 @@\n-${now}\n+old\n`),
+    };
+    const h = createMemoryHistory(api);
+    await h.load('memory/MEMORY.md');
+    await h.select('aaaaaaaaaaaa');
+    const asked = h.ask('aaaaaaaaaaaa');
+    expect(h.asking).toBe('aaaaaaaaaaaa');
+    expect(h.preview).toBeNull(); // loading: Restore's second click waits for it
+    await asked;
+    expect(api.restorePreview).toHaveBeenCalledWith('aaaaaaaaaaaa', 'memory/MEMORY.md');
+    expect(readableLines(h.preview!)).toEqual([
+      { kind: 'del', text: 'new' },
+      { kind: 'add', text: 'old' },
+    ]);
+    now = 'newer'; // an edit lands while Restore asks: the preview follows the file
+    await h.load('memory/MEMORY.md');
+    await vi.waitFor(() => expect(h.preview?.[1]?.text).toBe('-newer'));
+    await h.select('bbbbbbbbbbbb');
+    expect(h.asking).toBe('');
+    expect(h.preview).toBeNull();
+  });
+
+  it('words who and why in the UI language where Hearth wrote them, and leaves the rest as recorded', () => {
+    try {
+      setLocale('zh-CN');
+      expect(revAuthor('outside Hearth')).toBe('Hearth 之外');
+      expect(revAuthor('you')).toBe('你');
+      expect(revAuthor('someone')).toBe('someone');
+      expect(revWhy('changed outside Hearth: memory/MEMORY.md')).toBe('在 Hearth 之外修改：memory/MEMORY.md');
+      expect(revWhy('restore memory/MEMORY.md to 0123456789')).toBe('将 memory/MEMORY.md 恢复到较早的版本'); // no hash
+      expect(revWhy('write_file in chat s1 (run r1)')).toBe('由 write_file 在对话中写入');
+      expect(revWhy('onboarding: the first version of the memory and persona files')).toMatch(/^初始设置/);
+      expect(revWhy('Dream: merged facts\nmore')).toBe('Dream: merged facts');
+      setLocale('en');
+      expect(revWhy('remember: prefers tea')).toBe('remember: prefers tea');
+      expect(revWhy('/remember my sister')).toBe('remember: my sister');
+      expect(revAuthor('outside Hearth')).toBe('outside Hearth');
+    } finally {
+      setLocale('en');
+    }
   });
 });

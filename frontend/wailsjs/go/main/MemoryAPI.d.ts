@@ -24,6 +24,8 @@ export function ReadMemoryFile(arg1:string):Promise<memory.File>;
 
 export function RestoreMemory(arg1:string,arg2:string):Promise<i18n.Message>;
 
+export function RestorePreview(arg1:string,arg2:string):Promise<string>;
+
 export function ReviewSettings():Promise<memory.ReviewSettings>;
 
 export function RunDreamNow():Promise<dream.Report>;

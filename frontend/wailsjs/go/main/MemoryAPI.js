@@ -38,6 +38,10 @@ export function RestoreMemory(arg1, arg2) {
   return window['go']['main']['MemoryAPI']['RestoreMemory'](arg1, arg2);
 }
 
+export function RestorePreview(arg1, arg2) {
+  return window['go']['main']['MemoryAPI']['RestorePreview'](arg1, arg2);
+}
+
 export function ReviewSettings() {
   return window['go']['main']['MemoryAPI']['ReviewSettings']();
 }
