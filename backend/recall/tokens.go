@@ -26,21 +26,43 @@ var stopwords = func() map[string]bool {
 // stopwords, stems English words (stem.go), and makes every Han, Kana
 // or Hangul character a token of its own (no word breaks in those scripts),
 // a Traditional Chinese character folded to its Simplified form (foldTS).
-func tokenize(text string) []string {
+func tokenize(text string) []string { return stemMemo(nil).tokenize(text) }
+
+func (m stemMemo) tokenize(text string) []string {
 	var out []string
-	eachTerm(text, func(t string) { out = append(out, t) })
+	m.eachTerm(text, func(t string) { out = append(out, t) })
 	return out
+}
+
+// stemMemo holds the stems one pass has made (a search's candidates, a write's
+// chunks): Porter2 costs a microsecond or more a word, and the chunks of one
+// pass repeat most of their words. A nil memo stems each word afresh.
+type stemMemo map[string]string
+
+// maxStemMemo bounds a memo (a rebuild's words are many, its common ones few).
+const maxStemMemo = 1 << 15
+
+func (m stemMemo) stem(w []byte) string {
+	if s, ok := m[string(w)]; ok {
+		return s
+	}
+	k := string(w)
+	s := stem(k)
+	if m != nil && len(m) < maxStemMemo {
+		m[k] = s
+	}
+	return s
 }
 
 // eachTerm calls fn with each of text's terms, as tokenize returns them. ASCII
 // is handled a byte at a time: asking unicode's tables about every letter cost
 // more than the rest of a keyword search.
-func eachTerm(text string, fn func(string)) {
+func (m stemMemo) eachTerm(text string, fn func(string)) {
 	var word [64]byte
 	w := word[:0]
 	flush := func() {
 		if len(w) > 0 && !stopwords[string(w)] {
-			fn(stem(string(w)))
+			fn(m.stem(w))
 		}
 		w = w[:0]
 	}
