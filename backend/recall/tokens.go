@@ -25,7 +25,7 @@ var stopwords = func() map[string]bool {
 // tokenize lowercases text into words (letters and digits), drops
 // stopwords, stems English words (stem.go), and makes every Han, Kana
 // or Hangul character a token of its own (no word breaks in those scripts),
-// a Traditional Chinese character folded to its Simplified form (foldTS).
+// a Traditional Chinese character folded to its Simplified form (tsfold.go).
 func tokenize(text string) []string { return stemMemo(nil).tokenize(text) }
 
 func (m stemMemo) tokenize(text string) []string {
@@ -93,26 +93,6 @@ func (m stemMemo) eachTerm(text string, fn func(string)) {
 		}
 	}
 	flush()
-}
-
-// foldTS is r's Simplified form when r is a Traditional Chinese character
-// (OpenCC's character table, tsfold_table.go), else r: a question in either
-// script then finds a note in the other. Folding loses nothing recall needs;
-// the text shown is never folded.
-func foldTS(r rune) rune {
-	lo, hi := 0, len(tsFrom)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if tsFrom[m] < r {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(tsFrom) && tsFrom[lo] == r {
-		return tsTo[lo]
-	}
-	return r
 }
 
 func uniq(ts []string) []string {
