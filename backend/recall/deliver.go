@@ -33,7 +33,7 @@ func deliver(list []ranked, q Query, terms []string) (hits []Hit, more int) {
 	}
 	room := q.Tokens * bytesPerToken
 	var taken [][]string
-	skipped, full, memo := 0, false, stemMemo{}
+	skipped, full, memo := 0, false, newStemMemo()
 	for _, r := range list {
 		if full && q.NoMore {
 			break
@@ -92,7 +92,7 @@ func unstamped(text string) string {
 
 // termSet is text's distinct terms, sorted: duplicate compares two by a
 // merge (maps cost most of a block's search when it compared them).
-func (m stemMemo) termSet(text string) []string {
+func (m *stemMemo) termSet(text string) []string {
 	ts := m.tokenize(text)
 	slices.Sort(ts)
 	return slices.Compact(ts)

@@ -149,7 +149,7 @@ func expand(text string, own []string) []relTerm {
 					// A phrase one step away ("paid vacation") is its
 					// words apart: they mean something else.
 					if n == near && (!near || !strings.Contains(p, " ")) {
-						stemMemo(nil).eachTerm(p, func(t string) { add(t, w) })
+						(*stemMemo)(nil).eachTerm(p, func(t string) { add(t, w) })
 					}
 				}) || more
 			}

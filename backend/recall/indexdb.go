@@ -211,7 +211,7 @@ func twins(q querier, base string) (int, error) {
 type txn struct {
 	*sql.Tx
 	docs, tokens int
-	stems        stemMemo
+	stems        *stemMemo
 	// blocks are the vector blocks read, dirty those changed (vecblocks.go).
 	blocks map[int64]*vecBlock
 	dirty  map[int64]bool

@@ -102,7 +102,7 @@ func retokenize(ctx context.Context, conn *sql.Conn) error {
 		text string
 	}
 	var last, total int64
-	memo := stemMemo{}
+	memo := newStemMemo()
 	for {
 		rows, err := conn.QueryContext(ctx, `SELECT n, text FROM chunks WHERE n > ? ORDER BY n LIMIT ?`, last, retokenizeBatch)
 		if err != nil {

@@ -41,7 +41,7 @@ type kwScore struct {
 
 // keywordScore scores text (lenRatio: its length over the average) for the
 // query words of idf, whose weights sum to weight.
-func keywordScore(text string, memo stemMemo, idf map[string]float64, weight, lenRatio float64) kwScore {
+func keywordScore(text string, memo *stemMemo, idf map[string]float64, weight, lenRatio float64) kwScore {
 	if weight <= 0 {
 		return kwScore{}
 	}

@@ -303,7 +303,11 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 		// weight says, at most expandWeight.
 		weight = queryWeight(idf) / expandWeight
 	}
-	memo := stemMemo{}
+	memo := newStemMemo()
+	memo.only = &[256]bool{}
+	for t := range idf {
+		memo.only[t[0]] = true
+	}
 	for rows.Next() {
 		var n int64
 		var text, source string

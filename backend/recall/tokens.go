@@ -26,9 +26,9 @@ var stopwords = func() map[string]bool {
 // stopwords, stems English words (stem.go), and makes every Han, Kana
 // or Hangul character a token of its own (no word breaks in those scripts),
 // a Traditional Chinese character folded to its Simplified form (tsfold.go).
-func tokenize(text string) []string { return stemMemo(nil).tokenize(text) }
+func tokenize(text string) []string { return (*stemMemo)(nil).tokenize(text) }
 
-func (m stemMemo) tokenize(text string) []string {
+func (m *stemMemo) tokenize(text string) []string {
 	var out []string
 	m.eachTerm(text, func(t string) { out = append(out, t) })
 	return out
@@ -36,20 +36,34 @@ func (m stemMemo) tokenize(text string) []string {
 
 // stemMemo holds the stems one pass has made (a search's candidates, a write's
 // chunks): Porter2 costs a microsecond or more a word, and the chunks of one
-// pass repeat most of their words. A nil memo stems each word afresh.
-type stemMemo map[string]string
+// pass repeat most of their words. A nil memo stems each word afresh. With
+// only set, a word whose first letter is not in it is given unstemmed: a
+// stem keeps its word's first letter, so a search looking for terms that
+// start otherwise has no use for that word's stem.
+type stemMemo struct {
+	m    map[string]string
+	only *[256]bool
+}
+
+func newStemMemo() *stemMemo { return &stemMemo{m: map[string]string{}} }
 
 // maxStemMemo bounds a memo (a rebuild's words are many, its common ones few).
 const maxStemMemo = 1 << 15
 
-func (m stemMemo) stem(w []byte) string {
-	if s, ok := m[string(w)]; ok {
+func (m *stemMemo) stem(w []byte) string {
+	if m == nil {
+		return stem(string(w))
+	}
+	if s, ok := m.m[string(w)]; ok {
 		return s
 	}
 	k := string(w)
+	if m.only != nil && !m.only[k[0]] {
+		return k
+	}
 	s := stem(k)
-	if m != nil && len(m) < maxStemMemo {
-		m[k] = s
+	if len(m.m) < maxStemMemo {
+		m.m[k] = s
 	}
 	return s
 }
@@ -57,7 +71,7 @@ func (m stemMemo) stem(w []byte) string {
 // eachTerm calls fn with each of text's terms, as tokenize returns them. ASCII
 // is handled a byte at a time: asking unicode's tables about every letter cost
 // more than the rest of a keyword search.
-func (m stemMemo) eachTerm(text string, fn func(string)) {
+func (m *stemMemo) eachTerm(text string, fn func(string)) {
 	var word [64]byte
 	w := word[:0]
 	flush := func() {
