@@ -18,6 +18,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/google/renameio/v2 v2.0.2
 	github.com/kaptinlin/jsonrepair v0.2.15
+	github.com/kljensen/snowball v0.10.0
 	github.com/landlock-lsm/go-landlock v0.11.0
 	github.com/longbridgeapp/opencc v0.3.13
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -36,6 +36,7 @@ targets=(
   "./backend/recall FuzzStem 3000"
   "./backend/recall FuzzExpand 3000"
   "./backend/recall FuzzDecodeWordNet 3000"
+  "./backend/recall FuzzDecodeTSFold 5000"
   "./scripts/wordnet FuzzParseSynset 10000"
   "./scripts/wordnet FuzzParseCount 10000"
   "./backend/memory FuzzInboxProposal 10"

@@ -33,7 +33,7 @@ func deliver(list []ranked, q Query, terms []string) (hits []Hit, more int) {
 	}
 	room := q.Tokens * bytesPerToken
 	var taken [][]string
-	skipped, full := 0, false
+	skipped, full, memo := 0, false, newStemMemo()
 	for _, r := range list {
 		if full && q.NoMore {
 			break
@@ -43,7 +43,7 @@ func deliver(list []ranked, q Query, terms []string) (hits []Hit, more int) {
 		}
 		var set []string
 		if q.Distinct {
-			if set = termSet(unstamped(r.Text)); duplicate(set, taken) {
+			if set = memo.termSet(unstamped(r.Text)); duplicate(set, taken) {
 				continue
 			}
 		}
@@ -92,8 +92,8 @@ func unstamped(text string) string {
 
 // termSet is text's distinct terms, sorted: duplicate compares two by a
 // merge (maps cost most of a block's search when it compared them).
-func termSet(text string) []string {
-	ts := tokenize(text)
+func (m *stemMemo) termSet(text string) []string {
+	ts := m.tokenize(text)
 	slices.Sort(ts)
 	return slices.Compact(ts)
 }

@@ -3,6 +3,7 @@ package recall
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Query expansion from the question's own words: people ask with other
@@ -82,8 +83,9 @@ var relatedGroups = []string{
 	"name called",
 }
 
-// related maps a stemmed word to the stemmed words of its groups.
-var related = func() map[string][]string {
+// related maps a stemmed word to the stemmed words of its groups, made on the
+// first query (stemming them costs about a millisecond, not worth a start-up).
+var related = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, g := range relatedGroups {
 		var ws []string
@@ -100,7 +102,7 @@ var related = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 // relTerm is a word a query gains and its share of its weight.
 type relTerm struct {
@@ -129,7 +131,7 @@ func expand(text string, own []string) []relTerm {
 		}
 	}
 	for _, t := range own {
-		for _, o := range related[t] {
+		for _, o := range related()[t] {
 			add(o, expandWeight)
 		}
 	}
@@ -147,7 +149,7 @@ func expand(text string, own []string) []relTerm {
 					// A phrase one step away ("paid vacation") is its
 					// words apart: they mean something else.
 					if n == near && (!near || !strings.Contains(p, " ")) {
-						eachTerm(p, func(t string) { add(t, w) })
+						(*stemMemo)(nil).eachTerm(p, func(t string) { add(t, w) })
 					}
 				}) || more
 			}

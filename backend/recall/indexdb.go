@@ -25,11 +25,12 @@ import (
 
 const (
 	dbName = "index.db"
-	// schemaVersion is PRAGMA user_version: 7 packs the vectors many to a row,
-	// 6 kept them in a table of their own, a row each; 4 stemmed the terms, 5
-	// folded Traditional Chinese to Simplified. An index of version 3 to 6 is
-	// migrated in place (indexmigrate.go), another number starts over.
-	schemaVersion = 7
+	// schemaVersion is PRAGMA user_version: 8 stems with Porter2 (stem.go), 7
+	// packs the vectors many to a row, 6 kept them in a table of their own, a
+	// row each; 4 stemmed the terms, 5 folded Traditional Chinese to
+	// Simplified. An index of version 3 to 7 is migrated in place
+	// (indexmigrate.go), another number starts over.
+	schemaVersion = 8
 	// legacyLog is the hand-built log of older versions, removed on sight.
 	legacyLog = "chunks.log"
 )
@@ -210,6 +211,7 @@ func twins(q querier, base string) (int, error) {
 type txn struct {
 	*sql.Tx
 	docs, tokens int
+	stems        *stemMemo
 	// blocks are the vector blocks read, dirty those changed (vecblocks.go).
 	blocks map[int64]*vecBlock
 	dirty  map[int64]bool
@@ -218,7 +220,7 @@ type txn struct {
 // insertChunk adds one chunk, its terms and its vector (or its place in the
 // queue to embed); it returns the chunk's row.
 func insertChunk(tx *txn, c *Chunk) (int64, error) {
-	terms := tokenize(c.Text)
+	terms := tx.stems.tokenize(c.Text)
 	r, err := tx.Exec(`INSERT INTO chunks(id, source, title, date, text, pos, nterms) VALUES(?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.Source, c.Title, c.Date, c.Text, c.Pos, len(terms))
 	if err != nil {

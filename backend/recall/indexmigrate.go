@@ -13,8 +13,9 @@ import (
 // its terms unstemmed.
 const oldestMigrated = 3
 
-// rowVectors is the version that kept a vector per row of the vectors table.
-const rowVectors = 6
+// rowVectors is the version that kept a vector per row of the vectors table,
+// packedVectors the first that packed them into blocks.
+const rowVectors, packedVectors = 6, 7
 
 // migrateLayout moves an index of versions 3 to 5, whose vectors were a column of
 // the chunks table, to the vectors table of version 6, keeping every vector:
@@ -40,7 +41,7 @@ const retokenizeBatch = 1000
 // takes the write lock first (BEGIN IMMEDIATE) and reads the version again under
 // it, so two processes opening the same old index migrate it once. Besides the
 // layout, the terms are made again from each chunk's text with today's tokenizer
-// (versions 4 and 5 changed it), and the vectors are packed (version 7): the
+// (versions 4, 5 and 8 changed it), and the vectors are packed (version 7): the
 // chunks and their vectors stay.
 func migrate(db *sql.DB) (err error) {
 	ctx := context.Background()
@@ -74,12 +75,14 @@ func migrate(db *sql.DB) (err error) {
 				return err
 			}
 		}
-		if err := retokenize(ctx, conn); err != nil {
-			return fmt.Errorf("remake the terms: %w", err)
-		}
 	}
-	if err := packVectors(ctx, conn); err != nil {
-		return fmt.Errorf("pack the vectors: %w", err)
+	if err := retokenize(ctx, conn); err != nil {
+		return fmt.Errorf("remake the terms: %w", err)
+	}
+	if v < packedVectors {
+		if err := packVectors(ctx, conn); err != nil {
+			return fmt.Errorf("pack the vectors: %w", err)
+		}
 	}
 	if _, err := conn.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(schemaVersion)); err != nil {
 		return err
@@ -99,6 +102,7 @@ func retokenize(ctx context.Context, conn *sql.Conn) error {
 		text string
 	}
 	var last, total int64
+	memo := newStemMemo()
 	for {
 		rows, err := conn.QueryContext(ctx, `SELECT n, text FROM chunks WHERE n > ? ORDER BY n LIMIT ?`, last, retokenizeBatch)
 		if err != nil {
@@ -121,7 +125,7 @@ func retokenize(ctx context.Context, conn *sql.Conn) error {
 			break
 		}
 		for _, r := range batch {
-			terms := tokenize(r.text)
+			terms := memo.tokenize(r.text)
 			if _, err := conn.ExecContext(ctx, `INSERT INTO terms(rowid, t) VALUES(?, ?)`, r.n, strings.Join(terms, " ")); err != nil {
 				return err
 			}

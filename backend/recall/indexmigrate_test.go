@@ -10,12 +10,12 @@ import (
 	"testing"
 )
 
-// toVersion turns the index in dir back into the layout of version v: 6 kept a
-// vector per row of the vectors table, 3 to 5 each chunk's vector in a column of
-// the chunks table. The chunk of row pending is left without a vector, as an index
-// of an earlier build would be. For 3 to 5 its terms are spoiled (the words of an
-// older tokenizer stand in for them), so only a migration that makes them again
-// from the chunks' text finds anything.
+// toVersion turns the index in dir back into the layout of version v: 7 packed
+// the vectors as today, 6 kept a vector per row of the vectors table, 3 to 5 each
+// chunk's vector in a column of the chunks table. The chunk of row pending is left
+// without a vector, as an index of an earlier build would be. Its terms are
+// spoiled (the words of an older tokenizer stand in for them), so only a migration
+// that makes them again from the chunks' text finds anything.
 func toVersion(t *testing.T, dir string, pending int64, v int) {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, dbName))
@@ -30,6 +30,12 @@ func toVersion(t *testing.T, dir string, pending int64, v int) {
 				t.Fatalf("%s: %v", s, err)
 			}
 		}
+	}
+	exec(`INSERT INTO terms(terms) VALUES('delete-all')`, `INSERT INTO terms(rowid, t) SELECT n, 'oldtokenizer' FROM chunks`)
+	if v == 7 {
+		unpackVector(t, db, pending)
+		exec(`PRAGMA user_version = 7`)
+		return
 	}
 	exec(vectorsTable, `INSERT INTO vectors(n, v) SELECT n, NULL FROM novec`)
 	rows, err := db.Query(`SELECT b, v FROM vecblocks`)
@@ -73,10 +79,32 @@ func toVersion(t *testing.T, dir string, pending int64, v int) {
 		`UPDATE chunks SET vec = (SELECT v FROM vectors WHERE vectors.n = chunks.n)`,
 		`DROP TABLE vectors`,
 		`CREATE INDEX chunks_novec ON chunks(n) WHERE vec IS NULL`,
-		`INSERT INTO terms(terms) VALUES('delete-all')`,
-		`INSERT INTO terms(rowid, t) SELECT n, 'oldtokenizer' FROM chunks`,
 		`PRAGMA user_version = `+strconv.Itoa(v),
 	)
+}
+
+// unpackVector drops row pending's vector from its block and queues the row, as
+// a version 7 index that had not embedded it yet would hold it.
+func unpackVector(t *testing.T, db *sql.DB, pending int64) {
+	t.Helper()
+	if pending < 0 {
+		return
+	}
+	var raw []byte
+	if err := db.QueryRow(`SELECT v FROM vecblocks WHERE b = ?`, pending/blockRows).Scan(&raw); err != nil {
+		t.Fatal(err)
+	}
+	blk, err := decodeBlock(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk.vecs[pending%blockRows] = nil
+	if _, err := db.Exec(`UPDATE vecblocks SET v = ? WHERE b = ?`, blk.encode(), pending/blockRows); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT OR IGNORE INTO novec(n) VALUES(?)`, pending); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // storedVectors counts the vectors the index file holds.
@@ -104,7 +132,7 @@ func storedVectors(t *testing.T, q querier) int {
 
 // An index of an earlier version (3, the previous release, to 6) keeps its vectors
 // when opened: it is migrated in place (nothing embedded again but the one chunk
-// that had no vector), its terms made again by today's tokenizer (3 to 5), its
+// that had no vector), its terms made again by today's tokenizer, its
 // vectors packed, ends with the schema a new index gets, and answers hybrid and
 // keyword searches.
 func TestMigrateKeepsVectors(t *testing.T) {

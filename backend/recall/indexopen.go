@@ -123,7 +123,7 @@ func bumpGen(tx *sql.Tx) (int64, error) {
 // loaded) valid when nobody else wrote in between.
 func (x *Index) write(ctx context.Context, fn func(tx *txn, v *vectorSet) error) error {
 	err := withTx(ctx, x.db, func(stx *sql.Tx) error {
-		tx := &txn{Tx: stx}
+		tx := &txn{Tx: stx, stems: newStemMemo()}
 		prev, err := bumpGen(stx)
 		if err != nil {
 			return err

@@ -41,12 +41,12 @@ type kwScore struct {
 
 // keywordScore scores text (lenRatio: its length over the average) for the
 // query words of idf, whose weights sum to weight.
-func keywordScore(text string, idf map[string]float64, weight, lenRatio float64) kwScore {
+func keywordScore(text string, memo *stemMemo, idf map[string]float64, weight, lenRatio float64) kwScore {
 	if weight <= 0 {
 		return kwScore{}
 	}
 	tf := make(map[string]float64, len(idf))
-	eachTerm(text, func(t string) {
+	memo.eachTerm(text, func(t string) {
 		if _, ok := idf[t]; ok {
 			tf[t]++
 		}

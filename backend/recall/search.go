@@ -303,6 +303,11 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 		// weight says, at most expandWeight.
 		weight = queryWeight(idf) / expandWeight
 	}
+	memo := newStemMemo()
+	memo.only = &[256]bool{}
+	for t := range idf {
+		memo.only[t[0]] = true
+	}
 	for rows.Next() {
 		var n int64
 		var text, source string
@@ -314,7 +319,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 		if skip != nil && skip(source, pos) {
 			continue
 		}
-		s := scored{n: n, kwScore: keywordScore(text, idf, weight, dl/avg)}
+		s := scored{n: n, kwScore: keywordScore(text, memo, idf, weight, dl/avg)}
 		if s.score > 0 {
 			list = append(list, s)
 		}

@@ -25,22 +25,58 @@ var stopwords = func() map[string]bool {
 // tokenize lowercases text into words (letters and digits), drops
 // stopwords, stems English words (stem.go), and makes every Han, Kana
 // or Hangul character a token of its own (no word breaks in those scripts),
-// a Traditional Chinese character folded to its Simplified form (foldTS).
-func tokenize(text string) []string {
+// a Traditional Chinese character folded to its Simplified form (tsfold.go).
+func tokenize(text string) []string { return (*stemMemo)(nil).tokenize(text) }
+
+func (m *stemMemo) tokenize(text string) []string {
 	var out []string
-	eachTerm(text, func(t string) { out = append(out, t) })
+	m.eachTerm(text, func(t string) { out = append(out, t) })
 	return out
+}
+
+// stemMemo holds the stems one pass has made (a search's candidates, a write's
+// chunks): Porter2 costs a microsecond or more a word, and the chunks of one
+// pass repeat most of their words. A nil memo stems each word afresh. With
+// only set, a word whose first letter is not in it is given unstemmed: a
+// stem keeps its word's first letter, so a search looking for terms that
+// start otherwise has no use for that word's stem.
+type stemMemo struct {
+	m    map[string]string
+	only *[256]bool
+}
+
+func newStemMemo() *stemMemo { return &stemMemo{m: map[string]string{}} }
+
+// maxStemMemo bounds a memo (a rebuild's words are many, its common ones few).
+const maxStemMemo = 1 << 15
+
+func (m *stemMemo) stem(w []byte) string {
+	if m == nil {
+		return stem(string(w))
+	}
+	if s, ok := m.m[string(w)]; ok {
+		return s
+	}
+	k := string(w)
+	if m.only != nil && !m.only[k[0]] {
+		return k
+	}
+	s := stem(k)
+	if len(m.m) < maxStemMemo {
+		m.m[k] = s
+	}
+	return s
 }
 
 // eachTerm calls fn with each of text's terms, as tokenize returns them. ASCII
 // is handled a byte at a time: asking unicode's tables about every letter cost
 // more than the rest of a keyword search.
-func eachTerm(text string, fn func(string)) {
+func (m *stemMemo) eachTerm(text string, fn func(string)) {
 	var word [64]byte
 	w := word[:0]
 	flush := func() {
 		if len(w) > 0 && !stopwords[string(w)] {
-			fn(stem(string(w)))
+			fn(m.stem(w))
 		}
 		w = w[:0]
 	}
@@ -71,26 +107,6 @@ func eachTerm(text string, fn func(string)) {
 		}
 	}
 	flush()
-}
-
-// foldTS is r's Simplified form when r is a Traditional Chinese character
-// (OpenCC's character table, tsfold_table.go), else r: a question in either
-// script then finds a note in the other. Folding loses nothing recall needs;
-// the text shown is never folded.
-func foldTS(r rune) rune {
-	lo, hi := 0, len(tsFrom)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if tsFrom[m] < r {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(tsFrom) && tsFrom[lo] == r {
-		return tsTo[lo]
-	}
-	return r
 }
 
 func uniq(ts []string) []string {

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -14,8 +15,9 @@ import (
 // Han character Go knows (regenerate with scripts/tsfold when this fails
 // after an upgrade of either).
 func TestTSFoldMatchesOpenCC(t *testing.T) {
-	if !slices.IsSorted(tsFrom[:]) || len(tsFrom) != len(tsTo) {
-		t.Fatal("tsFrom must be ascending and as long as tsTo")
+	tab, err := decodeTSFold(tsfoldFile)
+	if err != nil || len(tab.from) < 4000 || !slices.IsSorted(tab.from) || len(tab.from) != len(tab.to) {
+		t.Fatalf("the embedded table: %v", err)
 	}
 	cc, err := opencc.New("t2s")
 	if err != nil {
@@ -47,6 +49,63 @@ func TestTSFoldMatchesOpenCC(t *testing.T) {
 	for _, r := range "aé会ミ회\uFFFD" {
 		check(r)
 	}
+}
+
+// The embedded table decodes to the pairs it was written from: written again
+// as scripts/tsfold writes it, it is the same file, and the pairs recall's
+// tests rely on are there.
+func TestTSFoldRoundTrips(t *testing.T) {
+	tab, err := decodeTSFold(tsfoldFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range tab.from {
+		fmt.Fprintf(&b, "%c%c\n", tab.from[i], tab.to[i])
+	}
+	if b.String() != tsfoldFile {
+		t.Error("the decoded table does not write back to tsfold.txt")
+	}
+	for _, p := range []string{"會会", "議议", "週周", "圖图", "書书", "們们", "討讨", "論论", "預预", "開开"} {
+		rs := []rune(p)
+		if got := foldTS(rs[0]); got != rs[1] {
+			t.Errorf("foldTS(%q) = %q, want %q", rs[0], got, rs[1])
+		}
+	}
+}
+
+// A damaged table is refused with the line it broke on, and folds nothing.
+func TestTSFoldRefusesDamage(t *testing.T) {
+	for _, file := range []string{"會\n", "會会议\n", "会会\n", "議议\n會会\n", "會会\n會会\n", "\xff会\n", "\n", "會会\n\n"} {
+		if _, err := decodeTSFold(file); err == nil || !strings.Contains(err.Error(), "line") {
+			t.Errorf("%q: %v", file, err)
+		}
+	}
+	if tab, err := decodeTSFold("會会"); err != nil || len(tab.from) != 1 {
+		t.Errorf("a last line without its newline: %v %v", tab, err)
+	}
+}
+
+// FuzzDecodeTSFold gives the decoder arbitrary text: it refuses it or returns
+// a table foldTS can bisect (ascending, the two sides as long).
+func FuzzDecodeTSFold(f *testing.F) {
+	f.Add(tsfoldFile[:600])
+	f.Add("會会\n議议\n")
+	f.Add("\xff\n")
+	f.Fuzz(func(t *testing.T, file string) {
+		tab, err := decodeTSFold(file)
+		if err != nil {
+			return
+		}
+		if len(tab.from) != len(tab.to) || !slices.IsSorted(tab.from) {
+			t.Fatalf("%q: a table out of order", file)
+		}
+		for i, r := range tab.from {
+			if j, ok := slices.BinarySearch(tab.from, r); !ok || j != i || tab.to[i] == r {
+				t.Fatalf("%q: pair %d", file, i)
+			}
+		}
+	})
 }
 
 func TestTokenizeFoldsTraditional(t *testing.T) {
