@@ -1,8 +1,6 @@
 package recall
 
 import (
-	"context"
-	"database/sql"
 	"maps"
 	"math/bits"
 	"slices"
@@ -17,20 +15,18 @@ import (
 // the words it holds, kwscore.go) with it: the candidates are picked by that
 // score, exactly, not by FTS5's BM25, which ranked every match (looking up
 // each one's length: about 4 µs a chunk, a third of a block's search at 10 000
-// passages) and could still leave out a chunk holding the rarest word once
-// in a long passage. Only where a score level does not fit whole are its
-// chunks' lengths looked up, to take the likely best of it (shorter first, as
-// BM25 orders equal words); the chunks picked are then scored from their text.
+// passages) and could leave out a chunk holding the rarest word once in a
+// long passage. Where a score level does not fit whole, its newest chunks are
+// taken: looking up the lengths of its chunks to take the shortest (as BM25
+// would) read a page of the database for each, most of a new process's search
+// in a big workspace. The chunks picked are then scored from their text.
 
-// wideCands bounds the chunks of one score level whose lengths are looked up.
-const wideCands = 1500
-
-// pickRows returns up to n chunk rows (more only when n is under need's) that
-// score best for terms (each with its rows, comma-separated, and its idf;
-// total is the query's weight, queryWeight) among those holding at least
-// need of them, leaving out the rows of skip.
-func (x *Index) pickRows(ctx context.Context, terms []string, rowsOf map[string]string, idf map[string]float64,
-	total, avg float64, n, need int, skip map[int64]bool) ([]int64, error) {
+// pickRows returns up to n chunk rows that score best for terms (each with
+// its rows, comma-separated, and its idf; total is the query's weight,
+// queryWeight) among those holding at least need of them, leaving out the
+// rows of skip.
+func (x *Index) pickRows(terms []string, rowsOf map[string]string, idf map[string]float64, total float64, n, need int,
+	skip map[int64]bool) []int64 {
 	need -= max(0, len(terms)-64) // the words left out may be there too
 	terms = terms[:min(len(terms), 64)]
 	// Which of the words each matching chunk holds.
@@ -51,7 +47,7 @@ func (x *Index) pickRows(ctx context.Context, terms []string, rowsOf map[string]
 	}
 	if len(masks) <= n || x.readAll {
 		// Few enough to score them all from their text.
-		return slices.Collect(maps.Keys(masks)), nil
+		return slices.Collect(maps.Keys(masks))
 	}
 	weight := func(mask uint64) float64 {
 		var s float64
@@ -81,44 +77,14 @@ func (x *Index) pickRows(ctx context.Context, terms []string, rowsOf map[string]
 		picked = append(picked, levels[s]...)
 	}
 	// The level that does not fit: its heaviest (a score of 1 may hold more
-	// than the query's weight), newest first, and of those the shortest.
+	// than the query's weight), newest first.
 	sort.Slice(last, func(i, j int) bool {
 		if wi, wj := weight(masks[last[i]]), weight(masks[last[j]]); wi != wj {
 			return wi > wj
 		}
 		return last[i] > last[j]
 	})
-	last = last[:min(len(last), wideCands)]
-	var lengths sql.NullString
-	if err := x.db.QueryRowContext(ctx, `SELECT group_concat(n || ' ' || nterms) FROM chunks WHERE n IN `+inRows,
-		rowList(last)).Scan(&lengths); err != nil {
-		return nil, err
-	}
-	type cand struct {
-		n     int64
-		score float64
-	}
-	list := make([]cand, 0, len(last))
-	for f := range strings.SplitSeq(lengths.String, ",") {
-		rs, ds, _ := strings.Cut(f, " ")
-		r, err1 := strconv.ParseInt(rs, 10, 64)
-		dl, err2 := strconv.ParseFloat(ds, 64)
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		norm := (bm25K1 + 1) / (1 + bm25K1*(1-bm25B+bm25B*dl/avg))
-		list = append(list, cand{n: r, score: weight(masks[r]) * norm})
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
-		}
-		return list[i].n > list[j].n
-	})
-	for _, c := range list[:min(len(list), n-len(picked))] {
-		picked = append(picked, c.n)
-	}
-	return picked, nil
+	return append(picked, last[:n-len(picked)]...)
 }
 
 // inRows takes the rows of a rowList argument: SQLite parses a list of

@@ -278,10 +278,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 	// The chunks to read are picked by their score (candidates.go); pool+20:
 	// a few more than the pool, since the words said more often order equal
 	// scores and are known only from the text.
-	likely, err := x.pickRows(ctx, match, rowsOf, idf, weight, avg, pool+20, need, skipped.rows)
-	if err != nil {
-		return nil, err
-	}
+	likely := x.pickRows(match, rowsOf, idf, weight, pool+20, need, skipped.rows)
 	rows, err := x.db.QueryContext(ctx, `SELECT n, text, nterms, source, pos FROM chunks WHERE n IN `+inRows, rowList(likely))
 	if err != nil {
 		return nil, err
