@@ -170,24 +170,33 @@ func reportCPU(b *testing.B, since time.Duration) {
 // matching chunk (among equal scores either may come first).
 func TestPickedKeywordMatchesAll(t *testing.T) {
 	x, _ := benchIndex(5000)
-	for _, q := range []string{"mika lodor renel vito", "mika", "lodor vito", "renel mika sarel", "what did mika say about the lodor renel?"} {
+	ctx := context.Background()
+	find := func(q Query) []Hit {
+		words := wordsOf(q.Text)
+		_, list, err := x.rank(ctx, q, words, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, _ := deliver(list, q, words.cut)
+		return hits
+	}
+	for _, text := range []string{"mika lodor renel vito", "mika", "lodor vito", "renel mika sarel", "what did mika say about the lodor renel?"} {
 		for _, k := range []int{5, 40} {
-			x.readAll = true
-			want, err := x.query(context.Background(), q, nil, k, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			x.readAll = false
-			got, err := x.query(context.Background(), q, nil, k, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(want.Hits) != k || len(got.Hits) != len(want.Hits) {
-				t.Fatalf("%q: %d hits, reading all %d", q, len(got.Hits), len(want.Hits))
-			}
-			for i := range want.Hits {
-				if got.Hits[i].Score != want.Hits[i].Score {
-					t.Errorf("%q hit %d: %s %.3f, reading all %s %.3f", q, i, got.Hits[i].ID, got.Hits[i].Score, want.Hits[i].ID, want.Hits[i].Score)
+			// A minimum score leaves out the chunks holding too few of the words
+			// before anything is read.
+			for _, minScore := range []float64{0, 0.6} {
+				q := Query{Text: text, K: k, MinScore: minScore}
+				x.readAll = true
+				want := find(q)
+				x.readAll = false
+				got := find(q)
+				if minScore == 0 && len(want) != k || len(want) == 0 || len(got) != len(want) {
+					t.Fatalf("%+v: %d hits, reading all %d", q, len(got), len(want))
+				}
+				for i := range want {
+					if got[i].Score != want[i].Score {
+						t.Errorf("%+v hit %d: %s %.3f, reading all %s %.3f", q, i, got[i].ID, got[i].Score, want[i].ID, want[i].Score)
+					}
 				}
 			}
 		}
