@@ -165,28 +165,39 @@ func reportCPU(b *testing.B, since time.Duration) {
 	b.ReportMetric(float64(cpuTime()-since)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
-// With many matching chunks the keyword side picks its candidates without
-// FTS5's ranking (candidates.go); the hits must score as those the ranked path
-// finds (among equal scores either may come first).
-func TestWideKeywordMatchesRanked(t *testing.T) {
+// The keyword side reads only the chunks it picks by the words they hold
+// (candidates.go); its hits must score as those of reading and scoring every
+// matching chunk (among equal scores either may come first).
+func TestPickedKeywordMatchesAll(t *testing.T) {
 	x, _ := benchIndex(5000)
-	for _, q := range []string{"mika lodor renel vito", "mika", "lodor vito", "renel mika sarel"} {
-		x.ranked = 1 << 30
-		want, err := x.query(context.Background(), q, nil, 5, "")
+	ctx := context.Background()
+	find := func(q Query) []Hit {
+		words := wordsOf(q.Text)
+		_, list, err := x.rank(ctx, q, words, nil, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		x.ranked = 0
-		got, err := x.query(context.Background(), q, nil, 5, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(want.Hits) != 5 || len(got.Hits) != len(want.Hits) {
-			t.Fatalf("%q: %d hits, ranked %d", q, len(got.Hits), len(want.Hits))
-		}
-		for i := range want.Hits {
-			if got.Hits[i].Score != want.Hits[i].Score {
-				t.Errorf("%q hit %d: %s %.3f, ranked %s %.3f", q, i, got.Hits[i].ID, got.Hits[i].Score, want.Hits[i].ID, want.Hits[i].Score)
+		hits, _ := deliver(list, q, words.cut)
+		return hits
+	}
+	for _, text := range []string{"mika lodor renel vito", "mika", "lodor vito", "renel mika sarel", "what did mika say about the lodor renel?"} {
+		for _, k := range []int{5, 40} {
+			// A minimum score leaves out the chunks holding too few of the words
+			// before anything is read.
+			for _, minScore := range []float64{0, 0.6} {
+				q := Query{Text: text, K: k, MinScore: minScore}
+				x.readAll = true
+				want := find(q)
+				x.readAll = false
+				got := find(q)
+				if minScore == 0 && len(want) != k || len(want) == 0 || len(got) != len(want) {
+					t.Fatalf("%+v: %d hits, reading all %d", q, len(got), len(want))
+				}
+				for i := range want {
+					if got[i].Score != want[i].Score {
+						t.Errorf("%+v hit %d: %s %.3f, reading all %s %.3f", q, i, got[i].ID, got[i].Score, want[i].ID, want[i].Score)
+					}
+				}
 			}
 		}
 	}

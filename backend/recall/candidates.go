@@ -1,8 +1,6 @@
 package recall
 
 import (
-	"context"
-	"database/sql"
 	"maps"
 	"math/bits"
 	"slices"
@@ -11,51 +9,47 @@ import (
 	"strings"
 )
 
-// FTS5 ranks a match by its BM25, which looks up every matching chunk's length:
-// about 4 µs a chunk here, so a query whose words are in 17 000 of 100 000 chunks
-// cost 60 ms before anything else was done. Above rankedMatches matches the
-// candidates are picked in three cheap steps instead: each word's list of chunks
-// (no ranking), the chunks holding the most weight of the query's words (newest
-// first among equals), their lengths for a BM25 with each word counted once —
-// and the best of those are scored exactly from their text, as the small case is.
+// Which chunks a keyword search reads. Each word's rows are known from its
+// statistics (termRows), so which of the query's words every matching chunk
+// holds is known without asking FTS5 again, and a chunk's score (the weight of
+// the words it holds, kwscore.go) with it: the candidates are picked by that
+// score, exactly, not by FTS5's BM25, which ranked every match (looking up
+// each one's length: about 4 µs a chunk, a third of a block's search at 10 000
+// passages) and could leave out a chunk holding the rarest word once in a
+// long passage. Where a score level does not fit whole, its newest chunks are
+// taken: looking up the lengths of its chunks to take the shortest (as BM25
+// would) read a page of the database for each, most of a new process's search
+// in a big workspace. The chunks picked are then scored from their text.
 
-// rankedMatches is how many matches FTS5 ranks itself (estimated as the sum of
-// the words' chunk counts, known from their lists); Index.ranked
-// starts at it.
-const rankedMatches = 4000
-
-// wideCands bounds the chunks whose lengths are looked up.
-const wideCands = 1500
-
-// likelyRows returns up to n chunk rows most likely to score best for terms
-// (each with its rows, as a comma-separated list, and its idf) among those
-// holding at least need of them, without ranking every match.
-func (x *Index) likelyRows(ctx context.Context, terms []string, rowsOf map[string]string, idf map[string]float64, avg float64, n, need int) ([]int64, error) {
-	need -= max(0, len(terms)-16) // the words left out may be there too
-	terms = terms[:min(len(terms), 16)]
+// pickRows returns up to n chunk rows that score best for terms (each with
+// its rows, comma-separated, and its idf; total is the query's weight,
+// queryWeight) among those holding at least need of them, leaving out the
+// rows of skip.
+func (x *Index) pickRows(terms []string, rowsOf map[string]string, idf map[string]float64, total float64, n, need int,
+	skip map[int64]bool) []int64 {
+	need -= max(0, len(terms)-64) // the words left out may be there too
+	terms = terms[:min(len(terms), 64)]
 	// Which of the words each matching chunk holds.
-	masks := map[int64]uint32{}
+	masks := map[int64]uint64{}
 	for i, t := range terms {
 		for f := range strings.SplitSeq(rowsOf[t], ",") {
-			if r, err := strconv.ParseInt(f, 10, 64); err == nil {
+			if r, err := strconv.ParseInt(f, 10, 64); err == nil && !skip[r] {
 				masks[r] |= 1 << i
 			}
 		}
 	}
 	if need > 1 {
 		for r, m := range masks {
-			if bits.OnesCount32(m) < need {
+			if bits.OnesCount64(m) < need {
 				delete(masks, r)
 			}
 		}
 	}
-	if len(masks) <= n {
+	if len(masks) <= n || x.readAll {
 		// Few enough to score them all from their text.
-		return slices.Collect(maps.Keys(masks)), nil
+		return slices.Collect(maps.Keys(masks))
 	}
-	// Chunks holding the same words weigh the same: take whole groups, heaviest
-	// first, newest first within the last one taken.
-	weight := func(mask uint32) float64 {
+	weight := func(mask uint64) float64 {
 		var s float64
 		for i, t := range terms {
 			if mask&(1<<i) != 0 {
@@ -64,56 +58,33 @@ func (x *Index) likelyRows(ctx context.Context, terms []string, rowsOf map[strin
 		}
 		return s
 	}
-	groups := map[uint32][]int64{}
+	score := func(mask uint64) float64 { return min(1, weight(mask)/total) }
+	// Score levels, best first: whole levels are taken while they fit.
+	levels := map[float64][]int64{}
 	for r, m := range masks {
-		groups[m] = append(groups[m], r)
+		s := score(m)
+		levels[s] = append(levels[s], r)
 	}
-	order := slices.Collect(maps.Keys(groups))
-	sort.Slice(order, func(i, j int) bool { return weight(order[i]) > weight(order[j]) })
+	order := slices.Sorted(maps.Keys(levels))
+	slices.Reverse(order)
 	var picked []int64
-	for _, m := range order {
-		g := groups[m]
-		if len(picked)+len(g) > wideCands {
-			sort.Slice(g, func(i, j int) bool { return g[i] > g[j] })
-			g = g[:wideCands-len(picked)]
-		}
-		picked = append(picked, g...)
-		if len(picked) >= wideCands {
+	var last []int64
+	for _, s := range order {
+		if l := levels[s]; len(picked)+len(l) > n {
+			last = l
 			break
 		}
+		picked = append(picked, levels[s]...)
 	}
-	// Their lengths, for a BM25 that counts each word once; one string again.
-	var lengths sql.NullString
-	if err := x.db.QueryRowContext(ctx, `SELECT group_concat(n || ' ' || nterms) FROM chunks WHERE n IN `+inRows,
-		rowList(picked)).Scan(&lengths); err != nil {
-		return nil, err
-	}
-	type cand struct {
-		n     int64
-		score float64
-	}
-	list := make([]cand, 0, len(picked))
-	for f := range strings.SplitSeq(lengths.String, ",") {
-		rs, ds, _ := strings.Cut(f, " ")
-		r, err1 := strconv.ParseInt(rs, 10, 64)
-		dl, err2 := strconv.ParseFloat(ds, 64)
-		if err1 != nil || err2 != nil {
-			continue
+	// The level that does not fit: its heaviest (a score of 1 may hold more
+	// than the query's weight), newest first.
+	sort.Slice(last, func(i, j int) bool {
+		if wi, wj := weight(masks[last[i]]), weight(masks[last[j]]); wi != wj {
+			return wi > wj
 		}
-		norm := (bm25K1 + 1) / (1 + bm25K1*(1-bm25B+bm25B*dl/avg))
-		list = append(list, cand{n: r, score: weight(masks[r]) * norm})
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
-		}
-		return list[i].n > list[j].n
+		return last[i] > last[j]
 	})
-	out := make([]int64, 0, n)
-	for _, c := range list[:min(len(list), n)] {
-		out = append(out, c.n)
-	}
-	return out, nil
+	return append(picked, last[:n-len(picked)]...)
 }
 
 // inRows takes the rows of a rowList argument: SQLite parses a list of

@@ -83,7 +83,9 @@ type Index struct {
 	// Recheck asked to remove it before the database was open.
 	absentSaved, forget bool
 	dirs                *noteDirs // the note folders and when they changed (nil: not loaded)
-	ranked              int       // up to how many matches FTS5 ranks them itself (candidates.go)
+	// readAll makes a keyword search read and score every matching chunk (a test
+	// holds the picked candidates to it, candidates.go).
+	readAll bool
 	// statCount counts the stats of note files and folders (a test checks that a
 	// search does not stat every note).
 	statCount int
@@ -178,7 +180,7 @@ func NewIndex(opts IndexOptions) *Index {
 		opts.Now = time.Now
 	}
 	lg := cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
-	return &Index{opts: opts, log: lg, ranked: rankedMatches}
+	return &Index{opts: opts, log: lg}
 }
 
 // Reindex drops the cached index and rebuilds it from the files (the

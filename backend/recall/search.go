@@ -2,7 +2,6 @@ package recall
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -196,7 +195,8 @@ const (
 // keyword returns up to pool chunk rows for the query's terms with their
 // scores (keywordScore), leaving out the chunks skip names before anything is
 // scored: the live turn's own message never sets the scale of the others.
-// FTS5 picks the candidates; they are scored here with the classic BM25
+// The candidates are picked by the rows each word is in (candidates.go) and
+// scored here with the classic BM25
 // (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf drops to
 // nothing for a word in more than half the chunks — in a small workspace,
 // most words. Chunks that cannot reach minScore are not looked at.
@@ -251,7 +251,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 		return out, nil
 	}
 	// A word in most of thousands of chunks picks nothing out (FTS5 gives it
-	// no weight) but would make FTS5 score every one of them: it is matched
+	// no weight) but would make every one of them a candidate: it is matched
 	// only when the query has no rarer word. It still counts in the score.
 	match := make([]string, 0, len(terms))
 	for _, t := range terms {
@@ -269,25 +269,17 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 	}
 	need := needTerms(needOf, minScore) - (len(idf) - len(match))
 	avg := tokens / docs
-	var matches float64
-	for _, t := range match {
-		matches += dfs[t]
+	weight := queryWeight(ownIdf)
+	if len(ownIdf) == 0 {
+		// Only related words are known: a chunk holding them scores as their
+		// weight says, at most expandWeight.
+		weight = queryWeight(idf) / expandWeight
 	}
-	var rows *sql.Rows
-	if matches <= float64(x.ranked) && need <= 1 {
-		rows, err = x.db.QueryContext(ctx, `SELECT t.rowid, c.text, c.nterms, c.source, c.pos FROM terms t JOIN chunks c ON c.n = t.rowid
-			WHERE terms MATCH ? ORDER BY rank LIMIT ?`, ftsQuery(match), pool+20)
-	} else {
-		// Many matches, or only those holding several of the words wanted:
-		// FTS5's ranking of every match would cost more than the rest of the
-		// search (candidates.go). Four times the candidates: the words' counts in each chunk are known
-		// only from its text, read next.
-		likely, lerr := x.likelyRows(ctx, match, rowsOf, idf, avg, 4*(pool+20), need)
-		if lerr != nil {
-			return nil, lerr
-		}
-		rows, err = x.db.QueryContext(ctx, `SELECT n, text, nterms, source, pos FROM chunks WHERE n IN `+inRows, rowList(likely))
-	}
+	// The chunks to read are picked by their score (candidates.go); pool+20:
+	// a few more than the pool, since the words said more often order equal
+	// scores and are known only from the text.
+	likely := x.pickRows(match, rowsOf, idf, weight, pool+20, need, skipped.rows)
+	rows, err := x.db.QueryContext(ctx, `SELECT n, text, nterms, source, pos FROM chunks WHERE n IN `+inRows, rowList(likely))
 	if err != nil {
 		return nil, err
 	}
@@ -297,12 +289,6 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 		kwScore
 	}
 	var list []scored
-	weight := queryWeight(ownIdf)
-	if len(ownIdf) == 0 {
-		// Only related words are known: a chunk holding them scores as their
-		// weight says, at most expandWeight.
-		weight = queryWeight(idf) / expandWeight
-	}
 	memo := newStemMemo()
 	memo.only = &[256]bool{}
 	for t := range idf {
