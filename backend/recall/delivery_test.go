@@ -66,11 +66,11 @@ func TestLiveChatsRecalledOutsideTheWindow(t *testing.T) {
 	rc := &Recaller{Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.1, MaxChars: 1500}, InWindow: w.From}
 
 	b := rc.For(context.Background(), "cur", "what was the caraway bread for the picnic?")
-	if !strings.Contains(b, "(sessions/other") || !strings.Contains(b, "caraway") {
+	if !strings.Contains(b, "(chat, ") || !strings.Contains(b, "caraway") {
 		t.Errorf("another live chat not recalled:\n%s", b)
 	}
 	// Before the chat's first run here the whole chat counts as in the window.
-	if b := rc.For(context.Background(), "cur", "swimming pool locker code"); strings.Contains(b, "sessions/cur") {
+	if b := rc.For(context.Background(), "cur", "swimming pool locker code"); strings.Contains(b, "4471") {
 		t.Errorf("the current chat recalled into itself:\n%s", b)
 	}
 	// The last request kept messages from 12 on: the locker code (0–1) is

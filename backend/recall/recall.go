@@ -178,6 +178,11 @@ func formatBlock(hits []Hit, terms []string, maxChars int) string {
 			continue
 		}
 		where := h.Source
+		if strings.HasPrefix(where, "sessions/") {
+			// A chat's file name says nothing the date does not, and took
+			// a tenth of a small block.
+			where = "chat"
+		}
 		if h.Date != "" {
 			where += ", " + h.Date
 		}
