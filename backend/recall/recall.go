@@ -112,7 +112,7 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	}
 	// About as many hits as fill the block at their passages' size, and a
 	// few that a shorter hit may replace.
-	k := max(10, maxChars/blockPerHit+5)
+	k := max(10, maxChars/blockHitBytes(maxChars)+5)
 	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
 		SkipSources: InPromptSources(sessionID, true), Distinct: true, NoMore: true})
 	if err != nil {
@@ -150,9 +150,15 @@ func InPrompt(sessionID string, from int) func(source string, pos int) bool {
 	}
 }
 
-// blockPerHit is the most of one chunk the block shows, a sixth of a small
-// block: the lines around the message's words, so that several hits fit.
+// blockPerHit is the most of one chunk the block shows: the lines around the
+// message's words, so that several hits fit.
 const blockPerHit = 400
+
+// blockHitBytes is the most of one chunk a block of maxChars shows: a
+// twelfth of a small block (a sixth held a quarter fewer hits at a 4 096
+// window, and the pieces of a question asked about two things are often
+// the sixth and tenth hits), at most blockPerHit.
+func blockHitBytes(maxChars int) int { return min(max(maxChars/12, minPassage), blockPerHit) }
 
 // vectorFloor drops a hit found by meaning alone (no word of the message in
 // it) far below the best hit: how similar unrelated texts look differs from
@@ -191,7 +197,7 @@ func formatBlock(hits []Hit, terms []string, maxChars int) string {
 		if d, ok := entryStamp(text); ok && d == h.Date {
 			text = strings.TrimSpace(text[18:]) // the line says the date already
 		}
-		if perHit := min(max(maxChars/6, minPassage), blockPerHit); maxChars > 0 && len(text) > perHit {
+		if perHit := blockHitBytes(maxChars); maxChars > 0 && len(text) > perHit {
 			text = passage(text, terms, perHit)
 		}
 		text = strings.Join(strings.Fields(text), " ")
