@@ -1,6 +1,9 @@
 package recall
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // What a question asks for besides its words. "What would I enjoy on
 // Saturday?" shares a word or two with the evidence, and so do a dozen
@@ -25,12 +28,12 @@ const (
 // passage the question's words do not find.
 const intentPrior = 0.2
 
-// lineWords calls fn with each sentence of text's lines as lowercase words
-// (apostrophes kept, "’" as "'"), and with the index of the clause each
-// word starts (at commas and semicolons the clause count goes on). Lines
-// that are the assistant's in a chat's chunk are left out: what the user
-// likes or did is in what the user said.
-func lineWords(text string, fn func(words []string, clause []int, line string)) {
+// lineWords calls fn with each sentence of text as lowercase words
+// (apostrophes kept, "’" as "'"), the index of the clause each word is in
+// (commas, semicolons and colons part clauses), and the sentence as written.
+// Lines that are the assistant's in a chat's chunk are left out: what the
+// user likes or did is in what the user said.
+func lineWords(text string, fn func(words []string, clause []int, sentence string)) {
 	var words []string
 	var clause []int
 	for line := range strings.Lines(text) {
@@ -39,7 +42,7 @@ func lineWords(text string, fn func(words []string, clause []int, line string)) 
 		}
 		words, clause = words[:0], clause[:0]
 		var w strings.Builder
-		c := 0
+		c, from := 0, 0
 		flush := func() {
 			if w.Len() > 0 {
 				words = append(words, w.String())
@@ -47,14 +50,14 @@ func lineWords(text string, fn func(words []string, clause []int, line string)) 
 				w.Reset()
 			}
 		}
-		end := func() {
+		end := func(to int) {
 			flush()
-			if len(words) > 0 {
-				fn(words, clause, line)
+			if s := strings.TrimSpace(line[from:to]); s != "" {
+				fn(words, clause, s)
 			}
-			words, clause, c = words[:0], clause[:0], 0
+			words, clause, c, from = words[:0], clause[:0], 0, to
 		}
-		for _, r := range line {
+		for i, r := range line {
 			switch {
 			case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '\'':
 				w.WriteRune(r)
@@ -62,16 +65,16 @@ func lineWords(text string, fn func(words []string, clause []int, line string)) 
 				w.WriteRune(r + 'a' - 'A')
 			case r == '’':
 				w.WriteByte('\'')
-			case r == ',' || r == ';' || r == ':':
+			case r == ',' || r == ';' || r == ':' || r == '，' || r == '；':
 				flush()
 				c++
-			case r == '.' || r == '!' || r == '?' || r == '\n':
-				end()
+			case r == '.' || r == '!' || r == '?' || r == '。' || r == '！' || r == '？':
+				end(i + utf8.RuneLen(r))
 			default:
 				flush()
 			}
 		}
-		end()
+		end(len(line))
 	}
 }
 
@@ -169,54 +172,27 @@ func intentOf(question string) intent {
 	return in
 }
 
-// prior is what a passage's text gains for a question of intent in.
-func (in intent) prior(text string) float64 {
+// prior is what a passage's text gains for a question of intent in: a
+// sentence of the user's that says what they like, or when, and holds a
+// word of the question (has: the question's words and those they bring).
+// Another sentence of the same chunk does not count: a day's history entry
+// says when something happened and what someone likes in most of its
+// sentences.
+func (in intent) prior(text string, has func(term string) bool) float64 {
 	if in == 0 {
 		return 0
 	}
-	liking, when := in&askLiking == 0, in&askWhen == 0 // true: done
-	if !liking && containsAny(text, zhLiking) {
-		liking = true
-	}
-	if !when && containsAny(text, zhTime) {
-		when = true
-	}
-	if !liking || !when {
-		lineWords(text, func(ws []string, clause []int, _ string) {
-			fp := false
-			for _, w := range ws {
-				if firstPerson[w] {
-					fp = true
-					break
-				}
-			}
-			for i, w := range ws {
-				prev := ""
-				if i > 0 {
-					prev = ws[i-1]
-				}
-				start := i // where the cue starts
-				cue := likingWords[w]
-				if likingAfter[w][prev] {
-					cue, start = true, i-1
-					if w == "enough" && i >= 2 && (ws[i-2] == "can't" || ws[i-2] == "cant" || ws[i-2] == "cannot") {
-						start = i - 2
-					}
-				}
-				// With no "I" in the sentence, only a cue that starts its
-				// clause is the speaker's ("…, can't get enough"): "Sam
-				// loves jazz" is not.
-				if cue && (fp || start == 0 || clause[start] != clause[start-1]) {
-					liking = true
-				}
-				if timeWords[w] || timeSpans[w] && (prev == "this" || prev == "last" || prev == "next") ||
-					(w == "may" || w == "march") && prev != "" && prev[0] >= '0' && prev[0] <= '9' ||
-					len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w) {
-					when = true
-				}
-			}
-		})
-	}
+	liking, when := in&askLiking == 0, in&askWhen == 0 // true: nothing more to find
+	lineWords(text, func(ws []string, clause []int, sentence string) {
+		if liking && when {
+			return
+		}
+		l := !liking && (containsAny(sentence, zhLiking) || likes(ws, clause))
+		t := !when && (containsAny(sentence, zhTime) || saysWhen(ws))
+		if (l || t) && holdsTerm(sentence, has) {
+			liking, when = liking || l, when || t
+		}
+	})
 	p := 0.0
 	if in&askLiking != 0 && liking {
 		p += intentPrior
@@ -225,6 +201,58 @@ func (in intent) prior(text string) float64 {
 		p += intentPrior
 	}
 	return p
+}
+
+// holdsTerm reports whether sentence holds a term has knows.
+func holdsTerm(sentence string, has func(string) bool) bool {
+	found := false
+	eachTerm(sentence, func(t string) { found = found || has(t) })
+	return found
+}
+
+// likes reports whether a sentence (its words and their clauses) says what
+// the speaker likes or dislikes.
+func likes(ws []string, clause []int) bool {
+	fp := false
+	for _, w := range ws {
+		if firstPerson[w] {
+			fp = true
+			break
+		}
+	}
+	for i, w := range ws {
+		start := i // where the cue starts
+		cue := likingWords[w]
+		if i > 0 && likingAfter[w][ws[i-1]] {
+			cue, start = true, i-1
+			if w == "enough" && i >= 2 && (ws[i-2] == "can't" || ws[i-2] == "cant" || ws[i-2] == "cannot") {
+				start = i - 2
+			}
+		}
+		// With no "I" in the sentence, only a cue that starts its clause
+		// is the speaker's ("…, can't get enough"): "Sam loves jazz" is not.
+		if cue && (fp || start == 0 || clause[start] != clause[start-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// saysWhen reports whether a sentence's words date what it says: "today",
+// "last week", "3 May", "2024".
+func saysWhen(ws []string) bool {
+	for i, w := range ws {
+		prev := ""
+		if i > 0 {
+			prev = ws[i-1]
+		}
+		if timeWords[w] || timeSpans[w] && (prev == "this" || prev == "last" || prev == "next") ||
+			(w == "may" || w == "march") && prev != "" && prev[0] >= '0' && prev[0] <= '9' ||
+			len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w) {
+			return true
+		}
+	}
+	return false
 }
 
 func isDigits(s string) bool {

@@ -317,7 +317,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, in 
 		}
 		s := scored{n: n, kwScore: keywordScore(text, idf, weight, dl/avg)}
 		if s.score > 0 {
-			s.prior = in.prior(text) // intent.go
+			s.prior = in.prior(text, func(t string) bool { _, ok := idf[t]; return ok }) // intent.go
 			list = append(list, s)
 		}
 	}
