@@ -159,7 +159,7 @@ func TestPassageCutsAtSentences(t *testing.T) {
 		{60, "… Four five six! The answer is forty-two. …"},
 		{20, "… The answer …"},
 	} {
-		got := passage(text, []string{"answer", "forty"}, tc.max)
+		got := passage(text, []string{"answer", "forty"}, 0, tc.max)
 		if got != tc.want || len(got) > tc.max {
 			t.Errorf("max %d: %q, want %q", tc.max, got, tc.want)
 		}

@@ -187,8 +187,8 @@ func (in intent) prior(text string, has func(term string) bool) float64 {
 		if liking && when {
 			return
 		}
-		l := !liking && (containsAny(sentence, zhLiking) || likes(ws, clause))
-		t := !when && (containsAny(sentence, zhTime) || saysWhen(ws))
+		l := !liking && askLiking.kind(ws, clause, sentence)
+		t := !when && askWhen.kind(ws, clause, sentence)
 		if (l || t) && holdsTerm(sentence, has) {
 			liking, when = liking || l, when || t
 		}
@@ -253,6 +253,23 @@ func saysWhen(ws []string) bool {
 		}
 	}
 	return false
+}
+
+// asked reports whether sentence is of the kind in asks for (any of its
+// sentences, when it holds several).
+func (in intent) asked(sentence string) bool {
+	found := false
+	if in != 0 {
+		lineWords(sentence, func(ws []string, clause []int, s string) { found = found || in.kind(ws, clause, s) })
+	}
+	return found
+}
+
+// kind reports whether a sentence (its words, their clauses, its text) is
+// of a kind in asks for.
+func (in intent) kind(ws []string, clause []int, sentence string) bool {
+	return in&askLiking != 0 && (containsAny(sentence, zhLiking) || likes(ws, clause)) ||
+		in&askWhen != 0 && (containsAny(sentence, zhTime) || saysWhen(ws))
 }
 
 func isDigits(s string) bool {

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -110,4 +111,17 @@ func FuzzIntent(f *testing.F) {
 			t.Fatalf("prior %v out of range", p)
 		}
 	})
+}
+
+// A passage cut for a question with an intent keeps the sentence of that
+// kind when another holds as many of its words.
+func TestPassageKeepsTheAskedSentence(t *testing.T) {
+	text := "User: The tea at the station café was cold again.\nAssistant: Oh no.\nUser: Oolong is my favourite tea, I drink it every morning."
+	terms := []string{"tea"}
+	if got := passage(text, terms, 0, 60); !strings.Contains(got, "station") {
+		t.Errorf("without an intent the first sentence should win the tie: %q", got)
+	}
+	if got := passage(text, terms, askLiking, 70); !strings.Contains(got, "Oolong") {
+		t.Errorf("a liking question lost the liking: %q", got)
+	}
 }

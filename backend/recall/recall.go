@@ -118,7 +118,7 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	if err != nil {
 		return ""
 	}
-	return formatBlock(res.Hits, res.cut, maxChars)
+	return formatBlock(res.Hits, res.cut, res.intent, maxChars)
 }
 
 // InPromptSources are the sources InPrompt(sessionID, …) may leave chunks
@@ -171,7 +171,7 @@ const vectorFloor = 0.6
 // passage around terms (the query's words and those they bring, as the
 // search found them) when it does not fit whole. Vector-only hits
 // under vectorFloor of the best are left out. No hit, no block.
-func formatBlock(hits []Hit, terms []string, maxChars int) string {
+func formatBlock(hits []Hit, terms []string, in intent, maxChars int) string {
 	var b strings.Builder
 	n := 0
 	top := 0.0
@@ -198,7 +198,7 @@ func formatBlock(hits []Hit, terms []string, maxChars int) string {
 			text = strings.TrimSpace(text[18:]) // the line says the date already
 		}
 		if perHit := blockHitBytes(maxChars); maxChars > 0 && len(text) > perHit {
-			text = passage(text, terms, perHit)
+			text = passage(text, terms, in, perHit)
 		}
 		text = strings.Join(strings.Fields(text), " ")
 		if maxChars > 0 {
@@ -207,7 +207,7 @@ func formatBlock(hits []Hit, terms []string, maxChars int) string {
 				continue // a later, shorter hit may fit whole
 			}
 			if len(text) > left {
-				text = passage(text, terms, left)
+				text = passage(text, terms, in, left)
 			}
 		}
 		b.WriteString(prefix + text + "\n")

@@ -56,6 +56,8 @@ type Results struct {
 	// cut are the words the hits were cut around (the block cuts them
 	// again around the same words).
 	cut []string
+	// intent is what the query asked for besides its words (intent.go).
+	intent intent
 }
 
 // DefaultK is the number of hits when neither k nor a budget is given.
@@ -144,8 +146,8 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Hits, res.More = deliver(ranked, q, words.cut)
-	res.cut = words.cut
+	res.Hits, res.More = deliver(ranked, q, words.cut, words.intent)
+	res.cut, res.intent = words.cut, words.intent
 	return res, nil
 }
 
