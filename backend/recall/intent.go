@@ -30,51 +30,57 @@ const intentPrior = 0.2
 
 // lineWords calls fn with each sentence of text as lowercase words
 // (apostrophes kept, "’" as "'"), the index of the clause each word is in
-// (commas, semicolons and colons part clauses), and the sentence as written.
+// (commas, semicolons and colons part clauses), and the sentence, lowercase.
 // Lines that are the assistant's in a chat's chunk are left out: what the
-// user likes or did is in what the user said.
+// user likes or did is in what the user said. The words are slices of one
+// lowercase copy: the prior reads every candidate of a search.
 func lineWords(text string, fn func(words []string, clause []int, sentence string)) {
+	low := strings.ToLower(text)
+	if strings.Contains(low, "’") {
+		low = strings.ReplaceAll(low, "’", "'")
+	}
 	var words []string
 	var clause []int
-	for line := range strings.Lines(text) {
-		if strings.HasPrefix(line, "Assistant: ") {
+	for line := range strings.Lines(low) {
+		if strings.HasPrefix(line, "assistant: ") {
 			continue
 		}
-		words, clause = words[:0], clause[:0]
-		var w strings.Builder
-		c, from := 0, 0
-		flush := func() {
-			if w.Len() > 0 {
-				words = append(words, w.String())
+		c, from, start := 0, 0, -1 // clause; sentence start; word start
+		flush := func(i int) {
+			if start >= 0 {
+				words = append(words, line[start:i])
 				clause = append(clause, c)
-				w.Reset()
+				start = -1
 			}
 		}
-		end := func(to int) {
-			flush()
+		end := func(i, to int) {
+			flush(i)
 			if s := strings.TrimSpace(line[from:to]); s != "" {
 				fn(words, clause, s)
 			}
 			words, clause, c, from = words[:0], clause[:0], 0, to
 		}
-		for i, r := range line {
-			switch {
-			case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '\'':
-				w.WriteRune(r)
-			case r >= 'A' && r <= 'Z':
-				w.WriteRune(r + 'a' - 'A')
-			case r == '’':
-				w.WriteByte('\'')
-			case r == ',' || r == ';' || r == ':' || r == '，' || r == '；':
-				flush()
-				c++
-			case r == '.' || r == '!' || r == '?' || r == '。' || r == '！' || r == '？':
-				end(i + utf8.RuneLen(r))
-			default:
-				flush()
+		for i := 0; i < len(line); {
+			ch, size := rune(line[i]), 1
+			if ch >= utf8.RuneSelf {
+				ch, size = utf8.DecodeRuneInString(line[i:])
 			}
+			switch {
+			case ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '\'':
+				if start < 0 {
+					start = i
+				}
+			case ch == ',' || ch == ';' || ch == ':' || ch == '，' || ch == '；':
+				flush(i)
+				c++
+			case ch == '.' || ch == '!' || ch == '?' || ch == '。' || ch == '！' || ch == '？':
+				end(i, i+size)
+			default:
+				flush(i)
+			}
+			i += size
 		}
-		end(len(line))
+		end(len(line), len(line))
 	}
 }
 
