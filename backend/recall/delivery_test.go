@@ -211,3 +211,33 @@ func TestNoMoreSameHits(t *testing.T) {
 		t.Errorf("without NoMore %d hits, %d more; with it %d hits, %d more", len(all.Hits), all.More, len(some.Hits), some.More)
 	}
 }
+
+// A block too small for its hits at their usual cut holds more of them, cut
+// shorter, and keeps the best ones' usual passages.
+func TestBlockCutsShorterToHoldMoreHits(t *testing.T) {
+	var hits []Hit
+	for i := range 14 {
+		text := fmt.Sprintf("User: Small talk number %d about the weather and the bus timetable again. "+
+			"User: The fig tree %d needs repotting in spring, said the garden centre. "+
+			"Assistant: Noted, I will remember the fig tree. User: More small talk about the week and the rain.", i, i)
+		hits = append(hits, Hit{Source: fmt.Sprintf("sessions/c%d", i), Date: "2026-01-02", Snippet: text, Score: 0.9, Mode: ModeKeyword})
+	}
+	terms := []string{"fig", "tree", "repot"}
+	const maxChars = 3000
+	plain, n, all := layoutBlock(hits, terms, 0, maxChars, blockHitBytes(maxChars))
+	if all {
+		t.Fatalf("the test's hits fit whole; make them longer:\n%s", plain)
+	}
+	b := formatBlock(hits, terms, 0, maxChars)
+	if len(b) > maxChars {
+		t.Errorf("block of %d bytes, room %d", len(b), maxChars)
+	}
+	lines := strings.Count(b, "\n- (chat, ")
+	if lines <= n {
+		t.Errorf("%d hits, as many as the usual cut's %d:\n%s", lines, n, b)
+	}
+	first := strings.Split(b, "\n")[1]
+	if !strings.Contains(first, "fig tree 0") || len(first) < blockHitBytes(maxChars)-40 {
+		t.Errorf("the best hit lost its usual passage: %q", first)
+	}
+}

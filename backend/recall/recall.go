@@ -167,22 +167,55 @@ func blockHitBytes(maxChars int) int { return min(max(maxChars/12, minPassage), 
 const vectorFloor = 0.6
 
 // formatBlock renders distinct hits (best first) as the block, up to maxChars
-// in all (0: no limit): each line dated and sourced, the last one cut to a
-// passage around terms (the query's words and those they bring, as the
-// search found them) when it does not fit whole. Vector-only hits
-// under vectorFloor of the best are left out. No hit, no block.
+// in all (0: no limit): each line dated and sourced, cut to a passage around
+// terms (the query's words and those they bring, as the search found them)
+// of at most blockHitBytes, the last one to what is left. When that leaves
+// hits out, the hits after the first blockWhole are cut shorter, to about an
+// equal share of the room left, if more of them then fit: a small window's
+// block holds the lines that matched of more hits rather than the context
+// of a few.
+// Vector-only hits under vectorFloor of the best are left out. No hit, no
+// block.
 func formatBlock(hits []Hit, terms []string, in intent, maxChars int) string {
-	var b strings.Builder
-	n := 0
 	top := 0.0
 	for _, h := range hits {
 		top = max(top, h.Score)
 	}
+	shown := make([]Hit, 0, len(hits))
+	for _, h := range hits {
+		if h.Mode != ModeVector || h.Score >= vectorFloor*top {
+			shown = append(shown, h)
+		}
+	}
+	per := blockHitBytes(maxChars)
+	text, n, all := layoutBlock(shown, terms, in, maxChars, per)
+	if room := maxChars - len(BlockHeader) - len(BlockFooter) - 2; !all && n > 0 {
+		// About 30 bytes a hit for its source line.
+		if short := max(minPassage, (room-blockWhole*per)/max(1, len(shown)-blockWhole)-30); short < per {
+			if t, m, _ := layoutBlock(shown, terms, in, maxChars, short); m > n {
+				text, n = t, m
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return BlockHeader + "\n" + text + BlockFooter
+}
+
+// blockWhole is how many of the best hits keep blockHitBytes when the rest
+// are cut shorter.
+const blockWhole = 3
+
+// layoutBlock is the block's lines for hits, the first blockWhole cut to
+// blockHitBytes and the others to perHit bytes:
+// their text, how many hits it holds, and whether that is all of them.
+func layoutBlock(hits []Hit, terms []string, in intent, maxChars, perHit int) (string, int, bool) {
+	var b strings.Builder
+	n := 0
+	all := true
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
-		if h.Mode == ModeVector && h.Score < vectorFloor*top {
-			continue
-		}
 		where := h.Source
 		if strings.HasPrefix(where, "sessions/") {
 			// A chat's file name says nothing the date does not, and took
@@ -197,26 +230,29 @@ func formatBlock(hits []Hit, terms []string, in intent, maxChars int) string {
 		if d, ok := entryStamp(text); ok && d == h.Date {
 			text = strings.TrimSpace(text[18:]) // the line says the date already
 		}
-		if perHit := blockHitBytes(maxChars); maxChars > 0 && len(text) > perHit {
-			text = passage(text, terms, in, perHit)
+		per := perHit
+		if n < blockWhole {
+			per = blockHitBytes(maxChars)
+		}
+		if maxChars > 0 && len(text) > per {
+			text = passage(text, terms, in, per)
 		}
 		text = strings.Join(strings.Fields(text), " ")
 		if maxChars > 0 {
 			left := room - b.Len() - len(prefix) - 1
 			if left < minPassage && len(text) > left {
+				all = false
 				continue // a later, shorter hit may fit whole
 			}
 			if len(text) > left {
+				all = false
 				text = passage(text, terms, in, left)
 			}
 		}
 		b.WriteString(prefix + text + "\n")
 		n++
 	}
-	if n == 0 {
-		return ""
-	}
-	return BlockHeader + "\n" + b.String() + BlockFooter
+	return b.String(), n, all
 }
 
 // Windows remembers where each chat's window started in its last request, so
