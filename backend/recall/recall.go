@@ -111,8 +111,10 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 		from = r.InWindow(sessionID)
 	}
 	// About as many hits as fill the block at their passages' size, and a
-	// few that a shorter hit may replace.
-	k := max(10, maxChars/blockHitBytes(maxChars)+5)
+	// few that a shorter hit may replace; a half more, that a block cut
+	// shorter holds (formatBlock), up to blockHits.
+	per := blockHitBytes(maxChars)
+	k := max(10, maxChars/per+5, min(maxChars*3/2/per+5, blockHits))
 	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
 		SkipSources: InPromptSources(sessionID, true), Distinct: true, NoMore: true})
 	if err != nil {
@@ -202,6 +204,11 @@ func formatBlock(hits []Hit, terms []string, in intent, maxChars int) string {
 	}
 	return BlockHeader + "\n" + text + BlockFooter
 }
+
+// blockHits bounds the hits a block's search asks for beyond what fill it
+// at their usual cut: each more costs the search (BenchmarkRecallLatency's
+// block, the room of a 7 000-byte block, asks for 22).
+const blockHits = 22
 
 // blockWhole is how many of the best hits keep blockHitBytes when the rest
 // are cut shorter.
