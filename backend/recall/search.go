@@ -306,6 +306,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, in 
 		// weight says, at most expandWeight.
 		weight = queryWeight(idf) / expandWeight
 	}
+	has := func(t string) bool { _, ok := idf[t]; return ok }
 	for rows.Next() {
 		var n int64
 		var text, source string
@@ -319,7 +320,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, in 
 		}
 		s := scored{n: n, kwScore: keywordScore(text, idf, weight, dl/avg)}
 		if s.score > 0 {
-			s.prior = in.prior(text, func(t string) bool { _, ok := idf[t]; return ok }) // intent.go
+			s.prior = in.prior(text, has) // intent.go
 			list = append(list, s)
 		}
 	}
