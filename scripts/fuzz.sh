@@ -35,6 +35,7 @@ targets=(
   "./backend/recall FuzzTokenize 3000"
   "./backend/recall FuzzStem 3000"
   "./backend/recall FuzzExpand 3000"
+  "./backend/recall FuzzIntent 3000"
   "./backend/recall FuzzDecodeWordNet 3000"
   "./backend/recall FuzzDecodeTSFold 5000"
   "./scripts/wordnet FuzzParseSynset 10000"

@@ -208,6 +208,6 @@ func (x *Index) query(ctx context.Context, query string, qvec []float32, k int, 
 	q := Query{Text: query, K: k}
 	words := wordsOf(q.Text)
 	res, list, err := x.rank(ctx, q, words, qvec, note)
-	res.Hits, res.More = deliver(list, q, words.cut)
+	res.Hits, res.More = deliver(list, q, words.cut, words.intent)
 	return res, err
 }

@@ -23,7 +23,7 @@ func hitOverhead(c Chunk) int { return len(c.Source) + len(c.Date) + 12 }
 // deliver turns ranked chunks into hits for q, cut around terms (q's words
 // and the words they bring), and counts those that qualified but did not
 // fit (more). With a budget and no K, the budget alone bounds the hits.
-func deliver(list []ranked, q Query, terms []string) (hits []Hit, more int) {
+func deliver(list []ranked, q Query, terms []string, in intent) (hits []Hit, more int) {
 	k := q.K
 	if k <= 0 {
 		k = DefaultK
@@ -61,7 +61,7 @@ func deliver(list []ranked, q Query, terms []string) (hits []Hit, more int) {
 		}
 		text := strings.TrimSpace(r.Text)
 		if q.PerHit > 0 && len(text) > q.PerHit {
-			text = passage(text, terms, q.PerHit)
+			text = passage(text, terms, in, q.PerHit)
 		}
 		if q.Tokens > 0 {
 			left := room - hitOverhead(r.Chunk)
@@ -71,7 +71,7 @@ func deliver(list []ranked, q Query, terms []string) (hits []Hit, more int) {
 				continue
 			}
 			if len(text) > left {
-				text = passage(text, terms, left)
+				text = passage(text, terms, in, left)
 			}
 			room -= hitOverhead(r.Chunk) + len(text)
 		}
@@ -133,9 +133,10 @@ func duplicate(set []string, taken [][]string) bool {
 
 // passage cuts text to at most maxBytes: the run of whole sentences or lines
 // holding the most query terms (the first ones on a tie), marked with "…"
-// where text was left out. A single sentence longer than that is cut at
-// words around its first term.
-func passage(text string, terms []string, maxBytes int) string {
+// where text was left out; a sentence of the kind the query asks for (in,
+// intent.go) counts a term more. A single sentence longer than that is cut
+// at words around its first term.
+func passage(text string, terms []string, in intent, maxBytes int) string {
 	if len(text) <= maxBytes {
 		return text
 	}
@@ -150,6 +151,9 @@ func passage(text string, terms []string, maxBytes int) string {
 			if want[t] {
 				score[i]++
 			}
+		}
+		if score[i] > 0 && in.asked(u) {
+			score[i]++
 		}
 	}
 	const ell = len("…") + 1

@@ -66,11 +66,11 @@ func TestLiveChatsRecalledOutsideTheWindow(t *testing.T) {
 	rc := &Recaller{Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.1, MaxChars: 1500}, InWindow: w.From}
 
 	b := rc.For(context.Background(), "cur", "what was the caraway bread for the picnic?")
-	if !strings.Contains(b, "(sessions/other") || !strings.Contains(b, "caraway") {
+	if !strings.Contains(b, "(chat, ") || !strings.Contains(b, "caraway") {
 		t.Errorf("another live chat not recalled:\n%s", b)
 	}
 	// Before the chat's first run here the whole chat counts as in the window.
-	if b := rc.For(context.Background(), "cur", "swimming pool locker code"); strings.Contains(b, "sessions/cur") {
+	if b := rc.For(context.Background(), "cur", "swimming pool locker code"); strings.Contains(b, "4471") {
 		t.Errorf("the current chat recalled into itself:\n%s", b)
 	}
 	// The last request kept messages from 12 on: the locker code (0–1) is
@@ -159,7 +159,7 @@ func TestPassageCutsAtSentences(t *testing.T) {
 		{60, "… Four five six! The answer is forty-two. …"},
 		{20, "… The answer …"},
 	} {
-		got := passage(text, []string{"answer", "forty"}, tc.max)
+		got := passage(text, []string{"answer", "forty"}, 0, tc.max)
 		if got != tc.want || len(got) > tc.max {
 			t.Errorf("max %d: %q, want %q", tc.max, got, tc.want)
 		}
@@ -209,5 +209,35 @@ func TestNoMoreSameHits(t *testing.T) {
 	}
 	if all.More == 0 || some.More != 0 || !reflect.DeepEqual(all.Hits, some.Hits) {
 		t.Errorf("without NoMore %d hits, %d more; with it %d hits, %d more", len(all.Hits), all.More, len(some.Hits), some.More)
+	}
+}
+
+// A block too small for its hits at their usual cut holds more of them, cut
+// shorter, and keeps the best ones' usual passages.
+func TestBlockCutsShorterToHoldMoreHits(t *testing.T) {
+	var hits []Hit
+	for i := range 14 {
+		text := fmt.Sprintf("User: Small talk number %d about the weather and the bus timetable again. "+
+			"User: The fig tree %d needs repotting in spring, said the garden centre. "+
+			"Assistant: Noted, I will remember the fig tree. User: More small talk about the week and the rain.", i, i)
+		hits = append(hits, Hit{Source: fmt.Sprintf("sessions/c%d", i), Date: "2026-01-02", Snippet: text, Score: 0.9, Mode: ModeKeyword})
+	}
+	terms := []string{"fig", "tree", "repot"}
+	const maxChars = 3000
+	plain, n, all := layoutBlock(hits, terms, 0, maxChars, blockHitBytes(maxChars))
+	if all {
+		t.Fatalf("the test's hits fit whole; make them longer:\n%s", plain)
+	}
+	b := formatBlock(hits, terms, 0, maxChars)
+	if len(b) > maxChars {
+		t.Errorf("block of %d bytes, room %d", len(b), maxChars)
+	}
+	lines := strings.Count(b, "\n- (chat, ")
+	if lines <= n {
+		t.Errorf("%d hits, as many as the usual cut's %d:\n%s", lines, n, b)
+	}
+	first := strings.Split(b, "\n")[1]
+	if !strings.Contains(first, "fig tree 0") || len(first) < blockHitBytes(maxChars)-40 {
+		t.Errorf("the best hit lost its usual passage: %q", first)
 	}
 }

@@ -228,10 +228,12 @@ type queryWords struct {
 	own []string
 	rel []relTerm
 	cut []string // own, then rel's terms: the words a passage is cut around
+	// intent is what the query asks for besides its words (intent.go).
+	intent intent
 }
 
 func wordsOf(text string) queryWords {
-	w := queryWords{own: uniq(tokenize(text))}
+	w := queryWords{own: uniq(tokenize(text)), intent: intentOf(text)}
 	w.rel = expand(text, w.own)
 	w.cut = slices.Clip(w.own)
 	for _, r := range w.rel {

@@ -37,6 +37,7 @@ func queryWeight(idf map[string]float64) float64 {
 type kwScore struct {
 	score float64 // 0–1: the share of the query's weight held
 	raw   float64 // BM25, to order equal scores
+	prior float64 // what the question's intent adds to the order (intent.go)
 }
 
 // keywordScore scores text (lenRatio: its length over the average) for the

@@ -111,14 +111,16 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 		from = r.InWindow(sessionID)
 	}
 	// About as many hits as fill the block at their passages' size, and a
-	// few that a shorter hit may replace.
-	k := max(10, maxChars/blockPerHit+5)
+	// few that a shorter hit may replace; a half more, that a block cut
+	// shorter holds (formatBlock), up to blockHits.
+	per := blockHitBytes(maxChars)
+	k := max(10, maxChars/per+5, min(maxChars*3/2/per+5, blockHits))
 	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
 		SkipSources: InPromptSources(sessionID, true), Distinct: true, NoMore: true})
 	if err != nil {
 		return ""
 	}
-	return formatBlock(res.Hits, res.cut, maxChars)
+	return formatBlock(res.Hits, res.cut, res.intent, maxChars)
 }
 
 // InPromptSources are the sources InPrompt(sessionID, …) may leave chunks
@@ -150,9 +152,15 @@ func InPrompt(sessionID string, from int) func(source string, pos int) bool {
 	}
 }
 
-// blockPerHit is the most of one chunk the block shows, a sixth of a small
-// block: the lines around the message's words, so that several hits fit.
+// blockPerHit is the most of one chunk the block shows: the lines around the
+// message's words, so that several hits fit.
 const blockPerHit = 400
+
+// blockHitBytes is the most of one chunk a block of maxChars shows: a
+// twelfth of a small block (a sixth held a quarter fewer hits at a 4 096
+// window, and the pieces of a question asked about two things are often
+// the sixth and tenth hits), at most blockPerHit.
+func blockHitBytes(maxChars int) int { return min(max(maxChars/12, minPassage), blockPerHit) }
 
 // vectorFloor drops a hit found by meaning alone (no word of the message in
 // it) far below the best hit: how similar unrelated texts look differs from
@@ -161,23 +169,66 @@ const blockPerHit = 400
 const vectorFloor = 0.6
 
 // formatBlock renders distinct hits (best first) as the block, up to maxChars
-// in all (0: no limit): each line dated and sourced, the last one cut to a
-// passage around terms (the query's words and those they bring, as the
-// search found them) when it does not fit whole. Vector-only hits
-// under vectorFloor of the best are left out. No hit, no block.
-func formatBlock(hits []Hit, terms []string, maxChars int) string {
-	var b strings.Builder
-	n := 0
+// in all (0: no limit): each line dated and sourced, cut to a passage around
+// terms (the query's words and those they bring, as the search found them)
+// of at most blockHitBytes, the last one to what is left. When that leaves
+// hits out, the hits after the first blockWhole are cut shorter, to about an
+// equal share of the room left, if more of them then fit: a small window's
+// block holds the lines that matched of more hits rather than the context
+// of a few.
+// Vector-only hits under vectorFloor of the best are left out. No hit, no
+// block.
+func formatBlock(hits []Hit, terms []string, in intent, maxChars int) string {
 	top := 0.0
 	for _, h := range hits {
 		top = max(top, h.Score)
 	}
+	shown := make([]Hit, 0, len(hits))
+	for _, h := range hits {
+		if h.Mode != ModeVector || h.Score >= vectorFloor*top {
+			shown = append(shown, h)
+		}
+	}
+	per := blockHitBytes(maxChars)
+	text, n, all := layoutBlock(shown, terms, in, maxChars, per)
+	if room := maxChars - len(BlockHeader) - len(BlockFooter) - 2; !all && n > 0 {
+		// About 30 bytes a hit for its source line.
+		if short := max(minPassage, (room-blockWhole*per)/max(1, len(shown)-blockWhole)-30); short < per {
+			if t, m, _ := layoutBlock(shown, terms, in, maxChars, short); m > n {
+				text, n = t, m
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return BlockHeader + "\n" + text + BlockFooter
+}
+
+// blockHits bounds the hits a block's search asks for beyond what fill it
+// at their usual cut: each more costs the search (BenchmarkRecallLatency's
+// block, the room of a 7 000-byte block, asks for 22).
+const blockHits = 22
+
+// blockWhole is how many of the best hits keep blockHitBytes when the rest
+// are cut shorter.
+const blockWhole = 3
+
+// layoutBlock is the block's lines for hits, the first blockWhole cut to
+// blockHitBytes and the others to perHit bytes:
+// their text, how many hits it holds, and whether that is all of them.
+func layoutBlock(hits []Hit, terms []string, in intent, maxChars, perHit int) (string, int, bool) {
+	var b strings.Builder
+	n := 0
+	all := true
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
-		if h.Mode == ModeVector && h.Score < vectorFloor*top {
-			continue
-		}
 		where := h.Source
+		if strings.HasPrefix(where, "sessions/") {
+			// A chat's file name says nothing the date does not, and took
+			// a tenth of a small block.
+			where = "chat"
+		}
 		if h.Date != "" {
 			where += ", " + h.Date
 		}
@@ -186,26 +237,29 @@ func formatBlock(hits []Hit, terms []string, maxChars int) string {
 		if d, ok := entryStamp(text); ok && d == h.Date {
 			text = strings.TrimSpace(text[18:]) // the line says the date already
 		}
-		if perHit := min(max(maxChars/6, minPassage), blockPerHit); maxChars > 0 && len(text) > perHit {
-			text = passage(text, terms, perHit)
+		per := perHit
+		if n < blockWhole {
+			per = blockHitBytes(maxChars)
+		}
+		if maxChars > 0 && len(text) > per {
+			text = passage(text, terms, in, per)
 		}
 		text = strings.Join(strings.Fields(text), " ")
 		if maxChars > 0 {
 			left := room - b.Len() - len(prefix) - 1
 			if left < minPassage && len(text) > left {
+				all = false
 				continue // a later, shorter hit may fit whole
 			}
 			if len(text) > left {
-				text = passage(text, terms, left)
+				all = false
+				text = passage(text, terms, in, left)
 			}
 		}
 		b.WriteString(prefix + text + "\n")
 		n++
 	}
-	if n == 0 {
-		return ""
-	}
-	return BlockHeader + "\n" + b.String() + BlockFooter
+	return b.String(), n, all
 }
 
 // Windows remembers where each chat's window started in its last request, so

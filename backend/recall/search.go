@@ -55,6 +55,8 @@ type Results struct {
 	// cut are the words the hits were cut around (the block cuts them
 	// again around the same words).
 	cut []string
+	// intent is what the query asked for besides its words (intent.go).
+	intent intent
 }
 
 // DefaultK is the number of hits when neither k nor a budget is given.
@@ -143,8 +145,8 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Hits, res.More = deliver(ranked, q, words.cut)
-	res.cut = words.cut
+	res.Hits, res.More = deliver(ranked, q, words.cut, words.intent)
+	res.cut, res.intent = words.cut, words.intent
 	return res, nil
 }
 
@@ -181,6 +183,7 @@ type cand struct {
 	row      int64
 	vec, kw  float64
 	raw      float64 // the keyword side's BM25: orders equal scores
+	prior    float64 // the keyword side's intent prior: orders, does not score
 	hasV     bool
 	hasK     bool
 	ordering float64
@@ -200,7 +203,7 @@ const (
 // (idf = ln(1 + (N-df+0.5)/(df+0.5))) because FTS5's own idf drops to
 // nothing for a word in more than half the chunks — in a small workspace,
 // most words. Chunks that cannot reach minScore are not looked at.
-func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
+func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, in intent, pool int, minScore float64, skip func(string, int) bool, skipSources []string) (map[int64]kwScore, error) {
 	out := map[int64]kwScore{}
 	if len(terms) == 0 {
 		return out, nil
@@ -294,6 +297,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 	for t := range idf {
 		memo.only[t[0]] = true
 	}
+	has := func(t string) bool { _, ok := idf[t]; return ok }
 	for rows.Next() {
 		var n int64
 		var text, source string
@@ -307,6 +311,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 		}
 		s := scored{n: n, kwScore: keywordScore(text, memo, idf, weight, dl/avg)}
 		if s.score > 0 {
+			s.prior = in.prior(text, has) // intent.go
 			list = append(list, s)
 		}
 	}
@@ -314,8 +319,8 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, poo
 		return nil, err
 	}
 	sort.Slice(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
+		if a, b := list[i].score+list[i].prior, list[j].score+list[j].prior; a != b {
+			return a > b
 		}
 		if list[i].raw != list[j].raw {
 			return list[i].raw > list[j].raw
@@ -351,7 +356,7 @@ func (x *Index) rank(ctx context.Context, q Query, words queryWords, qvec []floa
 		// holds: one holding less than MinScore asks for is not worth ranking.
 		floor = q.MinScore
 	}
-	kws, err := x.keyword(ctx, terms, words.rel, pool, floor, q.Skip, q.SkipSources)
+	kws, err := x.keyword(ctx, terms, words.rel, words.intent, pool, floor, q.Skip, q.SkipSources)
 	if err != nil {
 		return res, nil, err
 	}
@@ -379,17 +384,17 @@ func (x *Index) rank(ctx context.Context, q Query, words queryWords, qvec []floa
 			}
 			cands[n] = c
 		}
-		c.kw, c.raw, c.hasK = s.score, s.raw, true
+		c.kw, c.raw, c.prior, c.hasK = s.score, s.raw, s.prior, true
 	}
 	out := make([]*cand, 0, len(cands))
 	for _, c := range cands {
 		switch {
 		case res.Mode == ModeHybrid && c.hasV:
-			c.ordering = vectorWeight*c.vec + keywordWeight*c.kw
+			c.ordering = vectorWeight*c.vec + keywordWeight*(c.kw+c.prior)
 		case res.Mode == ModeHybrid:
-			c.ordering = keywordWeight * c.kw // a chunk not embedded yet
+			c.ordering = keywordWeight * (c.kw + c.prior) // a chunk not embedded yet
 		default:
-			c.ordering = c.kw
+			c.ordering = c.kw + c.prior
 		}
 		out = append(out, c)
 	}
@@ -422,7 +427,11 @@ func (x *Index) rank(ctx context.Context, q Query, words queryWords, qvec []floa
 		case c.hasV:
 			mode = ModeVector
 		}
-		list = append(list, ranked{Chunk: ch, score: round3(c.ordering), mode: mode})
+		score := c.ordering - c.prior // the prior orders; MinScore judges the words
+		if res.Mode == ModeHybrid {
+			score = c.ordering - keywordWeight*c.prior
+		}
+		list = append(list, ranked{Chunk: ch, score: round3(score), mode: mode})
 	}
 	return res, list, nil
 }
