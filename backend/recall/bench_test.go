@@ -177,7 +177,7 @@ func TestPickedKeywordMatchesAll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits, _ := deliver(list, q, words.cut)
+		hits, _ := deliver(list, q, words.cut, words.intent)
 		return hits
 	}
 	for _, text := range []string{"mika lodor renel vito", "mika", "lodor vito", "renel mika sarel", "what did mika say about the lodor renel?"} {

@@ -184,7 +184,7 @@ func intentOf(question string) intent {
 // Another sentence of the same chunk does not count: a day's history entry
 // says when something happened and what someone likes in most of its
 // sentences.
-func (in intent) prior(text string, has func(term string) bool) float64 {
+func (in intent) prior(text string, memo *stemMemo, has func(term string) bool) float64 {
 	if in == 0 {
 		return 0
 	}
@@ -195,7 +195,7 @@ func (in intent) prior(text string, has func(term string) bool) float64 {
 		}
 		l := !liking && askLiking.kind(ws, clause, sentence)
 		t := !when && askWhen.kind(ws, clause, sentence)
-		if (l || t) && holdsTerm(sentence, has) {
+		if (l || t) && holdsTerm(sentence, memo, has) {
 			liking, when = liking || l, when || t
 		}
 	})
@@ -210,9 +210,9 @@ func (in intent) prior(text string, has func(term string) bool) float64 {
 }
 
 // holdsTerm reports whether sentence holds a term has knows.
-func holdsTerm(sentence string, has func(string) bool) bool {
+func holdsTerm(sentence string, memo *stemMemo, has func(string) bool) bool {
 	found := false
-	eachTerm(sentence, func(t string) { found = found || has(t) })
+	memo.eachTerm(sentence, func(t string) { found = found || has(t) })
 	return found
 }
 

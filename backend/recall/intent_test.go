@@ -53,7 +53,7 @@ func TestIntentPrior(t *testing.T) {
 		{askLiking | askWhen, "User: I love the gig we went to last night.", 2 * intentPrior},
 		{0, "User: I love it today.", 0},
 	} {
-		if got := c.in.prior(c.text, func(string) bool { return true }); got != c.want {
+		if got := c.in.prior(c.text, nil, func(string) bool { return true }); got != c.want {
 			t.Errorf("%b.prior(%q) = %v, want %v", c.in, c.text, got, c.want)
 		}
 	}
@@ -64,13 +64,13 @@ func TestIntentPrior(t *testing.T) {
 func TestIntentPriorNeedsTheQuestionsWord(t *testing.T) {
 	text := "[2026-01-02 10:00] My favourite tea is oolong. The music was loud yesterday. We love the new bakery."
 	music := func(t string) bool { return t == "music" }
-	if got := askLiking.prior(text, music); got != 0 {
+	if got := askLiking.prior(text, nil, music); got != 0 {
 		t.Errorf("a liking in another sentence counted: %v", got)
 	}
-	if got := askWhen.prior(text, music); got != intentPrior {
+	if got := askWhen.prior(text, nil, music); got != intentPrior {
 		t.Errorf("the dated sentence with the word: %v, want %v", got, intentPrior)
 	}
-	if got := askLiking.prior(text, func(t string) bool { return t == "bakeri" || t == "bakery" }); got != intentPrior {
+	if got := askLiking.prior(text, nil, func(t string) bool { return t == "bakeri" || t == "bakery" }); got != intentPrior {
 		t.Errorf("the liking with the word: %v, want %v", got, intentPrior)
 	}
 }
@@ -106,7 +106,7 @@ func FuzzIntent(f *testing.F) {
 	f.Add("When did I say I love it?", "User: I love it, this morning, can't stand it.\nAssistant: ok")
 	f.Add("推荐", "我最喜欢 ’ , ; : 2024 3 may")
 	f.Fuzz(func(t *testing.T, q, text string) {
-		p := intentOf(q).prior(text, func(t string) bool { return len(t)%2 == 0 })
+		p := intentOf(q).prior(text, nil, func(t string) bool { return len(t)%2 == 0 })
 		if p < 0 || p > 2*intentPrior {
 			t.Fatalf("prior %v out of range", p)
 		}

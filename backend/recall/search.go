@@ -311,7 +311,7 @@ func (x *Index) keyword(ctx context.Context, terms []string, more []relTerm, in 
 		}
 		s := scored{n: n, kwScore: keywordScore(text, memo, idf, weight, dl/avg)}
 		if s.score > 0 {
-			s.prior = in.prior(text, has) // intent.go
+			s.prior = in.prior(text, memo, has) // intent.go
 			list = append(list, s)
 		}
 	}
