@@ -174,6 +174,7 @@ type Runner struct {
 	// damaged counts the warnings about each session's file already told: a chat
 	// hears about a damaged line once, not on every reply.
 	damaged map[string]int
+	in      *inbox // messages sent while a run goes on (pending.go)
 }
 
 // New checks opts and returns a Runner.
@@ -191,7 +192,8 @@ func New(opts Options) (*Runner, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}, damaged: map[string]int{}}, nil
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}, damaged: map[string]int{},
+		in: newInbox(opts.Store, opts.Now)}, nil
 }
 
 // Request is one user turn.
@@ -254,6 +256,7 @@ type Run struct {
 	cancel context.CancelCauseFunc
 	done   chan struct{}
 	result Result
+	em     *emitter // set under Runner.mu once the run is prepared
 }
 
 // Done is closed when the run has finished and run_finished was emitted.
@@ -329,6 +332,9 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 		cancel(nil)
 		return nil, err
 	}
+	r.mu.Lock()
+	run.em = l.em
+	r.mu.Unlock()
 	go func() {
 		defer close(run.done)
 		defer cancel(nil)
