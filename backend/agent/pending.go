@@ -164,7 +164,7 @@ func (l *loop) steer() error {
 	in.mu.Lock()
 	ps := in.takeLocked(sid, func(p session.Pending) bool { return p.Mode == ModeSteer })
 	for _, p := range ps {
-		l.em.emit(event.PendingTaken, event.TakenData{ID: p.ID, Mode: p.Mode})
+		l.em.emit(event.PendingTaken, event.TakenData{ID: p.ID, Mode: p.Mode, Text: p.Text})
 	}
 	in.mu.Unlock()
 	if len(ps) == 0 {
@@ -236,6 +236,6 @@ func (l *loop) startNext(p session.Pending) string {
 	if err := l.r.in.done(sid, p.ID); err != nil {
 		l.em.say(event.LevelWarning, i18n.M("notice.pendingSave", "error", err.Error()))
 	}
-	l.em.emit(event.PendingTaken, event.TakenData{ID: p.ID, Mode: p.Mode, AsTurn: p.Mode == ModeSteer, NextRunID: run.ID})
+	l.em.emit(event.PendingTaken, event.TakenData{ID: p.ID, Mode: p.Mode, Text: p.Text, AsTurn: p.Mode == ModeSteer, NextRunID: run.ID})
 	return run.ID
 }

@@ -226,6 +226,7 @@ type PendingData struct {
 type TakenData struct {
 	ID        string `json:"id"`
 	Mode      string `json:"mode"`
+	Text      string `json:"text"`
 	AsTurn    bool   `json:"asTurn,omitempty"`
 	NextRunID string `json:"nextRunId,omitempty"`
 }
