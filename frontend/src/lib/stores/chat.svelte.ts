@@ -169,6 +169,8 @@ export function createChatStore(
       else if (f.turn.newSessionId) void open(f.turn.newSessionId);
       // An adopted run showed only its end, a rewriting one made a version: the chat is on disk now.
       else if ((f.adopted || f.reload) && f.sessionId) void open(f.sessionId, true);
+    } else if (f.turn.next) {
+      void followUnseen(f.turn.next.runId, f.sessionId); // its chat shows it live when opened
     }
     opts.onChange?.(f.sessionId || s.sessionId);
   }
@@ -257,6 +259,15 @@ export function createChatStore(
       s.older = false;
       s.items = itemsWithVersions(data).items;
     }
+  }
+
+  /** Follows a run of a chat not shown (a queued turn started off screen). */
+  async function followUnseen(runId: string, sessionId: string) {
+    const f: Follower = { runId, sessionId, turn: newTurn(runId), nextSeq: 1, early: new Map(), queue: [], unfollow: null, done: false, adopted: false };
+    followers.set(runId, f);
+    syncBusy();
+    f.unfollow = await api.followRun(runId, (ev) => onEvent(f, ev));
+    if (f.done) f.unfollow();
   }
 
   /** A waiting message started the next turn as the shown one ended: it is shown as asked. */

@@ -143,3 +143,17 @@ describe('the composer during a run', () => {
     expect(onSend).toHaveBeenCalledWith('no, this', []);
   });
 });
+
+describe('a queued turn off screen', () => {
+  it('is followed, so its chat shows it live when opened', async () => {
+    const { fake, chat } = await running({ pending: msg('p2', 'queue', 'next') });
+    await chat.send('next', [], 'queue');
+    chat.newChat(); // the person went elsewhere; r1 goes on unseen
+    fake.emitRun('r1', 'pending_taken', { id: 'p2', mode: 'queue', text: 'next', nextRunId: 'r2' });
+    fake.emitRun('r1', 'run_finished', { status: 'ok', nextRunId: 'r2' });
+    await vi.waitFor(() => expect(chat.busy).toEqual(['s1']));
+    fake.emitRun('r2', 'run_started', { seq: 1 });
+    await chat.open('s1');
+    expect(chat.running).toBe('r2');
+  });
+});
