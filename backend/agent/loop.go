@@ -447,7 +447,11 @@ func (l *loop) finish(final string, err error) Result {
 	// waited for this turn starts the next one now.
 	var nextRun string
 	if next := l.r.handOver(l, res.Status); next != nil {
-		nextRun = l.startNext(*next)
+		ready := make(chan struct{})
+		defer close(ready) // the next turn goes once run_finished is out
+		if res.Next = l.startNext(*next, ready); res.Next != nil {
+			nextRun = res.Next.ID
+		}
 	}
 	l.em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: final,
 		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), NextRunID: nextRun})

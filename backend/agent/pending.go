@@ -221,21 +221,22 @@ func (r *Runner) handOver(l *loop, status event.Status) *session.Pending {
 	return nil
 }
 
-// startNext starts the turn of the message the ended run took and returns its id
-// ("" when it could not start: the message is then held).
-func (l *loop) startNext(p session.Pending) string {
+// startNext starts the turn of the message the ended run took, to go once after is
+// closed, and returns it (nil when it could not start: the message is then held).
+func (l *loop) startNext(p session.Pending, after <-chan struct{}) *Run {
 	sid := l.run.SessionID
-	run, err := l.r.start(context.Background(), Request{SessionID: sid, Text: p.Text, Channel: p.Channel}, l.em.sinks[0], false)
+	req := Request{SessionID: sid, Text: p.Text, Channel: p.Channel, after: after}
+	run, err := l.r.start(context.Background(), req, l.em.sinks[0], false)
 	if err != nil {
 		l.r.in.untake(sid, true, p.ID)
 		p.Held = true
 		l.em.say(event.LevelWarning, i18n.M("notice.pendingNotStarted", "error", err.Error()))
 		l.em.emit(event.Pending, pendingData(p))
-		return ""
+		return nil
 	}
 	if err := l.r.in.done(sid, p.ID); err != nil {
 		l.em.say(event.LevelWarning, i18n.M("notice.pendingSave", "error", err.Error()))
 	}
 	l.em.emit(event.PendingTaken, event.TakenData{ID: p.ID, Mode: p.Mode, Text: p.Text, AsTurn: p.Mode == ModeSteer, NextRunID: run.ID})
-	return run.ID
+	return run
 }

@@ -212,9 +212,22 @@ func TestQueueRunsAfterTheTurnEnds(t *testing.T) {
 	p1, _ := submit(t, h, "s1", "Two", ModeQueue, rec.sink)
 	p2, _ := submit(t, h, "s1", "Three", ModeQueue, rec.sink)
 	close(b.release)
-	wait(t, run)
+	res := wait(t, run)
 	evs := runEvents(t, rec, run.ID)
 	fin := finished(evs)
+	if res.Next == nil || res.Next.ID != fin.NextRunID {
+		t.Fatalf("the result's next run %v, run_finished says %q", res.Next, fin.NextRunID)
+	}
+	wait(t, res.Next)
+	// One stream ends before the next begins: a shared sink reads them in turn.
+	last := -1
+	for i, e := range rec.all() {
+		if e.RunID == run.ID {
+			last = i
+		} else if last < len(evs)-1 {
+			t.Fatalf("event %d of run %s came before run %s ended", i, e.RunID, run.ID)
+		}
+	}
 	taken := ofType[event.TakenData](evs)
 	if fin.NextRunID == "" || len(taken) != 1 || taken[0].ID != p1.ID || taken[0].NextRunID != fin.NextRunID || taken[0].AsTurn {
 		t.Fatalf("finished %+v, taken %+v", fin, taken)

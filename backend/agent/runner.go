@@ -227,6 +227,11 @@ type Request struct {
 	// Notices are told to the user as the run starts (warnings the caller has
 	// for this chat, e.g. that saving older messages to memory failed).
 	Notices []i18n.Message
+
+	// after holds a turn a waiting message starts until the run before it has
+	// emitted its run_finished: a sink shared by both sees one stream end before
+	// the next begins.
+	after <-chan struct{}
 }
 
 // Result is how a run ended.
@@ -246,6 +251,9 @@ type Result struct {
 	// built from, and FirstKept the index of its first message sent (0:
 	// nothing was left out). Memory consolidates what fell out.
 	HistoryLen, FirstKept int
+	// Next is the turn a waiting message started as this run ended (a queued
+	// message, or a steer no safe point took), if any.
+	Next *Run
 }
 
 // Run is a started run.
@@ -339,6 +347,9 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 		defer close(run.done)
 		defer cancel(nil)
 		defer r.release(run)
+		if req.after != nil {
+			<-req.after
+		}
 		run.result = l.execute()
 		if r.opts.AfterRun != nil {
 			r.opts.AfterRun(run.result)
