@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -34,12 +35,7 @@ func (s *Service) Submit(in Input, sink event.Sink) (Sent, error) {
 	if len(in.Images) > 0 {
 		return Sent{}, fmt.Errorf("send: pictures cannot wait for a running turn (hint: send them when it ends, or stop it first)")
 	}
-	if err := s.usable(); err != nil {
-		return Sent{}, err
-	}
-	s.mask()
-	p, run, err := s.runner.Submit(context.Background(), agent.Message{SessionID: in.SessionID, Text: in.Text, Mode: in.Mode,
-		Channel: s.opts.Channel}, sink)
+	p, run, err := s.Deliver(agent.Message{SessionID: in.SessionID, Text: in.Text, Mode: in.Mode}, sink)
 	if err != nil {
 		return Sent{}, err
 	}
@@ -47,6 +43,17 @@ func (s *Service) Submit(in Input, sink event.Sink) (Sent, error) {
 		return Sent{RunID: run.ID}, nil
 	}
 	return Sent{Pending: p}, nil
+}
+
+// Deliver is Submit for a front end that follows the runs itself (the terminal): the
+// message waits (returned) or starts a turn (returned). Channel defaults to the service's.
+func (s *Service) Deliver(m agent.Message, sink event.Sink) (*session.Pending, *agent.Run, error) {
+	if err := s.usable(); err != nil {
+		return nil, nil, err
+	}
+	s.mask()
+	m.Channel = cmp.Or(m.Channel, s.opts.Channel)
+	return s.runner.Submit(context.Background(), m, sink)
 }
 
 // Pending lists the messages waiting for a chat's running turn (or held after a
