@@ -39,7 +39,7 @@ func (e *env) live() bool {
 // command typed during them, to be answered at the prompt.
 func waitTurns(e *env, p *printer, run *agent.Run, lines <-chan string, sigs <-chan os.Signal, asks chan approvalAsk) (agent.Result, string) {
 	held, quiet := "", !e.live() // piped input: nothing is read until the prompt
-	var started []*agent.Run // turns a line started itself (the one going had just ended)
+	var started []*agent.Run     // turns a line started itself (the one going had just ended)
 	for {
 		in := lines
 		if held != "" || quiet {
