@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -56,14 +57,8 @@ func (r *Runner) Submit(ctx context.Context, m Message, sink event.Sink) (*sessi
 	}
 	if m.Mode == ModeStop {
 		r.mu.Unlock()
-		r.Stop(m.SessionID)
-		select {
-		case <-run.done:
-		case <-ctx.Done():
-			return nil, nil, fmt.Errorf("send: the run did not stop: %w", ctx.Err())
-		}
-		run, err := r.Start(ctx, req, sink)
-		return nil, run, err
+		next, err := r.stopAndStart(ctx, run, req, sink)
+		return nil, next, err
 	}
 	em := run.em
 	r.in.mu.Lock()
@@ -75,6 +70,29 @@ func (r *Runner) Submit(ctx context.Context, m Message, sink event.Sink) (*sessi
 	}
 	em.tell(event.Pending, pendingData(p))
 	return &p, nil, nil
+}
+
+// stopAndStart stops run as Stop does and starts req once it has ended. A turn that
+// slipped in meanwhile (the run had just ended well and a queued message started) is
+// stopped too, a few times at most.
+func (r *Runner) stopAndStart(ctx context.Context, run *Run, req Request, sink event.Sink) (*Run, error) {
+	for attempt := 1; ; attempt++ {
+		if run != nil {
+			r.Stop(req.SessionID)
+			select {
+			case <-run.done:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("send: the run did not stop: %w", ctx.Err())
+			}
+		}
+		next, err := r.Start(ctx, req, sink)
+		if !errors.Is(err, ErrBusy) || attempt == 3 {
+			return next, err
+		}
+		r.mu.Lock()
+		run = r.active[req.SessionID]
+		r.mu.Unlock()
+	}
 }
 
 // Pending lists the messages waiting for a chat, in the order sent. Those saved by
