@@ -157,3 +157,21 @@ describe('a queued turn off screen', () => {
     expect(chat.running).toBe('r2');
   });
 });
+
+describe('a steer in a reopened chat', () => {
+  it('is the second question of its run, marked as said meanwhile', async () => {
+    const { itemsFromSession } = await import('./history');
+    const { items } = itemsFromSession({
+      id: 's1', title: '', model: '', interrupted: [], versions: [],
+      messages: [
+        { runId: 'r1', role: 'user', content: 'find the notes' },
+        { runId: 'r1', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'list_dir', arguments: {} }] },
+        { runId: 'r1', role: 'tool', content: 'a.md', toolCallId: 'c1' },
+        { runId: 'r1', role: 'user', content: 'look in docs/' },
+        { runId: 'r1', role: 'assistant', content: 'Found them in docs/.' },
+      ],
+      runs: [{ runId: 'r1', status: 'ok', final: 'Found them in docs/.' }],
+    } as never);
+    expect(items.map((i) => (i.kind === 'user' ? `user${i.steer ? ':steer' : ''}` : 'assistant'))).toEqual(['user', 'assistant', 'user:steer', 'assistant']);
+  });
+});

@@ -98,6 +98,8 @@ export interface UserItem {
   images: string[];
   /** The words a reminder sent at its time, not something the person typed. */
   reminder?: boolean;
+  /** Sent while the turn ran and handed to the model in it (a steer). */
+  steer?: boolean;
   pager?: Pager;
   first?: number;
 }
