@@ -34,6 +34,32 @@ func (a *core) runSink(ev event.Event) {
 // SendMessage starts a turn and returns its run id.
 func (a *ChatAPI) SendMessage(in chat.Input) (string, error) { return a.h.Chat.Send(in, a.runSink) }
 
+// SubmitMessage sends a message while a turn may be running: it starts a turn or
+// waits for the running one in its mode (steer, queue, stop).
+func (a *ChatAPI) SubmitMessage(in chat.Input) (chat.Sent, error) {
+	return a.h.Chat.Submit(in, a.runSink)
+}
+
+// PendingMessages lists the messages waiting for a chat's turn.
+func (a *ChatAPI) PendingMessages(sessionID string) ([]session.Pending, error) {
+	return a.h.Chat.Pending(sessionID)
+}
+
+// EditPending changes a waiting message's text and mode.
+func (a *ChatAPI) EditPending(sessionID, id, text, mode string) (session.Pending, error) {
+	return a.h.Chat.EditPending(sessionID, id, text, mode)
+}
+
+// RemovePending drops a waiting message.
+func (a *ChatAPI) RemovePending(sessionID, id string) error {
+	return a.h.Chat.RemovePending(sessionID, id)
+}
+
+// SendPending sends a held message again; it returns the run it started, or "".
+func (a *ChatAPI) SendPending(sessionID, id string) (string, error) {
+	return a.h.Chat.SendPending(sessionID, id, a.runSink)
+}
+
 // AttachEvents delivers a stream's held and future events (call after EventsOn).
 func (a *App) AttachEvents(channel string) { a.relay.Attach(channel) }
 

@@ -17,6 +17,7 @@ targets=(
   "./backend/session FuzzParseRewinds 10000"
   "./backend/session FuzzParse 150"
   "./backend/session FuzzReadLines 20000"
+  "./backend/session FuzzParsePending 10000"
   "./backend/skills FuzzParse 20000"
   "./backend/schedule FuzzCron 3000"
   "./backend/schedule FuzzJobsFile 5000"

@@ -50,6 +50,20 @@ func (em *emitter) emit(t event.Type, data any) {
 	em.send(t, em.masked(data))
 }
 
+// tell emits an event from outside the run (a message sent to the chat meanwhile):
+// nothing when there is no emitter yet, nor before run_started.
+func (em *emitter) tell(t event.Type, data any) {
+	if em == nil {
+		return
+	}
+	em.mu.Lock()
+	started := em.seq > 0
+	em.mu.Unlock()
+	if started {
+		em.emit(t, data)
+	}
+}
+
 // args is a copy of a message's arguments with every secret masked.
 func (em *emitter) args(in map[string]string) map[string]string {
 	if len(in) == 0 {

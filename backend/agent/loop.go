@@ -172,6 +172,10 @@ func (l *loop) body() (string, error) {
 		if iter > l.t.MaxToolIterations {
 			return l.summarise()
 		}
+		// A safe point: the last tool results are in, the next request not sent.
+		if err := l.steer(); err != nil {
+			return l.finalText(), err
+		}
 		// Read each time: a tool source that connects (or changes its
 		// tools) during the run is offered from the next request on.
 		defs := toolDefs(l.r.opts.Tools.Definitions())
@@ -439,10 +443,18 @@ func (l *loop) finish(final string, err error) Result {
 		}
 	}
 	// Free the session first: a client that sends the next message as soon
-	// as it sees run_finished must not find the session busy.
-	l.r.release(l.run)
+	// as it sees run_finished must not find the session busy. A message that
+	// waited for this turn starts the next one now.
+	var nextRun string
+	if next := l.r.handOver(l, res.Status); next != nil {
+		ready := make(chan struct{})
+		defer close(ready) // the next turn goes once run_finished is out
+		if res.Next = l.startNext(*next, ready); res.Next != nil {
+			nextRun = res.Next.ID
+		}
+	}
 	l.em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: final,
-		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds()})
+		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), NextRunID: nextRun})
 	return res
 }
 

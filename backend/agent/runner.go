@@ -174,6 +174,7 @@ type Runner struct {
 	// damaged counts the warnings about each session's file already told: a chat
 	// hears about a damaged line once, not on every reply.
 	damaged map[string]int
+	in      *inbox // messages sent while a run goes on (pending.go)
 }
 
 // New checks opts and returns a Runner.
@@ -191,7 +192,8 @@ func New(opts Options) (*Runner, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}, damaged: map[string]int{}}, nil
+	return &Runner{opts: opts, active: map[string]*Run{}, usage: map[string]event.UsageData{}, noTools: map[string]bool{}, damaged: map[string]int{},
+		in: newInbox(opts.Store, opts.Now)}, nil
 }
 
 // Request is one user turn.
@@ -225,6 +227,11 @@ type Request struct {
 	// Notices are told to the user as the run starts (warnings the caller has
 	// for this chat, e.g. that saving older messages to memory failed).
 	Notices []i18n.Message
+
+	// after holds a turn a waiting message starts until the run before it has
+	// emitted its run_finished: a sink shared by both sees one stream end before
+	// the next begins.
+	after <-chan struct{}
 }
 
 // Result is how a run ended.
@@ -244,6 +251,9 @@ type Result struct {
 	// built from, and FirstKept the index of its first message sent (0:
 	// nothing was left out). Memory consolidates what fell out.
 	HistoryLen, FirstKept int
+	// Next is the turn a waiting message started as this run ended (a queued
+	// message, or a steer no safe point took), if any.
+	Next *Run
 }
 
 // Run is a started run.
@@ -254,6 +264,7 @@ type Run struct {
 	cancel context.CancelCauseFunc
 	done   chan struct{}
 	result Result
+	em     *emitter // set under Runner.mu once the run is prepared
 }
 
 // Done is closed when the run has finished and run_finished was emitted.
@@ -329,10 +340,16 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 		cancel(nil)
 		return nil, err
 	}
+	r.mu.Lock()
+	run.em = l.em
+	r.mu.Unlock()
 	go func() {
 		defer close(run.done)
 		defer cancel(nil)
 		defer r.release(run)
+		if req.after != nil {
+			<-req.after
+		}
 		run.result = l.execute()
 		if r.opts.AfterRun != nil {
 			r.opts.AfterRun(run.result)

@@ -52,6 +52,9 @@ type Input struct {
 	Edit int `json:"edit,omitempty"`
 	// Resume lets an answer that was stopped part-way go on (Text is ignored).
 	Resume bool `json:"resume,omitempty"`
+	// Mode is what the message does when the chat has a run going (Submit): "steer",
+	// "queue" or "stop".
+	Mode string `json:"mode,omitempty"`
 }
 
 // Send starts a turn from the composer and returns its run id; the turn outlives

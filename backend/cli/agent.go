@@ -168,6 +168,10 @@ func (p *printer) sink(ev event.Event) {
 		fmt.Fprintf(p.errw, "Note: %s\n", d.Message)
 	case event.ErrorData:
 		p.errData = &d
+	case event.StartedData:
+		p.errData = nil // a turn a waiting message started reports its own
+	case event.PendingData, event.TakenData, event.DroppedData:
+		p.pendingLine(ev)
 	case event.FinishedData:
 		p.endReasoning()
 		p.breakLine()
@@ -297,28 +301,32 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
 		cmp.Or(f.model, e.app.Settings.Config().Agents.Defaults.Model))
 	armed := false // one Ctrl-C at the prompt arms the exit
+	held := ""     // a command typed during a turn, answered now
 	for {
-		fmt.Fprint(e.stderr, "> ")
-		var line string
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				fmt.Fprintln(e.stderr)
+		line := held
+		held = ""
+		if line == "" {
+			fmt.Fprint(e.stderr, "> ")
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					fmt.Fprintln(e.stderr)
+					return nil
+				}
+				line = l
+			case <-sigs:
+				if armed {
+					fmt.Fprintln(e.stderr)
+					return nil
+				}
+				armed = true
+				fmt.Fprintln(e.stderr, "\n(press Ctrl-C again or Ctrl-D to exit)")
+				continue
+			case <-ctx.Done():
 				return nil
 			}
-			line = l
-		case <-sigs:
-			if armed {
-				fmt.Fprintln(e.stderr)
-				return nil
-			}
-			armed = true
-			fmt.Fprintln(e.stderr, "\n(press Ctrl-C again or Ctrl-D to exit)")
-			continue
-		case <-ctx.Done():
-			return nil
+			armed = false
 		}
-		armed = false
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -333,21 +341,8 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue
 		}
-		var res agent.Result
-	wait:
-		for {
-			select {
-			case <-run.Done():
-				res = run.Wait()
-				break wait
-			case <-sigs:
-				e.app.Chat.Stop(run.SessionID)
-			case ask := <-asks:
-				if !askApproval(e, e.app, p, ask, lines, sigs) {
-					e.app.Chat.Stop(run.SessionID)
-				}
-			}
-		}
+		res, command := waitTurns(e, p, run, lines, sigs, asks)
+		held = command
 		if res.Status != event.StatusOK {
 			p.report(res)
 		}

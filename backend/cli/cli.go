@@ -64,8 +64,12 @@ type env struct {
 	// ownProcess: the command line runs as its own process (Main), not inside a test,
 	// so a command may set process-wide runtime settings (see oneProcessor).
 	ownProcess bool
-	app        *app.App
-	appErr     error
+	// typing says lines read while a turn runs are a person's (a terminal): they are
+	// sent at once (steer.go). Piped input keeps them for the prompt, where answers
+	// to approvals typed ahead belong. Nil asks whether stdin is a terminal.
+	typing func() bool
+	app    *app.App
+	appErr error
 	// afterStart, when set, sees the services once a command started them (a test
 	// checks what runs).
 	afterStart func(*app.App)

@@ -200,6 +200,9 @@ type UI struct {
 	Language      string `json:"language"`
 	CloseToTray   bool   `json:"closeToTray"`
 	LaunchAtLogin bool   `json:"launchAtLogin"`
+	// SendDuringRun is what Enter does with a message sent while a turn runs:
+	// "steer", "queue" or "stop" (docs/chat.md#while-it-works).
+	SendDuringRun string `json:"sendDuringRun"`
 }
 
 // Memory configures memory upkeep: Dream's passes and the review of their changes.
@@ -273,7 +276,7 @@ func Default() *Config {
 		},
 		Heartbeat: Heartbeat{Enabled: true, IntervalMinutes: 30},
 		Schedule:  Schedule{MissedRuns: "catchup"},
-		UI:        UI{Theme: "system", Language: "auto", CloseToTray: true},
+		UI:        UI{Theme: "system", Language: "auto", CloseToTray: true, SendDuringRun: "steer"},
 		Memory: Memory{Dream: Dream{EveryHours: 4, MaxTokens: 60_000, MaxMinutes: 5, MaxToolCalls: 24},
 			Review: Review{OnExpiry: "discard"}},
 	}

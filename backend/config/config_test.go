@@ -48,7 +48,7 @@ func TestDefaults(t *testing.T) {
 		{"approval.mode", c.Tools.Approval.Mode, "risky"},
 		{"heartbeat", c.Heartbeat, Heartbeat{Enabled: true, IntervalMinutes: 30}},
 		{"missedRuns", c.Schedule.MissedRuns, "catchup"},
-		{"ui", c.UI, UI{Theme: "system", Language: "auto", CloseToTray: true}},
+		{"ui", c.UI, UI{Theme: "system", Language: "auto", CloseToTray: true, SendDuringRun: "steer"}},
 		{"memory", c.Memory, Memory{Dream: Dream{EveryHours: 4, MaxTokens: 60000, MaxMinutes: 5, MaxToolCalls: 24},
 			Review: Review{OnExpiry: "discard"}}},
 	}
@@ -66,7 +66,7 @@ func TestDefaults(t *testing.T) {
 		`"providers":{"ollama":{"host":"","start":"","keepRunning":false},"openai":{"apiBase":"https://api.openai.com/v1","apiKey":""},"custom":{}}`,
 		`"web":{"offline":false,"search":{"provider":"duckduckgo","apiKey":"","url":""},"ssrfAllow":[]}`,
 		`"approval":{"mode":"risky","always":[],"ask":[],"never":[]},"mcpServers":{}`,
-		`"ui":{"theme":"system","language":"auto","closeToTray":true,"launchAtLogin":false}`} {
+		`"ui":{"theme":"system","language":"auto","closeToTray":true,"launchAtLogin":false,"sendDuringRun":"steer"}`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("default JSON lacks %s\n%s", key, b)
 		}
@@ -479,5 +479,14 @@ func TestRecallBlockMigrated(t *testing.T) {
 		if err != nil || cfg.Agents.Defaults.RecallBlock != want {
 			t.Errorf("%s: %+v %v", in, cfg.Agents.Defaults.RecallBlock, err)
 		}
+	}
+}
+
+func TestSendDuringRunIsAMode(t *testing.T) {
+	c := Default()
+	c.UI.SendDuringRun = "later"
+	ps := c.Validate()
+	if len(ps) != 1 || ps[0].Key != "ui.sendDuringRun" {
+		t.Fatalf("problems %v", ps)
 	}
 }

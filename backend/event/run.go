@@ -27,6 +27,12 @@ const (
 	Notice         Type = "notice"
 	Error          Type = "error"
 	RunFinished    Type = "run_finished"
+	// The life of a message sent to the chat while the run goes on (a steer or a
+	// queued turn): it waits (again when edited or switched), is taken by the run or
+	// by the next turn, or is dropped (removed, or sent by itself after a stop).
+	Pending        Type = "pending"
+	PendingTaken   Type = "pending_taken"
+	PendingDropped Type = "pending_dropped"
 )
 
 // Status is how a run ended (run_finished status; the session file keeps the same
@@ -197,6 +203,37 @@ type FinishedData struct {
 	// ChatModel is set by a /model that switched the chat's model: the window shows
 	// (and the chat's next turns use) what the session now holds.
 	ChatModel string `json:"chatModel,omitempty"`
+	// NextRunID is the turn a pending message started as this run ended: the window
+	// follows the chat into it.
+	NextRunID string `json:"nextRunId,omitempty"`
+}
+
+// PendingData is the payload of pending: a message waiting for the run, whole, as
+// it is now (the same id again after an edit or a switch of mode).
+type PendingData struct {
+	ID   string `json:"id"`
+	Mode string `json:"mode"` // steer or queue
+	Text string `json:"text"`
+	// Held marks a message no run takes by itself (its run stopped or failed): the
+	// person sends it again or removes it.
+	Held bool `json:"held,omitempty"`
+}
+
+// TakenData is the payload of pending_taken. A steer taken at a safe point is the
+// user's message in the running turn from here on; NextRunID is set when the message
+// starts the next turn instead (a queued one, or a steer the turn ended before
+// taking: AsTurn).
+type TakenData struct {
+	ID        string `json:"id"`
+	Mode      string `json:"mode"`
+	Text      string `json:"text"`
+	AsTurn    bool   `json:"asTurn,omitempty"`
+	NextRunID string `json:"nextRunId,omitempty"`
+}
+
+// DroppedData is the payload of pending_dropped.
+type DroppedData struct {
+	ID string `json:"id"`
 }
 
 type envelope struct {

@@ -32,6 +32,16 @@ func TestRunEventJSONContract(t *testing.T) {
 			`{"runId":"r1","sessionId":"s1","seq":8,"type":"error","code":"model","message":"m","hint":"h"}`},
 		{Event{"r1", "s1", 9, RunFinished, FinishedData{Status: StatusInterrupted, Final: "f", DurationMs: 5}},
 			`{"runId":"r1","sessionId":"s1","seq":9,"type":"run_finished","status":"interrupted","final":"f","durationMs":5}`},
+		{Event{"r1", "s1", 3, Pending, PendingData{ID: "p1", Mode: "steer", Text: "use src/"}},
+			`{"runId":"r1","sessionId":"s1","seq":3,"type":"pending","id":"p1","mode":"steer","text":"use src/"}`},
+		{Event{"r1", "s1", 4, PendingTaken, TakenData{ID: "p1", Mode: "steer", Text: "use src/"}},
+			`{"runId":"r1","sessionId":"s1","seq":4,"type":"pending_taken","id":"p1","mode":"steer","text":"use src/"}`},
+		{Event{"r1", "s1", 5, PendingTaken, TakenData{ID: "p2", Mode: "steer", Text: "t", AsTurn: true, NextRunID: "r2"}},
+			`{"runId":"r1","sessionId":"s1","seq":5,"type":"pending_taken","id":"p2","mode":"steer","text":"t","asTurn":true,"nextRunId":"r2"}`},
+		{Event{"r1", "s1", 6, PendingDropped, DroppedData{ID: "p3"}},
+			`{"runId":"r1","sessionId":"s1","seq":6,"type":"pending_dropped","id":"p3"}`},
+		{Event{"r1", "s1", 7, RunFinished, FinishedData{Status: StatusOK, Final: "f", DurationMs: 5, NextRunID: "r2"}},
+			`{"runId":"r1","sessionId":"s1","seq":7,"type":"run_finished","status":"ok","final":"f","durationMs":5,"nextRunId":"r2"}`},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.ev)

@@ -50,6 +50,7 @@ func (s *Store) Delete(id, workspace string) error {
 	if err != nil {
 		return fmt.Errorf("delete session %s: move to trash: %w (check that %s is writable)", id, err, trash)
 	}
+	s.removePending(id) // messages waiting for a chat that is gone
 	atomicfile.SyncDir(s.dir)
 	atomicfile.SyncDir(trash)
 	if workspace == "" {

@@ -49,6 +49,8 @@ type Settings struct {
 	AllowedPaths        []string `json:"allowedPaths"`
 	Theme               string   `json:"theme"`
 	Language            string   `json:"language"`
+	// SendDuringRun is the mode of a message sent with Enter while a turn runs.
+	SendDuringRun string `json:"sendDuringRun"`
 	// SystemLanguage is what "auto" means on this machine, read from the POSIX locale
 	// variables as the tray and notifications read it ("" when they name no language):
 	// the web view's own idea of the language can differ (WebKitGTK falls back to
@@ -98,6 +100,7 @@ func (s *Service) Settings() Settings {
 		AllowedPaths:        append([]string{}, c.Tools.AllowedPaths...),
 		Theme:               c.UI.Theme,
 		Language:            c.UI.Language,
+		SendDuringRun:       c.UI.SendDuringRun,
 		SystemLanguage:      systemLanguage(),
 		MemoryWindow:        d.MemoryWindow,
 		RecallEnabled:       d.RecallBlock.Enabled,
@@ -156,7 +159,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 			n.Tools.AllowedPaths = append(n.Tools.AllowedPaths, p)
 		}
 	}
-	n.UI.Theme, n.UI.Language = in.Theme, in.Language
+	n.UI.Theme, n.UI.Language, n.UI.SendDuringRun = in.Theme, in.Language, in.SendDuringRun
 	n.Memory = in.Memory
 	return &n, append(ps, n.Validate()...)
 }

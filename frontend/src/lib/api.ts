@@ -74,7 +74,13 @@ export type McpConfig = config.MCPServer;
 export type McpTest = reach.MCPTestView;
 export type Skill = skills.Skill;
 /** One message to send (chat.Input): again regenerates the last answer, edit (1-based) replaces that question, resume continues a stopped answer. */
-export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean };
+export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean; mode?: SendMode };
+/** What a message sent while a turn runs does (docs/chat.md#while-it-works). */
+export type SendMode = 'steer' | 'queue' | 'stop';
+/** A message waiting for a chat's turn (session.Pending); held ones wait to be sent again. */
+export type PendingMessage = { id: string; mode: 'steer' | 'queue'; text: string; at: string; channel?: string; held?: boolean };
+/** What became of a message sent with a mode (chat.Sent): a turn started, or it waits. */
+export type Sent = { runId?: string; pending?: PendingMessage };
 
 /**
  * One event of a run's stream (backend/event/run.go, flattened). A text or reasoning delta
@@ -94,6 +100,9 @@ export interface RunEvent {
     | 'usage'
     | 'notice'
     | 'error'
+    | 'pending'
+    | 'pending_taken'
+    | 'pending_dropped'
     | 'run_finished';
   [field: string]: unknown;
 }
@@ -128,6 +137,12 @@ async function follow<T>(channel: string, fn: (ev: T) => void): Promise<() => vo
 export const api = {
   status: getStatus,
   send: (input: ChatInput) => ChatAPI.SendMessage(input as chat.Input),
+  submit: (input: ChatInput) => ChatAPI.SubmitMessage(input as chat.Input) as Promise<Sent>,
+  pendingMessages: (sessionId: string) => ChatAPI.PendingMessages(sessionId) as Promise<PendingMessage[]>,
+  editPending: (sessionId: string, id: string, text: string, mode: string) =>
+    ChatAPI.EditPending(sessionId, id, text, mode) as Promise<PendingMessage>,
+  removePending: (sessionId: string, id: string) => ChatAPI.RemovePending(sessionId, id),
+  sendPending: (sessionId: string, id: string) => ChatAPI.SendPending(sessionId, id),
   followRun: (runId: string, fn: (ev: RunEvent) => void) => follow<RunEvent>(`run:${runId}`, fn),
   stop: (sessionId: string) => ChatAPI.StopRun(sessionId),
   denyInstead: (sessionId: string) => ChatAPI.DenyInstead(sessionId),

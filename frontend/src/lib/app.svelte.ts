@@ -1,6 +1,6 @@
 // Everything a view needs, built once: the stores over the API and the navigation state.
 // Views and sidebar tabs receive it as their `app` prop.
-import { api as realApi, type Api, type Settings } from './api';
+import { api as realApi, type Api, type SendMode, type Settings } from './api';
 import { setLocale, resolveLocale } from './i18n.svelte';
 import { createActivityStore } from './stores/activity.svelte';
 import { createApprovalsStore } from './stores/approvals.svelte';
@@ -32,8 +32,13 @@ export function applyAppearance(s: Pick<Settings, 'theme' | 'language'> & { syst
   setLocale(resolveLocale(s.language || 'auto', system));
 }
 
+/** The mode Enter sends in while a turn runs (ui.sendDuringRun); steer unless set. */
+export function sendModeOf(s: { sendDuringRun?: string }): SendMode {
+  return s.sendDuringRun === 'queue' || s.sendDuringRun === 'stop' ? s.sendDuringRun : 'steer';
+}
+
 export function createApp(api: Api = realApi, status?: StatusStore, probe?: PerfProbe) {
-  const nav = $state({ view: 'chat', tab: 'sessions', searchFocus: 0 });
+  const nav = $state({ view: 'chat', tab: 'sessions', searchFocus: 0, sendMode: 'steer' as SendMode });
   const statusStore = status ?? createStatusStore(api.status);
   const sessions = createSessionsStore(api);
   const activity = createActivityStore(api);
@@ -51,6 +56,7 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
   const reminders = createRemindersStore(api);
   const settings = createSettingsStore(api, (s) => {
     applyAppearance(s);
+    nav.sendMode = sendModeOf(s);
     void statusStore.refresh();
   });
 
@@ -72,6 +78,14 @@ export function createApp(api: Api = realApi, status?: StatusStore, probe?: Perf
     },
     get tab() {
       return nav.tab;
+    },
+    /** What Enter does with a message sent while a turn runs. */
+    get sendMode() {
+      return nav.sendMode;
+    },
+    /** Follows the settings read at start. */
+    applySettings(s: { sendDuringRun?: string }) {
+      nav.sendMode = sendModeOf(s);
     },
     /** Bumps when Ctrl+K asks for the chat search box. */
     get searchFocus() {

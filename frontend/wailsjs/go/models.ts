@@ -172,6 +172,7 @@ export namespace chat {
 	    again?: boolean;
 	    edit?: number;
 	    resume?: boolean;
+	    mode?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Input(source);
@@ -186,7 +187,40 @@ export namespace chat {
 	        this.again = source["again"];
 	        this.edit = source["edit"];
 	        this.resume = source["resume"];
+	        this.mode = source["mode"];
 	    }
+	}
+	export class Sent {
+	    runId?: string;
+	    pending?: session.Pending;
+	
+	    static createFrom(source: any = {}) {
+	        return new Sent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.runId = source["runId"];
+	        this.pending = this.convertValues(source["pending"], session.Pending);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -1585,6 +1619,28 @@ export namespace schedule {
 
 export namespace session {
 	
+	export class Pending {
+	    id: string;
+	    mode: string;
+	    text: string;
+	    at: string;
+	    channel?: string;
+	    held?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Pending(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.mode = source["mode"];
+	        this.text = source["text"];
+	        this.at = source["at"];
+	        this.channel = source["channel"];
+	        this.held = source["held"];
+	    }
+	}
 	export class Run {
 	    runId: string;
 	    status: string;
@@ -1997,6 +2053,7 @@ export namespace settings {
 	    allowedPaths: string[];
 	    theme: string;
 	    language: string;
+	    sendDuringRun: string;
 	    systemLanguage: string;
 	    memoryWindow: number;
 	    recallEnabled: boolean;
@@ -2028,6 +2085,7 @@ export namespace settings {
 	        this.allowedPaths = source["allowedPaths"];
 	        this.theme = source["theme"];
 	        this.language = source["language"];
+	        this.sendDuringRun = source["sendDuringRun"];
 	        this.systemLanguage = source["systemLanguage"];
 	        this.memoryWindow = source["memoryWindow"];
 	        this.recallEnabled = source["recallEnabled"];

@@ -2,8 +2,9 @@
 // as they arrive and applied once per animation frame, so a fast stream costs one DOM
 // update per frame however many chunks came in. A run keeps going when another chat is
 // opened; its events are then applied off screen, and reopening its chat shows it live.
-import { errText, type Api, type ApprovalDecision, type ChatInput, type PendingApproval, type RunEvent, type SessionData } from '../api';
+import { errText, type Api, type ApprovalDecision, type ChatInput, type PendingApproval, type RunEvent, type SendMode, type Sent, type SessionData } from '../api';
 import { itemOfMessage, itemsWithVersions, type VersionChoice } from './history';
+import { createPendingStore } from './pending.svelte';
 import { applyEvent, continueTurn, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
 
 export type Scheduler = (fn: () => void) => void;
@@ -49,7 +50,8 @@ export function createChatStore(
   api: Pick<
     Api,
     'send' | 'followRun' | 'stop' | 'denyInstead' | 'continueRun' | 'loadSession' | 'sessionUsage' | 'approve' | 'pendingApprovals' | 'setChatModel'
-  >,
+  > &
+    Partial<Pick<Api, 'submit' | 'pendingMessages' | 'editPending' | 'removePending' | 'sendPending'>>,
   opts: { schedule?: Scheduler; onChange?: (sessionId: string) => void; probe?: PerfProbe } = {},
 ) {
   const schedule: Scheduler = opts.schedule ?? ((fn) => requestAnimationFrame(() => fn()));
@@ -76,6 +78,7 @@ export function createChatStore(
   let scheduled = false;
   const idle: (() => void)[] = []; // replyInstead waits here for the stopped run to end
   let generation = 0; // bumps when another chat opens
+  const pending = createPendingStore(api); // the open chat's messages waiting for its turn
 
   function syncBusy() {
     s.busy = [...followers.values()].filter((f) => !f.done && f.sessionId).map((f) => f.sessionId);
@@ -95,6 +98,7 @@ export function createChatStore(
     f.queue = [];
     for (const ev of evs) {
       applyEvent(f.turn, ev);
+      if (ev.type === 'pending' || ev.type === 'pending_taken' || ev.type === 'pending_dropped') pending.apply(ev);
       if (ev.sessionId && f.sessionId !== ev.sessionId) {
         f.sessionId = ev.sessionId;
         syncBusy();
@@ -160,9 +164,13 @@ export function createChatStore(
       active = null;
       s.running = '';
       for (const done of idle.splice(0)) done();
-      if (f.turn.newSessionId) void open(f.turn.newSessionId);
+      const next = f.turn.next;
+      if (next) void followNext(next.runId, next.text);
+      else if (f.turn.newSessionId) void open(f.turn.newSessionId);
       // An adopted run showed only its end, a rewriting one made a version: the chat is on disk now.
       else if ((f.adopted || f.reload) && f.sessionId) void open(f.sessionId, true);
+    } else if (f.turn.next) {
+      void followUnseen(f.turn.next.runId, f.sessionId); // its chat shows it live when opened
     }
     opts.onChange?.(f.sessionId || s.sessionId);
   }
@@ -253,7 +261,46 @@ export function createChatStore(
     }
   }
 
-  async function send(text: string, images: Attachment[] = []): Promise<boolean> {
+  /** Follows a run of a chat not shown (a queued turn started off screen). */
+  async function followUnseen(runId: string, sessionId: string) {
+    const f: Follower = { runId, sessionId, turn: newTurn(runId), nextSeq: 1, early: new Map(), queue: [], unfollow: null, done: false, adopted: false };
+    followers.set(runId, f);
+    syncBusy();
+    f.unfollow = await api.followRun(runId, (ev) => onEvent(f, ev));
+    if (f.done) f.unfollow();
+  }
+
+  /** A waiting message started the next turn as the shown one ended: it is shown as asked. */
+  function followNext(runId: string, text: string) {
+    s.items.push({ kind: 'user', key: `u-${runId}`, text, images: [] });
+    return startRun(() => Promise.resolve(runId));
+  }
+
+  /**
+   * Sends while a turn runs (docs/chat.md#while-it-works): the message waits as a steer or
+   * a queued turn, or stops the turn and starts its own (mode stop).
+   */
+  async function submit(text: string, images: Attachment[], mode: SendMode): Promise<boolean> {
+    const imgs = images.map((a) => a.url);
+    if (!api.submit || !s.sessionId || (!text.trim() && imgs.length === 0)) return false;
+    s.error = '';
+    let sent: Sent;
+    try {
+      sent = await api.submit(input({ text, images: imgs, mode }));
+    } catch (err) {
+      s.error = errText(err);
+      return false;
+    }
+    if (sent.pending) {
+      pending.added(sent.pending);
+      return true;
+    }
+    if (!sent.runId) return false;
+    return followNext(sent.runId, text); // stop and send, or the turn had ended meanwhile
+  }
+
+  async function send(text: string, images: Attachment[] = [], mode?: SendMode): Promise<boolean> {
+    if (s.running && mode) return submit(text, images, mode);
     if (s.running) return waitingCalls(s.items).length > 0 ? replyInstead(text, images) : false;
     const imgs = images.map((a) => a.url);
     if (!text.trim() && imgs.length === 0) return false;
@@ -415,6 +462,7 @@ export function createChatStore(
       if (!live && last?.kind === 'assistant' && last.status === 'error' && q?.kind === 'user') {
         s.lastInput = { text: q.text, images: q.images };
       }
+      void pending.load(id);
       if (!live) await adoptPending(id, gen);
       const u = await api.sessionUsage(id).catch(() => null);
       s.contextUsed = u?.contextUsed ?? 0;
@@ -519,6 +567,15 @@ export function createChatStore(
     s.interrupted = false;
     s.contextUsed = 0;
     s.contextLimit = 0;
+    void pending.load('');
+  }
+
+  /** Sends a held message again; a turn it starts is shown as asked. */
+  async function sendPending(id: string) {
+    const p = pending.list.find((x) => x.id === id);
+    const runId = await pending.send(id);
+    if (runId && p && !s.running) await followNext(runId, p.text);
+    return !!runId || !pending.error;
   }
 
   return {
@@ -574,6 +631,9 @@ export function createChatStore(
     get model() {
       return s.model;
     },
+    /** The messages waiting for the open chat's turn. */
+    pending,
+    sendPending,
     send,
     retry,
     regenerate,

@@ -20,6 +20,8 @@ export type Part =
       why?: Message;
     }
   | { kind: 'notice'; level: string; message: string; code?: string; args?: Record<string, string>; lists?: Message['lists'] }
+  /** The person's words handed to the model mid-turn (a steer), where it was taken. */
+  | { kind: 'steer'; text: string }
   /** A slash command's reply: plain text, one backend message a line (text is the English). */
   | { kind: 'reply'; text: string; lines: Message[] }
   | {
@@ -85,6 +87,8 @@ export interface Turn {
    */
   carried?: number;
   joining?: boolean;
+  /** A waiting message started the next turn as this one ended: its run and words. */
+  next?: { runId: string; text: string };
 }
 
 export interface UserItem {
@@ -94,6 +98,8 @@ export interface UserItem {
   images: string[];
   /** The words a reminder sent at its time, not something the person typed. */
   reminder?: boolean;
+  /** Sent while the turn ran and handed to the model in it (a steer). */
+  steer?: boolean;
   pager?: Pager;
   first?: number;
 }
@@ -249,6 +255,12 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       break;
     case 'error':
       turn.parts.push(errorPart(ev));
+      break;
+    case 'pending_taken':
+      // A steer taken at a safe point is the person's words from here on; one that
+      // starts the next turn is shown as that turn's question instead.
+      if (ev.nextRunId) turn.next = { runId: str(ev.nextRunId), text: str(ev.text) };
+      else turn.parts.push({ kind: 'steer', text: str(ev.text) });
       break;
     case 'run_finished':
       turn.status = (str(ev.status) || 'ok') as TurnStatus;

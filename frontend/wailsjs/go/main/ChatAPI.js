@@ -10,8 +10,24 @@ export function DenyInstead(arg1) {
   return window['go']['main']['ChatAPI']['DenyInstead'](arg1);
 }
 
+export function EditPending(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['ChatAPI']['EditPending'](arg1, arg2, arg3, arg4);
+}
+
+export function PendingMessages(arg1) {
+  return window['go']['main']['ChatAPI']['PendingMessages'](arg1);
+}
+
+export function RemovePending(arg1, arg2) {
+  return window['go']['main']['ChatAPI']['RemovePending'](arg1, arg2);
+}
+
 export function SendMessage(arg1) {
   return window['go']['main']['ChatAPI']['SendMessage'](arg1);
+}
+
+export function SendPending(arg1, arg2) {
+  return window['go']['main']['ChatAPI']['SendPending'](arg1, arg2);
 }
 
 export function SessionUsage(arg1) {
@@ -20,4 +36,8 @@ export function SessionUsage(arg1) {
 
 export function StopRun(arg1) {
   return window['go']['main']['ChatAPI']['StopRun'](arg1);
+}
+
+export function SubmitMessage(arg1) {
+  return window['go']['main']['ChatAPI']['SubmitMessage'](arg1);
 }
