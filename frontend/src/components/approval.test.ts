@@ -10,6 +10,7 @@ import { createStatusStore } from '../lib/stores/status.svelte';
 import { newTurn, type Turn } from '../lib/stores/turn';
 import { fakeApi, fakeStatus } from '../test-fixtures';
 import { setLocale } from '../lib/i18n.svelte';
+import { argLabel } from '../lib/approval';
 
 function waitingTurn(): Turn {
   const turn = newTurn('r1');
@@ -125,6 +126,67 @@ describe('what the backend says, in zh-CN', () => {
     } finally {
       setLocale('en');
     }
+  });
+});
+
+describe("a tool's argument names", () => {
+  it('labels a built-in tool\'s arguments in the UI language and keeps an MCP tool\'s as named', () => {
+    setLocale('zh-CN');
+    try {
+      const turn = waitingTurn();
+      const part = turn.parts[0] as Extract<Turn['parts'][number], { kind: 'tool' }>;
+      part.approval!.maskedArgs = '{"command": "ls", "working_dir": "/tmp", "timeout": 30, "shiny_new": 1}';
+      const mcp = newTurn('r3');
+      mcp.parts.push({
+        kind: 'tool',
+        callId: 'c3',
+        name: 'mcp_files_read',
+        args: '{"path": "/etc/hosts"}',
+        approval: { state: 'requested', scope: '', reason: '', sending: false, error: '' },
+      });
+      render(Message, { props: { item: turn } });
+      const names = [...screen.getByTestId('approval-card').querySelectorAll('dt')].map((d) => [d.textContent, d.title]);
+      expect(names).toEqual([
+        ['命令', 'command'],
+        ['工作文件夹', 'working_dir'],
+        ['超时（秒）', 'timeout'],
+        ['shiny_new', ''],
+      ]);
+      document.body.innerHTML = '';
+      render(Message, { props: { item: mcp } });
+      expect([...screen.getByTestId('approval-card').querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['path']);
+    } finally {
+      setLocale('en');
+    }
+  });
+
+  it('has a label in both languages for every argument of the built-in tools', () => {
+    const builtin: Record<string, string[]> = {
+      exec: ['command', 'working_dir', 'timeout'],
+      read_file: ['path', 'offset', 'limit'],
+      write_file: ['path', 'content'],
+      edit_file: ['path', 'old_text', 'new_text', 'replace_all'],
+      list_dir: ['path', 'recursive', 'max_entries'],
+      glob: ['pattern', 'path'],
+      grep: ['pattern', 'path', 'glob', 'output_mode', 'context', 'case_insensitive'],
+      web_fetch: ['url', 'max_chars'],
+      web_search: ['query', 'count'],
+      memory_search: ['query', 'also', 'k', 'skip'],
+      remember: ['text'],
+      spawn: ['task', 'label'],
+      cron: ['action', 'message', 'name', 'at', 'every_seconds', 'cron_expr', 'tz', 'id'],
+      message: ['content'],
+    };
+    for (const locale of ['en', 'zh-CN'] as const) {
+      setLocale(locale);
+      for (const [tool, args] of Object.entries(builtin)) {
+        for (const a of args) expect(argLabel(tool, a), `${locale} ${tool}.${a}`).not.toBe(a);
+      }
+    }
+    setLocale('en');
+    expect(argLabel('exec', 'command')).toBe('Command');
+    expect(argLabel('mcp_x_y', 'command')).toBe('command');
+    expect(argLabel('exec', 'nope')).toBe('nope');
   });
 });
 
