@@ -114,11 +114,12 @@ type Status struct {
 	Bubblewrap    string `json:"bubblewrap,omitempty"`
 	// Summary is one line for `hearth status` and Settings; SummaryMessage is the same
 	// line as a code the window words in the UI language (Summary stays the English).
+	// (ts_type keeps the window's generated Status a plain shape.)
 	Summary        string        `json:"summary"`
-	SummaryMessage *i18n.Message `json:"summaryMessage,omitempty"`
+	SummaryMessage *i18n.Message `json:"summaryMessage,omitempty" ts_type:"i18n.Message"`
 	// Warning is set when commands run without confinement; WarningMessage as Summary's.
 	Warning        string        `json:"warning,omitempty"`
-	WarningMessage *i18n.Message `json:"warningMessage,omitempty"`
+	WarningMessage *i18n.Message `json:"warningMessage,omitempty" ts_type:"i18n.Message"`
 	// Hint says how to get the stronger mode when the system keeps Hearth from it
 	// (Ubuntu's AppArmor policy on user namespaces).
 	Hint string `json:"hint,omitempty"`

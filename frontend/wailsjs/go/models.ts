@@ -1372,29 +1372,11 @@ export namespace sandbox {
 	        this.userNamespace = source["userNamespace"];
 	        this.bubblewrap = source["bubblewrap"];
 	        this.summary = source["summary"];
-	        this.summaryMessage = this.convertValues(source["summaryMessage"], i18n.Message);
+	        this.summaryMessage = source["summaryMessage"];
 	        this.warning = source["warning"];
-	        this.warningMessage = this.convertValues(source["warningMessage"], i18n.Message);
+	        this.warningMessage = source["warningMessage"];
 	        this.hint = source["hint"];
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 
 }
