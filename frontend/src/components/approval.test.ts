@@ -1,5 +1,5 @@
 // The approval card in a chat message, the Activity view and Settings › Approvals.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type Mock } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import Message from './Message.svelte';
@@ -142,7 +142,7 @@ describe("a tool's argument names", () => {
         callId: 'c3',
         name: 'mcp_files_read',
         args: '{"path": "/etc/hosts"}',
-        approval: { state: 'requested', scope: '', reason: '', sending: false, error: '' },
+        approval: { state: 'requested', scope: '', reason: '', maskedArgs: '', sending: false, error: '' },
       });
       render(Message, { props: { item: turn } });
       const names = [...screen.getByTestId('approval-card').querySelectorAll('dt')].map((d) => [d.textContent, d.title]);
@@ -246,6 +246,65 @@ describe('approval card focus', () => {
     await tick();
     expect(document.activeElement).toBe(box);
     box.remove();
+  });
+});
+
+describe('approval card in a window that shrinks', () => {
+  it('brings itself back into view when the chat box changes size while it waits', async () => {
+    const observers: { cb: ResizeObserverCallback; targets: Element[]; disconnect: Mock<() => void> }[] = [];
+    class FakeObserver {
+      o: (typeof observers)[number];
+      constructor(cb: ResizeObserverCallback) {
+        this.o = { cb, targets: [], disconnect: vi.fn() };
+        observers.push(this.o);
+      }
+      observe(el: Element) {
+        this.o.targets.push(el);
+      }
+      unobserve() {}
+      disconnect() {
+        this.o.disconnect();
+      }
+    }
+    vi.stubGlobal('ResizeObserver', FakeObserver);
+    vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => (f(0), 1));
+    vi.stubGlobal('cancelAnimationFrame', () => {});
+    const scrolled = vi.fn();
+    const had = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element, arg?: boolean | ScrollIntoViewOptions) {
+      scrolled(this, arg);
+    };
+    const chat = document.createElement('div');
+    chat.style.overflowY = 'auto';
+    document.body.append(chat);
+    const rect = (top: number, height: number) => ({ top, bottom: top + height, height, left: 0, right: 600, width: 600, x: 0, y: top }) as DOMRect;
+    chat.getBoundingClientRect = () => rect(0, 700);
+    let cardAt = 400;
+    try {
+      const { unmount } = render(Message, { target: chat, props: { item: waitingTurn(), onApprove: vi.fn() } });
+      const card = screen.getByTestId('approval-card');
+      card.getBoundingClientRect = () => rect(cardAt, 250);
+      await tick();
+      const watch = observers.find((o) => o.targets.includes(chat));
+      expect(watch, 'the chat box is observed').toBeTruthy();
+      watch!.cb([], {} as ResizeObserver); // in view at 700 px high: left where it is
+      expect(scrolled).not.toHaveBeenCalled();
+      // The window shrinks to 450: the chat box is 330 px high, the card below its edge.
+      chat.getBoundingClientRect = () => rect(0, 330);
+      watch!.cb([], {} as ResizeObserver);
+      expect(scrolled).toHaveBeenLastCalledWith(card, { block: 'end' });
+      // Shorter still than the card: its command at the top.
+      chat.getBoundingClientRect = () => rect(0, 200);
+      cardAt = 150;
+      watch!.cb([], {} as ResizeObserver);
+      expect(scrolled).toHaveBeenLastCalledWith(card.querySelector('.args'), { block: 'start' });
+      unmount();
+      expect(watch!.disconnect).toHaveBeenCalled();
+    } finally {
+      Element.prototype.scrollIntoView = had;
+      vi.unstubAllGlobals();
+      chat.remove();
+    }
   });
 });
 
