@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"hearth/backend/i18n"
 	"hearth/backend/sandbox"
 	"hearth/backend/settings"
 )
@@ -19,8 +20,8 @@ func (a *App) Status(ctx context.Context) settings.Status {
 	st.Sandbox = a.Sandbox.Status()
 	if !a.Settings.Config().Tools.Exec.SandboxOn() {
 		st.Sandbox.Mode = sandbox.ModeNone
-		st.Sandbox.Summary = "off (tools.exec.sandbox is false)"
-		st.Sandbox.Warning = "the sandbox is switched off (tools.exec.sandbox): commands run with your full rights"
+		st.Sandbox.SetSummary(i18n.M("sandbox.off"))
+		st.Sandbox.SetWarning(i18n.M("sandbox.off.warning"))
 	}
 	return st
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/confined"
 )
 
@@ -111,14 +112,25 @@ type Status struct {
 	// user namespaces cannot be made: root needs none for the others).
 	UserNamespace bool   `json:"userNamespace,omitempty"`
 	Bubblewrap    string `json:"bubblewrap,omitempty"`
-	// Summary is one line for `hearth status` and Settings.
-	Summary string `json:"summary"`
-	// Warning is set when commands run without confinement.
-	Warning string `json:"warning,omitempty"`
+	// Summary is one line for `hearth status` and Settings; SummaryMessage is the same
+	// line as a code the window words in the UI language (Summary stays the English).
+	// (ts_type keeps the window's generated Status a plain shape.)
+	Summary        string        `json:"summary"`
+	SummaryMessage *i18n.Message `json:"summaryMessage,omitempty" ts_type:"i18n.Message"`
+	// Warning is set when commands run without confinement; WarningMessage as Summary's.
+	Warning        string        `json:"warning,omitempty"`
+	WarningMessage *i18n.Message `json:"warningMessage,omitempty" ts_type:"i18n.Message"`
 	// Hint says how to get the stronger mode when the system keeps Hearth from it
 	// (Ubuntu's AppArmor policy on user namespaces).
 	Hint string `json:"hint,omitempty"`
 }
+
+// SetSummary sets the summary line from m: its English for the CLI, its code for the
+// window, which words it in the UI language.
+func (st *Status) SetSummary(m i18n.Message) { st.Summary, st.SummaryMessage = m.String(), &m }
+
+// SetWarning sets the warning from m, as SetSummary the summary.
+func (st *Status) SetWarning(m i18n.Message) { st.Warning, st.WarningMessage = m.String(), &m }
 
 // Options configure a Sandbox.
 type Options struct {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +19,7 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 
+	"hearth/backend/i18n"
 	"hearth/backend/internal/confined"
 )
 
@@ -205,37 +207,39 @@ func probe(o Options) Status {
 	}
 	switch st.Mode {
 	case ModeLandlock:
-		st.Summary = fmt.Sprintf("Landlock ABI %d", st.LandlockABI)
+		abi := strconv.Itoa(st.LandlockABI)
 		switch {
 		case st.UserNamespace:
-			st.Summary += " with user, PID, mount and network namespaces"
+			st.SetSummary(i18n.M("sandbox.landlock.namespaces", "abi", abi))
 		case st.Namespaces:
-			st.Summary += " with PID, mount and network namespaces (no user namespace: Hearth runs as root)"
+			st.SetSummary(i18n.M("sandbox.landlock.root", "abi", abi))
 		default:
 			why := nsWhy(nsErr)
 			if o.Force != ModeLandlock && appArmorKeepsUserns(appArmorUsernsSysctl) {
-				why, st.Hint = appArmorWhy, appArmorHint(o.Exe)
+				why, st.Hint = i18n.M("sandbox.why.appArmor"), appArmorHint(o.Exe)
 			}
-			st.Summary += fmt.Sprintf(" without namespaces (%s): Hearth's folders are hidden by Landlock rules alone", why)
-			// What this mode cannot stop, said where the user looks (docs/safety.md).
-			st.Summary += "; not stopped: chmod, chown and touch outside the workspace, stat of names in Hearth's folders"
-			if st.LandlockABI < 9 {
-				st.Summary += "; no Unix socket works (with tools.exec.sshAgent: every pathname socket does)"
+			// What this mode cannot stop, said where the user looks (docs/safety.md):
+			// below ABI 9 no Unix socket works, below ABI 6 abstract sockets are not scoped.
+			code := "sandbox.landlock.alone"
+			switch {
+			case st.LandlockABI < 6:
+				code = "sandbox.landlock.aloneOld"
+			case st.LandlockABI < 9:
+				code = "sandbox.landlock.aloneNoSockets"
 			}
-			if st.LandlockABI < 6 {
-				st.Summary += "; abstract sockets are not scoped"
-			}
+			st.SetSummary(i18n.Message{Code: code, Args: map[string]string{"abi": abi},
+				Lists: map[string][]i18n.Message{"why": {why}}})
 		}
 	case ModeBubblewrap:
-		st.Summary = "bubblewrap (this kernel has no Landlock)"
+		st.SetSummary(i18n.M("sandbox.bubblewrap.noLandlock"))
 		if st.LandlockABI > 0 {
-			st.Summary = "bubblewrap (chosen over Landlock)"
+			st.SetSummary(i18n.M("sandbox.bubblewrap.chosen"))
 		}
 	default:
-		st.Summary = "none"
-		st.Warning = "this kernel has no Landlock and bubblewrap is not installed (or does not work): commands run with your full rights, guarded only by the approval prompt and the deny list. Install bubblewrap (apt install bubblewrap) or use a kernel with Landlock (5.13 or later)."
+		st.SetSummary(i18n.M("sandbox.none"))
+		st.SetWarning(i18n.M("sandbox.none.warning"))
 		if st.LandlockABI > 0 {
-			st.Warning = "Landlock is present but Hearth's sandbox helper could not start: commands run with your full rights."
+			st.SetWarning(i18n.M("sandbox.none.helper"))
 		}
 	}
 	return st
@@ -244,10 +248,7 @@ func probe(o Options) Status {
 // Ubuntu (23.10 and later) lets a program use user namespaces only when an AppArmor
 // profile allows it; others get one without the rights to mount, so the helper's
 // namespaces fail and commands run under Landlock alone.
-const (
-	appArmorUsernsSysctl = "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"
-	appArmorWhy          = "AppArmor allows user namespaces only to programs with a profile that grants them (kernel.apparmor_restrict_unprivileged_userns = 1)"
-)
+const appArmorUsernsSysctl = "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"
 
 // appArmorKeepsUserns reports whether the sysctl at path says AppArmor restricts user
 // namespaces.
@@ -264,25 +265,25 @@ func appArmorHint(exe string) string {
 }
 
 // nsWhy says in a few words why the namespaces could not be made.
-func nsWhy(err error) string {
+func nsWhy(err error) i18n.Message {
 	msg := ""
 	if err != nil {
 		msg = err.Error()
 	}
 	switch {
 	case strings.HasPrefix(msg, "not tried"):
-		return "Landlock alone was asked for"
+		return i18n.M("sandbox.why.asked")
 	case strings.Contains(msg, "fork/exec"):
-		return "user namespaces are not available"
+		return i18n.M("sandbox.why.noUserns")
 	case strings.Contains(msg, "mount /proc"):
-		return "a /proc of their own is refused here, as inside some containers"
+		return i18n.M("sandbox.why.proc")
 	case msg != "":
 		if i := strings.LastIndex(msg, "hearth sandbox: "); i >= 0 {
 			msg = msg[i+len("hearth sandbox: "):]
 		}
-		return "the namespaces could not be set up: " + strings.TrimSpace(msg)
+		return i18n.M("sandbox.why.failed", "detail", strings.TrimSpace(msg))
 	}
-	return "user namespaces are not available"
+	return i18n.M("sandbox.why.noUserns")
 }
 
 // tryHelper starts the helper with `true` under req and reports whether it ran. A helper

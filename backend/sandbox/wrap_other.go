@@ -5,6 +5,8 @@ package sandbox
 import (
 	"os/exec"
 	"time"
+
+	"hearth/backend/i18n"
 )
 
 // Other systems have no Landlock: commands run as before.
@@ -12,7 +14,10 @@ func wrapHelper(cmd *exec.Cmd, exe string, req request) {}
 func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []string, program string) {
 }
 func probe(o Options) Status {
-	return Status{Mode: ModeNone, Summary: "none", Warning: "this system has no Landlock: commands run with your full rights"}
+	st := Status{Mode: ModeNone}
+	st.SetSummary(i18n.M("sandbox.none"))
+	st.SetWarning(i18n.M("sandbox.none.other"))
+	return st
 }
 
 // Stop kills the command.

@@ -1,6 +1,7 @@
 // "On time and as announced", what a person sees, against the dev build, the real Go backend
 // and a scripted fake Ollama: at 640 × 450 an approval card's command and its buttons are
-// both in view when the card appears; a failed download wraps inside the model picker, is
+// both in view when the card appears, and again when the window shrinks to that size while
+// the card waits; a failed download wraps inside the model picker, is
 // said in the UI language with Ollama's words behind Details, and clears when a later
 // download succeeds (screenshots into build/e2e/).
 import { after, before, describe, test } from 'node:test';
@@ -27,7 +28,17 @@ const seen = (loc) => loc.evaluate((el) => {
 });
 
 describe('an approval card at 640 × 450', () => {
-  const win = hearthWindow({ models, replies: [{ content: long }, { toolCalls: [{ name: 'exec', arguments: { command } }] }, { content: 'Done.' }] });
+  const win = hearthWindow({
+    models,
+    replies: [
+      { content: long },
+      { toolCalls: [{ name: 'exec', arguments: { command } }] },
+      { content: 'Done.' },
+      { content: long },
+      { toolCalls: [{ name: 'exec', arguments: { command } }] },
+      { content: 'Done again.' },
+    ],
+  });
   let page;
   before(async () => ({ page } = await win.start()));
   after(() => win.stop());
@@ -57,6 +68,27 @@ describe('an approval card at 640 × 450', () => {
       assert.ok(await seen(card.getByRole('button', { name })), `${name} is covered`);
     }
     await page.screenshot({ path: join(shots, 'approval-640x450.png') });
+    await card.getByRole('button', { name: 'Deny' }).click();
+  });
+
+  test('brings its command back into view when the window shrinks while it waits', async () => {
+    await page.getByText('Done.').waitFor({ timeout: 15000 });
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await send('Tell me the long story again');
+    await page.getByText('Line 30 of an earlier answer').last().waitFor({ timeout: 15000 });
+    await send('Clean up the old logs again');
+    const card = page.getByTestId('approval-card');
+    await card.waitFor({ timeout: 15000 });
+    await page.waitForTimeout(500);
+    await page.setViewportSize({ width: 640, height: 450 });
+    // Let the view settle (the resize, then the card's own scroll on the next frame).
+    await page.waitForTimeout(500);
+    const cmd = await card.locator('dl').boundingBox();
+    assert.ok(inView(cmd, 640, 450), `after the resize the command is out of view: ${JSON.stringify(cmd)}`);
+    assert.ok(await seen(card.locator('dl')), 'after the resize the command is covered');
+    const allow = await card.getByRole('button', { name: 'Allow once' }).boundingBox();
+    assert.ok(inView(allow, 640, 450), `after the resize Allow once is out of view: ${JSON.stringify(allow)}`);
+    await page.screenshot({ path: join(shots, 'approval-resized-640x450.png') });
     await card.getByRole('button', { name: 'Deny' }).click();
   });
 });

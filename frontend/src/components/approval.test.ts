@@ -1,5 +1,5 @@
 // The approval card in a chat message, the Activity view and Settings › Approvals.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type Mock } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import Message from './Message.svelte';
@@ -10,6 +10,7 @@ import { createStatusStore } from '../lib/stores/status.svelte';
 import { newTurn, type Turn } from '../lib/stores/turn';
 import { fakeApi, fakeStatus } from '../test-fixtures';
 import { setLocale } from '../lib/i18n.svelte';
+import { argLabel } from '../lib/approval';
 
 function waitingTurn(): Turn {
   const turn = newTurn('r1');
@@ -128,6 +129,67 @@ describe('what the backend says, in zh-CN', () => {
   });
 });
 
+describe("a tool's argument names", () => {
+  it('labels a built-in tool\'s arguments in the UI language and keeps an MCP tool\'s as named', () => {
+    setLocale('zh-CN');
+    try {
+      const turn = waitingTurn();
+      const part = turn.parts[0] as Extract<Turn['parts'][number], { kind: 'tool' }>;
+      part.approval!.maskedArgs = '{"command": "ls", "working_dir": "/tmp", "timeout": 30, "shiny_new": 1}';
+      const mcp = newTurn('r3');
+      mcp.parts.push({
+        kind: 'tool',
+        callId: 'c3',
+        name: 'mcp_files_read',
+        args: '{"path": "/etc/hosts"}',
+        approval: { state: 'requested', scope: '', reason: '', maskedArgs: '', sending: false, error: '' },
+      });
+      render(Message, { props: { item: turn } });
+      const names = [...screen.getByTestId('approval-card').querySelectorAll('dt')].map((d) => [d.textContent, d.title]);
+      expect(names).toEqual([
+        ['命令', 'command'],
+        ['工作文件夹', 'working_dir'],
+        ['超时（秒）', 'timeout'],
+        ['shiny_new', ''],
+      ]);
+      document.body.innerHTML = '';
+      render(Message, { props: { item: mcp } });
+      expect([...screen.getByTestId('approval-card').querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['path']);
+    } finally {
+      setLocale('en');
+    }
+  });
+
+  it('has a label in both languages for every argument of the built-in tools', () => {
+    const builtin: Record<string, string[]> = {
+      exec: ['command', 'working_dir', 'timeout'],
+      read_file: ['path', 'offset', 'limit'],
+      write_file: ['path', 'content'],
+      edit_file: ['path', 'old_text', 'new_text', 'replace_all'],
+      list_dir: ['path', 'recursive', 'max_entries'],
+      glob: ['pattern', 'path'],
+      grep: ['pattern', 'path', 'glob', 'output_mode', 'context', 'case_insensitive'],
+      web_fetch: ['url', 'max_chars'],
+      web_search: ['query', 'count'],
+      memory_search: ['query', 'also', 'k', 'skip'],
+      remember: ['text'],
+      spawn: ['task', 'label'],
+      cron: ['action', 'message', 'name', 'at', 'every_seconds', 'cron_expr', 'tz', 'id'],
+      message: ['content'],
+    };
+    for (const locale of ['en', 'zh-CN'] as const) {
+      setLocale(locale);
+      for (const [tool, args] of Object.entries(builtin)) {
+        for (const a of args) expect(argLabel(tool, a), `${locale} ${tool}.${a}`).not.toBe(a);
+      }
+    }
+    setLocale('en');
+    expect(argLabel('exec', 'command')).toBe('Command');
+    expect(argLabel('mcp_x_y', 'command')).toBe('command');
+    expect(argLabel('exec', 'nope')).toBe('nope');
+  });
+});
+
 describe('Activity view', () => {
   it('lists calls newest first and opens one to its arguments', async () => {
     const fake = fakeApi();
@@ -184,6 +246,65 @@ describe('approval card focus', () => {
     await tick();
     expect(document.activeElement).toBe(box);
     box.remove();
+  });
+});
+
+describe('approval card in a window that shrinks', () => {
+  it('brings itself back into view when the chat box changes size while it waits', async () => {
+    const observers: { cb: ResizeObserverCallback; targets: Element[]; disconnect: Mock<() => void> }[] = [];
+    class FakeObserver {
+      o: (typeof observers)[number];
+      constructor(cb: ResizeObserverCallback) {
+        this.o = { cb, targets: [], disconnect: vi.fn() };
+        observers.push(this.o);
+      }
+      observe(el: Element) {
+        this.o.targets.push(el);
+      }
+      unobserve() {}
+      disconnect() {
+        this.o.disconnect();
+      }
+    }
+    vi.stubGlobal('ResizeObserver', FakeObserver);
+    vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => (f(0), 1));
+    vi.stubGlobal('cancelAnimationFrame', () => {});
+    const scrolled = vi.fn();
+    const had = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element, arg?: boolean | ScrollIntoViewOptions) {
+      scrolled(this, arg);
+    };
+    const chat = document.createElement('div');
+    chat.style.overflowY = 'auto';
+    document.body.append(chat);
+    const rect = (top: number, height: number) => ({ top, bottom: top + height, height, left: 0, right: 600, width: 600, x: 0, y: top }) as DOMRect;
+    chat.getBoundingClientRect = () => rect(0, 700);
+    let cardAt = 400;
+    try {
+      const { unmount } = render(Message, { target: chat, props: { item: waitingTurn(), onApprove: vi.fn() } });
+      const card = screen.getByTestId('approval-card');
+      card.getBoundingClientRect = () => rect(cardAt, 250);
+      await tick();
+      const watch = observers.find((o) => o.targets.includes(chat));
+      expect(watch, 'the chat box is observed').toBeTruthy();
+      watch!.cb([], {} as ResizeObserver); // in view at 700 px high: left where it is
+      expect(scrolled).not.toHaveBeenCalled();
+      // The window shrinks to 450: the chat box is 330 px high, the card below its edge.
+      chat.getBoundingClientRect = () => rect(0, 330);
+      watch!.cb([], {} as ResizeObserver);
+      expect(scrolled).toHaveBeenLastCalledWith(card, { block: 'end' });
+      // Shorter still than the card: its command at the top.
+      chat.getBoundingClientRect = () => rect(0, 200);
+      cardAt = 150;
+      watch!.cb([], {} as ResizeObserver);
+      expect(scrolled).toHaveBeenLastCalledWith(card.querySelector('.args'), { block: 'start' });
+      unmount();
+      expect(watch!.disconnect).toHaveBeenCalled();
+    } finally {
+      Element.prototype.scrollIntoView = had;
+      vi.unstubAllGlobals();
+      chat.remove();
+    }
   });
 });
 

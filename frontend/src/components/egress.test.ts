@@ -5,6 +5,7 @@ import SandboxStatus from './SandboxStatus.svelte';
 import { createApp } from '../lib/app.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
 import { fakeApi, fakeStatus } from '../test-fixtures';
+import { setLocale } from '../lib/i18n.svelte';
 
 describe('EgressLog', () => {
   it('reads the egress log when opened and marks refused connections', async () => {
@@ -43,5 +44,32 @@ describe('SandboxStatus', () => {
     expect(screen.getByText('none')).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('full rights');
     expect(screen.getByText(/cannot cut commands off/)).toBeTruthy();
+  });
+
+  it('words the summary and the warning in the UI language', async () => {
+    const { api } = fakeApi();
+    const status = createStatusStore(async () =>
+      fakeStatus({
+        sandbox: {
+          mode: 'landlock',
+          landlockABI: 7,
+          namespaces: true,
+          summary: 'Landlock ABI 7 with user, PID, mount and network namespaces',
+          summaryMessage: { code: 'sandbox.landlock.namespaces', args: { abi: '7' } },
+          warning: 'the sandbox is switched off (tools.exec.sandbox): commands run with your full rights',
+          warningMessage: { code: 'sandbox.off.warning' },
+        },
+      }),
+    );
+    await status.refresh();
+    setLocale('zh-CN');
+    try {
+      render(SandboxStatus, { props: { app: createApp(api, status) } });
+      expect(screen.getByText('Landlock ABI 7，并使用用户、PID、挂载和网络命名空间')).toBeTruthy();
+      expect(screen.getByRole('alert').textContent).toBe('沙箱已关闭（tools.exec.sandbox）：命令以你的全部权限运行');
+      expect(document.body.textContent).not.toContain('namespaces');
+    } finally {
+      setLocale('en');
+    }
   });
 });

@@ -1389,7 +1389,9 @@ export namespace sandbox {
 	    userNamespace?: boolean;
 	    bubblewrap?: string;
 	    summary: string;
+	    summaryMessage?: i18n.Message;
 	    warning?: string;
+	    warningMessage?: i18n.Message;
 	    hint?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1404,7 +1406,9 @@ export namespace sandbox {
 	        this.userNamespace = source["userNamespace"];
 	        this.bubblewrap = source["bubblewrap"];
 	        this.summary = source["summary"];
+	        this.summaryMessage = source["summaryMessage"];
 	        this.warning = source["warning"];
+	        this.warningMessage = source["warningMessage"];
 	        this.hint = source["hint"];
 	    }
 	}
