@@ -61,16 +61,11 @@ func (f *textFilter) stepFence(c *candidate, final bool) outcome {
 	default:
 		return code
 	}
-	var calls []ToolCall
-	ok := false
+	read := jsonCalls
 	if c.pythonic {
-		var raw []rawCall
-		if raw, ok = parsePythonic(p[i:end]); ok {
-			calls, ok = callsFrom(raw, f.offered, false, false)
-		}
-	} else {
-		calls, ok = parseCallPayload(p[i:end], f.offered, false)
+		read = plain(parsePythonic)
 	}
+	calls, ok := f.calls(read, p[i:end], false)
 	if !ok {
 		return code
 	}

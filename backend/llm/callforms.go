@@ -44,7 +44,7 @@ type callForm struct {
 	// prose is released at once instead of holding the reply back.
 	lead func(body string, offered map[string]bool) lead
 	// parse reads a tagged body; nil means JSON.
-	parse func(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool)
+	parse readCalls
 }
 
 // lead is an early verdict on the start of a possible call.
@@ -61,34 +61,34 @@ var (
 	// Qwen3-Coder (<function=…><parameter=…> body), GLM-4.5+ (name then
 	// <arg_key>/<arg_value> pairs) and Granite 3.1+ (JSON list body).
 	formHermes = &callForm{kind: formTagged, open: "<tool_call>", close: "</tool_call>", explicit: true,
-		jsonBody: true, lead: hermesLead, parse: parseHermesBody}
+		jsonBody: true, lead: hermesLead, parse: hermesCalls}
 	// Granite 3.0 (no closing token) and Phi-4-mini's template: a JSON list.
 	formPipeTag = &callForm{kind: formTagged, open: "<|tool_call|>", close: "<|/tool_call|>", explicit: true, jsonBody: true}
 	// LFM2: a Python call list (older releases: a JSON list).
 	formLFM2 = &callForm{kind: formTagged, open: "<|tool_call_start|>", close: "<|tool_call_end|>", explicit: true,
-		jsonBody: true, parse: parseJSONOrPythonic}
+		jsonBody: true, parse: jsonOrPythonic}
 	// Llama 4 sometimes wraps its Python call list in these tokens.
 	formPythonStart = &callForm{kind: formTagged, open: "<|python_start|>", close: "<|python_end|>", explicit: true,
-		jsonBody: true, parse: parseJSONOrPythonic}
+		jsonBody: true, parse: jsonOrPythonic}
 	// Command R7B: a JSON list of {"tool_name","parameters"}.
 	formCohere = &callForm{kind: formTagged, open: "<|START_ACTION|>", close: "<|END_ACTION|>", explicit: true, jsonBody: true}
 	// Nemotron: a JSON list.
 	formNemotron = &callForm{kind: formTagged, open: "<TOOLCALL>", close: "</TOOLCALL>", explicit: true, jsonBody: true}
 	// Gemma 4: call:NAME{key:<|"|>text<|"|>,n:1}.
 	formGemma4 = &callForm{kind: formTagged, open: "<|tool_call>", close: "<tool_call|>", explicit: true,
-		lead: prefixLead("call:"), parse: gemmaParser(`<|"|>`)}
+		lead: prefixLead("call:"), parse: plain(gemmaCall(`<|"|>`))}
 	// FunctionGemma: call:NAME{key:<escape>text<escape>}.
 	formFunctionGemma = &callForm{kind: formTagged, open: "<start_function_call>", close: "<end_function_call>", explicit: true,
-		lead: prefixLead("call:"), parse: gemmaParser("<escape>")}
+		lead: prefixLead("call:"), parse: plain(gemmaCall("<escape>"))}
 	// DeepSeek V3/R1/V3.1: a section of <｜tool▁call▁begin｜>… calls.
 	formDeepSeekCall = &callForm{kind: formTagged, open: dsCallBegin, close: dsCallEnd, explicit: true,
-		lead: deepSeekCallLead, parse: parseDeepSeekBody}
+		lead: deepSeekCallLead, parse: plain(parseDeepSeekCall)}
 	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper.
 	formFunctionEq = &callForm{kind: formTagged, open: "<function=", close: "</function>",
-		lead: functionEqLead, parse: parseFunctionEq}
+		lead: functionEqLead, parse: plain(parseXMLFunction)}
 	// Hermes 2 Pro also prints <function name="…">{…}</function>.
 	formFunctionName = &callForm{kind: formTagged, open: `<function name="`, close: "</function>",
-		lead: functionNameLead, parse: parseFunctionName}
+		lead: functionNameLead, parse: plain(parseFunctionName)}
 
 	formThinkBlock = &callForm{kind: formThink, open: "<think>"}
 	formFenceOpen  = &callForm{kind: formFence, open: "```", lineStart: true}
@@ -138,7 +138,7 @@ var formsByByte = func() (idx [256][]*callForm) {
 
 func deepSeekSection(open string) *callForm {
 	return &callForm{kind: formTagged, open: open, close: "<｜tool▁calls▁end｜>", explicit: true,
-		lead: prefixLead(dsCallBegin), parse: parseDeepSeekSection}
+		lead: prefixLead(dsCallBegin), parse: plain(parseDeepSeekCalls)}
 }
 
 func stray(tok string) *callForm { return &callForm{kind: formStray, open: tok} }
@@ -216,79 +216,41 @@ func functionNameLead(body string, offered map[string]bool) lead {
 	return nameThen(body, offered, false, `">`)
 }
 
-func parseHermesBody(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+func hermesCalls(body string, explicit bool) ([]rawCall, bool) {
 	body = strings.TrimSpace(body)
 	switch {
 	case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "["):
-		return parseCallPayload(body, offered, explicit)
+		return jsonCalls(body, explicit)
 	case strings.HasPrefix(body, "<function="):
-		return parseFunctionEq(body[len("<function="):], offered, explicit)
+		return parseXMLFunction(body[len("<function="):])
 	case strings.HasPrefix(body, `<function name="`):
-		return parseFunctionName(body[len(`<function name="`):], offered, explicit)
+		return parseFunctionName(body[len(`<function name="`):])
 	}
 	raw, ok := parseGLMCall(body)
 	if !ok {
 		return nil, false
 	}
-	if args, _ := raw[0].args.(map[string]any); args != nil && len(args) == 0 && !offered[raw[0].name] {
+	if args, _ := raw[0].args.(map[string]any); args != nil && len(args) == 0 {
 		// `<tool_call>word</tool_call>` is how prose names the tags; GLM's
 		// call without arguments counts only for an offered tool.
-		return nil, false
+		raw[0].offeredOnly = true
 	}
-	return callsFrom(raw, offered, explicit, false)
+	return raw, true
 }
 
-func parseJSONOrPythonic(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	if calls, ok := parseCallPayload(body, offered, explicit); ok {
-		return calls, true
+func jsonOrPythonic(body string, explicit bool) ([]rawCall, bool) {
+	if raw, ok := jsonCalls(body, explicit); ok {
+		return raw, true
 	}
-	raw, ok := parsePythonic(strings.TrimSpace(body))
-	if !ok {
-		return nil, false
-	}
-	return callsFrom(raw, offered, explicit, false)
-}
-
-func gemmaParser(delim string) func(string, map[string]bool, bool) ([]ToolCall, bool) {
-	return func(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-		raw, ok := parseGemmaCall(body, delim)
-		if !ok {
-			return nil, false
-		}
-		return callsFrom(raw, offered, explicit, false)
-	}
-}
-
-func parseDeepSeekSection(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	raw, ok := parseDeepSeekCalls(body)
-	if !ok {
-		return nil, false
-	}
-	return callsFrom(raw, offered, explicit, false)
-}
-
-func parseDeepSeekBody(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	c, ok := parseDeepSeekCall(body)
-	if !ok {
-		return nil, false
-	}
-	return callsFrom([]rawCall{c}, offered, explicit, false)
-}
-
-func parseFunctionEq(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	raw, ok := parseXMLFunction(body)
-	if !ok {
-		return nil, false
-	}
-	return callsFrom(raw, offered, explicit, false)
+	return parsePythonic(strings.TrimSpace(body))
 }
 
 // parseFunctionName reads `NAME">{json}` (after `<function name="`).
-func parseFunctionName(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+func parseFunctionName(body string) ([]rawCall, bool) {
 	name, args, ok := strings.Cut(body, `">`)
 	args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(args), "</function>"))
 	if !ok || nameEnd(name, 0) != len(name) || name == "" || !strings.HasPrefix(args, "{") {
 		return nil, false
 	}
-	return callsFrom([]rawCall{{name: name, args: args}}, offered, explicit, false)
+	return []rawCall{{name: name, args: args}}, true
 }

@@ -16,6 +16,9 @@ import (
 type rawCall struct {
 	name string
 	args any // map[string]any, a JSON string, or nil
+	// repaired: the call's JSON was broken and repaired; offeredOnly: the
+	// call counts only for an offered tool, even after a tool-call token.
+	repaired, offeredOnly bool
 }
 
 var errSyntax = errors.New("not a call")
@@ -304,28 +307,26 @@ func parsePythonic(s string) ([]rawCall, bool) {
 	return calls, true
 }
 
-// parseGemmaCall reads Gemma 4's and FunctionGemma's `call:NAME{key:value}`,
+// gemmaCall reads Gemma 4's and FunctionGemma's `call:NAME{key:value}`,
 // whose strings sit between delim markers and whose keys are bare words.
-func parseGemmaCall(s, delim string) ([]rawCall, bool) {
-	s = strings.TrimSpace(s)
-	rest, ok := strings.CutPrefix(s, "call:")
-	if !ok {
-		return nil, false
+func gemmaCall(delim string) func(string) ([]rawCall, bool) {
+	return func(s string) ([]rawCall, bool) {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(s), "call:")
+		brace := strings.IndexByte(rest, '{')
+		if !ok || brace < 0 {
+			return nil, false
+		}
+		name := strings.TrimSpace(rest[:brace])
+		if name == "" || nameEnd(name, 0) != len(name) {
+			return nil, false
+		}
+		p := &litParser{s: rest[brace:], bareKeys: true, delims: []string{delim}}
+		args, err := p.value()
+		if err != nil || !p.done() {
+			return nil, false
+		}
+		return []rawCall{{name: name, args: args}}, true
 	}
-	brace := strings.IndexByte(rest, '{')
-	if brace < 0 {
-		return nil, false
-	}
-	name := strings.TrimSpace(rest[:brace])
-	if name == "" || nameEnd(name, 0) != len(name) {
-		return nil, false
-	}
-	p := &litParser{s: rest[brace:], bareKeys: true, delims: []string{delim}}
-	args, err := p.value()
-	if err != nil || !p.done() {
-		return nil, false
-	}
-	return []rawCall{{name: name, args: args}}, true
 }
 
 // parseXMLFunction reads Qwen3-Coder's `<function=NAME><parameter=K>V</parameter>…</function>`
@@ -432,16 +433,16 @@ func parseDeepSeekCalls(s string) ([]rawCall, bool) {
 		if !ok {
 			return nil, false
 		}
-		out = append(out, c)
+		out = append(out, c...)
 		s = strings.TrimSpace(after)
 	}
 	return out, len(out) > 0
 }
 
-func parseDeepSeekCall(s string) (rawCall, bool) {
+func parseDeepSeekCall(s string) ([]rawCall, bool) {
 	left, right, ok := strings.Cut(s, dsSep)
 	if !ok {
-		return rawCall{}, false
+		return nil, false
 	}
 	name := strings.TrimSpace(left)
 	if name == "function" || name == "" {
@@ -455,7 +456,7 @@ func parseDeepSeekCall(s string) (rawCall, bool) {
 		args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(fenced), "```"))
 	}
 	if name == "" || nameEnd(name, 0) != len(name) || !strings.HasPrefix(args, "{") {
-		return rawCall{}, false
+		return nil, false
 	}
-	return rawCall{name: name, args: args}, true
+	return []rawCall{{name: name, args: args}}, true
 }

@@ -21,6 +21,15 @@ func (c *candidate) value(p string) int {
 	return c.valEnd
 }
 
+// valueFrom is value for a value starting at i, where the candidate's first
+// call of it points it.
+func (c *candidate) valueFrom(p string, i int) int {
+	if c.valAt < 0 {
+		c.startValue(i)
+	}
+	return c.value(p)
+}
+
 // startValue points the candidate at a new value starting at i. Outside a
 // tool-call token a value ends at a blank line at the latest: JSON and
 // Python literals cannot hold one, and a broken value must not hide the

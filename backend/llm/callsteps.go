@@ -24,10 +24,7 @@ func (f *textFilter) stepTagged(c *candidate, final bool) outcome {
 		return waitMore
 	}
 	if form.jsonBody && (p[i] == '{' || p[i] == '[') {
-		if c.valAt < 0 {
-			c.startValue(i)
-		}
-		end := c.value(p)
+		end := c.valueFrom(p, i)
 		if end < 0 {
 			if !final {
 				return waitMore
@@ -74,9 +71,9 @@ func (f *textFilter) stepTagged(c *candidate, final bool) outcome {
 func (f *textFilter) finishTagged(c *candidate, body string, n int) outcome {
 	parse := c.form.parse
 	if parse == nil {
-		parse = parseCallPayload
+		parse = jsonCalls
 	}
-	if calls, ok := parse(body, f.offered, c.form.explicit); ok {
+	if calls, ok := f.calls(parse, body, c.form.explicit); ok {
 		return outcome{n: n, calls: calls}
 	}
 	return asText(n)
@@ -93,17 +90,14 @@ func (f *textFilter) stepMistral(c *candidate, final bool) outcome {
 		return waitOrText(final, b)
 	}
 	if p[i] == '[' || p[i] == '{' {
-		if c.valAt < 0 {
-			c.startValue(i)
-		}
-		end := c.value(p)
+		end := c.valueFrom(p, i)
 		if end < 0 {
 			if !final {
 				return waitMore
 			}
 			end = len(p)
 		}
-		if calls, ok := parseCallPayload(p[i:end], f.offered, true); ok {
+		if calls, ok := f.calls(jsonCalls, p[i:end], true); ok {
 			return outcome{n: end, calls: calls}
 		}
 		return asText(b)
@@ -135,7 +129,7 @@ func (f *textFilter) stepMistral(c *candidate, final bool) outcome {
 		return waitOrText(final, b)
 	}
 	raw := []rawCall{{name: p[i:c.search], args: p[c.valAt:end]}}
-	if calls, ok := callsFrom(raw, f.offered, true, false); ok {
+	if calls, ok := callsFrom(raw, f.offered, true); ok {
 		return outcome{n: end, calls: calls}
 	}
 	return asText(b)
@@ -158,9 +152,7 @@ func (f *textFilter) stepPythonTag(c *candidate, final bool) outcome {
 		return waitOrText(final, b)
 	}
 	if p[i] == '{' {
-		if c.valAt < 0 {
-			c.startValue(i)
-		}
+		c.valueFrom(p, i)
 		end, done := c.sequence(p, final)
 		if !done {
 			return waitMore
@@ -191,10 +183,8 @@ func (f *textFilter) stepPythonTag(c *candidate, final bool) outcome {
 	if end < 0 {
 		return waitOrText(final, b)
 	}
-	if raw, ok := parsePythonic(p[i:c.search] + p[c.valAt:end]); ok {
-		if calls, ok := callsFrom(raw, f.offered, true, false); ok {
-			return outcome{n: end, calls: calls}
-		}
+	if calls, ok := f.calls(plain(parsePythonic), p[i:c.search]+p[c.valAt:end], true); ok {
+		return outcome{n: end, calls: calls}
 	}
 	return asText(b)
 }
@@ -203,7 +193,7 @@ func (f *textFilter) stepPythonTag(c *candidate, final bool) outcome {
 func (f *textFilter) spanCalls(p string, spans [][2]int, explicit bool) ([]ToolCall, bool) {
 	var out []ToolCall
 	for _, s := range spans {
-		calls, ok := parseCallPayload(p[s[0]:s[1]], f.offered, explicit)
+		calls, ok := f.calls(jsonCalls, p[s[0]:s[1]], explicit)
 		if !ok {
 			return nil, false
 		}
@@ -215,14 +205,11 @@ func (f *textFilter) spanCalls(p string, spans [][2]int, explicit bool) ([]ToolC
 // stepFunctools handles functools[{…}] (Phi-4-mini, Firefunction v2).
 func (f *textFilter) stepFunctools(c *candidate, final bool) outcome {
 	p := f.pending
-	if c.valAt < 0 {
-		c.startValue(len(c.form.open) - 1)
-	}
-	end := c.value(p)
+	end := c.valueFrom(p, len(c.form.open)-1)
 	if end < 0 {
 		return waitOrText(final, len(p))
 	}
-	if calls, ok := parseCallPayload(p[c.valAt:end], f.offered, false); ok {
+	if calls, ok := f.calls(jsonCalls, p[c.valAt:end], false); ok {
 		return outcome{n: end, calls: calls}
 	}
 	return asText(end)
@@ -290,7 +277,7 @@ func (f *textFilter) nameNewlineJSON(c *candidate, at int, final bool, reject ou
 	if !json.Valid([]byte(args)) {
 		return reject
 	}
-	if calls, ok := callsFrom([]rawCall{{name: p[at:c.search], args: args}}, f.offered, false, false); ok {
+	if calls, ok := callsFrom([]rawCall{{name: p[at:c.search], args: args}}, f.offered, false); ok {
 		return outcome{n: end, calls: calls}
 	}
 	return reject
@@ -308,9 +295,7 @@ func (f *textFilter) stepBareObject(c *candidate, final bool) outcome {
 		if p[i] != '"' {
 			return asText(1) // not JSON with quoted keys: prose or code
 		}
-		if c.valAt < 0 {
-			c.startValue(0)
-		}
+		c.valueFrom(p, 0)
 		if c.lead = objectLead(p, f.offered); c.lead == leadReject {
 			return f.notACall(c, p)
 		}
@@ -365,9 +350,7 @@ func (f *textFilter) stepBareList(c *candidate, final bool) outcome {
 		if p[j] != '"' {
 			return asText(1)
 		}
-		if c.valAt < 0 {
-			c.startValue(0)
-		}
+		c.valueFrom(p, 0)
 		if c.lead != leadPlausible {
 			if c.lead = objectLead(p[i:], f.offered); c.lead == leadReject {
 				return f.notACall(c, p)
@@ -388,21 +371,13 @@ func (f *textFilter) stepBareList(c *candidate, final bool) outcome {
 	default:
 		return asText(1)
 	}
-	if c.valAt < 0 {
-		c.startValue(0)
-	}
-	end := c.value(p)
+	end := c.valueFrom(p, 0)
 	if end < 0 {
 		return waitOrText(final, len(p))
 	}
-	return f.finishBare(c, p, end, final, func() ([]ToolCall, bool) {
-		if !pythonic {
-			return parseCallPayload(p[:end], f.offered, false)
-		}
-		raw, ok := parsePythonic(p[:end])
-		if !ok {
-			return nil, false
-		}
-		return callsFrom(raw, f.offered, false, false)
-	})
+	read := jsonCalls
+	if pythonic {
+		read = plain(parsePythonic)
+	}
+	return f.finishBare(c, p, end, final, func() ([]ToolCall, bool) { return f.calls(read, p[:end], false) })
 }

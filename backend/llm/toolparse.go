@@ -28,12 +28,29 @@ func toolNames(defs []ToolDef) []string {
 	return names
 }
 
-// parseCallPayload reads a call, a list of calls or an echoed OpenAI
-// {"tool_calls": […]} object printed as JSON. explicit says the text came
-// after a model's own tool-call token: any name is accepted there and
-// unknown ones are marked; anywhere else the text counts as calls only when
-// every name is an offered tool.
-func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+// readCalls is a reader of calls printed as text. explicit says the text
+// came after a model's own tool-call token.
+type readCalls func(s string, explicit bool) ([]rawCall, bool)
+
+// plain is a reader that reads alike with or without a tool-call token.
+func plain(read func(string) ([]rawCall, bool)) readCalls {
+	return func(s string, _ bool) ([]rawCall, bool) { return read(s) }
+}
+
+// calls reads s with read and turns what it finds into ToolCalls (callsFrom).
+func (f *textFilter) calls(read readCalls, s string, explicit bool) ([]ToolCall, bool) {
+	raw, ok := read(s, explicit)
+	if !ok {
+		return nil, false
+	}
+	return callsFrom(raw, f.offered, explicit)
+}
+
+// jsonCalls reads a call, a list of calls or an echoed OpenAI
+// {"tool_calls": […]} object printed as JSON. After a model's own tool-call
+// token broken JSON is repaired; anywhere else it is more likely prose or
+// code than a call.
+func jsonCalls(s string, explicit bool) ([]rawCall, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, false
@@ -41,8 +58,6 @@ func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolC
 	var v any
 	repaired := false
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		// Broken JSON is repaired only after a tool-call token: elsewhere it
-		// is more likely prose or code than a call.
 		if !explicit {
 			return nil, false
 		}
@@ -53,10 +68,10 @@ func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolC
 		repaired = true
 	}
 	raw, ok := collectCalls(v, 0, !explicit)
-	if !ok {
-		return nil, false
+	for i := range raw {
+		raw[i].repaired = repaired
 	}
-	return callsFrom(raw, offered, explicit, repaired)
+	return raw, ok
 }
 
 // collectCalls finds the calls in a decoded JSON value: an object or a list
@@ -143,13 +158,14 @@ func isDefinition(o map[string]any, args any) bool {
 // callsFrom turns raw calls into ToolCalls. Outside an explicit tool-call
 // token every name must be an offered tool, or none of them counts: a
 // command the user did not mean must never run from prose or an example.
-func callsFrom(raw []rawCall, offered map[string]bool, explicit, repaired bool) ([]ToolCall, bool) {
+// Inside one, any name is accepted and unknown ones are marked.
+func callsFrom(raw []rawCall, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
 	if len(raw) == 0 {
 		return nil, false
 	}
 	calls := make([]ToolCall, 0, len(raw))
 	for _, r := range raw {
-		if r.name == "" || (!explicit && !offered[r.name]) {
+		if r.name == "" || (!explicit || r.offeredOnly) && !offered[r.name] {
 			return nil, false
 		}
 		args, fixed, err := normalizeArgValue(r.args)
@@ -157,7 +173,7 @@ func callsFrom(raw []rawCall, offered map[string]bool, explicit, repaired bool) 
 			return nil, false
 		}
 		calls = append(calls, ToolCall{Name: r.name, Arguments: args, FromText: true,
-			Repaired: repaired || fixed, Unknown: !offered[r.name]})
+			Repaired: r.repaired || fixed, Unknown: !offered[r.name]})
 	}
 	return calls, true
 }
