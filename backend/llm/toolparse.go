@@ -120,7 +120,7 @@ func callFields(o map[string]any) (string, any, bool) {
 		return callFields(fn)
 	}
 	var name string
-	for _, k := range []string{"name", "tool_name", "tool", "function", "action"} {
+	for _, k := range nameKeys {
 		if s, ok := o[k].(string); ok && strings.TrimSpace(s) != "" {
 			name = strings.TrimSpace(s)
 			break
@@ -129,7 +129,7 @@ func callFields(o map[string]any) (string, any, bool) {
 	if name == "" {
 		return "", nil, false
 	}
-	for _, k := range []string{"arguments", "parameters", "args", "input", "action_input"} {
+	for _, k := range argKeys {
 		if a, ok := o[k]; ok {
 			return name, a, true
 		}
