@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -73,32 +74,36 @@ func (p *litParser) done() bool {
 	return p.i == len(p.s)
 }
 
+// items reads comma-separated items up to closer; a trailing comma is
+// allowed.
+func (p *litParser) items(closer byte, item func() error) error {
+	for n := 0; !p.eat(closer); n++ {
+		if n > 0 && !p.eat(',') {
+			return errSyntax
+		}
+		if p.eat(closer) { // a trailing comma
+			return nil
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // calls reads `[call, call…]` or a single call.
 func (p *litParser) calls() ([]rawCall, error) {
 	if !p.eat('[') {
 		c, err := p.call()
-		if err != nil {
-			return nil, err
-		}
-		return []rawCall{c}, nil
+		return []rawCall{c}, err
 	}
 	var out []rawCall
-	for {
+	err := p.items(']', func() error {
 		c, err := p.call()
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, c)
-		if p.eat(']') {
-			return out, nil
-		}
-		if !p.eat(',') {
-			return nil, errSyntax
-		}
-		if p.eat(']') { // a trailing comma
-			return out, nil
-		}
-	}
+		return err
+	})
+	return out, err
 }
 
 // call reads `name(key=value, …)`. Positional arguments have no parameter
@@ -112,13 +117,7 @@ func (p *litParser) call() (rawCall, error) {
 		return rawCall{}, errSyntax
 	}
 	args := map[string]any{}
-	for !p.eat(')') {
-		if len(args) > 0 && !p.eat(',') {
-			return rawCall{}, errSyntax
-		}
-		if p.eat(')') { // a trailing comma
-			break
-		}
+	err := p.items(')', func() error {
 		p.ws()
 		k := p.i
 		for p.i < len(p.s) && isNameByte(p.s[p.i]) && p.s[p.i] != '-' {
@@ -126,15 +125,13 @@ func (p *litParser) call() (rawCall, error) {
 		}
 		key := p.s[k:p.i]
 		if key == "" || !p.eat('=') {
-			return rawCall{}, errSyntax
+			return errSyntax
 		}
 		v, err := p.value()
-		if err != nil {
-			return rawCall{}, err
-		}
 		args[key] = v
-	}
-	return rawCall{name: name, args: args}, nil
+		return err
+	})
+	return rawCall{name: name, args: args}, err
 }
 
 func (p *litParser) value() (any, error) {
@@ -181,32 +178,18 @@ func (p *litParser) value() (any, error) {
 func (p *litParser) list(closer byte) (any, error) {
 	p.i++
 	out := []any{}
-	for !p.eat(closer) {
-		if len(out) > 0 && !p.eat(',') {
-			return nil, errSyntax
-		}
-		if p.eat(closer) {
-			break
-		}
+	err := p.items(closer, func() error {
 		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, v)
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 func (p *litParser) dict() (any, error) {
 	p.i++
 	out := map[string]any{}
-	for !p.eat('}') {
-		if len(out) > 0 && !p.eat(',') {
-			return nil, errSyntax
-		}
-		if p.eat('}') {
-			break
-		}
+	err := p.items('}', func() error {
 		var key string
 		p.ws()
 		if p.bareKeys && p.i < len(p.s) && isNameByte(p.s[p.i]) && p.s[p.i] != '-' {
@@ -215,28 +198,23 @@ func (p *litParser) dict() (any, error) {
 			key = p.s[start:p.i]
 		} else {
 			k, err := p.value()
-			if err != nil {
-				return nil, err
-			}
 			switch t := k.(type) {
 			case string:
 				key = t
 			case json.Number:
 				key = t.String()
 			default:
-				return nil, errSyntax
+				return cmp.Or(err, errSyntax)
 			}
 		}
 		if !p.eat(':') {
-			return nil, errSyntax
+			return errSyntax
 		}
 		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
 		out[key] = v
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 func (p *litParser) number() (any, error) {
@@ -301,7 +279,7 @@ func (p *litParser) quoted() (any, error) {
 func parsePythonic(s string) ([]rawCall, bool) {
 	p := &litParser{s: s}
 	calls, err := p.calls()
-	if err != nil || !p.done() {
+	if err != nil || !p.done() || len(calls) == 0 {
 		return nil, false
 	}
 	return calls, true
