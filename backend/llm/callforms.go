@@ -57,53 +57,48 @@ const (
 )
 
 var (
-	// Hermes 2 Pro and its fine-tunes, Qwen2.5 and Qwen3 (JSON body),
-	// Qwen3-Coder (<function=…><parameter=…> body), GLM-4.5+ (name then
-	// <arg_key>/<arg_value> pairs) and Granite 3.1+ (JSON list body).
-	formHermes = &callForm{kind: formTagged, open: "<tool_call>", close: "</tool_call>", explicit: true,
-		jsonBody: true, lead: hermesLead, parse: hermesCalls}
-	// Granite 3.0 (no closing token) and Phi-4-mini's template: a JSON list.
-	formPipeTag = &callForm{kind: formTagged, open: "<|tool_call|>", close: "<|/tool_call|>", explicit: true, jsonBody: true}
-	// LFM2: a Python call list (older releases: a JSON list).
-	formLFM2 = &callForm{kind: formTagged, open: "<|tool_call_start|>", close: "<|tool_call_end|>", explicit: true,
-		jsonBody: true, parse: jsonOrPythonic}
-	// Llama 4 sometimes wraps its Python call list in these tokens.
-	formPythonStart = &callForm{kind: formTagged, open: "<|python_start|>", close: "<|python_end|>", explicit: true,
-		jsonBody: true, parse: jsonOrPythonic}
-	// Command R7B: a JSON list of {"tool_name","parameters"}.
-	formCohere = &callForm{kind: formTagged, open: "<|START_ACTION|>", close: "<|END_ACTION|>", explicit: true, jsonBody: true}
-	// Nemotron: a JSON list.
-	formNemotron = &callForm{kind: formTagged, open: "<TOOLCALL>", close: "</TOOLCALL>", explicit: true, jsonBody: true}
-	// Gemma 4: call:NAME{key:<|"|>text<|"|>,n:1}.
-	formGemma4 = &callForm{kind: formTagged, open: "<|tool_call>", close: "<tool_call|>", explicit: true,
-		lead: prefixLead("call:"), parse: plain(gemmaCall(`<|"|>`))}
-	// FunctionGemma: call:NAME{key:<escape>text<escape>}.
-	formFunctionGemma = &callForm{kind: formTagged, open: "<start_function_call>", close: "<end_function_call>", explicit: true,
-		lead: prefixLead("call:"), parse: plain(gemmaCall("<escape>"))}
-	// DeepSeek V3/R1/V3.1: a section of <｜tool▁call▁begin｜>… calls.
-	formDeepSeekCall = &callForm{kind: formTagged, open: dsCallBegin, close: dsCallEnd, explicit: true,
-		lead: deepSeekCallLead, parse: plain(parseDeepSeekCall)}
-	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper.
-	formFunctionEq = &callForm{kind: formTagged, open: "<function=", close: "</function>",
-		lead: functionEqLead, parse: plain(parseXMLFunction)}
-	// Hermes 2 Pro also prints <function name="…">{…}</function>.
-	formFunctionName = &callForm{kind: formTagged, open: `<function name="`, close: "</function>",
-		lead: functionNameLead, parse: plain(parseFunctionName)}
-
-	formThinkBlock = &callForm{kind: formThink, open: "<think>"}
-	formFenceOpen  = &callForm{kind: formFence, open: "```", lineStart: true}
-	formBareObj    = &callForm{kind: formBareObject, open: "{"}
-	formBareLst    = &callForm{kind: formBareList, open: "["}
-	formFirstLine  = &callForm{kind: formNameLine}
+	formBareObj   = &callForm{kind: formBareObject, open: "{"}
+	formBareLst   = &callForm{kind: formBareList, open: "["}
+	formFirstLine = &callForm{kind: formNameLine}
 )
 
 // allForms are the forms with an opening marker, matched anywhere in text
 // (wordStart ones after a blank); the line-start and reply-start forms are
 // found by the scanner itself.
 var allForms = []*callForm{
-	formThinkBlock,
-	formHermes, formPipeTag, formLFM2, formPythonStart, formCohere, formNemotron,
-	formGemma4, formFunctionGemma, formDeepSeekCall, formFunctionEq, formFunctionName,
+	{kind: formThink, open: "<think>"},
+	// Hermes 2 Pro and its fine-tunes, Qwen2.5 and Qwen3 (JSON body),
+	// Qwen3-Coder (<function=…><parameter=…> body), GLM-4.5+ (name then
+	// <arg_key>/<arg_value> pairs) and Granite 3.1+ (JSON list body).
+	{kind: formTagged, open: "<tool_call>", close: "</tool_call>", explicit: true,
+		jsonBody: true, lead: hermesLead, parse: hermesCalls},
+	// Granite 3.0 (no closing token) and Phi-4-mini's template: a JSON list.
+	{kind: formTagged, open: "<|tool_call|>", close: "<|/tool_call|>", explicit: true, jsonBody: true},
+	// LFM2: a Python call list (older releases: a JSON list).
+	{kind: formTagged, open: "<|tool_call_start|>", close: "<|tool_call_end|>", explicit: true,
+		jsonBody: true, parse: jsonOrPythonic},
+	// Llama 4 sometimes wraps its Python call list in these tokens.
+	{kind: formTagged, open: "<|python_start|>", close: "<|python_end|>", explicit: true,
+		jsonBody: true, parse: jsonOrPythonic},
+	// Command R7B: a JSON list of {"tool_name","parameters"}.
+	{kind: formTagged, open: "<|START_ACTION|>", close: "<|END_ACTION|>", explicit: true, jsonBody: true},
+	// Nemotron: a JSON list.
+	{kind: formTagged, open: "<TOOLCALL>", close: "</TOOLCALL>", explicit: true, jsonBody: true},
+	// Gemma 4: call:NAME{key:<|"|>text<|"|>,n:1}.
+	{kind: formTagged, open: "<|tool_call>", close: "<tool_call|>", explicit: true,
+		lead: prefixLead("call:"), parse: plain(gemmaCall(`<|"|>`))},
+	// FunctionGemma: call:NAME{key:<escape>text<escape>}.
+	{kind: formTagged, open: "<start_function_call>", close: "<end_function_call>", explicit: true,
+		lead: prefixLead("call:"), parse: plain(gemmaCall("<escape>"))},
+	// DeepSeek V3/R1/V3.1: a section of <｜tool▁call▁begin｜>… calls.
+	{kind: formTagged, open: dsCallBegin, close: dsCallEnd, explicit: true,
+		lead: deepSeekCallLead, parse: plain(parseDeepSeekCall)},
+	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper.
+	{kind: formTagged, open: "<function=", close: "</function>",
+		lead: functionEqLead, parse: plain(parseXMLFunction)},
+	// Hermes 2 Pro also prints <function name="…">{…}</function>.
+	{kind: formTagged, open: `<function name="`, close: "</function>",
+		lead: functionNameLead, parse: plain(parseFunctionName)},
 	// Hermes 2 Pro fine-tunes sometimes use these wrappers; not special tokens.
 	{kind: formTagged, open: "<function_call>", close: "</function_call>", jsonBody: true},
 	{kind: formTagged, open: "<tools>", close: "</tools>", jsonBody: true},
@@ -120,7 +115,7 @@ var allForms = []*callForm{
 	{kind: formFunctools, open: "functools[", wordStart: true},
 	// functionary v3.2: >>>name\n{…} (the first call may lack the >>>).
 	{kind: formRecipient, open: ">>>"},
-	formFenceOpen,
+	{kind: formFence, open: "```", lineStart: true},
 	// Closing tokens that follow a recovered call (or one whose opener the
 	// model forgot) are dropped; anywhere else they stay text.
 	stray("</tool_call>"), stray("<|/tool_call|>"), stray("<|tool_call_end|>"), stray("<|python_end|>"),

@@ -124,22 +124,22 @@ func (f *textFilter) emitText(s string) {
 		f.replyStart, f.afterCall = false, false
 	}
 	f.prevByte = s[len(s)-1]
-	if n := len(f.out); n > 0 && f.out[n-1].Kind == ChunkText {
-		f.out[n-1].Text += s
-		return
-	}
-	f.out = append(f.out, Chunk{Kind: ChunkText, Text: s})
+	f.emit(ChunkText, s)
 }
 
 func (f *textFilter) emitReasoning(s string) {
-	if s == "" {
-		return
+	if s != "" {
+		f.emit(ChunkReasoning, s)
 	}
-	if n := len(f.out); n > 0 && f.out[n-1].Kind == ChunkReasoning {
+}
+
+// emit adds s to the last chunk when it is of the same kind.
+func (f *textFilter) emit(kind ChunkKind, s string) {
+	if n := len(f.out); n > 0 && f.out[n-1].Kind == kind {
 		f.out[n-1].Text += s
 		return
 	}
-	f.out = append(f.out, Chunk{Kind: ChunkReasoning, Text: s})
+	f.out = append(f.out, Chunk{Kind: kind, Text: s})
 }
 
 func (f *textFilter) emitCalls(calls []ToolCall) {
