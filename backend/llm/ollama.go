@@ -90,13 +90,9 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 // Version asks the server for its version; it is the cheapest "is Ollama up" probe.
 func (o *Ollama) Version(ctx context.Context) (string, error) {
 	var v string
-	err := withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
-		var err error
+	err := retryCall(ctx, o.cfg.Retry, func(ctx context.Context) (err error) {
 		v, err = o.client.Version(ctx)
-		if err != nil {
-			return false, o.classify(err, "")
-		}
-		return false, nil
+		return o.classify(err, "")
 	})
 	return v, err
 }

@@ -73,16 +73,16 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 // Models lists the endpoint's models (GET /models).
 func (p *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
 	var out []ModelInfo
-	err := withRetry(ctx, p.cfg.Retry, func(ctx context.Context) (bool, error) {
+	err := retryCall(ctx, p.cfg.Retry, func(ctx context.Context) error {
 		l, err := p.client.ListModels(ctx)
 		if err != nil {
-			return false, p.classify(err, "")
+			return p.classify(err, "")
 		}
 		out = out[:0]
 		for _, m := range l.Models {
 			out = append(out, ModelInfo{Name: m.ID})
 		}
-		return false, nil
+		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, err
