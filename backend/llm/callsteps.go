@@ -337,46 +337,23 @@ func (f *textFilter) finishBare(c *candidate, p string, end int, final bool, par
 func (f *textFilter) stepBareList(c *candidate, final bool) outcome {
 	p := f.pending
 	i := skipSpaceNL(p, 1)
-	if i == len(p) {
-		return waitOrText(final, 1)
-	}
-	pythonic := false
-	switch {
-	case p[i] == '{':
-		j := skipSpaceNL(p, i+1)
-		if j == len(p) {
-			return waitOrText(final, 1)
-		}
-		if p[j] != '"' {
-			return asText(1)
-		}
+	if c.lead != leadPlausible {
 		c.valueFrom(p, 0)
-		if c.lead != leadPlausible {
-			if c.lead = objectLead(p[i:], f.offered); c.lead == leadReject {
-				return f.notACall(c, p)
-			}
+		switch c.lead = f.itemLead(p, i, true); {
+		case c.lead == leadUndecided:
+			return waitOrText(final, len(p))
+		case c.lead == leadReject && p[i] == '{' && p[skipSpaceNL(p, i+1)] == '"':
+			return f.notACall(c, p)
+		case c.lead == leadReject:
+			return asText(1) // not JSON with quoted keys nor a call: prose or code
 		}
-	case isNameByte(p[i]):
-		e := nameEnd(p, i)
-		if e == len(p) {
-			if !final && f.toolPrefix(p[i:]) {
-				return waitMore
-			}
-			return asText(1)
-		}
-		if p[e] != '(' || !f.offered[p[i:e]] {
-			return asText(1)
-		}
-		pythonic = true
-	default:
-		return asText(1)
 	}
 	end := c.valueFrom(p, 0)
 	if end < 0 {
 		return waitOrText(final, len(p))
 	}
 	read := jsonCalls
-	if pythonic {
+	if p[i] != '{' {
 		read = plain(parsePythonic)
 	}
 	return f.finishBare(c, p, end, final, func() ([]ToolCall, bool) { return f.calls(read, p[:end], false) })
