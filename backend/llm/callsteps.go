@@ -18,10 +18,7 @@ func (f *textFilter) stepTagged(c *candidate, final bool) outcome {
 	b := len(form.open)
 	i := skipSpaceNL(p, b)
 	if i == len(p) {
-		if final {
-			return asText(len(p))
-		}
-		return waitMore
+		return waitOrText(final, len(p))
 	}
 	if form.jsonBody && (p[i] == '{' || p[i] == '[') {
 		end := c.valueFrom(p, i)

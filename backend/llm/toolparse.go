@@ -185,29 +185,19 @@ func normalizeArgValue(a any) (json.RawMessage, bool, error) {
 	case nil:
 		return json.RawMessage("{}"), false, nil
 	case map[string]any:
-		b, err := marshalArgs(t)
-		if err != nil {
+		// Without HTML escaping, so that a command like `a && b` reaches the
+		// tool as the model wrote it.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(t); err != nil {
 			return nil, false, fmt.Errorf("encode arguments: %w", err)
 		}
-		return b, false, nil
+		return bytes.TrimRight(buf.Bytes(), "\n"), false, nil
 	case string:
-		raw, fixed, err := NormalizeArguments(t)
-		return raw, fixed, err
-	default:
-		return nil, false, fmt.Errorf("arguments are a %T, not an object", a)
+		return NormalizeArguments(t)
 	}
-}
-
-// marshalArgs encodes decoded arguments without HTML escaping, so that a
-// command like `a && b` reaches the tool as the model wrote it.
-func marshalArgs(v map[string]any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return nil, false, fmt.Errorf("arguments are a %T, not an object", a)
 }
 
 // NormalizeArguments turns argument text (as OpenAI-style APIs stream it) into
@@ -219,25 +209,17 @@ func NormalizeArguments(s string) (raw json.RawMessage, fixed bool, err error) {
 	if s == "" {
 		return json.RawMessage("{}"), false, nil
 	}
-	if json.Valid([]byte(s)) {
-		if s[0] != '{' {
-			return nil, false, fmt.Errorf("arguments are not a JSON object: %.60s", s)
+	text := s
+	if fixed = !json.Valid([]byte(s)); fixed {
+		if text, _ = repairJSON(s); !json.Valid([]byte(text)) {
+			return nil, false, fmt.Errorf("arguments are not valid JSON and could not be repaired: %.60s", s)
 		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, []byte(s)); err != nil {
-			return nil, false, fmt.Errorf("compact arguments: %w", err)
-		}
-		return buf.Bytes(), false, nil
-	}
-	out, ok := repairJSON(s)
-	if !ok || !json.Valid([]byte(out)) || !strings.HasPrefix(strings.TrimSpace(out), "{") {
-		return nil, false, fmt.Errorf("arguments are not valid JSON and could not be repaired: %.60s", s)
 	}
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(out)); err != nil {
-		return nil, false, fmt.Errorf("compact repaired arguments: %w", err)
+	if json.Compact(&buf, []byte(text)) != nil || !bytes.HasPrefix(buf.Bytes(), []byte("{")) {
+		return nil, false, fmt.Errorf("arguments are not a JSON object: %.60s", s)
 	}
-	return buf.Bytes(), true, nil
+	return buf.Bytes(), fixed, nil
 }
 
 // repairJSON wraps jsonrepair so that a panic in it can never cross into the
