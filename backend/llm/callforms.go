@@ -138,17 +138,24 @@ func deepSeekSection(open string) *callForm {
 
 func stray(tok string) *callForm { return &callForm{kind: formStray, open: tok} }
 
+// startsWith accepts s when it starts with one of the prefixes, and waits
+// while it is the start of one.
+func startsWith(s string, prefixes ...string) lead {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return leadPlausible
+		}
+		if strings.HasPrefix(p, s) {
+			return leadUndecided
+		}
+	}
+	return leadReject
+}
+
 // prefixLead accepts a body that starts (after blanks) with p.
 func prefixLead(p string) func(string, map[string]bool) lead {
 	return func(body string, _ map[string]bool) lead {
-		body = strings.TrimLeft(body, " \t\r\n")
-		switch {
-		case strings.HasPrefix(body, p):
-			return leadPlausible
-		case strings.HasPrefix(p, body):
-			return leadUndecided
-		}
-		return leadReject
+		return startsWith(strings.TrimLeft(body, " \t\r\n"), p)
 	}
 }
 
@@ -170,29 +177,13 @@ func nameThen(body string, offered map[string]bool, blanks bool, next ...string)
 	if blanks {
 		rest = strings.TrimLeft(rest, " \t\r\n")
 	}
-	if rest == "" {
-		return leadUndecided
-	}
-	for _, n := range next {
-		if strings.HasPrefix(rest, n) {
-			return leadPlausible
-		}
-		if strings.HasPrefix(n, rest) {
-			return leadUndecided
-		}
-	}
-	return leadReject
+	return startsWith(rest, next...)
 }
 
 func hermesLead(body string, _ map[string]bool) lead {
 	body = strings.TrimLeft(body, " \t\r\n")
-	for _, p := range []string{"<function=", `<function name="`} {
-		if strings.HasPrefix(body, p) {
-			return leadPlausible
-		}
-		if strings.HasPrefix(p, body) {
-			return leadUndecided
-		}
+	if l := startsWith(body, "<function=", `<function name="`); l != leadReject {
+		return l
 	}
 	// GLM: the name, then <arg_key> pairs, JSON arguments or nothing.
 	return nameThen(body, nil, true, "<arg_key>", "{", "</tool_call>")
