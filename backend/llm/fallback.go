@@ -270,7 +270,7 @@ func (f *textFilter) findConstruct(final bool) (int, *callForm) {
 				return i, formBareObj
 			case c == '[':
 				return i, formBareLst
-			case replyStart && isNameByte(c) && f.someToolStartsWith(c):
+			case replyStart && isNameByte(c) && f.toolPrefix(p[i:i+1]):
 				return i, formFirstLine
 			}
 		}
@@ -304,15 +304,6 @@ func (f *textFilter) byteBefore(i int) byte {
 }
 
 func isBlank(c byte) bool { return c == 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func (f *textFilter) someToolStartsWith(c byte) bool {
-	for n := range f.offered {
-		if n != "" && n[0] == c {
-			return true
-		}
-	}
-	return false
-}
 
 func (f *textFilter) toolPrefix(p string) bool {
 	for n := range f.offered {

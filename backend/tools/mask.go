@@ -76,19 +76,18 @@ func (m *Masker) MaskResult(r Result) Result {
 		return r
 	}
 	r.Content = m.Mask(r.Content)
-	if len(r.Meta) > 0 {
-		meta := make(map[string]string, len(r.Meta))
-		for k, v := range r.Meta {
-			meta[k] = m.Mask(v)
-		}
-		r.Meta = meta
-	}
-	if len(r.Why.Args) > 0 {
-		args := make(map[string]string, len(r.Why.Args))
-		for k, v := range r.Why.Args {
-			args[k] = m.Mask(v)
-		}
-		r.Why.Args = args
-	}
+	r.Meta, r.Why.Args = m.maskValues(r.Meta), m.maskValues(r.Why.Args)
 	return r
+}
+
+// maskValues is a copy of kv with its values masked; nil stays nil.
+func (m *Masker) maskValues(kv map[string]string) map[string]string {
+	if len(kv) == 0 {
+		return kv
+	}
+	out := make(map[string]string, len(kv))
+	for k, v := range kv {
+		out[k] = m.Mask(v)
+	}
+	return out
 }
