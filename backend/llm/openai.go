@@ -292,15 +292,8 @@ func dataURL(img []byte) string {
 // ("No endpoints found that support tool use"), Ollama ("does not support
 // tools"), vLLM and llama.cpp (tools need a server flag).
 func toolsUnsupported(err error) bool {
-	status, msg := 0, ""
-	var ae *openai.APIError
-	var re *openai.RequestError
-	switch {
-	case errors.As(err, &ae):
-		status, msg = ae.HTTPStatusCode, ae.Message
-	case errors.As(err, &re):
-		status, msg = re.HTTPStatusCode, string(re.Body)
-	default:
+	status, msg, _, ok := apiError(err)
+	if !ok {
 		return false
 	}
 	m := strings.ToLower(msg)
@@ -320,6 +313,21 @@ func toolsUnsupported(err error) bool {
 	return false
 }
 
+// apiError reads go-openai's errors: the HTTP status, the server's message
+// and its error code; ok is false for other errors (msg is then err's text).
+func apiError(err error) (status int, msg, code string, ok bool) {
+	var ae *openai.APIError
+	var re *openai.RequestError
+	switch {
+	case errors.As(err, &ae):
+		code, _ = ae.Code.(string)
+		return ae.HTTPStatusCode, ae.Message, code, true
+	case errors.As(err, &re):
+		return re.HTTPStatusCode, strings.TrimSpace(string(re.Body)), "", true
+	}
+	return 0, err.Error(), "", false
+}
+
 // classify maps go-openai errors to a final *Error.
 func (p *OpenAI) classify(err error, model string) error { return p.classifyBody(err, model, nil) }
 
@@ -335,19 +343,7 @@ func (p *OpenAI) classifyBody(err error, model string, body []byte) error {
 	if errors.As(err, &ue) {
 		return transient(fail(KindUnreachable, err, i18n.P("error.provider.unreachable", "provider", p.cfg.Name, "url", p.cfg.BaseURL)))
 	}
-	status, msg, code := 0, err.Error(), ""
-	var ae *openai.APIError
-	var re *openai.RequestError
-	switch {
-	case errors.As(err, &ae):
-		status, msg = ae.HTTPStatusCode, ae.Message
-		if s, ok := ae.Code.(string); ok {
-			code = s
-		}
-	case errors.As(err, &re):
-		status = re.HTTPStatusCode
-		msg = strings.TrimSpace(string(re.Body))
-	}
+	status, msg, code, _ := apiError(err)
 	name := p.cfg.Name
 	if e, ok := p.contextRefusal(err, msg, body); ok {
 		return e
