@@ -311,40 +311,21 @@ func gemmaCall(delim string) func(string) ([]rawCall, bool) {
 // (s starts after "<function=") and also `<function=NAME>{json}</function>`
 // (functionary v3.1). A missing </function> at the very end is forgiven.
 func parseXMLFunction(s string) ([]rawCall, bool) {
-	gt := strings.IndexByte(s, '>')
-	if gt < 0 {
+	name, body, ok := strings.Cut(s, ">")
+	if !ok {
 		return nil, false
 	}
-	name := strings.TrimSpace(s[:gt])
-	name = strings.Trim(name, `"'`)
-	if name == "" || nameEnd(name, 0) != len(name) {
-		return nil, false
-	}
-	body := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[gt+1:]), "</function>"))
-	if strings.HasPrefix(body, "{") {
-		return []rawCall{{name: name, args: body}}, true
-	}
-	args := map[string]any{}
-	for body != "" {
-		rest, ok := strings.CutPrefix(body, "<parameter=")
-		if !ok {
-			return nil, false
-		}
-		gt := strings.IndexByte(rest, '>')
-		end := strings.Index(rest, "</parameter>")
-		if gt < 0 || end < gt {
-			return nil, false
-		}
-		key := strings.Trim(strings.TrimSpace(rest[:gt]), `"'`)
-		if key == "" {
-			return nil, false
+	body = strings.TrimSuffix(strings.TrimSpace(body), "</function>")
+	return namedArgs(strings.Trim(strings.TrimSpace(name), `"'`), body, func(b string) (string, string, string, bool) {
+		rest, ok := strings.CutPrefix(b, "<parameter=")
+		gt, end := strings.IndexByte(rest, '>'), strings.Index(rest, "</parameter>")
+		if !ok || gt < 0 || end < gt {
+			return "", "", "", false
 		}
 		// Values sit on their own lines: one newline either side is layout.
-		v := strings.TrimPrefix(rest[gt+1:end], "\n")
-		args[key] = strings.TrimSuffix(v, "\n")
-		body = strings.TrimSpace(rest[end+len("</parameter>"):])
-	}
-	return []rawCall{{name: name, args: args}}, true
+		v := strings.TrimSuffix(strings.TrimPrefix(rest[gt+1:end], "\n"), "\n")
+		return strings.Trim(strings.TrimSpace(rest[:gt]), `"'`), v, rest[end+len("</parameter>"):], true
+	})
 }
 
 // parseGLMCall reads GLM-4.5's `NAME<arg_key>K</arg_key><arg_value>V</arg_value>…`
@@ -352,33 +333,32 @@ func parseXMLFunction(s string) ([]rawCall, bool) {
 func parseGLMCall(s string) ([]rawCall, bool) {
 	s = strings.TrimSpace(s)
 	end := nameEnd(s, 0)
-	name := s[:end]
-	if name == "" {
+	return namedArgs(s[:end], s[end:], func(b string) (string, string, string, bool) {
+		rest, key := strings.CutPrefix(b, "<arg_key>")
+		k, rest, keyEnd := strings.Cut(rest, "</arg_key>")
+		rest, val := strings.CutPrefix(strings.TrimSpace(rest), "<arg_value>")
+		v, rest, valEnd := strings.Cut(rest, "</arg_value>")
+		return strings.TrimSpace(k), v, rest, key && keyEnd && val && valEnd
+	})
+}
+
+// namedArgs is the call of name with body as its arguments: a JSON object,
+// or key/value pairs that pair reads one by one until the body is used up.
+func namedArgs(name, body string, pair func(string) (k, v, rest string, ok bool)) ([]rawCall, bool) {
+	if name == "" || nameEnd(name, 0) != len(name) {
 		return nil, false
 	}
-	body := strings.TrimSpace(s[end:])
+	body = strings.TrimSpace(body)
 	if strings.HasPrefix(body, "{") {
 		return []rawCall{{name: name, args: body}}, true
 	}
 	args := map[string]any{}
 	for body != "" {
-		rest, ok := strings.CutPrefix(body, "<arg_key>")
-		if !ok {
+		k, v, rest, ok := pair(body)
+		if !ok || k == "" {
 			return nil, false
 		}
-		k, rest, ok := strings.Cut(rest, "</arg_key>")
-		if !ok {
-			return nil, false
-		}
-		rest, ok = strings.CutPrefix(strings.TrimSpace(rest), "<arg_value>")
-		if !ok {
-			return nil, false
-		}
-		v, rest, ok := strings.Cut(rest, "</arg_value>")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, false
-		}
-		args[strings.TrimSpace(k)] = v
+		args[k] = v
 		body = strings.TrimSpace(rest)
 	}
 	return []rawCall{{name: name, args: args}}, true
