@@ -52,10 +52,7 @@ func runChat(ctx context.Context, policy RetryPolicy, req Request, fn func(Chunk
 		}
 		return a.streamed, nil
 	})
-	if err != nil {
-		return resp, err
-	}
-	return resp, nil
+	return resp, err
 }
 
 // assembly collects one attempt's output while forwarding it to the caller.
@@ -99,16 +96,13 @@ func (a *assembly) deliverAll(cs []Chunk) {
 }
 
 func (a *assembly) deliver(c Chunk) {
+	if c.Kind != ChunkToolCall && c.Text == "" {
+		return
+	}
 	switch c.Kind {
 	case ChunkText:
-		if c.Text == "" {
-			return
-		}
 		a.content.WriteString(c.Text)
 	case ChunkReasoning:
-		if c.Text == "" {
-			return
-		}
 		a.thinking.WriteString(c.Text)
 	case ChunkToolCall:
 		tc := *c.ToolCall

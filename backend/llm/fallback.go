@@ -247,22 +247,18 @@ func (f *textFilter) findConstruct(final bool) (int, *callForm) {
 	atStart, replyStart := f.atLineStart, f.replyStart
 	for i := 0; i < len(p); i++ {
 		c := p[i]
+		cutOff := false
 		for _, form := range formsByByte[c] {
-			if !tools && form.kind != formThink {
-				continue
-			}
-			if !f.placed(form, i, atStart) {
-				continue
-			}
-			if strings.HasPrefix(p[i:], form.open) {
+			switch {
+			case !tools && form.kind != formThink || !f.placed(form, i, atStart):
+			case strings.HasPrefix(p[i:], form.open):
 				return i, form
+			case !final && len(p)-i < len(form.open) && strings.HasPrefix(form.open, p[i:]):
+				cutOff = true
 			}
 		}
-		for _, form := range formsByByte[c] {
-			if (tools || form.kind == formThink) && !final && len(p)-i < len(form.open) &&
-				strings.HasPrefix(form.open, p[i:]) && f.placed(form, i, atStart) {
-				return i, nil
-			}
+		if cutOff {
+			return i, nil
 		}
 		if tools && atStart {
 			switch {
