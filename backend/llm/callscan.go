@@ -68,20 +68,15 @@ func (c *candidate) sequence(p string, final bool) (int, bool) {
 			return -1, final
 		}
 		j := skipSpaceNL(p, end)
-		if j == len(p) || p[j] != ';' {
-			if j == len(p) && !final {
-				return end, false
-			}
-			c.spans = append(c.spans, [2]int{c.valAt, end})
-			c.seqEnd = end
-			return end, true
+		k := j // where the next value would start
+		if j < len(p) && p[j] == ';' {
+			k = skipSpaceNL(p, j+1)
 		}
-		k := skipSpaceNL(p, j+1)
 		if k == len(p) && !final {
 			return end, false
 		}
 		c.spans = append(c.spans, [2]int{c.valAt, end})
-		if k == len(p) || p[k] != '{' {
+		if k == j || k == len(p) || p[k] != '{' {
 			c.seqEnd = end
 			return end, true
 		}
