@@ -101,13 +101,13 @@ func (o *Ollama) Version(ctx context.Context) (string, error) {
 // otherwise silently cut the start of long prompts), capped at the model's own
 // context length; tools are left out for models without the tools capability.
 func (o *Ollama) Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error) {
-	return runChat(ctx, o.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (attemptResult, error) {
+	return runChat(ctx, o.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (Response, error) {
 		return o.chatOnce(ctx, req, emit)
 	})
 }
 
-func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (attemptResult, error) {
-	var res attemptResult
+func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (Response, error) {
+	var res Response
 	d, err := o.showCached(ctx, req.Model)
 	if err != nil {
 		return res, err
@@ -181,7 +181,7 @@ type chatMessage struct {
 // overlong prompt must be a context_overflow error rather than Ollama silently
 // dropping the oldest messages, and a full context ends the reply with
 // FinishLength instead of shifting earlier turns out.
-func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResult) (*chatRequest, error) {
+func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *Response) (*chatRequest, error) {
 	creq := &chatRequest{Model: req.Model, Stream: true, Options: o.chatOptions(req, d, res)}
 	// An old server reports no capabilities: then trust the request.
 	known := len(d.Capabilities) > 0

@@ -68,7 +68,7 @@ type wireChatLine struct {
 // chatOptions are the request's options; num_ctx is always sent (Ollama would
 // otherwise silently cut the start of long prompts), capped at the model's own
 // context length.
-func (o *Ollama) chatOptions(req Request, d ModelDetails, res *attemptResult) map[string]any {
+func (o *Ollama) chatOptions(req Request, d ModelDetails, res *Response) map[string]any {
 	numCtx := req.ContextTokens
 	if numCtx <= 0 {
 		numCtx = o.cfg.ContextTokens

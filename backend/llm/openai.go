@@ -90,7 +90,7 @@ func (p *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
 
 // Chat streams one reply, asking for usage in the final chunk.
 func (p *OpenAI) Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error) {
-	return runChat(ctx, p.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (attemptResult, error) {
+	return runChat(ctx, p.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (Response, error) {
 		return p.chatOnce(ctx, req, emit)
 	})
 }
@@ -101,8 +101,8 @@ type partialCall struct {
 	args     strings.Builder
 }
 
-func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (attemptResult, error) {
-	res := attemptResult{ContextTokens: req.ContextTokens}
+func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (Response, error) {
+	res := Response{ContextTokens: req.ContextTokens}
 	if res.ContextTokens <= 0 {
 		res.ContextTokens = p.cfg.ContextTokens
 	}
