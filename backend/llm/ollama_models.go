@@ -82,25 +82,13 @@ func (o *Ollama) showOnce(ctx context.Context, model string) (ModelDetails, erro
 // contextLength reads "<arch>.context_length" from /api/show's model_info.
 func contextLength(info map[string]any) int {
 	arch, _ := info["general.architecture"].(string)
-	if v, ok := info[arch+".context_length"]; ok && arch != "" {
-		return toInt(v)
+	if v, ok := info[arch+".context_length"].(float64); ok && arch != "" {
+		return int(v) // JSON numbers decode as float64
 	}
 	for k, v := range info {
-		if strings.HasSuffix(k, ".context_length") {
-			return toInt(v)
+		if n, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") {
+			return int(n)
 		}
-	}
-	return 0
-}
-
-func toInt(v any) int {
-	switch n := v.(type) {
-	case float64:
-		return int(n)
-	case int:
-		return n
-	case int64:
-		return int(n)
 	}
 	return 0
 }

@@ -155,20 +155,14 @@ func statusError(resp *http.Response) error {
 		Error     string `json:"error"`
 		SigninURL string `json:"signin_url"`
 	}
-	if err := json.Unmarshal(bytes.TrimSpace(firstLine(body)), &e); err != nil {
+	first, _, _ := bytes.Cut(body, []byte("\n"))
+	if err := json.Unmarshal(bytes.TrimSpace(first), &e); err != nil {
 		return api.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, ErrorMessage: string(bytes.TrimSpace(body))}
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		return api.AuthorizationError{StatusCode: resp.StatusCode, Status: resp.Status, SigninURL: e.SigninURL}
 	}
 	return api.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, ErrorMessage: e.Error}
-}
-
-func firstLine(b []byte) []byte {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i]
-	}
-	return b
 }
 
 // fromWireToolCall turns a streamed call into a ToolCall. Ollama sends the

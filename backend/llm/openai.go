@@ -156,9 +156,7 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (R
 				if tc.ID != "" {
 					pc.id = tc.ID
 				}
-				if tc.Function.Name != "" {
-					pc.name += tc.Function.Name
-				}
+				pc.name += tc.Function.Name
 				pc.args.WriteString(tc.Function.Arguments)
 			}
 			if ch.FinishReason != "" {
