@@ -245,17 +245,11 @@ func (f *textFilter) nameNewlineJSON(c *candidate, at int, final bool, reject ou
 			return reject
 		}
 		j := skipBlank(p, e)
-		if j == len(p) {
-			return waitOrText(final, reject.n)
-		}
-		if p[j] != '\n' {
-			return reject
-		}
 		k := skipSpaceNL(p, j)
-		if k == len(p) {
+		switch {
+		case k == len(p):
 			return waitOrText(final, reject.n)
-		}
-		if p[k] != '{' {
+		case p[j] != '\n' || p[k] != '{':
 			return reject
 		}
 		c.startValue(k)
@@ -265,19 +259,13 @@ func (f *textFilter) nameNewlineJSON(c *candidate, at int, final bool, reject ou
 	if end < 0 {
 		return waitOrText(final, reject.n)
 	}
-	if ok, wait := f.restOfLine(p, end, final); wait {
-		return waitMore
-	} else if !ok {
-		return reject
-	}
-	args := p[c.valAt:end]
-	if !json.Valid([]byte(args)) {
-		return reject
-	}
-	if calls, ok := callsFrom([]rawCall{{name: p[at:c.search], args: args}}, f.offered, false); ok {
-		return outcome{n: end, calls: calls}
-	}
-	return reject
+	return f.finishBare(p, end, final, reject, func() ([]ToolCall, bool) {
+		args := p[c.valAt:end]
+		if !json.Valid([]byte(args)) {
+			return nil, false
+		}
+		return callsFrom([]rawCall{{name: p[at:c.search], args: args}}, f.offered, false)
+	})
 }
 
 // stepBareObject handles a JSON object at the start of a line: a call when
@@ -304,7 +292,7 @@ func (f *textFilter) stepBareObject(c *candidate, final bool) outcome {
 	if end < 0 {
 		return asText(len(p))
 	}
-	return f.finishBare(c, p, end, final, func() ([]ToolCall, bool) { return f.spanCalls(p, c.spans, false) })
+	return f.finishBare(p, end, final, asText(end), func() ([]ToolCall, bool) { return f.spanCalls(p, c.spans, false) })
 }
 
 // notACall releases the value being scanned as text, through its end.
@@ -315,8 +303,9 @@ func (f *textFilter) notACall(c *candidate, p string) outcome {
 	return outcome{n: len(p), skip: true}
 }
 
-// finishBare applies the end-of-line rule and parses a call without marker.
-func (f *textFilter) finishBare(c *candidate, p string, end int, final bool, parse func() ([]ToolCall, bool)) outcome {
+// finishBare applies the end-of-line rule and parses a call without marker;
+// what is not one ends as reject.
+func (f *textFilter) finishBare(p string, end int, final bool, reject outcome, parse func() ([]ToolCall, bool)) outcome {
 	ok, wait := f.restOfLine(p, end, final)
 	if wait {
 		return waitMore
@@ -326,7 +315,7 @@ func (f *textFilter) finishBare(c *candidate, p string, end int, final bool, par
 			return outcome{n: end, calls: calls}
 		}
 	}
-	return asText(end)
+	return reject
 }
 
 // stepBareList handles a list at the start of a line: JSON call objects or
@@ -353,5 +342,5 @@ func (f *textFilter) stepBareList(c *candidate, final bool) outcome {
 	if p[i] != '{' {
 		read = plain(parsePythonic)
 	}
-	return f.finishBare(c, p, end, final, func() ([]ToolCall, bool) { return f.calls(read, p[:end], false) })
+	return f.finishBare(p, end, final, asText(end), func() ([]ToolCall, bool) { return f.calls(read, p[:end], false) })
 }
