@@ -166,26 +166,14 @@ func statusError(resp *http.Response) error {
 }
 
 // fromWireToolCall turns a streamed call into a ToolCall. Ollama sends the
-// arguments as a JSON object; anything else becomes ArgsError, which the
-// agent answers by asking the model for an object.
+// arguments as a JSON object, or as a JSON string holding it (the OpenAI form).
 func fromWireToolCall(tc wireToolCall) *ToolCall {
-	out := &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
-	args := bytes.TrimSpace(out.Arguments)
-	if len(args) > 0 && args[0] == '"' {
-		// Arguments as a JSON string holding the object (the OpenAI form).
-		var s string
-		if json.Unmarshal(args, &s) == nil {
-			args = bytes.TrimSpace([]byte(s))
-		}
+	out := &ToolCall{ID: tc.ID, Name: tc.Function.Name}
+	text := string(tc.Function.Arguments)
+	var s string
+	if json.Unmarshal(tc.Function.Arguments, &s) == nil {
+		text = s // a JSON string, or null (no arguments)
 	}
-	switch {
-	case len(args) == 0 || string(args) == "null":
-		out.Arguments = json.RawMessage("{}")
-	case args[0] != '{' || !json.Valid(args):
-		out.Arguments = json.RawMessage("{}")
-		out.ArgsError = fmt.Sprintf("the arguments are not a JSON object: %.200s", args)
-	default:
-		out.Arguments = json.RawMessage(args)
-	}
+	out.setArguments(text)
 	return out
 }

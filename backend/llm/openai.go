@@ -199,12 +199,7 @@ func assembleCalls(calls map[int]*partialCall) []*ToolCall {
 	for _, i := range slices.Sorted(maps.Keys(calls)) {
 		pc := calls[i]
 		tc := &ToolCall{ID: pc.id, Name: pc.name}
-		raw, fixed, err := NormalizeArguments(pc.args.String())
-		if err != nil {
-			tc.Arguments, tc.ArgsError = json.RawMessage("{}"), err.Error()
-		} else {
-			tc.Arguments, tc.Repaired = raw, fixed
-		}
+		tc.setArguments(pc.args.String())
 		out = append(out, tc)
 	}
 	return out

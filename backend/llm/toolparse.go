@@ -222,6 +222,18 @@ func NormalizeArguments(s string) (raw json.RawMessage, fixed bool, err error) {
 	return buf.Bytes(), fixed, nil
 }
 
+// setArguments sets tc's arguments from their text as a provider streamed
+// it (NormalizeArguments). Text that is no object becomes ArgsError, which
+// the agent answers by asking the model for an object.
+func (tc *ToolCall) setArguments(text string) {
+	raw, fixed, err := NormalizeArguments(text)
+	if err != nil {
+		tc.Arguments, tc.ArgsError = json.RawMessage("{}"), err.Error()
+		return
+	}
+	tc.Arguments, tc.Repaired = raw, fixed
+}
+
 // repairJSON wraps jsonrepair so that a panic in it can never cross into the
 // agent.
 func repairJSON(s string) (out string, ok bool) {
