@@ -92,13 +92,14 @@ var allForms = []*callForm{
 		lead: prefixLead("call:"), parse: plain(gemmaCall("<escape>"))},
 	// DeepSeek V3/R1/V3.1: a section of <｜tool▁call▁begin｜>… calls.
 	{kind: formTagged, open: dsCallBegin, close: dsCallEnd, explicit: true,
-		lead: deepSeekCallLead, parse: plain(parseDeepSeekCall)},
-	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper.
+		lead: nameLead(false, true, dsSep), parse: plain(parseDeepSeekCall)},
+	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper. The
+	// <function…> forms are not special tokens: they must name an offered tool.
 	{kind: formTagged, open: "<function=", close: "</function>",
-		lead: functionEqLead, parse: plain(parseXMLFunction)},
+		lead: nameLead(true, false, ">"), parse: plain(parseXMLFunction)},
 	// Hermes 2 Pro also prints <function name="…">{…}</function>.
 	{kind: formTagged, open: `<function name="`, close: "</function>",
-		lead: functionNameLead, parse: plain(parseFunctionName)},
+		lead: nameLead(true, false, `">`), parse: plain(parseFunctionName)},
 	// Hermes 2 Pro fine-tunes sometimes use these wrappers; not special tokens.
 	{kind: formTagged, open: "<function_call>", close: "</function_call>", jsonBody: true},
 	{kind: formTagged, open: "<tools>", close: "</tools>", jsonBody: true},
@@ -159,25 +160,27 @@ func prefixLead(p string) func(string, map[string]bool) lead {
 	}
 }
 
-// nameThen accepts a body that starts with a tool name followed by one of
-// the given continuations (after blanks when blanks is set). With offered
-// set, the name must be one of them.
-func nameThen(body string, offered map[string]bool, blanks bool, next ...string) lead {
-	e := nameEnd(body, 0)
-	if e == 0 {
-		if body == "" {
-			return leadUndecided
+// nameLead accepts a body that starts (after blanks when blanks is set) with
+// a tool name followed by one of the continuations (blanks between too).
+// With offeredOnly the name must be an offered tool's.
+func nameLead(offeredOnly, blanks bool, next ...string) func(string, map[string]bool) lead {
+	return func(body string, offered map[string]bool) lead {
+		if blanks {
+			body = strings.TrimLeft(body, " \t\r\n")
 		}
-		return leadReject
+		e := nameEnd(body, 0)
+		switch {
+		case e == 0 && body == "":
+			return leadUndecided
+		case e == 0, offeredOnly && e < len(body) && !offered[body[:e]]:
+			return leadReject
+		}
+		rest := body[e:]
+		if blanks {
+			rest = strings.TrimLeft(rest, " \t\r\n")
+		}
+		return startsWith(rest, next...)
 	}
-	rest := body[e:]
-	if offered != nil && rest != "" && !offered[body[:e]] {
-		return leadReject
-	}
-	if blanks {
-		rest = strings.TrimLeft(rest, " \t\r\n")
-	}
-	return startsWith(rest, next...)
 }
 
 func hermesLead(body string, _ map[string]bool) lead {
@@ -186,20 +189,7 @@ func hermesLead(body string, _ map[string]bool) lead {
 		return l
 	}
 	// GLM: the name, then <arg_key> pairs, JSON arguments or nothing.
-	return nameThen(body, nil, true, "<arg_key>", "{", "</tool_call>")
-}
-
-func deepSeekCallLead(body string, _ map[string]bool) lead {
-	return nameThen(strings.TrimLeft(body, " \t\r\n"), nil, true, dsSep)
-}
-
-// The <function…> forms are not special tokens: they must name an offered tool.
-func functionEqLead(body string, offered map[string]bool) lead {
-	return nameThen(body, offered, false, ">")
-}
-
-func functionNameLead(body string, offered map[string]bool) lead {
-	return nameThen(body, offered, false, `">`)
+	return nameLead(false, true, "<arg_key>", "{", "</tool_call>")(body, nil)
 }
 
 func hermesCalls(body string, explicit bool) ([]rawCall, bool) {
