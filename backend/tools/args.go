@@ -66,9 +66,6 @@ func parseObject(raw json.RawMessage, depth int) (map[string]any, error) {
 // array or object → that array or object, and drops nulls for optional fields.
 // Values it cannot convert are left as they are for validation to report.
 func CastArgs(s *jsonschema.Schema, args map[string]any) map[string]any {
-	if s == nil {
-		return args
-	}
 	out, _ := castValue(args, s).(map[string]any)
 	if out == nil {
 		return args
