@@ -37,8 +37,6 @@ func (f *textFilter) stepFence(c *candidate, final bool) outcome {
 		case leadUndecided:
 			return waitOrText(final, len(p))
 		}
-		// fenceLead saw what follows a '[' before it could say yes.
-		c.pythonic = p[i] != '{' && (p[i] != '[' || p[skipSpaceNL(p, i+1)] != '{')
 		if isNameByte(p[i]) {
 			// A single call: scan from its parenthesis.
 			c.startValue(nameEnd(p, i))
@@ -62,7 +60,8 @@ func (f *textFilter) stepFence(c *candidate, final bool) outcome {
 		return code
 	}
 	read := jsonCalls
-	if c.pythonic {
+	// fenceLead saw what follows a '[' before it could say yes.
+	if p[i] != '{' && (p[i] != '[' || p[skipSpaceNL(p, i+1)] != '{') {
 		read = plain(parsePythonic)
 	}
 	calls, ok := f.calls(read, p[i:end], false)

@@ -59,8 +59,6 @@ type candidate struct {
 	search int
 	// lead caches a plausible early verdict (verdicts are monotone).
 	lead lead
-	// pythonic: the value is a Python call (list), not JSON.
-	pythonic bool
 	// seqEnd is the end of a finished ";"-separated list, 0 before.
 	seqEnd int
 }
@@ -71,10 +69,9 @@ func newTextFilter(offered map[string]bool) *textFilter {
 
 // write feeds a text delta and returns the chunks that can be released.
 func (f *textFilter) write(s string) []Chunk {
-	switch {
-	case f.pending == "":
+	if f.pending == "" {
 		f.pending = s
-	default:
+	} else {
 		if !f.inBuf {
 			// Reset leaves the old bytes, which pending may point at, alone.
 			f.buf.Reset()
