@@ -80,10 +80,7 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = defaultHTTPClient()
-	}
+	hc := cmp.Or(cfg.HTTPClient, defaultHTTPClient())
 	return &Ollama{client: api.NewClient(host, hc), chat: hc, host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
 

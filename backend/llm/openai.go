@@ -62,11 +62,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	hc := defaultHTTPClient()
-	if cfg.HTTPClient != nil {
-		hc = cfg.HTTPClient
-	}
-	oc.HTTPClient = tapped(hc)
+	oc.HTTPClient = tapped(cmp.Or(cfg.HTTPClient, defaultHTTPClient()))
 	return &OpenAI{client: openai.NewClientWithConfig(oc), cfg: cfg}, nil
 }
 
@@ -221,12 +217,7 @@ func openAIFinish(r openai.FinishReason) FinishReason {
 // reasoningModel reports OpenAI reasoning models, which take
 // max_completion_tokens and a fixed temperature.
 func reasoningModel(m string) bool {
-	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
-		if strings.HasPrefix(m, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"o1", "o3", "o4", "gpt-5"}, func(p string) bool { return strings.HasPrefix(m, p) })
 }
 
 func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error) {
