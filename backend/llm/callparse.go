@@ -54,11 +54,7 @@ type litParser struct {
 	delims   []string
 }
 
-func (p *litParser) ws() {
-	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
-		p.i++
-	}
-}
+func (p *litParser) ws() { p.i = skipSpaceNL(p.s, p.i) }
 
 func (p *litParser) eat(c byte) bool {
 	p.ws()

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,10 +64,7 @@ func (r *Registry) Register(tools ...Tool) error {
 		if name == "" {
 			return errors.New("register tool: empty name")
 		}
-		s := t.Parameters()
-		if s == nil {
-			s = &jsonschema.Schema{Type: "object"}
-		}
+		s := cmp.Or(t.Parameters(), &jsonschema.Schema{Type: "object"})
 		e := entry{tool: t}
 		valid := s
 		if d, ok := t.(decoder); ok {
