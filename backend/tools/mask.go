@@ -1,7 +1,8 @@
 package tools
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -23,20 +24,18 @@ type Masker struct {
 // values are ignored. Longer secrets are replaced first, so a key that contains
 // another is redacted whole.
 func NewMasker(secrets ...string) *Masker {
-	seen := map[string]bool{}
 	var list []string
 	for _, s := range secrets {
-		s = strings.TrimSpace(s)
-		if len(s) < minSecretLen || seen[s] {
-			continue
+		if s = strings.TrimSpace(s); len(s) >= minSecretLen {
+			list = append(list, s)
 		}
-		seen[s] = true
-		list = append(list, s)
 	}
 	if len(list) == 0 {
 		return nil
 	}
-	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	// Longest first, and equal values side by side for Compact.
+	slices.SortFunc(list, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	list = slices.Compact(list)
 	pairs := make([]string, 0, 2*len(list))
 	for _, s := range list {
 		pairs = append(pairs, s, Redacted)

@@ -216,12 +216,7 @@ func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
 		}()
 		res, err := t.Execute(ctx, args)
 		if err != nil {
-			if res.Content == "" {
-				res.Content = "Error: " + err.Error()
-			} else {
-				res.Content += "\nError: " + err.Error()
-			}
-			res.IsError = true
+			res.Content, res.IsError = appendNote(res.Content, "Error: "+err.Error()), true
 			var said interface{ Message() i18n.Message }
 			if errors.As(err, &said) {
 				res.Why = said.Message()
