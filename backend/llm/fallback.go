@@ -140,8 +140,7 @@ func (f *textFilter) emit(kind ChunkKind, s string) {
 }
 
 func (f *textFilter) emitCalls(calls []ToolCall) {
-	for i := range calls {
-		c := calls[i]
+	for _, c := range calls {
 		f.out = append(f.out, Chunk{Kind: ChunkToolCall, ToolCall: &c})
 	}
 	f.replyStart, f.afterCall = false, true

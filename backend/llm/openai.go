@@ -257,10 +257,8 @@ func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error)
 			}
 		}
 		for _, tc := range m.ToolCalls {
-			args := string(tc.Arguments)
-			args = cmp.Or(args, "{}")
 			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: tc.Name, Arguments: args}})
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: cmp.Or(string(tc.Arguments), "{}")}})
 		}
 		// Reasoning is never sent back: several compatible APIs reject it.
 		oreq.Messages = append(oreq.Messages, om)
