@@ -221,12 +221,7 @@ func (f *textFilter) stepRecipient(c *candidate, final bool) outcome {
 // stepNameLine handles a reply whose first line is a tool's name and whose
 // next line holds its JSON arguments (GLM-4, functionary v3.2's first call).
 func (f *textFilter) stepNameLine(c *candidate, final bool) outcome {
-	p := f.pending
-	e := nameEnd(p, 0)
-	if e == len(p) && !final && f.toolPrefix(p) {
-		return waitMore
-	}
-	return f.nameNewlineJSON(c, 0, final, asText(max(e, 1)))
+	return f.nameNewlineJSON(c, 0, final, asText(max(nameEnd(f.pending, 0), 1)))
 }
 
 // nameNewlineJSON reads `name\n{json}` at pending[at:]: an offered name
