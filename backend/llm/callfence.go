@@ -37,8 +37,6 @@ func (f *textFilter) stepFence(c *candidate, final bool) outcome {
 		case leadUndecided:
 			return waitOrText(final, len(p))
 		}
-		// fenceLead saw what follows a '[' before it could say yes.
-		c.pythonic = p[i] != '{' && (p[i] != '[' || p[skipSpaceNL(p, i+1)] != '{')
 		if isNameByte(p[i]) {
 			// A single call: scan from its parenthesis.
 			c.startValue(nameEnd(p, i))
@@ -61,40 +59,36 @@ func (f *textFilter) stepFence(c *candidate, final bool) outcome {
 	default:
 		return code
 	}
-	var calls []ToolCall
-	ok := false
-	if c.pythonic {
-		var raw []rawCall
-		if raw, ok = parsePythonic(p[i:end]); ok {
-			calls, ok = callsFrom(raw, f.offered, false, false)
-		}
-	} else {
-		calls, ok = parseCallPayload(p[i:end], f.offered, false)
+	read := jsonCalls
+	// fenceLead saw what follows a '[' before it could say yes.
+	if p[i] != '{' && (p[i] != '[' || p[skipSpaceNL(p, i+1)] != '{') {
+		read = plain(parsePythonic)
 	}
+	calls, ok := f.calls(read, p[i:end], false)
 	if !ok {
 		return code
 	}
 	return outcome{n: n, calls: calls}
 }
 
-// fenceLead judges the start of a fence body at p[i:].
+// fenceLead judges the start of a fence body at p[i:]: a call object, a
+// list of them, or Python calls where the language allows them.
 func (f *textFilter) fenceLead(p string, i int, lang string) lead {
+	if p[i] == '[' {
+		i = skipSpaceNL(p, i+1)
+	}
+	return f.itemLead(p, i, fencePythonicLangs[lang])
+}
+
+// itemLead judges a call at p[i:] (the first item of a list): a JSON call
+// object, or with pythonic a Python call.
+func (f *textFilter) itemLead(p string, i int, pythonic bool) lead {
 	switch {
+	case i == len(p):
+		return leadUndecided
 	case p[i] == '{':
 		return objectLead(p[i:], f.offered)
-	case p[i] == '[':
-		j := skipSpaceNL(p, i+1)
-		if j == len(p) {
-			return leadUndecided
-		}
-		if p[j] == '{' {
-			return objectLead(p[j:], f.offered)
-		}
-		if !fencePythonicLangs[lang] {
-			return leadReject
-		}
-		return f.pythonicLead(p, j)
-	case fencePythonicLangs[lang]:
+	case pythonic:
 		return f.pythonicLead(p, i)
 	}
 	return leadReject

@@ -44,7 +44,7 @@ type callForm struct {
 	// prose is released at once instead of holding the reply back.
 	lead func(body string, offered map[string]bool) lead
 	// parse reads a tagged body; nil means JSON.
-	parse func(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool)
+	parse readCalls
 }
 
 // lead is an early verdict on the start of a possible call.
@@ -57,53 +57,49 @@ const (
 )
 
 var (
-	// Hermes 2 Pro and its fine-tunes, Qwen2.5 and Qwen3 (JSON body),
-	// Qwen3-Coder (<function=…><parameter=…> body), GLM-4.5+ (name then
-	// <arg_key>/<arg_value> pairs) and Granite 3.1+ (JSON list body).
-	formHermes = &callForm{kind: formTagged, open: "<tool_call>", close: "</tool_call>", explicit: true,
-		jsonBody: true, lead: hermesLead, parse: parseHermesBody}
-	// Granite 3.0 (no closing token) and Phi-4-mini's template: a JSON list.
-	formPipeTag = &callForm{kind: formTagged, open: "<|tool_call|>", close: "<|/tool_call|>", explicit: true, jsonBody: true}
-	// LFM2: a Python call list (older releases: a JSON list).
-	formLFM2 = &callForm{kind: formTagged, open: "<|tool_call_start|>", close: "<|tool_call_end|>", explicit: true,
-		jsonBody: true, parse: parseJSONOrPythonic}
-	// Llama 4 sometimes wraps its Python call list in these tokens.
-	formPythonStart = &callForm{kind: formTagged, open: "<|python_start|>", close: "<|python_end|>", explicit: true,
-		jsonBody: true, parse: parseJSONOrPythonic}
-	// Command R7B: a JSON list of {"tool_name","parameters"}.
-	formCohere = &callForm{kind: formTagged, open: "<|START_ACTION|>", close: "<|END_ACTION|>", explicit: true, jsonBody: true}
-	// Nemotron: a JSON list.
-	formNemotron = &callForm{kind: formTagged, open: "<TOOLCALL>", close: "</TOOLCALL>", explicit: true, jsonBody: true}
-	// Gemma 4: call:NAME{key:<|"|>text<|"|>,n:1}.
-	formGemma4 = &callForm{kind: formTagged, open: "<|tool_call>", close: "<tool_call|>", explicit: true,
-		lead: prefixLead("call:"), parse: gemmaParser(`<|"|>`)}
-	// FunctionGemma: call:NAME{key:<escape>text<escape>}.
-	formFunctionGemma = &callForm{kind: formTagged, open: "<start_function_call>", close: "<end_function_call>", explicit: true,
-		lead: prefixLead("call:"), parse: gemmaParser("<escape>")}
-	// DeepSeek V3/R1/V3.1: a section of <｜tool▁call▁begin｜>… calls.
-	formDeepSeekCall = &callForm{kind: formTagged, open: dsCallBegin, close: dsCallEnd, explicit: true,
-		lead: deepSeekCallLead, parse: parseDeepSeekBody}
-	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper.
-	formFunctionEq = &callForm{kind: formTagged, open: "<function=", close: "</function>",
-		lead: functionEqLead, parse: parseFunctionEq}
-	// Hermes 2 Pro also prints <function name="…">{…}</function>.
-	formFunctionName = &callForm{kind: formTagged, open: `<function name="`, close: "</function>",
-		lead: functionNameLead, parse: parseFunctionName}
-
-	formThinkBlock = &callForm{kind: formThink, open: "<think>"}
-	formFenceOpen  = &callForm{kind: formFence, open: "```", lineStart: true}
-	formBareObj    = &callForm{kind: formBareObject, open: "{"}
-	formBareLst    = &callForm{kind: formBareList, open: "["}
-	formFirstLine  = &callForm{kind: formNameLine}
+	formBareObj   = &callForm{kind: formBareObject, open: "{"}
+	formBareLst   = &callForm{kind: formBareList, open: "["}
+	formFirstLine = &callForm{kind: formNameLine}
 )
 
 // allForms are the forms with an opening marker, matched anywhere in text
 // (wordStart ones after a blank); the line-start and reply-start forms are
 // found by the scanner itself.
 var allForms = []*callForm{
-	formThinkBlock,
-	formHermes, formPipeTag, formLFM2, formPythonStart, formCohere, formNemotron,
-	formGemma4, formFunctionGemma, formDeepSeekCall, formFunctionEq, formFunctionName,
+	{kind: formThink, open: "<think>"},
+	// Hermes 2 Pro and its fine-tunes, Qwen2.5 and Qwen3 (JSON body),
+	// Qwen3-Coder (<function=…><parameter=…> body), GLM-4.5+ (name then
+	// <arg_key>/<arg_value> pairs) and Granite 3.1+ (JSON list body).
+	{kind: formTagged, open: "<tool_call>", close: "</tool_call>", explicit: true,
+		jsonBody: true, lead: hermesLead, parse: hermesCalls},
+	// Granite 3.0 (no closing token) and Phi-4-mini's template: a JSON list.
+	{kind: formTagged, open: "<|tool_call|>", close: "<|/tool_call|>", explicit: true, jsonBody: true},
+	// LFM2: a Python call list (older releases: a JSON list).
+	{kind: formTagged, open: "<|tool_call_start|>", close: "<|tool_call_end|>", explicit: true,
+		jsonBody: true, parse: jsonOrPythonic},
+	// Llama 4 sometimes wraps its Python call list in these tokens.
+	{kind: formTagged, open: "<|python_start|>", close: "<|python_end|>", explicit: true,
+		jsonBody: true, parse: jsonOrPythonic},
+	// Command R7B: a JSON list of {"tool_name","parameters"}.
+	{kind: formTagged, open: "<|START_ACTION|>", close: "<|END_ACTION|>", explicit: true, jsonBody: true},
+	// Nemotron: a JSON list.
+	{kind: formTagged, open: "<TOOLCALL>", close: "</TOOLCALL>", explicit: true, jsonBody: true},
+	// Gemma 4: call:NAME{key:<|"|>text<|"|>,n:1}.
+	{kind: formTagged, open: "<|tool_call>", close: "<tool_call|>", explicit: true,
+		lead: prefixLead("call:"), parse: plain(gemmaCall(`<|"|>`))},
+	// FunctionGemma: call:NAME{key:<escape>text<escape>}.
+	{kind: formTagged, open: "<start_function_call>", close: "<end_function_call>", explicit: true,
+		lead: prefixLead("call:"), parse: plain(gemmaCall("<escape>"))},
+	// DeepSeek V3/R1/V3.1: a section of <｜tool▁call▁begin｜>… calls.
+	{kind: formTagged, open: dsCallBegin, close: dsCallEnd, explicit: true,
+		lead: nameLead(false, true, dsSep), parse: plain(parseDeepSeekCall)},
+	// functionary v3.1 and Qwen3-Coder without its <tool_call> wrapper. The
+	// <function…> forms are not special tokens: they must name an offered tool.
+	{kind: formTagged, open: "<function=", close: "</function>",
+		lead: nameLead(true, false, ">"), parse: plain(parseXMLFunction)},
+	// Hermes 2 Pro also prints <function name="…">{…}</function>.
+	{kind: formTagged, open: `<function name="`, close: "</function>",
+		lead: nameLead(true, false, `">`), parse: plain(parseFunctionName)},
 	// Hermes 2 Pro fine-tunes sometimes use these wrappers; not special tokens.
 	{kind: formTagged, open: "<function_call>", close: "</function_call>", jsonBody: true},
 	{kind: formTagged, open: "<tools>", close: "</tools>", jsonBody: true},
@@ -120,7 +116,7 @@ var allForms = []*callForm{
 	{kind: formFunctools, open: "functools[", wordStart: true},
 	// functionary v3.2: >>>name\n{…} (the first call may lack the >>>).
 	{kind: formRecipient, open: ">>>"},
-	formFenceOpen,
+	{kind: formFence, open: "```", lineStart: true},
 	// Closing tokens that follow a recovered call (or one whose opener the
 	// model forgot) are dropped; anywhere else they stay text.
 	stray("</tool_call>"), stray("<|/tool_call|>"), stray("<|tool_call_end|>"), stray("<|python_end|>"),
@@ -138,157 +134,99 @@ var formsByByte = func() (idx [256][]*callForm) {
 
 func deepSeekSection(open string) *callForm {
 	return &callForm{kind: formTagged, open: open, close: "<｜tool▁calls▁end｜>", explicit: true,
-		lead: prefixLead(dsCallBegin), parse: parseDeepSeekSection}
+		lead: prefixLead(dsCallBegin), parse: plain(parseDeepSeekCalls)}
 }
 
 func stray(tok string) *callForm { return &callForm{kind: formStray, open: tok} }
 
-// prefixLead accepts a body that starts (after blanks) with p.
-func prefixLead(p string) func(string, map[string]bool) lead {
-	return func(body string, _ map[string]bool) lead {
-		body = strings.TrimLeft(body, " \t\r\n")
-		switch {
-		case strings.HasPrefix(body, p):
-			return leadPlausible
-		case strings.HasPrefix(p, body):
-			return leadUndecided
-		}
-		return leadReject
-	}
-}
-
-// nameThen accepts a body that starts with a tool name followed by one of
-// the given continuations (after blanks when blanks is set). With offered
-// set, the name must be one of them.
-func nameThen(body string, offered map[string]bool, blanks bool, next ...string) lead {
-	e := nameEnd(body, 0)
-	if e == 0 {
-		if body == "" {
-			return leadUndecided
-		}
-		return leadReject
-	}
-	rest := body[e:]
-	if offered != nil && rest != "" && !offered[body[:e]] {
-		return leadReject
-	}
-	if blanks {
-		rest = strings.TrimLeft(rest, " \t\r\n")
-	}
-	if rest == "" {
-		return leadUndecided
-	}
-	for _, n := range next {
-		if strings.HasPrefix(rest, n) {
+// startsWith accepts s when it starts with one of the prefixes, and waits
+// while it is the start of one.
+func startsWith(s string, prefixes ...string) lead {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
 			return leadPlausible
 		}
-		if strings.HasPrefix(n, rest) {
+		if strings.HasPrefix(p, s) {
 			return leadUndecided
 		}
 	}
 	return leadReject
 }
 
+// prefixLead accepts a body that starts (after blanks) with p.
+func prefixLead(p string) func(string, map[string]bool) lead {
+	return func(body string, _ map[string]bool) lead {
+		return startsWith(strings.TrimLeft(body, " \t\r\n"), p)
+	}
+}
+
+// nameLead accepts a body that starts (after blanks when blanks is set) with
+// a tool name followed by one of the continuations (blanks between too).
+// With offeredOnly the name must be an offered tool's.
+func nameLead(offeredOnly, blanks bool, next ...string) func(string, map[string]bool) lead {
+	return func(body string, offered map[string]bool) lead {
+		if blanks {
+			body = strings.TrimLeft(body, " \t\r\n")
+		}
+		e := nameEnd(body, 0)
+		switch {
+		case e == 0 && body == "":
+			return leadUndecided
+		case e == 0, offeredOnly && e < len(body) && !offered[body[:e]]:
+			return leadReject
+		}
+		rest := body[e:]
+		if blanks {
+			rest = strings.TrimLeft(rest, " \t\r\n")
+		}
+		return startsWith(rest, next...)
+	}
+}
+
 func hermesLead(body string, _ map[string]bool) lead {
 	body = strings.TrimLeft(body, " \t\r\n")
-	for _, p := range []string{"<function=", `<function name="`} {
-		if strings.HasPrefix(body, p) {
-			return leadPlausible
-		}
-		if strings.HasPrefix(p, body) {
-			return leadUndecided
-		}
+	if l := startsWith(body, "<function=", `<function name="`); l != leadReject {
+		return l
 	}
 	// GLM: the name, then <arg_key> pairs, JSON arguments or nothing.
-	return nameThen(body, nil, true, "<arg_key>", "{", "</tool_call>")
+	return nameLead(false, true, "<arg_key>", "{", "</tool_call>")(body, nil)
 }
 
-func deepSeekCallLead(body string, _ map[string]bool) lead {
-	return nameThen(strings.TrimLeft(body, " \t\r\n"), nil, true, dsSep)
-}
-
-// The <function…> forms are not special tokens: they must name an offered tool.
-func functionEqLead(body string, offered map[string]bool) lead {
-	return nameThen(body, offered, false, ">")
-}
-
-func functionNameLead(body string, offered map[string]bool) lead {
-	return nameThen(body, offered, false, `">`)
-}
-
-func parseHermesBody(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+func hermesCalls(body string, explicit bool) ([]rawCall, bool) {
 	body = strings.TrimSpace(body)
 	switch {
 	case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "["):
-		return parseCallPayload(body, offered, explicit)
+		return jsonCalls(body, explicit)
 	case strings.HasPrefix(body, "<function="):
-		return parseFunctionEq(body[len("<function="):], offered, explicit)
+		return parseXMLFunction(body[len("<function="):])
 	case strings.HasPrefix(body, `<function name="`):
-		return parseFunctionName(body[len(`<function name="`):], offered, explicit)
+		return parseFunctionName(body[len(`<function name="`):])
 	}
 	raw, ok := parseGLMCall(body)
 	if !ok {
 		return nil, false
 	}
-	if args, _ := raw[0].args.(map[string]any); args != nil && len(args) == 0 && !offered[raw[0].name] {
+	if args, _ := raw[0].args.(map[string]any); args != nil && len(args) == 0 {
 		// `<tool_call>word</tool_call>` is how prose names the tags; GLM's
 		// call without arguments counts only for an offered tool.
-		return nil, false
+		raw[0].offeredOnly = true
 	}
-	return callsFrom(raw, offered, explicit, false)
+	return raw, true
 }
 
-func parseJSONOrPythonic(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	if calls, ok := parseCallPayload(body, offered, explicit); ok {
-		return calls, true
+func jsonOrPythonic(body string, explicit bool) ([]rawCall, bool) {
+	if raw, ok := jsonCalls(body, explicit); ok {
+		return raw, true
 	}
-	raw, ok := parsePythonic(strings.TrimSpace(body))
-	if !ok {
-		return nil, false
-	}
-	return callsFrom(raw, offered, explicit, false)
-}
-
-func gemmaParser(delim string) func(string, map[string]bool, bool) ([]ToolCall, bool) {
-	return func(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-		raw, ok := parseGemmaCall(body, delim)
-		if !ok {
-			return nil, false
-		}
-		return callsFrom(raw, offered, explicit, false)
-	}
-}
-
-func parseDeepSeekSection(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	raw, ok := parseDeepSeekCalls(body)
-	if !ok {
-		return nil, false
-	}
-	return callsFrom(raw, offered, explicit, false)
-}
-
-func parseDeepSeekBody(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	c, ok := parseDeepSeekCall(body)
-	if !ok {
-		return nil, false
-	}
-	return callsFrom([]rawCall{c}, offered, explicit, false)
-}
-
-func parseFunctionEq(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
-	raw, ok := parseXMLFunction(body)
-	if !ok {
-		return nil, false
-	}
-	return callsFrom(raw, offered, explicit, false)
+	return parsePythonic(strings.TrimSpace(body))
 }
 
 // parseFunctionName reads `NAME">{json}` (after `<function name="`).
-func parseFunctionName(body string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+func parseFunctionName(body string) ([]rawCall, bool) {
 	name, args, ok := strings.Cut(body, `">`)
 	args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(args), "</function>"))
 	if !ok || nameEnd(name, 0) != len(name) || name == "" || !strings.HasPrefix(args, "{") {
 		return nil, false
 	}
-	return callsFrom([]rawCall{{name: name, args: args}}, offered, explicit, false)
+	return []rawCall{{name: name, args: args}}, true
 }

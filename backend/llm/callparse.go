@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -16,6 +17,9 @@ import (
 type rawCall struct {
 	name string
 	args any // map[string]any, a JSON string, or nil
+	// repaired: the call's JSON was broken and repaired; offeredOnly: the
+	// call counts only for an offered tool, even after a tool-call token.
+	repaired, offeredOnly bool
 }
 
 var errSyntax = errors.New("not a call")
@@ -50,11 +54,7 @@ type litParser struct {
 	delims   []string
 }
 
-func (p *litParser) ws() {
-	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
-		p.i++
-	}
-}
+func (p *litParser) ws() { p.i = skipSpaceNL(p.s, p.i) }
 
 func (p *litParser) eat(c byte) bool {
 	p.ws()
@@ -70,32 +70,36 @@ func (p *litParser) done() bool {
 	return p.i == len(p.s)
 }
 
+// items reads comma-separated items up to closer; a trailing comma is
+// allowed.
+func (p *litParser) items(closer byte, item func() error) error {
+	for n := 0; !p.eat(closer); n++ {
+		if n > 0 && !p.eat(',') {
+			return errSyntax
+		}
+		if p.eat(closer) { // a trailing comma
+			return nil
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // calls reads `[call, call…]` or a single call.
 func (p *litParser) calls() ([]rawCall, error) {
 	if !p.eat('[') {
 		c, err := p.call()
-		if err != nil {
-			return nil, err
-		}
-		return []rawCall{c}, nil
+		return []rawCall{c}, err
 	}
 	var out []rawCall
-	for {
+	err := p.items(']', func() error {
 		c, err := p.call()
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, c)
-		if p.eat(']') {
-			return out, nil
-		}
-		if !p.eat(',') {
-			return nil, errSyntax
-		}
-		if p.eat(']') { // a trailing comma
-			return out, nil
-		}
-	}
+		return err
+	})
+	return out, err
 }
 
 // call reads `name(key=value, …)`. Positional arguments have no parameter
@@ -109,13 +113,7 @@ func (p *litParser) call() (rawCall, error) {
 		return rawCall{}, errSyntax
 	}
 	args := map[string]any{}
-	for !p.eat(')') {
-		if len(args) > 0 && !p.eat(',') {
-			return rawCall{}, errSyntax
-		}
-		if p.eat(')') { // a trailing comma
-			break
-		}
+	err := p.items(')', func() error {
 		p.ws()
 		k := p.i
 		for p.i < len(p.s) && isNameByte(p.s[p.i]) && p.s[p.i] != '-' {
@@ -123,15 +121,13 @@ func (p *litParser) call() (rawCall, error) {
 		}
 		key := p.s[k:p.i]
 		if key == "" || !p.eat('=') {
-			return rawCall{}, errSyntax
+			return errSyntax
 		}
 		v, err := p.value()
-		if err != nil {
-			return rawCall{}, err
-		}
 		args[key] = v
-	}
-	return rawCall{name: name, args: args}, nil
+		return err
+	})
+	return rawCall{name: name, args: args}, err
 }
 
 func (p *litParser) value() (any, error) {
@@ -178,32 +174,18 @@ func (p *litParser) value() (any, error) {
 func (p *litParser) list(closer byte) (any, error) {
 	p.i++
 	out := []any{}
-	for !p.eat(closer) {
-		if len(out) > 0 && !p.eat(',') {
-			return nil, errSyntax
-		}
-		if p.eat(closer) {
-			break
-		}
+	err := p.items(closer, func() error {
 		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, v)
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 func (p *litParser) dict() (any, error) {
 	p.i++
 	out := map[string]any{}
-	for !p.eat('}') {
-		if len(out) > 0 && !p.eat(',') {
-			return nil, errSyntax
-		}
-		if p.eat('}') {
-			break
-		}
+	err := p.items('}', func() error {
 		var key string
 		p.ws()
 		if p.bareKeys && p.i < len(p.s) && isNameByte(p.s[p.i]) && p.s[p.i] != '-' {
@@ -212,28 +194,23 @@ func (p *litParser) dict() (any, error) {
 			key = p.s[start:p.i]
 		} else {
 			k, err := p.value()
-			if err != nil {
-				return nil, err
-			}
 			switch t := k.(type) {
 			case string:
 				key = t
 			case json.Number:
 				key = t.String()
 			default:
-				return nil, errSyntax
+				return cmp.Or(err, errSyntax)
 			}
 		}
 		if !p.eat(':') {
-			return nil, errSyntax
+			return errSyntax
 		}
 		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
 		out[key] = v
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 func (p *litParser) number() (any, error) {
@@ -298,74 +275,53 @@ func (p *litParser) quoted() (any, error) {
 func parsePythonic(s string) ([]rawCall, bool) {
 	p := &litParser{s: s}
 	calls, err := p.calls()
-	if err != nil || !p.done() {
+	if err != nil || !p.done() || len(calls) == 0 {
 		return nil, false
 	}
 	return calls, true
 }
 
-// parseGemmaCall reads Gemma 4's and FunctionGemma's `call:NAME{key:value}`,
+// gemmaCall reads Gemma 4's and FunctionGemma's `call:NAME{key:value}`,
 // whose strings sit between delim markers and whose keys are bare words.
-func parseGemmaCall(s, delim string) ([]rawCall, bool) {
-	s = strings.TrimSpace(s)
-	rest, ok := strings.CutPrefix(s, "call:")
-	if !ok {
-		return nil, false
+func gemmaCall(delim string) func(string) ([]rawCall, bool) {
+	return func(s string) ([]rawCall, bool) {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(s), "call:")
+		brace := strings.IndexByte(rest, '{')
+		if !ok || brace < 0 {
+			return nil, false
+		}
+		name := strings.TrimSpace(rest[:brace])
+		if name == "" || nameEnd(name, 0) != len(name) {
+			return nil, false
+		}
+		p := &litParser{s: rest[brace:], bareKeys: true, delims: []string{delim}}
+		args, err := p.value()
+		if err != nil || !p.done() {
+			return nil, false
+		}
+		return []rawCall{{name: name, args: args}}, true
 	}
-	brace := strings.IndexByte(rest, '{')
-	if brace < 0 {
-		return nil, false
-	}
-	name := strings.TrimSpace(rest[:brace])
-	if name == "" || nameEnd(name, 0) != len(name) {
-		return nil, false
-	}
-	p := &litParser{s: rest[brace:], bareKeys: true, delims: []string{delim}}
-	args, err := p.value()
-	if err != nil || !p.done() {
-		return nil, false
-	}
-	return []rawCall{{name: name, args: args}}, true
 }
 
 // parseXMLFunction reads Qwen3-Coder's `<function=NAME><parameter=K>V</parameter>…</function>`
 // (s starts after "<function=") and also `<function=NAME>{json}</function>`
 // (functionary v3.1). A missing </function> at the very end is forgiven.
 func parseXMLFunction(s string) ([]rawCall, bool) {
-	gt := strings.IndexByte(s, '>')
-	if gt < 0 {
+	name, body, ok := strings.Cut(s, ">")
+	if !ok {
 		return nil, false
 	}
-	name := strings.TrimSpace(s[:gt])
-	name = strings.Trim(name, `"'`)
-	if name == "" || nameEnd(name, 0) != len(name) {
-		return nil, false
-	}
-	body := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[gt+1:]), "</function>"))
-	if strings.HasPrefix(body, "{") {
-		return []rawCall{{name: name, args: body}}, true
-	}
-	args := map[string]any{}
-	for body != "" {
-		rest, ok := strings.CutPrefix(body, "<parameter=")
-		if !ok {
-			return nil, false
-		}
-		gt := strings.IndexByte(rest, '>')
-		end := strings.Index(rest, "</parameter>")
-		if gt < 0 || end < gt {
-			return nil, false
-		}
-		key := strings.Trim(strings.TrimSpace(rest[:gt]), `"'`)
-		if key == "" {
-			return nil, false
+	body = strings.TrimSuffix(strings.TrimSpace(body), "</function>")
+	return namedArgs(strings.Trim(strings.TrimSpace(name), `"'`), body, func(b string) (string, string, string, bool) {
+		rest, ok := strings.CutPrefix(b, "<parameter=")
+		gt, end := strings.IndexByte(rest, '>'), strings.Index(rest, "</parameter>")
+		if !ok || gt < 0 || end < gt {
+			return "", "", "", false
 		}
 		// Values sit on their own lines: one newline either side is layout.
-		v := strings.TrimPrefix(rest[gt+1:end], "\n")
-		args[key] = strings.TrimSuffix(v, "\n")
-		body = strings.TrimSpace(rest[end+len("</parameter>"):])
-	}
-	return []rawCall{{name: name, args: args}}, true
+		v := strings.TrimSuffix(strings.TrimPrefix(rest[gt+1:end], "\n"), "\n")
+		return strings.Trim(strings.TrimSpace(rest[:gt]), `"'`), v, rest[end+len("</parameter>"):], true
+	})
 }
 
 // parseGLMCall reads GLM-4.5's `NAME<arg_key>K</arg_key><arg_value>V</arg_value>…`
@@ -373,33 +329,32 @@ func parseXMLFunction(s string) ([]rawCall, bool) {
 func parseGLMCall(s string) ([]rawCall, bool) {
 	s = strings.TrimSpace(s)
 	end := nameEnd(s, 0)
-	name := s[:end]
-	if name == "" {
+	return namedArgs(s[:end], s[end:], func(b string) (string, string, string, bool) {
+		rest, key := strings.CutPrefix(b, "<arg_key>")
+		k, rest, keyEnd := strings.Cut(rest, "</arg_key>")
+		rest, val := strings.CutPrefix(strings.TrimSpace(rest), "<arg_value>")
+		v, rest, valEnd := strings.Cut(rest, "</arg_value>")
+		return strings.TrimSpace(k), v, rest, key && keyEnd && val && valEnd
+	})
+}
+
+// namedArgs is the call of name with body as its arguments: a JSON object,
+// or key/value pairs that pair reads one by one until the body is used up.
+func namedArgs(name, body string, pair func(string) (k, v, rest string, ok bool)) ([]rawCall, bool) {
+	if name == "" || nameEnd(name, 0) != len(name) {
 		return nil, false
 	}
-	body := strings.TrimSpace(s[end:])
+	body = strings.TrimSpace(body)
 	if strings.HasPrefix(body, "{") {
 		return []rawCall{{name: name, args: body}}, true
 	}
 	args := map[string]any{}
 	for body != "" {
-		rest, ok := strings.CutPrefix(body, "<arg_key>")
-		if !ok {
+		k, v, rest, ok := pair(body)
+		if !ok || k == "" {
 			return nil, false
 		}
-		k, rest, ok := strings.Cut(rest, "</arg_key>")
-		if !ok {
-			return nil, false
-		}
-		rest, ok = strings.CutPrefix(strings.TrimSpace(rest), "<arg_value>")
-		if !ok {
-			return nil, false
-		}
-		v, rest, ok := strings.Cut(rest, "</arg_value>")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, false
-		}
-		args[strings.TrimSpace(k)] = v
+		args[k] = v
 		body = strings.TrimSpace(rest)
 	}
 	return []rawCall{{name: name, args: args}}, true
@@ -432,16 +387,16 @@ func parseDeepSeekCalls(s string) ([]rawCall, bool) {
 		if !ok {
 			return nil, false
 		}
-		out = append(out, c)
+		out = append(out, c...)
 		s = strings.TrimSpace(after)
 	}
 	return out, len(out) > 0
 }
 
-func parseDeepSeekCall(s string) (rawCall, bool) {
+func parseDeepSeekCall(s string) ([]rawCall, bool) {
 	left, right, ok := strings.Cut(s, dsSep)
 	if !ok {
-		return rawCall{}, false
+		return nil, false
 	}
 	name := strings.TrimSpace(left)
 	if name == "function" || name == "" {
@@ -455,7 +410,7 @@ func parseDeepSeekCall(s string) (rawCall, bool) {
 		args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(fenced), "```"))
 	}
 	if name == "" || nameEnd(name, 0) != len(name) || !strings.HasPrefix(args, "{") {
-		return rawCall{}, false
+		return nil, false
 	}
-	return rawCall{name: name, args: args}, true
+	return []rawCall{{name: name, args: args}}, true
 }

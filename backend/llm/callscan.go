@@ -1,6 +1,13 @@
 package llm
 
-import "strings"
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
 
 // Scanning helpers shared by the call forms: where a value ends, how a JSON
 // object starts, and the candidate's incremental bookkeeping. Everything
@@ -19,6 +26,15 @@ func (c *candidate) value(p string) int {
 	}
 	c.fed = len(p)
 	return c.valEnd
+}
+
+// valueFrom is value for a value starting at i, where the candidate's first
+// call of it points it.
+func (c *candidate) valueFrom(p string, i int) int {
+	if c.valAt < 0 {
+		c.startValue(i)
+	}
+	return c.value(p)
 }
 
 // startValue points the candidate at a new value starting at i. Outside a
@@ -52,20 +68,15 @@ func (c *candidate) sequence(p string, final bool) (int, bool) {
 			return -1, final
 		}
 		j := skipSpaceNL(p, end)
-		if j == len(p) || p[j] != ';' {
-			if j == len(p) && !final {
-				return end, false
-			}
-			c.spans = append(c.spans, [2]int{c.valAt, end})
-			c.seqEnd = end
-			return end, true
+		k := j // where the next value would start
+		if j < len(p) && p[j] == ';' {
+			k = skipSpaceNL(p, j+1)
 		}
-		k := skipSpaceNL(p, j+1)
 		if k == len(p) && !final {
 			return end, false
 		}
 		c.spans = append(c.spans, [2]int{c.valAt, end})
-		if k == len(p) || p[k] != '{' {
+		if k == j || k == len(p) || p[k] != '{' {
 			c.seqEnd = end
 			return end, true
 		}
@@ -98,26 +109,13 @@ func (f *textFilter) restOfLine(p string, end int, final bool) (ok, wait bool) {
 	return false, false
 }
 
-// Keys that a JSON call object starts with.
+// Keys that a JSON call object starts with, name and argument keys in the
+// order callFields tries them.
 var (
-	nameKeys = map[string]bool{"name": true, "tool_name": true, "tool": true, "function": true, "action": true}
-	argKeys  = map[string]bool{"arguments": true, "parameters": true, "args": true, "input": true, "action_input": true}
-	skipKeys = map[string]bool{"type": true, "id": true, "index": true, "call_id": true, "tool_call_id": true}
-	wrapKeys = map[string]bool{"tool_calls": true, "tool_call": true}
+	nameKeys = []string{"name", "tool_name", "tool", "function", "action"}
+	argKeys  = []string{"arguments", "parameters", "args", "input", "action_input"}
+	callKeys = slices.Concat(nameKeys, argKeys, []string{"type", "id", "index", "call_id", "tool_call_id", "tool_calls", "tool_call"})
 )
-
-func callKey(k string) bool { return nameKeys[k] || argKeys[k] || skipKeys[k] || wrapKeys[k] }
-
-func callKeyPrefix(p string) bool {
-	for _, m := range []map[string]bool{nameKeys, argKeys, skipKeys, wrapKeys} {
-		for k := range m {
-			if strings.HasPrefix(k, p) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // leadWindow bounds how much of an object objectLead reads, so that judging
 // a long object costs the same on every delta.
@@ -132,100 +130,55 @@ func objectLead(s string, offered map[string]bool) lead {
 	if len(s) > leadWindow {
 		s, undecided = s[:leadWindow], leadPlausible
 	}
-	i := 1
+	d := jsontext.NewDecoder(strings.NewReader(s), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	// cut is the verdict on text that ends (or breaks) before a decision.
+	cut := func(err error, inKey bool) lead {
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			return leadReject
+		}
+		// A cut-off key must still be able to become a call key.
+		partial, quoted := strings.CutPrefix(strings.TrimLeft(s[d.InputOffset():], " \t\r\n,"), `"`)
+		if inKey && quoted && !slices.ContainsFunc(callKeys, func(k string) bool { return strings.HasPrefix(k, partial) }) {
+			return leadReject
+		}
+		return undecided
+	}
+	if _, err := d.ReadToken(); err != nil { // the '{'
+		return cut(err, false)
+	}
 	for pair := 0; pair < 4; pair++ {
-		if i = skipSpaceNL(s, i); i == len(s) {
-			return undecided
+		tok, err := d.ReadToken()
+		if err != nil {
+			return cut(err, true)
 		}
-		if pair > 0 {
-			if s[i] != ',' {
-				return leadReject // the object ends (or breaks) before a tool name
+		key := tok.String()
+		if tok.Kind() != '"' || !slices.Contains(callKeys, key) {
+			return leadReject // the object ends before a tool name, or has other keys
+		}
+		isName := slices.Contains(nameKeys, key)
+		switch k := d.PeekKind(); {
+		case k == 0:
+			_, err := d.ReadToken()
+			return cut(err, false)
+		case isName && k == '"':
+			v, err := d.ReadToken()
+			if err != nil {
+				return cut(err, false)
 			}
-			if i = skipSpaceNL(s, i+1); i == len(s) {
-				return undecided
-			}
-		}
-		if s[i] != '"' {
-			return leadReject
-		}
-		key, j, closed := jsonString(s, i)
-		if !closed {
-			if callKeyPrefix(key) {
-				return undecided
-			}
-			return leadReject
-		}
-		if !callKey(key) {
-			return leadReject
-		}
-		if j = skipSpaceNL(s, j); j == len(s) {
-			return undecided
-		}
-		if s[j] != ':' {
-			return leadReject
-		}
-		if j = skipSpaceNL(s, j+1); j == len(s) {
-			return undecided
-		}
-		switch {
-		case nameKeys[key] && s[j] == '"':
-			v, _, closed := jsonString(s, j)
-			if !closed {
-				return undecided
-			}
-			if offered[strings.TrimSpace(v)] {
+			if offered[strings.TrimSpace(v.String())] {
 				return leadPlausible
 			}
 			return leadReject
-		case key == "function" && s[j] == '{', wrapKeys[key]:
+		case key == "function" && k == '{', key == "tool_calls", key == "tool_call":
 			return leadPlausible
-		case nameKeys[key]:
+		case isName:
 			return leadReject
 		}
-		e := scalarOrValueEnd(s, j)
-		if e < 0 {
-			return undecided
+		if err := d.SkipValue(); err != nil {
+			return cut(err, false)
 		}
-		i = e
 	}
 	return leadPlausible
-}
-
-// jsonString reads the string starting at s[i] (a quote): its raw content,
-// the index after it, and whether it was closed.
-func jsonString(s string, i int) (string, int, bool) {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '"':
-			return s[i+1 : j], j + 1, true
-		}
-	}
-	return s[i+1:], len(s), false
-}
-
-// scalarOrValueEnd returns the end of the JSON value at s[i], -1 if cut off.
-func scalarOrValueEnd(s string, i int) int {
-	switch s[i] {
-	case '"':
-		if _, e, ok := jsonString(s, i); ok {
-			return e
-		}
-		return -1
-	case '{', '[':
-		var d depthScan
-		if e := d.feed(s[i:]); e >= 0 {
-			return i + e
-		}
-		return -1
-	}
-	for j := i; j < len(s); j++ {
-		if strings.IndexByte(",}] \t\r\n", s[j]) >= 0 {
-			return j
-		}
-	}
-	return -1
 }
 
 func skipSpaceNL(s string, i int) int {

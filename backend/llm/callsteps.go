@@ -18,16 +18,10 @@ func (f *textFilter) stepTagged(c *candidate, final bool) outcome {
 	b := len(form.open)
 	i := skipSpaceNL(p, b)
 	if i == len(p) {
-		if final {
-			return asText(len(p))
-		}
-		return waitMore
+		return waitOrText(final, len(p))
 	}
 	if form.jsonBody && (p[i] == '{' || p[i] == '[') {
-		if c.valAt < 0 {
-			c.startValue(i)
-		}
-		end := c.value(p)
+		end := c.valueFrom(p, i)
 		if end < 0 {
 			if !final {
 				return waitMore
@@ -74,9 +68,9 @@ func (f *textFilter) stepTagged(c *candidate, final bool) outcome {
 func (f *textFilter) finishTagged(c *candidate, body string, n int) outcome {
 	parse := c.form.parse
 	if parse == nil {
-		parse = parseCallPayload
+		parse = jsonCalls
 	}
-	if calls, ok := parse(body, f.offered, c.form.explicit); ok {
+	if calls, ok := f.calls(parse, body, c.form.explicit); ok {
 		return outcome{n: n, calls: calls}
 	}
 	return asText(n)
@@ -93,17 +87,14 @@ func (f *textFilter) stepMistral(c *candidate, final bool) outcome {
 		return waitOrText(final, b)
 	}
 	if p[i] == '[' || p[i] == '{' {
-		if c.valAt < 0 {
-			c.startValue(i)
-		}
-		end := c.value(p)
+		end := c.valueFrom(p, i)
 		if end < 0 {
 			if !final {
 				return waitMore
 			}
 			end = len(p)
 		}
-		if calls, ok := parseCallPayload(p[i:end], f.offered, true); ok {
+		if calls, ok := f.calls(jsonCalls, p[i:end], true); ok {
 			return outcome{n: end, calls: calls}
 		}
 		return asText(b)
@@ -135,7 +126,7 @@ func (f *textFilter) stepMistral(c *candidate, final bool) outcome {
 		return waitOrText(final, b)
 	}
 	raw := []rawCall{{name: p[i:c.search], args: p[c.valAt:end]}}
-	if calls, ok := callsFrom(raw, f.offered, true, false); ok {
+	if calls, ok := callsFrom(raw, f.offered, true); ok {
 		return outcome{n: end, calls: calls}
 	}
 	return asText(b)
@@ -158,9 +149,7 @@ func (f *textFilter) stepPythonTag(c *candidate, final bool) outcome {
 		return waitOrText(final, b)
 	}
 	if p[i] == '{' {
-		if c.valAt < 0 {
-			c.startValue(i)
-		}
+		c.valueFrom(p, i)
 		end, done := c.sequence(p, final)
 		if !done {
 			return waitMore
@@ -191,10 +180,8 @@ func (f *textFilter) stepPythonTag(c *candidate, final bool) outcome {
 	if end < 0 {
 		return waitOrText(final, b)
 	}
-	if raw, ok := parsePythonic(p[i:c.search] + p[c.valAt:end]); ok {
-		if calls, ok := callsFrom(raw, f.offered, true, false); ok {
-			return outcome{n: end, calls: calls}
-		}
+	if calls, ok := f.calls(plain(parsePythonic), p[i:c.search]+p[c.valAt:end], true); ok {
+		return outcome{n: end, calls: calls}
 	}
 	return asText(b)
 }
@@ -203,7 +190,7 @@ func (f *textFilter) stepPythonTag(c *candidate, final bool) outcome {
 func (f *textFilter) spanCalls(p string, spans [][2]int, explicit bool) ([]ToolCall, bool) {
 	var out []ToolCall
 	for _, s := range spans {
-		calls, ok := parseCallPayload(p[s[0]:s[1]], f.offered, explicit)
+		calls, ok := f.calls(jsonCalls, p[s[0]:s[1]], explicit)
 		if !ok {
 			return nil, false
 		}
@@ -215,14 +202,11 @@ func (f *textFilter) spanCalls(p string, spans [][2]int, explicit bool) ([]ToolC
 // stepFunctools handles functools[{…}] (Phi-4-mini, Firefunction v2).
 func (f *textFilter) stepFunctools(c *candidate, final bool) outcome {
 	p := f.pending
-	if c.valAt < 0 {
-		c.startValue(len(c.form.open) - 1)
-	}
-	end := c.value(p)
+	end := c.valueFrom(p, len(c.form.open)-1)
 	if end < 0 {
 		return waitOrText(final, len(p))
 	}
-	if calls, ok := parseCallPayload(p[c.valAt:end], f.offered, false); ok {
+	if calls, ok := f.calls(jsonCalls, p[c.valAt:end], false); ok {
 		return outcome{n: end, calls: calls}
 	}
 	return asText(end)
@@ -237,12 +221,7 @@ func (f *textFilter) stepRecipient(c *candidate, final bool) outcome {
 // stepNameLine handles a reply whose first line is a tool's name and whose
 // next line holds its JSON arguments (GLM-4, functionary v3.2's first call).
 func (f *textFilter) stepNameLine(c *candidate, final bool) outcome {
-	p := f.pending
-	e := nameEnd(p, 0)
-	if e == len(p) && !final && f.toolPrefix(p) {
-		return waitMore
-	}
-	return f.nameNewlineJSON(c, 0, final, asText(max(e, 1)))
+	return f.nameNewlineJSON(c, 0, final, asText(max(nameEnd(f.pending, 0), 1)))
 }
 
 // nameNewlineJSON reads `name\n{json}` at pending[at:]: an offered name
@@ -261,17 +240,11 @@ func (f *textFilter) nameNewlineJSON(c *candidate, at int, final bool, reject ou
 			return reject
 		}
 		j := skipBlank(p, e)
-		if j == len(p) {
-			return waitOrText(final, reject.n)
-		}
-		if p[j] != '\n' {
-			return reject
-		}
 		k := skipSpaceNL(p, j)
-		if k == len(p) {
+		switch {
+		case k == len(p):
 			return waitOrText(final, reject.n)
-		}
-		if p[k] != '{' {
+		case p[j] != '\n' || p[k] != '{':
 			return reject
 		}
 		c.startValue(k)
@@ -281,19 +254,13 @@ func (f *textFilter) nameNewlineJSON(c *candidate, at int, final bool, reject ou
 	if end < 0 {
 		return waitOrText(final, reject.n)
 	}
-	if ok, wait := f.restOfLine(p, end, final); wait {
-		return waitMore
-	} else if !ok {
-		return reject
-	}
-	args := p[c.valAt:end]
-	if !json.Valid([]byte(args)) {
-		return reject
-	}
-	if calls, ok := callsFrom([]rawCall{{name: p[at:c.search], args: args}}, f.offered, false, false); ok {
-		return outcome{n: end, calls: calls}
-	}
-	return reject
+	return f.finishBare(p, end, final, reject, func() ([]ToolCall, bool) {
+		args := p[c.valAt:end]
+		if !json.Valid([]byte(args)) {
+			return nil, false
+		}
+		return callsFrom([]rawCall{{name: p[at:c.search], args: args}}, f.offered, false)
+	})
 }
 
 // stepBareObject handles a JSON object at the start of a line: a call when
@@ -308,9 +275,7 @@ func (f *textFilter) stepBareObject(c *candidate, final bool) outcome {
 		if p[i] != '"' {
 			return asText(1) // not JSON with quoted keys: prose or code
 		}
-		if c.valAt < 0 {
-			c.startValue(0)
-		}
+		c.valueFrom(p, 0)
 		if c.lead = objectLead(p, f.offered); c.lead == leadReject {
 			return f.notACall(c, p)
 		}
@@ -322,7 +287,7 @@ func (f *textFilter) stepBareObject(c *candidate, final bool) outcome {
 	if end < 0 {
 		return asText(len(p))
 	}
-	return f.finishBare(c, p, end, final, func() ([]ToolCall, bool) { return f.spanCalls(p, c.spans, false) })
+	return f.finishBare(p, end, final, asText(end), func() ([]ToolCall, bool) { return f.spanCalls(p, c.spans, false) })
 }
 
 // notACall releases the value being scanned as text, through its end.
@@ -333,8 +298,9 @@ func (f *textFilter) notACall(c *candidate, p string) outcome {
 	return outcome{n: len(p), skip: true}
 }
 
-// finishBare applies the end-of-line rule and parses a call without marker.
-func (f *textFilter) finishBare(c *candidate, p string, end int, final bool, parse func() ([]ToolCall, bool)) outcome {
+// finishBare applies the end-of-line rule and parses a call without marker;
+// what is not one ends as reject.
+func (f *textFilter) finishBare(p string, end int, final bool, reject outcome, parse func() ([]ToolCall, bool)) outcome {
 	ok, wait := f.restOfLine(p, end, final)
 	if wait {
 		return waitMore
@@ -344,7 +310,7 @@ func (f *textFilter) finishBare(c *candidate, p string, end int, final bool, par
 			return outcome{n: end, calls: calls}
 		}
 	}
-	return asText(end)
+	return reject
 }
 
 // stepBareList handles a list at the start of a line: JSON call objects or
@@ -352,57 +318,24 @@ func (f *textFilter) finishBare(c *candidate, p string, end int, final bool, par
 func (f *textFilter) stepBareList(c *candidate, final bool) outcome {
 	p := f.pending
 	i := skipSpaceNL(p, 1)
-	if i == len(p) {
-		return waitOrText(final, 1)
+	if c.lead != leadPlausible {
+		c.valueFrom(p, 0)
+		switch c.lead = f.itemLead(p, i, true); {
+		case c.lead == leadUndecided:
+			return waitOrText(final, len(p))
+		case c.lead == leadReject && p[i] == '{' && p[skipSpaceNL(p, i+1)] == '"':
+			return f.notACall(c, p)
+		case c.lead == leadReject:
+			return asText(1) // not JSON with quoted keys nor a call: prose or code
+		}
 	}
-	pythonic := false
-	switch {
-	case p[i] == '{':
-		j := skipSpaceNL(p, i+1)
-		if j == len(p) {
-			return waitOrText(final, 1)
-		}
-		if p[j] != '"' {
-			return asText(1)
-		}
-		if c.valAt < 0 {
-			c.startValue(0)
-		}
-		if c.lead != leadPlausible {
-			if c.lead = objectLead(p[i:], f.offered); c.lead == leadReject {
-				return f.notACall(c, p)
-			}
-		}
-	case isNameByte(p[i]):
-		e := nameEnd(p, i)
-		if e == len(p) {
-			if !final && f.toolPrefix(p[i:]) {
-				return waitMore
-			}
-			return asText(1)
-		}
-		if p[e] != '(' || !f.offered[p[i:e]] {
-			return asText(1)
-		}
-		pythonic = true
-	default:
-		return asText(1)
-	}
-	if c.valAt < 0 {
-		c.startValue(0)
-	}
-	end := c.value(p)
+	end := c.valueFrom(p, 0)
 	if end < 0 {
 		return waitOrText(final, len(p))
 	}
-	return f.finishBare(c, p, end, final, func() ([]ToolCall, bool) {
-		if !pythonic {
-			return parseCallPayload(p[:end], f.offered, false)
-		}
-		raw, ok := parsePythonic(p[:end])
-		if !ok {
-			return nil, false
-		}
-		return callsFrom(raw, f.offered, false, false)
-	})
+	read := jsonCalls
+	if p[i] != '{' {
+		read = plain(parsePythonic)
+	}
+	return f.finishBare(p, end, final, asText(end), func() ([]ToolCall, bool) { return f.calls(read, p[:end], false) })
 }

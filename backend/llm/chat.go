@@ -6,26 +6,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"hearth/backend/i18n"
 )
 
-// attemptResult is what one provider attempt reports besides its chunks.
-type attemptResult struct {
-	Usage         Usage
-	FinishReason  FinishReason
-	ContextTokens int
-	ToolsDropped  bool
-	ThinkDropped  bool
-	ImagesDropped bool
-	EvalDuration  time.Duration
-}
-
 // attemptFunc performs one provider call, sending raw chunks to emit: text
 // may still contain <think> blocks and calls printed as text; tool calls are
-// structured calls as the provider parsed them.
-type attemptFunc func(ctx context.Context, emit func(Chunk)) (attemptResult, error)
+// structured calls as the provider parsed them. Its Response reports all but
+// the message, which runChat assembles from the chunks.
+type attemptFunc func(ctx context.Context, emit func(Chunk)) (Response, error)
 
 // runChat is the provider-neutral part of Chat: it applies the text fallback,
 // normalises tool calls, assembles the Response and retries per policy.
@@ -52,10 +41,7 @@ func runChat(ctx context.Context, policy RetryPolicy, req Request, fn func(Chunk
 		}
 		return a.streamed, nil
 	})
-	if err != nil {
-		return resp, err
-	}
-	return resp, nil
+	return resp, err
 }
 
 // assembly collects one attempt's output while forwarding it to the caller.
@@ -99,16 +85,13 @@ func (a *assembly) deliverAll(cs []Chunk) {
 }
 
 func (a *assembly) deliver(c Chunk) {
+	if c.Kind != ChunkToolCall && c.Text == "" {
+		return
+	}
 	switch c.Kind {
 	case ChunkText:
-		if c.Text == "" {
-			return
-		}
 		a.content.WriteString(c.Text)
 	case ChunkReasoning:
-		if c.Text == "" {
-			return
-		}
 		a.thinking.WriteString(c.Text)
 	case ChunkToolCall:
 		tc := *c.ToolCall
@@ -131,21 +114,12 @@ func (a *assembly) hasID(id string) bool {
 	return slices.ContainsFunc(a.calls, func(c ToolCall) bool { return c.ID == id })
 }
 
-func (a *assembly) response(res attemptResult) Response {
-	r := Response{
-		Message: Message{
-			Role:      RoleAssistant,
-			Content:   strings.TrimSpace(a.content.String()),
-			Reasoning: strings.TrimSpace(a.thinking.String()),
-			ToolCalls: a.calls,
-		},
-		Usage:         res.Usage,
-		FinishReason:  res.FinishReason,
-		ContextTokens: res.ContextTokens,
-		ToolsDropped:  res.ToolsDropped,
-		ThinkDropped:  res.ThinkDropped,
-		ImagesDropped: res.ImagesDropped,
-		EvalDuration:  res.EvalDuration,
+func (a *assembly) response(r Response) Response {
+	r.Message = Message{
+		Role:      RoleAssistant,
+		Content:   strings.TrimSpace(a.content.String()),
+		Reasoning: strings.TrimSpace(a.thinking.String()),
+		ToolCalls: a.calls,
 	}
 	for _, c := range a.calls {
 		r.TextToolCalls = r.TextToolCalls || c.FromText

@@ -59,8 +59,6 @@ type candidate struct {
 	search int
 	// lead caches a plausible early verdict (verdicts are monotone).
 	lead lead
-	// pythonic: the value is a Python call (list), not JSON.
-	pythonic bool
 	// seqEnd is the end of a finished ";"-separated list, 0 before.
 	seqEnd int
 }
@@ -71,10 +69,9 @@ func newTextFilter(offered map[string]bool) *textFilter {
 
 // write feeds a text delta and returns the chunks that can be released.
 func (f *textFilter) write(s string) []Chunk {
-	switch {
-	case f.pending == "":
+	if f.pending == "" {
 		f.pending = s
-	default:
+	} else {
 		if !f.inBuf {
 			// Reset leaves the old bytes, which pending may point at, alone.
 			f.buf.Reset()
@@ -124,27 +121,26 @@ func (f *textFilter) emitText(s string) {
 		f.replyStart, f.afterCall = false, false
 	}
 	f.prevByte = s[len(s)-1]
-	if n := len(f.out); n > 0 && f.out[n-1].Kind == ChunkText {
-		f.out[n-1].Text += s
-		return
-	}
-	f.out = append(f.out, Chunk{Kind: ChunkText, Text: s})
+	f.emit(ChunkText, s)
 }
 
 func (f *textFilter) emitReasoning(s string) {
-	if s == "" {
-		return
+	if s != "" {
+		f.emit(ChunkReasoning, s)
 	}
-	if n := len(f.out); n > 0 && f.out[n-1].Kind == ChunkReasoning {
+}
+
+// emit adds s to the last chunk when it is of the same kind.
+func (f *textFilter) emit(kind ChunkKind, s string) {
+	if n := len(f.out); n > 0 && f.out[n-1].Kind == kind {
 		f.out[n-1].Text += s
 		return
 	}
-	f.out = append(f.out, Chunk{Kind: ChunkReasoning, Text: s})
+	f.out = append(f.out, Chunk{Kind: kind, Text: s})
 }
 
 func (f *textFilter) emitCalls(calls []ToolCall) {
-	for i := range calls {
-		c := calls[i]
+	for _, c := range calls {
 		f.out = append(f.out, Chunk{Kind: ChunkToolCall, ToolCall: &c})
 	}
 	f.replyStart, f.afterCall = false, true
@@ -247,22 +243,18 @@ func (f *textFilter) findConstruct(final bool) (int, *callForm) {
 	atStart, replyStart := f.atLineStart, f.replyStart
 	for i := 0; i < len(p); i++ {
 		c := p[i]
+		cutOff := false
 		for _, form := range formsByByte[c] {
-			if !tools && form.kind != formThink {
-				continue
-			}
-			if !f.placed(form, i, atStart) {
-				continue
-			}
-			if strings.HasPrefix(p[i:], form.open) {
+			switch {
+			case !tools && form.kind != formThink || !f.placed(form, i, atStart):
+			case strings.HasPrefix(p[i:], form.open):
 				return i, form
+			case !final && len(p)-i < len(form.open) && strings.HasPrefix(form.open, p[i:]):
+				cutOff = true
 			}
 		}
-		for _, form := range formsByByte[c] {
-			if (tools || form.kind == formThink) && !final && len(p)-i < len(form.open) &&
-				strings.HasPrefix(form.open, p[i:]) && f.placed(form, i, atStart) {
-				return i, nil
-			}
+		if cutOff {
+			return i, nil
 		}
 		if tools && atStart {
 			switch {
@@ -270,7 +262,7 @@ func (f *textFilter) findConstruct(final bool) (int, *callForm) {
 				return i, formBareObj
 			case c == '[':
 				return i, formBareLst
-			case replyStart && isNameByte(c) && f.someToolStartsWith(c):
+			case replyStart && isNameByte(c) && f.toolPrefix(p[i:i+1]):
 				return i, formFirstLine
 			}
 		}
@@ -304,15 +296,6 @@ func (f *textFilter) byteBefore(i int) byte {
 }
 
 func isBlank(c byte) bool { return c == 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func (f *textFilter) someToolStartsWith(c byte) bool {
-	for n := range f.offered {
-		if n != "" && n[0] == c {
-			return true
-		}
-	}
-	return false
-}
 
 func (f *textFilter) toolPrefix(p string) bool {
 	for n := range f.offered {

@@ -80,23 +80,16 @@ func NewOllama(cfg OllamaConfig) (*Ollama, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = defaultHTTPClient()
-	}
+	hc := cmp.Or(cfg.HTTPClient, defaultHTTPClient())
 	return &Ollama{client: api.NewClient(host, hc), chat: hc, host: host, cfg: cfg, details: map[string]ModelDetails{}}, nil
 }
 
 // Version asks the server for its version; it is the cheapest "is Ollama up" probe.
 func (o *Ollama) Version(ctx context.Context) (string, error) {
 	var v string
-	err := withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
-		var err error
+	err := retryCall(ctx, o.cfg.Retry, func(ctx context.Context) (err error) {
 		v, err = o.client.Version(ctx)
-		if err != nil {
-			return false, o.classify(err, "")
-		}
-		return false, nil
+		return o.classify(err, "")
 	})
 	return v, err
 }
@@ -105,13 +98,13 @@ func (o *Ollama) Version(ctx context.Context) (string, error) {
 // otherwise silently cut the start of long prompts), capped at the model's own
 // context length; tools are left out for models without the tools capability.
 func (o *Ollama) Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error) {
-	return runChat(ctx, o.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (attemptResult, error) {
+	return runChat(ctx, o.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (Response, error) {
 		return o.chatOnce(ctx, req, emit)
 	})
 }
 
-func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (attemptResult, error) {
-	var res attemptResult
+func (o *Ollama) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (Response, error) {
+	var res Response
 	d, err := o.showCached(ctx, req.Model)
 	if err != nil {
 		return res, err
@@ -185,7 +178,7 @@ type chatMessage struct {
 // overlong prompt must be a context_overflow error rather than Ollama silently
 // dropping the oldest messages, and a full context ends the reply with
 // FinishLength instead of shifting earlier turns out.
-func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *attemptResult) (*chatRequest, error) {
+func (o *Ollama) buildChatRequest(req Request, d ModelDetails, res *Response) (*chatRequest, error) {
 	creq := &chatRequest{Model: req.Model, Stream: true, Options: o.chatOptions(req, d, res)}
 	// An old server reports no capabilities: then trust the request.
 	known := len(d.Capabilities) > 0

@@ -17,18 +17,15 @@ import (
 // Show describes a model from /api/show: capabilities, context length,
 // family; size and digest come from /api/tags (which /api/show lacks).
 func (o *Ollama) Show(ctx context.Context, model string) (ModelDetails, error) {
+	o.forget(model) // asked again: the answer may have changed
 	var d ModelDetails
-	err := withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
-		var err error
-		d, err = o.showOnce(ctx, model)
-		return false, err
+	err := retryCall(ctx, o.cfg.Retry, func(ctx context.Context) (err error) {
+		d, err = o.showCached(ctx, model)
+		return err
 	})
 	if err != nil {
 		return d, err
 	}
-	o.mu.Lock()
-	o.details[model] = d
-	o.mu.Unlock()
 	if l, err := o.client.List(ctx); err == nil {
 		for _, m := range l.Models {
 			if m.Name == model || m.Name == model+":latest" || m.Model == model {
@@ -85,25 +82,13 @@ func (o *Ollama) showOnce(ctx context.Context, model string) (ModelDetails, erro
 // contextLength reads "<arch>.context_length" from /api/show's model_info.
 func contextLength(info map[string]any) int {
 	arch, _ := info["general.architecture"].(string)
-	if v, ok := info[arch+".context_length"]; ok && arch != "" {
-		return toInt(v)
+	if v, ok := info[arch+".context_length"].(float64); ok && arch != "" {
+		return int(v) // JSON numbers decode as float64
 	}
 	for k, v := range info {
-		if strings.HasSuffix(k, ".context_length") {
-			return toInt(v)
+		if n, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") {
+			return int(n)
 		}
-	}
-	return 0
-}
-
-func toInt(v any) int {
-	switch n := v.(type) {
-	case float64:
-		return int(n)
-	case int:
-		return n
-	case int64:
-		return int(n)
 	}
 	return 0
 }
@@ -111,10 +96,10 @@ func toInt(v any) int {
 // Models lists the installed models (/api/tags), sorted by name.
 func (o *Ollama) Models(ctx context.Context) ([]ModelInfo, error) {
 	var out []ModelInfo
-	err := withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
+	err := retryCall(ctx, o.cfg.Retry, func(ctx context.Context) error {
 		r, err := o.client.List(ctx)
 		if err != nil {
-			return false, o.classify(err, "")
+			return o.classify(err, "")
 		}
 		out = out[:0]
 		for _, m := range r.Models {
@@ -123,7 +108,7 @@ func (o *Ollama) Models(ctx context.Context) ([]ModelInfo, error) {
 				ParameterSize: m.Details.ParameterSize, QuantizationLevel: m.Details.QuantizationLevel,
 			})
 		}
-		return false, nil
+		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, err
@@ -154,11 +139,8 @@ func (o *Ollama) Pull(ctx context.Context, model string, fn func(PullProgress)) 
 // Delete removes a local model (/api/delete).
 func (o *Ollama) Delete(ctx context.Context, model string) error {
 	defer o.forget(model)
-	return withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
-		if err := o.client.Delete(ctx, &api.DeleteRequest{Model: model}); err != nil {
-			return false, o.classify(err, model)
-		}
-		return false, nil
+	return retryCall(ctx, o.cfg.Retry, func(ctx context.Context) error {
+		return o.classify(o.client.Delete(ctx, &api.DeleteRequest{Model: model}), model)
 	})
 }
 
@@ -172,13 +154,13 @@ func (o *Ollama) Embed(ctx context.Context, model string, inputs []string) ([][]
 	for start := 0; start < len(inputs); start += batch {
 		part := inputs[start:min(start+batch, len(inputs))]
 		var vecs [][]float32
-		err := withRetry(ctx, o.cfg.Retry, func(ctx context.Context) (bool, error) {
+		err := retryCall(ctx, o.cfg.Retry, func(ctx context.Context) error {
 			r, err := o.client.Embed(ctx, &api.EmbedRequest{Model: model, Input: part})
 			if err != nil {
-				return false, o.classify(err, model)
+				return o.classify(err, model)
 			}
 			vecs = r.Embeddings
-			return false, nil
+			return nil
 		})
 		if err != nil {
 			return nil, err

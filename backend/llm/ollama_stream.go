@@ -68,7 +68,7 @@ type wireChatLine struct {
 // chatOptions are the request's options; num_ctx is always sent (Ollama would
 // otherwise silently cut the start of long prompts), capped at the model's own
 // context length.
-func (o *Ollama) chatOptions(req Request, d ModelDetails, res *attemptResult) map[string]any {
+func (o *Ollama) chatOptions(req Request, d ModelDetails, res *Response) map[string]any {
 	numCtx := req.ContextTokens
 	if numCtx <= 0 {
 		numCtx = o.cfg.ContextTokens
@@ -155,7 +155,8 @@ func statusError(resp *http.Response) error {
 		Error     string `json:"error"`
 		SigninURL string `json:"signin_url"`
 	}
-	if err := json.Unmarshal(bytes.TrimSpace(firstLine(body)), &e); err != nil {
+	first, _, _ := bytes.Cut(body, []byte("\n"))
+	if err := json.Unmarshal(bytes.TrimSpace(first), &e); err != nil {
 		return api.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, ErrorMessage: string(bytes.TrimSpace(body))}
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
@@ -164,34 +165,15 @@ func statusError(resp *http.Response) error {
 	return api.StatusError{StatusCode: resp.StatusCode, Status: resp.Status, ErrorMessage: e.Error}
 }
 
-func firstLine(b []byte) []byte {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i]
-	}
-	return b
-}
-
 // fromWireToolCall turns a streamed call into a ToolCall. Ollama sends the
-// arguments as a JSON object; anything else becomes ArgsError, which the
-// agent answers by asking the model for an object.
+// arguments as a JSON object, or as a JSON string holding it (the OpenAI form).
 func fromWireToolCall(tc wireToolCall) *ToolCall {
-	out := &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
-	args := bytes.TrimSpace(out.Arguments)
-	if len(args) > 0 && args[0] == '"' {
-		// Arguments as a JSON string holding the object (the OpenAI form).
-		var s string
-		if json.Unmarshal(args, &s) == nil {
-			args = bytes.TrimSpace([]byte(s))
-		}
+	out := &ToolCall{ID: tc.ID, Name: tc.Function.Name}
+	text := string(tc.Function.Arguments)
+	var s string
+	if json.Unmarshal(tc.Function.Arguments, &s) == nil {
+		text = s // a JSON string, or null (no arguments)
 	}
-	switch {
-	case len(args) == 0 || string(args) == "null":
-		out.Arguments = json.RawMessage("{}")
-	case args[0] != '{' || !json.Valid(args):
-		out.Arguments = json.RawMessage("{}")
-		out.ArgsError = fmt.Sprintf("the arguments are not a JSON object: %.200s", args)
-	default:
-		out.Arguments = json.RawMessage(args)
-	}
+	out.setArguments(text)
 	return out
 }

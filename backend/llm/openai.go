@@ -62,27 +62,23 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	hc := defaultHTTPClient()
-	if cfg.HTTPClient != nil {
-		hc = cfg.HTTPClient
-	}
-	oc.HTTPClient = tapped(hc)
+	oc.HTTPClient = tapped(cmp.Or(cfg.HTTPClient, defaultHTTPClient()))
 	return &OpenAI{client: openai.NewClientWithConfig(oc), cfg: cfg}, nil
 }
 
 // Models lists the endpoint's models (GET /models).
 func (p *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
 	var out []ModelInfo
-	err := withRetry(ctx, p.cfg.Retry, func(ctx context.Context) (bool, error) {
+	err := retryCall(ctx, p.cfg.Retry, func(ctx context.Context) error {
 		l, err := p.client.ListModels(ctx)
 		if err != nil {
-			return false, p.classify(err, "")
+			return p.classify(err, "")
 		}
 		out = out[:0]
 		for _, m := range l.Models {
 			out = append(out, ModelInfo{Name: m.ID})
 		}
-		return false, nil
+		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, err
@@ -90,7 +86,7 @@ func (p *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
 
 // Chat streams one reply, asking for usage in the final chunk.
 func (p *OpenAI) Chat(ctx context.Context, req Request, fn func(Chunk)) (Response, error) {
-	return runChat(ctx, p.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (attemptResult, error) {
+	return runChat(ctx, p.cfg.Retry, req, fn, func(ctx context.Context, emit func(Chunk)) (Response, error) {
 		return p.chatOnce(ctx, req, emit)
 	})
 }
@@ -101,8 +97,8 @@ type partialCall struct {
 	args     strings.Builder
 }
 
-func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (attemptResult, error) {
-	res := attemptResult{ContextTokens: req.ContextTokens}
+func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (Response, error) {
+	res := Response{ContextTokens: req.ContextTokens}
 	if res.ContextTokens <= 0 {
 		res.ContextTokens = p.cfg.ContextTokens
 	}
@@ -156,9 +152,7 @@ func (p *OpenAI) chatOnce(ctx context.Context, req Request, emit func(Chunk)) (a
 				if tc.ID != "" {
 					pc.id = tc.ID
 				}
-				if tc.Function.Name != "" {
-					pc.name += tc.Function.Name
-				}
+				pc.name += tc.Function.Name
 				pc.args.WriteString(tc.Function.Arguments)
 			}
 			if ch.FinishReason != "" {
@@ -201,12 +195,7 @@ func assembleCalls(calls map[int]*partialCall) []*ToolCall {
 	for _, i := range slices.Sorted(maps.Keys(calls)) {
 		pc := calls[i]
 		tc := &ToolCall{ID: pc.id, Name: pc.name}
-		raw, fixed, err := NormalizeArguments(pc.args.String())
-		if err != nil {
-			tc.Arguments, tc.ArgsError = json.RawMessage("{}"), err.Error()
-		} else {
-			tc.Arguments, tc.Repaired = raw, fixed
-		}
+		tc.setArguments(pc.args.String())
 		out = append(out, tc)
 	}
 	return out
@@ -228,12 +217,7 @@ func openAIFinish(r openai.FinishReason) FinishReason {
 // reasoningModel reports OpenAI reasoning models, which take
 // max_completion_tokens and a fixed temperature.
 func reasoningModel(m string) bool {
-	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
-		if strings.HasPrefix(m, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"o1", "o3", "o4", "gpt-5"}, func(p string) bool { return strings.HasPrefix(m, p) })
 }
 
 func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error) {
@@ -273,10 +257,8 @@ func (p *OpenAI) buildRequest(req Request) (openai.ChatCompletionRequest, error)
 			}
 		}
 		for _, tc := range m.ToolCalls {
-			args := string(tc.Arguments)
-			args = cmp.Or(args, "{}")
 			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: tc.Name, Arguments: args}})
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: cmp.Or(string(tc.Arguments), "{}")}})
 		}
 		// Reasoning is never sent back: several compatible APIs reject it.
 		oreq.Messages = append(oreq.Messages, om)
@@ -292,15 +274,8 @@ func dataURL(img []byte) string {
 // ("No endpoints found that support tool use"), Ollama ("does not support
 // tools"), vLLM and llama.cpp (tools need a server flag).
 func toolsUnsupported(err error) bool {
-	status, msg := 0, ""
-	var ae *openai.APIError
-	var re *openai.RequestError
-	switch {
-	case errors.As(err, &ae):
-		status, msg = ae.HTTPStatusCode, ae.Message
-	case errors.As(err, &re):
-		status, msg = re.HTTPStatusCode, string(re.Body)
-	default:
+	status, msg, _, ok := apiError(err)
+	if !ok {
 		return false
 	}
 	m := strings.ToLower(msg)
@@ -320,6 +295,21 @@ func toolsUnsupported(err error) bool {
 	return false
 }
 
+// apiError reads go-openai's errors: the HTTP status, the server's message
+// and its error code; ok is false for other errors (msg is then err's text).
+func apiError(err error) (status int, msg, code string, ok bool) {
+	var ae *openai.APIError
+	var re *openai.RequestError
+	switch {
+	case errors.As(err, &ae):
+		code, _ = ae.Code.(string)
+		return ae.HTTPStatusCode, ae.Message, code, true
+	case errors.As(err, &re):
+		return re.HTTPStatusCode, strings.TrimSpace(string(re.Body)), "", true
+	}
+	return 0, err.Error(), "", false
+}
+
 // classify maps go-openai errors to a final *Error.
 func (p *OpenAI) classify(err error, model string) error { return p.classifyBody(err, model, nil) }
 
@@ -335,19 +325,7 @@ func (p *OpenAI) classifyBody(err error, model string, body []byte) error {
 	if errors.As(err, &ue) {
 		return transient(fail(KindUnreachable, err, i18n.P("error.provider.unreachable", "provider", p.cfg.Name, "url", p.cfg.BaseURL)))
 	}
-	status, msg, code := 0, err.Error(), ""
-	var ae *openai.APIError
-	var re *openai.RequestError
-	switch {
-	case errors.As(err, &ae):
-		status, msg = ae.HTTPStatusCode, ae.Message
-		if s, ok := ae.Code.(string); ok {
-			code = s
-		}
-	case errors.As(err, &re):
-		status = re.HTTPStatusCode
-		msg = strings.TrimSpace(string(re.Body))
-	}
+	status, msg, code, _ := apiError(err)
 	name := p.cfg.Name
 	if e, ok := p.contextRefusal(err, msg, body); ok {
 		return e

@@ -80,6 +80,11 @@ func modelFailure(e *Error) error {
 	return &retryable{err: e, class: retryModel}
 }
 
+// retryCall is withRetry for a call that shows the user nothing while it runs.
+func retryCall(ctx context.Context, p RetryPolicy, op func(ctx context.Context) error) error {
+	return withRetry(ctx, p, func(ctx context.Context) (bool, error) { return false, op(ctx) })
+}
+
 // withRetry runs op until it succeeds, fails for good, or the policy is
 // exhausted. op reports whether it delivered anything to the user: such an
 // attempt is never repeated (the user would see the text twice).

@@ -28,12 +28,29 @@ func toolNames(defs []ToolDef) []string {
 	return names
 }
 
-// parseCallPayload reads a call, a list of calls or an echoed OpenAI
-// {"tool_calls": […]} object printed as JSON. explicit says the text came
-// after a model's own tool-call token: any name is accepted there and
-// unknown ones are marked; anywhere else the text counts as calls only when
-// every name is an offered tool.
-func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
+// readCalls is a reader of calls printed as text. explicit says the text
+// came after a model's own tool-call token.
+type readCalls func(s string, explicit bool) ([]rawCall, bool)
+
+// plain is a reader that reads alike with or without a tool-call token.
+func plain(read func(string) ([]rawCall, bool)) readCalls {
+	return func(s string, _ bool) ([]rawCall, bool) { return read(s) }
+}
+
+// calls reads s with read and turns what it finds into ToolCalls (callsFrom).
+func (f *textFilter) calls(read readCalls, s string, explicit bool) ([]ToolCall, bool) {
+	raw, ok := read(s, explicit)
+	if !ok {
+		return nil, false
+	}
+	return callsFrom(raw, f.offered, explicit)
+}
+
+// jsonCalls reads a call, a list of calls or an echoed OpenAI
+// {"tool_calls": […]} object printed as JSON. After a model's own tool-call
+// token broken JSON is repaired; anywhere else it is more likely prose or
+// code than a call.
+func jsonCalls(s string, explicit bool) ([]rawCall, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, false
@@ -41,8 +58,6 @@ func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolC
 	var v any
 	repaired := false
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		// Broken JSON is repaired only after a tool-call token: elsewhere it
-		// is more likely prose or code than a call.
 		if !explicit {
 			return nil, false
 		}
@@ -53,10 +68,10 @@ func parseCallPayload(s string, offered map[string]bool, explicit bool) ([]ToolC
 		repaired = true
 	}
 	raw, ok := collectCalls(v, 0, !explicit)
-	if !ok {
-		return nil, false
+	for i := range raw {
+		raw[i].repaired = repaired
 	}
-	return callsFrom(raw, offered, explicit, repaired)
+	return raw, ok
 }
 
 // collectCalls finds the calls in a decoded JSON value: an object or a list
@@ -105,7 +120,7 @@ func callFields(o map[string]any) (string, any, bool) {
 		return callFields(fn)
 	}
 	var name string
-	for _, k := range []string{"name", "tool_name", "tool", "function", "action"} {
+	for _, k := range nameKeys {
 		if s, ok := o[k].(string); ok && strings.TrimSpace(s) != "" {
 			name = strings.TrimSpace(s)
 			break
@@ -114,7 +129,7 @@ func callFields(o map[string]any) (string, any, bool) {
 	if name == "" {
 		return "", nil, false
 	}
-	for _, k := range []string{"arguments", "parameters", "args", "input", "action_input"} {
+	for _, k := range argKeys {
 		if a, ok := o[k]; ok {
 			return name, a, true
 		}
@@ -143,13 +158,14 @@ func isDefinition(o map[string]any, args any) bool {
 // callsFrom turns raw calls into ToolCalls. Outside an explicit tool-call
 // token every name must be an offered tool, or none of them counts: a
 // command the user did not mean must never run from prose or an example.
-func callsFrom(raw []rawCall, offered map[string]bool, explicit, repaired bool) ([]ToolCall, bool) {
+// Inside one, any name is accepted and unknown ones are marked.
+func callsFrom(raw []rawCall, offered map[string]bool, explicit bool) ([]ToolCall, bool) {
 	if len(raw) == 0 {
 		return nil, false
 	}
 	calls := make([]ToolCall, 0, len(raw))
 	for _, r := range raw {
-		if r.name == "" || (!explicit && !offered[r.name]) {
+		if r.name == "" || (!explicit || r.offeredOnly) && !offered[r.name] {
 			return nil, false
 		}
 		args, fixed, err := normalizeArgValue(r.args)
@@ -157,7 +173,7 @@ func callsFrom(raw []rawCall, offered map[string]bool, explicit, repaired bool) 
 			return nil, false
 		}
 		calls = append(calls, ToolCall{Name: r.name, Arguments: args, FromText: true,
-			Repaired: repaired || fixed, Unknown: !offered[r.name]})
+			Repaired: r.repaired || fixed, Unknown: !offered[r.name]})
 	}
 	return calls, true
 }
@@ -169,29 +185,19 @@ func normalizeArgValue(a any) (json.RawMessage, bool, error) {
 	case nil:
 		return json.RawMessage("{}"), false, nil
 	case map[string]any:
-		b, err := marshalArgs(t)
-		if err != nil {
+		// Without HTML escaping, so that a command like `a && b` reaches the
+		// tool as the model wrote it.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(t); err != nil {
 			return nil, false, fmt.Errorf("encode arguments: %w", err)
 		}
-		return b, false, nil
+		return bytes.TrimRight(buf.Bytes(), "\n"), false, nil
 	case string:
-		raw, fixed, err := NormalizeArguments(t)
-		return raw, fixed, err
-	default:
-		return nil, false, fmt.Errorf("arguments are a %T, not an object", a)
+		return NormalizeArguments(t)
 	}
-}
-
-// marshalArgs encodes decoded arguments without HTML escaping, so that a
-// command like `a && b` reaches the tool as the model wrote it.
-func marshalArgs(v map[string]any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return nil, false, fmt.Errorf("arguments are a %T, not an object", a)
 }
 
 // NormalizeArguments turns argument text (as OpenAI-style APIs stream it) into
@@ -203,25 +209,29 @@ func NormalizeArguments(s string) (raw json.RawMessage, fixed bool, err error) {
 	if s == "" {
 		return json.RawMessage("{}"), false, nil
 	}
-	if json.Valid([]byte(s)) {
-		if s[0] != '{' {
-			return nil, false, fmt.Errorf("arguments are not a JSON object: %.60s", s)
+	text := s
+	if fixed = !json.Valid([]byte(s)); fixed {
+		if text, _ = repairJSON(s); !json.Valid([]byte(text)) {
+			return nil, false, fmt.Errorf("arguments are not valid JSON and could not be repaired: %.60s", s)
 		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, []byte(s)); err != nil {
-			return nil, false, fmt.Errorf("compact arguments: %w", err)
-		}
-		return buf.Bytes(), false, nil
-	}
-	out, ok := repairJSON(s)
-	if !ok || !json.Valid([]byte(out)) || !strings.HasPrefix(strings.TrimSpace(out), "{") {
-		return nil, false, fmt.Errorf("arguments are not valid JSON and could not be repaired: %.60s", s)
 	}
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(out)); err != nil {
-		return nil, false, fmt.Errorf("compact repaired arguments: %w", err)
+	if json.Compact(&buf, []byte(text)) != nil || !bytes.HasPrefix(buf.Bytes(), []byte("{")) {
+		return nil, false, fmt.Errorf("arguments are not a JSON object: %.60s", s)
 	}
-	return buf.Bytes(), true, nil
+	return buf.Bytes(), fixed, nil
+}
+
+// setArguments sets tc's arguments from their text as a provider streamed
+// it (NormalizeArguments). Text that is no object becomes ArgsError, which
+// the agent answers by asking the model for an object.
+func (tc *ToolCall) setArguments(text string) {
+	raw, fixed, err := NormalizeArguments(text)
+	if err != nil {
+		tc.Arguments, tc.ArgsError = json.RawMessage("{}"), err.Error()
+		return
+	}
+	tc.Arguments, tc.Repaired = raw, fixed
 }
 
 // repairJSON wraps jsonrepair so that a panic in it can never cross into the

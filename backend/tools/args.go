@@ -66,9 +66,6 @@ func parseObject(raw json.RawMessage, depth int) (map[string]any, error) {
 // array or object → that array or object, and drops nulls for optional fields.
 // Values it cannot convert are left as they are for validation to report.
 func CastArgs(s *jsonschema.Schema, args map[string]any) map[string]any {
-	if s == nil {
-		return args
-	}
 	out, _ := castValue(args, s).(map[string]any)
 	if out == nil {
 		return args
@@ -132,29 +129,8 @@ func castChildren(v any, t string, s *jsonschema.Schema) any {
 }
 
 func hasType(v any, t string) bool {
-	switch t {
-	case "string":
-		_, ok := v.(string)
-		return ok
-	case "integer":
-		f, ok := v.(float64)
-		return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
-	case "number":
-		_, ok := v.(float64)
-		return ok
-	case "boolean":
-		_, ok := v.(bool)
-		return ok
-	case "array":
-		_, ok := v.([]any)
-		return ok
-	case "object":
-		_, ok := v.(map[string]any)
-		return ok
-	case "null":
-		return v == nil
-	}
-	return false
+	k := jsonKind(v)
+	return k == t || t == "number" && k == "integer"
 }
 
 func castTo(v any, t string) (any, bool) {
@@ -330,7 +306,7 @@ func jsonKind(v any) string {
 	case bool:
 		return "boolean"
 	case float64:
-		if x == math.Trunc(x) {
+		if x == math.Trunc(x) && !math.IsInf(x, 0) {
 			return "integer"
 		}
 		return "number"

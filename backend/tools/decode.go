@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"hearth/backend/i18n"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -122,94 +122,68 @@ func decodeArgs(e entry, raw json.RawMessage) (Args, []string) {
 // be valid JSON (json.Unmarshal has accepted it).
 func checkKeys(text []byte) error { return scanKeys(text, true) }
 
-// scanKeys walks valid JSON once, byte by byte, and checks each object's
-// keys; with folded, keys equal under case folding count as repeated too.
-// encoding/json (v1) has no option for this, and its token API costs an
-// allocation per value; this pass allocates only for the keys.
+// scanKeys walks valid JSON once and checks each object's keys; with folded,
+// keys equal under case folding count as repeated too. encoding/json (v1)
+// has no option for this; jsontext reads keys as encoding/json does
+// (escapes decoded, invalid UTF-8 as U+FFFD).
 func scanKeys(text []byte, folded bool) error {
-	type frame struct {
-		obj  bool
-		keys map[string]string // folded key → key as first given
-		at   string            // the key or [index] this value sits at
-		n    int               // array index
-	}
-	stack := []frame{}
-	path := func() string {
-		var b strings.Builder
-		for _, f := range stack[1:] {
-			b.WriteString(f.at)
+	d := jsontext.NewDecoder(bytes.NewReader(text), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var seen []map[string]string // per open container: folded key → key as first given
+	for {
+		depth := d.StackDepth()
+		kind, n := d.StackIndex(depth)
+		tok, err := d.ReadToken()
+		if err != nil {
+			return nil // the end of the text, which json.Valid has accepted
 		}
-		return strings.TrimPrefix(b.String(), ".")
-	}
-	expectKey, lastKey := false, ""
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
+		switch tok.Kind() {
 		case '{', '[':
-			if len(stack) > maxArgDepth {
+			if depth > maxArgDepth {
 				return fmt.Errorf("arguments nest more than %d levels deep; send a flatter object", maxArgDepth)
 			}
-			at := ""
-			if len(stack) > 0 {
-				if top := stack[len(stack)-1]; top.obj {
-					at = "." + lastKey
-				} else {
-					at = fmt.Sprintf("[%d]", top.n)
-				}
-			}
-			stack = append(stack, frame{obj: text[i] == '{', at: at})
-			expectKey = text[i] == '{'
+			seen = append(seen, map[string]string{})
 		case '}', ']':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-			expectKey = false
-		case ',':
-			if len(stack) > 0 {
-				top := &stack[len(stack)-1]
-				top.n++
-				expectKey = top.obj
-			}
+			seen = seen[:len(seen)-1]
 		case '"':
-			j, escaped := i+1, false
-			for ; j < len(text) && text[j] != '"'; j++ {
-				if text[j] == '\\' {
-					escaped = true
-					j++
-				}
+			if kind != '{' || n%2 != 0 {
+				continue // a value, not a key
 			}
-			if expectKey {
-				key := string(text[i+1 : j])
-				if escaped || !utf8.ValidString(key) {
-					_ = json.Unmarshal(text[i:j+1], &key) // as encoding/json reads it
-				}
-				top := &stack[len(stack)-1]
-				if top.keys == nil {
-					top.keys = map[string]string{}
-				}
-				fold := key
-				if folded {
-					fold = foldKey(key)
-				}
-				if prev, dup := top.keys[fold]; dup {
-					if prev == key {
-						return fmt.Errorf("%sthe key %q is given twice; give each field once", where(path()), key)
-					}
-					return fmt.Errorf("%sthe keys %q and %q differ only in case; give each field once, spelled exactly as in the schema (names are case-sensitive)",
-						where(path()), prev, key)
-				}
-				top.keys[fold], lastKey, expectKey = key, key, false
+			key, keys := tok.String(), seen[len(seen)-1]
+			fold := key
+			if folded {
+				fold = foldKey(key)
 			}
-			i = j
+			prev, dup := keys[fold]
+			switch {
+			case !dup:
+				keys[fold] = key
+			case prev == key:
+				return fmt.Errorf("%sthe key %q is given twice; give each field once", where(d), key)
+			default:
+				return fmt.Errorf("%sthe keys %q and %q differ only in case; give each field once, spelled exactly as in the schema (names are case-sensitive)",
+					where(d), prev, key)
+			}
 		}
 	}
-	return nil
 }
 
-func where(path string) string {
-	if path == "" {
+// where names the object holding the key just read ("opts.list[2]: "), or
+// nothing at the top.
+func where(d *jsontext.Decoder) string {
+	var b strings.Builder
+	level := 0
+	for tok := range d.StackPointer().Parent().Tokens() {
+		level++
+		if k, _ := d.StackIndex(level); k == '[' {
+			b.WriteString("[" + tok + "]")
+		} else {
+			b.WriteString("." + tok)
+		}
+	}
+	if b.Len() == 0 {
 		return ""
 	}
-	return strings.TrimPrefix(path, ".") + ": "
+	return strings.TrimPrefix(b.String(), ".") + ": "
 }
 
 // foldKey maps each rune to the smallest rune of its case-folding orbit, so

@@ -51,17 +51,8 @@ func (t fsBase) readFile(ctx context.Context, a readFileArgs) (Result, error) {
 		return Result{}, fmt.Errorf("read_file %s: is a directory; use list_dir", path)
 	}
 
-	// Buffers sized to the file (the commonest call reads a small one: a tool
-	// round should not allocate 72 KB, or 8 KB, for it), a page for files
-	// whose size says nothing (/proc, /sys).
-	bufSize := func(most int64) int {
-		if st.Size() > 0 {
-			return int(min(most, st.Size()+1))
-		}
-		return int(min(most, 4096))
-	}
-	head := make([]byte, bufSize(sniffLen))
-	n, herr := io.ReadFull(f, head)
+	head := make([]byte, sniffLen)
+	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	if desc, ok := describeImage(head, st.Size()); ok {
 		return Result{Content: fmt.Sprintf("%s is an image (%s); its bytes are not shown. Attach it in the chat if the model can see images.", path, desc),
@@ -70,17 +61,12 @@ func (t fsBase) readFile(ctx context.Context, a readFileArgs) (Result, error) {
 	if isBinary(head) {
 		return Result{}, fmt.Errorf("read_file %s: binary file (%s, %s); not shown as text", path, http.DetectContentType(head), sizeWords(st.Size()))
 	}
-	// A file that ended within the sniffed head is all in it already.
-	var body io.Reader = bytes.NewReader(head)
-	if herr != io.EOF && herr != io.ErrUnexpectedEOF {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return Result{}, fmt.Errorf("read_file %s: %w", path, err)
-		}
-		body = f
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return Result{}, fmt.Errorf("read_file %s: %w", path, err)
 	}
 	offset := cmp.Or(a.Offset, 1)
 	limit := cmp.Or(a.Limit, defaultReadLimit)
-	page, err := readPage(ctx, bufio.NewReaderSize(body, bufSize(64*1024)), offset, limit, t.maxChars)
+	page, err := readPage(ctx, bufio.NewReaderSize(f, 64*1024), offset, limit, t.maxChars)
 	if err != nil {
 		return Result{}, fmt.Errorf("read_file %s: %w", path, err)
 	}

@@ -96,31 +96,22 @@ func (t fsBase) grep(ctx context.Context, a grepArgs) (Result, error) {
 	budget := t.maxChars - 200
 	var b strings.Builder
 	cut := false
-	switch mode {
-	case "count":
-		total := 0
-		for _, f := range files {
-			total += len(f.hits)
-		}
-		for i, f := range files {
-			line := fmt.Sprintf("%s:%d\n", f.rel, len(f.hits))
-			if i >= maxGrepFiles || b.Len()+len(line) > budget {
-				cut = true
-				break
-			}
-			b.WriteString(line)
-		}
-		fmt.Fprintf(&b, "[%d matching lines in %d files]", total, len(files))
-	case "content":
+	if mode == "content" {
 		cut = writeGrepContent(&b, files, a.Context, budget)
-	default:
+	} else {
+		total := 0
 		for i, f := range files {
+			total += len(f.hits)
 			line := f.rel + "\n"
-			if i >= maxGrepFiles || b.Len()+len(line) > budget {
-				cut = true
-				break
+			if mode == "count" {
+				line = fmt.Sprintf("%s:%d\n", f.rel, len(f.hits))
 			}
-			b.WriteString(line)
+			if cut = cut || i >= maxGrepFiles || b.Len()+len(line) > budget; !cut {
+				b.WriteString(line)
+			}
+		}
+		if mode == "count" {
+			fmt.Fprintf(&b, "[%d matching lines in %d files]", total, len(files))
 		}
 	}
 	out := strings.TrimSuffix(b.String(), "\n")

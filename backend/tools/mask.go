@@ -1,7 +1,8 @@
 package tools
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -23,20 +24,18 @@ type Masker struct {
 // values are ignored. Longer secrets are replaced first, so a key that contains
 // another is redacted whole.
 func NewMasker(secrets ...string) *Masker {
-	seen := map[string]bool{}
 	var list []string
 	for _, s := range secrets {
-		s = strings.TrimSpace(s)
-		if len(s) < minSecretLen || seen[s] {
-			continue
+		if s = strings.TrimSpace(s); len(s) >= minSecretLen {
+			list = append(list, s)
 		}
-		seen[s] = true
-		list = append(list, s)
 	}
 	if len(list) == 0 {
 		return nil
 	}
-	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	// Longest first, and equal values side by side for Compact.
+	slices.SortFunc(list, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	list = slices.Compact(list)
 	pairs := make([]string, 0, 2*len(list))
 	for _, s := range list {
 		pairs = append(pairs, s, Redacted)
@@ -76,19 +75,18 @@ func (m *Masker) MaskResult(r Result) Result {
 		return r
 	}
 	r.Content = m.Mask(r.Content)
-	if len(r.Meta) > 0 {
-		meta := make(map[string]string, len(r.Meta))
-		for k, v := range r.Meta {
-			meta[k] = m.Mask(v)
-		}
-		r.Meta = meta
-	}
-	if len(r.Why.Args) > 0 {
-		args := make(map[string]string, len(r.Why.Args))
-		for k, v := range r.Why.Args {
-			args[k] = m.Mask(v)
-		}
-		r.Why.Args = args
-	}
+	r.Meta, r.Why.Args = m.maskValues(r.Meta), m.maskValues(r.Why.Args)
 	return r
+}
+
+// maskValues is a copy of kv with its values masked; nil stays nil.
+func (m *Masker) maskValues(kv map[string]string) map[string]string {
+	if len(kv) == 0 {
+		return kv
+	}
+	out := make(map[string]string, len(kv))
+	for k, v := range kv {
+		out[k] = m.Mask(v)
+	}
+	return out
 }

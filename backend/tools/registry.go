@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,10 +64,7 @@ func (r *Registry) Register(tools ...Tool) error {
 		if name == "" {
 			return errors.New("register tool: empty name")
 		}
-		s := t.Parameters()
-		if s == nil {
-			s = &jsonschema.Schema{Type: "object"}
-		}
+		s := cmp.Or(t.Parameters(), &jsonschema.Schema{Type: "object"})
 		e := entry{tool: t}
 		valid := s
 		if d, ok := t.(decoder); ok {
@@ -218,12 +216,7 @@ func (r *Registry) execute(ctx context.Context, t Tool, args Args) Result {
 		}()
 		res, err := t.Execute(ctx, args)
 		if err != nil {
-			if res.Content == "" {
-				res.Content = "Error: " + err.Error()
-			} else {
-				res.Content += "\nError: " + err.Error()
-			}
-			res.IsError = true
+			res.Content, res.IsError = appendNote(res.Content, "Error: "+err.Error()), true
 			var said interface{ Message() i18n.Message }
 			if errors.As(err, &said) {
 				res.Why = said.Message()
