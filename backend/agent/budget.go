@@ -59,7 +59,9 @@ func (l *loop) nearing(rounds int) {
 }
 
 // minutes words a duration in whole minutes (at least 1).
-func minutes(d time.Duration) string { return strconv.Itoa(max(1, int(d.Round(time.Minute)/time.Minute))) }
+func minutes(d time.Duration) string {
+	return strconv.Itoa(max(1, int(d.Round(time.Minute)/time.Minute)))
+}
 
 // limitWords are the parts of the ending that differ by budget: the notice, the
 // instruction of the summary call and the answer when that call fails.
