@@ -49,6 +49,9 @@ func TestToolRoundBudgetStopsLoopAndContinueGoesOn(t *testing.T) {
 			t.Errorf("near notice at %v: want 4 of 5", n.Args)
 		}
 	}
+	if sess, _ := h.store.Load(res.SessionID); len(sess.Runs) != 1 || sess.Runs[0].Limit != LimitToolRounds {
+		t.Errorf("the run line does not name the limit (a chat opened again offers Continue): %+v", sess.Runs)
+	}
 	if reqs := h.fake.ChatRequests(); len(reqs) != 6 || len(reqs[5].Tools) != 0 {
 		t.Fatalf("%d requests, the last offering %d tools", len(reqs), len(h.fake.ChatRequests()[len(reqs)-1].Tools))
 	}
