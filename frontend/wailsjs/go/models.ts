@@ -1653,6 +1653,7 @@ export namespace session {
 	    at: any;
 	    failure?: event.ErrorData;
 	    channel?: string;
+	    limit?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Run(source);
@@ -1670,6 +1671,7 @@ export namespace session {
 	        this.at = this.convertValues(source["at"], null);
 	        this.failure = this.convertValues(source["failure"], event.ErrorData);
 	        this.channel = source["channel"];
+	        this.limit = source["limit"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2045,6 +2047,7 @@ export namespace settings {
 	    maxTokens: number;
 	    temperature: number;
 	    maxToolIterations: number;
+	    maxTurnMinutes: number;
 	    execEnabled: boolean;
 	    webOffline: boolean;
 	    localOnly: boolean;
@@ -2077,6 +2080,7 @@ export namespace settings {
 	        this.maxTokens = source["maxTokens"];
 	        this.temperature = source["temperature"];
 	        this.maxToolIterations = source["maxToolIterations"];
+	        this.maxTurnMinutes = source["maxTurnMinutes"];
 	        this.execEnabled = source["execEnabled"];
 	        this.webOffline = source["webOffline"];
 	        this.localOnly = source["localOnly"];
