@@ -42,7 +42,11 @@ func (l *loop) spent(rounds int) string {
 	return ""
 }
 
-func (l *loop) elapsed() time.Duration { return l.r.opts.Now().Sub(l.started) }
+// elapsed is the turn's own time: what it waited for the person to answer an approval
+// is not counted, or a card left open over lunch would end the turn when answered.
+func (l *loop) elapsed() time.Duration {
+	return l.r.opts.Now().Sub(l.started) - time.Duration(l.waited.Load())
+}
 
 // nearing tells once per budget, on the run's stream, that four fifths of it are used.
 // A steer adds no round and resets neither: it is the person's words in the same turn.

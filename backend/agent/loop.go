@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"hearth/backend/agent/prompt"
@@ -49,6 +50,7 @@ type loop struct {
 	guard     map[string]int
 	finalMsg  *llm.Message // the assistant message that ends the run
 	ended     string       // the budget that ended the run (budget.go), if one did
+	waited    atomic.Int64 // time spent waiting at the Gate (for approvals), kept out of the time budget
 
 	next     []string    // fallbacks still to try (fallback.go)
 	answered bool        // the user saw part of an answer: no fallback any more

@@ -172,3 +172,27 @@ func TestSteerResetsNoBudget(t *testing.T) {
 		t.Errorf("%d user messages in the chat: want the question and the steer", users)
 	}
 }
+
+// slowPerson is a Gate that takes an hour of the clock to allow each call.
+type slowPerson struct{ clock *fakeClock }
+
+func (g slowPerson) Check(context.Context, tools.GateCall) tools.GateDecision {
+	g.clock.advance(time.Hour)
+	return tools.GateDecision{Allow: true}
+}
+
+// The time a person takes to answer an approval is not the turn's: a card answered an
+// hour later lets the turn go on rather than end it.
+func TestApprovalWaitIsNotTurnTime(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)}
+	list := fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{call("list_dir", `{"path":"."}`)}}
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{list, list, {Content: "Listed."}}},
+		func(o *Options) { o.Now, o.TurnTime, o.Gate = clock.Now, 10*time.Minute, slowPerson{clock} })
+	res, evs := h.send("", "list twice")
+	if res.Status != event.StatusOK || res.Limit != "" || res.Final != "Listed." {
+		t.Fatalf("result %+v %s", res, describe(evs))
+	}
+	if codes := noticeCodes(evs); codes != "" {
+		t.Errorf("notices %v", codes)
+	}
+}
