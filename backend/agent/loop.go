@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"hearth/backend/agent/prompt"
@@ -48,6 +49,8 @@ type loop struct {
 	noticed   map[string]bool
 	guard     map[string]int
 	finalMsg  *llm.Message // the assistant message that ends the run
+	ended     string       // the budget that ended the run (budget.go), if one did
+	waited    atomic.Int64 // time spent waiting at the Gate (for approvals), kept out of the time budget
 
 	next     []string    // fallbacks still to try (fallback.go)
 	answered bool        // the user saw part of an answer: no fallback any more
@@ -169,9 +172,10 @@ func (l *loop) body() (string, error) {
 		w(l.ctx, l.em.say)
 	}
 	for iter := 1; ; iter++ {
-		if iter > l.t.MaxToolIterations {
-			return l.summarise()
+		if limit := l.spent(iter - 1); limit != "" {
+			return l.summarise(limit)
 		}
+		l.nearing(iter - 1)
 		// A safe point: the last tool results are in, the next request not sent.
 		if err := l.steer(); err != nil {
 			return l.finalText(), err
@@ -366,22 +370,19 @@ func (l *loop) partial(resp llm.Response) string {
 	return text
 }
 
-// summarisePrompt asks for the final answer at the iteration limit.
-const summarisePrompt = "[Tool limit reached] You have used all %d tool rounds allowed for this request. " +
-	"Do not call any tools. Reply to the user now: summarise what you did, what you found, and what is left to do."
-
 // summarise makes one final call WITHOUT tools so the user always gets an
-// answer at the iteration limit (never a silent stop:
-// docs/design/agent-loop.md#the-loop).
-func (l *loop) summarise() (string, error) {
-	n := l.t.MaxToolIterations
-	l.em.say(event.LevelWarning, i18n.M("notice.toolRounds", "n", strconv.Itoa(n)))
-	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(summarisePrompt, n)})
+// answer when a budget of the turn is spent (never a silent stop:
+// docs/design/agent-loop.md#budgets); the run ends well, with limit named for Continue.
+func (l *loop) summarise(limit string) (string, error) {
+	l.ended = limit
+	notice, instruction, reached := l.limitWords(limit)
+	l.em.say(event.LevelWarning, notice)
+	resp, err := l.call(nil, llm.Message{Role: llm.RoleUser, Content: instruction})
 	if err != nil {
 		if l.ctx.Err() != nil {
 			return l.partial(resp), err
 		}
-		text := fmt.Sprintf("I reached the limit of %d tool rounds before finishing, and could not sum up what I did (%v). Ask me to continue, or split the task into smaller steps.", n, err)
+		text := fmt.Sprintf("%s, and could not sum up what I did (%v). Ask me to continue, or split the task into smaller steps.", reached, err)
 		l.finalMsg = &llm.Message{Role: llm.RoleAssistant, Content: text}
 		l.em.emit(event.TextDelta, event.DeltaData{Text: text})
 		return text, nil
@@ -389,7 +390,7 @@ func (l *loop) summarise() (string, error) {
 	msg := resp.Message
 	msg.ToolCalls = nil // nothing was offered; a call printed anyway is not run
 	if strings.TrimSpace(msg.Content) == "" {
-		msg.Content = fmt.Sprintf("I reached the limit of %d tool rounds before finishing. Ask me to continue, or split the task into smaller steps.", n)
+		msg.Content = reached + ". Ask me to continue, or split the task into smaller steps."
 		l.em.emit(event.TextDelta, event.DeltaData{Text: msg.Content})
 	}
 	l.finalMsg = &msg
@@ -399,7 +400,7 @@ func (l *loop) summarise() (string, error) {
 // finish writes the run's last lines and emits run_finished.
 func (l *loop) finish(final string, err error) Result {
 	res := Result{RunID: l.run.ID, SessionID: l.run.SessionID, Status: event.StatusOK, Final: final, Usage: l.usage,
-		HistoryLen: l.built, FirstKept: l.firstKept}
+		HistoryLen: l.built, FirstKept: l.firstKept, Limit: l.ended}
 	if !l.shuttingDown() {
 		l.fitNotice()
 	}
@@ -426,7 +427,7 @@ func (l *loop) finish(final string, err error) Result {
 			recs = append(recs, session.MessageRecord(l.run.ID, *l.finalMsg))
 		}
 		rec := session.Run{ID: l.run.ID, Status: res.Status, Final: final, Model: l.model, Usage: l.usage,
-			DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), Failure: failure, Channel: l.req.Channel}
+			DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), Failure: failure, Channel: l.req.Channel, Limit: l.ended}
 		if res.Err != nil {
 			rec.Error = res.Err.Error()
 		}
@@ -454,7 +455,7 @@ func (l *loop) finish(final string, err error) Result {
 		}
 	}
 	l.em.emit(event.RunFinished, event.FinishedData{Status: res.Status, Final: final,
-		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), NextRunID: nextRun})
+		DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), NextRunID: nextRun, Limit: l.ended})
 	return res
 }
 

@@ -61,6 +61,8 @@ type Options struct {
 	Workspace string
 	// MaxToolIterations bounds the model calls that ask for tools (default 40).
 	MaxToolIterations int
+	// TurnTime bounds a turn's wall-clock time (default DefaultTurnTime).
+	TurnTime time.Duration
 	// ContextTokens is the window (num_ctx) before the model's own cap.
 	ContextTokens int
 	// MaxTokens caps each reply (default 2048).
@@ -121,8 +123,11 @@ type Options struct {
 // Tuning are the options a settings change may alter while the Runner lives. A run
 // reads them once, when it starts; a run already going keeps its own.
 type Tuning struct {
-	DefaultModel       string
-	MaxToolIterations  int
+	DefaultModel      string
+	MaxToolIterations int
+	// TurnTime is the wall-clock budget of a turn, as MaxToolIterations is its budget of
+	// tool rounds: a turn past either is summed up (budget.go).
+	TurnTime           time.Duration
 	ContextTokens      int
 	MaxTokens          int
 	Temperature        *float64
@@ -140,13 +145,16 @@ type Tuning struct {
 // tuning is the Tuning for a run starting now, with the defaults filled in.
 func (r *Runner) tuning() Tuning {
 	o := r.opts
-	t := Tuning{DefaultModel: o.DefaultModel, MaxToolIterations: o.MaxToolIterations, ContextTokens: o.ContextTokens,
+	t := Tuning{DefaultModel: o.DefaultModel, MaxToolIterations: o.MaxToolIterations, TurnTime: o.TurnTime, ContextTokens: o.ContextTokens,
 		MaxTokens: o.MaxTokens, Temperature: o.Temperature, MaxToolResultChars: o.MaxToolResultChars, Workspace: o.Workspace}
 	if o.Tune != nil {
 		t = o.Tune()
 	}
 	if t.MaxToolIterations <= 0 {
 		t.MaxToolIterations = DefaultMaxToolIterations
+	}
+	if t.TurnTime <= 0 {
+		t.TurnTime = DefaultTurnTime
 	}
 	if t.ContextTokens <= 0 {
 		t.ContextTokens = DefaultContextTokens
@@ -254,6 +262,9 @@ type Result struct {
 	// Next is the turn a waiting message started as this run ended (a queued
 	// message, or a steer no safe point took), if any.
 	Next *Run
+	// Limit names the budget that ended the run with a summary (LimitToolRounds,
+	// LimitTime): the caller offers Continue (ContinueText).
+	Limit string
 }
 
 // Run is a started run.

@@ -135,10 +135,12 @@ func (l *loop) callOne(tc llm.ToolCall, p tools.Prepared) (llm.Message, bool) {
 		l.em.emit(event.Approval, event.ApprovalData{CallID: tc.ID, State: event.ApprovalDenied, Scope: scope})
 		res = reg.Run(l.ctx, p)
 	default:
+		asked := l.r.opts.Now()
 		d := l.r.opts.Gate.Check(l.ctx, tools.GateCall{RunID: l.run.ID, SessionID: l.run.SessionID, CallID: tc.ID,
 			Name: p.Name, Args: p.Args, Preview: p.Preview, Unattended: l.req.Unattended, AllowTools: l.req.AllowTools,
 			Emit:   func(a event.ApprovalData) { a.CallID = tc.ID; l.em.emit(event.Approval, a) },
 			Notice: func(m i18n.Message) { l.em.say(event.LevelWarning, m) }})
+		l.waited.Add(int64(l.r.opts.Now().Sub(asked))) // the person's time is not the turn's (budget.go)
 		if !d.Allow {
 			res = tools.Result{Content: deniedText, IsError: true, Why: d.Why}
 			if d.Reason != "" {

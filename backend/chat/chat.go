@@ -177,6 +177,7 @@ func (s *Service) tuning() agent.Tuning {
 	d := cfg.Agents.Defaults
 	temp := d.Temperature
 	return agent.Tuning{DefaultModel: d.Model, MaxToolIterations: d.MaxToolIterations, ContextTokens: d.ContextTokens,
+		TurnTime:  time.Duration(d.MaxTurnMinutes) * time.Minute,
 		MaxTokens: d.MaxTokens, Temperature: &temp, MaxToolResultChars: d.MaxToolResultChars,
 		Workspace: s.opts.Settings.Paths().Workspace, Fallbacks: d.Fallbacks,
 		FirstToken: time.Duration(d.FirstTokenSeconds) * time.Second, CloudDown: d.FallbackOnCloudDown}

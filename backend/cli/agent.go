@@ -263,7 +263,9 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	res := run.Wait()
 	code := p.report(res)
 	finishBackground(ctx, e, res.SessionID)
-	if f.session == "" {
+	if res.Limit != "" {
+		fmt.Fprintf(e.stderr, "%s; continue with: hearth agent -s %s -m continue\n", limitLine(res.Limit), res.SessionID)
+	} else if f.session == "" {
 		fmt.Fprintf(e.stderr, "(session %s — go on with -s %s)\n", res.SessionID, res.SessionID)
 	}
 	if code != ExitOK {
@@ -300,8 +302,9 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 	sessionID := f.session
 	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
 		cmp.Or(f.model, e.app.Settings.Config().Agents.Defaults.Model))
-	armed := false // one Ctrl-C at the prompt arms the exit
-	held := ""     // a command typed during a turn, answered now
+	armed := false   // one Ctrl-C at the prompt arms the exit
+	held := ""       // a command typed during a turn, answered now
+	canGoOn := false // the last turn ended at a budget: an empty line continues it
 	for {
 		line := held
 		held = ""
@@ -327,6 +330,10 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			}
 			armed = false
 		}
+		if strings.TrimSpace(line) == "" && canGoOn {
+			line = agent.ContinueText
+		}
+		canGoOn = false
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -346,6 +353,9 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		if res.Status != event.StatusOK {
 			p.report(res)
 		}
+		if canGoOn = res.Limit != ""; canGoOn {
+			fmt.Fprintf(e.stderr, "%s; press Enter to continue (a new turn with budgets of its own).\n", limitLine(res.Limit))
+		}
 		if res.SessionID != "" && sessionID == "" {
 			sessionID = res.SessionID
 		}
@@ -353,4 +363,12 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			sessionID = res.NewSessionID
 		}
 	}
+}
+
+// limitLine says which budget ended a turn with a summary (docs/design/agent-loop.md#budgets).
+func limitLine(limit string) string {
+	if limit == agent.LimitTime {
+		return "The turn reached its time limit (agents.defaults.maxTurnMinutes) and summed up"
+	}
+	return "The turn reached its limit of tool rounds (agents.defaults.maxToolIterations) and summed up"
 }

@@ -32,12 +32,15 @@ type Agents struct {
 
 // AgentDefaults are the settings every agent run starts from.
 type AgentDefaults struct {
-	Model                     string      `json:"model"`
-	EmbeddingModel            string      `json:"embeddingModel"`
-	ContextTokens             int         `json:"contextTokens"`
-	MaxTokens                 int         `json:"maxTokens"`
-	Temperature               float64     `json:"temperature"`
-	MaxToolIterations         int         `json:"maxToolIterations"`
+	Model             string  `json:"model"`
+	EmbeddingModel    string  `json:"embeddingModel"`
+	ContextTokens     int     `json:"contextTokens"`
+	MaxTokens         int     `json:"maxTokens"`
+	Temperature       float64 `json:"temperature"`
+	MaxToolIterations int     `json:"maxToolIterations"`
+	// MaxTurnMinutes is a turn's wall-clock budget: past it the model sums up
+	// (docs/design/agent-loop.md#budgets).
+	MaxTurnMinutes            int         `json:"maxTurnMinutes"`
 	SubagentMaxToolIterations int         `json:"subagentMaxToolIterations"`
 	MemoryWindow              int         `json:"memoryWindow"`
 	MaxToolResultChars        int         `json:"maxToolResultChars"`
@@ -251,6 +254,7 @@ func Default() *Config {
 			MaxTokens:                 2048,
 			Temperature:               0.3,
 			MaxToolIterations:         40,
+			MaxTurnMinutes:            10,
 			SubagentMaxToolIterations: 15,
 			MemoryWindow:              100,
 			MaxToolResultChars:        16000,

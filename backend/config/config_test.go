@@ -35,6 +35,7 @@ func TestDefaults(t *testing.T) {
 		{"maxTokens", d.MaxTokens, 2048},
 		{"temperature", d.Temperature, 0.3},
 		{"maxToolIterations", d.MaxToolIterations, 40},
+		{"maxTurnMinutes", d.MaxTurnMinutes, 10},
 		{"subagentMaxToolIterations", d.SubagentMaxToolIterations, 15},
 		{"memoryWindow", d.MemoryWindow, 100},
 		{"maxToolResultChars", d.MaxToolResultChars, 16000},
@@ -488,5 +489,34 @@ func TestSendDuringRunIsAMode(t *testing.T) {
 	ps := c.Validate()
 	if len(ps) != 1 || ps[0].Key != "ui.sendDuringRun" {
 		t.Fatalf("problems %v", ps)
+	}
+}
+
+// A turn's budgets are checked like the other settings: each wrong value is a problem
+// naming its key, and the hint says the range.
+func TestTurnBudgetsValidated(t *testing.T) {
+	for _, tc := range []struct {
+		minutes, rounds int
+		want            string
+	}{
+		{10, 40, ""},
+		{1, 1, ""},
+		{1440, 40, ""},
+		{0, 40, "agents.defaults.maxTurnMinutes"},
+		{1441, 40, "agents.defaults.maxTurnMinutes"},
+		{-5, 0, "agents.defaults.maxToolIterations agents.defaults.maxTurnMinutes"},
+	} {
+		c := Default()
+		c.Agents.Defaults.MaxTurnMinutes, c.Agents.Defaults.MaxToolIterations = tc.minutes, tc.rounds
+		var keys []string
+		for _, p := range c.Validate() {
+			keys = append(keys, p.Key)
+			if p.Key == "agents.defaults.maxTurnMinutes" && !strings.Contains(p.Msg+p.Hint, "1440") {
+				t.Errorf("%d minutes: %q does not say the range", tc.minutes, p.Msg+p.Hint)
+			}
+		}
+		if got := strings.Join(keys, " "); got != tc.want {
+			t.Errorf("%d minutes, %d rounds: problems %q, want %q", tc.minutes, tc.rounds, got, tc.want)
+		}
 	}
 }

@@ -49,6 +49,10 @@ func (c *Config) Validate() []Problem {
 	between(ad+"temperature", a.Temperature, 0, 2, i18n.M("config.hint.temperature"))
 	intMin(ad+"maxToolIterations", a.MaxToolIterations, 1)
 	intMin(ad+"subagentMaxToolIterations", a.SubagentMaxToolIterations, 1)
+	if a.MaxTurnMinutes < 1 || a.MaxTurnMinutes > 1440 {
+		add(ad+"maxTurnMinutes", i18n.M("config.between", "low", "1", "high", "1440", "got", strconv.Itoa(a.MaxTurnMinutes)).
+			WithHint(i18n.M("config.hint.wholeBetween", "low", "1", "high", "1440")))
+	}
 	intMin(ad+"memoryWindow", a.MemoryWindow, 2)
 	intMin(ad+"maxToolResultChars", a.MaxToolResultChars, 500)
 	between(ad+"recallBlock.minScore", a.RecallBlock.MinScore, 0, 1, i18n.M("config.hint.minScore"))

@@ -206,6 +206,9 @@ type FinishedData struct {
 	// NextRunID is the turn a pending message started as this run ended: the window
 	// follows the chat into it.
 	NextRunID string `json:"nextRunId,omitempty"`
+	// Limit names the budget of the turn that ended it with a summary ("toolRounds",
+	// "time"): the window and the terminal offer Continue.
+	Limit string `json:"limit,omitempty"`
 }
 
 // PendingData is the payload of pending: a message waiting for the run, whole, as

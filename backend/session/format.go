@@ -86,6 +86,9 @@ type Run struct {
 	// Channel is where the run came from when not the window ("cron" for a reminder),
 	// so a chat opened again shows a reminder's words as a reminder, not as typed.
 	Channel string `json:"channel,omitempty"`
+	// Limit names the budget that ended the run with a summary ("toolRounds", "time"),
+	// so a chat opened again still offers Continue.
+	Limit string `json:"limit,omitempty"`
 }
 
 // Entry is one stored message with the time it was written and its run.
@@ -150,6 +153,7 @@ type runLine struct {
 	DurationMs int64            `json:"durationMs"`
 	Failure    *event.ErrorData `json:"failure,omitempty"`
 	Channel    string           `json:"channel,omitempty"`
+	Limit      string           `json:"limit,omitempty"`
 }
 
 type updateLine struct {
@@ -214,7 +218,7 @@ func encodeRecord(buf []byte, r Record, now time.Time) ([]byte, error) {
 		return encodeLine(buf, runLine{
 			Type: kindRun, At: at, RunID: run.ID, Status: run.Status, Final: run.Final,
 			Error: run.Error, Model: run.Model, Usage: run.Usage, DurationMs: run.DurationMs, Failure: run.Failure,
-			Channel: run.Channel,
+			Channel: run.Channel, Limit: run.Limit,
 		})
 	}
 	return buf, errors.New("empty record: build it with MessageRecord or RunRecord")

@@ -286,7 +286,7 @@ func (p *parser) run(line []byte) error {
 		return errors.New("run has no runId")
 	}
 	p.s.Runs = append(p.s.Runs, Run{ID: r.RunID, Status: r.Status, Final: r.Final, Error: r.Error, Model: r.Model,
-		Usage: r.Usage, DurationMs: r.DurationMs, At: r.At, Failure: r.Failure, Channel: r.Channel})
+		Usage: r.Usage, DurationMs: r.DurationMs, At: r.At, Failure: r.Failure, Channel: r.Channel, Limit: knownLimit(r.Limit)})
 	p.touch(r.At)
 	delete(p.open, r.RunID) // closed: no longer interrupted
 	return nil
@@ -390,4 +390,13 @@ func (s *Store) LoadConversation(id string) (*Conversation, error) {
 		return nil, fmt.Errorf("load session %s: %w (check the file's permissions)", id, err)
 	}
 	return c, nil
+}
+
+// knownLimit keeps a run's limit only when it names a budget the window knows
+// ("toolRounds", "time"): anything else in a file is no reason to offer Continue.
+func knownLimit(s string) string {
+	if s == "toolRounds" || s == "time" {
+		return s
+	}
+	return ""
 }

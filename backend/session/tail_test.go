@@ -294,3 +294,18 @@ func TestRunKeepsItsModelAndFailure(t *testing.T) {
 		t.Fatalf("runs = %+v", runs)
 	}
 }
+
+// A run a budget ended keeps the budget's name, so a chat opened again offers
+// Continue; a name the window does not know, written by hand or by damage, is dropped.
+func TestRunKeepsItsLimit(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{})
+	mustAppend(t, s, m.ID, MessageRecord("r1", user("Loop")),
+		RunRecord(Run{ID: "r1", Status: StatusOK, Final: "Summed up", Limit: "time"}),
+		MessageRecord("r2", user("Again")),
+		RunRecord(Run{ID: "r2", Status: StatusOK, Final: "Hi", Limit: "<script>"}))
+	runs := fresh(t, s, m.ID).Runs
+	if len(runs) != 2 || runs[0].Limit != "time" || runs[1].Limit != "" {
+		t.Fatalf("runs = %+v", runs)
+	}
+}

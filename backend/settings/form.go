@@ -41,6 +41,7 @@ type Settings struct {
 	MaxTokens           int      `json:"maxTokens"`
 	Temperature         float64  `json:"temperature"`
 	MaxToolIterations   int      `json:"maxToolIterations"`
+	MaxTurnMinutes      int      `json:"maxTurnMinutes"`
 	ExecEnabled         bool     `json:"execEnabled"`
 	WebOffline          bool     `json:"webOffline"`
 	LocalOnly           bool     `json:"localOnly"`
@@ -92,6 +93,7 @@ func (s *Service) Settings() Settings {
 		MaxTokens:           d.MaxTokens,
 		Temperature:         d.Temperature,
 		MaxToolIterations:   d.MaxToolIterations,
+		MaxTurnMinutes:      d.MaxTurnMinutes,
 		ExecEnabled:         c.Tools.Exec.Enabled,
 		WebOffline:          c.Tools.Web.Offline,
 		LocalOnly:           c.LocalOnly,
@@ -142,6 +144,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	d := &n.Agents.Defaults
 	d.Model, d.EmbeddingModel = strings.TrimSpace(in.Model), strings.TrimSpace(in.EmbeddingModel)
 	d.ContextTokens, d.MaxTokens, d.Temperature, d.MaxToolIterations = in.ContextTokens, in.MaxTokens, in.Temperature, in.MaxToolIterations
+	d.MaxTurnMinutes = in.MaxTurnMinutes
 	d.MemoryWindow, d.RecallBlock.Enabled = in.MemoryWindow, in.RecallEnabled
 	d.Fallbacks = []string{}
 	for _, f := range in.Fallbacks {

@@ -54,3 +54,29 @@ func TestSettingsSaySystemLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The Models section edits a turn's time budget beside its tool rounds; a value out of
+// range comes back on its own key, with the range in the hint, and nothing is written.
+func TestSaveSettingsTurnMinutes(t *testing.T) {
+	setXDG(t)
+	s := Open(Options{Getenv: func(string) string { return "" }})
+	in := s.Settings()
+	if in.MaxTurnMinutes != 10 {
+		t.Fatalf("default %d minutes", in.MaxTurnMinutes)
+	}
+	in.MaxTurnMinutes = 25
+	if res, err := s.SaveSettings(in, nil); err != nil || !res.Saved {
+		t.Fatalf("save: %+v %v", res, err)
+	}
+	if got := s.Config().Agents.Defaults.MaxTurnMinutes; got != 25 {
+		t.Fatalf("written %d", got)
+	}
+	in.MaxTurnMinutes = 0
+	res, err := s.SaveSettings(in, nil)
+	if err != nil || res.Saved || len(res.Problems) != 1 || res.Problems[0].Key != "agents.defaults.maxTurnMinutes" || res.Problems[0].Hint == "" {
+		t.Fatalf("0 minutes: %+v %v", res, err)
+	}
+	if s.Config().Agents.Defaults.MaxTurnMinutes != 25 {
+		t.Error("a refused save changed the config")
+	}
+}

@@ -177,6 +177,7 @@ export function fakeSettings() {
     maxTokens: 2048,
     temperature: 0.3,
     maxToolIterations: 40,
+    maxTurnMinutes: 10,
     execEnabled: true,
     webOffline: false,
     localOnly: false,

@@ -47,6 +47,22 @@ describe('Quick ask', () => {
     expect(fake.mocks.loadSession).toHaveBeenCalledWith('q1');
   });
 
+  it('a reply a budget ended offers Continue, which goes on in the same chat', async () => {
+    const fake = await openQuickAsk();
+    const view = screen.getByTestId('quick-ask');
+    const box = within(view).getByTestId('quick-input') as HTMLTextAreaElement;
+    await fireEvent.input(box, { target: { value: 'Tidy my notes' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    fake.emitRun('r1', 'run_started', { sessionId: 'q1', model: 'qwen3:4b' });
+    fake.emitRun('r1', 'text_delta', { sessionId: 'q1', text: 'Tidied half; half is left.' });
+    fake.emitRun('r1', 'run_finished', { sessionId: 'q1', status: 'ok', limit: 'toolRounds' });
+    await flush();
+    await tick();
+    expect(within(view).getByTestId('quick-limit').textContent).toContain('tool steps');
+    await fireEvent.click(within(view).getByRole('button', { name: 'Continue' }));
+    expect(fake.mocks.send).toHaveBeenLastCalledWith(expect.objectContaining({ sessionId: 'q1', text: 'Continue where you left off.' }));
+  });
+
   it('Esc puts the window back without opening anything or stopping the chat underneath', async () => {
     const fake = await openQuickAsk();
     await fireEvent.keyDown(screen.getByTestId('quick-input'), { key: 'Escape' });

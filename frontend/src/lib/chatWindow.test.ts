@@ -275,3 +275,28 @@ describe('message controls', () => {
     expect(fake.mocks.send).toHaveBeenLastCalledWith(expect.objectContaining({ sessionId: 'c', again: true }));
   });
 });
+
+describe('a reply a budget ended', () => {
+  it('says which budget and offers Continue, which sends a new turn', async () => {
+    const fake = fakeApi();
+    fake.mocks.loadSession.mockResolvedValue({
+      id: 'c',
+      title: 'Loop',
+      model: '',
+      messages: [
+        { role: 'user', content: 'Keep going', runId: 'r1' },
+        { role: 'assistant', content: 'Did half; half is left.', runId: 'r1' },
+      ],
+      runs: [{ runId: 'r1', status: 'ok', usage: { promptTokens: 1, completionTokens: 1 }, durationMs: 1, limit: 'time' }],
+      interrupted: [],
+    } as unknown as SessionData);
+    const chat = createChatStore(fake.api, { schedule: (fn) => fn() });
+    render(ChatView, { props: { chat, sessions: createSessionsStore(fake.api), status: fakeStatus() } });
+    await chat.open('c');
+    await tick();
+    const bar = screen.getByTestId('budget-ended');
+    expect(bar.textContent).toContain('time limit');
+    await fireEvent.click(bar.querySelector('button')!);
+    expect(fake.mocks.send).toHaveBeenLastCalledWith(expect.objectContaining({ sessionId: 'c', text: 'Continue where you left off.' }));
+  });
+});

@@ -1657,6 +1657,7 @@ export namespace session {
 	    at: any;
 	    failure?: event.ErrorData;
 	    channel?: string;
+	    limit?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Run(source);
@@ -1674,6 +1675,7 @@ export namespace session {
 	        this.at = this.convertValues(source["at"], null);
 	        this.failure = this.convertValues(source["failure"], event.ErrorData);
 	        this.channel = source["channel"];
+	        this.limit = source["limit"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2049,6 +2051,7 @@ export namespace settings {
 	    maxTokens: number;
 	    temperature: number;
 	    maxToolIterations: number;
+	    maxTurnMinutes: number;
 	    execEnabled: boolean;
 	    webOffline: boolean;
 	    localOnly: boolean;
@@ -2081,6 +2084,7 @@ export namespace settings {
 	        this.maxTokens = source["maxTokens"];
 	        this.temperature = source["temperature"];
 	        this.maxToolIterations = source["maxToolIterations"];
+	        this.maxTurnMinutes = source["maxTurnMinutes"];
 	        this.execEnabled = source["execEnabled"];
 	        this.webOffline = source["webOffline"];
 	        this.localOnly = source["localOnly"];

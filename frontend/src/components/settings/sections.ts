@@ -7,7 +7,7 @@ export type Section = (typeof SECTIONS)[number];
 
 const fields: Record<Section, Group[]> = {
   general: ['theme', 'language', 'workspace'],
-  models: ['model', 'fallbacks', 'contextTokens', 'maxTokens', 'temperature', 'maxToolIterations', 'ollamaHost', 'openai', 'custom'],
+  models: ['model', 'fallbacks', 'contextTokens', 'maxTokens', 'temperature', 'maxToolIterations', 'maxTurnMinutes', 'ollamaHost', 'openai', 'custom'],
   tools: ['execEnabled', 'webOffline', 'localOnly', 'restrictToWorkspace', 'allowedPaths'],
   background: [],
   memory: ['embeddingModel', 'memoryWindow', 'recallEnabled', 'memory'],

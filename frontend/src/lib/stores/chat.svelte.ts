@@ -7,6 +7,9 @@ import { itemOfMessage, itemsWithVersions, type VersionChoice } from './history'
 import { createPendingStore } from './pending.svelte';
 import { applyEvent, continueTurn, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
 
+/** What Continue sends after a turn a budget ended (agent.ContinueText). */
+export const CONTINUE_TEXT = 'Continue where you left off.';
+
 export type Scheduler = (fn: () => void) => void;
 
 export interface Attachment {
@@ -407,6 +410,14 @@ export function createChatStore(
     return api.stop(s.sessionId);
   }
 
+  /**
+   * Goes on after a turn a budget ended (docs/chat.md#budgets): a new turn, with budgets
+   * of its own, that reads the summary. The words are the backend's agent.ContinueText.
+   */
+  async function goOn() {
+    return send(CONTINUE_TEXT);
+  }
+
   async function continueRun() {
     if (!s.sessionId || s.running) return false;
     s.interrupted = false;
@@ -644,6 +655,7 @@ export function createChatStore(
     openAt,
     stop,
     continueRun,
+    goOn,
     open,
     newChat,
     approve,

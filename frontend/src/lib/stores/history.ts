@@ -155,6 +155,7 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
     turn.promptTokens = (first ? 0 : turn.promptTokens) + (r.usage?.promptTokens ?? 0);
     turn.completionTokens = (first ? 0 : turn.completionTokens) + (r.usage?.completionTokens ?? 0);
     if (r.model) turn.model = r.model;
+    if (r.limit) turn.limit = r.limit;
     // The card as it was shown live (its code, wording and hint); a run stored before
     // runs kept it has its English message only.
     if (r.status === 'error' && r.failure) turn.parts.push(errorPart(r.failure as unknown as Record<string, unknown>));

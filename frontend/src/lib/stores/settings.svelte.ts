@@ -51,6 +51,7 @@ export function validate(s: Settings): Errors {
   if (typeof s.temperature !== 'number' || !(s.temperature >= 0 && s.temperature <= 2))
     e.temperature = { key: 'settings.err.range', params: { min: 0, max: 2 } };
   int('maxToolIterations', s.maxToolIterations, 1, 1000);
+  if (s.maxTurnMinutes !== undefined) int('maxTurnMinutes', s.maxTurnMinutes, 1, 1440);
   if (s.memoryWindow !== undefined) int('memoryWindow', s.memoryWindow, 2);
   const host = s.ollamaHost.trim();
   if (host && /\s/.test(host)) e.ollamaHost = { key: 'settings.err.host' };

@@ -13,6 +13,7 @@ describe('settings validation', () => {
     s.contextTokens = 100;
     s.temperature = 3;
     s.maxToolIterations = 0;
+    s.maxTurnMinutes = 1441;
     s.openai.apiBase = 'not a url';
     s.custom = [
       { name: 'groq', apiBase: 'https://api.groq.com/openai/v1', apiKey: '', keySet: false, clearKey: false },
@@ -24,6 +25,7 @@ describe('settings validation', () => {
     expect(e.contextTokens).toEqual({ key: 'settings.err.min', params: { min: 512, max: Infinity } });
     expect(e.temperature.key).toBe('settings.err.range');
     expect(e.maxToolIterations.key).toBe('settings.err.range');
+    expect(e.maxTurnMinutes).toEqual({ key: 'settings.err.range', params: { min: 1, max: 1440 } });
     expect(e['openai.apiBase'].key).toBe('settings.err.url');
     expect(e['custom.1.name'].key).toBe('settings.err.nameTaken');
     expect(e['custom.1.apiBase'].key).toBe('settings.err.url');
@@ -41,6 +43,7 @@ describe('settings validation', () => {
     const s = fakeSettings();
     s.custom = [{ name: 'lm', apiBase: '', apiKey: '', keySet: false, clearKey: false }] as never;
     expect(fieldFor('agents.defaults.temperature', s)).toBe('temperature');
+    expect(fieldFor('agents.defaults.maxTurnMinutes', s)).toBe('maxTurnMinutes');
     expect(fieldFor('providers.ollama.host', s)).toBe('ollamaHost');
     expect(fieldFor('providers.custom.lm.apiBase', s)).toBe('custom.0.apiBase');
     expect(fieldFor('tools.exec.timeout', s)).toBe('_form');

@@ -89,6 +89,8 @@ export interface Turn {
   joining?: boolean;
   /** A waiting message started the next turn as this one ended: its run and words. */
   next?: { runId: string; text: string };
+  /** The budget that ended the turn with a summary ('toolRounds', 'time'): Continue goes on. */
+  limit?: string;
 }
 
 export interface UserItem {
@@ -266,6 +268,7 @@ export function applyEvent(turn: Turn, ev: RunEvent): void {
       turn.status = (str(ev.status) || 'ok') as TurnStatus;
       turn.durationMs = (turn.carried ?? 0) + num(ev.durationMs);
       turn.newSessionId = str(ev.newSessionId);
+      if (ev.limit) turn.limit = str(ev.limit);
       break;
   }
 }
