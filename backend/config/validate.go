@@ -50,6 +50,7 @@ func (c *Config) Validate() []Problem {
 	intMin(ad+"maxToolIterations", a.MaxToolIterations, 1)
 	intMin(ad+"subagentMaxToolIterations", a.SubagentMaxToolIterations, 1)
 	intMin(ad+"memoryWindow", a.MemoryWindow, 2)
+	intMin(ad+"idleCompactMinutes", a.IdleCompactMinutes, 0)
 	intMin(ad+"maxToolResultChars", a.MaxToolResultChars, 500)
 	between(ad+"recallBlock.minScore", a.RecallBlock.MinScore, 0, 1, i18n.M("config.hint.minScore"))
 	intMin(ad+"recallBlock.maxChars", a.RecallBlock.MaxChars, 0)
