@@ -36,6 +36,9 @@ type Memory interface {
 	AfterRun(sessionID string, historyLen, firstKept int)
 	// ConsolidateAll saves the whole chat before /new archives it.
 	ConsolidateAll(ctx context.Context, sessionID string) error
+	// CompactIdle saves an idle chat's long history (past a share of the window);
+	// cancelling ctx stops it before its next write.
+	CompactIdle(ctx context.Context, sessionID string) (int, error)
 	// TakeFailure is a failed background consolidation not told yet.
 	TakeFailure(sessionID string) error
 	// Remember is /remember; its answer is worded in the UI language.
@@ -87,6 +90,11 @@ type Options struct {
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
 	// ToolOff says why a tool a setting turned off is missing (reach.ToolOff; agent.Options).
 	ToolOff func(name string) (why i18n.Message, off bool)
+	// IdleAfter is how long a chat stays idle before CompactIdle runs (0: never); nil
+	// reads agents.defaults.idleCompactMinutes. Compacted hears each idle compaction
+	// that saved something or failed (the Activity log).
+	IdleAfter func() time.Duration
+	Compacted func(sessionID string, started time.Time, saved int, err error)
 }
 
 // Service is the chat service. It is safe for concurrent use.
@@ -96,6 +104,7 @@ type Service struct {
 	subTools *tools.Registry // the helpers': the same minus spawn, message and cron
 	runner   *agent.Runner
 	helpers  *helpers
+	idle     *idler
 
 	collecting sync.Mutex // collect
 
@@ -119,6 +128,7 @@ func New(opts Options) (*Service, error) {
 		registry: tools.NewRegistry(tools.RegistryOptions{}),
 		subTools: tools.NewRegistry(tools.RegistryOptions{}),
 	}
+	s.idle = s.newIdler()
 	_ = s.newPrompt()            // an unusable workspace is told by Start
 	est := prompt.NewEstimator() // calibrated per model from the provider's counts
 	var err error
@@ -140,7 +150,10 @@ func New(opts Options) (*Service, error) {
 		ToolOff:        opts.ToolOff,
 		WaitTools:      opts.WaitTools,
 		OnNew:          opts.Memory.ConsolidateAll,
-		AfterRun:       func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
+		AfterRun: func(r agent.Result) {
+			opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept)
+			s.idle.turnEnded(r.SessionID)
+		},
 		Commands: map[string]agent.Command{"remember": {
 			Help: i18n.M("slash.help.remember"),
 			Run:  func(_ context.Context, _, arg string) (agent.Reply, error) { return reply(opts.Memory.Remember(arg)) },
@@ -318,5 +331,6 @@ func (s *Service) Apply() {
 // helpers, waiting for both until ctx is done.
 func (s *Service) Close(ctx context.Context) error {
 	err := s.runner.Shutdown(ctx)
+	s.idle.close()
 	return errors.Join(err, s.helpers.close(ctx))
 }

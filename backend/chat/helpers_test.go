@@ -123,6 +123,8 @@ type fakeMemory struct {
 	afterRuns  []string
 	remembered []string
 	tools      []tools.Tool
+	// compact is CompactIdle (nil: nothing to save).
+	compact func(ctx context.Context, sessionID string) (int, error)
 }
 
 func (m *fakeMemory) Tools() []tools.Tool { return m.tools }
@@ -141,6 +143,16 @@ func (m *fakeMemory) AfterRun(sessionID string, _, _ int) {
 }
 
 func (m *fakeMemory) ConsolidateAll(context.Context, string) error { return nil }
+
+func (m *fakeMemory) CompactIdle(ctx context.Context, sessionID string) (int, error) {
+	m.mu.Lock()
+	f := m.compact
+	m.mu.Unlock()
+	if f == nil {
+		return 0, nil
+	}
+	return f(ctx, sessionID)
+}
 
 func (m *fakeMemory) TakeFailure(string) error {
 	m.mu.Lock()
