@@ -15,26 +15,41 @@ import (
 // turns the budget leaves out) finds them saved already.
 const (
 	// IdleShare is the share of the window, in percent, unconsolidated history
-	// must pass: below what a request can hold, so the turn that would need a
-	// consolidation never comes.
-	IdleShare = 50
+	// must pass: below the history a request holds once the system prompt, the
+	// tools and the reply's room are taken (about 40% of 4 096 tokens, half of
+	// 8 192), so a chat whose last turn consolidated what it left out is
+	// compacted further, and the next turns do not need to.
+	IdleShare = 30
 	// IdleTail is the share of the window, in percent, of newest history left
-	// unconsolidated: well inside what the next request keeps.
-	IdleTail = 25
+	// unconsolidated: well inside what the next request keeps, so several
+	// turns pass before the budget leaves out a message not saved yet.
+	IdleTail = 15
 )
 
 // Idle consolidates a session that has gone quiet when its unconsolidated
 // history is past IdleShare of the window or holds Window messages; it runs in
 // the caller's goroutine (the chat's idle timer) and returns how many messages
-// it saved. It takes the session's one consolidation slot: when a consolidation
-// runs already it does nothing. Cancelling ctx (a turn starting in the chat)
+// it saved. It takes the session's one consolidation slot, after the
+// consolidation the chat's last turn started, if that still runs. Cancelling ctx (a turn starting in the chat)
 // stops it before its next write; the pieces saved stay saved, the rest stays in
 // the chat. A failure is kept for the chat's next turn to tell (TakeFailure).
 func (c *Consolidator) Idle(ctx context.Context, sessionID string) (int, error) {
-	c.mu.Lock()
-	if _, busy := c.running[sessionID]; busy || c.ctx.Err() != nil || c.hold {
+	for {
+		c.mu.Lock()
+		if c.ctx.Err() != nil || c.hold {
+			c.mu.Unlock()
+			return 0, nil
+		}
+		running, busy := c.running[sessionID]
+		if !busy {
+			break // c.mu still held
+		}
 		c.mu.Unlock()
-		return 0, nil
+		select { // the turn's own consolidation first; then what is left of the share
+		case <-running:
+		case <-ctx.Done():
+			return 0, nil
+		}
 	}
 	done := make(chan struct{})
 	c.running[sessionID] = done

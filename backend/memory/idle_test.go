@@ -61,7 +61,7 @@ func TestIdleConsolidatesPastShare(t *testing.T) {
 }
 
 // A cancelled idle consolidation (a turn started) is not a failure and writes
-// nothing; a running consolidation of the chat makes Idle step aside.
+// nothing; a running consolidation of the chat goes first.
 func TestIdleYields(t *testing.T) {
 	f := newConsFixture(t, 8)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -72,11 +72,26 @@ func TestIdleYields(t *testing.T) {
 	if f.c.TakeFailure(f.id) != nil || f.cursor(t) != session.NoneConsolidated {
 		t.Error("a yielded idle consolidation counted as a failure or moved the cursor")
 	}
+	// A consolidation of the chat running: Idle waits for it, and gives up with
+	// its context.
+	busy := make(chan struct{})
 	f.c.mu.Lock()
-	f.c.running[f.id] = make(chan struct{})
+	f.c.running[f.id] = busy
 	f.c.mu.Unlock()
-	if n, err := f.c.Idle(context.Background(), f.id); n != 0 || err != nil || len(f.fake.ChatRequests()) != 0 {
+	ctx, cancel = context.WithCancel(context.Background())
+	go cancel()
+	if n, err := f.c.Idle(ctx, f.id); n != 0 || err != nil || len(f.fake.ChatRequests()) != 0 {
 		t.Fatalf("busy: %d %v", n, err)
+	}
+	f.fake.Enqueue(saveCall("Starter talk.", "- Lives in Porto.\n"))
+	go func() {
+		f.c.mu.Lock()
+		delete(f.c.running, f.id)
+		f.c.mu.Unlock()
+		close(busy)
+	}()
+	if n, err := f.c.Idle(context.Background(), f.id); n == 0 || err != nil {
+		t.Fatalf("after the running one: %d %v", n, err)
 	}
 }
 
