@@ -58,17 +58,21 @@ func (s *saving) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// The prompt's tokens counted as the request's bytes ÷ 4, tools and all (the
 		// fake's own count leaves the tools out): the budget's calibration settles, and
 		// a long chat's window slides a turn at each turn, as with a real model.
-		s.fake.Enqueue(fakeollama.Reply{Content: "The garden plan is to start with beans.", PromptEvalCount: len(body) / 4})
+		s.fake.Enqueue(fakeollama.Reply{Content: gardenAnswer, PromptEvalCount: len(body) / 4})
 	}
 	s.fake.ServeHTTP(w, r)
 }
+
+// gardenAnswer is every answer of the garden chat: each turn is as long as the
+// one before, so a turn added to a full window always leaves one out.
+var gardenAnswer = strings.Repeat("Leafy greens and peas cope with shade. ", 6)
 
 // idleApp is the app over the saving fake; idle > 0 is the injected idle time.
 func idleApp(tb testing.TB, idle time.Duration) (*App, *fakeollama.Server) {
 	tb.Helper()
 	setXDG(tb)
 	fake := fakeollama.New(fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()},
-		Default: &fakeollama.Reply{Content: "The garden plan is to start with beans."}})
+		Default: &fakeollama.Reply{Content: gardenAnswer}})
 	srv := httptest.NewServer(&saving{fake: fake})
 	tb.Cleanup(func() { fake.Close(); srv.Close() })
 	p := config.DefaultConfigFile()
@@ -97,7 +101,7 @@ func gardenChat(tb testing.TB, st *session.Store, id string, n int) {
 		run := fmt.Sprintf("r%04d", i)
 		recs = append(recs,
 			session.MessageRecord(run, llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("Question %d: which vegetables suit a north-facing bed this month?", i)}),
-			session.MessageRecord(run, llm.Message{Role: llm.RoleAssistant, Content: strings.Repeat("Leafy greens and peas cope with shade. ", 5)}),
+			session.MessageRecord(run, llm.Message{Role: llm.RoleAssistant, Content: gardenAnswer}),
 			session.RunRecord(session.Run{ID: run, Status: session.StatusOK}))
 	}
 	if err := st.Append(id, recs...); err != nil {
@@ -134,23 +138,28 @@ func idleTurn(tb testing.TB, a *App, id, text string) {
 	}
 }
 
-// nextTurn is the 200-turn chat's story: a turn (whose own consolidation saves
-// what its request left out), then — with idle > 0 — the chat left idle until it
-// is compacted, then the next turn. It returns the size of that turn's first
-// request and how many consolidation requests were made from its start until its
-// consolidations ended.
+// nextTurn is the 200-turn chat's story in a new app: see nextTurnIn.
 func nextTurn(tb testing.TB, idle time.Duration) (first, consolidations int) {
 	a, fake := idleApp(tb, idle)
-	st := a.Sessions.Store()
-	gardenChat(tb, st, "garden", 200)
-	idleTurn(tb, a, "garden", "Where were we with the garden?")
+	return nextTurnIn(tb, a, fake, "garden", idle > 0)
+}
+
+// nextTurnIn writes a chat of 200 turns and has a turn in it (whose own
+// consolidation saves what its request left out); then — when the app compacts
+// idle chats — the chat is left idle until it is compacted; then the next turn. It
+// returns the size of that turn's first request and how many consolidation requests
+// were made from its start until its consolidations ended.
+func nextTurnIn(tb testing.TB, a *App, fake *fakeollama.Server, id string, idle bool) (first, consolidations int) {
+	tb.Helper()
+	gardenChat(tb, a.Sessions.Store(), id, 200)
+	idleTurn(tb, a, id, "Question 200: which vegetables suit a north-facing bed, and where were we?")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := a.Memory.Consolidations().Wait(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	if idle > 0 { // the idle compaction is in the Activity log once it is done
-		for len(idleEntries(tb, a)) == 0 {
+	if idle { // the idle compaction is in the Activity log once it is done
+		for len(idleEntries(tb, a, id)) == 0 {
 			if ctx.Err() != nil {
 				tb.Fatal("the idle chat was never compacted")
 			}
@@ -158,7 +167,7 @@ func nextTurn(tb testing.TB, idle time.Duration) (first, consolidations int) {
 		}
 	}
 	mark := len(fake.ChatRequests())
-	idleTurn(tb, a, "garden", "And what should I sow next week?")
+	idleTurn(tb, a, id, "Question 201: which vegetables suit a north-facing bed, and what comes next?")
 	if err := a.Memory.Consolidations().Wait(ctx); err != nil {
 		tb.Fatal(err)
 	}
@@ -174,9 +183,9 @@ func nextTurn(tb testing.TB, idle time.Duration) (first, consolidations int) {
 	return first, consolidations
 }
 
-func idleEntries(tb testing.TB, a *App) []audit.Entry {
+func idleEntries(tb testing.TB, a *App, id string) []audit.Entry {
 	tb.Helper()
-	got, err := a.Guard.Audit.Query(audit.Filter{SessionID: "garden"})
+	got, err := a.Guard.Audit.Query(audit.Filter{SessionID: id})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -222,10 +231,10 @@ func TestIdleCompactionInActivity(t *testing.T) {
 	a, _ := idleApp(t, time.Millisecond)
 	st := a.Sessions.Store()
 	gardenChat(t, st, "garden", 200)
-	idleTurn(t, a, "garden", "Where were we with the garden?")
+	idleTurn(t, a, "garden", "Question 200: which vegetables suit a north-facing bed, and where were we?")
 	deadline := time.Now().Add(time.Minute)
 	var es []audit.Entry
-	for es = idleEntries(t, a); len(es) == 0 && time.Now().Before(deadline); es = idleEntries(t, a) {
+	for es = idleEntries(t, a, "garden"); len(es) == 0 && time.Now().Before(deadline); es = idleEntries(t, a, "garden") {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if len(es) != 1 || !es[0].OK || !strings.Contains(string(es[0].Args), `"idle":true`) {

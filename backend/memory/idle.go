@@ -8,32 +8,24 @@ import (
 	"hearth/backend/llm"
 )
 
-// Idle compaction (docs/memory.md#compaction-while-idle): a chat left idle
-// whose unconsolidated history holds more than IdleShare of the context
-// window is consolidated in the background, down to a tail of at most
-// IdleTail of the window, so the next turns' own consolidation trigger (the
-// turns the budget leaves out) finds them saved already.
-const (
-	// IdleShare is the share of the window, in percent, unconsolidated history
-	// must pass: below the history a request holds once the system prompt, the
-	// tools and the reply's room are taken (about 40% of 4 096 tokens, half of
-	// 8 192), so a chat whose last turn consolidated what it left out is
-	// compacted further, and the next turns do not need to.
-	IdleShare = 30
-	// IdleTail is the share of the window, in percent, of newest history left
-	// unconsolidated: well inside what the next request keeps, so several
-	// turns pass before the budget leaves out a message not saved yet.
-	IdleTail = 15
-)
+// Idle compaction (docs/memory.md#compaction-while-idle). A chat left idle is
+// consolidated in the background when its unconsolidated history is past a limit:
+// IdleShare of the context window, or — once the budget leaves turns out of the
+// chat's requests — half of the history its last request held (the turn-time
+// trigger is "a message not saved yet was left out": this is a little below it).
+// It is consolidated down to half the limit, so the next turns' requests, which
+// keep about what the last one kept, find every message they leave out saved.
+const IdleShare = 50 // percent of the window
 
 // Idle consolidates a session that has gone quiet when its unconsolidated
-// history is past IdleShare of the window or holds Window messages; it runs in
+// history is past the limit or holds Window messages; kept is the first message
+// its last request sent (-1: no request seen, 0: nothing left out). It runs in
 // the caller's goroutine (the chat's idle timer) and returns how many messages
 // it saved. It takes the session's one consolidation slot, after the
 // consolidation the chat's last turn started, if that still runs. Cancelling ctx (a turn starting in the chat)
 // stops it before its next write; the pieces saved stay saved, the rest stays in
 // the chat. A failure is kept for the chat's next turn to tell (TakeFailure).
-func (c *Consolidator) Idle(ctx context.Context, sessionID string) (int, error) {
+func (c *Consolidator) Idle(ctx context.Context, sessionID string, kept int) (int, error) {
 	for {
 		c.mu.Lock()
 		if c.ctx.Err() != nil || c.hold {
@@ -68,7 +60,7 @@ func (c *Consolidator) Idle(ctx context.Context, sessionID string) (int, error) 
 	if err != nil {
 		return 0, nil // gone or unreadable: its own turn says why
 	}
-	upTo := c.idleUpTo(s.Messages(), s.Meta.LastConsolidated+1)
+	upTo := c.idleUpTo(s.Messages(), s.Meta.LastConsolidated+1, kept)
 	if upTo < 0 {
 		return 0, nil
 	}
@@ -90,32 +82,30 @@ func (c *Consolidator) Idle(ctx context.Context, sessionID string) (int, error) 
 }
 
 // idleUpTo is where an idle consolidation of msgs (unconsolidated from start)
-// ends, or -1 when the chat is not past the threshold.
-func (c *Consolidator) idleUpTo(msgs []llm.Message, start int) int {
+// ends, or -1 when the chat is under the limit.
+func (c *Consolidator) idleUpTo(msgs []llm.Message, start, kept int) int {
 	if start >= len(msgs) {
 		return -1
 	}
-	window := max(c.opts.ContextTokens, 512)
-	tokens := 0
-	for _, m := range msgs[start:] {
-		tokens += messageTokens(m)
+	limit := max(c.opts.ContextTokens, 512) * IdleShare / 100
+	if kept > 0 && kept < len(msgs) {
+		limit = min(limit, tokensOf(msgs[kept:])/2)
 	}
-	if tokens*100 <= window*IdleShare && len(msgs)-start < c.opts.Window {
+	if tokensOf(msgs[start:]) <= limit && len(msgs)-start < c.opts.Window {
 		return -1
 	}
-	// Keep the newest messages that fit in IdleTail of the window, and no more
-	// than Due would keep.
+	// Keep the newest messages within half the limit, and no more than Due would.
 	tail, end := 0, len(msgs)
 	for end > start && len(msgs)-end < c.opts.Window/2 {
 		t := messageTokens(msgs[end-1])
-		if (tail+t)*100 > window*IdleTail {
+		if 2*(tail+t) > limit {
 			break
 		}
 		tail += t
 		end--
 	}
 	// The consolidation ends at a turn's start; moving forward to one keeps
-	// the tail inside its share.
+	// the tail inside its bound.
 	for end < len(msgs) && msgs[end].Role != llm.RoleUser {
 		end++
 	}
@@ -125,9 +115,17 @@ func (c *Consolidator) idleUpTo(msgs []llm.Message, start int) int {
 	return end
 }
 
-// messageTokens estimates a message as the request budget does: about four
-// characters a token (CJK is undercounted; the tail is a quarter of the window,
-// so the error stays inside what the request keeps).
+func tokensOf(msgs []llm.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += messageTokens(m)
+	}
+	return n
+}
+
+// messageTokens estimates a message as the request budget does before its
+// calibration: about four characters a token (CJK is undercounted; the limit is
+// half of what a request keeps, so the error stays inside it).
 func messageTokens(m llm.Message) int {
 	n := utf8.RuneCountInString(m.Content)
 	for _, tc := range m.ToolCalls {
@@ -140,5 +138,5 @@ func messageTokens(m llm.Message) int {
 // workspace.
 func (s *Service) CompactIdle(ctx context.Context, sessionID string) (int, error) {
 	_, _, c := s.parts()
-	return c.Idle(ctx, sessionID)
+	return c.Idle(ctx, sessionID, s.windows.From(sessionID))
 }
