@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -50,6 +51,11 @@ func (a *App) StopWork(w activity.Work) bool {
 		return a.Dream.Stop()
 	}
 	return a.Chat.Stop(w.ID)
+}
+
+// compactIdle is the chat's idle compaction, by the current workspace's consolidator.
+func (a *App) compactIdle(ctx context.Context, sessionID string) (int, error) {
+	return a.Memory.Consolidations().Idle(ctx, sessionID)
 }
 
 // compacted records an idle compaction of a chat in the Activity log (tool

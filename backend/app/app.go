@@ -174,7 +174,7 @@ func New(opts Options) (*App, error) {
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
 		ToolOff: a.Reach.ToolOff,
-		Sources: []chat.ToolSource{a.Reach.Tools}, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
+		Sources: []chat.ToolSource{a.Reach.Tools}, CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)

@@ -22,7 +22,6 @@ func (noMemory) Tools() []tools.Tool                                { return nil
 func (noMemory) Recall(context.Context, string, string, int) string { return "" }
 func (noMemory) AfterRun(string, int, int)                          {}
 func (noMemory) ConsolidateAll(context.Context, string) error       { return nil }
-func (noMemory) CompactIdle(context.Context, string) (int, error)   { return 0, nil }
 func (noMemory) TakeFailure(string) error                           { return nil }
 func (noMemory) Remember(string) (i18n.Message, error)              { return i18n.Message{}, nil }
 func (noMemory) MemoryCommand(context.Context, string) (i18n.Message, error) {

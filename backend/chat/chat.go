@@ -36,9 +36,6 @@ type Memory interface {
 	AfterRun(sessionID string, historyLen, firstKept int)
 	// ConsolidateAll saves the whole chat before /new archives it.
 	ConsolidateAll(ctx context.Context, sessionID string) error
-	// CompactIdle saves an idle chat's long history (past a share of the window);
-	// cancelling ctx stops it before its next write.
-	CompactIdle(ctx context.Context, sessionID string) (int, error)
 	// TakeFailure is a failed background consolidation not told yet.
 	TakeFailure(sessionID string) error
 	// Remember is /remember; its answer is worded in the UI language.
@@ -90,6 +87,10 @@ type Options struct {
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
 	// ToolOff says why a tool a setting turned off is missing (reach.ToolOff; agent.Options).
 	ToolOff func(name string) (why i18n.Message, off bool)
+	// CompactIdle saves an idle chat's long history to memory (memory's
+	// Consolidator.Idle); cancelling ctx stops it before its next write. Nil
+	// compacts nothing.
+	CompactIdle func(ctx context.Context, sessionID string) (int, error)
 	// IdleAfter is how long a chat stays idle before CompactIdle runs (0: never); nil
 	// reads agents.defaults.idleCompactMinutes. Compacted hears each idle compaction
 	// that saved something or failed (the Activity log).

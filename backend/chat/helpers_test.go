@@ -56,6 +56,7 @@ func newRig(t *testing.T, mods ...func(*Options)) *rig {
 		store: session.NewStore(filepath.Join(root, "sessions"), session.Options{}),
 		news:  event.NewBroker[event.Background](8)}
 	opts := Options{Settings: st, Store: r.store, Memory: r.memory, Gate: r.gate, Background: r.news, Keys: noKeys{},
+		CompactIdle: r.memory.CompactIdle,
 		Resolve: func(name string) (llm.Provider, string, error) {
 			if p, m, ok := strings.Cut(name, "/"); ok && p == "ollama" {
 				return prov, m, nil
@@ -123,7 +124,7 @@ type fakeMemory struct {
 	afterRuns  []string
 	remembered []string
 	tools      []tools.Tool
-	// compact is CompactIdle (nil: nothing to save).
+	// compact is the chat's CompactIdle (nil: nothing to save).
 	compact func(ctx context.Context, sessionID string) (int, error)
 }
 

@@ -9,7 +9,7 @@ import (
 // idler saves a chat's long history to memory once the chat has been idle for a
 // while (docs/memory.md#compaction-while-idle): a timer per chat, set again at
 // each turn's end. When it fires and the chat has no turn going and no message
-// waiting, memory's CompactIdle runs in the timer's goroutine. A turn that starts
+// waiting, Options.CompactIdle runs in the timer's goroutine. A turn that starts
 // meanwhile wins: the compaction is cancelled (before its next write; what it
 // saved stays saved) and the turn starts as soon as it has stopped.
 type idler struct {
@@ -42,7 +42,7 @@ func newIdler() *idler {
 // newIdler is the service's idle compaction, over its memory and runner.
 func (s *Service) newIdler() *idler {
 	i := newIdler()
-	i.compact, i.done, i.delay = s.opts.Memory.CompactIdle, s.opts.Compacted, s.opts.IdleAfter
+	i.compact, i.done, i.delay = s.opts.CompactIdle, s.opts.Compacted, s.opts.IdleAfter
 	if i.delay == nil {
 		i.delay = func() time.Duration {
 			return time.Duration(s.opts.Settings.Config().Agents.Defaults.IdleCompactMinutes) * time.Minute

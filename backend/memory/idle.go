@@ -18,14 +18,13 @@ import (
 const IdleShare = 50 // percent of the window
 
 // Idle consolidates a session that has gone quiet when its unconsolidated
-// history is past the limit or holds Window messages; kept is the first message
-// its last request sent (-1: no request seen, 0: nothing left out). It runs in
+// history is past the limit or holds Window messages. It runs in
 // the caller's goroutine (the chat's idle timer) and returns how many messages
 // it saved. It takes the session's one consolidation slot, after the
 // consolidation the chat's last turn started, if that still runs. Cancelling ctx (a turn starting in the chat)
 // stops it before its next write; the pieces saved stay saved, the rest stays in
 // the chat. A failure is kept for the chat's next turn to tell (TakeFailure).
-func (c *Consolidator) Idle(ctx context.Context, sessionID string, kept int) (int, error) {
+func (c *Consolidator) Idle(ctx context.Context, sessionID string) (int, error) {
 	for {
 		c.mu.Lock()
 		if c.ctx.Err() != nil || c.hold {
@@ -59,6 +58,12 @@ func (c *Consolidator) Idle(ctx context.Context, sessionID string, kept int) (in
 	s, err := c.opts.Sessions.Load(sessionID)
 	if err != nil {
 		return 0, nil // gone or unreadable: its own turn says why
+	}
+	c.mu.Lock()
+	kept, seen := c.kept[sessionID]
+	c.mu.Unlock()
+	if !seen {
+		kept = -1
 	}
 	upTo := c.idleUpTo(s.Messages(), s.Meta.LastConsolidated+1, kept)
 	if upTo < 0 {
@@ -134,9 +139,13 @@ func messageTokens(m llm.Message) int {
 	return n/4 + 4
 }
 
-// CompactIdle is the chat's idle consolidation (Consolidator.Idle) in the current
-// workspace.
-func (s *Service) CompactIdle(ctx context.Context, sessionID string) (int, error) {
-	_, _, c := s.parts()
-	return c.Idle(ctx, sessionID, s.windows.From(sessionID))
+// sent records the first message of the session's last request (0: nothing
+// was left out): the idle limit follows what the requests hold.
+func (c *Consolidator) sent(sessionID string, firstKept int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kept == nil {
+		c.kept = map[string]int{}
+	}
+	c.kept[sessionID] = firstKept
 }

@@ -12,7 +12,7 @@ import (
 // An idle chat under the share is left alone: no model call, no cursor move.
 func TestIdleUnderShareDoesNothing(t *testing.T) {
 	f := newConsFixture(t, 1) // two short messages, Window 4
-	n, err := f.c.Idle(context.Background(), f.id, -1)
+	n, err := f.c.Idle(context.Background(), f.id)
 	if err != nil || n != 0 || len(f.fake.ChatRequests()) != 0 || f.cursor(t) != session.NoneConsolidated {
 		t.Fatalf("idle under the share: saved %d, err %v, %d requests, cursor %d", n, err, len(f.fake.ChatRequests()), f.cursor(t))
 	}
@@ -32,7 +32,7 @@ func TestIdleConsolidatesPastShare(t *testing.T) {
 	}
 	f.c.opts.Window = 1000 // only the share triggers
 	f.fake.Enqueue(saveCall("Talked about the starter.", "- Lives in Porto.\n"), saveCall("More on the starter.", "- Lives in Porto.\n"))
-	n, err := f.c.Idle(context.Background(), f.id, -1)
+	n, err := f.c.Idle(context.Background(), f.id)
 	if err != nil || n == 0 {
 		t.Fatalf("saved %d, err %v", n, err)
 	}
@@ -55,7 +55,7 @@ func TestIdleConsolidatesPastShare(t *testing.T) {
 		t.Error("no HISTORY.md entry")
 	}
 	// Done once, the next idle period finds nothing to do.
-	if n, err := f.c.Idle(context.Background(), f.id, -1); n != 0 || err != nil {
+	if n, err := f.c.Idle(context.Background(), f.id); n != 0 || err != nil {
 		t.Errorf("second idle: %d %v", n, err)
 	}
 }
@@ -66,7 +66,7 @@ func TestIdleYields(t *testing.T) {
 	f := newConsFixture(t, 8)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if n, err := f.c.Idle(ctx, f.id, -1); n != 0 || err != nil {
+	if n, err := f.c.Idle(ctx, f.id); n != 0 || err != nil {
 		t.Fatalf("cancelled: %d %v", n, err)
 	}
 	if f.c.TakeFailure(f.id) != nil || f.cursor(t) != session.NoneConsolidated {
@@ -80,7 +80,7 @@ func TestIdleYields(t *testing.T) {
 	f.c.mu.Unlock()
 	ctx, cancel = context.WithCancel(context.Background())
 	go cancel()
-	if n, err := f.c.Idle(ctx, f.id, -1); n != 0 || err != nil || len(f.fake.ChatRequests()) != 0 {
+	if n, err := f.c.Idle(ctx, f.id); n != 0 || err != nil || len(f.fake.ChatRequests()) != 0 {
 		t.Fatalf("busy: %d %v", n, err)
 	}
 	f.fake.Enqueue(saveCall("Starter talk.", "- Lives in Porto.\n"))
@@ -90,7 +90,7 @@ func TestIdleYields(t *testing.T) {
 		f.c.mu.Unlock()
 		close(busy)
 	}()
-	if n, err := f.c.Idle(context.Background(), f.id, -1); n == 0 || err != nil {
+	if n, err := f.c.Idle(context.Background(), f.id); n == 0 || err != nil {
 		t.Fatalf("after the running one: %d %v", n, err)
 	}
 }
@@ -98,7 +98,7 @@ func TestIdleYields(t *testing.T) {
 // A model that will not save is a failure the chat's next turn tells.
 func TestIdleFailureIsTold(t *testing.T) {
 	f := newConsFixture(t, 8) // 16 messages ≥ Window 4
-	if _, err := f.c.Idle(context.Background(), f.id, -1); err == nil {
+	if _, err := f.c.Idle(context.Background(), f.id); err == nil {
 		t.Fatal("no error from a model that does not call save_memory")
 	}
 	if f.c.TakeFailure(f.id) == nil {
