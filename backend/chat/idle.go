@@ -39,7 +39,7 @@ func newIdler() *idler {
 	return &idler{timers: map[string]*idleTimer{}, running: map[string]*compaction{}, starting: map[string]int{}}
 }
 
-// newIdler is the service's idle compaction, over its memory and runner.
+// newIdler is the service's idle compaction, over its options and runner.
 func (s *Service) newIdler() *idler {
 	i := newIdler()
 	i.compact, i.done, i.delay = s.opts.CompactIdle, s.opts.Compacted, s.opts.IdleAfter
