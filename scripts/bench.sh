@@ -55,6 +55,11 @@ echo "first request for \"hello\" — target: at most 2 000 tokens (chars/4) wit
 go test -run '^$' -bench 'FirstRequestSize' -benchtime 3x ./backend/app/ | tee /tmp/hearth-bench-prompt.txt
 awk '/^Benchmark/ { for (i = 1; i <= NF; i++) if ($i == "tokens/first-request") t = $(i-1); else if ($i == "tools") n = $(i-1); print $1, t, "tokens,", n, "tools" }' /tmp/hearth-bench-prompt.txt
 echo
+# A 200-turn chat's next turn, compacted while idle or not (backend/app/idle_bench_test.go).
+echo "idle compaction — targets: idle 0 consolidations/next-turn; idle chars/first-request <= none's"
+go test -run '^$' -bench 'IdleCompaction' -benchtime 5x ./backend/app/ |
+  awk '/^Benchmark/ { line = $1; for (i = 4; i <= NF; i += 2) line = line sprintf("  %s %s", $(i-1), $i); print line }'
+echo
 echo "reminders — targets: idle wake < 1 ms with 1 000 jobs; at most 1 wake a minute"
 go test -run '^$' -bench 'IdleWake' -benchtime 200x ./backend/schedule/ | grep -E '^Benchmark'
 

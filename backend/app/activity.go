@@ -1,9 +1,13 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
+	"log/slog"
 	"time"
 
 	"hearth/backend/activity"
+	"hearth/backend/audit"
 	"hearth/backend/event"
 	"hearth/backend/schedule"
 )
@@ -47,4 +51,34 @@ func (a *App) StopWork(w activity.Work) bool {
 		return a.Dream.Stop()
 	}
 	return a.Chat.Stop(w.ID)
+}
+
+// compactIdle is the chat's idle compaction, by the current workspace's consolidator.
+func (a *App) compactIdle(ctx context.Context, sessionID string) (int, error) {
+	return a.Memory.Consolidations().Idle(ctx, sessionID)
+}
+
+// compacted records an idle compaction of a chat in the Activity log (tool
+// "consolidation", in the chat it saved): the person sees what Hearth did in the
+// background without a notice in the chat. A failure is told in the chat too, at its
+// next turn (memory's TakeFailure).
+func (a *App) compacted(sessionID string, started time.Time, saved int, err error) {
+	args, _ := json.Marshal(map[string]any{"idle": true, "messages": saved})
+	e := audit.Entry{Time: started, SessionID: sessionID, RunID: "idle-" + started.UTC().Format("20060102T150405"),
+		Tool: "consolidation", Args: args, Approval: "auto", OK: err == nil, DurationMs: time.Since(started).Milliseconds()}
+	if err != nil {
+		e.Error = err.Error()
+	}
+	if werr := a.Guard.Audit.Write(e); werr != nil {
+		slog.Warn("idle compaction not written to the activity log", "err", werr)
+	}
+	a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundJobs})
+}
+
+// idleAfter is the chat's idle time: the injected one, else nil (the setting's).
+func (o Options) idleAfter() func() time.Duration {
+	if o.IdleAfter <= 0 {
+		return nil
+	}
+	return func() time.Duration { return o.IdleAfter }
 }

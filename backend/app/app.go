@@ -68,6 +68,8 @@ type Options struct {
 	// Terminal says the user chats in a terminal (the CLI), not in the window: the
 	// model is told so.
 	Terminal bool
+	// IdleAfter replaces agents.defaults.idleCompactMinutes when set (tests, benchmarks).
+	IdleAfter time.Duration
 }
 
 // App holds every service. The fields are set by New and never change.
@@ -172,7 +174,7 @@ func New(opts Options) (*App, error) {
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
 		ToolOff: a.Reach.ToolOff,
-		Sources: []chat.ToolSource{a.Reach.Tools},
+		Sources: []chat.ToolSource{a.Reach.Tools}, CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)

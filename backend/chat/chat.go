@@ -87,6 +87,15 @@ type Options struct {
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
 	// ToolOff says why a tool a setting turned off is missing (reach.ToolOff; agent.Options).
 	ToolOff func(name string) (why i18n.Message, off bool)
+	// CompactIdle saves an idle chat's long history to memory (memory's
+	// Consolidator.Idle); cancelling ctx stops it before its next write. Nil
+	// compacts nothing.
+	CompactIdle func(ctx context.Context, sessionID string) (int, error)
+	// IdleAfter is how long a chat stays idle before CompactIdle runs (0: never); nil
+	// reads agents.defaults.idleCompactMinutes. Compacted hears each idle compaction
+	// that saved something or failed (the Activity log).
+	IdleAfter func() time.Duration
+	Compacted func(sessionID string, started time.Time, saved int, err error)
 }
 
 // Service is the chat service. It is safe for concurrent use.
@@ -96,6 +105,7 @@ type Service struct {
 	subTools *tools.Registry // the helpers': the same minus spawn, message and cron
 	runner   *agent.Runner
 	helpers  *helpers
+	idle     *idler
 
 	collecting sync.Mutex // collect
 
@@ -119,6 +129,7 @@ func New(opts Options) (*Service, error) {
 		registry: tools.NewRegistry(tools.RegistryOptions{}),
 		subTools: tools.NewRegistry(tools.RegistryOptions{}),
 	}
+	s.idle = s.newIdler()
 	_ = s.newPrompt()            // an unusable workspace is told by Start
 	est := prompt.NewEstimator() // calibrated per model from the provider's counts
 	var err error
@@ -140,7 +151,10 @@ func New(opts Options) (*Service, error) {
 		ToolOff:        opts.ToolOff,
 		WaitTools:      opts.WaitTools,
 		OnNew:          opts.Memory.ConsolidateAll,
-		AfterRun:       func(r agent.Result) { opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept) },
+		AfterRun: func(r agent.Result) {
+			opts.Memory.AfterRun(r.SessionID, r.HistoryLen, r.FirstKept)
+			s.idle.turnEnded(r.SessionID)
+		},
 		Commands: map[string]agent.Command{"remember": {
 			Help: i18n.M("slash.help.remember"),
 			Run:  func(_ context.Context, _, arg string) (agent.Reply, error) { return reply(opts.Memory.Remember(arg)) },
@@ -319,5 +333,6 @@ func (s *Service) Apply() {
 // helpers, waiting for both until ctx is done.
 func (s *Service) Close(ctx context.Context) error {
 	err := s.runner.Shutdown(ctx)
+	s.idle.close()
 	return errors.Join(err, s.helpers.close(ctx))
 }

@@ -56,6 +56,7 @@ func newRig(t *testing.T, mods ...func(*Options)) *rig {
 		store: session.NewStore(filepath.Join(root, "sessions"), session.Options{}),
 		news:  event.NewBroker[event.Background](8)}
 	opts := Options{Settings: st, Store: r.store, Memory: r.memory, Gate: r.gate, Background: r.news, Keys: noKeys{},
+		CompactIdle: r.memory.CompactIdle,
 		Resolve: func(name string) (llm.Provider, string, error) {
 			if p, m, ok := strings.Cut(name, "/"); ok && p == "ollama" {
 				return prov, m, nil
@@ -123,6 +124,8 @@ type fakeMemory struct {
 	afterRuns  []string
 	remembered []string
 	tools      []tools.Tool
+	// compact is the chat's CompactIdle (nil: nothing to save).
+	compact func(ctx context.Context, sessionID string) (int, error)
 }
 
 func (m *fakeMemory) Tools() []tools.Tool { return m.tools }
@@ -141,6 +144,16 @@ func (m *fakeMemory) AfterRun(sessionID string, _, _ int) {
 }
 
 func (m *fakeMemory) ConsolidateAll(context.Context, string) error { return nil }
+
+func (m *fakeMemory) CompactIdle(ctx context.Context, sessionID string) (int, error) {
+	m.mu.Lock()
+	f := m.compact
+	m.mu.Unlock()
+	if f == nil {
+		return 0, nil
+	}
+	return f(ctx, sessionID)
+}
 
 func (m *fakeMemory) TakeFailure(string) error {
 	m.mu.Lock()

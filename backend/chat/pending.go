@@ -53,6 +53,7 @@ func (s *Service) Deliver(m agent.Message, sink event.Sink) (*session.Pending, *
 	}
 	s.mask()
 	m.Channel = cmp.Or(m.Channel, s.opts.Channel)
+	defer s.idle.yield(m.SessionID)()
 	return s.runner.Submit(context.Background(), m, sink)
 }
 
@@ -79,6 +80,7 @@ func (s *Service) SendPending(sessionID, id string, sink event.Sink) (string, er
 		return "", err
 	}
 	s.mask()
+	defer s.idle.yield(sessionID)()
 	run, err := s.runner.SendPending(context.Background(), sessionID, id, sink)
 	if err != nil || run == nil {
 		return "", err

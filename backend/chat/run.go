@@ -33,6 +33,7 @@ func (s *Service) Start(ctx context.Context, req agent.Request, sink event.Sink)
 			req.Notices = append(req.Notices, i18n.M("notice.consolidationFailed", "error", err.Error()))
 		}
 	}
+	defer s.idle.yield(req.SessionID)() // an idle compaction of the chat gives way
 	return s.runner.Start(ctx, req, sink)
 }
 
@@ -116,6 +117,7 @@ func (s *Service) Continue(ctx context.Context, sessionID string, sink event.Sin
 		return nil, err
 	}
 	s.mask()
+	defer s.idle.yield(sessionID)()
 	return s.runner.Continue(ctx, sessionID, sink)
 }
 

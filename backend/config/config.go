@@ -57,6 +57,9 @@ type AgentDefaults struct {
 	// FallbackOnCloudDown lets a cloud model that cannot be reached (offline, or
 	// refused by local-only mode) hand the turn to the fallbacks.
 	FallbackOnCloudDown bool `json:"fallbackOnCloudDown"`
+	// IdleCompactMinutes is how long a chat stays idle before its long history is
+	// saved to memory in the background (docs/memory.md#compaction-while-idle); 0 never.
+	IdleCompactMinutes int `json:"idleCompactMinutes"`
 }
 
 // RecallBlock configures the "Possibly relevant history" block offered before each turn.
@@ -261,6 +264,7 @@ func Default() *Config {
 			RecallBlock:               RecallBlock{Enabled: true, MinScore: 0.2, MaxChars: 0},
 			Fallbacks:                 []string{},
 			FirstTokenSeconds:         DefaultFirstTokenSeconds,
+			IdleCompactMinutes:        10,
 		}},
 		Providers: Providers{
 			OpenAI: OpenAIProvider{APIBase: DefaultOpenAIBase},

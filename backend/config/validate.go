@@ -54,6 +54,7 @@ func (c *Config) Validate() []Problem {
 			WithHint(i18n.M("config.hint.wholeBetween", "low", "1", "high", "1440")))
 	}
 	intMin(ad+"memoryWindow", a.MemoryWindow, 2)
+	intMin(ad+"idleCompactMinutes", a.IdleCompactMinutes, 0)
 	intMin(ad+"maxToolResultChars", a.MaxToolResultChars, 500)
 	between(ad+"recallBlock.minScore", a.RecallBlock.MinScore, 0, 1, i18n.M("config.hint.minScore"))
 	intMin(ad+"recallBlock.maxChars", a.RecallBlock.MaxChars, 0)

@@ -55,6 +55,7 @@ type Consolidator struct {
 	hold    bool                     // Start queues instead of running (one-shot CLI)
 	held    map[string]int           // session → upTo of a queued consolidation
 	cursor  map[string]int           // session → LastConsolidated as last seen
+	kept    map[string]int           // session → first message of its last request (idle.go)
 	failed  map[string]failure
 }
 

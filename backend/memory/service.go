@@ -282,6 +282,7 @@ func (s *Service) AfterRun(sessionID string, historyLen, firstKept int) {
 		return
 	}
 	s.windows.Set(sessionID, firstKept)
+	c.sent(sessionID, firstKept)
 	if last, ok := c.lastConsolidated(sessionID); ok && firstKept > last+1 && c.Start(sessionID, firstKept) {
 		return
 	}
