@@ -59,8 +59,11 @@ type Settings struct {
 	SystemLanguage string `json:"systemLanguage"`
 	// MemoryWindow is agents.defaults.memoryWindow (messages kept before older ones
 	// are consolidated into memory); RecallEnabled is agents.defaults.recallBlock.enabled.
-	MemoryWindow  int  `json:"memoryWindow"`
-	RecallEnabled bool `json:"recallEnabled"`
+	MemoryWindow int `json:"memoryWindow"`
+	// IdleCompactMinutes is agents.defaults.idleCompactMinutes: how long a chat stays
+	// idle before its long history is saved to memory in the background (0: never).
+	IdleCompactMinutes int  `json:"idleCompactMinutes"`
+	RecallEnabled      bool `json:"recallEnabled"`
 	// Memory is Dream's schedule and budgets and "Review memory changes".
 	Memory config.Memory `json:"memory"`
 }
@@ -105,6 +108,7 @@ func (s *Service) Settings() Settings {
 		SendDuringRun:       c.UI.SendDuringRun,
 		SystemLanguage:      systemLanguage(),
 		MemoryWindow:        d.MemoryWindow,
+		IdleCompactMinutes:  d.IdleCompactMinutes,
 		RecallEnabled:       d.RecallBlock.Enabled,
 		Memory:              c.Memory,
 	}
@@ -146,6 +150,7 @@ func apply(c *config.Config, in Settings) (*config.Config, []config.Problem) {
 	d.ContextTokens, d.MaxTokens, d.Temperature, d.MaxToolIterations = in.ContextTokens, in.MaxTokens, in.Temperature, in.MaxToolIterations
 	d.MaxTurnMinutes = in.MaxTurnMinutes
 	d.MemoryWindow, d.RecallBlock.Enabled = in.MemoryWindow, in.RecallEnabled
+	d.IdleCompactMinutes = in.IdleCompactMinutes
 	d.Fallbacks = []string{}
 	for _, f := range in.Fallbacks {
 		if f = strings.TrimSpace(f); f != "" && !slices.Contains(d.Fallbacks, f) {

@@ -80,3 +80,29 @@ func TestSaveSettingsTurnMinutes(t *testing.T) {
 		t.Error("a refused save changed the config")
 	}
 }
+
+// The Memory section edits how long a chat idles before it is compacted in the
+// background; 0 turns it off, a negative value is refused on its own key.
+func TestSaveSettingsIdleCompact(t *testing.T) {
+	setXDG(t)
+	s := Open(Options{Getenv: func(string) string { return "" }})
+	in := s.Settings()
+	if in.IdleCompactMinutes != 10 {
+		t.Fatalf("default %d minutes", in.IdleCompactMinutes)
+	}
+	in.IdleCompactMinutes = 0
+	if res, err := s.SaveSettings(in, nil); err != nil || !res.Saved {
+		t.Fatalf("save: %+v %v", res, err)
+	}
+	if got := s.Config().Agents.Defaults.IdleCompactMinutes; got != 0 {
+		t.Fatalf("written %d", got)
+	}
+	in.IdleCompactMinutes = -1
+	res, err := s.SaveSettings(in, nil)
+	if err != nil || res.Saved || len(res.Problems) != 1 || res.Problems[0].Key != "agents.defaults.idleCompactMinutes" {
+		t.Fatalf("-1 minutes: %+v %v", res, err)
+	}
+	if s.Config().Agents.Defaults.IdleCompactMinutes != 0 {
+		t.Error("a refused save changed the config")
+	}
+}

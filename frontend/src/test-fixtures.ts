@@ -187,6 +187,7 @@ export function fakeSettings() {
     theme: 'system',
     language: 'auto',
     memoryWindow: 100,
+    idleCompactMinutes: 10,
     recallEnabled: true,
   } as unknown as import('./lib/api').Settings;
 }

@@ -231,6 +231,18 @@ describe('SettingsView', () => {
     expect(await screen.findByLabelText(/Messages a chat keeps/)).toBeTruthy();
   });
 
+  it('saves how long a chat idles before it is compacted, 0 turning it off', async () => {
+    const { fake, app } = appWith();
+    render(SettingsView, { props: { app } });
+    await section('Memory');
+    const idle = (await screen.findByLabelText(/Minutes a chat rests/)) as HTMLInputElement;
+    expect(idle.value).toBe('10');
+    await fireEvent.input(idle, { target: { value: '0' } });
+    await fireEvent.change(idle);
+    await vi.waitFor(() => expect(fake.mocks.saveSettings).toHaveBeenCalled());
+    expect(fake.mocks.saveSettings.mock.calls[0][0].idleCompactMinutes).toBe(0);
+  });
+
   it('explains a bad value inline, marks its section, and saves once it is fixed', async () => {
     const { fake, app } = appWith();
     render(SettingsView, { props: { app } });

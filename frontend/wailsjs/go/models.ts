@@ -2063,6 +2063,7 @@ export namespace settings {
 	    sendDuringRun: string;
 	    systemLanguage: string;
 	    memoryWindow: number;
+	    idleCompactMinutes: number;
 	    recallEnabled: boolean;
 	    memory: config.Memory;
 	
@@ -2096,6 +2097,7 @@ export namespace settings {
 	        this.sendDuringRun = source["sendDuringRun"];
 	        this.systemLanguage = source["systemLanguage"];
 	        this.memoryWindow = source["memoryWindow"];
+	        this.idleCompactMinutes = source["idleCompactMinutes"];
 	        this.recallEnabled = source["recallEnabled"];
 	        this.memory = this.convertValues(source["memory"], config.Memory);
 	    }

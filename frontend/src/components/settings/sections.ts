@@ -10,7 +10,7 @@ const fields: Record<Section, Group[]> = {
   models: ['model', 'fallbacks', 'contextTokens', 'maxTokens', 'temperature', 'maxToolIterations', 'maxTurnMinutes', 'ollamaHost', 'openai', 'custom'],
   tools: ['execEnabled', 'webOffline', 'localOnly', 'restrictToWorkspace', 'allowedPaths'],
   background: [],
-  memory: ['embeddingModel', 'memoryWindow', 'recallEnabled', 'memory'],
+  memory: ['embeddingModel', 'memoryWindow', 'idleCompactMinutes', 'recallEnabled', 'memory'],
   about: [],
 };
 

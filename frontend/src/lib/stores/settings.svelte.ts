@@ -53,6 +53,7 @@ export function validate(s: Settings): Errors {
   int('maxToolIterations', s.maxToolIterations, 1, 1000);
   if (s.maxTurnMinutes !== undefined) int('maxTurnMinutes', s.maxTurnMinutes, 1, 1440);
   if (s.memoryWindow !== undefined) int('memoryWindow', s.memoryWindow, 2);
+  if (s.idleCompactMinutes !== undefined) int('idleCompactMinutes', s.idleCompactMinutes, 0);
   const host = s.ollamaHost.trim();
   if (host && /\s/.test(host)) e.ollamaHost = { key: 'settings.err.host' };
   if (s.openai.apiBase.trim() && !isURL(s.openai.apiBase.trim())) e['openai.apiBase'] = { key: 'settings.err.url' };

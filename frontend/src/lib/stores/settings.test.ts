@@ -14,6 +14,7 @@ describe('settings validation', () => {
     s.temperature = 3;
     s.maxToolIterations = 0;
     s.maxTurnMinutes = 1441;
+    s.idleCompactMinutes = -1;
     s.openai.apiBase = 'not a url';
     s.custom = [
       { name: 'groq', apiBase: 'https://api.groq.com/openai/v1', apiKey: '', keySet: false, clearKey: false },
@@ -26,6 +27,7 @@ describe('settings validation', () => {
     expect(e.temperature.key).toBe('settings.err.range');
     expect(e.maxToolIterations.key).toBe('settings.err.range');
     expect(e.maxTurnMinutes).toEqual({ key: 'settings.err.range', params: { min: 1, max: 1440 } });
+    expect(e.idleCompactMinutes).toEqual({ key: 'settings.err.min', params: { min: 0, max: Infinity } });
     expect(e['openai.apiBase'].key).toBe('settings.err.url');
     expect(e['custom.1.name'].key).toBe('settings.err.nameTaken');
     expect(e['custom.1.apiBase'].key).toBe('settings.err.url');
@@ -44,6 +46,7 @@ describe('settings validation', () => {
     s.custom = [{ name: 'lm', apiBase: '', apiKey: '', keySet: false, clearKey: false }] as never;
     expect(fieldFor('agents.defaults.temperature', s)).toBe('temperature');
     expect(fieldFor('agents.defaults.maxTurnMinutes', s)).toBe('maxTurnMinutes');
+    expect(fieldFor('agents.defaults.idleCompactMinutes', s)).toBe('idleCompactMinutes');
     expect(fieldFor('providers.ollama.host', s)).toBe('ollamaHost');
     expect(fieldFor('providers.custom.lm.apiBase', s)).toBe('custom.0.apiBase');
     expect(fieldFor('tools.exec.timeout', s)).toBe('_form');
