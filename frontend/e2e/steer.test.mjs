@@ -184,11 +184,20 @@ describe('sending while Hearth works', () => {
     await ask('Sort the photos');
     await requests(10);
     await last().getByTestId('tool-card').waitFor({ timeout: 20000 });
+    // A low window: the chat scrolls to keep each message that starts to wait in view.
+    await page.setViewportSize({ width: 1100, height: 340 });
     await type('By camera', 'Alt+Enter');
     await items().nth(0).waitFor();
     await type('By colour', 'Alt+Enter');
     await items().nth(1).waitFor();
     assert.deepEqual(await page.getByTestId('pending-mode').allTextContents(), ['Queue', 'Queue']);
+    const inView = () =>
+      page.evaluate(() => {
+        const item = [...document.querySelectorAll('[data-testid="pending-item"]')].at(-1).getBoundingClientRect();
+        return item.bottom <= document.querySelector('form.composer').getBoundingClientRect().top + 1 && item.top >= 0;
+      });
+    await waitFor(inView, 'the last waiting message in view', 10000);
+    await page.setViewportSize({ width: 1100, height: 720 });
 
     await items().filter({ hasText: 'By colour' }).getByTestId('pending-remove').click();
     await waitFor(async () => (await items().count()) === 1, 'the removed message gone');
