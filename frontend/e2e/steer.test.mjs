@@ -4,7 +4,7 @@
 // model in its very next request, after the tool result, and show where they were taken; a
 // queued message (the mode beside Send) is the next turn; stop and send (Ctrl+Shift+Enter)
 // stops the answer and starts its own turn; the waiting list removes, edits and switches a
-// message, and its file beside the chat says the same. Tool calls wait on a gate file the
+// message, and its file beside the chat says the same; a Stop holds what waits, sent by hand. Tool calls wait on a gate file the
 // test creates once the message waits, so nothing depends on how fast a machine is.
 // The tests share one Hearth and run in order (the fake's replies are taken in order).
 import { after, before, describe, test } from 'node:test';
@@ -37,6 +37,9 @@ const script = {
     // 10-11: the waiting list edited; the edited steer reaches the model
     gated('gate3'),
     { content: 'Sorted by date.' },
+    // 12-13: a queued message held by a Stop, then sent by hand
+    gated('gate4'),
+    { content: 'Sorted by size.' },
   ],
 };
 
@@ -222,6 +225,26 @@ describe('sending while Hearth works', () => {
     assert.ok(!/By camera|By colour/.test(JSON.stringify(sent[10].messages)), 'a removed or replaced text reached the model');
     await waitFor(async () => (await items().count()) === 0, 'the list emptied');
     await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+  });
+
+  test('a Stop holds what waits: shown as not sent, sent by hand as the next turn', async () => {
+    await ask('Sort the music');
+    await requests(12);
+    await last().getByTestId('tool-card').waitFor({ timeout: 20000 });
+    await type('By size', 'Alt+Enter');
+    await items().first().waitFor();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await waitFor(async () => (await items().first().getByTestId('pending-mode').textContent()) === 'Not sent', 'the message held');
+    assert.equal(await last().getAttribute('data-status'), 'cancelled');
+    assert.equal(await items().first().getByTestId('pending-switch').count(), 0, 'a held message is sent or removed, not switched');
+    assert.equal((await chats()).length, 12, 'a held message started nothing by itself');
+
+    await items().first().getByTestId('pending-send').click();
+    await last().getByText('Sorted by size.').waitFor({ timeout: 20000 });
+    const sent = await requests(13);
+    assert.deepEqual(said(sent[12].messages.at(-1)), ['user', 'By size']);
+    assert.match((await page.getByTestId('msg-user').allTextContents()).at(-1), /By size/);
+    await waitFor(async () => (await items().count()) === 0, 'the list emptied');
     assert.deepEqual(errors, []);
   });
 });
