@@ -33,14 +33,18 @@ type Work struct {
 	// Title is what the person knows it by: the chat's title, the reminder's name.
 	Title   string    `json:"title"`
 	Started time.Time `json:"started"`
+	// Waiting counts the messages sent to the chat while it runs that wait for this
+	// run (steers and queued turns, docs/chat.md#while-it-works): Stop holds them.
+	Waiting int `json:"waiting,omitempty"`
 }
 
 // Board holds the running work. The zero value is not usable: make one with New.
 type Board struct {
 	changed func()
 
-	mu    sync.Mutex
-	items []Work // in the order they started
+	mu      sync.Mutex
+	items   []Work              // in the order they started
+	waiting map[string][]string // by run: the ids of the messages waiting for it
 }
 
 // New returns an empty board; changed (may be nil) is called after every change,
@@ -56,12 +60,39 @@ func (b *Board) Begin(w Work) {
 	b.tell()
 }
 
+// Wait records that message id waits for run (waiting true), or no longer does (a run
+// took it, it was removed or held). An unknown run, or no change, changes nothing.
+func (b *Board) Wait(run, id string, waiting bool) {
+	b.mu.Lock()
+	ids := b.waiting[run]
+	has := slices.Contains(ids, id)
+	known := slices.ContainsFunc(b.items, func(x Work) bool { return x.Run == run })
+	changed := known && has != waiting
+	if changed {
+		if waiting {
+			if b.waiting == nil {
+				b.waiting = map[string][]string{}
+			}
+			b.waiting[run] = append(ids, id)
+		} else if ids = slices.DeleteFunc(ids, func(x string) bool { return x == id }); len(ids) == 0 {
+			delete(b.waiting, run)
+		} else {
+			b.waiting[run] = ids
+		}
+	}
+	b.mu.Unlock()
+	if changed {
+		b.tell()
+	}
+}
+
 // End records that the run has finished; an unknown run changes nothing.
 func (b *Board) End(run string) {
 	b.mu.Lock()
 	n := len(b.items)
 	b.items = slices.DeleteFunc(b.items, func(x Work) bool { return x.Run == run })
 	gone := len(b.items) != n
+	delete(b.waiting, run)
 	b.mu.Unlock()
 	if gone {
 		b.tell()
@@ -72,7 +103,11 @@ func (b *Board) End(run string) {
 func (b *Board) List() []Work {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return slices.Clone(b.items)
+	out := slices.Clone(b.items)
+	for i := range out {
+		out[i].Waiting = len(b.waiting[out[i].Run])
+	}
+	return out
 }
 
 func (b *Board) tell() {

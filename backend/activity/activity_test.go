@@ -34,3 +34,28 @@ func TestBoardBeginEnd(t *testing.T) {
 		t.Error("List shares its slice with the board")
 	}
 }
+
+// The messages sent to a chat while it runs are counted on its line until a run takes
+// them, they are removed or held; the run's end forgets them.
+func TestBoardCountsWaitingMessages(t *testing.T) {
+	changes := 0
+	b := New(func() { changes++ })
+	b.Begin(Work{Kind: Chat, ID: "s1", Run: "r1", Title: "Plan the week"})
+	b.Wait("r1", "p1", true)
+	b.Wait("r1", "p2", true)
+	b.Wait("r1", "p1", true) // edited or switched: the same message
+	b.Wait("r9", "p3", true) // no such run: nothing to count it on
+	if got := b.List(); len(got) != 1 || got[0].Waiting != 2 || changes != 3 {
+		t.Fatalf("two waiting: %+v, %d changes", got, changes)
+	}
+	b.Wait("r1", "p1", false)
+	b.Wait("r1", "p1", false) // told twice (taken, then dropped by the window)
+	if got := b.List(); got[0].Waiting != 1 || changes != 4 {
+		t.Fatalf("one taken: %+v, %d changes", got, changes)
+	}
+	b.End("r1")
+	b.Begin(Work{Kind: Chat, ID: "s1", Run: "r1"}) // a Continue under the same id starts counting anew
+	if got := b.List(); got[0].Waiting != 0 {
+		t.Errorf("after the end: %+v", got)
+	}
+}

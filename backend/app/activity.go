@@ -14,7 +14,7 @@ import (
 
 // observeActivity keeps the Activity board from the runs' own events: a run_started
 // puts its chat on the board as a chat, a reminder or the heartbeat, its run_finished
-// takes it off. Helpers' runs (in sessions of their own) are left out: they stop with
+// takes it off; the pending events count the messages waiting for it. Helpers' runs (in sessions of their own) are left out: they stop with
 // the chat that spawned them.
 func (a *App) observeActivity(ev event.Event) {
 	switch ev.Type {
@@ -25,6 +25,19 @@ func (a *App) observeActivity(ev event.Event) {
 		}
 	case event.RunFinished:
 		a.Activity.End(ev.RunID)
+	case event.Pending:
+		// A held message (its run stopped or failed) no longer waits for the run.
+		if d, ok := ev.Data.(event.PendingData); ok {
+			a.Activity.Wait(ev.RunID, d.ID, !d.Held)
+		}
+	case event.PendingTaken:
+		if d, ok := ev.Data.(event.TakenData); ok {
+			a.Activity.Wait(ev.RunID, d.ID, false)
+		}
+	case event.PendingDropped:
+		if d, ok := ev.Data.(event.DroppedData); ok {
+			a.Activity.Wait(ev.RunID, d.ID, false)
+		}
 	}
 }
 

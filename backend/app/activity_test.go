@@ -8,6 +8,7 @@ import (
 
 	"hearth/backend/activity"
 	"hearth/backend/agent"
+	"hearth/backend/chat"
 	"hearth/backend/config"
 	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
@@ -119,5 +120,48 @@ func TestSavedSettingIsTrayNews(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("no settings news after a save")
 		}
+	}
+}
+
+// The tray counts the messages sent to a chat while it runs: each that waits is on the
+// chat's line until it is removed or taken, and a Stop clears the line with the run.
+func TestActivityCountsWaitingMessages(t *testing.T) {
+	svc, _, _, _ := bgService(t, "", fakeollama.Reply{Content: "Monday: ", Hang: true})
+	run, err := svc.Chat.Start(context.Background(), agent.Request{Text: "Plan the week"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := func(n int) func() bool {
+		return func() bool {
+			l := svc.Activity.List()
+			return len(l) == 1 && l[0].ID == run.SessionID && l[0].Waiting == n
+		}
+	}
+	waitFor(t, waiting(0), "the chat's reply on the board")
+	send := func(text, mode string) string {
+		t.Helper()
+		sent, err := svc.Chat.Submit(chat.Input{SessionID: run.SessionID, Text: text, Mode: mode}, nil)
+		if err != nil || sent.Pending == nil {
+			t.Fatalf("submit %q: %+v %v", text, sent, err)
+		}
+		return sent.Pending.ID
+	}
+	first := send("and Tuesday", "queue")
+	second := send("skip the weekend", "steer")
+	waitFor(t, waiting(2), "two messages waiting")
+	if _, err := svc.Chat.EditPending(run.SessionID, second, "skip Sunday", "queue"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Chat.RemovePending(run.SessionID, first); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, waiting(1), "one left after an edit and a removal")
+	if !svc.StopWork(svc.Activity.List()[0]) {
+		t.Fatal("Stop did not find the chat's reply")
+	}
+	run.Wait()
+	waitFor(t, func() bool { return len(svc.Activity.List()) == 0 }, "an empty board")
+	if held, err := svc.Chat.Pending(run.SessionID); err != nil || len(held) != 1 || !held[0].Held {
+		t.Errorf("after the stop: %+v %v", held, err)
 	}
 }

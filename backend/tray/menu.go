@@ -142,12 +142,22 @@ func runningEntries(l i18n.Locale, works []activity.Work) []Entry {
 			label = i18n.T(l, "tray.stop.heartbeat")
 		case activity.Dream:
 			label = i18n.T(l, "tray.stop.dream")
+		case activity.Chat:
+			if w.Waiting > 0 {
+				// Messages sent meanwhile wait for it: a Stop holds them (docs/chat.md#while-it-works).
+				label = i18n.T(l, "tray.stop.chatWaiting", "title", cmp.Or(title, i18n.T(l, "tray.chat.untitled")), "count", strconv.Itoa(w.Waiting))
+				break
+			}
+			fallthrough
 		default:
 			title = cmp.Or(title, i18n.T(l, "tray.chat.untitled"))
 			label = i18n.T(l, "tray.stop.chat", "title", title)
 		}
 		tip := i18n.T(l, "tray.stop.tip")
-		if !w.Started.IsZero() {
+		switch {
+		case w.Waiting > 0:
+			tip = i18n.T(l, "tray.stop.waitingTip", "count", strconv.Itoa(w.Waiting))
+		case !w.Started.IsZero():
 			tip = i18n.T(l, "tray.stop.since", "time", w.Started.Local().Format("15:04"))
 		}
 		out = append(out, Entry{Label: label, Tip: tip, Enabled: true, Action: Action{Kind: DoStop, Work: w}})

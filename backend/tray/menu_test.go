@@ -54,6 +54,13 @@ func TestMenuForEachState(t *testing.T) {
 			{Kind: activity.Dream, ID: activity.DreamID}}},
 			"Open Hearth | New chat | Quick ask… | [Recent chats] | [Next: no reminders] | Stop: chat “Plan the week” | Stop: reminder “Tea” | Stop: heartbeat check | Stop: Dream (tidying memory) | [Model: qwen3:4b] | Pause reminders | Quit",
 			"Hearth — 4 running · Next: no reminders"},
+		{"a chat with messages waiting for it", i18n.English, State{Model: "qwen3:4b", Running: []activity.Work{
+			{Kind: activity.Chat, ID: "s1", Title: "Plan the week", Started: started, Waiting: 2}}},
+			"Open Hearth | New chat | Quick ask… | [Recent chats] | [Next: no reminders] | Stop: chat “Plan the week” (2 waiting) | [Model: qwen3:4b] | Pause reminders | Quit",
+			"Hearth — 1 running · Next: no reminders"},
+		{"zh-CN, an untitled chat with a message waiting", i18n.Chinese, State{Running: []activity.Work{{Kind: activity.Chat, ID: "s1", Waiting: 1}}},
+			"打开 Hearth | 新对话 | 快速提问… | [最近的对话] | [下一个：没有提醒] | 停止：对话“新对话”（1 条等待中） | [模型：未选择] | 暂停提醒 | 退出",
+			"Hearth — 1 个正在运行 · 下一个：没有提醒"},
 		{"zh-CN with a reminder running", i18n.Chinese, State{Model: "qwen3:4b", Next: Next{Title: "tea", At: now.Add(18 * time.Hour), OK: true},
 			Running: []activity.Work{{Kind: activity.Reminder, ID: "cron:ab12", Title: "喝茶"}}, Recent: []Chat{{ID: "s1", Title: "周计划"}}},
 			"打开 Hearth | 新对话 | 快速提问… | 最近的对话 | 周计划 | [下一个：tea，周六 09:00] | 停止：提醒“喝茶” | [模型：qwen3:4b] | 暂停提醒 | 退出",
@@ -140,4 +147,15 @@ func (t *Tray) Menu() Menu {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return Build(t.loc, t.st, t.now())
+}
+
+// A chat's Stop says what becomes of the messages waiting for it.
+func TestStopTipNamesWaitingMessages(t *testing.T) {
+	m := Build(i18n.English, State{Running: []activity.Work{{Kind: activity.Chat, ID: "s1", Title: "Plan", Waiting: 2}}}, now)
+	if got, want := m.Running[0].Tip, "2 sent meanwhile wait for it — Stop keeps them, unsent"; got != want {
+		t.Errorf("tip %q, want %q", got, want)
+	}
+	if m.Running[0].Action.Work.ID != "s1" {
+		t.Errorf("action %+v", m.Running[0].Action)
+	}
 }

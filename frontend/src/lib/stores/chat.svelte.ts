@@ -113,6 +113,7 @@ export function createChatStore(
         }
         if (ev.type === 'run_started' && ev.sessionId && !s.sessionId) {
           s.sessionId = ev.sessionId;
+          pending.named(s.sessionId); // its waiting messages are edited under that id
           opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
         }
       }
@@ -218,6 +219,9 @@ export function createChatStore(
       return false;
     }
     const shown = gen === generation;
+    // The turn shown until now may have ended (stop and send waits for that) with its last
+    // events still waiting for a frame that only drains the shown turn: apply them first.
+    if (shown && active) drain(active);
     const f: Follower = {
       runId,
       sessionId: shown ? s.sessionId : '',

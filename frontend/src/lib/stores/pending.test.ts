@@ -60,6 +60,31 @@ describe('sending while a turn runs', () => {
     expect(chat.items[2]).toMatchObject({ kind: 'user', text: 'do this instead' });
   });
 
+  it('stops and sends: the stopped turn ends even when its last events wait for a frame', async () => {
+    const frames: (() => void)[] = [];
+    const fake = fakeApi({ pendingMessages: vi.fn(async () => []) });
+    fake.mocks.submit = vi.fn(async () => {
+      fake.emitRun('r1', 'run_finished', { status: 'cancelled' }); // the backend answers once the run has ended
+      return { runId: 'r3' };
+    });
+    (fake.api as { submit: unknown }).submit = fake.mocks.submit;
+    const chat = createChatStore(fake.api, { schedule: (fn) => frames.push(fn) });
+    await chat.send('long task');
+    fake.emitRun('r1', 'run_started', { model: 'ollama/qwen3:4b' });
+    fake.emitRun('r1', 'text_delta', { text: 'Once upon' });
+    frames.splice(0).forEach((fn) => fn());
+    expect(await chat.send('a haiku instead', [], 'stop')).toBe(true);
+    expect(chat.items[1]).toMatchObject({ kind: 'assistant', status: 'cancelled' });
+    expect(chat.running).toBe('r3');
+  });
+
+  it('edits the waiting messages of a chat that was new when its turn started', async () => {
+    const { fake, chat } = await running({ pending: msg('p1', 'queue', 'then test it') });
+    await chat.send('then test it', [], 'queue');
+    expect(await chat.pending.remove('p1')).toBe(true);
+    expect(fake.mocks.removePending).toHaveBeenCalledWith('s1', 'p1');
+  });
+
   it('keeps the words when the backend refuses them', async () => {
     const { fake, chat } = await running({});
     fake.mocks.submit.mockRejectedValueOnce(new Error('pictures cannot wait'));
