@@ -113,6 +113,7 @@ export function createChatStore(
         }
         if (ev.type === 'run_started' && ev.sessionId && !s.sessionId) {
           s.sessionId = ev.sessionId;
+          pending.adopt(ev.sessionId);
           opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
         }
       }

@@ -45,6 +45,10 @@ export function createPendingStore(api: Partial<Pick<Api, 'pendingMessages' | 'e
       const list = await call(() => api.pendingMessages!(id));
       if (g === gen && list) s.list = list;
     },
+    /** A new chat got its id from its first run: what waits now waits in that chat. */
+    adopt(id: string) {
+      if (!s.sessionId) s.sessionId = id;
+    },
     /** A message the backend took to wait (Submit's answer). */
     added(p: PendingMessage) {
       upsert(p);
