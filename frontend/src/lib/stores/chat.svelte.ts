@@ -113,7 +113,7 @@ export function createChatStore(
         }
         if (ev.type === 'run_started' && ev.sessionId && !s.sessionId) {
           s.sessionId = ev.sessionId;
-          pending.adopt(ev.sessionId);
+          pending.named(s.sessionId); // its waiting messages are edited under that id
           opts.onChange?.(s.sessionId); // a new chat: list it now, not when the answer ends
         }
       }

@@ -45,8 +45,8 @@ export function createPendingStore(api: Partial<Pick<Api, 'pendingMessages' | 'e
       const list = await call(() => api.pendingMessages!(id));
       if (g === gen && list) s.list = list;
     },
-    /** A new chat got its id from its first run: what waits now waits in that chat. */
-    adopt(id: string) {
+    /** A new chat got its id as its first run started; the list is kept. */
+    named(id: string) {
       if (!s.sessionId) s.sessionId = id;
     },
     /** A message the backend took to wait (Submit's answer). */
