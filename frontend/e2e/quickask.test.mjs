@@ -103,7 +103,7 @@ describe('Quick ask', () => {
     const card = view.getByTestId('approval-card');
     await card.waitFor({ timeout: 15000 });
     assert.equal(await card.getAttribute('data-tool'), 'exec');
-    assert.match(await card.locator('dl').textContent(), /command\s*echo quick-ok > quick\.txt/);
+    assert.match(await card.locator('dl').textContent(), /command\s*echo quick-ok > quick\.txt/i);
     // The whole card — the command and every answer — fits the box without scrolling.
     const inView = (el) => {
       const r = el.getBoundingClientRect();

@@ -4,14 +4,14 @@ import { tick } from 'svelte';
 
 import App from '../App.svelte';
 import { createStatusStore } from '../lib/stores/status.svelte';
-import { fakeApi, fakeStatus } from '../test-fixtures';
+import { fakeApi, fakeSettings, fakeStatus } from '../test-fixtures';
 
 // The tray's Quick ask as the window shows it: "quickask:open" covers the window with the
 // small view; one question goes out as a new chat and its answer streams in; Open in
 // Hearth opens that chat in the full window, Esc just puts the window back.
-async function openQuickAsk() {
+async function openQuickAsk(over: Parameters<typeof fakeApi>[0] = {}) {
   localStorage.setItem('hearth.firstRunDone', '1');
-  const fake = fakeApi();
+  const fake = fakeApi(over);
   const store = createStatusStore(vi.fn(async () => fakeStatus()));
   render(App, { props: { store, api: fake.api } });
   await tick();
@@ -100,6 +100,78 @@ describe('Quick ask', () => {
     await tick();
     expect(within(view).queryByTestId('approval-card')).toBeNull();
     expect(within(view).getByTestId('quick-answer').textContent).toContain('Then I will not look.');
+  });
+
+  it('stays live while the answer runs: a message steers in the default mode, waits in view, shows where taken', async () => {
+    const submit = vi.fn(async (input: { mode?: string; text: string }) => ({
+      pending: { id: `p-${input.mode}`, mode: input.mode as 'steer' | 'queue', text: input.text, at: '', held: false },
+    }));
+    const fake = await openQuickAsk({ submit, pendingMessages: vi.fn(async () => []), removePending: vi.fn(async () => {}) } as never);
+    const view = screen.getByTestId('quick-ask');
+    await fireEvent.input(within(view).getByTestId('quick-input'), { target: { value: 'Sort my downloads' } });
+    await fireEvent.keyDown(within(view).getByTestId('quick-input'), { key: 'Enter' });
+    fake.emitRun('r1', 'run_started', { sessionId: 'q1', model: 'qwen3:4b' });
+    fake.emitRun('r1', 'tool_call', { sessionId: 'q1', callId: 'c1', name: 'list_dir', args: { path: '~/Downloads' } });
+    await flush();
+    await tick();
+    const more = within(view).getByTestId('quick-more') as HTMLTextAreaElement;
+    await fireEvent.input(more, { target: { value: 'only the PDFs' } });
+    await fireEvent.keyDown(more, { key: 'Enter' });
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ sessionId: 'q1', text: 'only the PDFs', mode: 'steer' }));
+    expect(fake.mocks.stop).not.toHaveBeenCalled();
+    await tick();
+    expect(more.value).toBe('');
+    const waiting = within(view).getByTestId('pending');
+    expect(within(waiting).getByTestId('pending-mode').textContent).toBe('Steer');
+    expect(waiting.textContent).toContain('only the PDFs');
+    // Alt+Enter queues, whatever the default.
+    await fireEvent.input(more, { target: { value: 'then empty the bin' } });
+    await fireEvent.keyDown(more, { key: 'Enter', altKey: true });
+    expect(submit).toHaveBeenLastCalledWith(expect.objectContaining({ sessionId: 'q1', text: 'then empty the bin', mode: 'queue' }));
+    await tick();
+    expect(within(view).getAllByTestId('pending-item')).toHaveLength(2);
+    // Removing a waiting message names the chat Quick ask started.
+    await fireEvent.click(within(view).getAllByTestId('pending-remove')[1]);
+    expect(fake.mocks.removePending).toHaveBeenCalledWith('q1', 'p-queue');
+    // The run takes the steer at its next safe point: it shows in the answer there.
+    fake.emitRun('r1', 'text_delta', { sessionId: 'q1', text: 'Looking.' });
+    fake.emitRun('r1', 'pending_taken', { sessionId: 'q1', id: 'p-steer', mode: 'steer', text: 'only the PDFs' });
+    fake.emitRun('r1', 'text_delta', { sessionId: 'q1', text: 'Moved 3 PDFs.' });
+    await flush();
+    await tick();
+    expect(within(view).queryByTestId('pending')).toBeNull();
+    const answer = within(view).getByTestId('quick-answer');
+    expect(within(answer).getByTestId('quick-steer').textContent).toContain('only the PDFs');
+    expect(answer.textContent).toMatch(/Looking\.[\s\S]*only the PDFs[\s\S]*Moved 3 PDFs\./);
+    fake.emitRun('r1', 'run_finished', { sessionId: 'q1', status: 'ok' });
+    await flush();
+    await tick();
+    expect(within(view).queryByTestId('quick-more')).toBeNull();
+  });
+
+  it('sends while it works in the mode Settings chose (ui.sendDuringRun); a stop and send shows its own question', async () => {
+    const submit = vi.fn(async () => ({ runId: 'r2' }));
+    const fake = await openQuickAsk({ submit, getSettings: vi.fn(async () => ({ ...fakeSettings(), sendDuringRun: 'stop' })) } as never);
+    await flush();
+    const view = screen.getByTestId('quick-ask');
+    await fireEvent.input(within(view).getByTestId('quick-input'), { target: { value: 'Write a long poem' } });
+    await fireEvent.keyDown(within(view).getByTestId('quick-input'), { key: 'Enter' });
+    fake.emitRun('r1', 'run_started', { sessionId: 'q1', model: 'qwen3:4b' });
+    fake.emitRun('r1', 'text_delta', { sessionId: 'q1', text: 'Roses are' });
+    await flush();
+    await tick();
+    await fireEvent.input(within(view).getByTestId('quick-more'), { target: { value: 'a haiku instead' } });
+    await fireEvent.click(within(view).getByTestId('quick-send-more'));
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ sessionId: 'q1', text: 'a haiku instead', mode: 'stop' }));
+    fake.emitRun('r1', 'run_finished', { sessionId: 'q1', status: 'stopped' });
+    await vi.waitFor(() => expect(fake.mocks.followRun).toHaveBeenCalledWith('r2', expect.any(Function)));
+    fake.emitRun('r2', 'run_started', { sessionId: 'q1', model: 'qwen3:4b', seq: 1 }); // each run's stream counts from 1
+    fake.emitRun('r2', 'text_delta', { sessionId: 'q1', text: 'Old pond, a frog', seq: 2 });
+    await flush();
+    await tick();
+    expect(within(view).getByTestId('quick-question').textContent).toBe('a haiku instead');
+    expect(within(view).getByTestId('quick-answer').textContent).toContain('Old pond, a frog');
+    expect(within(view).getByTestId('quick-answer').textContent).not.toContain('Roses are');
   });
 
   it('opens the box when the page loads after the tray chose Quick ask (the event came too early)', async () => {
