@@ -88,13 +88,9 @@ func (b *inbox) addLocked(sid, text, mode, channel string) (session.Pending, err
 
 // changeLocked applies fn to the waiting message id and saves.
 func (b *inbox) changeLocked(sid, id string, fn func(*session.Pending)) (session.Pending, error) {
-	l, err := b.listLocked(sid)
+	l, i, err := b.findLocked(sid, id)
 	if err != nil {
 		return session.Pending{}, err
-	}
-	i := slices.IndexFunc(l, func(it item) bool { return it.ID == id && !it.taking })
-	if i < 0 {
-		return session.Pending{}, ErrNoPending
 	}
 	l = slices.Clone(l)
 	fn(&l[i].Pending)
@@ -109,16 +105,25 @@ func (b *inbox) changeLocked(sid, id string, fn func(*session.Pending)) (session
 
 // removeLocked drops the waiting message id and saves.
 func (b *inbox) removeLocked(sid, id string) (session.Pending, error) {
-	l, err := b.listLocked(sid)
+	l, i, err := b.findLocked(sid, id)
 	if err != nil {
 		return session.Pending{}, err
 	}
-	i := slices.IndexFunc(l, func(it item) bool { return it.ID == id && !it.taking })
-	if i < 0 {
-		return session.Pending{}, ErrNoPending
-	}
 	p := l[i].Pending
 	return p, b.saveLocked(sid, slices.Delete(slices.Clone(l), i, i+1))
+}
+
+// findLocked is sid's list and where in it the waiting message id is, not yet taken.
+func (b *inbox) findLocked(sid, id string) ([]item, int, error) {
+	l, err := b.listLocked(sid)
+	if err != nil {
+		return nil, 0, err
+	}
+	i := slices.IndexFunc(l, func(it item) bool { return it.ID == id && !it.taking })
+	if i < 0 {
+		return nil, 0, ErrNoPending
+	}
+	return l, i, nil
 }
 
 // takeLocked marks the waiting messages pick chooses as taken and returns them, in
@@ -137,13 +142,9 @@ func (b *inbox) takeLocked(sid string, pick func(session.Pending) bool) []sessio
 
 // takeOneLocked marks the waiting message id taken, held or not.
 func (b *inbox) takeOneLocked(sid, id string) (session.Pending, error) {
-	l, err := b.listLocked(sid)
+	l, i, err := b.findLocked(sid, id)
 	if err != nil {
 		return session.Pending{}, err
-	}
-	i := slices.IndexFunc(l, func(it item) bool { return it.ID == id && !it.taking })
-	if i < 0 {
-		return session.Pending{}, ErrNoPending
 	}
 	l[i].taking = true
 	return l[i].Pending, nil

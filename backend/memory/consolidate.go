@@ -125,18 +125,24 @@ func (c *Consolidator) Start(sessionID string, upTo int) bool {
 		defer c.wg.Done()
 		defer c.finish(sessionID, done)
 		_, total, err := c.run(c.ctx, sessionID, upTo, false)
-		c.mu.Lock()
-		if err != nil {
-			c.failed[sessionID] = failure{err: err, messages: total}
-		} else {
-			delete(c.failed, sessionID)
-		}
-		c.mu.Unlock()
-		if err != nil {
+		if c.record(sessionID, total, err) {
 			c.log.Warn("memory consolidation failed; the session stays unconsolidated and is retried later", "session", sessionID, "err", err)
 		}
 	}()
 	return true
+}
+
+// record keeps a failed consolidation of a session for its next turn to report, or
+// forgets an earlier failure once one succeeds; it reports whether this one failed.
+func (c *Consolidator) record(sessionID string, total int, err error) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.failed[sessionID] = failure{err: err, messages: total}
+		return true
+	}
+	delete(c.failed, sessionID)
+	return false
 }
 
 func (c *Consolidator) finish(sessionID string, done chan struct{}) {

@@ -73,14 +73,7 @@ func (c *Consolidator) Idle(ctx context.Context, sessionID string) (int, error) 
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return saved, nil // it yielded to a turn or to shutdown: not a failure
 	}
-	c.mu.Lock()
-	if err != nil {
-		c.failed[sessionID] = failure{err: err, messages: total}
-	} else {
-		delete(c.failed, sessionID)
-	}
-	c.mu.Unlock()
-	if err != nil {
+	if c.record(sessionID, total, err) {
 		c.log.Warn("idle memory consolidation failed; the chat stays as it is", "session", sessionID, "err", err)
 	}
 	return saved, err
