@@ -102,6 +102,33 @@ describe('Quick ask', () => {
     expect(within(view).getByTestId('quick-answer').textContent).toContain('Then I will not look.');
   });
 
+  it('with a card waiting, Enter in the box answers it as Send instead does; Ctrl+Enter still steers', async () => {
+    const submit = vi.fn(async (input: { mode?: string; text: string }) => ({
+      pending: { id: `p-${input.mode}`, mode: input.mode as 'steer', text: input.text, at: '', held: false },
+    }));
+    const fake = await openQuickAsk({ submit, pendingMessages: vi.fn(async () => []) } as never);
+    fake.mocks.pendingApprovals.mockResolvedValue([
+      { runId: 'r1', callId: 'c1', sessionId: 'q1', tool: 'exec', args: { command: 'rm -r ~/Downloads/old' }, reason: 'It runs a shell command on this computer.', dir: '/home/me' },
+    ] as never);
+    const view = screen.getByTestId('quick-ask');
+    await fireEvent.input(within(view).getByTestId('quick-input'), { target: { value: 'Clean my downloads' } });
+    await fireEvent.keyDown(within(view).getByTestId('quick-input'), { key: 'Enter' });
+    fake.emitRun('r1', 'run_started', { sessionId: 'q1', model: 'qwen3:4b' });
+    fake.emitRun('r1', 'tool_call', { sessionId: 'q1', callId: 'c1', name: 'exec', args: { command: 'rm -r ~/Downloads/old' } });
+    fake.emitRun('r1', 'approval', { sessionId: 'q1', callId: 'c1', state: 'requested' });
+    await flush();
+    await within(view).findByTestId('approval-card');
+    const more = within(view).getByTestId('quick-more') as HTMLTextAreaElement;
+    await fireEvent.input(more, { target: { value: 'keep the old folder' } });
+    await fireEvent.keyDown(more, { key: 'Enter', ctrlKey: true });
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ sessionId: 'q1', text: 'keep the old folder', mode: 'steer' }));
+    expect(fake.mocks.denyInstead).not.toHaveBeenCalled();
+    await fireEvent.input(more, { target: { value: 'just list it instead' } });
+    await fireEvent.keyDown(more, { key: 'Enter' });
+    await vi.waitFor(() => expect(fake.mocks.denyInstead).toHaveBeenCalledWith('q1'));
+    expect(submit).toHaveBeenCalledTimes(1);
+  });
+
   it('stays live while the answer runs: a message steers in the default mode, waits in view, shows where taken', async () => {
     const submit = vi.fn(async (input: { mode?: string; text: string }) => ({
       pending: { id: `p-${input.mode}`, mode: input.mode as 'steer' | 'queue', text: input.text, at: '', held: false },
