@@ -129,6 +129,26 @@ describe('Quick ask', () => {
     expect(submit).toHaveBeenCalledTimes(1);
   });
 
+  it('the mode beside Send sends in the mode chosen there', async () => {
+    const submit = vi.fn(async (input: { mode?: string; text: string }) => ({
+      pending: { id: `p-${input.mode}`, mode: input.mode as 'queue', text: input.text, at: '', held: false },
+    }));
+    const fake = await openQuickAsk({ submit, pendingMessages: vi.fn(async () => []) } as never);
+    const view = screen.getByTestId('quick-ask');
+    await fireEvent.input(within(view).getByTestId('quick-input'), { target: { value: 'Sort my downloads' } });
+    await fireEvent.keyDown(within(view).getByTestId('quick-input'), { key: 'Enter' });
+    fake.emitRun('r1', 'run_started', { sessionId: 'q1', model: 'qwen3:4b' });
+    await flush();
+    await tick();
+    const picker = within(view).getByTestId('quick-send-mode') as HTMLSelectElement;
+    expect(picker.value).toBe('steer');
+    picker.value = 'queue';
+    await fireEvent.change(picker);
+    await fireEvent.input(within(view).getByTestId('quick-more'), { target: { value: 'then empty the bin' } });
+    await fireEvent.click(within(view).getByTestId('quick-send-more'));
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ sessionId: 'q1', text: 'then empty the bin', mode: 'queue' }));
+  });
+
   it('stays live while the answer runs: a message steers in the default mode, waits in view, shows where taken', async () => {
     const submit = vi.fn(async (input: { mode?: string; text: string }) => ({
       pending: { id: `p-${input.mode}`, mode: input.mode as 'steer' | 'queue', text: input.text, at: '', held: false },
