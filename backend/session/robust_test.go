@@ -219,6 +219,18 @@ func TestHelperProcess(t *testing.T) {
 				fmt.Println("ready")
 			}
 		}
+	case "pending":
+		// A waiting list that keeps growing, saved after every message, until killed.
+		var list []Pending
+		for i := 0; ; i++ {
+			list = append(list, Pending{ID: "p" + strconv.Itoa(i), Mode: "queue", Text: pattern("wait-"+strconv.Itoa(i), 2000+i), At: "2026-12-07T10:00:00Z"})
+			if err := s.SavePending(id, list); err != nil {
+				fail(err)
+			}
+			if i == 2 {
+				fmt.Println("ready")
+			}
+		}
 	case "append":
 		n, _ := strconv.Atoi(os.Getenv("HEARTH_SESSION_N"))
 		for i := range n {
@@ -505,4 +517,58 @@ func TestToolCallArgumentsNotAnObject(t *testing.T) {
 	if !warningsContain(got.Warnings, 3, "read_file call were stored as a JSON string") || !warningsContain(got.Warnings, 3, "exec call are not a JSON object") {
 		t.Errorf("warnings = %v", got.Warnings)
 	}
+}
+
+// The waiting list survives a real kill -9 at any moment of its saving: the file read
+// afterwards is one whole list the child saved (every message intact, in order), never a
+// torn one, and nothing is moved aside as damaged.
+func TestPendingSurvivesKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{})
+	cmd := helper(t, s, "pending", m.ID, "", 0)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
+		_ = cmd.Process.Kill()
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	// Let it be in the middle of later saves: the list has grown past what it was.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+		if l, err := s.LoadPending(m.ID); err == nil && len(l) > 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatal("the child stopped saving")
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	got, err := s.LoadPending(m.ID)
+	if err != nil || len(got) < 6 {
+		t.Fatalf("after kill -9: %d messages, %v", len(got), err)
+	}
+	for i, p := range got {
+		if want := "p" + strconv.Itoa(i); p.ID != want || !checkPattern(p.Text) {
+			t.Fatalf("message %d: id %q (want %q), text intact %v", i, p.ID, want, checkPattern(p.Text))
+		}
+	}
+	entries, _ := os.ReadDir(s.Dir())
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".bad-") {
+			t.Errorf("a whole list was moved aside as damaged: %s", e.Name())
+		}
+	}
+	t.Logf("killed with %d messages waiting", len(got))
 }
