@@ -21,7 +21,7 @@ func parseCount(l string) (senseKey, int, bool) {
 	}
 	lemma, rest, ok := strings.Cut(f[0], "%")
 	parts := strings.Split(rest, ":")
-	if !ok || len(parts) < 3 {
+	if !ok || lemma == "" || len(parts) < 3 { // a sense key names its word
 		return senseKey{}, 0, false
 	}
 	var k senseKey
