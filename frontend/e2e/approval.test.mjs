@@ -51,7 +51,7 @@ describe('approving tool calls', () => {
     await card().waitFor({ timeout: 15000 });
     assert.equal(await card().getAttribute('data-tool'), 'exec');
     await card().getByText('It runs a shell command on this computer.').waitFor();
-    assert.match(await card().locator('dl').textContent(), /command\s*touch denied\.txt/);
+    assert.match(await card().locator('dl').textContent(), /command\s*touch denied\.txt/i);
     for (const name of ['Allow once', 'Allow for this chat', 'Always allow this tool', 'Deny']) {
       assert.ok(await card().getByRole('button', { name }).isVisible(), name);
     }
