@@ -18,6 +18,7 @@ import (
 	"hearth/backend/activity"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
+	"hearth/backend/channels"
 	"hearth/backend/chat"
 	"hearth/backend/cleanpages"
 	"hearth/backend/config"
@@ -82,7 +83,9 @@ type App struct {
 	Reach     *reach.Service
 	Chat      *chat.Service
 	Reminders *reminders.Service
-	Dream     *dream.Service // memory upkeep, a system job beside the reminders
+	// Channels carry chats to and from platforms (Telegram): pairing, turns, approvals, notices.
+	Channels *channels.Service
+	Dream    *dream.Service // memory upkeep, a system job beside the reminders
 	// Activity is what runs now (chats, reminders, the heartbeat, Dream): the tray
 	// lists it with Stop (StopWork).
 	Activity *activity.Board
@@ -191,6 +194,7 @@ func New(opts Options) (*App, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)
 	}
+	a.Channels = &channels.Service{}
 	a.Sessions = sessions.New(sessions.Options{
 		Store:     a.store,
 		Workspace: func() string { return st.Paths().Workspace },

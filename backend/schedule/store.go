@@ -47,7 +47,17 @@ type JobSpec struct {
 	// MissedRuns is what happens when its time passed while Hearth was closed:
 	// MissedAsk, MissedCatchup or MissedSkip; empty follows schedule.missedRuns.
 	MissedRuns string `json:"missedRuns,omitempty"`
+	// NotifyIn is where the reminder notifies: NotifyDesktop, NotifyTelegram or
+	// NotifyBoth; empty follows the channels' default (channels.notifyIn).
+	NotifyIn string `json:"notifyIn,omitempty"`
 }
+
+// Where a reminder notifies (JobSpec.NotifyIn).
+const (
+	NotifyDesktop  = "desktop"
+	NotifyTelegram = "telegram"
+	NotifyBoth     = "both"
+)
 
 // Validate reports what is wrong with the spec, with a hint.
 func (s JobSpec) Validate() error {
@@ -58,6 +68,11 @@ func (s JobSpec) Validate() error {
 	case "", MissedAsk, MissedCatchup, MissedSkip:
 	default:
 		return fmt.Errorf("missed-run choice %q is unknown (hint: ask, catchup, skip, or empty for the setting)", s.MissedRuns)
+	}
+	switch s.NotifyIn {
+	case "", NotifyDesktop, NotifyTelegram, NotifyBoth:
+	default:
+		return fmt.Errorf("notify-in choice %q is unknown (hint: desktop, telegram, both, or empty for the setting)", s.NotifyIn)
 	}
 	return s.Schedule.Validate()
 }
