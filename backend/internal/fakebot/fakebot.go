@@ -59,7 +59,7 @@ type Server struct {
 	conflict int // next getUpdates answered 409
 	huge     int // next getUpdates answered with an endless body
 	down     bool
-	badHTML  int // next HTML texts refused as unparsable
+	badHTML  int             // next HTML texts refused as unparsable
 	answered map[string]bool // callback queries answered
 }
 
