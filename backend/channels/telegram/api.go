@@ -164,17 +164,23 @@ func (a *Adapter) call(ctx context.Context, method string, params any, out any, 
 	if int64(len(data)) > max {
 		return fmt.Errorf("telegram %s: %w (more than %d bytes)", method, errTooLarge, max)
 	}
+	return decodeAnswer(method, resp.StatusCode, data, out)
+}
+
+// decodeAnswer reads one Bot API answer: the result into out, or the refusal
+// as an *APIError.
+func decodeAnswer(method string, status int, data []byte, out any) error {
 	var env envelope
 	if err := json.Unmarshal(data, &env); err != nil {
-		return fmt.Errorf("telegram %s: HTTP %d with an answer that is not the Bot API's: %w", method, resp.StatusCode, err)
+		return fmt.Errorf("telegram %s: HTTP %d with an answer that is not the Bot API's: %w", method, status, err)
 	}
 	if !env.OK {
 		e := &APIError{Method: method, Code: env.ErrorCode, Description: env.Description}
 		if e.Code == 0 {
-			e.Code = resp.StatusCode
+			e.Code = status
 		}
 		if env.Parameters != nil && env.Parameters.RetryAfter > 0 {
-			e.RetryAfter = time.Duration(env.Parameters.RetryAfter) * time.Second
+			e.RetryAfter = time.Duration(min(env.Parameters.RetryAfter, 3600)) * time.Second
 		}
 		return e
 	}
