@@ -50,6 +50,7 @@ targets=(
   "./backend/internal/recallbench FuzzFound 20000"
   "./backend/channels/telegram FuzzToHTML 10000"
   "./backend/channels/telegram FuzzDecodeUpdates 10000"
+  "./backend/internal/fakebot FuzzParseHTML 10000"
 )
 for x in "${targets[@]}"; do
   set -- $x
