@@ -3,6 +3,9 @@ package telegram
 import (
 	"bytes"
 	"context"
+	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 
 	"hearth/backend/channels"
@@ -110,7 +113,8 @@ func TestPhotoSizeWithinBound(t *testing.T) {
 // download grows past what was declared is dropped. The message still comes.
 func TestDownloadsRefusedPastBounds(t *testing.T) {
 	fake := fakebot.New(t)
-	got, _, _ := run(t, newAdapter(t, fake, t.TempDir(), nil))
+	logs := &lockedBuffer{}
+	got, _, _ := run(t, newAdapter(t, fake, t.TempDir(), nil, func(o *Options) { o.Logger = slog.New(slog.NewTextHandler(logs, nil)) }))
 	fake.Send(fakebot.Msg{From: alice, Caption: "big", Document: &fakebot.FileSpec{Name: "big.iso", Data: []byte("x"), Declared: 25 << 20}})
 	in := next(t, got)
 	if in.Text != "big" || len(in.Files) != 0 {
@@ -125,6 +129,27 @@ func TestDownloadsRefusedPastBounds(t *testing.T) {
 	if in.Text != "inflates" || len(in.Files) != 0 {
 		t.Fatalf("%q %d files", in.Text, len(in.Files))
 	}
+	l := logs.String()
+	if !strings.Contains(l, "over the 20971520 Hearth takes") || !strings.Contains(l, "grew past the 4 bytes declared") {
+		t.Fatalf("the refusals were not logged with their reasons:\n%s", l)
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func TestSafeName(t *testing.T) {

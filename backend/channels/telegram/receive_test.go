@@ -279,3 +279,29 @@ func TestHugeUpdatesBodyBounded(t *testing.T) {
 		t.Fatal("after an oversized answer the adapter did not ask for one update at a time")
 	}
 }
+
+func TestMissingStateDirStartsAtZero(t *testing.T) {
+	fake := fakebot.New(t)
+	dir := filepath.Join(t.TempDir(), "not", "yet")
+	got, _, _ := run(t, newAdapter(t, fake, dir, nil))
+	id := fake.Send(fakebot.Msg{From: alice, Text: "first"})
+	if in := next(t, got); in.UpdateID != id {
+		t.Fatalf("got %d", in.UpdateID)
+	}
+	none(t, fake, got)
+	if _, err := os.Stat(filepath.Join(dir, offsetFile)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Transport errors carry the request's URL, and with it the token: the adapter
+// takes it out before the error reaches a log or Settings.
+func TestTokenNeverInErrors(t *testing.T) {
+	fake := fakebot.New(t)
+	a := newAdapter(t, fake, t.TempDir(), nil)
+	fake.Down()
+	_, err := a.Send(context.Background(), "4242", channels.Outbound{Text: "x"})
+	if err == nil || strings.Contains(err.Error(), fakebot.Token) || !strings.Contains(err.Error(), "<token>") {
+		t.Fatalf("got %v", err)
+	}
+}
