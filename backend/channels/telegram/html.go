@@ -10,6 +10,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // ToHTML turns Markdown as the model writes it into the HTML subset Telegram
@@ -168,8 +169,20 @@ func (r *htmlWriter) table(t *east.Table) {
 	r.b.WriteString("<pre>" + body + "</pre>")
 }
 
-// plainText is the text of n's inlines without formatting.
+// textOf is a text node as the reader sees it: backslash escapes and
+// character references (&copy;, &#65;) resolved, as CommonMark renders them.
+func textOf(n *ast.Text, src []byte) string {
+	v := n.Value(src)
+	if n.IsRaw() {
+		return string(v)
+	}
+	return string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v))))
+}
+
+// plainText is the text of n's inlines without formatting; code is taken as
+// written (a code span's backslashes are its own).
 func plainText(n ast.Node, src []byte) string {
+	_, code := n.(*ast.CodeSpan)
 	var b strings.Builder
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -177,7 +190,11 @@ func plainText(n ast.Node, src []byte) string {
 		}
 		switch c := c.(type) {
 		case *ast.Text:
-			b.Write(c.Value(src))
+			if code {
+				b.Write(c.Value(src))
+			} else {
+				b.WriteString(textOf(c, src))
+			}
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				b.WriteByte(' ')
 			}
@@ -208,7 +225,7 @@ func (r *htmlWriter) inlines(parent ast.Node) {
 func (r *htmlWriter) inline1(n ast.Node) {
 	switch n := n.(type) {
 	case *ast.Text:
-		r.b.WriteString(escape(string(n.Value(r.src))))
+		r.b.WriteString(escape(textOf(n, r.src)))
 		if n.SoftLineBreak() || n.HardLineBreak() {
 			r.b.WriteString("\n")
 		}
