@@ -126,6 +126,9 @@ type APIError struct {
 	Code        int
 	Description string
 	RetryAfter  time.Duration // from parameters.retry_after on 429
+	// MigrateTo is the supergroup a group became (parameters.migrate_to_chat_id):
+	// the chat goes on under that id.
+	MigrateTo int64
 }
 
 func (e *APIError) Error() string {
@@ -181,6 +184,9 @@ func decodeAnswer(method string, status int, data []byte, out any) error {
 		}
 		if env.Parameters != nil && env.Parameters.RetryAfter > 0 {
 			e.RetryAfter = time.Duration(min(env.Parameters.RetryAfter, 3600)) * time.Second
+		}
+		if env.Parameters != nil {
+			e.MigrateTo = env.Parameters.MigrateToChatID
 		}
 		return e
 	}

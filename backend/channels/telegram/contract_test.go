@@ -246,7 +246,7 @@ func TestAdapterDecodesTheReference(t *testing.T) {
 		t.Fatalf("getFile: %+v %v", f, err)
 	}
 	var ae *APIError
-	if err := decodeAnswer("getUpdates", 429, fixture(t, "error_429"), nil); !errors.As(err, &ae) || ae.Code != 429 || ae.RetryAfter != 7*time.Second {
+	if err := decodeAnswer("getUpdates", 429, fixture(t, "error_429"), nil); !errors.As(err, &ae) || ae.Code != 429 || ae.RetryAfter != 7*time.Second || ae.MigrateTo != -1001234567890 {
 		t.Fatalf("429: %v", err)
 	}
 	if err := decodeAnswer("editMessageText", 400, fixture(t, "error_400"), nil); !errors.As(err, &ae) || !ae.has("message is not modified") {

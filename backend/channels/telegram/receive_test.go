@@ -203,7 +203,14 @@ func TestConflictStops(t *testing.T) {
 
 func TestMeAndMalformedToken(t *testing.T) {
 	fake := fakebot.New(t)
-	me, err := newAdapter(t, fake, t.TempDir(), nil).Me(context.Background())
+	a := newAdapter(t, fake, t.TempDir(), nil)
+	if _, ok := a.Known(); ok {
+		t.Fatal("known before asking")
+	}
+	me, err := a.Me(context.Background())
+	if k, ok := a.Known(); !ok || k != me {
+		t.Fatalf("known %+v %v", k, ok)
+	}
 	if err != nil || me.ID != fakebot.BotUser.ID || me.Username != fakebot.BotUser.Username {
 		t.Fatalf("%+v %v", me, err)
 	}

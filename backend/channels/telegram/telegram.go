@@ -158,6 +158,17 @@ func (a *Adapter) Me(ctx context.Context) (Bot, error) {
 	return b, nil
 }
 
+// Known returns the bot as the last successful Me found it (Settings shows its
+// @username without asking Telegram again).
+func (a *Adapter) Known() (Bot, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.me == nil {
+		return Bot{}, false
+	}
+	return *a.me, true
+}
+
 // lasting turns the refusals no retry cures into the errors callers test for.
 func lasting(err error) error {
 	var ae *APIError
