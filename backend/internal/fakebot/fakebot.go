@@ -52,6 +52,7 @@ type Server struct {
 	nextUpd  int64
 	nextMsg  int64
 	sent     map[msgKey]*sentMsg
+	order    []msgKey // sent, oldest first
 	files    map[string]*fileEntry
 	log      []Request
 	fail     int // next calls answered 429
@@ -137,6 +138,12 @@ func (s *Server) Down() {
 	s.notify()
 }
 
+// DownFor starts an outage that ends by itself after d.
+func (s *Server) DownFor(d time.Duration) {
+	s.Down()
+	time.AfterFunc(d, s.Up)
+}
+
 // Up ends the outage.
 func (s *Server) Up() {
 	s.mu.Lock()
@@ -188,6 +195,47 @@ func (s *Server) Text(chat, msg int64) (text, mode string, ok bool) {
 		return "", "", false
 	}
 	return m.text, m.mode, true
+}
+
+// Sent is a message the bot sent, as it stands after its edits.
+type Sent struct {
+	ID      int64
+	Text    string // as sent (HTML when Mode is "HTML")
+	Mode    string
+	Buttons []string // the callback data of its buttons, row by row
+}
+
+// Messages returns what the bot sent to chat, oldest first.
+func (s *Server) Messages(chat int64) []Sent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Sent
+	for _, k := range s.order {
+		if k.chat != chat {
+			continue
+		}
+		m := s.sent[k]
+		out = append(out, Sent{ID: k.msg, Text: m.text, Mode: m.mode, Buttons: buttonData(m.markup)})
+	}
+	return out
+}
+
+func buttonData(markup string) []string {
+	var kb struct {
+		InlineKeyboard [][]struct {
+			CallbackData string `json:"callback_data"`
+		} `json:"inline_keyboard"`
+	}
+	if json.Unmarshal([]byte(markup), &kb) != nil {
+		return nil
+	}
+	var out []string
+	for _, row := range kb.InlineKeyboard {
+		for _, b := range row {
+			out = append(out, b.CallbackData)
+		}
+	}
+	return out
 }
 
 func contains(xs []string, x string) bool {

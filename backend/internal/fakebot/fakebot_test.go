@@ -131,3 +131,25 @@ func FuzzParseHTML(f *testing.F) {
 		}
 	})
 }
+
+func TestMessagesAndOutageThatEnds(t *testing.T) {
+	s := New(t)
+	post(t, s, "sendMessage", map[string]any{"chat_id": 5, "text": "a", "reply_markup": map[string]any{
+		"inline_keyboard": [][]map[string]any{{{"text": "Yes", "callback_data": "y"}, {"text": "No", "callback_data": "n"}}}}})
+	_, ans := post(t, s, "sendMessage", map[string]any{"chat_id": 5, "text": "<b>b</b>", "parse_mode": "HTML"})
+	id := int64(ans["result"].(map[string]any)["message_id"].(float64))
+	post(t, s, "editMessageText", map[string]any{"chat_id": 5, "message_id": id, "text": "c"})
+	post(t, s, "sendMessage", map[string]any{"chat_id": 6, "text": "other chat"})
+	m := s.Messages(5)
+	if len(m) != 2 || m[0].Text != "a" || strings.Join(m[0].Buttons, ",") != "y,n" || m[1].Text != "c" || m[1].Mode != "" {
+		t.Fatalf("%+v", m)
+	}
+	s.DownFor(time.Millisecond)
+	deadline := time.Now().Add(30 * time.Second)
+	for s.IsDown() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if code, _ := post(t, s, "getMe", nil); code != 200 {
+		t.Fatalf("still down: %d", code)
+	}
+}

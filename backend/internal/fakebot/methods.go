@@ -228,6 +228,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, p map[string]any) {
 	s.nextMsg++
 	id := s.nextMsg
 	s.sent[msgKey{chat, id}] = &sentMsg{text: text, mode: mode, markup: markup}
+	s.order = append(s.order, msgKey{chat, id})
 	s.mu.Unlock()
 	writeOK(w, s.message(chat, id, visible))
 }
