@@ -152,7 +152,7 @@ func (a *Adapter) getUpdates(ctx context.Context, offset int64, limit int) ([]Up
 	if offset > 0 {
 		params["offset"] = offset
 	}
-	cctx, cancel := context.WithTimeout(ctx, (pollTimeout+15)*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, pollDeadline)
 	defer cancel()
 	var ups []Update
 	if err := a.call(cctx, "getUpdates", params, &ups, maxUpdatesBody); err != nil {

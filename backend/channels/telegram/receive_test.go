@@ -3,6 +3,7 @@ package telegram
 import (
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -310,5 +311,17 @@ func TestTokenNeverInErrors(t *testing.T) {
 	_, err := a.Send(context.Background(), "4242", channels.Outbound{Text: "x"})
 	if err == nil || strings.Contains(err.Error(), fakebot.Token) || !strings.Contains(err.Error(), "<token>") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestShortClientTimeoutDoesNotCutPolls(t *testing.T) {
+	c := &http.Client{Timeout: 10 * time.Second}
+	a := newAdapter(t, fakebot.New(t), t.TempDir(), nil, func(o *Options) { o.HTTPClient = c })
+	if a.client.Timeout != 0 || c.Timeout != 10*time.Second {
+		t.Fatalf("adapter's %v, caller's %v", a.client.Timeout, c.Timeout)
+	}
+	long := &http.Client{Timeout: time.Hour}
+	if b := newAdapter(t, fakebot.New(t), t.TempDir(), nil, func(o *Options) { o.HTTPClient = long }); b.client != long {
+		t.Fatal("a long enough client was replaced")
 	}
 }

@@ -35,6 +35,8 @@ const (
 	maxAnswerBody = 1 << 20
 	// pollTimeout is how long Telegram holds a getUpdates open when nothing happens.
 	pollTimeout = 30
+	// pollDeadline bounds one long poll: Telegram's hold and a margin.
+	pollDeadline = (pollTimeout + 15) * time.Second
 	// callTimeout bounds each call other than the long poll and downloads.
 	callTimeout = 30 * time.Second
 	// maxBackoff caps the wait between failed polls.
@@ -54,8 +56,8 @@ type Options struct {
 	// StateDir is the folder that keeps the update offset (required for Receive).
 	StateDir string
 	// HTTPClient carries every request (Hearth passes its egress guard's client).
-	// Its Timeout must be 0 or longer than the long poll (60 s): the adapter
-	// bounds each call itself. nil is a plain client, for tests only.
+	// The adapter bounds each call itself; a client Timeout shorter than a
+	// long poll is dropped (on a copy). nil is a plain client, for tests only.
 	HTTPClient *http.Client
 	// Logger records refusals and retries; nil discards them.
 	Logger *slog.Logger
@@ -106,6 +108,13 @@ func New(o Options) (*Adapter, error) {
 	}
 	if a.client == nil {
 		a.client = &http.Client{}
+	}
+	if t := a.client.Timeout; t > 0 && t < pollDeadline {
+		// A shorter overall timeout would cut every long poll short; the
+		// adapter bounds each call itself, so the copy goes without one.
+		c := *a.client
+		c.Timeout = 0
+		a.client = &c
 	}
 	if a.log == nil {
 		a.log = slog.New(slog.NewTextHandler(io.Discard, nil))
