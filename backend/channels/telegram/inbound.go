@@ -29,6 +29,10 @@ func (a *Adapter) inbound(ctx context.Context, bot Bot, u Update) (channels.Inbo
 	if !ok {
 		return in, false
 	}
+	if len(dls) > 0 && a.fetchFor != nil && !a.fetchFor(in) {
+		a.log.Info("telegram: media not fetched for this message", "chat", in.ChatID, "user", in.UserID, "files", len(dls))
+		return in, true
+	}
 	for _, d := range dls {
 		max := a.maxFile
 		if d.image {

@@ -159,3 +159,23 @@ func TestSafeName(t *testing.T) {
 		}
 	}
 }
+
+// A stranger's files are never fetched when the Service says so.
+func TestFetchRuleSkipsStrangers(t *testing.T) {
+	fake := fakebot.New(t)
+	paired := func(in channels.Inbound) bool { return in.UserID == "4242" }
+	got, _, _ := run(t, newAdapter(t, fake, t.TempDir(), nil, func(o *Options) { o.Fetch = paired }))
+	mallory := fakebot.User{ID: 666, FirstName: "Mallory"}
+	fake.Send(fakebot.Msg{From: mallory, Caption: "open me", Document: &fakebot.FileSpec{Name: "x.exe", Data: []byte("MZ")}})
+	in := next(t, got)
+	if in.UserID != "666" || in.Text != "open me" || len(in.Files) != 0 {
+		t.Fatalf("%+v", in)
+	}
+	if n := len(fake.Log("getFile")); n != 0 {
+		t.Fatalf("a stranger's file was asked for (%d getFile)", n)
+	}
+	fake.Send(fakebot.Msg{From: alice, Document: &fakebot.FileSpec{Name: "ok.txt", Data: []byte("fine")}})
+	if in := next(t, got); len(in.Files) != 1 {
+		t.Fatalf("a paired user's file was not fetched: %+v", in)
+	}
+}

@@ -64,6 +64,11 @@ type Options struct {
 	// MaxImage bounds a downloaded photo (default DefaultMaxImage); MaxFile a
 	// document or voice note (default and at most MaxFileBytes).
 	MaxImage, MaxFile int64
+	// Fetch says whether the photos and files of in are downloaded before it is
+	// handed over. The Service passes its own rule (the sender is paired, a
+	// group message names the bot), so a stranger's files are never fetched;
+	// in then arrives without them. nil fetches all.
+	Fetch func(in channels.Inbound) bool
 	// Sleep waits d or until ctx ends (tests record the waits instead); Jitter
 	// returns a number in [0,1) that spreads backoffs. Both default to real ones.
 	Sleep  func(ctx context.Context, d time.Duration) error
@@ -76,6 +81,7 @@ type Adapter struct {
 	client                *http.Client
 	log                   *slog.Logger
 	maxImage, maxFile     int64
+	fetchFor              func(channels.Inbound) bool
 	sleep                 func(context.Context, time.Duration) error
 	jitter                func() float64
 
@@ -102,7 +108,7 @@ func New(o Options) (*Adapter, error) {
 		return nil, errors.New("telegram: the bot token is empty or malformed (hint: paste the token @BotFather gave, like 123456:ABC-DEF…)")
 	}
 	a := &Adapter{token: o.Token, base: strings.TrimRight(o.BaseURL, "/"), stateDir: o.StateDir,
-		client: o.HTTPClient, log: o.Logger, maxImage: o.MaxImage, maxFile: o.MaxFile, sleep: o.Sleep, jitter: o.Jitter}
+		client: o.HTTPClient, log: o.Logger, maxImage: o.MaxImage, maxFile: o.MaxFile, fetchFor: o.Fetch, sleep: o.Sleep, jitter: o.Jitter}
 	if a.base == "" {
 		a.base = DefaultBaseURL
 	}
