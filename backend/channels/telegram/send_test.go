@@ -132,3 +132,15 @@ func mustInt(t *testing.T, s string) int64 {
 	}
 	return n
 }
+
+func TestBlockedChat(t *testing.T) {
+	fake := fakebot.New(t)
+	a := newAdapter(t, fake, t.TempDir(), nil)
+	fake.Block(4242)
+	if _, err := a.Send(context.Background(), "4242", channels.Outbound{Text: "hi"}); !errors.Is(err, ErrBlocked) || !strings.Contains(err.Error(), "hint:") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := a.Send(context.Background(), "5", channels.Outbound{Text: "hi"}); err != nil {
+		t.Fatalf("another chat: %v", err)
+	}
+}

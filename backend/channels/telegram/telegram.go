@@ -102,6 +102,10 @@ type Bot struct {
 // webhook is set. Receive returns it rather than fight the other poller.
 var ErrConflict = errors.New("another program is receiving this bot's updates")
 
+// ErrBlocked is Telegram's 403 for one chat: the person blocked the bot, or
+// the bot was removed from the group. Other chats go on.
+var ErrBlocked = errors.New("telegram refuses to deliver to this chat")
+
 // New builds an adapter. It does not connect: Me and Receive do.
 func New(o Options) (*Adapter, error) {
 	if strings.TrimSpace(o.Token) == "" || strings.ContainsAny(o.Token, "/?#% \t\r\n") {
@@ -193,6 +197,8 @@ func lasting(err error) error {
 	switch ae.Code {
 	case http.StatusUnauthorized, http.StatusNotFound:
 		return fmt.Errorf("%w: %s (hint: the token was revoked or mistyped; paste the current one from @BotFather in Settings › Channels)", channels.ErrUnauthorized, ae.Description)
+	case http.StatusForbidden:
+		return fmt.Errorf("%w: %s (hint: the person blocked the bot or removed it from the group; they can unblock it or add it again)", ErrBlocked, ae.Description)
 	case http.StatusConflict:
 		return fmt.Errorf("%w: %s (hint: stop the other program or Hearth using this bot, or delete its webhook, then switch the channel on again)", ErrConflict, ae.Description)
 	}

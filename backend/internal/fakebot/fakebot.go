@@ -62,6 +62,7 @@ type Server struct {
 	down     bool
 	badHTML  int             // next HTML texts refused as unparsable
 	answered map[string]bool // callback queries answered
+	blocked  map[int64]bool  // chats that refuse the bot
 }
 
 type queued struct {
@@ -84,7 +85,7 @@ type fileEntry struct {
 // New starts a fake on loopback; the test's cleanup stops it.
 func New(t testing.TB) *Server {
 	s := &Server{closed: make(chan struct{}), wake: make(chan struct{}), token: Token,
-		nextUpd: 500000, nextMsg: 1000, sent: map[msgKey]*sentMsg{}, files: map[string]*fileEntry{}, answered: map[string]bool{}}
+		nextUpd: 500000, nextMsg: 1000, sent: map[msgKey]*sentMsg{}, files: map[string]*fileEntry{}, answered: map[string]bool{}, blocked: map[int64]bool{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	t.Cleanup(func() {
@@ -156,6 +157,13 @@ func (s *Server) IsDown() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.down
+}
+
+// Block makes chat refuse the bot, as when the person blocks it.
+func (s *Server) Block(chat int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.blocked[chat] = true
 }
 
 // Revoke makes the adapter's token wrong, as when it is revoked in @BotFather.

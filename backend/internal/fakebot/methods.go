@@ -19,7 +19,12 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, method string, p m
 		writeError(w, http.StatusTooManyRequests, "Too Many Requests: retry after "+strconv.Itoa(retry), retry)
 		return
 	}
+	blocked := s.blocked[num(p["chat_id"])]
 	s.mu.Unlock()
+	if blocked && method != "getUpdates" && method != "getMe" {
+		writeError(w, http.StatusForbidden, "Forbidden: bot was blocked by the user", 0)
+		return
+	}
 	switch method {
 	case "getMe":
 		writeOK(w, map[string]any{"id": BotUser.ID, "is_bot": true, "first_name": BotUser.FirstName,
