@@ -48,7 +48,7 @@ targets=(
   "./backend/session FuzzScanMessages 5000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"
-  "./backend/channels/telegram FuzzToHTML 10000"
+  "./backend/channels/telegram FuzzToHTML 4000"
   "./backend/channels/telegram FuzzDecodeUpdates 10000"
   "./backend/internal/fakebot FuzzParseHTML 10000"
 )

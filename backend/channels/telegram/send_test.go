@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"hearth/backend/channels"
 	"hearth/backend/internal/fakebot"
@@ -142,5 +143,23 @@ func TestBlockedChat(t *testing.T) {
 	}
 	if _, err := a.Send(context.Background(), "5", channels.Outbound{Text: "hi"}); err != nil {
 		t.Fatalf("another chat: %v", err)
+	}
+}
+
+func TestSmallParts(t *testing.T) {
+	a := newAdapter(t, fakebot.New(t), t.TempDir(), nil)
+	if a.Name() != "telegram" || a.Limit() != 4096 {
+		t.Fatal(a.Name(), a.Limit())
+	}
+	if got := truncateRunes(strings.Repeat("ж", 300), 200); len([]rune(got)) != 200 || !strings.HasSuffix(got, "…") {
+		t.Fatalf("%q", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := sleepCtx(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled sleep: %v", err)
+	}
+	if err := sleepCtx(context.Background(), time.Nanosecond); err != nil {
+		t.Fatal(err)
 	}
 }
