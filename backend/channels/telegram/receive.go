@@ -70,6 +70,10 @@ func (a *Adapter) saveOffset(off int64) error {
 // the rest. Network failures are retried with a jittered backoff; a refused
 // token (channels.ErrUnauthorized) or another poller (ErrConflict) ends it.
 func (a *Adapter) Receive(ctx context.Context, handle func(context.Context, channels.Inbound)) error {
+	if !a.receiving.CompareAndSwap(false, true) {
+		return errors.New("telegram: this adapter is already receiving (one Receive at a time)")
+	}
+	defer a.receiving.Store(false)
 	offset, err := a.loadOffset()
 	if err != nil {
 		return err

@@ -325,3 +325,14 @@ func TestShortClientTimeoutDoesNotCutPolls(t *testing.T) {
 		t.Fatal("a long enough client was replaced")
 	}
 }
+
+func TestOneReceiveAtATime(t *testing.T) {
+	fake := fakebot.New(t)
+	a := newAdapter(t, fake, t.TempDir(), nil)
+	got, _, _ := run(t, a)
+	fake.Send(fakebot.Msg{From: alice, Text: "running"})
+	next(t, got)
+	if err := a.Receive(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "already receiving") {
+		t.Fatalf("a second Receive: %v", err)
+	}
+}

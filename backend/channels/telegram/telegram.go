@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"hearth/backend/channels"
@@ -87,6 +88,9 @@ type Adapter struct {
 
 	mu sync.Mutex
 	me *Bot // cached getMe
+
+	// receiving keeps Receive to one loop: two would make Telegram answer 409.
+	receiving atomic.Bool
 }
 
 var _ channels.Channel = (*Adapter)(nil)
