@@ -29,6 +29,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/wailsapp/wails/v2 v2.15.0
 	github.com/yosida95/uritemplate/v3 v3.0.2
+	github.com/yuin/goldmark v1.8.2
 	github.com/zalando/go-keyring v0.2.8
 	golang.org/x/crypto v0.56.0
 	golang.org/x/net v0.57.0

@@ -48,6 +48,9 @@ targets=(
   "./backend/session FuzzScanMessages 5000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"
+  "./backend/channels/telegram FuzzToHTML 4000"
+  "./backend/channels/telegram FuzzDecodeUpdates 10000"
+  "./backend/internal/fakebot FuzzParseHTML 10000"
 )
 for x in "${targets[@]}"; do
   set -- $x
