@@ -48,6 +48,7 @@ targets=(
   "./backend/session FuzzScanMessages 5000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"
+  "./backend/applock FuzzParseHolder 20000"
 )
 for x in "${targets[@]}"; do
   set -- $x
