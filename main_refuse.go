@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"os"
+	"strconv"
 
 	"hearth/backend/app"
 	"hearth/backend/applock"
@@ -20,8 +21,9 @@ func refuseBesideService(h *app.App, holder applock.Holder) error {
 	p := i18n.M("service.desktopRefused", "holder", holder.String()).WithHint(i18n.M("service.desktopRefused.hint"))
 	l := i18n.Resolve(h.Settings.Config().UI.Language, os.Getenv)
 	if n, err := notify.NewDBus(notify.Options{Icon: "hearth"}); err == nil {
+		// A notification shows two short lines: the short wording, whole.
 		_ = n.Notify(notify.Notification{Title: i18n.T(l, "service.desktopRefused.title"),
-			Body: p.Text.In(l) + "\n" + p.Hint[0].In(l)})
+			Body: notify.Plain(i18n.T(l, "service.desktopRefused.notice", "pid", strconv.Itoa(holder.PID)))})
 		_ = n.Close()
 	}
 	return errors.New(p.String())

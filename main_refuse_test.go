@@ -13,6 +13,8 @@ import (
 
 	"hearth/backend/app"
 	"hearth/backend/applock"
+	"hearth/backend/i18n"
+	"hearth/backend/notify"
 )
 
 // A desktop start while `hearth serve` holds the data folder says who runs and what to
@@ -43,6 +45,13 @@ func TestDesktopRefusesBesideServe(t *testing.T) {
 		"systemctl --user stop hearth"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal lacks %q: %s", want, err)
+		}
+	}
+	// The notification's short wording fits a notification whole, in either language.
+	for _, l := range i18n.Locales() {
+		text := i18n.T(l, "service.desktopRefused.notice", "pid", "4242")
+		if notify.Plain(text) != text || !strings.Contains(text, "systemctl --user stop hearth") {
+			t.Errorf("%s notice is cut or lacks the command: %q", l, notify.Plain(text))
 		}
 	}
 }
