@@ -15,6 +15,7 @@ import (
 	"hearth/backend/app"
 	"hearth/backend/event"
 	"hearth/backend/i18n"
+	"hearth/backend/internal/clip"
 )
 
 // ExitHeld is `hearth serve`'s exit when another Hearth holds the data folder: not a
@@ -115,8 +116,9 @@ func (e *env) stopSignals() (<-chan os.Signal, func()) {
 	return c, func() { signal.Stop(c) }
 }
 
-// logNews writes what the desktop would have shown as a notification: without a window
-// the log is where a reminder's run shows (and the channels deliver it where set).
+// logNews writes the gist of what the desktop would have shown as a notification:
+// without a window the log is where a reminder's run shows (and the channels deliver it
+// where set).
 func logNews(ev event.Background) {
 	switch ev.Kind {
 	case event.BackgroundJobs, event.BackgroundActivity, event.BackgroundSettings:
@@ -126,7 +128,9 @@ func logNews(ev event.Background) {
 	if ev.Code != "" && i18n.Has(ev.Code) {
 		text = i18n.Message{Code: ev.Code, Args: ev.Args}.String()
 	}
-	slog.Info("news", "kind", ev.Kind, "title", ev.Title, "job", ev.JobID, "session", ev.SessionID, "text", text)
+	// The gist only: the answer is in the chat, and the journal keeps what it is given.
+	slog.Info("news", "kind", ev.Kind, "title", clip.Line(ev.Title, 80), "job", ev.JobID, "session", ev.SessionID,
+		"text", clip.Line(text, 120))
 }
 
 // heldProblem words a refused start: who holds the data folder and how to free it.
