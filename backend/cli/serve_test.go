@@ -173,7 +173,13 @@ func TestServeUnderASupervisor(t *testing.T) {
 		t.Fatalf("cron add: exit %d\n%s%s", code, out, errOut)
 	}
 	waitFor(t, "the second reminder's run after the restart", again, func() bool { return asked(fake, "Say drink some water") })
-	again.stop(t)
+
+	// A crash (kill -9) leaves no lock behind: the restart systemd makes takes it.
+	_ = again.cmd.Process.Kill()
+	<-again.done
+	after := startServe(t)
+	waitFor(t, "the start after a crash", after, func() bool { return strings.Contains(after.log(), "hearth serve: running") })
+	after.stop(t)
 }
 
 // In this process (the signal injected): serve refuses a held lock with its exit
