@@ -159,9 +159,12 @@ func unitFromFiles(path string) string {
 // printService adds the Service lines to `hearth status`.
 func printService(w io.Writer, s serviceStatus) {
 	switch {
-	case s.Held:
+	case s.Held && s.Kind == string(app.LockServe):
 		who := app.LockHolder{Kind: app.LockKind(s.Kind), PID: s.PID, Since: s.Since}
 		fmt.Fprintf(w, "Service     running: %s holds the data folder\n", who)
+	case s.Held:
+		who := app.LockHolder{Kind: app.LockKind(s.Kind), PID: s.PID, Since: s.Since}
+		fmt.Fprintf(w, "Service     not running: %s holds the data folder\n", who)
 	case s.LockError != "":
 		fmt.Fprintf(w, "Service     unknown: %s\n", s.LockError)
 	default:

@@ -54,6 +54,15 @@ func TestStatusShowsTheHolder(t *testing.T) {
 		!strings.Contains(out, "systemd is not available here") && !strings.Contains(out, "not installed") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	desk, err := applock.AcquireAs(lockPath(), applock.KindDesktop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = run(t, nil, "status")
+	if code != 0 || !strings.Contains(out, "Service     not running: desktop (pid "+strconv.Itoa(os.Getpid())+", since ") {
+		t.Fatalf("beside the desktop app: exit %d\n%s", code, out)
+	}
+	_ = desk.Release()
 	l, err := applock.AcquireAs(lockPath(), applock.KindServe)
 	if err != nil {
 		t.Fatal(err)
