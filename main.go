@@ -45,6 +45,10 @@ func runDesktop(open func() (*app.App, error)) error {
 		return err
 	}
 	lock, err := applock.Acquire(h.Settings.Paths().LockFile)
+	var held *applock.HeldError
+	if errors.As(err, &held) && applock.SecondDesktop(held.Holder) == applock.StepRefuse {
+		return refuseBesideService(h, held.Holder) // `hearth serve` runs: no window to focus
+	}
 	if errors.Is(err, applock.ErrHeld) {
 		// Another Hearth window is open: bring it forward instead of opening a second one.
 		if ferr := applock.Focus(uniqueID, os.Args[1:]); ferr != nil {

@@ -51,6 +51,7 @@ targets=(
   "./backend/channels/telegram FuzzToHTML 4000"
   "./backend/channels/telegram FuzzDecodeUpdates 10000"
   "./backend/internal/fakebot FuzzParseHTML 10000"
+  "./backend/applock FuzzParseHolder 20000"
 )
 for x in "${targets[@]}"; do
   set -- $x

@@ -7,6 +7,8 @@
 #     `dpkg --purge` leaves none of its files. Needs root or passwordless sudo, else skips.
 #  2. `make install` / `make uninstall` into a temporary HOME: the same checks, and
 #     PREFIX= puts the same files under a prefix.
+# Both install the systemd user unit for `hearth serve`, starting the installed program,
+# and neither enables it (unit_ok).
 # Ends with "install: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -122,6 +124,17 @@ launch() {
   app_pid=""
 }
 
+# unit_ok UNIT EXE WANTS: the user unit starts `EXE serve`, restarts on failure, and is
+# not enabled (no link in WANTS, the default.target.wants folder it would be enabled in).
+unit_ok() {
+  local unit=$1 exe=$2 wants=$3
+  [[ -f $unit ]] || { echo "missing $unit"; return 1; }
+  [[ $(sed -n 's/^ExecStart=//p' "$unit") == "$exe serve" ]] || { echo "ExecStart: $(grep ExecStart "$unit")"; return 1; }
+  grep -qx 'Restart=on-failure' "$unit" || { echo "no Restart=on-failure in $unit"; return 1; }
+  [[ ! -e $wants/hearth.service && ! -L $wants/hearth.service ]] || { echo "enabled: $wants/hearth.service"; return 1; }
+  "$exe" serve --help | grep -qF 'systemctl --user enable --now hearth' || { echo "hearth serve --help does not say how to enable it"; return 1; }
+}
+
 # gone FILE...: none of the files exists any more
 gone() {
   local f left=()
@@ -195,6 +208,8 @@ else
         f=/usr/share/icons/hicolor/${s}x$s/apps/hearth.png
         [[ $(/usr/bin/identify -format %wx%h "$f" 2>&1) == ${s}x$s ]] || { echo "$f: not a ${s}x$s PNG"; exit 1; }; done'
   check "desktop-file-validate $entry" desktop-file-validate "$entry"
+  check "the package installed the user unit for hearth serve, not enabled" \
+    unit_ok /usr/lib/systemd/user/hearth.service /usr/bin/hearth /etc/systemd/user/default.target.wants
   check "the menu entry starts /usr/bin/hearth (Exec, TryExec)" \
     test "$(field Exec "$entry")" == /usr/bin/hearth -a "$(field TryExec "$entry")" == /usr/bin/hearth
   use_home "$tmp/deb-home"
@@ -209,7 +224,8 @@ else
   fi
   [[ -n $mandb_paused ]] && "${sudo[@]}" touch "$mandb_flag" && mandb_paused=""
   check "nothing of the package is left (${#pkg_files[@]} files, the menu entry, the icons)" \
-    gone "${pkg_files[@]}" "$entry" /usr/share/icons/hicolor/*/apps/hearth.* /usr/share/man/man1/hearth*.1.gz
+    gone "${pkg_files[@]}" "$entry" /usr/share/icons/hicolor/*/apps/hearth.* /usr/share/man/man1/hearth*.1.gz \
+    /usr/lib/systemd/user/hearth.service
   check "dpkg no longer knows hearth" bash -c '! dpkg-query -W -f "\${Status}" hearth 2>/dev/null | grep -q " installed"'
   tryexec=$(field TryExec "$tmp/deb-home/.config/autostart/hearth.desktop")
   check "the launch-at-login entry left in the home is skipped now (its TryExec $tryexec is gone)" \
@@ -232,6 +248,8 @@ use_home "$tmp/home"
     bash -c 'for f; do [[ -f $f ]] || { echo "missing $f"; exit 1; }; done' _ "${files[@]}"
   check "desktop-file-validate $entry" desktop-file-validate "$entry"
   check "the menu entry starts $exe" test "$(field Exec "$entry")" == "$exe"
+  check "make install installed the user unit for hearth serve, not enabled" \
+    unit_ok "$XDG_DATA_HOME/systemd/user/hearth.service" "$exe" "$XDG_CONFIG_HOME/systemd/user/default.target.wants"
   launch "$entry" "$exe"
   if make --no-print-directory uninstall >"$tmp/uninstall.log" 2>&1; then
     pass "make uninstall"
@@ -250,7 +268,7 @@ use_home "$tmp/home"
   prefix=$tmp/prefix
   if PREFIX=$prefix scripts/install.sh install >"$tmp/prefix.log" 2>&1 &&
     [[ $(field Exec "$prefix/share/applications/hearth.desktop") == "$prefix/bin/hearth" ]] &&
-    [[ -f $prefix/share/man/man1/hearth.1 ]] && desktop-file-validate "$prefix/share/applications/hearth.desktop" &&
+    [[ -f $prefix/share/man/man1/hearth.1 ]] && [[ -f $prefix/lib/systemd/user/hearth.service ]] && desktop-file-validate "$prefix/share/applications/hearth.desktop" &&
     PREFIX=$prefix scripts/install.sh uninstall >>"$tmp/prefix.log" 2>&1 &&
     [[ -z $(find "$prefix" -type f) ]]; then
     pass "PREFIX=$prefix: installed under PREFIX/bin and PREFIX/share, uninstalled without a trace"

@@ -8,6 +8,8 @@
 # looks for a program in ~/.local/bin). PREFIX=/usr/local (or any prefix) installs for
 # everyone under PREFIX/bin and PREFIX/share, through sudo when the folder is not writable.
 # DESTDIR stages the files elsewhere (for packagers). `files` prints the installed paths.
+# The systemd user unit (`hearth serve`) goes where the user manager looks for it
+# (~/.local/share/systemd/user, PREFIX/lib/systemd/user) and is never enabled here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +33,11 @@ mandir=$(dirname "$bindir")/share/man/man1
 dest=${DESTDIR:-}
 exe=$bindir/hearth
 entry=$datadir/applications/hearth.desktop
+if [[ -n "${PREFIX:-}" ]]; then
+  unit=$(dirname "$bindir")/lib/systemd/user/hearth.service
+else
+  unit=$datadir/systemd/user/hearth.service
+fi
 
 sizes() { # the icon folders to install: NxN for each rendered size, and scalable
   local d
@@ -45,6 +52,7 @@ files() { # every path `install` writes, one a line
   local s f
   echo "$exe"
   echo "$entry"
+  echo "$unit"
   for s in $(sizes); do icon_path "$s"; done
   for f in "$man"/*.1; do echo "$mandir/$(basename "$f")"; done
 }
@@ -83,6 +91,20 @@ exec_value() {
   printf '%s' "${s//\\/\\\\}"
 }
 
+# unit_exec PATH: PATH as one word of a systemd ExecStart= line: quoted with \ and "
+# escaped when it has a space or a quote, % and $ doubled (specifiers, variables).
+unit_exec() {
+  local s=$1
+  s=${s//%/%%}
+  s=${s//\$/\$\$}
+  if [[ $s =~ [[:space:]\"\'\\] ]]; then
+    s=${s//\\/\\\\}
+    s=${s//\"/\\\"}
+    s="\"$s\""
+  fi
+  printf '%s' "$s"
+}
+
 # Menus and docks read these caches when they exist; refresh the ones that are there and
 # create none (the entry has no MIME types, and menus watch the folders themselves).
 refresh_caches() {
@@ -101,7 +123,7 @@ refresh_caches() {
 
 do_install() {
   local missing=() f s
-  for f in "$bin/hearth" build/linux/hearth.desktop build/icon.svg; do [[ -f $f ]] || missing+=("$f"); done
+  for f in "$bin/hearth" build/linux/hearth.desktop build/linux/hearth.service build/icon.svg; do [[ -f $f ]] || missing+=("$f"); done
   [[ $(sizes) == scalable ]] && missing+=("$icons/NxN/apps/hearth.png")
   [[ -f $man/hearth.1 ]] || missing+=("$man/hearth.1")
   if ((${#missing[@]})); then
@@ -125,8 +147,13 @@ do_install() {
     }
   fi
 
+  tmpunit=$(mktemp --suffix=.service)
+  trap 'rm -f "$tmp" "$tmpunit"' EXIT
+  sed -e "s|^ExecStart=.*|ExecStart=$(unit_exec "$exe" | sed 's/[|&\\]/\\&/g') serve|" build/linux/hearth.service >"$tmpunit"
+
   run install -D -m 0755 "$bin/hearth" "$dest$exe"
   run install -D -m 0644 "$tmp" "$dest$entry"
+  run install -D -m 0644 "$tmpunit" "$dest$unit"
   for s in $(sizes); do
     if [[ $s == scalable ]]; then f=build/icon.svg; else f=$icons/$s/apps/hearth.png; fi
     run install -D -m 0644 "$f" "$dest$(icon_path "$s")"
@@ -137,6 +164,8 @@ do_install() {
   echo "Installed Hearth: $exe"
   echo "  menu entry $entry, icons in $datadir/icons/hicolor, man pages in $mandir"
   echo "  Start it from your applications menu (search \"Hearth\"), or run $exe."
+  echo "  Headless (a home server): the user service $unit is installed, not enabled:"
+  echo "  systemctl --user enable --now hearth"
   if [[ -z $dest && -z ${PREFIX:-} && ":$PATH:" != *":$bindir:"* ]]; then
     echo "  $bindir is not on your PATH: add it to run \`hearth\` from a terminal."
   fi
@@ -145,7 +174,7 @@ do_install() {
 do_uninstall() {
   local f d
   # Every hearth icon in the theme, whichever sizes the installing build had.
-  for f in "$dest$exe" "$dest$entry" "$dest$datadir"/icons/hicolor/*/apps/hearth.{png,svg} \
+  for f in "$dest$exe" "$dest$entry" "$dest$unit" "$dest$datadir"/icons/hicolor/*/apps/hearth.{png,svg} \
     "$dest$mandir"/hearth.1 "$dest$mandir"/hearth-*.1; do
     [[ -e $f || -L $f ]] || continue
     run rm -f "$f"
@@ -154,6 +183,7 @@ do_uninstall() {
     case $f in
     */icons/hicolor/*) run rmdir "$d" "$(dirname "$d")" 2>/dev/null || true ;;
     */man/man1/*) run rmdir "$d" 2>/dev/null || true ;;
+    */systemd/user/*) run rmdir "$d" "$(dirname "$d")" 2>/dev/null || true ;;
     esac
   done
   refresh_caches
@@ -166,6 +196,14 @@ do_uninstall() {
       grep -qxF "TryExec=$exe" "$autostart"; then
       rm -f "$autostart"
       echo "  removed the launch-at-login entry $autostart"
+    fi
+    # The service, when the user enabled it: stopped and disabled, so no link is left
+    # pointing at the removed unit.
+    local wants=${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/default.target.wants/hearth.service
+    if [[ -L $wants ]]; then
+      timeout 10 systemctl --user disable --now hearth >/dev/null 2>&1 || true
+      rm -f "$wants"
+      echo "  stopped and disabled the user service hearth"
     fi
     local cache=${XDG_CACHE_HOME:-$HOME/.cache}/hearth
     # WebKit keeps its HTTP cache in WebKitCache and, once a page opens the Cache API

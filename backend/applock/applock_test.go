@@ -29,8 +29,8 @@ func TestAcquireTwiceInOneProcessIsRefused(t *testing.T) {
 		t.Fatalf("acquire after release: %v", err)
 	}
 	defer again.Release()
-	if got := Holder(path); got != strconvPid() {
-		t.Fatalf("holder = %q, want our pid %s", got, strconvPid())
+	if h, held, err := Probe(path); err != nil || !held || strconv.Itoa(h.PID) != strconvPid() || h.Kind != KindDesktop {
+		t.Fatalf("probe = %+v held %v err %v, want our pid %s as desktop", h, held, err, strconvPid())
 	}
 }
 

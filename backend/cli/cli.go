@@ -233,7 +233,8 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 			if cmd == cmd.Root() || cmd.Name() == "version" || cmd.Name() == "help" {
 				return nil // the desktop opens the services itself; these need none
 			}
-			e.terminal = true
+			// serve runs the window's background life: its chats are not a terminal's
+			e.terminal = cmd.Name() != "serve"
 			_, err := e.hearth()
 			return err
 		},
@@ -266,6 +267,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newSkillsCmd(e),
 		newCronCmd(e),
 		newMemoryCmd(e),
+		newServeCmd(e),
 	)
 	return root
 }

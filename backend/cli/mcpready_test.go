@@ -28,6 +28,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(mainModeVar) != "" { // the test binary as `hearth` itself (serve_test.go)
+		os.Exit(Main(os.Args[1:], testInfo, nil, os.Stdout, os.Stderr))
+	}
 	switch os.Getenv(mcpModeVar) {
 	case "":
 		os.Exit(m.Run())

@@ -25,7 +25,11 @@ is configured, whether Ollama answers at its host (GET /api/version, 1.5 s), and
 whether memory recall searches by meaning or by keywords only (the embedding model
 not set or not installed; /api/show).
 It also names any API key written in config.json in plain text, and how to move
-it into the OS keyring (Hearth never moves one on its own).
+it into the OS keyring (Hearth never moves one on its own), and the service: which
+Hearth holds the data folder (the desktop app or ` + "`hearth serve`" + `, its pid and since
+when), and whether the systemd user unit hearth.service is installed and enabled
+(systemctl --user, bounded at 3 s; without systemd it says so). The service never
+changes the exit code.
 
 Exit codes:
   0  the config is valid and Ollama is reachable
@@ -38,12 +42,14 @@ Exit codes:
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st := e.app.Status(cmd.Context())
+			svc := readService(cmd.Context(), e.app)
 			if asJSON {
-				if err := printJSON(e.stdout, st); err != nil {
+				if err := printJSON(e.stdout, statusReport{st, svc}); err != nil {
 					return err
 				}
 			} else {
 				printStatus(e.stdout, st)
+				printService(e.stdout, svc)
 			}
 			if st.ConfigError != "" || !st.OllamaReachable {
 				return exitError{ExitRuntime}

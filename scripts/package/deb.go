@@ -30,6 +30,7 @@ type spec struct {
 	Maintainer string
 	Launcher   string   // build/bin/hearth, installed as /usr/bin/hearth
 	Entry      string   // build/linux/hearth.desktop, the template
+	Unit       string   // build/linux/hearth.service, the systemd user unit's template
 	IconsDir   string   // build/bin/icons/hicolor with NxN/apps/hearth.png
 	SVG        string   // build/icon.svg, the scalable icon
 	Copyright  string   // build/linux/copyright
@@ -40,6 +41,10 @@ type spec struct {
 
 // exe is where the package installs the command; the menu entry starts it by this path.
 const exe = "/usr/bin/hearth"
+
+// unitPath is where the user manager finds the package's unit. The package installs it
+// and never enables it (no maintainer script): `systemctl --user enable --now hearth`.
+const unitPath = "/usr/lib/systemd/user/hearth.service"
 
 var iconDirRe = regexp.MustCompile(`^[0-9]+x[0-9]+$`)
 
@@ -92,6 +97,14 @@ func (s spec) contents(stage string) (files.Contents, error) {
 	if err := os.WriteFile(entryFile, []byte(menuEntry(string(entry), exe)), 0o644); err != nil {
 		return nil, err
 	}
+	unit, err := os.ReadFile(s.Unit)
+	if err != nil {
+		return nil, fmt.Errorf("read the systemd unit: %w", err)
+	}
+	unitFile := filepath.Join(stage, "hearth.service")
+	if err := os.WriteFile(unitFile, []byte(serviceUnit(string(unit), exe)), 0o644); err != nil {
+		return nil, err
+	}
 	changelog := filepath.Join(stage, "changelog.gz")
 	if err := writeGzip(changelog, changelogText(s)); err != nil {
 		return nil, fmt.Errorf("write the changelog: %w", err)
@@ -100,6 +113,7 @@ func (s spec) contents(stage string) (files.Contents, error) {
 	c := files.Contents{
 		file(s.Launcher, exe, 0o755, s.Date),
 		file(entryFile, "/usr/share/applications/hearth.desktop", 0o644, s.Date),
+		file(unitFile, unitPath, 0o644, s.Date),
 		file(s.SVG, "/usr/share/icons/hicolor/scalable/apps/hearth.svg", 0o644, s.Date),
 		file(s.Copyright, "/usr/share/doc/hearth/copyright", 0o644, s.Date),
 		file(changelog, "/usr/share/doc/hearth/changelog.gz", 0o644, s.Date),
@@ -161,6 +175,18 @@ func menuEntry(template, path string) string {
 			lines[i] = "Exec=" + path
 		case strings.HasPrefix(l, "TryExec="):
 			lines[i] = "TryExec=" + path
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// serviceUnit sets the unit template's ExecStart to `path serve`. path must need no
+// quoting (scripts/install.sh quotes any path).
+func serviceUnit(template, path string) string {
+	lines := strings.Split(template, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "ExecStart=") {
+			lines[i] = "ExecStart=" + path + " serve"
 		}
 	}
 	return strings.Join(lines, "\n")

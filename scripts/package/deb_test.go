@@ -39,6 +39,7 @@ func TestWriteDeb(t *testing.T) {
 		Maintainer: "Test <test@example.org>",
 		Launcher:   put("hearth", "#!/bin/sh\n"),
 		Entry:      put("hearth.desktop", "[Desktop Entry]\nName=Hearth\nExec=hearth\nTryExec=hearth\nIcon=hearth\n"),
+		Unit:       put("hearth.service", "[Service]\nExecStart=hearth serve\nRestart=on-failure\n"),
 		IconsDir:   filepath.Join(src, "icons"),
 		SVG:        put("icon.svg", "<svg/>"),
 		Copyright:  put("copyright", "Copyright 2026 Test\n"),
@@ -69,6 +70,7 @@ func TestWriteDeb(t *testing.T) {
 	wantFiles := map[string]int64{
 		"/usr/bin/hearth":                                   0o755,
 		"/usr/share/applications/hearth.desktop":            0o644,
+		"/usr/lib/systemd/user/hearth.service":              0o644,
 		"/usr/share/icons/hicolor/16x16/apps/hearth.png":    0o644,
 		"/usr/share/icons/hicolor/512x512/apps/hearth.png":  0o644,
 		"/usr/share/icons/hicolor/scalable/apps/hearth.svg": 0o644,
@@ -94,6 +96,16 @@ func TestWriteDeb(t *testing.T) {
 	}
 	if e := data["/usr/share/applications/hearth.desktop"].text; !strings.Contains(e, "\nExec=/usr/bin/hearth\nTryExec=/usr/bin/hearth\n") {
 		t.Errorf("menu entry:\n%s", e)
+	}
+	// The user unit starts the installed program and is not enabled: no link in a
+	// .wants folder (and writeDeb gives nFPM no maintainer scripts).
+	if u := data["/usr/lib/systemd/user/hearth.service"].text; !strings.Contains(u, "\nExecStart=/usr/bin/hearth serve\nRestart=on-failure\n") {
+		t.Errorf("unit:\n%s", u)
+	}
+	for name := range data {
+		if strings.Contains(name, ".wants/") {
+			t.Errorf("the package enables the service: %s", name)
+		}
 	}
 	if c := gunzip(t, data["/usr/share/doc/hearth/changelog.gz"].text); !strings.HasPrefix(c, "hearth (1.2.3+git4.abc1234) unstable; urgency=medium\n") ||
 		!strings.Contains(c, " -- Test <test@example.org>  Fri, 02 Jan 2026 03:04:05 +0000\n") {

@@ -81,6 +81,7 @@ func run(root, describe string, commits int, maintainer, out string) (string, er
 		Maintainer: maintainer,
 		Launcher:   launcher,
 		Entry:      filepath.Join(root, "build", "linux", "hearth.desktop"),
+		Unit:       filepath.Join(root, "build", "linux", "hearth.service"),
 		IconsDir:   filepath.Join(bin, "icons", "hicolor"),
 		SVG:        filepath.Join(root, "build", "icon.svg"),
 		Copyright:  filepath.Join(root, "build", "linux", "copyright"),
