@@ -349,8 +349,8 @@ func TestApprovalOnlyByButtonAndOnce(t *testing.T) {
 		return Inbound{Channel: Telegram, ChatID: chat, UserID: user, UpdateID: update, Button: &Press{ID: "q", Data: data, MessageID: cardMsg.Msg}}
 	}
 	once := cardMsg.Buttons[0][0].Data
-	r.ch.push(t, btn(20, "99", "42", once))                                          // a stranger's press
-	r.ch.push(t, btn(21, "42", "43", once))                                          // another chat
+	r.ch.push(t, btn(20, "99", "42", once))                                         // a stranger's press
+	r.ch.push(t, btn(21, "42", "43", once))                                         // another chat
 	r.ch.push(t, btn(22, "42", "42", strings.Replace(once, ":once", ":always", 1))) // not offered
 	if a := r.gate.answers(); len(a) != 0 {
 		t.Fatalf("approved by a press that may not: %v", a)
