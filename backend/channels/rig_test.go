@@ -28,10 +28,11 @@ type rig struct {
 	state string
 	logs  *strings.Builder
 
-	mu      sync.Mutex
-	cfg     *config.Config
-	secrets map[string]string
-	now     time.Time
+	mu       sync.Mutex
+	cfg      *config.Config
+	secrets  map[string]string
+	now      time.Time
+	onUpdate func(*config.Config) // changes what a save writes (r.mu held)
 }
 
 func newRig(t *testing.T, mods ...func(*rig, *Options)) *rig {
@@ -49,14 +50,23 @@ func newRig(t *testing.T, mods ...func(*rig, *Options)) *rig {
 	opts := Options{
 		Chats: r.chats, Gate: r.gate,
 		Config: func() *config.Config { r.mu.Lock(); defer r.mu.Unlock(); return r.cfg },
+		// Like settings.Update: the change is saved, then its followers run (the
+		// app's settingsChanged applies it to the channels) before it returns.
 		Update: func(fn func(*config.Config) error) error {
 			r.mu.Lock()
-			defer r.mu.Unlock()
 			n := r.cfg.Clone()
 			if err := fn(n); err != nil {
+				r.mu.Unlock()
 				return err
 			}
+			if r.onUpdate != nil {
+				r.onUpdate(n)
+			}
 			r.cfg = n
+			r.mu.Unlock()
+			if r.s != nil {
+				r.s.Apply()
+			}
 			return nil
 		},
 		Secret: func(name string) (string, error) { r.mu.Lock(); defer r.mu.Unlock(); return r.secrets[name], nil },

@@ -99,18 +99,24 @@ func (s *Service) connect() {
 	go s.receive(ctx, ch, tok, done)
 }
 
-// disconnect stops receiving and waits for the loop; s.connMu is held.
-func (s *Service) disconnect() {
+// disconnect stops receiving; s.connMu is held. It does not wait for the loop
+// (the returned channel closes when it ended): the loop may be inside handle,
+// which can save a setting, whose followers call Apply, which waits for
+// s.connMu — waiting here would deadlock.
+func (s *Service) disconnect() <-chan struct{} {
 	s.mu.Lock()
 	cancel, done, ch := s.cancel, s.done, s.ch
 	s.cancel, s.done, s.ch = nil, nil, nil
 	s.mu.Unlock()
 	if cancel == nil {
-		return
+		return nil
 	}
 	cancel()
-	<-done
-	closeChannel(ch)
+	go func() {
+		<-done
+		closeChannel(ch)
+	}()
+	return done
 }
 
 func closeChannel(ch Channel) {
@@ -185,13 +191,19 @@ func (s *Service) Close(ctx context.Context) error {
 	quit := s.quit
 	s.mu.Unlock()
 	s.connMu.Lock()
-	s.disconnect()
+	loop := s.disconnect()
 	s.connMu.Unlock()
 	if quit != nil {
 		close(quit)
 	}
 	waited := make(chan struct{})
-	go func() { s.wg.Wait(); close(waited) }()
+	go func() {
+		if loop != nil {
+			<-loop
+		}
+		s.wg.Wait()
+		close(waited)
+	}()
 	select {
 	case <-waited:
 		return nil

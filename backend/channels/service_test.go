@@ -467,3 +467,16 @@ func TestDeliverFollowsNotifyIn(t *testing.T) {
 		t.Fatal("a failed delivery was lost (no desktop fallback)")
 	}
 }
+
+// A save made while handling an update (pairing adds to allowFrom) runs the
+// settings' followers, which apply the channel's settings: when that switches
+// the channel off, the receive loop that made the save must not wait for itself.
+func TestSaveFromInsideTheLoopDoesNotDeadlock(t *testing.T) {
+	r := newRig(t)
+	r.mu.Lock()
+	r.onUpdate = func(c *config.Config) { c.Channels.Telegram.Enabled = false } // switched off meanwhile
+	r.mu.Unlock()
+	code, _ := r.s.PairingCode()
+	r.ch.push(t, dm(1, "42", code)) // returns: the loop did not wait for itself
+	waitFor(t, "the channel off", func() bool { return r.s.Status().Telegram.State == StateOff })
+}
