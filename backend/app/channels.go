@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"hearth/backend/channels"
 	"hearth/backend/event"
@@ -20,6 +21,7 @@ func (a *App) channelsOptions(opts Options) channels.Options {
 		Workspace: func() string { return st.Paths().Workspace },
 		StateDir:  func() string { return st.Paths().StateDir },
 		NewChat:   a.archiveChat,
+		Models:    a.chatModels,
 		Changed:   func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings}) },
 		Mask:      a.Keys.Mask,
 	}
@@ -39,6 +41,21 @@ func (a *App) archiveChat(ctx context.Context, id string) error {
 	}
 	a.Guard.Gate.ForgetChat(id)
 	return a.store.Archive(id, true)
+}
+
+// chatModels are the installed Ollama models that can chat (a channel's /model).
+func (a *App) chatModels(ctx context.Context) ([]string, error) {
+	list, err := a.Models.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, m := range list {
+		if len(m.Capabilities) == 0 || slices.Contains(m.Capabilities, "completion") {
+			out = append(out, "ollama/"+m.Name)
+		}
+	}
+	return out, nil
 }
 
 // deliver is the reminders' link to the channels: a notification goes where the

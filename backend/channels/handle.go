@@ -161,6 +161,11 @@ func (s *Service) message(ctx context.Context, in Inbound) {
 		case "new":
 			s.newChat(ctx, in.ChatID)
 			return
+		case "model":
+			if _, arg, _ := command(text); arg == "" && s.opts.Models != nil {
+				s.listModels(ctx, in.ChatID)
+				return
+			}
 		}
 	}
 	sess := s.sessionOf(in.ChatID)
@@ -200,6 +205,20 @@ func (s *Service) message(ctx context.Context, in Inbound) {
 	if p != nil {
 		s.send(ctx, in.ChatID, s.say("channels.pending."+p.Mode))
 	}
+}
+
+// listModels is /model without a name: the installed chat models to switch to.
+func (s *Service) listModels(ctx context.Context, chatID string) {
+	names, err := s.opts.Models(ctx)
+	if err != nil {
+		s.send(ctx, chatID, "⚠️ "+s.say("channels.model.failed", "detail", firstLine(s.mask(err.Error(), ""))))
+		return
+	}
+	if len(names) == 0 {
+		s.send(ctx, chatID, s.say("channels.model.none"))
+		return
+	}
+	s.send(ctx, chatID, s.say("channels.model.list", "models", strings.Join(names, "\n"))+"\n\n"+s.say("channels.model.usage"))
 }
 
 // failed tells the person a turn could not start, in a short coded line.

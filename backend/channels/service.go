@@ -91,6 +91,9 @@ type Options struct {
 	// NewChat is /new: it saves the chat to memory and archives it, so the Telegram
 	// chat goes on in a fresh Hearth chat.
 	NewChat func(ctx context.Context, sessionID string) error
+	// Models lists the installed chat models ("ollama/<name>") for /model
+	// without a name; nil hands /model to the chat's own command.
+	Models func(ctx context.Context) ([]string, error)
 	// Changed tells the window the Status changed (a request came, pairing ended).
 	Changed func()
 	// Now is the clock of pairing windows and of the streamed answers' pace; nil

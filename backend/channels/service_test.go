@@ -480,3 +480,21 @@ func TestSaveFromInsideTheLoopDoesNotDeadlock(t *testing.T) {
 	r.ch.push(t, dm(1, "42", code)) // returns: the loop did not wait for itself
 	waitFor(t, "the channel off", func() bool { return r.s.Status().Telegram.State == StateOff })
 }
+
+// /model without a name lists the installed models; with one it is the chat's
+// own command.
+func TestModelListsInstalledModels(t *testing.T) {
+	r := newRig(t, func(_ *rig, o *Options) {
+		o.Models = func(context.Context) ([]string, error) { return []string{"ollama/qwen3:4b", "ollama/llama3.2:3b"}, nil }
+	})
+	r.pair(t, "42")
+	r.ch.reset()
+	r.ch.push(t, dm(1, "42", "/model"))
+	if sends := r.ch.texts("send"); len(sends) != 1 || !strings.Contains(sends[0], "ollama/llama3.2:3b") || r.chats.turns() != 0 {
+		t.Fatalf("sends %q turns %d", sends, r.chats.turns())
+	}
+	r.ch.push(t, dm(2, "42", "/model ollama/llama3.2:3b"))
+	if r.chats.turns() != 1 || r.chats.delivers[0].Text != "/model ollama/llama3.2:3b" {
+		t.Fatalf("switch %+v", r.chats.delivers)
+	}
+}
