@@ -23,7 +23,9 @@ type card struct {
 func (f *follower) approval(ctx context.Context, ev event.Event, d event.ApprovalData) {
 	s := f.s
 	if d.State != approval.StateRequested {
-		s.settle(ctx, ev.RunID, d)
+		if s.settle(ctx, ev.RunID, d) && f.asking > 0 {
+			f.asking--
+		}
 		return
 	}
 	var p *approval.Pending
@@ -57,6 +59,7 @@ func (f *follower) approval(ctx context.Context, ev event.Event, d event.Approva
 	s.mu.Lock()
 	s.cards[token] = &card{token: token, chatID: f.chatID, msgID: id, runID: ev.RunID, callID: d.CallID}
 	s.mu.Unlock()
+	f.asking++
 }
 
 // cardText is what the desktop card says: the tool, why it asks, the arguments
@@ -78,8 +81,9 @@ func (s *Service) cardText(p approval.Pending) string {
 	return strings.Join(lines, "\n")
 }
 
-// settle edits a card to its outcome once the gate decided (whoever answered).
-func (s *Service) settle(ctx context.Context, runID string, d event.ApprovalData) {
+// settle edits a card to its outcome once the gate decided (whoever answered);
+// it reports whether there was a card.
+func (s *Service) settle(ctx context.Context, runID string, d event.ApprovalData) bool {
 	s.mu.Lock()
 	var c *card
 	for t, k := range s.cards {
@@ -91,9 +95,10 @@ func (s *Service) settle(ctx context.Context, runID string, d event.ApprovalData
 	}
 	s.mu.Unlock()
 	if c == nil {
-		return
+		return false
 	}
 	s.editCard(ctx, c, s.outcome(d))
+	return true
 }
 
 func (s *Service) outcome(d event.ApprovalData) string {

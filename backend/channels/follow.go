@@ -31,6 +31,7 @@ type follower struct {
 	calls      map[string]event.ToolCallData
 	lastTyping time.Time
 	command    bool // a slash command's run: its reply comes worded in Lines
+	asking     int  // approval cards waiting: nobody is "typing" meanwhile
 }
 
 // sinkFor is the sink of the turns of a chat: each run gets a follower.
@@ -137,6 +138,9 @@ func (f *follower) pace() {
 }
 
 func (f *follower) typing(ctx context.Context) {
+	if f.asking > 0 {
+		return
+	}
 	now := f.s.opts.Now()
 	if !f.lastTyping.IsZero() && now.Sub(f.lastTyping) < typingEvery {
 		return
@@ -179,6 +183,10 @@ func (f *follower) on(ev event.Event) bool {
 		f.approval(ctx, ev, d)
 	case event.ErrorData:
 		r.Line(ctx, "⚠️ "+f.s.errorText(d))
+	case event.NoticeData:
+		if d.Level == event.LevelWarning {
+			r.Line(ctx, "ℹ️ "+f.s.noticeLine(d))
+		}
 	case event.FinishedData:
 		if d.Status == event.StatusOK && !r.Sent() && strings.TrimSpace(d.Final) != "" {
 			r.Write(ctx, d.Final)
@@ -219,6 +227,14 @@ func (s *Service) errorText(d event.ErrorData) string {
 		msg = i18n.Message{Code: d.Text.Code, Args: d.Text.Args}.In(s.lang())
 	}
 	return s.say("channels.error.run", "code", d.Code, "detail", firstLine(s.mask(msg, "")))
+}
+
+// noticeLine is a warning of the run in the phone's language.
+func (s *Service) noticeLine(d event.NoticeData) string {
+	if d.Code == "" || len(d.Lists) > 0 {
+		return s.mask(d.Message, "")
+	}
+	return s.mask(i18n.Message{Code: d.Code, Args: d.Args}.In(s.lang()), "")
 }
 
 // toolLine is a tool call in a few words: its name and its first argument.

@@ -216,12 +216,17 @@ func TestTurnIsStreamed(t *testing.T) {
 	emit(2, event.TextDelta, event.DeltaData{Text: "Let me look."})
 	emit(3, event.ToolCall, event.ToolCallData{CallID: "c1", Name: "read_file", Args: json.RawMessage(`{"path":"notes.md"}`)})
 	emit(4, event.TextDelta, event.DeltaData{Text: "You wrote three things."})
-	emit(5, event.Error, event.ErrorData{Code: "storage", Message: "disk full"})
-	emit(6, event.RunFinished, event.FinishedData{Status: event.StatusOK})
+	emit(5, event.Notice, event.NoticeData{Level: event.LevelWarning, Message: "old", Code: "notice.consolidationFailed", Args: map[string]string{"error": "no space"}})
+	emit(6, event.Notice, event.NoticeData{Level: event.LevelInfo, Message: "quiet info"})
+	emit(7, event.Error, event.ErrorData{Code: "storage", Message: "disk full"})
+	emit(8, event.RunFinished, event.FinishedData{Status: event.StatusOK})
 	waitFor(t, "the run's last edit", func() bool {
 		c := r.ch.got("")
 		return len(c) > 0 && strings.Contains(c[len(c)-1].Text, "disk full")
 	})
+	if last := r.ch.got("")[len(r.ch.got(""))-1].Text; !strings.Contains(last, "ℹ️ "+i18n.T(i18n.English, "notice.consolidationFailed", "error", "no space")) || strings.Contains(last, "quiet info") {
+		t.Errorf("notices: %s", last)
+	}
 	sends := r.ch.got("send")
 	if len(sends) != 1 {
 		t.Fatalf("the answer took %d messages: %q", len(sends), r.ch.texts(""))
