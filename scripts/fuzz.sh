@@ -41,6 +41,7 @@ targets=(
   "./backend/channels FuzzSafeName 10000"
   "./backend/channels FuzzPairText 10000"
   "./backend/channels FuzzParseState 5000"
+  "./backend/channels FuzzReplySplit 10000"
   "./backend/recall FuzzDecodeTSFold 5000"
   "./scripts/wordnet FuzzParseSynset 10000"
   "./scripts/wordnet FuzzParseCount 10000"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Reply streams one answer into a chat as the platform expects: the text grows
@@ -15,7 +14,7 @@ import (
 type Reply struct {
 	ch     Channel
 	chatID string
-	limit  int           // runes one message may carry
+	limit  int           // UTF-16 units one message may carry (how Telegram counts)
 	every  time.Duration // least time between two edits of one message
 	now    func() time.Time
 
@@ -78,7 +77,7 @@ func (r *Reply) Err() error { return r.err }
 // up to the last paragraph break (else line break, else space) that fits is
 // shown whole in its message and the rest starts a new one.
 func (r *Reply) split(ctx context.Context) {
-	for utf8.RuneCountInString(r.cur) > r.limit {
+	for units(r.cur) > r.limit {
 		head, tail := cut(r.cur, r.limit)
 		r.cur = head
 		r.flush(ctx, true)
@@ -86,20 +85,38 @@ func (r *Reply) split(ctx context.Context) {
 	}
 }
 
-// cut splits text whose first limit runes fit one message.
+// units is the length of text as Telegram counts it: UTF-16 code units (an emoji
+// counts two).
+func units(text string) int {
+	n := 0
+	for _, c := range text {
+		n++
+		if c >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+// cut splits text whose first limit units fit one message.
 func cut(text string, limit int) (head, tail string) {
 	end := len(text)
 	n := 0
-	for i := range text {
-		if n == limit {
+	for i, c := range text {
+		w := 1
+		if c >= 0x10000 {
+			w = 2 // a surrogate pair
+		}
+		if n+w > limit && i > 0 {
 			end = i
 			break
 		}
-		n++
+		n += w
 	}
 	fits := text[:end]
 	for _, sep := range []string{"\n\n", "\n", " "} {
-		if i := strings.LastIndex(fits, sep); i > 0 {
+		// Never where only blanks come before: the message shown would keep its text.
+		if i := strings.LastIndex(fits, sep); i > 0 && strings.TrimSpace(text[:i]) != "" {
 			return strings.TrimRight(text[:i], " \n"), strings.TrimLeft(text[i+len(sep):], "\n")
 		}
 	}

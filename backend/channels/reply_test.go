@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"time"
 )
 
@@ -97,4 +98,70 @@ func TestReplyLinesAndBreak(t *testing.T) {
 	if got := ops(ch); !reflect.DeepEqual(got, want) {
 		t.Fatalf("calls\n%q\nwant\n%q", got, want)
 	}
+}
+
+// Emoji count two units, as Telegram counts: no message passes the limit.
+func TestReplyCountsLikeTelegram(t *testing.T) {
+	ctx := context.Background()
+	ch, clock := newFakeChannel(), &fakeNow{t: time.Unix(1000, 0)}
+	ch.limit = 10
+	r := NewReply(ch, "7", time.Second, clock.now)
+	r.Write(ctx, strings.Repeat("😀", 12))
+	r.Close(ctx)
+	total := 0
+	for _, c := range ch.got("send") {
+		if n := units(c.Text); n > 10 {
+			t.Errorf("a message of %d units: %q", n, c.Text)
+		}
+		total += len([]rune(c.Text))
+	}
+	if total != 12 {
+		t.Errorf("%d emoji sent, want 12", total)
+	}
+}
+
+// Whatever the model writes, every message fits and nothing is lost but the
+// blanks where it was split.
+func FuzzReplySplit(f *testing.F) {
+	f.Add("Hello world.\n\nSecond paragraph\nline", 12)
+	f.Add(strings.Repeat("😀", 9), 3)
+	f.Add("a\n\n\n\nb  c", 2)
+	f.Fuzz(func(t *testing.T, text string, limit int) {
+		if limit < 2 || limit > 200 || !utf8.ValidString(text) {
+			return
+		}
+		ctx := context.Background()
+		ch, clock := newFakeChannel(), &fakeNow{t: time.Unix(1000, 0)}
+		ch.limit = limit
+		r := NewReply(ch, "7", time.Second, clock.now)
+		orig := text
+		for len(text) > 0 { // in deltas of a few bytes, as a model streams
+			n := min(len(text), 7)
+			for n < len(text) && !utf8.RuneStart(text[n]) {
+				n++
+			}
+			r.Write(ctx, text[:n])
+			text = text[n:]
+		}
+		r.Close(ctx)
+		last := map[string]string{}
+		var order []string
+		for _, c := range ch.got("") {
+			if units(c.Text) > limit {
+				t.Fatalf("a message of %d units, limit %d", units(c.Text), limit)
+			}
+			if _, ok := last[c.Msg]; !ok {
+				order = append(order, c.Msg)
+			}
+			last[c.Msg] = c.Text
+		}
+		var all []string
+		for _, id := range order {
+			all = append(all, last[id])
+		}
+		squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		if got, want := squeeze(strings.Join(all, " ")), squeeze(orig); got != want {
+			t.Fatalf("shown %q, written %q", got, want)
+		}
+	})
 }
