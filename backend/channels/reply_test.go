@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 )
 
 // fakeNow is a clock a test moves by hand.
