@@ -3,7 +3,6 @@ package channels
 import (
 	"crypto/rand"
 	"crypto/subtle"
-	"errors"
 	"math/big"
 	"strings"
 	"time"
@@ -30,7 +29,7 @@ func (p *pairing) open(now time.Time) (string, error) {
 	for range pairDigits {
 		n, err := rand.Int(rand.Reader, big.NewInt(10))
 		if err != nil {
-			return "", errors.New("no randomness for a pairing code (hint: try again)")
+			return "", userErr(err, "channels.err.random")
 		}
 		b.WriteByte(byte('0' + n.Int64()))
 	}

@@ -2,8 +2,6 @@ package channels
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -226,13 +224,13 @@ func (s *Service) token() (string, error) {
 func (s *Service) SetTelegramToken(token string) error {
 	token = strings.TrimSpace(token)
 	if token != "" && !plausibleToken(token) {
-		return errors.New("that does not look like a bot token (hint: paste the whole token BotFather gave you, like 123456789:AA…)")
+		return userErr(nil, "channels.err.token")
 	}
 	if s.opts.SetSecret == nil {
-		return errors.New("no keyring here (hint: set " + TokenEnv + " in the environment Hearth starts in)")
+		return userErr(nil, "channels.err.noKeyring", "env", TokenEnv)
 	}
 	if err := s.opts.SetSecret(config.TelegramTokenKey, token); err != nil {
-		return fmt.Errorf("store the bot token: %w (hint: unlock the keyring, or set %s in the environment Hearth starts in; the token is never written to config.json)", err, TokenEnv)
+		return userErr(err, "channels.err.storeToken", "env", TokenEnv)
 	}
 	s.restart()
 	return nil
@@ -263,7 +261,7 @@ func (s *Service) SetTelegram(enabled, groups bool, notifyIn string) error {
 	switch notifyIn {
 	case "desktop", "telegram", "both":
 	default:
-		return fmt.Errorf("notify-in choice %q is unknown (hint: desktop, telegram or both)", notifyIn)
+		return userErr(nil, "channels.err.notifyIn", "got", notifyIn)
 	}
 	err := s.opts.Update(func(c *config.Config) error {
 		c.Channels.Telegram.Enabled, c.Channels.Telegram.Groups, c.Channels.NotifyIn = enabled, groups, notifyIn
@@ -279,7 +277,7 @@ func (s *Service) SetTelegram(enabled, groups bool, notifyIn string) error {
 // PairingCode opens a pairing window and returns its code.
 func (s *Service) PairingCode() (string, error) {
 	if s.opts.Config().LocalOnly {
-		return "", errors.New("channels are off in local-only mode (hint: turn local-only mode off to pair a phone)")
+		return "", userErr(nil, "channels.err.localOnly")
 	}
 	s.mu.Lock()
 	code, err := s.pair.open(s.opts.Now())
@@ -294,7 +292,7 @@ func (s *Service) PairingCode() (string, error) {
 func (s *Service) AllowPeer(id string) error {
 	id = strings.TrimSpace(id)
 	if !userID(id) {
-		return fmt.Errorf("%q is not a Telegram user id (hint: the person's numeric id; pairing adds it for you)", id)
+		return userErr(nil, "channels.err.userID", "got", id)
 	}
 	req, had := s.takeRequest(id)
 	if err := s.allow(id, req.Name); err != nil {
@@ -317,7 +315,7 @@ func (s *Service) RemovePeer(id string) error {
 		tg := &c.Channels.Telegram
 		i := slices.Index(tg.AllowFrom, id)
 		if i < 0 {
-			return fmt.Errorf("%s is not paired (hint: refresh the list)", id)
+			return userErr(nil, "channels.err.notPaired", "id", id)
 		}
 		tg.AllowFrom = slices.Delete(tg.AllowFrom, i, i+1)
 		return nil

@@ -138,8 +138,9 @@ func TestStartWithoutCodeIsARequest(t *testing.T) {
 	if sends := r.ch.got("send"); len(sends) != 1 || sends[0].Chat != "42" {
 		t.Fatalf("greeting %+v", sends)
 	}
-	if err := r.s.AllowPeer("@someone"); err == nil {
-		t.Error("a @username was allowed")
+	err := r.s.AllowPeer("@someone")
+	if ue, ok := errors.AsType[*Error](err); !ok || ue.UserMessage().Code != "channels.err.userID" {
+		t.Errorf("a @username: %v", err)
 	}
 	if err := r.s.RemovePeer("42"); err != nil || len(r.allowFrom()) != 0 {
 		t.Fatalf("remove: %v %v", err, r.allowFrom())
