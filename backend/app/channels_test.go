@@ -305,3 +305,30 @@ func TestPhoneTokenInTheKeyringOnly(t *testing.T) {
 		t.Errorf("keyring entry left: %v", err)
 	}
 }
+
+// The message tool in a Telegram chat's turn sends to that chat, not to the desktop.
+func TestPhoneMessageToolSendsToItsChat(t *testing.T) {
+	msg, _ := json.Marshal(map[string]string{"content": "The build is green."})
+	a, _, ph := phoneApp(t, fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "message", Arguments: msg}}},
+		fakeollama.Reply{Content: "Told you."})
+	if err := a.Channels.AllowPeer("42"); err != nil {
+		t.Fatal(err)
+	}
+	var desk []string
+	var deskMu sync.Mutex
+	onBackground(t, a, func(ev event.Background) {
+		deskMu.Lock()
+		desk = append(desk, ev.Kind)
+		deskMu.Unlock()
+	})
+	ph.push(t, phoneDM(1, "42", "tell me about the build"))
+	ph.until(t, "the posted message", func(m phoneMsg) bool {
+		return m.Op == "send" && strings.Contains(m.Text, "The build is green.") && !strings.Contains(m.Text, "🔧")
+	})
+	ph.until(t, "the answer", func(m phoneMsg) bool { return strings.Contains(m.Text, "Told you.") })
+	deskMu.Lock()
+	defer deskMu.Unlock()
+	if slices.Contains(desk, event.BackgroundMessage) {
+		t.Errorf("the desktop was notified: %v", desk)
+	}
+}
