@@ -71,6 +71,9 @@ type Options struct {
 	Terminal bool
 	// IdleAfter replaces agents.defaults.idleCompactMinutes when set (tests, benchmarks).
 	IdleAfter time.Duration
+	// Telegram connects the Telegram adapter with a bot token (channels.Options.Open);
+	// nil leaves the channel off with a problem saying so.
+	Telegram func(token string) (channels.Channel, error)
 }
 
 // App holds every service. The fields are set by New and never change.
@@ -185,7 +188,7 @@ func New(opts Options) (*App, error) {
 	// The reminders start their runs in the chat, which offers their tools.
 	clock := cmp.Or[schedule.Clock](opts.Clock, schedule.SystemClock{})
 	a.Reminders = reminders.New(reminders.Options{Settings: st, Runs: a.Chat, Sessions: a.store,
-		News: a.BackgroundNews, Clock: clock, Tasks: func() (string, error) {
+		News: a.BackgroundNews, Clock: clock, Deliver: a.deliver, Tasks: func() (string, error) {
 			f, err := a.Memory.Store().Read("HEARTBEAT.md")
 			return f.Content, err
 		}})
@@ -194,7 +197,7 @@ func New(opts Options) (*App, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)
 	}
-	a.Channels = &channels.Service{}
+	a.Channels = channels.New(a.channelsOptions(opts))
 	a.Sessions = sessions.New(sessions.Options{
 		Store:     a.store,
 		Workspace: func() string { return st.Paths().Workspace },
@@ -324,6 +327,7 @@ func (a *App) settingsChanged() {
 	a.Memory.Apply(a.memoryOptions())
 	a.Reach.Apply()
 	a.Chat.Apply()
+	a.Channels.Apply()
 	a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings})
 }
 
@@ -378,6 +382,7 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	if reminders {
 		err = errors.Join(err, a.Reminders.Start(ctx, opts.Lock))
 		a.Dream.Start(ctx) // like the reminders: only in the process holding hearth.lock
+		err = errors.Join(err, a.Channels.Start(ctx))
 	}
 	return err
 }
@@ -399,7 +404,8 @@ func (a *App) Close(ctx context.Context) error {
 	a.rest.stop()
 	a.stopPulls() // before memory closes: no recheck reopens its index
 	a.pulls.Wait()
-	err := a.Chat.Close(ctx)
+	err := a.Channels.Close(ctx) // no new messages; the answers being streamed send their last edit
+	err = errors.Join(err, a.Chat.Close(ctx))
 	err = errors.Join(err, a.Reminders.Close(ctx), a.Dream.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
 	a.Models.Close()
 	a.MemoryNews.Close()

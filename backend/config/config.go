@@ -21,6 +21,8 @@ type Config struct {
 	LocalOnly bool `json:"localOnly"`
 	// Memory configures the upkeep of the memory files (docs/memory.md#dream).
 	Memory Memory `json:"memory"`
+	// Channels carry the agent to chat platforms (docs/channels.md).
+	Channels Channels `json:"channels"`
 
 	src *source
 }
@@ -235,6 +237,29 @@ type Review struct {
 	OnExpiry    string `json:"onExpiry"`
 }
 
+// Channels configures the chat platforms the agent answers in. The bot token is
+// never here: it lives in the keyring (TelegramTokenKey).
+type Channels struct {
+	Telegram Telegram `json:"telegram"`
+	// NotifyIn is where reminders and the heartbeat notify by default: "desktop",
+	// "telegram" or "both" (a reminder's own choice overrides it).
+	NotifyIn string `json:"notifyIn"`
+}
+
+// Telegram configures the Telegram channel.
+type Telegram struct {
+	Enabled bool `json:"enabled"`
+	// AllowFrom lists the user ids that may talk to the agent (pairing adds them);
+	// empty allows nobody.
+	AllowFrom []string `json:"allowFrom"`
+	// Groups answers group chats: only messages that mention the bot or reply to it,
+	// from users in AllowFrom.
+	Groups bool `json:"groups"`
+}
+
+// TelegramTokenKey names the Telegram bot token's keyring entry.
+const TelegramTokenKey = "channels.telegram"
+
 // Shipped defaults (docs/design/files-and-config.md#shipped-defaults).
 const (
 	DefaultModel          = "ollama/qwen3:4b"
@@ -287,6 +312,7 @@ func Default() *Config {
 		UI:        UI{Theme: "system", Language: "auto", CloseToTray: true, SendDuringRun: "steer"},
 		Memory: Memory{Dream: Dream{EveryHours: 4, MaxTokens: 60_000, MaxMinutes: 5, MaxToolCalls: 24},
 			Review: Review{OnExpiry: "discard"}},
+		Channels: Channels{Telegram: Telegram{AllowFrom: []string{}}, NotifyIn: "desktop"},
 	}
 }
 
@@ -296,6 +322,7 @@ func (c *Config) normalize() {
 	for _, p := range []*[]string{
 		&c.Tools.AllowedPaths, &c.Tools.ProtectedPaths, &c.Tools.Exec.AllowedEnvKeys,
 		&c.Tools.Web.SSRFAllow, &c.Tools.Approval.Always, &c.Tools.Approval.Ask, &c.Tools.Approval.Never,
+		&c.Channels.Telegram.AllowFrom,
 	} {
 		if *p == nil {
 			*p = []string{}

@@ -138,7 +138,20 @@ func (c *Config) Validate() []Problem {
 	oneOf(&ps, "ui.theme", c.UI.Theme, "system", "light", "dark")
 	oneOf(&ps, "ui.language", c.UI.Language, "auto", "en", "zh-CN")
 	oneOf(&ps, "ui.sendDuringRun", c.UI.SendDuringRun, "steer", "queue", "stop")
+	oneOf(&ps, "channels.notifyIn", c.Channels.NotifyIn, "desktop", "telegram", "both")
+	for i, id := range c.Channels.Telegram.AllowFrom {
+		if !telegramUserID(id) {
+			add(fmt.Sprintf("channels.telegram.allowFrom[%d]", i), i18n.P("config.channels.userID", "got", id))
+		}
+	}
 	return ps
+}
+
+// telegramUserID says id is a Telegram user id: a positive whole number (a
+// @username can be renamed and taken by someone else, so it never allows anyone).
+func telegramUserID(id string) bool {
+	n, err := strconv.ParseInt(id, 10, 64)
+	return err == nil && n > 0 && strconv.FormatInt(n, 10) == id
 }
 
 // num writes a figure of a range check as the file would hold it.

@@ -59,6 +59,9 @@ func (k *Keys) Masker() *tools.Masker {
 		return k.masker
 	}
 	vals := Secrets(cfg)
+	if cfg.Channels.Telegram.Enabled { // the bot token is never in the config: only in the keyring
+		vals = append(vals, keystore.Ref(config.TelegramTokenKey))
+	}
 	for i, v := range vals {
 		if _, isRef := keystore.ParseRef(v); isRef {
 			vals[i] = ""

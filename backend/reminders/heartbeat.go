@@ -37,6 +37,7 @@ func (s *Service) restartHeartbeat() error {
 		Read:     s.opts.Tasks,
 		Run:      s.runHeartbeat,
 		News:     s.opts.News,
+		Notify:   func(ev event.Background) { s.notify(ev, "", "") },
 		Paused:   s.Paused,
 	})
 	if err != nil {

@@ -50,6 +50,11 @@ type Options struct {
 	News *event.Broker[event.Background]
 	// Clock drives reminders and the heartbeat; nil means the system clock.
 	Clock schedule.Clock
+	// Deliver takes the notifications of reminders, the heartbeat and the message
+	// tool where the person wants them (notifyIn: a reminder's choice, "" for the
+	// default; chat: the channel chat it was made in) and reports whether the
+	// desktop notifies too. Nil: the desktop only.
+	Deliver func(ev event.Background, notifyIn, chat string) (desktop bool)
 }
 
 // Service is the schedule service. Building it reads nothing.
@@ -80,6 +85,14 @@ func New(opts Options) *Service {
 	s.clock = cmp.Or[schedule.Clock](s.clock, schedule.SystemClock{})
 	s.paused = opts.Settings.Config().Schedule.Paused
 	return s
+}
+
+// notify raises a notification where the person wants it.
+func (s *Service) notify(ev event.Background, notifyIn, chat string) {
+	if s.opts.Deliver != nil && !s.opts.Deliver(ev, notifyIn, chat) {
+		return
+	}
+	s.emit(ev)
 }
 
 func (s *Service) emit(ev event.Background) {
@@ -370,11 +383,11 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	if err != nil {
 		if ctx.Err() == nil {
 			// The reminder itself must not be lost because the turn could not start.
-			s.emit(reminderNews(j, "notify.reminder.failed", map[string]string{"error": firstLineOf(err.Error())}))
+			s.notify(reminderNews(j, "notify.reminder.failed", map[string]string{"error": firstLineOf(err.Error())}), j.NotifyIn, j.NotifyChat)
 		}
 		return schedule.Outcome{Status: schedule.StatusError, Err: err}
 	}
-	s.emit(reminderNews(j, lateCode(j, started), nil))
+	s.notify(reminderNews(j, lateCode(j, started), nil), j.NotifyIn, j.NotifyChat)
 	res := run.Wait()
 	posted := s.takePosted(run.ID)
 	out = schedule.Outcome{RunID: run.ID, Status: schedule.StatusOK}
@@ -395,9 +408,9 @@ func (s *Service) runJob(ctx context.Context, j schedule.Job) (out schedule.Outc
 	switch {
 	case out.Err != nil && ctx.Err() == nil:
 		slog.Warn("reminder run failed", "job", j.ID, "err", out.Err)
-		s.emit(answerNews(j, "", "notify.reminder.answerFailed", map[string]string{"error": firstLineOf(out.Err.Error())}))
+		s.notify(answerNews(j, "", "notify.reminder.answerFailed", map[string]string{"error": firstLineOf(out.Err.Error())}), j.NotifyIn, j.NotifyChat)
 	case out.Status == schedule.StatusOK && !posted && strings.TrimSpace(res.Final) != "":
-		s.emit(answerNews(j, res.Final, "", nil))
+		s.notify(answerNews(j, res.Final, "", nil), j.NotifyIn, j.NotifyChat)
 	}
 	return out
 }
@@ -471,13 +484,13 @@ func (s *Service) Post(_ context.Context, p schedule.Post) error {
 	if id, ok := strings.CutPrefix(p.SessionID, "cron:"); ok {
 		if st, err := s.jobStore(); err == nil {
 			if j, err := st.Get(id); err == nil {
-				s.emit(answerNews(j, p.Content, "", nil))
+				s.notify(answerNews(j, p.Content, "", nil), j.NotifyIn, j.NotifyChat)
 				return nil
 			}
 		}
 	}
-	s.emit(event.Background{Kind: event.BackgroundMessage, Title: i18n.T(i18n.English, "notify.message.title"), Text: p.Content,
-		SessionID: p.SessionID, TitleCode: "notify.message.title"})
+	s.notify(event.Background{Kind: event.BackgroundMessage, Title: i18n.T(i18n.English, "notify.message.title"), Text: p.Content,
+		SessionID: p.SessionID, TitleCode: "notify.message.title"}, "", "")
 	return nil
 }
 

@@ -83,6 +83,9 @@ type HeartbeatOptions struct {
 	// News hears a reply that is not HEARTBEAT_OK (a BackgroundHeartbeat: a
 	// notification that opens the heartbeat's chat).
 	News *event.Broker[event.Background]
+	// Notify, when set, takes the notification instead of News (where the person
+	// wants it: the desktop, a paired phone, or both).
+	Notify func(event.Background)
 	// Paused reports whether background work is paused (the tray's Pause).
 	Paused func() bool
 	Log    *slog.Logger
@@ -172,9 +175,13 @@ func (h *Heartbeat) Tick(ctx context.Context) (bool, error) {
 	if final == "" || strings.Contains(final, HeartbeatOK) {
 		return true, nil
 	}
-	if h.opts.News != nil {
-		h.opts.News.Publish(event.Background{Kind: event.BackgroundHeartbeat, Title: i18n.T(i18n.English, "notify.heartbeat.title"),
-			Text: final, SessionID: HeartbeatSession, TitleCode: "notify.heartbeat.title"})
+	ev := event.Background{Kind: event.BackgroundHeartbeat, Title: i18n.T(i18n.English, "notify.heartbeat.title"),
+		Text: final, SessionID: HeartbeatSession, TitleCode: "notify.heartbeat.title"}
+	switch {
+	case h.opts.Notify != nil:
+		h.opts.Notify(ev)
+	case h.opts.News != nil:
+		h.opts.News.Publish(ev)
 	}
 	return true, nil
 }

@@ -171,3 +171,18 @@ func (h *Heartbeat) Calls() int {
 	defer h.mu.Unlock()
 	return h.calls
 }
+
+// With Notify set, a finding goes there (the desktop, a paired phone or both,
+// as the channels decide) and not to News.
+func TestHeartbeatNotifyTakesTheFinding(t *testing.T) {
+	f := &hbFixture{file: "## Active tasks\n- Tell me if it is Friday\n", reply: "It is Friday!"}
+	h := f.heartbeat(t, SystemClock{})
+	var got []event.Background
+	h.opts.Notify = func(ev event.Background) { got = append(got, ev) }
+	if ran, err := h.Tick(context.Background()); !ran || err != nil {
+		t.Fatalf("ran=%v err=%v", ran, err)
+	}
+	if len(got) != 1 || got[0].Kind != event.BackgroundHeartbeat || got[0].Text != "It is Friday!" || len(f.notified()) != 0 {
+		t.Fatalf("notify %+v news %v", got, f.notified())
+	}
+}

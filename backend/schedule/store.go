@@ -50,6 +50,9 @@ type JobSpec struct {
 	// NotifyIn is where the reminder notifies: NotifyDesktop, NotifyTelegram or
 	// NotifyBoth; empty follows the channels' default (channels.notifyIn).
 	NotifyIn string `json:"notifyIn,omitempty"`
+	// NotifyChat is the channel chat the reminder was made in ("telegram:<chat>"):
+	// it notifies there.
+	NotifyChat string `json:"notifyChat,omitempty"`
 }
 
 // Where a reminder notifies (JobSpec.NotifyIn).

@@ -67,7 +67,7 @@ type cronArgs struct {
 	ID           string `json:"id,omitempty"`
 }
 
-func (c *cronTool) run(_ context.Context, a cronArgs) (tools.Result, error) {
+func (c *cronTool) run(ctx context.Context, a cronArgs) (tools.Result, error) {
 	if c.jobs == nil {
 		return tools.Errorf("reminders are not available here"), nil
 	}
@@ -98,6 +98,10 @@ func (c *cronTool) run(_ context.Context, a cronArgs) (tools.Result, error) {
 		spec, err := c.spec(a)
 		if err != nil {
 			return tools.Errorf("%v", err), nil
+		}
+		if info, ok := tools.CallFrom(ctx); ok && info.Channel == NotifyTelegram {
+			// Made from the phone: it notifies there.
+			spec.NotifyIn, spec.NotifyChat = NotifyTelegram, info.SessionID
 		}
 		j, err := c.jobs.AddJob(spec)
 		if err != nil {

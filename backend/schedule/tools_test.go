@@ -94,3 +94,22 @@ func TestCronTool(t *testing.T) {
 		t.Error("a failed delivery reported success")
 	}
 }
+
+// A reminder made in a Telegram chat notifies in that chat.
+func TestCronAddFromTelegramNotifiesThere(t *testing.T) {
+	now := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)
+	jobs := &fakeJobs{store: NewStore(t.TempDir()), now: now}
+	reg := tools.NewRegistry(tools.RegistryOptions{})
+	if err := reg.Register(Tools(jobs, nil, func() time.Time { return now }, time.UTC)[0]); err != nil {
+		t.Fatal(err)
+	}
+	ctx := tools.WithCall(context.Background(), tools.CallInfo{SessionID: "telegram:42", Channel: "telegram"})
+	if r := reg.Call(ctx, "cron", json.RawMessage(`{"action":"add","message":"water","at":"in 1 hour"}`)); r.IsError {
+		t.Fatal(r.Content)
+	}
+	reg.Call(context.Background(), "cron", json.RawMessage(`{"action":"add","message":"desk","at":"in 1 hour"}`))
+	got, _ := jobs.ListJobs()
+	if len(got) != 2 || got[0].NotifyIn != NotifyTelegram || got[0].NotifyChat != "telegram:42" || got[1].NotifyIn != "" || got[1].NotifyChat != "" {
+		t.Fatalf("jobs %+v", got)
+	}
+}

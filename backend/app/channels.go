@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"hearth/backend/channels"
+	"hearth/backend/event"
+	"hearth/backend/session"
+)
+
+// channelsOptions wire the channels to the chat, the gate, the settings and the
+// keyring.
+func (a *App) channelsOptions(opts Options) channels.Options {
+	st := a.Settings
+	return channels.Options{
+		Chats: a.Chat, Gate: a.Guard.Gate, Config: st.Config, Update: st.Update,
+		Secret: st.Keys().Secret, SetSecret: st.Keys().SetSecret, Getenv: st.Getenv,
+		Open:      opts.Telegram,
+		Workspace: func() string { return st.Paths().Workspace },
+		StateDir:  func() string { return st.Paths().StateDir },
+		NewChat:   a.archiveChat,
+		Models:    a.chatModels,
+		Changed:   func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings}) },
+		Mask:      a.Keys.Mask,
+	}
+}
+
+// archiveChat is a channel's /new: the chat is saved to memory and archived (the
+// Telegram chat goes on in a fresh one).
+func (a *App) archiveChat(ctx context.Context, id string) error {
+	if err := a.Chat.InUse(id); err != nil {
+		return err
+	}
+	if _, err := a.store.Meta(id); errors.Is(err, session.ErrNotFound) {
+		return nil
+	}
+	if err := a.Memory.ConsolidateAll(ctx, id); err != nil {
+		return err
+	}
+	a.Guard.Gate.ForgetChat(id)
+	return a.store.Archive(id, true)
+}
+
+// chatModels are the installed Ollama models that can chat (a channel's /model).
+func (a *App) chatModels(ctx context.Context) ([]string, error) {
+	list, err := a.Models.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, m := range list {
+		if len(m.Capabilities) == 0 || slices.Contains(m.Capabilities, "completion") {
+			out = append(out, "ollama/"+m.Name)
+		}
+	}
+	return out, nil
+}
+
+// deliver is the reminders' link to the channels: a notification goes where the
+// person wants it; the desktop notifies when it should too.
+func (a *App) deliver(ev event.Background, notifyIn, chat string) bool {
+	if a.Channels == nil {
+		return true
+	}
+	return a.Channels.Deliver(ev, notifyIn, chat)
+}
