@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"path/filepath"
 	"slices"
 
 	"hearth/backend/channels"
+	"hearth/backend/channels/telegram"
 	"hearth/backend/event"
 	"hearth/backend/session"
 )
@@ -14,10 +17,14 @@ import (
 // keyring.
 func (a *App) channelsOptions(opts Options) channels.Options {
 	st := a.Settings
+	open := opts.Telegram
+	if open == nil {
+		open = a.openTelegram
+	}
 	return channels.Options{
 		Chats: a.Chat, Gate: a.Guard.Gate, Config: st.Config, Update: st.Update,
 		Secret: st.Keys().Secret, SetSecret: st.Keys().SetSecret, Getenv: st.Getenv,
-		Open:      opts.Telegram,
+		Open:      open,
 		Workspace: func() string { return st.Paths().Workspace },
 		StateDir:  func() string { return st.Paths().StateDir },
 		NewChat:   a.archiveChat,
@@ -25,6 +32,15 @@ func (a *App) channelsOptions(opts Options) channels.Options {
 		Changed:   func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings}) },
 		Mask:      a.Keys.Mask,
 	}
+}
+
+// openTelegram is the Telegram adapter on Hearth's door out (local-only mode
+// refuses it, the egress log records it); it downloads only what the service
+// would answer.
+func (a *App) openTelegram(token string) (channels.Channel, error) {
+	return telegram.New(telegram.Options{Token: token, HTTPClient: a.Egress.Client("Telegram", 0),
+		StateDir: filepath.Join(a.Settings.Paths().StateDir, "telegram"),
+		Logger:   slog.Default().With("channel", "telegram"), Fetch: a.Channels.Wanted})
 }
 
 // archiveChat is a channel's /new: the chat is saved to memory and archived (the

@@ -347,6 +347,13 @@ func (s *Service) allow(id, name string) error {
 	return nil
 }
 
+// Wanted says an adapter should download what in carries: its sender may talk to
+// the agent and, in a group, the service would answer it. A stranger's files are
+// never fetched.
+func (s *Service) Wanted(in Inbound) bool {
+	return s.allowed(in.UserID) && (!in.Group || in.Mentioned && s.opts.Config().Channels.Telegram.Groups)
+}
+
 // allowed says the user may talk to the agent.
 func (s *Service) allowed(userID string) bool {
 	return userID != "" && slices.Contains(s.opts.Config().Channels.Telegram.AllowFrom, userID)

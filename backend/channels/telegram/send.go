@@ -24,10 +24,7 @@ type inlineKeyboard struct {
 }
 
 // Command is one entry of the bot's command menu.
-type Command struct {
-	Command     string `json:"command"` // without the slash
-	Description string `json:"description"`
-}
+type Command = channels.Command
 
 // outbound checks m and builds the parameters of sendMessage/editMessageText:
 // HTML from the Markdown and the plain text to fall back to.

@@ -111,10 +111,10 @@ func TestTypingAndCommands(t *testing.T) {
 	if err := a.Typing(ctx, "-100123"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SetCommands(ctx, []Command{{"new", "Start a new chat"}, {"stop", "Stop the answer"}}); err != nil {
+	if err := a.SetCommands(ctx, []Command{{Name: "new", Description: "Start a new chat"}, {Name: "stop", Description: "Stop the answer"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SetCommands(ctx, []Command{{"New", "bad"}}); err == nil {
+	if err := a.SetCommands(ctx, []Command{{Name: "New", Description: "bad"}}); err == nil {
 		t.Fatal("an upper-case command accepted by the fake")
 	}
 	if l := fake.Log("sendChatAction"); len(l) != 1 || l[0].Params["action"] != "typing" {

@@ -192,6 +192,14 @@ func (a *Adapter) Known() (Bot, bool) {
 	return *a.me, true
 }
 
+// Bot is the bot's @username once Telegram said it ("" before): Settings shows it.
+func (a *Adapter) Bot() string {
+	if b, ok := a.Known(); ok && b.Username != "" {
+		return "@" + b.Username
+	}
+	return ""
+}
+
 // lasting turns the refusals no retry cures into the errors callers test for.
 func lasting(err error) error {
 	var ae *APIError
