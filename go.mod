@@ -3,6 +3,7 @@ module hearth
 go 1.26.0
 
 require (
+	codeberg.org/go-pdf/fpdf v0.12.0
 	codeberg.org/readeck/go-readability/v2 v2.0.0
 	fyne.io/systray v1.12.2
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
@@ -40,7 +41,6 @@ require (
 )
 
 require (
-	codeberg.org/go-pdf/fpdf v0.12.0 // indirect
 	git.sr.ht/~jackmordaunt/go-toast/v2 v2.0.3 // indirect
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
