@@ -48,6 +48,10 @@ targets=(
   "./backend/session FuzzScanMessages 5000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"
+  "./backend/extract FuzzPDF 300"
+  "./backend/extract FuzzDocx 1000"
+  "./backend/extract FuzzHTML 4000"
+  "./backend/extract FuzzCSV 2500"
 )
 for x in "${targets[@]}"; do
   set -- $x
