@@ -114,6 +114,9 @@ type Options struct {
 	// the installed ones to offer) for a model Ollama has not downloaded. An error
 	// means it could not tell (Ollama down): the switch goes ahead. Nil checks nothing.
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
+	// VisionModels names the installed models that see pictures: a message with
+	// pictures to a model that cannot is refused with them to offer. Nil offers none.
+	VisionModels func(ctx context.Context) []string
 	// ToolOff says why a tool that is not offered was turned off by a setting (local-only
 	// mode's web tools): a call of it is refused with that, in the user's words, rather
 	// than answered as an unknown tool. Nil knows of none.

@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"hearth/backend/i18n"
+	"hearth/backend/llm"
+	"hearth/backend/picture"
+)
+
+// ErrNoVision is the kind of a NoVisionError (errors.Is finds it).
+var ErrNoVision = errors.New("the model cannot see pictures")
+
+// NoVisionError refuses a message with pictures to a model that cannot see them,
+// before anything is saved or sent: the message is the user's to send again, to a
+// model that sees pictures (Vision, the installed ones the window offers to switch
+// to) or without them.
+type NoVisionError struct {
+	Model  string
+	Vision []string
+	Why    i18n.Problem
+}
+
+func (e *NoVisionError) Error() string                { return e.Why.String() }
+func (e *NoVisionError) Unwrap() error                { return ErrNoVision }
+func (e *NoVisionError) UserMessage() i18n.Message    { return e.Why.Text }
+func (e *NoVisionError) UserProblems() []i18n.Problem { return []i18n.Problem{e.Why} }
+
+// visionWait bounds asking the model service about the model while the window waits
+// for Send to return (it may have to start Ollama).
+const visionWait = 10 * time.Second
+
+// prepareImages readies the message's pictures: refused when the run's model cannot
+// see them, each bounded and scaled to what a vision model takes (package picture),
+// so a channel that hands raw bytes (the window, Telegram, the CLI) gets the same.
+func (l *loop) prepareImages() error {
+	if err := l.checkVision(); err != nil {
+		return err
+	}
+	out := make([][]byte, len(l.req.Images))
+	for i, img := range l.req.Images {
+		p, err := picture.Prepare(img, i+1)
+		if err != nil {
+			return err
+		}
+		out[i] = p
+	}
+	l.req.Images = out
+	return nil
+}
+
+// checkVision asks the provider what the model can do. A model that says what it
+// can and lacks vision is refused; one that cannot be asked (an old server, a
+// provider without the list, the service down) is trusted, as the request is.
+func (l *loop) checkVision() error {
+	p, m, err := l.r.opts.Resolve(l.model)
+	if err != nil {
+		return nil // the run says why it cannot resolve the model
+	}
+	sh, ok := p.(llm.ModelShower)
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, visionWait)
+	defer cancel()
+	d, err := sh.Show(ctx, m)
+	if err != nil || len(d.Capabilities) == 0 || d.Has(llm.CapVision) {
+		return nil
+	}
+	var vision []string
+	if l.r.opts.VisionModels != nil {
+		vision = l.r.opts.VisionModels(ctx)
+	}
+	why := i18n.P("picture.noVisionInstalled", "model", l.model)
+	if len(vision) > 0 {
+		why = i18n.P("picture.noVision", "model", l.model, "models", strings.Join(vision, ", "))
+	}
+	return &NoVisionError{Model: l.model, Vision: vision, Why: why}
+}
