@@ -65,7 +65,7 @@ func TestPicturesToABlindModelAreRefused(t *testing.T) {
 func TestPicturesAreScaledForAVisionModel(t *testing.T) {
 	h := newHarness(t, fakeollama.Script{Models: []fakeollama.Model{visionModel()}, Replies: []fakeollama.Reply{{Content: "A gradient."}}},
 		func(o *Options) { o.DefaultModel = "ollama/qwen2.5vl:7b" })
-	h.do(Request{SessionID: "v", Text: "what is this?", Images: [][]byte{pngOf(t, 3200, 1600)}})
+	h.do(Request{SessionID: "v", Text: "what is this?", Images: [][]byte{pngOf(t, 1600, 800)}})
 	reqs := h.fake.ChatRequests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests", len(reqs))

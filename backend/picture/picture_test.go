@@ -31,26 +31,26 @@ func TestSmallPictureGoesAsItCame(t *testing.T) {
 }
 
 func TestLargePictureIsScaled(t *testing.T) {
-	out, err := Prepare(encodePNG(t, testdocs.Picture(3000, 2000)), 1)
+	out, err := Prepare(encodePNG(t, testdocs.Picture(1600, 800)), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(out))
-	if err != nil || format != "jpeg" || cfg.Width != MaxSide || cfg.Height != 1045 {
+	if err != nil || format != "jpeg" || cfg.Width != MaxSide || cfg.Height != MaxSide/2 {
 		t.Fatalf("got %s %dx%d, %v", format, cfg.Width, cfg.Height, err)
 	}
 	// A tall picture with transparency stays PNG (JPEG would lose its alpha).
-	tall := image.NewNRGBA(image.Rect(0, 0, 500, 4000))
+	tall := image.NewNRGBA(image.Rect(0, 0, 100, 1600))
 	tall.Set(1, 1, color.NRGBA{1, 2, 3, 100})
 	out, err = Prepare(encodePNG(t, tall), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg, format, _ = image.DecodeConfig(bytes.NewReader(out))
-	if format != "png" || cfg.Height != MaxSide || cfg.Width != 196 {
+	if format != "png" || cfg.Height != MaxSide || cfg.Width != 98 {
 		t.Fatalf("got %s %dx%d", format, cfg.Width, cfg.Height)
 	}
-	if w, h := Size(out); w != 196 || h != MaxSide {
+	if w, h := Size(out); w != 98 || h != MaxSide {
 		t.Fatalf("Size = %d, %d", w, h)
 	}
 }
