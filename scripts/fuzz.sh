@@ -52,6 +52,7 @@ targets=(
   "./backend/extract FuzzDocx 1000"
   "./backend/extract FuzzHTML 4000"
   "./backend/extract FuzzCSV 2500"
+  "./backend/picture FuzzPrepare 5000"
 )
 for x in "${targets[@]}"; do
   set -- $x
