@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
@@ -128,26 +127,29 @@ func Bytes(name string, data []byte, lim Limits) (*Doc, error) {
 	}
 	d := &Doc{Name: name, Kind: kind, Bytes: int64(len(data))}
 	switch kind {
-	case "text", "markdown", "code":
-		if err := checkText(name, data); err != nil {
+	case "text", "markdown", "code", "html", "csv":
+		text, err := toUTF8(name, kind, data, lim)
+		if err != nil {
 			return nil, err
 		}
-		if len(data) > lim.MaxText {
-			return nil, tooMuchText(name, lim)
+		switch kind {
+		case "html":
+			d.Pages, err = readHTML(name, text, lim)
+		case "csv":
+			d.Pages, err = readCSV(name, text, kindComma(name), lim)
+		default:
+			if len(text) > lim.MaxText {
+				return nil, tooMuchText(name, lim)
+			}
+			d.Pages = []Page{{Line: 1, Text: string(text)}}
 		}
-		d.Pages = []Page{{Line: 1, Text: string(data)}}
+		if err != nil {
+			return nil, err
+		}
 	case "pdf":
 		d.Pages, err = readPDF(name, data, lim)
 	case "docx":
 		d.Pages, err = readDocx(name, data, lim)
-	case "html":
-		if err = checkText(name, data); err == nil {
-			d.Pages, err = readHTML(name, data, lim)
-		}
-	case "csv":
-		if err = checkText(name, data); err == nil {
-			d.Pages, err = readCSV(name, data, kindComma(name), lim)
-		}
 	default:
 		return nil, refuse(name, ErrUnsupported, i18n.P("extract.unsupported", "name", name))
 	}
@@ -189,17 +191,6 @@ func utf16le(s string) []byte {
 		b = append(b, byte(r), 0)
 	}
 	return b
-}
-
-// checkText refuses what is not UTF-8 text (a binary under a text name).
-func checkText(name string, data []byte) error {
-	if bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
-		return refuse(name, ErrBadFile, i18n.P("extract.binary", "name", name))
-	}
-	if !utf8.Valid(data) {
-		return refuse(name, ErrBadFile, i18n.P("extract.notUTF8", "name", name))
-	}
-	return nil
 }
 
 func (l Limits) withDefaults() Limits {

@@ -111,3 +111,24 @@ func TestProblemsAreInTheCatalog(t *testing.T) {
 		}
 	}
 }
+
+func TestOtherEncodings(t *testing.T) {
+	// Notepad's "Unicode": UTF-16 little-endian with a byte-order mark.
+	utf16 := []byte{0xff, 0xfe}
+	for _, r := range "héllo\n" {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	d, err := Bytes("n.txt", utf16, Limits{})
+	if err != nil || d.Pages[0].Text != "héllo\n" {
+		t.Fatalf("UTF-16: %+v, %v", d, err)
+	}
+	d, err = Bytes("bom.md", []byte("\xef\xbb\xbf# x\n"), Limits{})
+	if err != nil || d.Pages[0].Text != "# x\n" {
+		t.Fatalf("BOM: %+v, %v", d, err)
+	}
+	latin := []byte(`<html><head><meta charset="windows-1252"><title>Caf` + "\xe9" + `</title></head><body><p>na` + "\xef" + `ve</p></body></html>`)
+	d, err = Bytes("old.html", latin, Limits{})
+	if err != nil || d.Pages[0].Text != "Café\n\nnaïve\n" {
+		t.Fatalf("windows-1252 page: %+v, %v", d, err)
+	}
+}
