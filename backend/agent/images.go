@@ -37,8 +37,10 @@ const visionWait = 10 * time.Second
 // see them, each bounded and scaled to what a vision model takes (package picture),
 // so a channel that hands raw bytes (the window, Telegram, the CLI) gets the same.
 func (l *loop) prepareImages() error {
-	if err := l.checkVision(); err != nil {
-		return err
+	if !l.req.seen {
+		if err := l.r.checkVision(l.ctx, l.model); err != nil {
+			return err
+		}
 	}
 	out := make([][]byte, len(l.req.Images))
 	for i, img := range l.req.Images {
@@ -55,8 +57,8 @@ func (l *loop) prepareImages() error {
 // checkVision asks the provider what the model can do. A model that says what it
 // can and lacks vision is refused; one that cannot be asked (an old server, a
 // provider without the list, the service down) is trusted, as the request is.
-func (l *loop) checkVision() error {
-	p, m, err := l.r.opts.Resolve(l.model)
+func (r *Runner) checkVision(ctx context.Context, model string) error {
+	p, m, err := r.opts.Resolve(model)
 	if err != nil {
 		return nil // the run says why it cannot resolve the model
 	}
@@ -64,19 +66,19 @@ func (l *loop) checkVision() error {
 	if !ok {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(l.ctx, visionWait)
+	ctx, cancel := context.WithTimeout(ctx, visionWait)
 	defer cancel()
 	d, err := sh.Show(ctx, m)
 	if err != nil || len(d.Capabilities) == 0 || d.Has(llm.CapVision) {
 		return nil
 	}
 	var vision []string
-	if l.r.opts.VisionModels != nil {
-		vision = l.r.opts.VisionModels(ctx)
+	if r.opts.VisionModels != nil {
+		vision = r.opts.VisionModels(ctx)
 	}
-	why := i18n.P("picture.noVisionInstalled", "model", l.model)
+	why := i18n.P("picture.noVisionInstalled", "model", model)
 	if len(vision) > 0 {
-		why = i18n.P("picture.noVision", "model", l.model, "models", strings.Join(vision, ", "))
+		why = i18n.P("picture.noVision", "model", model, "models", strings.Join(vision, ", "))
 	}
-	return &NoVisionError{Model: l.model, Vision: vision, Why: why}
+	return &NoVisionError{Model: model, Vision: vision, Why: why}
 }

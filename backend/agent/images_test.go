@@ -57,6 +57,14 @@ func TestPicturesToABlindModelAreRefused(t *testing.T) {
 		if sess, err := h.store.LoadConversation("p"); err == nil && len(sess.Messages) > 0 {
 			t.Fatalf("the refused message was saved: %+v", sess.Messages)
 		}
+		// A new chat's refused first message makes no chat.
+		_, err = h.runner.Start(context.Background(), Request{Text: "and this?", Images: [][]byte{pngOf(t, 8, 8)}}, nil)
+		if !errors.As(err, &nv) {
+			t.Fatalf("new chat: %v", err)
+		}
+		if list, err := h.store.List(); err != nil || len(list) != 1 {
+			t.Fatalf("chats after refusals: %+v, %v", list, err)
+		}
 	}
 }
 

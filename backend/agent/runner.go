@@ -245,6 +245,13 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 		if cont {
 			return nil, fmt.Errorf("continue: no session id (hint: name the session whose run was interrupted)")
 		}
+		if len(req.Images) > 0 {
+			// Before the chat is made: a refused message leaves no empty chat behind.
+			if err := r.checkVision(ctx, cmp.Or(req.Model, req.ChatModel, r.tuning().DefaultModel)); err != nil {
+				return nil, err
+			}
+			req.seen = true
+		}
 		m, err := r.opts.Store.Create(session.CreateOptions{Model: req.ChatModel})
 		if err != nil {
 			return nil, fmt.Errorf("start run: %w", err)

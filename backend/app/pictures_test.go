@@ -35,6 +35,9 @@ func TestPictureToABlindModelOffersTheVisionOnes(t *testing.T) {
 	if n := len(fake.ChatRequests()); n != 0 {
 		t.Fatalf("%d chat requests sent", n)
 	}
+	if list, err := svc.Sessions.List(); err != nil || len(list) != 0 {
+		t.Fatalf("the refused message left a chat: %+v, %v", list, err)
+	}
 	if _, err := svc.Chat.Send(chat.Input{Text: "what is this?", Images: []string{img}, Model: "ollama/qwen2.5vl:7b"}, nil); err != nil {
 		t.Fatalf("to a vision model: %v", err)
 	}
