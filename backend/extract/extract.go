@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -206,28 +207,40 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// kindOf maps an extension to a kind ("" when unknown).
-func kindOf(name string) string {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".txt", ".text", ".log", ".rst", ".org", ".adoc", ".tex", ".ini", ".cfg", ".conf", ".env":
-		return "text"
-	case ".md", ".markdown", ".mdx":
-		return "markdown"
-	case ".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".java", ".kt", ".swift", ".c", ".h",
-		".cc", ".cpp", ".hpp", ".cs", ".rs", ".rb", ".php", ".pl", ".lua", ".r", ".scala", ".sh", ".bash", ".zsh",
-		".json", ".jsonl", ".yaml", ".yml", ".toml", ".xml", ".sql", ".svelte", ".vue", ".css", ".scss":
-		return "code"
-	case ".pdf":
-		return "pdf"
-	case ".docx":
-		return "docx"
-	case ".html", ".htm", ".xhtml":
-		return "html"
-	case ".csv", ".tsv":
-		return "csv"
+// kinds maps the extensions Hearth reads to their kind.
+var kinds = func() map[string]string {
+	m := map[string]string{}
+	for kind, exts := range map[string][]string{
+		"text":     {".txt", ".text", ".log", ".rst", ".org", ".adoc", ".tex", ".ini", ".cfg", ".conf", ".env"},
+		"markdown": {".md", ".markdown", ".mdx"},
+		"code": {".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".java", ".kt", ".swift", ".c", ".h",
+			".cc", ".cpp", ".hpp", ".cs", ".rs", ".rb", ".php", ".pl", ".lua", ".r", ".scala", ".sh", ".bash", ".zsh",
+			".json", ".jsonl", ".yaml", ".yml", ".toml", ".xml", ".sql", ".svelte", ".vue", ".css", ".scss"},
+		"pdf":  {".pdf"},
+		"docx": {".docx"},
+		"html": {".html", ".htm", ".xhtml"},
+		"csv":  {".csv", ".tsv"},
+	} {
+		for _, e := range exts {
+			m[e] = kind
+		}
 	}
-	return ""
+	return m
+}()
+
+// Extensions lists the extensions Supported accepts ("." first, lower case, sorted):
+// the file picker's filter.
+func Extensions() []string {
+	out := make([]string, 0, len(kinds))
+	for e := range kinds {
+		out = append(out, e)
+	}
+	slices.Sort(out)
+	return out
 }
+
+// kindOf maps an extension to a kind ("" when unknown).
+func kindOf(name string) string { return kinds[strings.ToLower(filepath.Ext(name))] }
 
 // kindComma is a CSV file's separator: a tab for .tsv.
 func kindComma(name string) rune {

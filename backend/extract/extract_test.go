@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,10 @@ func TestText(t *testing.T) {
 	if d.PageCount() != 0 {
 		t.Fatalf("PageCount of text = %d", d.PageCount())
 	}
-	for _, n := range []string{"a.rst", "b.org", "c.go", "d.txt", "e.LOG"} {
+	if ext := Extensions(); len(ext) < 20 || !slices.Contains(ext, ".pdf") || !slices.IsSorted(ext) {
+		t.Fatalf("Extensions = %v", ext)
+	}
+	for _, n := range []string{"a.rst", "b.org", "c.go", "d.txt", "e.LOG", "f.PDF", "g.docx", "h.htm", "i.tsv"} {
 		if !Supported(n) {
 			t.Errorf("%s not supported", n)
 		}
