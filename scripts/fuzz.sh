@@ -21,6 +21,11 @@ targets=(
   "./backend/skills FuzzParse 20000"
   "./backend/schedule FuzzCron 3000"
   "./backend/schedule FuzzJobsFile 5000"
+  "./backend/extract FuzzPDF 300"
+  "./backend/extract FuzzDocx 1000"
+  "./backend/extract FuzzHTML 4000"
+  "./backend/extract FuzzCSV 2500"
+  "./backend/picture FuzzPrepare 5000"
   "./backend/tools FuzzPrepare 5000"
   "./backend/tools FuzzResolvePath 5000"
   "./backend/mcp FuzzParseClaudeDesktop 10000"
@@ -48,11 +53,6 @@ targets=(
   "./backend/session FuzzScanMessages 5000"
   "./backend/cleanpages FuzzCleanReadOnly 20000"
   "./backend/internal/recallbench FuzzFound 20000"
-  "./backend/extract FuzzPDF 300"
-  "./backend/extract FuzzDocx 1000"
-  "./backend/extract FuzzHTML 4000"
-  "./backend/extract FuzzCSV 2500"
-  "./backend/picture FuzzPrepare 5000"
 )
 for x in "${targets[@]}"; do
   set -- $x
