@@ -133,3 +133,19 @@ func TestPDFWithoutReader(t *testing.T) {
 	_, err := Bytes("x.pdf", []byte("%PDF-1.4"), Limits{})
 	refused(t, err, ErrNoReader, "extract.noPDFReader")
 }
+
+// A PDF with only an owner password (permissions, no password to open it) is read.
+func TestPDFWithOnlyPermissionsIsRead(t *testing.T) {
+	needPDF(t)
+	d, err := Bytes("perm.pdf", testdocs.EncryptedPDF([]string{"Open to read."}, ""), Limits{})
+	if err != nil || strings.TrimSpace(d.Pages[0].Text) != "Open to read." {
+		t.Fatalf("got %+v, %v", d, err)
+	}
+}
+
+// pdftotext's exit status 3 is a copy ban (older poppler honours it).
+func TestPDFCopyBan(t *testing.T) {
+	fakeReader(t, "cat >/dev/null; echo 'Permission Error: Copying of text from this document is not allowed.' >&2; exit 3")
+	_, err := Bytes("ban.pdf", []byte("%PDF-1.4"), Limits{})
+	refused(t, err, ErrEncrypted, "extract.copyForbidden")
+}
