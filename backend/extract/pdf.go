@@ -25,6 +25,13 @@ const pdfMemory = 1 << 30
 // from damage).
 const maxStderr = 8 << 10
 
+// CanReadPDF reports whether the PDF reader is installed (a status line, a chip's
+// warning before the file is read).
+func CanReadPDF() bool {
+	_, err := exec.LookPath("pdftotext")
+	return err == nil
+}
+
 func readPDF(name string, data []byte, lim Limits) ([]Page, error) {
 	bin, err := exec.LookPath("pdftotext")
 	if err != nil {

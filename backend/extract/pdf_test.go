@@ -130,6 +130,9 @@ func TestPDFReaderThatFloodsIsStopped(t *testing.T) {
 
 func TestPDFWithoutReader(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
+	if CanReadPDF() {
+		t.Fatal("CanReadPDF with no pdftotext on PATH")
+	}
 	_, err := Bytes("x.pdf", []byte("%PDF-1.4"), Limits{})
 	refused(t, err, ErrNoReader, "extract.noPDFReader")
 }
