@@ -14,10 +14,10 @@ import (
 // ErrNoVision is the kind of a NoVisionError (errors.Is finds it).
 var ErrNoVision = errors.New("the model cannot see pictures")
 
-// NoVisionError refuses a message with pictures to a model that cannot see them,
-// before anything is saved or sent: the message is the user's to send again, to a
-// model that sees pictures (Vision, the installed ones the window offers to switch
-// to) or without them.
+// NoVisionError refuses a message with pictures to a model that cannot see them
+// while installed models can (Vision, which the window offers to switch to), before
+// anything is saved or sent: the message is the user's to send again, to one of them
+// or without the pictures.
 type NoVisionError struct {
 	Model  string
 	Vision []string
@@ -55,15 +55,18 @@ func (l *loop) prepareImages() error {
 }
 
 // checkVision asks the provider what the model can do. A model that says what it
-// can and lacks vision is refused; one that cannot be asked (an old server, a
-// provider without the list, the service down) is trusted, as the request is.
+// can and lacks vision is refused when an installed model could see the pictures
+// instead (the window offers to switch); with none to offer, the message goes on and
+// the run says the pictures were left out (notice.noImages), as it does for pictures
+// in the history. A model that cannot be asked (an old server, a provider without
+// the list, the service down) is trusted, as the request is.
 func (r *Runner) checkVision(ctx context.Context, model string) error {
 	p, m, err := r.opts.Resolve(model)
 	if err != nil {
 		return nil // the run says why it cannot resolve the model
 	}
 	sh, ok := p.(llm.ModelShower)
-	if !ok {
+	if !ok || r.opts.VisionModels == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, visionWait)
@@ -72,13 +75,10 @@ func (r *Runner) checkVision(ctx context.Context, model string) error {
 	if err != nil || len(d.Capabilities) == 0 || d.Has(llm.CapVision) {
 		return nil
 	}
-	var vision []string
-	if r.opts.VisionModels != nil {
-		vision = r.opts.VisionModels(ctx)
+	vision := r.opts.VisionModels(ctx)
+	if len(vision) == 0 {
+		return nil
 	}
-	why := i18n.P("picture.noVisionInstalled", "model", model)
-	if len(vision) > 0 {
-		why = i18n.P("picture.noVision", "model", model, "models", strings.Join(vision, ", "))
-	}
+	why := i18n.P("picture.noVision", "model", model, "models", strings.Join(vision, ", "))
 	return &NoVisionError{Model: model, Vision: vision, Why: why}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/backend/event"
 	"hearth/backend/internal/fakeollama"
 	"hearth/backend/internal/testdocs"
 	"hearth/backend/picture"
@@ -32,39 +33,49 @@ func pngOf(t *testing.T, w, h int) []byte {
 // A message with a picture to a model that cannot see it is refused before anything
 // is saved or sent, naming the installed models that can.
 func TestPicturesToABlindModelAreRefused(t *testing.T) {
-	for _, tc := range []struct {
-		vision []string
-		code   string
-	}{{[]string{"qwen2.5vl:7b"}, "picture.noVision"}, {nil, "picture.noVisionInstalled"}} {
-		h := newHarness(t, fakeollama.Script{}, func(o *Options) {
-			if tc.vision != nil {
-				o.VisionModels = func(context.Context) []string { return tc.vision }
-			}
-		})
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		_, err := h.runner.Start(ctx, Request{SessionID: "p", Text: "what is this?", Images: [][]byte{pngOf(t, 8, 8)}}, nil)
-		cancel()
-		var nv *NoVisionError
-		if !errors.Is(err, ErrNoVision) || !errors.As(err, &nv) || nv.Why.Text.Code != tc.code || nv.Model != "ollama/qwen3:4b" {
-			t.Fatalf("err = %v", err)
+	h := newHarness(t, fakeollama.Script{}, func(o *Options) {
+		o.VisionModels = func(context.Context) []string { return []string{"qwen2.5vl:7b"} }
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := h.runner.Start(ctx, Request{SessionID: "p", Text: "what is this?", Images: [][]byte{pngOf(t, 8, 8)}}, nil)
+	var nv *NoVisionError
+	if !errors.Is(err, ErrNoVision) || !errors.As(err, &nv) || nv.Why.Text.Code != "picture.noVision" || nv.Model != "ollama/qwen3:4b" ||
+		nv.Why.Text.Args["models"] != "qwen2.5vl:7b" || len(nv.Vision) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(h.fake.ChatRequests()); n != 0 {
+		t.Fatalf("%d chat requests sent", n)
+	}
+	if sess, err := h.store.LoadConversation("p"); err == nil && len(sess.Messages) > 0 {
+		t.Fatalf("the refused message was saved: %+v", sess.Messages)
+	}
+	// A new chat's refused first message makes no chat.
+	_, err = h.runner.Start(ctx, Request{Text: "and this?", Images: [][]byte{pngOf(t, 8, 8)}}, nil)
+	if !errors.As(err, &nv) {
+		t.Fatalf("new chat: %v", err)
+	}
+	if list, err := h.store.List(); err != nil || len(list) != 1 {
+		t.Fatalf("chats after refusals: %+v, %v", list, err)
+	}
+}
+
+// With no model that sees installed, the message goes on: the picture is left out of
+// the request and the run says so.
+func TestPicturesWithNoVisionModelToOfferAreLeftOut(t *testing.T) {
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{{Content: "Text only."}}}, func(o *Options) {
+		o.VisionModels = func(context.Context) []string { return nil }
+	})
+	_, evs := h.do(Request{SessionID: "n", Text: "what is this?", Images: [][]byte{pngOf(t, 8, 8)}})
+	noticed := false
+	for _, e := range evs {
+		if n, ok := e.Data.(event.NoticeData); ok && n.Code == "notice.noImages" {
+			noticed = true
 		}
-		if len(tc.vision) > 0 && (nv.Why.Text.Args["models"] != "qwen2.5vl:7b" || len(nv.Vision) != 1) {
-			t.Fatalf("offers %+v", nv)
-		}
-		if n := len(h.fake.ChatRequests()); n != 0 {
-			t.Fatalf("%d chat requests sent", n)
-		}
-		if sess, err := h.store.LoadConversation("p"); err == nil && len(sess.Messages) > 0 {
-			t.Fatalf("the refused message was saved: %+v", sess.Messages)
-		}
-		// A new chat's refused first message makes no chat.
-		_, err = h.runner.Start(context.Background(), Request{Text: "and this?", Images: [][]byte{pngOf(t, 8, 8)}}, nil)
-		if !errors.As(err, &nv) {
-			t.Fatalf("new chat: %v", err)
-		}
-		if list, err := h.store.List(); err != nil || len(list) != 1 {
-			t.Fatalf("chats after refusals: %+v, %v", list, err)
-		}
+	}
+	reqs := h.fake.ChatRequests()
+	if !noticed || len(reqs) != 1 || len(reqs[0].Messages[len(reqs[0].Messages)-1].Images) != 0 {
+		t.Fatalf("noticed %v, requests %+v", noticed, reqs)
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -58,7 +59,8 @@ func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
 	svc, fake := chatService(t, "", fakeollama.Reply{Chunks: []string{"Hel", "lo ", "there."}})
 	var e emitted
 	d := newDesk(svc, e.emit)
-	runID, err := d.Send(chat.Input{Text: "hi"})
+	img := base64.StdEncoding.EncodeToString(onePixelPNG(t)) // a picture is read before it is sent
+	runID, err := d.Send(chat.Input{Text: "hi", Images: []string{"data:image/png;base64," + img}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +87,16 @@ func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
 	}
 	if text.String() != "Hello there." {
 		t.Errorf("streamed %q", text.String())
+	}
+	// qwen3:4b has no vision: the image reaches the runner, which says it left it out.
+	noticed := false
+	for _, ev := range evs {
+		if n, ok := ev.Data.(event.NoticeData); ok && strings.Contains(n.Message, "cannot see images") {
+			noticed = true
+		}
+	}
+	if !noticed {
+		t.Errorf("no images notice in %v", evs)
 	}
 	if len(fake.ChatRequests()) != 1 {
 		t.Errorf("chat requests %d", len(fake.ChatRequests()))

@@ -42,3 +42,11 @@ func TestPictureToABlindModelOffersTheVisionOnes(t *testing.T) {
 		t.Fatalf("to a vision model: %v", err)
 	}
 }
+
+func onePixelPNG(t *testing.T) []byte {
+	var b bytes.Buffer
+	if err := png.Encode(&b, testdocs.Picture(1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
