@@ -115,7 +115,7 @@ func File(path string, lim Limits) (*Doc, error) {
 }
 
 // Bytes reads a file's content given its name. The extension picks the kind; the
-// content overrules it where it is plainly a PDF or a Word file, and a PDF or Word
+// content overrules it where it is plainly a PDF (a download saved as .txt), and a PDF or Word
 // name on other content is refused as not what it says.
 func Bytes(name string, data []byte, lim Limits) (*Doc, error) {
 	lim = lim.withDefaults()
