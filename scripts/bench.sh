@@ -71,6 +71,11 @@ echo
 echo "bad input — target: a file tool refuses a 600 kB path well under 2 s (ns/op)"
 go test -run '^$' -bench 'HugePath' -benchtime 20x ./backend/tools/ | grep -E '^Benchmark'
 
+echo
+echo "attachments — reading a file's text per MB (a 200-page PDF through pdftotext; a .docx of 20 000 paragraphs)"
+go test -run '^$' -bench 'Extract' -benchtime 10x ./backend/extract/ |
+  awk '/^Benchmark/ { line = $1; for (i = 4; i <= NF; i++) if ($i ~ /^ms\/MB/) line = line sprintf("  %s %s", $(i-1), $i); print line }'
+
 # The window streaming a 20 000-token answer into a 500-message chat (Chromium, dev build,
 # fake Ollama): long tasks and chunk-to-paint latency.
 echo

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev librsvg2-bin)
+# poppler-utils: pdftotext reads PDFs' text (backend/extract), for `make run` and tests.
+run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev librsvg2-bin poppler-utils)
 # Browser e2e and native smoke (xvfb, chromium, dbus), the tray host, what the real
 # Ollama server build needs, and the install test (lintian, desktop-file-validate, xprop,
 # gio launch); bubblewrap is the outer jail of the exec sandbox tests.

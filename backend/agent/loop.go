@@ -103,6 +103,11 @@ func (l *loop) prepare() error {
 		}
 		sess.Messages = full.Messages()
 	}
+	if len(l.req.Images) > 0 {
+		if err := l.prepareImages(); err != nil {
+			return err
+		}
+	}
 	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
 	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)

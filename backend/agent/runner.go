@@ -114,6 +114,9 @@ type Options struct {
 	// the installed ones to offer) for a model Ollama has not downloaded. An error
 	// means it could not tell (Ollama down): the switch goes ahead. Nil checks nothing.
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
+	// VisionModels names the installed models that see pictures: a message with
+	// pictures to a model that cannot is refused with them to offer. Nil offers none.
+	VisionModels func(ctx context.Context) []string
 	// ToolOff says why a tool that is not offered was turned off by a setting (local-only
 	// mode's web tools): a call of it is refused with that, in the user's words, rather
 	// than answered as an unknown tool. Nil knows of none.
@@ -241,6 +244,13 @@ func (r *Runner) start(ctx context.Context, req Request, sink event.Sink, cont b
 	if req.SessionID == "" {
 		if cont {
 			return nil, fmt.Errorf("continue: no session id (hint: name the session whose run was interrupted)")
+		}
+		if len(req.Images) > 0 {
+			// Before the chat is made: a refused message leaves no empty chat behind.
+			if err := r.checkVision(ctx, cmp.Or(req.Model, req.ChatModel, r.tuning().DefaultModel)); err != nil {
+				return nil, err
+			}
+			req.seen = true
 		}
 		m, err := r.opts.Store.Create(session.CreateOptions{Model: req.ChatModel})
 		if err != nil {

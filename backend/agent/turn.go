@@ -46,6 +46,8 @@ type Request struct {
 	// emitted its run_finished: a sink shared by both sees one stream end before
 	// the next begins.
 	after <-chan struct{}
+	// seen: a new chat's model was found to see pictures before the chat was made.
+	seen bool
 }
 
 // Result is how a run ended.

@@ -178,7 +178,7 @@ func New(opts Options) (*App, error) {
 			a.observeActivity(ev)
 		},
 		WaitTools:  a.Reach.WaitReady,
-		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
+		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled, VisionModels: a.visionModels,
 		ToolOff: a.Reach.ToolOff,
 		Sources: []chat.ToolSource{a.Reach.Tools}, CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
 	})

@@ -59,7 +59,7 @@ func TestDesktopSendStreamsOnRunChannel(t *testing.T) {
 	svc, fake := chatService(t, "", fakeollama.Reply{Chunks: []string{"Hel", "lo ", "there."}})
 	var e emitted
 	d := newDesk(svc, e.emit)
-	img := base64.StdEncoding.EncodeToString([]byte("\x89PNG fake"))
+	img := base64.StdEncoding.EncodeToString(onePixelPNG(t)) // a picture is read before it is sent
 	runID, err := d.Send(chat.Input{Text: "hi", Images: []string{"data:image/png;base64," + img}})
 	if err != nil {
 		t.Fatal(err)

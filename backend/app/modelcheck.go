@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"hearth/backend/config"
@@ -39,4 +40,21 @@ func sameOllamaModel(a, b string) bool {
 		return s
 	}
 	return strings.EqualFold(tagged(a), tagged(b))
+}
+
+// visionModels names the installed Ollama models that see pictures (their /api/show
+// capabilities say "vision"): the models a chat can switch to when its own cannot see
+// a message's pictures. Ollama down names none.
+func (a *App) visionModels(ctx context.Context) []string {
+	list, err := a.Models.List(ctx)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, m := range list {
+		if slices.Contains(m.Capabilities, "vision") {
+			names = append(names, m.Name)
+		}
+	}
+	return names
 }

@@ -85,6 +85,8 @@ type Options struct {
 	Background *event.Broker[event.Background]
 	// ModelInstalled tells /model whether a model is installed (agent.Options).
 	ModelInstalled func(ctx context.Context, name string) (ok bool, installed []string, err error)
+	// VisionModels names the installed models that see pictures (agent.Options).
+	VisionModels func(ctx context.Context) []string
 	// ToolOff says why a tool a setting turned off is missing (reach.ToolOff; agent.Options).
 	ToolOff func(name string) (why i18n.Message, off bool)
 	// CompactIdle saves an idle chat's long history to memory (memory's
@@ -148,6 +150,7 @@ func New(opts Options) (*Service, error) {
 		Pending:        s.pending,
 		OnStop:         s.stopHelpers,
 		ModelInstalled: opts.ModelInstalled,
+		VisionModels:   opts.VisionModels,
 		ToolOff:        opts.ToolOff,
 		WaitTools:      opts.WaitTools,
 		OnNew:          opts.Memory.ConsolidateAll,

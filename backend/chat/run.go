@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"hearth/backend/agent"
@@ -86,7 +87,8 @@ func (s *Service) Send(in Input, sink event.Sink) (string, error) {
 // (session.MaxLineBytes), so Hearth never writes a chat it cannot read back.
 const maxImageBytes = 20 << 20
 
-// DecodeImages turns composer attachments into raw bytes.
+// DecodeImages turns composer attachments into raw bytes. The agent bounds and
+// scales each picture before the message is saved (package picture).
 func DecodeImages(in []string) ([][]byte, error) {
 	out := make([][]byte, 0, len(in))
 	total := 0
@@ -94,20 +96,28 @@ func DecodeImages(in []string) ([][]byte, error) {
 		if _, rest, ok := strings.Cut(s, ";base64,"); ok && strings.HasPrefix(s, "data:") {
 			s = rest
 		}
+		n := strconv.Itoa(i + 1)
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
-			return nil, fmt.Errorf("image %d: not base64: %w (hint: attach the picture again)", i+1, err)
+			return nil, &imageError{i18n.P("picture.notBase64", "n", n)}
 		}
 		if len(b) > maxImageBytes {
-			return nil, fmt.Errorf("image %d is %d MB (hint: attach a picture under %d MB)", i+1, len(b)>>20, maxImageBytes>>20)
+			return nil, &imageError{i18n.P("picture.tooBig", "n", n, "size", strconv.Itoa(len(b)>>20), "limit", strconv.Itoa(maxImageBytes>>20))}
 		}
 		if total += len(b); total > maxImageBytes {
-			return nil, fmt.Errorf("the images are more than %d MB in all (hint: attach fewer or smaller pictures; send the rest in another message)", maxImageBytes>>20)
+			return nil, &imageError{i18n.P("picture.tooBigAll", "limit", strconv.Itoa(maxImageBytes>>20))}
 		}
 		out = append(out, b)
 	}
 	return out, nil
 }
+
+// imageError is a refused attachment, worded for the window and the CLI.
+type imageError struct{ why i18n.Problem }
+
+func (e *imageError) Error() string                { return e.why.String() }
+func (e *imageError) UserMessage() i18n.Message    { return e.why.Text }
+func (e *imageError) UserProblems() []i18n.Problem { return []i18n.Problem{e.why} }
 
 // Continue resumes the session's interrupted run (after a crash or a quit mid-turn):
 // its partial turn is kept and the loop goes on under the same run id; events go to

@@ -14,7 +14,7 @@ func TestDecodeImagesBoundsTheMessage(t *testing.T) {
 		t.Fatalf("16 MB in two pictures: %v", err)
 	}
 	_, err := DecodeImages([]string{img, img, img})
-	if err == nil || !strings.Contains(err.Error(), "20 MB in all") || !strings.Contains(err.Error(), "hint:") {
+	if err == nil || !strings.Contains(err.Error(), "more than 20 MB together") || !strings.Contains(err.Error(), "hint:") {
 		t.Fatalf("24 MB in three pictures: %v", err)
 	}
 }

@@ -61,7 +61,7 @@ func TestWriteDeb(t *testing.T) {
 		"Package: hearth\n", "Version: 1.2.3+git4.abc1234\n", "Architecture: amd64\n",
 		"Maintainer: Test <test@example.org>\n",
 		"Depends: libc6 (>= 2.34), libglib2.0-0t64 | libglib2.0-0, libgtk-3-0t64 | libgtk-3-0,",
-		"libwebkit2gtk-4.1-0\n", "Description: personal AI assistant",
+		"libwebkit2gtk-4.1-0, poppler-utils\n", "Description: personal AI assistant",
 	} {
 		if !strings.Contains(control, want) {
 			t.Errorf("control lacks %q:\n%s", want, control)

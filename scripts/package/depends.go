@@ -25,6 +25,10 @@ var libraryPackages = []string{
 	"libwebkit2gtk-4.1-0",
 }
 
+// programPackages are the packages of the programs Hearth runs: pdftotext reads a PDF's
+// text in a child process (backend/extract).
+var programPackages = []string{"poppler-utils"}
+
 // linked lists the shared libraries an ELF file needs and the newest glibc symbol
 // version it uses (e.g. "2.34"; "" when it uses none).
 func linked(file string) (libs []string, glibc string, err error) {
@@ -76,7 +80,7 @@ func depends(glibc string) []string {
 	if glibc != "" {
 		libc += " (>= " + glibc + ")"
 	}
-	return append([]string{libc}, libraryPackages...)
+	return append(append([]string{libc}, libraryPackages...), programPackages...)
 }
 
 // declared reports whether pkg is one of the alternatives of a Depends entry.
