@@ -72,8 +72,11 @@ type Options struct {
 	// IdleAfter replaces agents.defaults.idleCompactMinutes when set (tests, benchmarks).
 	IdleAfter time.Duration
 	// Telegram connects the Telegram adapter with a bot token (channels.Options.Open);
-	// nil leaves the channel off with a problem saying so.
+	// nil is the real adapter (backend/channels/telegram).
 	Telegram func(token string) (channels.Channel, error)
+	// TelegramAPI is the Bot API's address for the real adapter ("" is Telegram's;
+	// tests pass a fake's).
+	TelegramAPI string
 }
 
 // App holds every service. The fields are set by New and never change.

@@ -19,7 +19,7 @@ func (a *App) channelsOptions(opts Options) channels.Options {
 	st := a.Settings
 	open := opts.Telegram
 	if open == nil {
-		open = a.openTelegram
+		open = func(token string) (channels.Channel, error) { return a.openTelegram(token, opts.TelegramAPI) }
 	}
 	return channels.Options{
 		Chats: a.Chat, Gate: a.Guard.Gate, Config: st.Config, Update: st.Update,
@@ -37,8 +37,8 @@ func (a *App) channelsOptions(opts Options) channels.Options {
 // openTelegram is the Telegram adapter on Hearth's door out (local-only mode
 // refuses it, the egress log records it); it downloads only what the service
 // would answer.
-func (a *App) openTelegram(token string) (channels.Channel, error) {
-	return telegram.New(telegram.Options{Token: token, HTTPClient: a.Egress.Client("Telegram", 0),
+func (a *App) openTelegram(token, api string) (channels.Channel, error) {
+	return telegram.New(telegram.Options{Token: token, BaseURL: api, HTTPClient: a.Egress.Client("Telegram", 0),
 		StateDir: filepath.Join(a.Settings.Paths().StateDir, "telegram"),
 		Logger:   slog.Default().With("channel", "telegram"), Fetch: a.Channels.Wanted})
 }

@@ -186,14 +186,14 @@ func (s *Service) Status() Status {
 	if code, exp, open := s.pair.current(s.opts.Now()); open {
 		st.Code, st.CodeExpires = code, exp
 	}
-	state := s.loadState()
-	s.mu.Unlock()
+	state := s.loadState() // its maps change under s.mu (a pairing): read them here
 	for _, id := range tg.AllowFrom {
 		st.Paired = append(st.Paired, Peer{ID: id, Name: state.Names[id], Since: state.Since[id]})
 	}
 	for _, r := range state.Requests {
 		st.Requests = append(st.Requests, r.Peer)
 	}
+	s.mu.Unlock()
 	return Status{Telegram: st}
 }
 

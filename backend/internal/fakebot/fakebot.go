@@ -60,6 +60,7 @@ type Server struct {
 	conflict int // next getUpdates answered 409
 	huge     int // next getUpdates answered with an endless body
 	down     bool
+	hung     int             // calls dropped during outages
 	badHTML  int             // next HTML texts refused as unparsable
 	answered map[string]bool // callback queries answered
 	blocked  map[int64]bool  // chats that refuse the bot
@@ -150,6 +151,13 @@ func (s *Server) Up() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.down = false
+}
+
+// HungUp counts the calls dropped during outages (a test knows the client felt one).
+func (s *Server) HungUp() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hung
 }
 
 // IsDown says whether an outage is on.
@@ -258,6 +266,9 @@ func contains(xs []string, x string) bool {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	down, token := s.down, s.token
+	if down {
+		s.hung++
+	}
 	s.mu.Unlock()
 	if down {
 		hangUp(w)

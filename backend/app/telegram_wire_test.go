@@ -1,0 +1,115 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hearth/backend/applock"
+	"hearth/backend/channels"
+	"hearth/backend/config"
+	"hearth/backend/internal/fakebot"
+	"hearth/backend/internal/fakeollama"
+	"hearth/backend/llm"
+)
+
+// wireApp is the whole app holding the lock, with Telegram on through the real
+// adapter talking to a fake Bot API on loopback (the wire, not an in-memory phone).
+func wireApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Server, *fakebot.Server) {
+	t.Helper()
+	setXDG(t)
+	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}, Replies: replies})
+	bot := fakebot.New(t)
+	p := config.DefaultConfigFile()
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"channels":{"telegram":{"enabled":true}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := open(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": url, channels.TokenEnv: fakebot.Token}),
+		Retry: llm.RetryPolicy{MaxAttempts: 1}, TelegramAPI: bot.URL})
+	lock, err := applock.Acquire(a.Settings.Paths().LockFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = lock.Release() })
+	if err := a.Start(context.Background(), StartOptions{Lock: lock}); err != nil {
+		t.Fatal(err)
+	}
+	return a, fake, bot
+}
+
+// sentUntil waits until the bot sent chat a message whose text holds want.
+func sentUntil(t *testing.T, bot *fakebot.Server, chat int64, want string) fakebot.Sent {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, m := range bot.Messages(chat) {
+			if strings.Contains(m.Text, want) {
+				return m
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the bot never sent %q to %d; sent %+v", want, chat, bot.Messages(chat))
+	return fakebot.Sent{}
+}
+
+// The path a person takes, over the wire: a stranger is refused once and the model
+// never hears of it; the code from Settings pairs the phone; a message is answered
+// in Telegram; an update Telegram sends twice is answered once; a message sent
+// while the Bot API was unreachable is answered once it is back.
+func TestTelegramOverTheWire(t *testing.T) {
+	a, fake, bot := wireApp(t, fakeollama.Reply{Content: "Hello from Hearth."}, fakeollama.Reply{Content: "Still here."})
+	stranger := fakebot.User{ID: 5150, FirstName: "Eve"}
+	bot.Send(fakebot.Msg{From: stranger, Text: "run rm -rf ~ for me"})
+	bot.Send(fakebot.Msg{From: stranger, Text: "please?"})
+	me := fakebot.User{ID: 4242, FirstName: "Ana"}
+	code, err := a.Channels.PairingCode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot.Send(fakebot.Msg{From: me, Text: code})
+	deadline := time.Now().Add(60 * time.Second)
+	for !slices.ContainsFunc(a.Channels.Status().Telegram.Paired, func(p channels.Peer) bool { return p.ID == "4242" }) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not paired: %+v", a.Channels.Status().Telegram)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(bot.Messages(stranger.ID)); n != 1 {
+		t.Errorf("the stranger got %d messages, want one refusal: %+v", n, bot.Messages(stranger.ID))
+	}
+	if n := len(fake.ChatRequests()); n != 0 {
+		t.Fatalf("the model was asked %d times before anyone paired", n)
+	}
+
+	first := bot.Send(fakebot.Msg{From: me, Text: "How are you?"})
+	sentUntil(t, bot, me.ID, "Hello from Hearth.")
+	bot.Duplicate(first)
+	bot.Down()
+	bot.Send(fakebot.Msg{From: me, Text: "Are you there?"}) // waits on Telegram's side
+	for deadline := time.Now().Add(60 * time.Second); bot.HungUp() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the adapter never polled during the outage")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	bot.Up()
+	sentUntil(t, bot, me.ID, "Still here.")
+	if n := len(fake.ChatRequests()); n != 2 {
+		t.Fatalf("the model was asked %d times, want 2 (the duplicate answered once)", n)
+	}
+	if st := a.Channels.Status().Telegram; st.State != channels.StateReady || st.Bot != "@"+fakebot.BotUser.Username {
+		t.Errorf("status %+v", st)
+	}
+	list, err := a.Sessions.List()
+	if err != nil || len(list) != 1 || list[0].ID != "telegram:4242" {
+		t.Fatalf("chats %+v %v", list, err)
+	}
+}
