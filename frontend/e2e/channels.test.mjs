@@ -1,7 +1,8 @@
 // Settings › Channels against the dev build and the real Go backend (scripted fake Ollama):
 // the section opens, says the channel's state and shows what the channels service refuses
-// as a normal error beside the field. (The service behind it is a stub until Telegram
-// lands: it is off and refuses every change; this file grows with it.)
+// as a normal error beside the field (the service behind it is a stub until Telegram
+// lands: it is off and refuses every change; this file grows with it). A Telegram chat
+// (telegram:<chat id>) carries its badge in the chat list and continues at the desk.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -11,10 +12,20 @@ import { repoRoot, hearthWindow } from './harness.mjs';
 const shots = join(repoRoot, 'build/e2e');
 mkdirSync(shots, { recursive: true });
 
-const script = { models: [{ name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools'] }], replies: [] };
+const script = { models: [{ name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools'] }], replies: [{ content: 'And milk.' }] };
+// A chat the Telegram channel wrote, as the session store keeps it (the id's ':' escaped).
+const at = (min) => new Date(Date.now() - min * 60_000).toISOString();
+const phoneChat = [
+  { type: 'meta', v: 1, id: 'telegram:5551234', title: 'Shopping list', created: at(30), updated: at(20), model: 'ollama/qwen3:4b', lastConsolidated: -1, archived: false },
+  { type: 'message', at: at(25), runId: 'r1', role: 'user', content: 'What do I need for Saturday?' },
+  { type: 'message', at: at(20), runId: 'r1', role: 'assistant', content: 'Eggs, flour and basil.' },
+  { type: 'run', at: at(20), runId: 'r1', status: 'ok', final: 'Eggs, flour and basil.', usage: { promptTokens: 300, completionTokens: 9 }, durationMs: 2100, channel: 'telegram' },
+]
+  .map((l) => JSON.stringify(l))
+  .join('\n');
 
 let page, errors;
-const win = hearthWindow(script);
+const win = hearthWindow(script, { files: { 'data/hearth/sessions/telegram%3A5551234.jsonl': phoneChat + '\n' } });
 after(() => win.stop());
 before(async () => {
   ({ page, errors } = await win.start());
@@ -39,6 +50,21 @@ describe('Settings › Channels', () => {
     await err.waitFor();
     assert.match(await err.innerText(), /channels are not built yet/);
     assert.equal(await page.getByTestId('settings-status').getAttribute('data-state'), 'failed');
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('a Telegram chat', () => {
+  test('carries its badge in the chat list, opens, and continues at the desk', async () => {
+    const badge = page.getByTestId('session-telegram');
+    await badge.waitFor();
+    assert.equal(await badge.getAttribute('title'), 'Telegram');
+    await badge.click();
+    await page.getByText('Eggs, flour and basil.').waitFor();
+    await page.getByPlaceholder('Message Hearth…').fill('Anything else?');
+    await page.keyboard.press('Enter');
+    await page.getByText('And milk.').waitFor({ timeout: 20000 });
+    assert.equal(await page.getByTestId('session-telegram').count(), 1); // still the one chat, badge kept
     assert.deepEqual(errors, []);
   });
 });
