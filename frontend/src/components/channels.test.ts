@@ -124,6 +124,7 @@ describe('Settings › Channels', () => {
     expect(box.textContent).toContain('open @hearth_home_bot in Telegram');
     expect(box.textContent).toContain('Send it this code');
     expect(screen.getByTestId('channels-expiry').textContent).toBe('Expires in 5:00');
+    expect(screen.getByTestId('channels-pair').textContent).toBe('New code');
     await vi.advanceTimersByTimeAsync(61_000);
     await tick();
     expect(screen.getByTestId('channels-expiry').textContent).toBe('Expires in 3:59');
@@ -131,6 +132,7 @@ describe('Settings › Channels', () => {
     await tick();
     expect(screen.queryByTestId('channels-code')).toBeNull();
     expect(screen.getByTestId('channels-expired').textContent).toMatch(/expired/);
+    expect(screen.getByTestId('channels-pair').textContent).toBe('Pair a phone');
   });
 
   it('polls every 2 s while open and stops when closed', async () => {
