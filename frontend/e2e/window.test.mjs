@@ -43,7 +43,7 @@ describe('settings', () => {
   test('settings come in sections, and a change is saved as it is made', async () => {
     await view('Settings').click();
     const tabs = page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab');
-    assert.deepEqual(await tabs.allInnerTexts(), ['General', 'Models & providers', 'Tools & approvals', 'Background', 'Memory', 'About']);
+    assert.deepEqual(await tabs.allInnerTexts(), ['General', 'Models & providers', 'Tools & approvals', 'Background', 'Channels', 'Memory', 'About']);
     assert.equal(await status().getAttribute('data-state'), 'idle');
     assert.match(await status().innerText(), /saved as you make them/);
     // No Save button: the theme is written as soon as it is picked.
@@ -221,8 +221,8 @@ describe('chat details', () => {
     await zh.page.setViewportSize({ width: 640, height: 560 });
     await zh.page.getByRole('navigation').getByRole('button', { name: '设置' }).click();
     for (const [p, names] of [
-      [page, ['General', 'Models & providers', 'Tools & approvals', 'Background', 'Memory', 'About']],
-      [zh.page, ['通用', '模型与服务', '工具与审批', '后台', '记忆', '关于']],
+      [page, ['General', 'Models & providers', 'Tools & approvals', 'Background', 'Channels', 'Memory', 'About']],
+      [zh.page, ['通用', '模型与服务', '工具与审批', '后台', '渠道', '记忆', '关于']],
     ]) {
       const list = p.getByRole('tablist').filter({ has: p.getByTestId('settings-tab-general') });
       const places = async () => JSON.stringify(await list.getByRole('tab').evaluateAll((ts) => ts.map((t) => [t.offsetLeft, t.offsetTop])));

@@ -104,6 +104,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     plainKeys: vi.fn(async (): Promise<import('./lib/api').PlainKeyReport> => ({ plain: [], keyring: false, fileMode: '0600', private: true, configFile: '/home/u/.config/hearth/config.json' })),
     moveKeyToKeyring: vi.fn(async () => {}),
     ...fakeReminderApi(listeners),
+    ...fakeChannelsApi(),
     ...over,
   };
   let seq = 0;
@@ -245,5 +246,22 @@ function fakeReminderApi(listeners: BackgroundListeners) {
     onQuickAsk: on(listeners.quickAsk),
     quickAskDone: vi.fn(async () => {}),
     quickAskOpen: vi.fn(async () => false),
+  };
+}
+
+/** Telegram as the channels service reports it (off, no token, nobody paired unless overridden). */
+export function fakeTelegram(over: Partial<import('./lib/api').TelegramStatus> = {}): import('./lib/api').TelegramStatus {
+  return { enabled: false, hasToken: false, state: 'off', paired: [], requests: [], groups: false, notifyIn: 'desktop', ...over };
+}
+
+// Settings › Channels' bindings: each change is accepted; Status says off.
+function fakeChannelsApi() {
+  return {
+    channelsStatus: vi.fn(async () => ({ telegram: fakeTelegram() })),
+    setTelegramToken: vi.fn(async () => {}),
+    setTelegram: vi.fn(async () => {}),
+    pairingCode: vi.fn(async () => '482913'),
+    allowPeer: vi.fn(async () => {}),
+    removePeer: vi.fn(async () => {}),
   };
 }

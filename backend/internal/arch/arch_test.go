@@ -165,7 +165,7 @@ var mainMay = map[string]string{
 	"backend/applock": "desktop", "backend/autostart": "desktop", "backend/notify": "desktop",
 	"backend/tray": "desktop", "backend/winstate": "desktop", "backend/activity": "desktop (the tray's Stop)",
 	"backend/event": "news", "backend/i18n": "words",
-	"backend/approval": "types", "backend/audit": "types", "backend/chat": "types", "backend/config": "types",
+	"backend/approval": "types", "backend/audit": "types", "backend/channels": "types", "backend/chat": "types", "backend/config": "types",
 	"backend/dream": "types", "backend/egress": "types", "backend/fitness": "types", "backend/memory": "types",
 	"backend/models": "types", "backend/reach": "types", "backend/recall": "types", "backend/reminders": "types",
 	"backend/schedule": "types", "backend/session": "types", "backend/sessions": "types",

@@ -11,6 +11,7 @@ import * as SafetyAPI from '../../wailsjs/go/main/SafetyAPI';
 import * as MemoryAPI from '../../wailsjs/go/main/MemoryAPI';
 import * as RemindersAPI from '../../wailsjs/go/main/RemindersAPI';
 import * as ReachAPI from '../../wailsjs/go/main/ReachAPI';
+import * as ChannelsAPI from '../../wailsjs/go/main/ChannelsAPI';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import { tm, type Message } from './i18n.svelte';
 import type { approval, audit, chat, config, dream, event, fitness, memory, memrepo, models, reach, recall, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
@@ -69,6 +70,23 @@ export interface BackgroundEvent {
   code?: string;
   args?: Record<string, string>;
 }
+/** One platform user (channels.Peer; since as RFC 3339, absent when unknown). */
+export type ChannelPeer = { id: string; name: string; since?: string };
+/** Telegram as Settings › Channels shows it (channels.TelegramStatus; times as RFC 3339). */
+export type TelegramStatus = {
+  enabled: boolean;
+  hasToken: boolean;
+  state: 'off' | 'connecting' | 'ready' | 'error' | 'localOnly' | 'elsewhere' | string;
+  bot?: string;
+  problem?: Problem;
+  code?: string;
+  codeExpires?: string;
+  paired: ChannelPeer[] | null;
+  requests: ChannelPeer[] | null;
+  groups: boolean;
+  notifyIn: 'desktop' | 'telegram' | 'both' | string;
+};
+export type ChannelsStatus = { telegram: TelegramStatus };
 export type McpServer = reach.MCPServerView;
 export type McpConfig = config.MCPServer;
 export type McpTest = reach.MCPTestView;
@@ -248,6 +266,13 @@ export const api = {
   listSkills: () => ReachAPI.ListSkills(),
   setSkillEnabled: (name: string, enabled: boolean) => ReachAPI.SetSkillEnabled(name, enabled),
   customizeSkill: (name: string) => ReachAPI.CustomizeSkill(name),
+  // Settings › Channels (app_channels.go): polled while the section is open.
+  channelsStatus: (): Promise<ChannelsStatus> => ChannelsAPI.Status() as Promise<unknown> as Promise<ChannelsStatus>,
+  setTelegramToken: (token: string) => ChannelsAPI.SetTelegramToken(token),
+  setTelegram: (enabled: boolean, groups: boolean, notifyIn: string) => ChannelsAPI.SetTelegram(enabled, groups, notifyIn),
+  pairingCode: () => ChannelsAPI.PairingCode(),
+  allowPeer: (id: string) => ChannelsAPI.AllowPeer(id),
+  removePeer: (id: string) => ChannelsAPI.RemovePeer(id),
 };
 
 export type Api = typeof api;

@@ -162,6 +162,127 @@ export namespace audit {
 
 }
 
+export namespace channels {
+	
+	export class Peer {
+	    id: string;
+	    name: string;
+	    // Go type: time
+	    since: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Peer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.since = this.convertValues(source["since"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TelegramStatus {
+	    enabled: boolean;
+	    hasToken: boolean;
+	    state: string;
+	    bot?: string;
+	    problem?: i18n.Problem;
+	    code?: string;
+	    // Go type: time
+	    codeExpires: any;
+	    paired: Peer[];
+	    requests: Peer[];
+	    groups: boolean;
+	    notifyIn: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TelegramStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.hasToken = source["hasToken"];
+	        this.state = source["state"];
+	        this.bot = source["bot"];
+	        this.problem = this.convertValues(source["problem"], i18n.Problem);
+	        this.code = source["code"];
+	        this.codeExpires = this.convertValues(source["codeExpires"], null);
+	        this.paired = this.convertValues(source["paired"], Peer);
+	        this.requests = this.convertValues(source["requests"], Peer);
+	        this.groups = source["groups"];
+	        this.notifyIn = source["notifyIn"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Status {
+	    telegram: TelegramStatus;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.telegram = this.convertValues(source["telegram"], TelegramStatus);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace chat {
 	
 	export class Input {
@@ -1506,6 +1627,7 @@ export namespace schedule {
 	    sessionId?: string;
 	    allowTools?: string[];
 	    missedRuns?: string;
+	    notifyIn?: string;
 	    paused?: boolean;
 	    // Go type: time
 	    created: any;
@@ -1532,6 +1654,7 @@ export namespace schedule {
 	        this.sessionId = source["sessionId"];
 	        this.allowTools = source["allowTools"];
 	        this.missedRuns = source["missedRuns"];
+	        this.notifyIn = source["notifyIn"];
 	        this.paused = source["paused"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.done = source["done"];
@@ -1584,6 +1707,7 @@ export namespace schedule {
 	    sessionId?: string;
 	    allowTools?: string[];
 	    missedRuns?: string;
+	    notifyIn?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new JobSpec(source);
@@ -1597,6 +1721,7 @@ export namespace schedule {
 	        this.sessionId = source["sessionId"];
 	        this.allowTools = source["allowTools"];
 	        this.missedRuns = source["missedRuns"];
+	        this.notifyIn = source["notifyIn"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -2,7 +2,7 @@
 // value waits to be fixed).
 import type { Group } from '../../lib/stores/settings.svelte';
 
-export const SECTIONS = ['general', 'models', 'tools', 'background', 'memory', 'about'] as const;
+export const SECTIONS = ['general', 'models', 'tools', 'background', 'channels', 'memory', 'about'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const fields: Record<Section, Group[]> = {
@@ -10,6 +10,7 @@ const fields: Record<Section, Group[]> = {
   models: ['model', 'fallbacks', 'contextTokens', 'maxTokens', 'temperature', 'maxToolIterations', 'maxTurnMinutes', 'ollamaHost', 'openai', 'custom'],
   tools: ['execEnabled', 'webOffline', 'localOnly', 'restrictToWorkspace', 'allowedPaths'],
   background: [],
+  channels: [],
   memory: ['embeddingModel', 'memoryWindow', 'idleCompactMinutes', 'recallEnabled', 'memory'],
   about: [],
 };

@@ -65,6 +65,8 @@ export function itemOfMessage(items: readonly Item[], index: number): number {
 
 /** Whether a reminder chat's own id ("cron:…", see reminders.jobSession). */
 export const isReminderChat = (id: string | undefined) => !!id && id.startsWith('cron:');
+/** A chat that lives in a channel: its id is "<channel>:<chat id>" (telegram:123). */
+export const isChannelChat = (id: string | undefined, channel: string) => !!id && id.startsWith(`${channel}:`);
 
 /**
  * Which runs a reminder started: its run line says so (channel "cron"); in a reminder's

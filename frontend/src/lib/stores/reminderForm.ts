@@ -22,6 +22,8 @@ export interface ReminderForm {
   tools: string;
   /** If missed while Hearth is closed: '' (the setting), 'ask', 'catchup' or 'skip'. */
   missed: '' | 'ask' | 'catchup' | 'skip';
+  /** Where it notifies: '' (the channels' default), 'desktop', 'telegram' or 'both'. */
+  notify: '' | 'desktop' | 'telegram' | 'both';
 }
 
 /** schedule.MinEvery */
@@ -48,7 +50,7 @@ export function localInput(d: Date): string {
 export function emptyForm(now = new Date()): ReminderForm {
   const at = new Date(now.getTime() + 3600_000);
   at.setSeconds(0, 0);
-  return { name: '', message: '', kind: 'at', at: localInput(at), every: 1, unit: 'hours', expr: '0 9 * * 1-5', tz: localZone(), tools: '', missed: '' };
+  return { name: '', message: '', kind: 'at', at: localInput(at), every: 1, unit: 'hours', expr: '0 9 * * 1-5', tz: localZone(), tools: '', missed: '', notify: '' };
 }
 
 /** The form filled from a job, for Edit. */
@@ -59,6 +61,7 @@ export function formFromJob(j: Job, now = new Date()): ReminderForm {
   f.kind = (j.schedule?.kind as Kind) ?? 'at';
   f.tools = (j.allowTools ?? []).join(', ');
   f.missed = ((j as { missedRuns?: string }).missedRuns ?? '') as ReminderForm['missed'];
+  f.notify = (j.notifyIn ?? '') as ReminderForm['notify'];
   if (f.kind === 'at' && j.schedule.at) {
     const at = new Date(j.schedule.at as unknown as string);
     if (!Number.isNaN(at.getTime())) f.at = localInput(at);
@@ -162,6 +165,7 @@ export function toSpec(f: ReminderForm): JobSpec {
   const tools = toolList(f.tools);
   if (tools.length) spec.allowTools = tools;
   if (f.missed) spec.missedRuns = f.missed;
+  if (f.notify) spec.notifyIn = f.notify;
   return spec;
 }
 
