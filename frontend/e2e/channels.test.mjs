@@ -1,7 +1,6 @@
 // Settings › Channels against the dev build and the real Go backend (scripted fake Ollama):
-// the section opens, says the channel's state and shows what the channels service refuses
-// as a normal error beside the field (the service behind it is a stub until Telegram
-// lands: it is off and refuses every change; this file grows with it). A Telegram chat
+// the section opens and says the channel's state; a malformed token is refused beside the
+// field; a pairing code opens; a person added by id is listed and removed. A Telegram chat
 // (telegram:<chat id>) carries its badge in the chat list and continues at the desk.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,13 +42,28 @@ describe('Settings › Channels', () => {
     await page.screenshot({ path: join(shots, 'channels-off.png') });
   });
 
-  test('saving a token shows what the service answers, as an error beside the field', async () => {
+  test('a token that is not a bot token is refused beside the field, with what to do', async () => {
     await page.getByLabel('Bot token').fill('123456:ABC-DEF');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const err = page.getByTestId('channels-error-token');
     await err.waitFor();
-    assert.match(await err.innerText(), /channels are not built yet/);
+    assert.match(await err.innerText(), /does not look like a bot token/);
     assert.equal(await page.getByTestId('settings-status').getAttribute('data-state'), 'failed');
+  });
+
+  test('a pairing code opens, and a person added by id is listed, then removed', async () => {
+    await page.getByTestId('channels-pair').click();
+    const code = page.getByTestId('channels-code');
+    await code.waitFor();
+    assert.match(await code.innerText(), /^\d{6}$/);
+    await page.getByTestId('channels-expiry').waitFor();
+    await page.getByTestId('channels-add-id').fill('5551234');
+    await page.getByTestId('channels-add').click();
+    const peer = page.getByTestId('channels-peer-5551234');
+    await peer.waitFor();
+    await peer.getByRole('button', { name: 'Remove' }).click();
+    await peer.getByRole('button', { name: 'Remove' }).click(); // the confirm
+    await peer.waitFor({ state: 'detached' });
     assert.deepEqual(errors, []);
   });
 });
