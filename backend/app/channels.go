@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -19,7 +20,8 @@ func (a *App) channelsOptions(opts Options) channels.Options {
 	st := a.Settings
 	open := opts.Telegram
 	if open == nil {
-		open = func(token string) (channels.Channel, error) { return a.openTelegram(token, opts.TelegramAPI) }
+		api := cmp.Or(opts.TelegramAPI, st.Getenv(channels.APIEnv))
+		open = func(token string) (channels.Channel, error) { return a.openTelegram(token, api) }
 	}
 	return channels.Options{
 		Chats: a.Chat, Gate: a.Guard.Gate, Config: st.Config, Update: st.Update,

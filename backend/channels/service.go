@@ -162,6 +162,10 @@ const (
 // TokenEnv is the environment variable a Hearth without a keyring reads the bot token from.
 const TokenEnv = "HEARTH_TELEGRAM_TOKEN"
 
+// APIEnv names another Bot API server than Telegram's (a self-hosted
+// telegram-bot-api, or a test's fake).
+const APIEnv = "HEARTH_TELEGRAM_API"
+
 // Status says how the channels stand.
 func (s *Service) Status() Status {
 	cfg := s.opts.Config()

@@ -15,6 +15,9 @@ import (
 
 	"github.com/adrg/xdg"
 	"hearth/backend/applock"
+	"hearth/backend/channels"
+	"hearth/backend/config"
+	"hearth/backend/internal/fakebot"
 	"hearth/backend/internal/fakeollama"
 )
 
@@ -116,7 +119,7 @@ func asked(fake *fakeollama.Server, text string) bool {
 	return false
 }
 
-// `hearth serve` under a supervisor: it runs reminders, stops in order on SIGTERM and
+// `hearth serve` under a supervisor: it runs reminders and answers in Telegram, stops in order on SIGTERM and
 // lets go of the lock, runs reminders again when started again (Restart=), and a second
 // serve while one runs refuses, naming it. A command beside it works as beside the
 // desktop app.
@@ -128,6 +131,29 @@ func TestServeUnderASupervisor(t *testing.T) {
 		Default: &fakeollama.Reply{Content: "Done."}})
 	setup(t, url)
 	lockFile := lockPath()
+	// The channel runs under serve too: Telegram (a fake Bot API) with one person paired.
+	bot := fakebot.New(t)
+	t.Setenv(channels.TokenEnv, fakebot.Token)
+	t.Setenv(channels.APIEnv, bot.URL)
+	cfg := config.DefaultConfigFile()
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"channels":{"telegram":{"enabled":true,"allowFrom":["4242"]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	phone := fakebot.User{ID: 4242, FirstName: "Ana"}
+	answered := func(n int) func() bool {
+		return func() bool {
+			c := 0
+			for _, m := range bot.Messages(phone.ID) {
+				if strings.Contains(m.Text, "Done.") {
+					c++
+				}
+			}
+			return c >= n
+		}
+	}
 
 	first := startServe(t)
 	waitFor(t, "start", first, func() bool { return strings.Contains(first.log(), "hearth serve: running") })
@@ -156,6 +182,8 @@ func TestServeUnderASupervisor(t *testing.T) {
 	}
 	waitFor(t, "the first reminder's run", first, func() bool { return asked(fake, "Say the tea is ready") })
 	waitFor(t, "the run's news in the log", first, func() bool { return strings.Contains(first.log(), "kind=reminder") })
+	bot.Send(fakebot.Msg{From: phone, Text: "Are you on?"})
+	waitFor(t, "an answer in Telegram", first, answered(1))
 	// `hearth agent -m` beside serve works as beside the desktop app.
 	if code, out, errOut := runIn(t, "", "agent", "-m", "hello there"); code != 0 || out != "Done.\n" {
 		t.Fatalf("agent beside serve: exit %d, %q, %q", code, out, errOut)
@@ -166,13 +194,18 @@ func TestServeUnderASupervisor(t *testing.T) {
 		t.Fatalf("the lock is still held after serve stopped: %v", err)
 	}
 
-	// Restart=on-failure, or the next login: the reminders run again.
+	// Restart=on-failure, or the next login: the reminders and the channel run again.
+	// (The commands run in this process took the token out of its environment, as
+	// Hearth does with every secret; the unit's environment still holds it.)
+	t.Setenv(channels.TokenEnv, fakebot.Token)
 	again := startServe(t)
 	waitFor(t, "restart", again, func() bool { return strings.Contains(again.log(), "hearth serve: running") })
 	if code, out, errOut := run(t, nil, "cron", "add", "--name", "water", "--message", "Say drink some water", "--at", "+2s"); code != 0 {
 		t.Fatalf("cron add: exit %d\n%s%s", code, out, errOut)
 	}
 	waitFor(t, "the second reminder's run after the restart", again, func() bool { return asked(fake, "Say drink some water") })
+	bot.Send(fakebot.Msg{From: phone, Text: "Still on?"})
+	waitFor(t, "an answer in Telegram after the restart", again, answered(2))
 
 	// A crash (kill -9) leaves no lock behind: the restart systemd makes takes it.
 	_ = again.cmd.Process.Kill()
