@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -145,7 +146,9 @@ func intentOf(question string) intent {
 	lineWords(question, func(ws []string, _ []int, _ string) {
 		modal, wh := -10, -10
 		pair, past := false, false // before/after; did, was…: "did I … before …"
+		me := false                // the user is in it: I, me, my
 		for i, w := range ws {
+			me = me || w == "i" || w == "me" || w == "my" || w == "i'd"
 			prev := ""
 			if i > 0 {
 				prev = ws[i-1]
@@ -173,6 +176,11 @@ func intentOf(question string) intent {
 		}
 		if pair && past {
 			in |= askWhen
+		}
+		// "What should a host brew for me?", "Which show would I get the
+		// most out of?": asking what would do for the user, in any words.
+		if len(ws) > 0 && (ws[0] == "what" || ws[0] == "which" || ws[0] == "where") && modal >= 0 && me {
+			in |= askLiking
 		}
 	})
 	return in
@@ -235,9 +243,46 @@ func likes(ws []string, clause []int) bool {
 				start = i - 2
 			}
 		}
+		if !cue {
+			cue = phraseAt(ws, i)
+		}
 		// With no "I" in the sentence, only a cue that starts its clause
 		// is the speaker's ("…, can't get enough"): "Sam loves jazz" is not.
 		if cue && (fp || start == 0 || clause[start] != clause[start-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// likingPhrases are the ways of saying one likes something that no single
+// word of likingWords says ("I'm a sucker for", "give me … any day"),
+// as words; each counts where it starts. The word marked "*" is the one
+// its chunks are found by (likings.go): the likeliest to be rare.
+var likingPhrases, likingPhraseCues = func() ([][]string, []string) {
+	var out [][]string
+	var cues []string
+	for _, p := range strings.Split(`idea of *bliss|*sucker for|my *thing|my *jam|my *go-to|*go-to|nothing *beats|
+		*nothing like|*relaxes me|can't *resist|cant *resist|can't *stop|cant *stop|*weakness for|guilty *pleasure|
+		*mad about|*crazy about|happy *place|can't live *without|couldn't live *without|could *live on|could *eat|
+		could *listen|could *watch|could *read|any *day|every *time|never *fails|never gets *old|*treat myself|
+		i'd *rather|i'd always *choose|best *start|all day *long|my *comfort|soft *spot`, "|") {
+		ws := strings.Fields(p)
+		for i, w := range ws {
+			if strings.HasPrefix(w, "*") {
+				ws[i] = w[1:]
+				cues = append(cues, ws[i])
+			}
+		}
+		out = append(out, ws)
+	}
+	return out, cues
+}()
+
+// phraseAt reports whether one of likingPhrases starts at ws[i].
+func phraseAt(ws []string, i int) bool {
+	for _, p := range likingPhrases {
+		if p[0] == ws[i] && i+len(p) <= len(ws) && slices.Equal(ws[i:i+len(p)], p) {
 			return true
 		}
 	}
