@@ -37,6 +37,7 @@ targets=(
   "./backend/recall FuzzStem 3000"
   "./backend/recall FuzzExpand 3000"
   "./backend/recall FuzzIntent 3000"
+  "./backend/recall FuzzLikedIn 3000"
   "./backend/recall FuzzDecodeWordNet 3000"
   "./backend/recall FuzzDecodeTSFold 5000"
   "./scripts/wordnet FuzzParseSynset 10000"

@@ -81,23 +81,22 @@ func BenchmarkRecallLikingLatency(b *testing.B) {
 		b.Fatal(err)
 	}
 	const q = "what would mika enjoy for the lodor renel?"
-	b.Run("block-10k", func(b *testing.B) {
-		rc := &Recaller{Index: x, Block: BlockOptions{Enabled: true, MinScore: 0.2}}
-		cpu := cpuTime()
-		for b.Loop() {
-			rc.search(ctx, "live", q, 7000)
-		}
-		reportCPU(b, cpu)
-	})
-	// The same block's search without the liking statements, to compare.
-	b.Run("block-10k-without", func(b *testing.B) {
-		cpu := cpuTime()
-		for b.Loop() {
-			x.Find(ctx, Query{Text: q, K: 22, MinScore: 0.2, Skip: InPrompt("live", -1),
-				SkipSources: InPromptSources("live", true), Distinct: true, NoMore: true})
-		}
-		reportCPU(b, cpu)
-	})
+	// The block's search and layout as Recaller.search does them (at the
+	// room of a 7 000-byte block), with and without the liking statements.
+	for _, n := range []int{likingsFor(7000), 0} {
+		b.Run(fmt.Sprintf("block-10k-likings%d", n), func(b *testing.B) {
+			cpu := cpuTime()
+			for b.Loop() {
+				res, err := x.Find(ctx, Query{Text: q, K: 22, MinScore: 0.2, Skip: InPrompt("live", -1),
+					SkipSources: InPromptSources("live", true), Distinct: true, NoMore: true, Likings: n})
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = formatBlock(res.Hits, res.cut, res.intent, 7000)
+			}
+			reportCPU(b, cpu)
+		})
+	}
 	for _, n := range []int{likingsFor(2900 * bytesPerToken), 0} {
 		b.Run(fmt.Sprintf("memory_search-10k-likings%d", n), func(b *testing.B) {
 			benchLikingSearch(b, x, q, n)

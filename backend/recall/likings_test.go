@@ -59,15 +59,22 @@ func TestLikingsStanding(t *testing.T) {
 // A liking statement holding the question's words comes before one that
 // does not; one in a chunk the search skips is not given.
 func TestLikingsOrderAndSkip(t *testing.T) {
-	ctx := context.Background()
 	ws := t.TempDir()
 	writeFile(t, ws, "notes/a.md", "I could eat aged Comté by the slab, honestly.")
 	writeFile(t, ws, "notes/b.md", "Give me a long walk on the moors over a gym any day.")
 	writeFile(t, ws, "notes/c.md", "I'm a sucker for a stroll by the sea.")
 	x := NewIndex(IndexOptions{Workspace: ws, Dir: t.TempDir()})
 	defer x.Close()
-	res, err := x.Find(ctx, Query{Text: "Which stroll would I enjoy most?", K: 10, Likings: 2,
-		Skip: func(source string, _ int) bool { return source == "notes/c.md" }})
+	skip := func(source string, _ int) bool { return source == "notes/c.md" }
+	for _, q := range []Query{{Skip: skip}, {Skip: skip, SkipSources: []string{"notes/c.md"}}} {
+		q.Text, q.K, q.Likings = "Which stroll would I enjoy most?", 10, 2
+		checkLikingOrder(t, x, q)
+	}
+}
+
+func checkLikingOrder(t *testing.T, x *Index, q Query) {
+	t.Helper()
+	res, err := x.Find(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}

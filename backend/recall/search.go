@@ -150,7 +150,7 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 		return res, err
 	}
 	if q.Likings > 0 && words.intent&askLiking != 0 {
-		ls, err := x.likings(ctx, words, q.Likings, q.MinScore, q.Skip)
+		ls, err := x.likings(ctx, words, q.Likings, q.MinScore, q.Skip, q.SkipSources)
 		if err != nil {
 			return res, err
 		}
