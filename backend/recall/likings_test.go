@@ -139,3 +139,30 @@ func FuzzLikedIn(f *testing.F) {
 		}
 	})
 }
+
+// More ways of asking for a liking or a date, and of saying a liking.
+func TestIntentWider(t *testing.T) {
+	for q, want := range map[string]intent{
+		"What sort of tea do I like?":            askLiking,
+		"Would a board game appeal to me?":       askLiking,
+		"Remind me when I had the boiler fixed.": askWhen,
+		"Since when have I had the car?":         askWhen,
+		"What did Sam say about the boiler?":     0,
+	} {
+		if got := intentOf(q); got != want {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+	}
+	for s, want := range map[string]bool{
+		"Rock climbing is right up my street.":   true,
+		"I swear by oat milk in coffee.":         true,
+		"Sam swears by oat milk.":                false,
+		"The bus was the best way to get there.": false,
+	} {
+		got := false
+		lineWords(s, func(ws []string, clause []int, _ string) { got = got || likes(ws, clause) })
+		if got != want {
+			t.Errorf("%q: %v, want %v", s, got, want)
+		}
+	}
+}
