@@ -42,6 +42,7 @@ targets=(
   "./backend/recall FuzzStem 3000"
   "./backend/recall FuzzExpand 3000"
   "./backend/recall FuzzIntent 3000"
+  "./backend/recall FuzzLikedIn 3000"
   "./backend/recall FuzzDecodeWordNet 3000"
   "./backend/channels FuzzSafeName 10000"
   "./backend/channels FuzzPairText 10000"

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -105,15 +106,19 @@ var (
 		"into": wordSet("i'm im really am we're"), "like": wordSet("i we i'd really just do")}
 	// Asking for a liking: "recommend", "a gift"; or would/should … enjoy.
 	askLikingWords = wordSet(`recommend recommends recommendation recommendations suggest suggestion suggestions
-		favourite favorite favourites favorites prefer preference preferences gift gifts taste tastes`)
+		favourite favorite favourites favorites prefer preference preferences gift gifts taste tastes present presents
+		treat appeal appeals`)
 	askLikingVerbs = wordSet("like love enjoy want prefer fancy appreciate please suit adore")
 	modals         = wordSet("would should might i'd we'd")
 	// Time: words that date what is said; "this"/"last"/"next" before a
 	// part of the day or a span.
-	timeWords = wordSet(`today tonight yesterday tomorrow ago monday tuesday wednesday thursday friday saturday
+	timeWords = wordSet(`today tonight yesterday tomorrow ago earlier recently lately noon midday midnight overnight monday tuesday wednesday thursday friday saturday
 		sunday january february april june july august september october november december`)
 	timeSpans = wordSet("morning afternoon evening night week weekend month year summer winter spring autumn fall")
 	askWhenOf = wordSet("day date year month week weekday time")
+	// whenAfter: "when" before one of these asks when, wherever it is
+	// ("remind me when I had…", "and when was…").
+	whenAfter = wordSet("did was were had i we is do have")
 )
 
 // Chinese cues, matched in the text as it is (Simplified and Traditional).
@@ -145,7 +150,9 @@ func intentOf(question string) intent {
 	lineWords(question, func(ws []string, _ []int, _ string) {
 		modal, wh := -10, -10
 		pair, past := false, false // before/after; did, was…: "did I … before …"
+		me := false                // the user is in it: I, me, my
 		for i, w := range ws {
+			me = me || w == "i" || w == "me" || w == "my" || w == "i'd"
 			prev := ""
 			if i > 0 {
 				prev = ws[i-1]
@@ -155,7 +162,10 @@ func intentOf(question string) intent {
 				w == "me" && (prev == "suit" || prev == "suits" || prev == "please" || prev == "cheer"),
 				(w == "i" || w == "we") && prev == "should" && i >= 2 && (ws[0] == "what" || ws[0] == "which" || ws[0] == "where"):
 				in |= askLiking
+			case askLikingVerbs[w] && (prev == "i" || prev == "we") && i >= 2 && (ws[i-2] == "do" || ws[i-2] == "would"):
+				in |= askLiking // "what sort of tea do I like?"
 			case i == 0 && w == "when", w == "ago", askWhenOf[w] && i-wh <= 3,
+				prev == "when" && whenAfter[w], prev == "since" && w == "when",
 				prev == "how" && w == "long", prev == "much" && w == "time",
 				prev == "many" && timeSpans[strings.TrimSuffix(w, "s")]:
 				in |= askWhen
@@ -173,6 +183,11 @@ func intentOf(question string) intent {
 		}
 		if pair && past {
 			in |= askWhen
+		}
+		// "What should a host brew for me?", "Which show would I get the
+		// most out of?": asking what would do for the user, in any words.
+		if len(ws) > 0 && (ws[0] == "what" || ws[0] == "which" || ws[0] == "where") && modal >= 0 && me {
+			in |= askLiking
 		}
 	})
 	return in
@@ -235,9 +250,49 @@ func likes(ws []string, clause []int) bool {
 				start = i - 2
 			}
 		}
+		if !cue {
+			cue = phraseAt(ws, i)
+		}
 		// With no "I" in the sentence, only a cue that starts its clause
 		// is the speaker's ("…, can't get enough"): "Sam loves jazz" is not.
 		if cue && (fp || start == 0 || clause[start] != clause[start-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// likingPhrases are the ways of saying one likes something that no single
+// word of likingWords says ("I'm a sucker for", "give me … any day"),
+// as words; each counts where it starts. The word marked "*" is the one
+// its chunks are found by (likings.go): the likeliest to be rare.
+var likingPhrases, likingPhraseCues = func() ([][]string, []string) {
+	var out [][]string
+	var cues []string
+	for _, p := range strings.Split(`idea of *bliss|*sucker for|my *thing|my *jam|my *go-to|*go-to|nothing *beats|
+		*nothing like|*relaxes me|can't *resist|cant *resist|can't *stop|cant *stop|*weakness for|guilty *pleasure|
+		*mad about|*crazy about|happy *place|can't live *without|couldn't live *without|could *live on|could *eat|
+		could *listen|could *watch|could *read|any *day|every *time|never *fails|never gets *old|*treat myself|
+		i'd *rather|i'd always *choose|best *start|all day *long|my *comfort|soft *spot|
+		up my *street|up my *alley|*cup of tea|*swear by|*partial to|never say *no to|i'm all *about|
+		makes me *happy|brings me *joy|my *weakness|can't *beat|cant *beat|*heaven|can't get *enough|
+		*must-have`, "|") {
+		ws := strings.Fields(p)
+		for i, w := range ws {
+			if strings.HasPrefix(w, "*") {
+				ws[i] = w[1:]
+				cues = append(cues, ws[i])
+			}
+		}
+		out = append(out, ws)
+	}
+	return out, cues
+}()
+
+// phraseAt reports whether one of likingPhrases starts at ws[i].
+func phraseAt(ws []string, i int) bool {
+	for _, p := range likingPhrases {
+		if p[0] == ws[i] && i+len(p) <= len(ws) && slices.Equal(ws[i:i+len(p)], p) {
 			return true
 		}
 	}

@@ -116,7 +116,7 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	per := blockHitBytes(maxChars)
 	k := max(10, maxChars/per+5, min(maxChars*3/2/per+5, blockHits))
 	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
-		SkipSources: InPromptSources(sessionID, true), Distinct: true, NoMore: true})
+		SkipSources: InPromptSources(sessionID, true), Distinct: true, NoMore: true, Likings: likingsFor(maxChars)})
 	if err != nil {
 		return ""
 	}
@@ -151,6 +151,12 @@ func InPrompt(sessionID string, from int) func(source string, pos int) bool {
 		return false
 	}
 }
+
+// likingsFor is how many of the user's liking statements a block or
+// memory_search of roomBytes adds for a question asking what the user
+// would like (likings.go): a sentence each, about a fifth of the room in
+// all (a statement and its source line are about 120 bytes), from 2 to 12.
+func likingsFor(roomBytes int) int { return min(max(roomBytes/600, 2), 12) }
 
 // blockPerHit is the most of one chunk the block shows: the lines around the
 // message's words, so that several hits fit.

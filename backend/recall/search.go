@@ -99,6 +99,10 @@ type Query struct {
 	// NoMore: the caller does not need Results.More, so the hits stop at K
 	// (the recall block; counting the distinct rest cost a fifth of it).
 	NoMore bool
+	// Likings, for a question asking what the user would like, adds up to
+	// this many of the user's liking statements after the best hits
+	// (likings.go).
+	Likings int
 }
 
 // Search syncs the index with the files and returns the k best chunks whole.
@@ -144,6 +148,13 @@ func (x *Index) Find(ctx context.Context, q Query) (Results, error) {
 	}
 	if err != nil {
 		return res, err
+	}
+	if q.Likings > 0 && words.intent&askLiking != 0 {
+		ls, err := x.likings(ctx, words, q.Likings, q.MinScore, q.Skip, q.SkipSources)
+		if err != nil {
+			return res, err
+		}
+		ranked = withLikings(ranked, ls, q)
 	}
 	res.Hits, res.More = deliver(ranked, q, words.cut, words.intent)
 	res.cut, res.intent = words.cut, words.intent

@@ -79,7 +79,7 @@ func (t *searchTool) run(ctx context.Context, a searchArgs) (tools.Result, error
 	// MEMORY.md and USER.md are in the prompt, but the model asks for them by
 	// name often enough: only the current chat's window is left out here.
 	query := Query{Text: withAlso(q, a.Also), K: a.K, Offset: max(0, a.Skip), Tokens: tokens, PerHit: searchPerHit, Distinct: true,
-		Skip: func(source string, pos int) bool {
+		Likings: likingsFor(tokens * bytesPerToken), Skip: func(source string, pos int) bool {
 			return source != MemoryFile && source != userProfile && skip(source, pos)
 		}, SkipSources: InPromptSources(sid, false)}
 	res, err := t.index.Find(ctx, query)

@@ -93,6 +93,9 @@ type Config struct {
 	// (heldout.go): other domains and phrasings than the set recall was
 	// tuned on.
 	HeldOut bool
+	// Dev draws temporal and preference facts from the development set's
+	// own kinds (devkinds.go).
+	Dev bool
 }
 
 // kindSet is one set of fact kinds, and the likings small talk says other
@@ -103,6 +106,9 @@ type kindSet struct {
 }
 
 func setOf(cfg Config) kindSet {
+	if cfg.Dev {
+		return devSet()
+	}
 	if cfg.HeldOut {
 		return kindSet{append(append([]kind(nil), heldOutKinds...), heldOutPreferences...),
 			[][]string{boardGames, scents, videoGames}}
