@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"hearth/backend/applock"
+	"hearth/backend/approval"
 	"hearth/backend/channels"
 	"hearth/backend/config"
 	"hearth/backend/internal/fakebot"
@@ -47,16 +50,21 @@ func wireApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Serve
 // sentUntil waits until the bot sent chat a message whose text holds want.
 func sentUntil(t *testing.T, bot *fakebot.Server, chat int64, want string) fakebot.Sent {
 	t.Helper()
+	return sentWhere(t, bot, chat, want, func(m fakebot.Sent) bool { return strings.Contains(m.Text, want) })
+}
+
+func sentWhere(t *testing.T, bot *fakebot.Server, chat int64, what string, ok func(fakebot.Sent) bool) fakebot.Sent {
+	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		for _, m := range bot.Messages(chat) {
-			if strings.Contains(m.Text, want) {
+			if ok(m) {
 				return m
 			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("the bot never sent %q to %d; sent %+v", want, chat, bot.Messages(chat))
+	t.Fatalf("the bot never sent %s to %d; sent %+v", what, chat, bot.Messages(chat))
 	return fakebot.Sent{}
 }
 
@@ -111,5 +119,41 @@ func TestTelegramOverTheWire(t *testing.T) {
 	list, err := a.Sessions.List()
 	if err != nil || len(list) != 1 || list[0].ID != "telegram:4242" {
 		t.Fatalf("chats %+v %v", list, err)
+	}
+}
+
+// An approval over the wire: the card reaches Telegram with its buttons; a typed "yes"
+// settles nothing; the button allows the call once; the desktop's answer afterwards
+// finds nothing left to settle.
+func TestTelegramApprovalOverTheWire(t *testing.T) {
+	args, _ := json.Marshal(map[string]string{"command": "echo hi"})
+	a, fake, bot := wireApp(t, fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "exec", Arguments: args}}},
+		fakeollama.Reply{Content: "All done."})
+	if err := a.Channels.AllowPeer("4242"); err != nil {
+		t.Fatal(err)
+	}
+	me := fakebot.User{ID: 4242, FirstName: "Ana"}
+	bot.Send(fakebot.Msg{From: me, Text: "Say hi from the shell"})
+	card := sentWhere(t, bot, me.ID, "the approval card", func(m fakebot.Sent) bool { return len(m.Buttons) == 3 })
+	if !strings.Contains(card.Text, "echo hi") {
+		t.Errorf("the card does not show the command: %q", card.Text)
+	}
+	pend := a.Guard.Gate.Pendings()
+	if len(pend) != 1 {
+		t.Fatalf("pending %+v", pend)
+	}
+	bot.Send(fakebot.Msg{From: me, Text: "yes"})
+	bot.Press(me, fakebot.Private(me), card.ID, card.Buttons[0])
+	sentUntil(t, bot, me.ID, "All done.")
+	if err := a.Guard.Gate.Approve(pend[0].RunID, pend[0].CallID, approval.Deny); !errors.Is(err, approval.ErrNoPending) {
+		t.Fatalf("the desktop settled it again: %v", err)
+	}
+	// The typed "yes" was a message of its own, answered after: it approved nothing.
+	for _, r := range fake.ChatRequests()[:2] {
+		for _, m := range r.Messages {
+			if m.Role == "user" && m.Content == "yes" {
+				t.Fatalf("the typed yes reached the model before the button settled the call")
+			}
+		}
 	}
 }
