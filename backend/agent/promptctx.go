@@ -13,6 +13,13 @@ import (
 	"hearth/backend/llm"
 )
 
+// Attachment is the record of a file attached to a user message.
+type Attachment = llm.Attachment
+
+// AttachFunc returns the attachment block for a turn's user message of text (its
+// own files in current), of at most roomTokens, and a note per file.
+type AttachFunc func(ctx context.Context, sessionID, text string, current []Attachment, roomTokens int) (string, []i18n.Message)
+
 // PromptContext is the one ContextBuilder of the app: it puts each request together
 // from explicit inputs, each given as a plain function when it is made —
 //
@@ -34,6 +41,11 @@ type PromptContext struct {
 	// of at most roomTokens (what the window leaves it, prompt.RecallRoom); nil
 	// recalls nothing.
 	Recall func(ctx context.Context, sessionID, text string, roomTokens int) string
+	// Attach returns the attachment block for the turn's user message (its own
+	// files whole or searched, or the chat's files' passages relevant to text),
+	// of at most roomTokens, and notes saying what it did per file; nil attaches
+	// nothing. It goes before the recall block and takes its room first.
+	Attach AttachFunc
 	// TZ is the zone of the runtime context's clock; nil means Local.
 	TZ *time.Location
 	// Now is the clock; nil means time.Now.
@@ -117,10 +129,20 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 		}
 		text := msgs[i].Content
 		msgs[i].Content = prompt.AppendRuntimeContext(msgs[i].Content, now(), p.TZ, in.Channel)
-		if p.Recall != nil {
+		if p.Recall != nil || p.Attach != nil {
 			room := counter.RecallRoom(prompt.Request{System: system, Tools: in.Tools, History: msgs,
 				Window: in.ContextLimit, Reply: in.ReplyTokens})
-			recall = p.Recall(ctx, in.SessionID, text, room)
+			attached := ""
+			if p.Attach != nil {
+				var notes []i18n.Message
+				attached, notes = p.Attach(ctx, in.SessionID, text, msgs[i].Attachments, room)
+				out.Notes = notes
+				room -= prompt.EstimateText(attached)
+			}
+			if p.Recall != nil && room > 0 {
+				recall = p.Recall(ctx, in.SessionID, text, room)
+			}
+			recall = joinBlocks(attached, recall)
 		}
 		break
 	}
@@ -146,6 +168,17 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	out.TurnRoom = fit.TurnRoom
 	return out, nil
+}
+
+// joinBlocks puts the attachment block before the recall block.
+func joinBlocks(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
 }
 
 // windowStart is the index of the first message of the last turns user turns

@@ -18,6 +18,7 @@ import (
 	"hearth/backend/activity"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
+	"hearth/backend/attach"
 	"hearth/backend/channels"
 	"hearth/backend/chat"
 	"hearth/backend/cleanpages"
@@ -85,6 +86,8 @@ type App struct {
 	Reminders *reminders.Service
 	// Channels carry chats to and from platforms (Telegram): pairing, turns, approvals, notices.
 	Channels *channels.Service
+	// Attach keeps the files attached to the chats' messages.
+	Attach *attach.Store
 	Dream    *dream.Service // memory upkeep, a system job beside the reminders
 	// Activity is what runs now (chats, reminders, the heartbeat, Dream): the tray
 	// lists it with Stop (StopWork).
@@ -164,6 +167,7 @@ func New(opts Options) (*App, error) {
 		MCP: mcp.Options{Sandbox: a.Sandbox, HTTPTransport: a.Egress.Transport("MCP server")}})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	a.Dream = dream.New(a.dreamOptions())
+	a.Attach = newAttach(st)
 	var err error
 	a.Chat, err = chat.New(chat.Options{
 		Settings: st, Keys: a.Keys, Store: a.store, Resolve: a.Models.ResolveChat, Memory: a.Memory,
@@ -177,7 +181,8 @@ func New(opts Options) (*App, error) {
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
 		ToolOff: a.Reach.ToolOff,
-		Sources: []chat.ToolSource{a.Reach.Tools}, CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
+		Attach: attacher{a.Attach}, AttachBlock: a.Attach.Block,
+		Sources: []chat.ToolSource{a.Reach.Tools, attachTools(a.Attach)}, CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)
@@ -199,7 +204,10 @@ func New(opts Options) (*App, error) {
 		Store:     a.store,
 		Workspace: func() string { return st.Paths().Workspace },
 		InUse:     a.Chat.InUse,
-		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
+		Deleted: func(id string) {
+			a.Guard.Gate.ForgetChat(id) // a new chat under the same id asks again
+			a.forgetAttachments(id)
+		},
 	})
 	// A saved setting reaches the services that depend on it, now that they exist.
 	st.Follow(a.settingsChanged)
