@@ -86,8 +86,6 @@ type App struct {
 	Reminders *reminders.Service
 	// Channels carry chats to and from platforms (Telegram): pairing, turns, approvals, notices.
 	Channels *channels.Service
-	// Attach keeps the files attached to the chats' messages.
-	Attach *attach.Store
 	Dream    *dream.Service // memory upkeep, a system job beside the reminders
 	// Activity is what runs now (chats, reminders, the heartbeat, Dream): the tray
 	// lists it with Stop (StopWork).
@@ -100,6 +98,8 @@ type App struct {
 	Egress *egress.Guard
 	// Keys hide the API keys in what Hearth shows, logs and writes.
 	Keys *keymask.Keys
+	// Attach keeps the files attached to the chats' messages.
+	Attach *attach.Store
 
 	// News the window (and tests) subscribe to.
 	MemoryNews     *event.Broker[event.MemoryChanged]
@@ -181,8 +181,8 @@ func New(opts Options) (*App, error) {
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
 		ToolOff: a.Reach.ToolOff,
-		Attach: attacher{a.Attach}, AttachBlock: a.Attach.Block,
-		Sources: []chat.ToolSource{a.Reach.Tools, attachTools(a.Attach)}, CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
+		Sources: []chat.ToolSource{a.Reach.Tools, attachTools(a.Attach)}, Attach: attacher{a.Attach}, AttachBlock: a.Attach.Block,
+		CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)

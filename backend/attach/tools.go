@@ -155,7 +155,6 @@ func (s *Store) Files(sessionID string) []string {
 	return slices.Compact(out)
 }
 
-
 // readCopy reads the copy name of dir, bounded, without following a link.
 func readCopy(dir *os.File, name string, max int64) ([]byte, error) {
 	f, _, err := nofollow.OpenFileIn(dir, name, max)
