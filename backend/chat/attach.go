@@ -72,6 +72,13 @@ func (s *Service) attach(sessionID string, paths []string, pasted []PastedFile) 
 	return sessionID, s.opts.Attach.Add(sessionID, srcs), nil
 }
 
+// AttachFiles copies the files at paths into the chat's folder (the CLI's
+// --file) and returns the chat's id (made when sessionID is empty) and the
+// records to start the run with.
+func (s *Service) AttachFiles(sessionID string, paths []string) (string, []agent.Attachment, error) {
+	return s.attach(sessionID, paths, nil)
+}
+
 func decodeBase64(s string) ([]byte, error) {
 	if len(s) > 5 && s[:5] == "data:" {
 		for i := 0; i+8 <= len(s); i++ {
