@@ -14,7 +14,20 @@ export type Scheduler = (fn: () => void) => void;
 
 export interface Attachment {
   name: string;
-  url: string; // data: URL
+  url: string; // data: URL ("" for a file picked by path)
+  /** A file (not a picture) to attach: by its path (the file picker) or its bytes in url (a drop or a paste). */
+  file?: boolean;
+  path?: string;
+  bytes?: number;
+}
+
+/** A message's attachments as chat.Input wants them: pictures, paths, pasted files. */
+export function splitAttachments(all: Attachment[]) {
+  const images = all.filter((a) => !a.file).map((a) => a.url);
+  const files = all.filter((a) => a.file && a.path).map((a) => a.path as string);
+  const pasted = all.filter((a) => a.file && !a.path).map((a) => ({ name: a.name, data: a.url }));
+  const chips = all.filter((a) => a.file).map((a) => ({ name: a.name, bytes: a.bytes }));
+  return { images, files, pasted, chips };
 }
 
 /** Per-chunk timing for the benchmark: arrival and the frame that showed it. */
@@ -288,7 +301,7 @@ export function createChatStore(
    * a queued turn, or stops the turn and starts its own (mode stop).
    */
   async function submit(text: string, images: Attachment[], mode: SendMode): Promise<boolean> {
-    const imgs = images.map((a) => a.url);
+    const imgs = splitAttachments(images).images;
     if (!api.submit || !s.sessionId || (!text.trim() && imgs.length === 0)) return false;
     s.error = '';
     let sent: Sent;
@@ -309,13 +322,14 @@ export function createChatStore(
   async function send(text: string, images: Attachment[] = [], mode?: SendMode): Promise<boolean> {
     if (s.running && mode) return submit(text, images, mode);
     if (s.running) return waitingCalls(s.items).length > 0 ? replyInstead(text, images) : false;
-    const imgs = images.map((a) => a.url);
-    if (!text.trim() && imgs.length === 0) return false;
+    const { images: imgs, files, pasted, chips } = splitAttachments(images);
+    if (!text.trim() && images.length === 0) return false;
     toCurrent();
     s.lastInput = { text, images: imgs };
-    s.items.push({ kind: 'user', key: `u-${Date.now()}-${s.items.length}`, text, images: imgs });
+    s.items.push({ kind: 'user', key: `u-${Date.now()}-${s.items.length}`, text, images: imgs, ...(chips.length ? { files: chips } : {}) });
     s.interrupted = false;
-    const ok = await startRun(() => api.send(input({ text, images: imgs })));
+    const attached = files.length || pasted.length ? { files, pasted } : {};
+    const ok = await startRun(() => api.send(input({ text, images: imgs, ...attached })));
     if (!ok && s.error) s.items.pop();
     return ok;
   }

@@ -93,11 +93,22 @@ export interface Turn {
   limit?: string;
 }
 
+/** One attached file's chip: name, size and pages, or the coded problem of a refused file. */
+export interface FileChip {
+  name: string;
+  bytes?: number;
+  pages?: number;
+  mode?: string;
+  error?: string;
+}
+
 export interface UserItem {
   kind: 'user';
   key: string;
   text: string;
   images: string[];
+  /** The files attached to the message (their chips); those just sent have no mode yet. */
+  files?: FileChip[];
   /** The words a reminder sent at its time, not something the person typed. */
   reminder?: boolean;
   /** Sent while the turn ran and handed to the model in it (a steer). */
