@@ -172,6 +172,12 @@ func (a *App) ChooseFiles(title string) ([]string, error) {
 	return runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{Title: title})
 }
 
+// OpenAttachment shows a file attached to the chat in the system's viewer (a
+// citation under an answer clicked).
+func (a *ChatAPI) OpenAttachment(sessionID, file string) error {
+	return a.h.Attach.Open(sessionID, file)
+}
+
 // ChooseFolder opens a folder picker; "" when cancelled.
 func (a *App) ChooseFolder(title string) (string, error) {
 	return runtime.OpenDirectoryDialog(a.ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"fmt"
 	"log/slog"
+	"os/exec"
 	"path/filepath"
 
 	"hearth/backend/attach"
@@ -22,7 +24,19 @@ func newAttach(st *settings.Service) *attach.Store {
 			}
 			return 0
 		},
+		Open: openInViewer,
 	})
+}
+
+// openInViewer opens path with the desktop's default application for its type
+// (xdg-open: the PDF viewer, the text editor), without waiting for it.
+func openInViewer(path string) error {
+	cmd := exec.Command("xdg-open", path)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("open %s: %w (hint: install xdg-utils, or open the file from %s)", filepath.Base(path), err, filepath.Dir(path))
+	}
+	go func() { _ = cmd.Wait() }()
+	return nil
 }
 
 // attacher hands the chat's files to the store.

@@ -39,6 +39,8 @@ type Options struct {
 	// WholeTokens is the most an attachment may hold to be sent whole; a bigger
 	// one is searched. Nil or 0 means DefaultWholeTokens.
 	WholeTokens func() int
+	// Open shows a file in the system's viewer (Open); nil: no viewer.
+	Open func(path string) error
 }
 
 // DefaultWholeTokens is what an attachment sent whole may hold when the
@@ -305,4 +307,20 @@ func tokens(doc *extract.Doc) int {
 		n += len(p.Text)
 	}
 	return n/4 + 1
+}
+
+// Open shows the chat's copy file in the system's viewer (a citation clicked).
+func (s *Store) Open(sessionID, file string) error {
+	p := s.Path(sessionID, file)
+	if p == "" {
+		return fmt.Errorf("open attachment: %q is not a file of this chat (hint: open the chat it was attached to)", file)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("open attachment %s: not found (hint: the chat's copy was removed; attach the file again)", file)
+	}
+	if s.opts.Open == nil {
+		return errors.New("open attachment: no viewer here (hint: open the file from the chat's attachments folder)")
+	}
+	return s.opts.Open(p)
 }

@@ -198,3 +198,24 @@ func TestRemoveDeletesTheChatsFolder(t *testing.T) {
 		t.Errorf("a chat without attachments: %v", err)
 	}
 }
+
+func TestOpenOnlyTheChatsOwnFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "attachments")
+	var opened []string
+	s := New(Options{Dir: func() string { return dir }, Open: func(p string) error { opened = append(opened, p); return nil }})
+	s.Add("c", []Source{{Name: "a.txt", Data: []byte("alpha")}})
+	if err := s.Open("c", "a.txt"); err != nil || len(opened) != 1 || opened[0] != filepath.Join(dir, "c", "a.txt") {
+		t.Fatalf("open: %v %v", err, opened)
+	}
+	for _, bad := range []string{"../c/a.txt", ".a.txt.passages.json", "missing.txt"} {
+		if err := s.Open("c", bad); err == nil || !strings.Contains(err.Error(), "hint") {
+			t.Errorf("open %q: %v", bad, err)
+		}
+	}
+	if err := s.Open("other", "a.txt"); err == nil {
+		t.Error("another chat's file opened")
+	}
+	if len(opened) != 1 {
+		t.Errorf("opened: %v", opened)
+	}
+}
