@@ -137,9 +137,11 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 				var notes []i18n.Message
 				attached, notes = p.Attach(ctx, in.SessionID, text, msgs[i].Attachments, room)
 				out.Notes = notes
-				room -= prompt.EstimateText(attached)
+				if attached != "" {
+					room = max(0, room-prompt.EstimateText(attached))
+				}
 			}
-			if p.Recall != nil && room > 0 {
+			if p.Recall != nil {
 				recall = p.Recall(ctx, in.SessionID, text, room)
 			}
 			recall = joinBlocks(attached, recall)

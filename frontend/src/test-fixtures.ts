@@ -89,6 +89,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     })),
     chooseFolder: vi.fn(async () => ''),
     chooseFiles: vi.fn(async () => [] as string[]),
+    openAttachment: vi.fn(async () => {}),
     onMcpChange: vi.fn((fn: (server: string) => void) => {
       mcpNews.add(fn);
       return () => void mcpNews.delete(fn);

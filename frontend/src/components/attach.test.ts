@@ -95,3 +95,27 @@ describe('attached files', () => {
     expect(screen.getByTestId('file-chip').textContent).toMatch(/ledger\.txt\s*206 KB\s*searched/);
   });
 });
+
+describe('citations', () => {
+  it('finds the cited places of the chat\'s own files only, once each', async () => {
+    const { citations } = await import('../lib/citations');
+    const text = 'Paid in amber [ledger.txt line 1950], see also [report.pdf p. 150] and [report.pdf p. 150]; not [other.pdf p. 2] nor [x].';
+    expect(citations(text, ['ledger.txt', 'report.pdf'])).toEqual([
+      { file: 'ledger.txt', line: 1950, where: 'ledger.txt line 1950' },
+      { file: 'report.pdf', page: 150, where: 'report.pdf p. 150' },
+    ]);
+    expect(citations(text, [])).toEqual([]);
+  });
+
+  it('an answer that cites an attached file shows the source under it, and a click opens the file', async () => {
+    const { newTurn } = await import('../lib/stores/turn');
+    const turn = newTurn('r1');
+    turn.status = 'ok';
+    turn.parts = [{ kind: 'text', text: 'In amber tokens [ledger.txt line 1950].' }];
+    const onOpenFile = vi.fn();
+    render(Message, { props: { item: turn, files: ['ledger.txt'], onOpenFile } });
+    const sources = screen.getByTestId('sources');
+    await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 1950' }));
+    expect(onOpenFile).toHaveBeenCalledWith('ledger.txt');
+  });
+});

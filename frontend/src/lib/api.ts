@@ -174,6 +174,7 @@ export const api = {
   startOllama: () => ModelsAPI.StartOllama(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
   chooseFiles: (title: string) => App.ChooseFiles(title),
+  openAttachment: (sessionId: string, file: string) => ChatAPI.OpenAttachment(sessionId, file),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
   listMemoryFiles: () => MemoryAPI.ListMemoryFiles(),
   readMemoryFile: (name: string) => MemoryAPI.ReadMemoryFile(name),

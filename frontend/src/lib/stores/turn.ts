@@ -96,6 +96,8 @@ export interface Turn {
 /** One attached file's chip: name, size and pages, or the coded problem of a refused file. */
 export interface FileChip {
   name: string;
+  /** The copy's name in the chat's attachments folder (what citations name). */
+  file?: string;
   bytes?: number;
   pages?: number;
   mode?: string;
