@@ -1,0 +1,53 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"hearth/backend/agent/prompt"
+	"hearth/backend/i18n"
+	"hearth/backend/llm"
+)
+
+// The attachment block goes before the recall block on the current user message,
+// takes its room first (the recall block gets what is left), is given the
+// message's own attachments, and its notes come back as information, not warnings.
+func TestPromptContextAttachmentBlockComesFirst(t *testing.T) {
+	var gotCurrent []Attachment
+	var attachRoom, recallRoom int
+	p := &PromptContext{
+		System:    func() (string, error) { return "You are Hearth.", nil },
+		Estimator: prompt.NewEstimator(),
+		Attach: func(_ context.Context, id, text string, current []Attachment, room int) (string, []i18n.Message) {
+			gotCurrent, attachRoom = current, room
+			return "Attached file memo.txt:\n" + strings.Repeat("word ", 200), []i18n.Message{i18n.M("notice.attachWhole", "name", "memo.txt")}
+		},
+		Recall: func(_ context.Context, _, _ string, room int) string {
+			recallRoom = room
+			return "[recalled]"
+		},
+	}
+	hist := turns(2)
+	hist[len(hist)-1].Attachments = []llm.Attachment{{Name: "memo.txt", File: "memo.txt", Mode: "whole", Bytes: 1000}}
+	out, err := p.Build(context.Background(), ContextInput{SessionID: "c", Model: "ollama/qwen3:4b", History: hist, ContextLimit: 4096, ReplyTokens: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := out.Messages[len(out.Messages)-1].Content
+	if !strings.HasPrefix(last, "Attached file memo.txt:") || !strings.Contains(last, "[recalled]\n\nquestion b") {
+		t.Errorf("current message: %.200q", last)
+	}
+	if len(gotCurrent) != 1 || gotCurrent[0].Name != "memo.txt" {
+		t.Errorf("current attachments: %+v", gotCurrent)
+	}
+	if attachRoom <= 0 || recallRoom >= attachRoom || recallRoom < 0 {
+		t.Errorf("rooms: attach %d, recall %d", attachRoom, recallRoom)
+	}
+	if len(out.Notes) != 1 || out.Notes[0].Code != "notice.attachWhole" || len(out.Notices) != 0 {
+		t.Errorf("notes %+v, notices %+v", out.Notes, out.Notices)
+	}
+	if hist[len(hist)-1].Content != "question b" {
+		t.Error("the stored history was changed")
+	}
+}
