@@ -3,9 +3,13 @@ package attach
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 	"unicode"
 
 	"hearth/backend/internal/nofollow"
@@ -13,6 +17,9 @@ import (
 
 // index is one chat's passages with an inverted index for BM25 ranking.
 type index struct {
+	// stamp is the chat folder's change time when read: another process (the
+	// CLI's --file beside the window) adding a file changes it.
+	stamp    time.Time
 	passages []Passage
 	lens     []int32
 	avg      float64
@@ -47,13 +54,15 @@ func (c *indexCache) forget(sessionID string) {
 // index is the chat's index, read from its passages files the first time.
 func (s *Store) index(sessionID string) *index {
 	c := s.idx
+	stamp := s.stamp(sessionID)
 	c.mu.Lock()
 	ix, ok := c.m[sessionID]
 	c.mu.Unlock()
-	if ok {
+	if ok && ix.stamp.Equal(stamp) {
 		return ix
 	}
 	ix = buildIndex(s.load(sessionID))
+	ix.stamp = stamp
 	c.mu.Lock()
 	if len(c.m) >= maxCached {
 		clear(c.m)
@@ -61,6 +70,22 @@ func (s *Store) index(sessionID string) *index {
 	c.m[sessionID] = ix
 	c.mu.Unlock()
 	return ix
+}
+
+// stamp is the chat folder's change time (zero when it has none).
+func (s *Store) stamp(sessionID string) time.Time {
+	stem, err := chatRel(sessionID)
+	if err != nil {
+		return time.Time{}
+	}
+	fi, err := os.Lstat(filepath.Join(s.opts.Dir(), stem))
+	if err != nil {
+		return time.Time{}
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(st.Ctim.Unix())
+	}
+	return fi.ModTime()
 }
 
 // load reads the chat's passages files (none when the chat has no folder). A

@@ -219,3 +219,19 @@ func TestOpenOnlyTheChatsOwnFiles(t *testing.T) {
 		t.Errorf("opened: %v", opened)
 	}
 }
+
+// Another process (the CLI) attaching a file to a chat the window has read: the
+// next search sees it.
+func TestAnotherStoreAddingIsSeen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "attachments")
+	window := New(Options{Dir: func() string { return dir }})
+	cli := New(Options{Dir: func() string { return dir }})
+	window.Add("c", []Source{{Name: "a.txt", Data: []byte("alpha")}})
+	if got := window.Files("c"); len(got) != 1 {
+		t.Fatalf("files: %v", got)
+	}
+	cli.Add("c", []Source{{Name: "b.txt", Data: []byte("beta")}})
+	if got := window.Files("c"); len(got) != 2 {
+		t.Errorf("files after the other store added one: %v", got)
+	}
+}
