@@ -1,8 +1,9 @@
 // Attaching files in the window (docs/files.md#attaching-files), against the dev build, the
 // real Go backend and a scripted fake Ollama: a text file dropped on the composer shows as a
 // chip, goes with the message, its text reaches the model (the fake's request log), the chat
-// notes what it did, and the chip stays on the message when the chat is opened again. A file
-// Hearth cannot read shows its problem on its chip and the rest of the message still goes.
+// notes what it did, the answer's citation shows as a source under it, and the chip stays
+// on the message when the chat is opened again. A file Hearth cannot read shows its problem
+// on its chip and the rest of the message still goes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -13,7 +14,7 @@ const script = {
   models: [
     { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'], parameterSize: '4.0B', quantization: 'Q4_K_M' },
   ],
-  replies: [{ content: 'The spare key is under the blue pot.' }, { content: 'Noted.' }],
+  replies: [{ content: 'The spare key is under the blue pot [notes.txt line 2].' }, { content: 'Noted.' }],
 };
 
 let ollama, app, page;
@@ -42,7 +43,7 @@ describe('attaching files', () => {
     assert.match(await chip.textContent(), /notes\.txt\s*66 bytes/);
     await box().fill('Where is the spare key?');
     await box().press('Enter');
-    await page.getByText('The spare key is under the blue pot.').waitFor();
+    await page.getByText('The spare key is under the blue pot').waitFor();
     await waitFor(async () => (await chats()).length >= 1, 'a request to the model');
     const [first] = await chats();
     const user = first.messages.filter((m) => m.role === 'user').at(-1).content;
@@ -53,6 +54,8 @@ describe('attaching files', () => {
     const msg = page.getByTestId('msg-user').last();
     assert.match(await msg.getByTestId('file-chip').textContent(), /notes\.txt/);
     await page.getByText('notes.txt: whole').waitFor();
+    // The answer cites the file: its source shows under the answer.
+    await page.getByTestId('sources').getByRole('button', { name: 'notes.txt line 2' }).waitFor();
     // The copy is in the chat's attachments folder, beside the sessions.
     const dir = join(app.home, 'data', 'hearth', 'attachments');
     await waitFor(() => existsSync(dir) && readdirSync(dir).length === 1, 'the chat\'s attachments folder');
