@@ -51,3 +51,32 @@ func TestPromptContextAttachmentBlockComesFirst(t *testing.T) {
 		t.Error("the stored history was changed")
 	}
 }
+
+// The attachment tools are offered only once the chat has an attachment.
+func TestAttachToolsOnlyInChatsWithAttachments(t *testing.T) {
+	p := &PromptContext{System: func() (string, error) { return "", nil }, Estimator: prompt.NewEstimator(),
+		AttachTools: []string{"attachment_search", "read_attachment"}}
+	defs := []llm.ToolDef{{Name: "read_file"}, {Name: "attachment_search"}, {Name: "read_attachment"}}
+	names := func(hist []llm.Message) []string {
+		out, err := p.Build(context.Background(), ContextInput{SessionID: "c", Model: "ollama/qwen3:4b", History: hist, Tools: defs, ContextLimit: 8192, ReplyTokens: 512})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n []string
+		for _, d := range out.Tools {
+			n = append(n, d.Name)
+		}
+		return n
+	}
+	hist := turns(2)
+	if got := names(hist); strings.Join(got, ",") != "read_file" {
+		t.Errorf("a chat without attachments is offered %v", got)
+	}
+	hist[0].Attachments = []llm.Attachment{{Name: "a.txt", Mode: "searched"}}
+	if got := names(hist); len(got) != 3 {
+		t.Errorf("a chat with an attachment is offered %v", got)
+	}
+	if len(defs) != 3 {
+		t.Error("the caller's definitions were changed")
+	}
+}

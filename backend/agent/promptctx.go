@@ -46,6 +46,9 @@ type PromptContext struct {
 	// of at most roomTokens, and notes saying what it did per file; nil attaches
 	// nothing. It goes before the recall block and takes its room first.
 	Attach AttachFunc
+	// AttachTools are offered only in a chat with attachments (attachment_search,
+	// read_attachment): every other chat's requests stay as small as before.
+	AttachTools []string
 	// TZ is the zone of the runtime context's clock; nil means Local.
 	TZ *time.Location
 	// Now is the clock; nil means time.Now.
@@ -109,6 +112,7 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	if p.Window != nil {
 		cut = windowStart(in.History, p.Window(in.SessionID))
 	}
+	in.Tools = p.toolsFor(in.History, in.Tools)
 	counter := p.Estimator.Counter(in.Model)
 	// Only the part of a long chat that could still fit is copied and
 	// compacted: what a turn costs follows what it sends, not the chat's length.
@@ -170,6 +174,18 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	out.TurnRoom = fit.TurnRoom
 	return out, nil
+}
+
+// toolsFor leaves the attachment tools out of defs when no message of history
+// has attachments.
+func (p *PromptContext) toolsFor(history []llm.Message, defs []llm.ToolDef) []llm.ToolDef {
+	if len(p.AttachTools) == 0 || slices.ContainsFunc(history, func(m llm.Message) bool { return len(m.Attachments) > 0 }) {
+		return defs
+	}
+	if !slices.ContainsFunc(defs, func(d llm.ToolDef) bool { return slices.Contains(p.AttachTools, d.Name) }) {
+		return defs
+	}
+	return slices.DeleteFunc(slices.Clone(defs), func(d llm.ToolDef) bool { return slices.Contains(p.AttachTools, d.Name) })
 }
 
 // joinBlocks puts the attachment block before the recall block.

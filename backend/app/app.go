@@ -181,7 +181,7 @@ func New(opts Options) (*App, error) {
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled,
 		ToolOff: a.Reach.ToolOff,
-		Sources: []chat.ToolSource{a.Reach.Tools, attachTools(a.Attach)}, Attach: attacher{a.Attach}, AttachBlock: a.Attach.Block,
+		Sources: []chat.ToolSource{a.Reach.Tools, attachTools(a.Attach)}, Attach: attacher{a.Attach}, AttachBlock: a.Attach.Block, AttachTools: attach.ToolNames(),
 		CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
 	})
 	if err != nil {

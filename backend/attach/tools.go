@@ -27,6 +27,9 @@ type readArgs struct {
 	To   int    `json:"to,omitempty" jsonschema:"last line to read; default from+199" min:"1"`
 }
 
+// ToolNames are the names of Tools: offered only in a chat with attachments.
+func ToolNames() []string { return []string{"attachment_search", "read_attachment"} }
+
 // Tools are attachment_search and read_attachment over the calling chat's
 // attachments.
 func (s *Store) Tools() []tools.Tool {
