@@ -16,6 +16,7 @@ targets=(
   "./backend/config FuzzLoad 3000"
   "./backend/attach FuzzSafeName 20000"
   "./backend/attach FuzzSplit 10000"
+  "./backend/attach FuzzPassagesFile 800"
   "./backend/session FuzzParseRewinds 10000"
   "./backend/session FuzzParse 150"
   "./backend/session FuzzReadLines 20000"

@@ -3,6 +3,8 @@ package attach
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -143,6 +145,33 @@ func FuzzSplit(f *testing.F) {
 		}
 		if total > len(text) {
 			t.Fatalf("passages hold %d bytes of %d", total, len(text))
+		}
+	})
+}
+
+// FuzzPassagesFile reads a passages file as found in a chat's folder (damaged, or
+// planted): the chat's block and tools never fail on it.
+func FuzzPassagesFile(f *testing.F) {
+	f.Add([]byte(`[{"file":"a.txt","line":1,"text":"alpha beta"}]`), "alpha")
+	f.Add([]byte(`[{"file":"../x","page":-3,"text":""}]`), "x")
+	f.Add([]byte(`{"not":"a list"}`), "")
+	f.Fuzz(func(t *testing.T, blob []byte, query string) {
+		s, dir := newStore(t)
+		chat := filepath.Join(dir, "c")
+		if err := os.MkdirAll(chat, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(chat, passagesName("a.txt")), blob, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		block, _ := s.Block(context.Background(), "c", query, nil, 500)
+		if len(block) > 500*4 {
+			t.Fatalf("block of %d bytes", len(block))
+		}
+		for _, f := range s.Files("c") {
+			if f != "a.txt" {
+				t.Fatalf("file %q from a passages file", f)
+			}
 		}
 	})
 }
