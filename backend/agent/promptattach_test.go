@@ -7,6 +7,7 @@ import (
 
 	"hearth/backend/agent/prompt"
 	"hearth/backend/i18n"
+	"hearth/backend/internal/fakeollama"
 	"hearth/backend/llm"
 )
 
@@ -78,5 +79,22 @@ func TestAttachToolsOnlyInChatsWithAttachments(t *testing.T) {
 	}
 	if len(defs) != 3 {
 		t.Error("the caller's definitions were changed")
+	}
+}
+
+// An edited question keeps the files it came with.
+func TestEditKeepsTheQuestionsAttachments(t *testing.T) {
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{{Content: "A1"}, {Content: "A1 edited"}}})
+	files := []llm.Attachment{{Name: "memo.txt", File: "memo.txt", Mode: "whole", Bytes: 5}}
+	res, _ := h.do(Request{Text: "Q1", Attachments: files})
+	if res2, _ := h.do(Request{SessionID: res.SessionID, Edit: 1, Text: "Q1 better"}); res2.Final != "A1 edited" {
+		t.Fatalf("%+v", res2)
+	}
+	sess, err := h.store.Load(res.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := sess.Entries[0]; e.Content != "Q1 better" || len(e.Attachments) != 1 || e.Attachments[0].Name != "memo.txt" {
+		t.Errorf("edited question: %+v", e)
 	}
 }
