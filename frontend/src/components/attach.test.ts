@@ -30,6 +30,11 @@ describe('attached files', () => {
     expect(within(chips[2]).getByTestId('file-chip-error').textContent).toContain('encrypted');
   });
 
+  it('a problem code the window does not know shows the backend\'s words', () => {
+    render(FileChips, { props: { files: [{ name: 'a.pdf', bytes: 1, mode: 'refused', error: 'attach.slow', detail: 'a.pdf took too long to read' }] } });
+    expect(screen.getByTestId('file-chip-error').textContent).toBe('a.pdf took too long to read');
+  });
+
   it('zh-CN has words for every problem code', () => {
     setLocale('zh-CN');
     render(FileChips, { props: { files: [{ name: 'a.bin', bytes: 1, mode: 'refused', error: 'attach.unsupported' }] } });

@@ -102,6 +102,8 @@ export interface FileChip {
   pages?: number;
   mode?: string;
   error?: string;
+  /** The backend's words for a refused file (shown when its code is not in the catalog). */
+  detail?: string;
 }
 
 export interface UserItem {
