@@ -69,6 +69,8 @@ describe('attaching files', () => {
     await box().fill('And this one?');
     await box().press('Enter');
     await page.getByText('Noted.').waitFor();
+    // Once the turn ended, the message's chip says what the backend recorded: refused, and why.
+    await page.getByTestId('msg-user').last().getByTestId('file-chip-error').waitFor();
     // The records come back when the chat is opened again.
     await page.reload();
     await page.getByRole('list', { name: 'Chats' }).getByText('Where is the spare key?').click();

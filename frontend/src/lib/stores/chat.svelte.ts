@@ -50,6 +50,8 @@ interface Follower {
   queue: RunEvent[];
   unfollow: (() => void) | null;
   done: boolean;
+  /** The user message whose file chips are read back from the chat's file when the run ends. */
+  files?: Extract<Item, { kind: 'user' }>;
   /** Picked up mid-run (a call waiting for approval after a reload): its first event sets nextSeq. */
   adopted: boolean;
   /** The run rewrote the chat (regenerate, edit, continue): the chat is read again when it ends, for its versions. */
@@ -181,6 +183,7 @@ export function createChatStore(
       active = null;
       s.running = '';
       for (const done of idle.splice(0)) done();
+      if (f.files && f.sessionId) void readChips(f.sessionId, f.files);
       const next = f.turn.next;
       if (next) void followNext(next.runId, next.text);
       else if (f.turn.newSessionId) void open(f.turn.newSessionId);
@@ -330,6 +333,13 @@ export function createChatStore(
     s.interrupted = false;
     const attached = files.length || pasted.length ? { files, pasted } : {};
     const ok = await startRun(() => api.send(input({ text, images: imgs, ...attached })));
+    // With files, the message's chips get what the backend recorded once the turn ends
+    // (size, pages, a refused file's problem).
+    if (ok && chips.length) {
+      const f = active;
+      const item = [...s.items].reverse().find((it) => it.kind === 'user');
+      if (f && item?.kind === 'user') f.files = item;
+    }
     if (!ok && s.error) s.items.pop();
     return ok;
   }
@@ -456,6 +466,14 @@ export function createChatStore(
     for (const done of idle.splice(0)) done();
     s.error = '';
     s.lastInput = null;
+  }
+
+  /** Sets item's chips to the records of the chat's last message with attachments. */
+  async function readChips(id: string, item: Extract<Item, { kind: 'user' }>) {
+    const loaded = await api.loadSession(id).catch(() => null);
+    const withFiles = [...(loaded?.messages ?? [])].reverse().find((m) => m.role === 'user' && m.attachments?.length);
+    if (!withFiles || s.sessionId !== id) return;
+    item.files = (withFiles.attachments ?? []).map((a) => ({ name: a.name, file: a.file, bytes: a.bytes, pages: a.pages, mode: a.mode, error: a.error, detail: a.detail }));
   }
 
   async function open(id: string, quiet = false) {
