@@ -166,6 +166,18 @@ func (a *ModelsAPI) SetToolsAnyway(name string, on bool) error {
 	return a.h.Models.SetToolsAnyway(a.context(), name, on)
 }
 
+// ChooseFiles opens a file picker for attachments (several at once); none when
+// cancelled. The paths go to SendMessage's files, which copies them.
+func (a *App) ChooseFiles(title string) ([]string, error) {
+	return runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{Title: title})
+}
+
+// OpenAttachment shows a file attached to the chat in the system's viewer (a
+// citation under an answer clicked).
+func (a *ChatAPI) OpenAttachment(sessionID, file string) error {
+	return a.h.Attach.Open(sessionID, file)
+}
+
 // ChooseFolder opens a folder picker; "" when cancelled.
 func (a *App) ChooseFolder(title string) (string, error) {
 	return runtime.OpenDirectoryDialog(a.ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})

@@ -68,6 +68,10 @@ echo "exec sandbox — target: <= 30 ms from start to exit of sh -c true (ms/exe
 go test -run '^$' -bench 'ExecSandbox' -benchtime 50x ./backend/sandbox/ | grep -E '^Benchmark'
 
 echo
+echo "attachments — targets: attach-and-index <= 500 ms/MB of text; attachment_search <= 20 ms at 100 000 passages"
+go test -run '^$' -bench 'AttachIndex|AttachmentSearch' -benchtime 3x ./backend/attach/ | grep -E '^Benchmark'
+
+echo
 echo "bad input — target: a file tool refuses a 600 kB path well under 2 s (ns/op)"
 go test -run '^$' -bench 'HugePath' -benchtime 20x ./backend/tools/ | grep -E '^Benchmark'
 

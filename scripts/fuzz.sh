@@ -14,6 +14,9 @@ scale=${FUZZSCALE:-1}
 targets=(
   "./backend/sandbox FuzzParseUnixSockets 20000"
   "./backend/config FuzzLoad 3000"
+  "./backend/attach FuzzSafeName 20000"
+  "./backend/attach FuzzSplit 10000"
+  "./backend/attach FuzzPassagesFile 800"
   "./backend/session FuzzParseRewinds 10000"
   "./backend/session FuzzParse 150"
   "./backend/session FuzzReadLines 20000"

@@ -44,6 +44,10 @@ func (l *loop) rewindForEdit(sess *session.Session) error {
 	if err := l.r.opts.Store.Rewind(l.run.SessionID, i); err != nil {
 		return fmt.Errorf("edit message %d: %w", l.req.Edit, err)
 	}
+	if len(l.req.Attachments) == 0 {
+		// The edited question keeps its files (their copies stay in the chat's folder).
+		l.req.Attachments = sess.Entries[i].Attachments
+	}
 	sess.Entries = sess.Entries[:i]
 	return nil
 }

@@ -68,6 +68,9 @@ type ContextOutput struct {
 	// Notices are things the user should know about this request (a file
 	// of the system prompt unreadable).
 	Notices []i18n.Message
+	// Notes are told as information, once per run (what was done with the
+	// message's attachments: "report.pdf: 412 passages, searched").
+	Notes []i18n.Message
 	// Tools are the tool definitions to send when the builder fitted them
 	// to the window (fewer, or in their short form); nil means
 	// ContextInput.Tools as they are.

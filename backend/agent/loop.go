@@ -108,7 +108,7 @@ func (l *loop) prepare() error {
 			return err
 		}
 	}
-	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images}
+	user := llm.Message{Role: llm.RoleUser, Content: l.req.Text, Images: l.req.Images, Attachments: l.req.Attachments}
 	if err := st.Append(id, session.MessageRecord(l.run.ID, user)); err != nil {
 		return fmt.Errorf("start run: save your message: %w", err)
 	}
@@ -294,6 +294,12 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		if key := n.String(); !l.noticed[key] {
 			l.noticed[key] = true
 			l.em.say(event.LevelWarning, n)
+		}
+	}
+	for _, n := range out.Notes {
+		if key := n.String(); !l.noticed[key] {
+			l.noticed[key] = true
+			l.em.say(event.LevelInfo, n)
 		}
 	}
 	l.firstKept, l.built, l.turnRoom = out.FirstKept, len(l.history), out.TurnRoom

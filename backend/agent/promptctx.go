@@ -13,6 +13,13 @@ import (
 	"hearth/backend/llm"
 )
 
+// Attachment is the record of a file attached to a user message.
+type Attachment = llm.Attachment
+
+// AttachFunc returns the attachment block for a turn's user message of text (its
+// own files in current), of at most roomTokens, and a note per file.
+type AttachFunc func(ctx context.Context, sessionID, text string, current []Attachment, roomTokens int) (string, []i18n.Message)
+
 // PromptContext is the one ContextBuilder of the app: it puts each request together
 // from explicit inputs, each given as a plain function when it is made —
 //
@@ -34,6 +41,14 @@ type PromptContext struct {
 	// of at most roomTokens (what the window leaves it, prompt.RecallRoom); nil
 	// recalls nothing.
 	Recall func(ctx context.Context, sessionID, text string, roomTokens int) string
+	// Attach returns the attachment block for the turn's user message (its own
+	// files whole or searched, or the chat's files' passages relevant to text),
+	// of at most roomTokens, and notes saying what it did per file; nil attaches
+	// nothing. It goes before the recall block and takes its room first.
+	Attach AttachFunc
+	// AttachTools are offered only in a chat with attachments (attachment_search,
+	// read_attachment): every other chat's requests stay as small as before.
+	AttachTools []string
 	// TZ is the zone of the runtime context's clock; nil means Local.
 	TZ *time.Location
 	// Now is the clock; nil means time.Now.
@@ -97,6 +112,7 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	if p.Window != nil {
 		cut = windowStart(in.History, p.Window(in.SessionID))
 	}
+	in.Tools = p.toolsFor(in.History, in.Tools)
 	counter := p.Estimator.Counter(in.Model)
 	// Only the part of a long chat that could still fit is copied and
 	// compacted: what a turn costs follows what it sends, not the chat's length.
@@ -117,10 +133,22 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 		}
 		text := msgs[i].Content
 		msgs[i].Content = prompt.AppendRuntimeContext(msgs[i].Content, now(), p.TZ, in.Channel)
-		if p.Recall != nil {
+		if p.Recall != nil || p.Attach != nil {
 			room := counter.RecallRoom(prompt.Request{System: system, Tools: in.Tools, History: msgs,
 				Window: in.ContextLimit, Reply: in.ReplyTokens})
-			recall = p.Recall(ctx, in.SessionID, text, room)
+			attached := ""
+			if p.Attach != nil {
+				var notes []i18n.Message
+				attached, notes = p.Attach(ctx, in.SessionID, text, msgs[i].Attachments, room)
+				out.Notes = notes
+				if attached != "" {
+					room = max(0, room-prompt.EstimateText(attached))
+				}
+			}
+			if p.Recall != nil {
+				recall = p.Recall(ctx, in.SessionID, text, room)
+			}
+			recall = joinBlocks(attached, recall)
 		}
 		break
 	}
@@ -146,6 +174,29 @@ func (p *PromptContext) Build(ctx context.Context, in ContextInput) (ContextOutp
 	out.Tools, out.ReplyTokens, out.Shed = fit.Tools, fit.Reply, fit.Shed
 	out.TurnRoom = fit.TurnRoom
 	return out, nil
+}
+
+// toolsFor leaves the attachment tools out of defs when no message of history
+// has attachments.
+func (p *PromptContext) toolsFor(history []llm.Message, defs []llm.ToolDef) []llm.ToolDef {
+	if len(p.AttachTools) == 0 || slices.ContainsFunc(history, func(m llm.Message) bool { return len(m.Attachments) > 0 }) {
+		return defs
+	}
+	if !slices.ContainsFunc(defs, func(d llm.ToolDef) bool { return slices.Contains(p.AttachTools, d.Name) }) {
+		return defs
+	}
+	return slices.DeleteFunc(slices.Clone(defs), func(d llm.ToolDef) bool { return slices.Contains(p.AttachTools, d.Name) })
+}
+
+// joinBlocks puts the attachment block before the recall block.
+func joinBlocks(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
 }
 
 // windowStart is the index of the first message of the last turns user turns

@@ -17,6 +17,9 @@ type Request struct {
 	SessionID string
 	Text      string
 	Images    [][]byte
+	// Attachments are the records of the files the message came with (already
+	// copied and indexed by backend/attach); they are stored on the user message.
+	Attachments []llm.Attachment
 	// Model overrides the session's model for this run only (--model).
 	Model string
 	// ChatModel is the model of a chat this run creates (the window's new chat with a

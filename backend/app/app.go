@@ -18,6 +18,7 @@ import (
 	"hearth/backend/activity"
 	"hearth/backend/agent/prompt"
 	"hearth/backend/applock"
+	"hearth/backend/attach"
 	"hearth/backend/channels"
 	"hearth/backend/chat"
 	"hearth/backend/cleanpages"
@@ -103,6 +104,8 @@ type App struct {
 	Egress *egress.Guard
 	// Keys hide the API keys in what Hearth shows, logs and writes.
 	Keys *keymask.Keys
+	// Attach keeps the files attached to the chats' messages.
+	Attach *attach.Store
 
 	// News the window (and tests) subscribe to.
 	MemoryNews     *event.Broker[event.MemoryChanged]
@@ -170,6 +173,7 @@ func New(opts Options) (*App, error) {
 		MCP: mcp.Options{Sandbox: a.Sandbox, HTTPTransport: a.Egress.Transport("MCP server")}})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	a.Dream = dream.New(a.dreamOptions())
+	a.Attach = newAttach(st)
 	var err error
 	a.Chat, err = chat.New(chat.Options{
 		Settings: st, Keys: a.Keys, Store: a.store, Resolve: a.Models.ResolveChat, Memory: a.Memory,
@@ -183,7 +187,8 @@ func New(opts Options) (*App, error) {
 		WaitTools:  a.Reach.WaitReady,
 		Background: a.BackgroundNews, Channel: channel(opts.Terminal), ModelInstalled: a.modelInstalled, VisionModels: a.visionModels,
 		ToolOff: a.Reach.ToolOff,
-		Sources: []chat.ToolSource{a.Reach.Tools}, CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
+		Sources: []chat.ToolSource{a.Reach.Tools, attachTools(a.Attach)}, Attach: attacher{a.Attach}, AttachBlock: a.Attach.Block, AttachTools: attach.ToolNames(),
+		CompactIdle: a.compactIdle, Compacted: a.compacted, IdleAfter: opts.idleAfter(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hearth: %w", err)
@@ -205,7 +210,10 @@ func New(opts Options) (*App, error) {
 		Store:     a.store,
 		Workspace: func() string { return st.Paths().Workspace },
 		InUse:     a.Chat.InUse,
-		Deleted:   a.Guard.Gate.ForgetChat, // a new chat under the same id asks again
+		Deleted: func(id string) {
+			a.Guard.Gate.ForgetChat(id) // a new chat under the same id asks again
+			a.forgetAttachments(id)
+		},
 	})
 	// A saved setting reaches the services that depend on it, now that they exist.
 	st.Follow(a.settingsChanged)

@@ -71,6 +71,12 @@ type Options struct {
 	Observer event.Sink
 	// Sources add tools to the built-in ones.
 	Sources []ToolSource
+	// Attach keeps the files attached to messages, and AttachBlock puts them in
+	// the prompt (nil: files cannot be attached).
+	Attach      Attacher
+	AttachBlock agent.AttachFunc
+	// AttachTools are offered only in chats with attachments.
+	AttachTools []string
 	// Skills is what the system prompt says about skills (reach.SkillsPrompt).
 	Skills prompt.SkillsFunc
 	// Window is how many recent turns a session's requests keep (0: all).
@@ -140,7 +146,7 @@ func New(opts Options) (*Service, error) {
 		Tools:   s.registry,
 		Store:   opts.Store,
 		Context: &agent.PromptContext{System: s.systemPrompt, Estimator: est, Recall: opts.Memory.Recall,
-			Window: opts.Window},
+			Window: opts.Window, Attach: opts.AttachBlock, AttachTools: opts.AttachTools},
 		Estimator:      est,
 		Tune:           s.tuning,
 		Channel:        cmp.Or(opts.Channel, prompt.ChannelDesktop),

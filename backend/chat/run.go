@@ -44,6 +44,10 @@ type Input struct {
 	Text      string `json:"text"`
 	// Images are base64 (a data: URL prefix is allowed), PNG/JPEG/WebP/GIF.
 	Images []string `json:"images"`
+	// Files are paths of files to attach (the file dialog, a drop); Pasted are
+	// files pasted as bytes. Each is copied into the chat's attachments folder.
+	Files  []string     `json:"files,omitempty"`
+	Pasted []PastedFile `json:"pasted,omitempty"`
 	// Model is the model of a new chat (SessionID empty): the chat is created with it.
 	// A chat that exists answers with its own model (the session's: /model and
 	// SetChatModel change it), whatever Model says.
@@ -67,14 +71,19 @@ func (s *Service) Send(in Input, sink event.Sink) (string, error) {
 		return "", err
 	}
 	again := in.Again || in.Resume
-	if strings.TrimSpace(in.Text) == "" && len(imgs) == 0 && !again {
+	files := len(in.Files) + len(in.Pasted)
+	if strings.TrimSpace(in.Text) == "" && len(imgs) == 0 && files == 0 && !again {
 		return "", fmt.Errorf("send: empty message (hint: type something or attach a picture)")
 	}
 	if again && in.SessionID == "" {
 		return "", fmt.Errorf("send: no chat to answer again (hint: open the chat first)")
 	}
-	run, err := s.Start(context.Background(), agent.Request{SessionID: in.SessionID, Text: in.Text, Images: imgs, ChatModel: in.Model,
-		Again: in.Again, Edit: in.Edit, Resume: in.Resume}, sink)
+	sid, atts, err := s.attach(in.SessionID, in.Files, in.Pasted)
+	if err != nil {
+		return "", err
+	}
+	run, err := s.Start(context.Background(), agent.Request{SessionID: sid, Text: in.Text, Images: imgs, ChatModel: in.Model,
+		Again: in.Again, Edit: in.Edit, Resume: in.Resume, Attachments: atts}, sink)
 	if err != nil {
 		return "", err
 	}

@@ -33,6 +33,7 @@ type agentFlags struct {
 	showReasoning bool
 	yes           bool // -m: allow what needs approval (else it is denied)
 	cont          bool // --continue: finish the session's interrupted reply
+	files         []string
 }
 
 func newAgentCmd(e *env) *cobra.Command {
@@ -75,6 +76,9 @@ Exit codes:
 			if cmd.Flags().Changed("message") && strings.TrimSpace(f.message) == "" {
 				return usageError{fmt.Errorf("-m needs a message")}
 			}
+			if len(f.files) > 0 && f.message == "" {
+				return usageError{fmt.Errorf("--file needs -m MESSAGE (the message the files go with)")}
+			}
 			if f.cont && (f.session == "" || f.message != "") {
 				return usageError{fmt.Errorf("--continue needs -s SESSION and no -m")}
 			}
@@ -97,6 +101,7 @@ Exit codes:
 	cmd.Flags().StringVar(&f.model, "model", "", "model for this call, as <provider>/<model> or a name of the default provider")
 	cmd.Flags().BoolVar(&f.showReasoning, "show-reasoning", false, "print the model's reasoning on stderr")
 	cmd.Flags().BoolVar(&f.yes, "yes", false, "allow every tool call that needs approval (without it, -m denies them and the REPL asks)")
+	cmd.Flags().StringArrayVar(&f.files, "file", nil, "attach this file to the -m message (repeat for more): text, Markdown, code, PDF, Word, HTML, CSV")
 	cmd.Flags().BoolVar(&f.cont, "continue", false, "finish the reply of session -s that was cut off when Hearth quit or crashed, and exit")
 	return cmd
 }
@@ -255,7 +260,14 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 	if f.cont {
 		run, err = e.app.Chat.Continue(ctx, f.session, p.sink)
 	} else {
-		run, err = e.app.Chat.Start(ctx, agent.Request{SessionID: f.session, Text: f.message, Model: f.model}, p.sink)
+		req := agent.Request{SessionID: f.session, Text: f.message, Model: f.model}
+		if len(f.files) > 0 {
+			if req.SessionID, req.Attachments, err = e.app.Chat.AttachFiles(f.session, f.files); err != nil {
+				return usageError{err}
+			}
+			printAttachments(e.stderr, req.Attachments)
+		}
+		run, err = e.app.Chat.Start(ctx, req, p.sink)
 	}
 	if err != nil {
 		return reportModelError(e, err)
@@ -272,6 +284,32 @@ func runOnce(ctx context.Context, e *env, f agentFlags) error {
 		return exitError{code}
 	}
 	return nil
+}
+
+// printAttachments tells, one line each, what became of the attached files.
+func printAttachments(w io.Writer, atts []agent.Attachment) {
+	for _, a := range atts {
+		if a.Mode == "refused" {
+			fmt.Fprintf(w, "not attached: %s (%s)\n", a.Detail, a.Error)
+			continue
+		}
+		pages := ""
+		if a.Pages > 0 {
+			pages = fmt.Sprintf(", %d pages", a.Pages)
+		}
+		fmt.Fprintf(w, "attached: %s (%s%s, %s)\n", a.Name, sizeText(a.Bytes), pages, a.Mode)
+	}
+}
+
+// sizeText is a file's size as a person reads it.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // signals returns the channel Ctrl-C arrives on and a function to stop it.

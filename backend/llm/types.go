@@ -37,6 +37,28 @@ type Message struct {
 	// ToolCallID and ToolName identify the call a RoleTool message answers.
 	ToolCallID string `json:"toolCallId,omitempty"`
 	ToolName   string `json:"toolName,omitempty"`
+	// Attachments are the files a user message came with (backend/attach): the
+	// record of each, not its text, which reaches the model as the prompt's
+	// attachment block.
+	Attachments []Attachment `json:"attachments,omitempty"`
+}
+
+// Attachment is the record of one file attached to a user message.
+type Attachment struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind,omitempty"` // extract's kind: "text", "pdf", …
+	Bytes int64  `json:"bytes"`
+	Pages int    `json:"pages,omitempty"`
+	// File is the copy's name in the chat's attachments folder ("" when refused).
+	File string `json:"file,omitempty"`
+	// Mode is "whole" (sent in full), "searched" (split into Passages, searched
+	// per message) or "refused" (Error says why; the rest of the message went on).
+	Mode     string `json:"mode"`
+	Passages int    `json:"passages,omitempty"`
+	// Error is the coded problem of a refused file ("attach.tooBig", …) and
+	// Detail its wording.
+	Error  string `json:"error,omitempty"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // ToolCall is one call of a tool by the model.

@@ -3,6 +3,7 @@ package sessions
 import (
 	"encoding/base64"
 
+	"hearth/backend/llm"
 	"hearth/backend/session"
 )
 
@@ -23,6 +24,8 @@ type HistoryMessage struct {
 	ToolCallID string        `json:"toolCallId,omitempty"`
 	ToolName   string        `json:"toolName,omitempty"`
 	RunID      string        `json:"runId,omitempty"`
+	// Attachments are the files the message came with (their records: the chips).
+	Attachments []llm.Attachment `json:"attachments,omitempty"`
 }
 
 // History is a chat as the window loads it: messages, how each run ended and
@@ -76,7 +79,7 @@ func historyMessages(es []session.Entry) []HistoryMessage {
 	out := make([]HistoryMessage, 0, len(es))
 	for _, e := range es {
 		m := HistoryMessage{Role: string(e.Role), Content: e.Content, Reasoning: e.Reasoning,
-			ToolCallID: e.ToolCallID, ToolName: e.ToolName, RunID: e.RunID}
+			ToolCallID: e.ToolCallID, ToolName: e.ToolName, RunID: e.RunID, Attachments: e.Attachments}
 		for _, img := range e.Images {
 			m.Images = append(m.Images, base64.StdEncoding.EncodeToString(img))
 		}

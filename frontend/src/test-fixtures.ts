@@ -88,6 +88,8 @@ export function fakeApi(over: Partial<Api> = {}) {
       workspace: '/home/u/ws',
     })),
     chooseFolder: vi.fn(async () => ''),
+    chooseFiles: vi.fn(async () => [] as string[]),
+    openAttachment: vi.fn(async () => {}),
     onMcpChange: vi.fn((fn: (server: string) => void) => {
       mcpNews.add(fn);
       return () => void mcpNews.delete(fn);

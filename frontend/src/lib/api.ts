@@ -92,7 +92,9 @@ export type McpConfig = config.MCPServer;
 export type McpTest = reach.MCPTestView;
 export type Skill = skills.Skill;
 /** One message to send (chat.Input): again regenerates the last answer, edit (1-based) replaces that question, resume continues a stopped answer. */
-export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean; mode?: SendMode };
+export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean; mode?: SendMode; files?: string[]; pasted?: { name: string; data: string }[] };
+/** A file attached to a message, as recorded (llm.Attachment): mode "whole", "searched" or "refused" (error is its code). */
+export type FileRecord = { name: string; kind?: string; bytes: number; pages?: number; file?: string; mode: string; passages?: number; error?: string; detail?: string };
 /** What a message sent while a turn runs does (docs/chat.md#while-it-works). */
 export type SendMode = 'steer' | 'queue' | 'stop';
 /** A message waiting for a chat's turn (session.Pending); held ones wait to be sent again. */
@@ -189,6 +191,8 @@ export const api = {
   firstRun: () => ModelsAPI.FirstRun(),
   startOllama: () => ModelsAPI.StartOllama(),
   chooseFolder: (title: string) => App.ChooseFolder(title),
+  chooseFiles: (title: string) => App.ChooseFiles(title),
+  openAttachment: (sessionId: string, file: string) => ChatAPI.OpenAttachment(sessionId, file),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
   listMemoryFiles: () => MemoryAPI.ListMemoryFiles(),
   readMemoryFile: (name: string) => MemoryAPI.ReadMemoryFile(name),

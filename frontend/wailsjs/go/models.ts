@@ -285,10 +285,26 @@ export namespace channels {
 
 export namespace chat {
 	
+	export class PastedFile {
+	    name: string;
+	    data: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PastedFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.data = source["data"];
+	    }
+	}
 	export class Input {
 	    sessionId: string;
 	    text: string;
 	    images: string[];
+	    files?: string[];
+	    pasted?: PastedFile[];
 	    model: string;
 	    again?: boolean;
 	    edit?: number;
@@ -304,13 +320,34 @@ export namespace chat {
 	        this.sessionId = source["sessionId"];
 	        this.text = source["text"];
 	        this.images = source["images"];
+	        this.files = source["files"];
+	        this.pasted = this.convertValues(source["pasted"], PastedFile);
 	        this.model = source["model"];
 	        this.again = source["again"];
 	        this.edit = source["edit"];
 	        this.resume = source["resume"];
 	        this.mode = source["mode"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
+	
 	export class Sent {
 	    runId?: string;
 	    pending?: session.Pending;
@@ -899,6 +936,34 @@ export namespace i18n {
 
 export namespace llm {
 	
+	export class Attachment {
+	    name: string;
+	    kind?: string;
+	    bytes: number;
+	    pages?: number;
+	    file?: string;
+	    mode: string;
+	    passages?: number;
+	    error?: string;
+	    detail?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.bytes = source["bytes"];
+	        this.pages = source["pages"];
+	        this.file = source["file"];
+	        this.mode = source["mode"];
+	        this.passages = source["passages"];
+	        this.error = source["error"];
+	        this.detail = source["detail"];
+	    }
+	}
 	export class Usage {
 	    promptTokens: number;
 	    completionTokens: number;
@@ -1955,6 +2020,7 @@ export namespace sessions {
 	    toolCallId?: string;
 	    toolName?: string;
 	    runId?: string;
+	    attachments?: llm.Attachment[];
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryMessage(source);
@@ -1970,6 +2036,7 @@ export namespace sessions {
 	        this.toolCallId = source["toolCallId"];
 	        this.toolName = source["toolName"];
 	        this.runId = source["runId"];
+	        this.attachments = this.convertValues(source["attachments"], llm.Attachment);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

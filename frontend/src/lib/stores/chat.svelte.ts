@@ -14,7 +14,20 @@ export type Scheduler = (fn: () => void) => void;
 
 export interface Attachment {
   name: string;
-  url: string; // data: URL
+  url: string; // data: URL ("" for a file picked by path)
+  /** A file (not a picture) to attach: by its path (the file picker) or its bytes in url (a drop or a paste). */
+  file?: boolean;
+  path?: string;
+  bytes?: number;
+}
+
+/** A message's attachments as chat.Input wants them: pictures, paths, pasted files. */
+export function splitAttachments(all: Attachment[]) {
+  const images = all.filter((a) => !a.file).map((a) => a.url);
+  const files = all.filter((a) => a.file && a.path).map((a) => a.path as string);
+  const pasted = all.filter((a) => a.file && !a.path).map((a) => ({ name: a.name, data: a.url }));
+  const chips = all.filter((a) => a.file).map((a) => ({ name: a.name, bytes: a.bytes }));
+  return { images, files, pasted, chips };
 }
 
 /** Per-chunk timing for the benchmark: arrival and the frame that showed it. */
@@ -37,6 +50,8 @@ interface Follower {
   queue: RunEvent[];
   unfollow: (() => void) | null;
   done: boolean;
+  /** The user message whose file chips are read back from the chat's file when the run ends. */
+  files?: Extract<Item, { kind: 'user' }>;
   /** Picked up mid-run (a call waiting for approval after a reload): its first event sets nextSeq. */
   adopted: boolean;
   /** The run rewrote the chat (regenerate, edit, continue): the chat is read again when it ends, for its versions. */
@@ -168,6 +183,7 @@ export function createChatStore(
       active = null;
       s.running = '';
       for (const done of idle.splice(0)) done();
+      if (f.files && f.sessionId) void readChips(f.sessionId, f.files);
       const next = f.turn.next;
       if (next) void followNext(next.runId, next.text);
       else if (f.turn.newSessionId) void open(f.turn.newSessionId);
@@ -288,7 +304,7 @@ export function createChatStore(
    * a queued turn, or stops the turn and starts its own (mode stop).
    */
   async function submit(text: string, images: Attachment[], mode: SendMode): Promise<boolean> {
-    const imgs = images.map((a) => a.url);
+    const imgs = splitAttachments(images).images;
     if (!api.submit || !s.sessionId || (!text.trim() && imgs.length === 0)) return false;
     s.error = '';
     let sent: Sent;
@@ -309,13 +325,21 @@ export function createChatStore(
   async function send(text: string, images: Attachment[] = [], mode?: SendMode): Promise<boolean> {
     if (s.running && mode) return submit(text, images, mode);
     if (s.running) return waitingCalls(s.items).length > 0 ? replyInstead(text, images) : false;
-    const imgs = images.map((a) => a.url);
-    if (!text.trim() && imgs.length === 0) return false;
+    const { images: imgs, files, pasted, chips } = splitAttachments(images);
+    if (!text.trim() && images.length === 0) return false;
     toCurrent();
     s.lastInput = { text, images: imgs };
-    s.items.push({ kind: 'user', key: `u-${Date.now()}-${s.items.length}`, text, images: imgs });
+    s.items.push({ kind: 'user', key: `u-${Date.now()}-${s.items.length}`, text, images: imgs, ...(chips.length ? { files: chips } : {}) });
     s.interrupted = false;
-    const ok = await startRun(() => api.send(input({ text, images: imgs })));
+    const attached = files.length || pasted.length ? { files, pasted } : {};
+    const ok = await startRun(() => api.send(input({ text, images: imgs, ...attached })));
+    // With files, the message's chips get what the backend recorded once the turn ends
+    // (size, pages, a refused file's problem).
+    if (ok && chips.length) {
+      const f = active;
+      const item = [...s.items].reverse().find((it) => it.kind === 'user');
+      if (f && item?.kind === 'user') f.files = item;
+    }
     if (!ok && s.error) s.items.pop();
     return ok;
   }
@@ -442,6 +466,14 @@ export function createChatStore(
     for (const done of idle.splice(0)) done();
     s.error = '';
     s.lastInput = null;
+  }
+
+  /** Sets item's chips to the records of the chat's last message with attachments. */
+  async function readChips(id: string, item: Extract<Item, { kind: 'user' }>) {
+    const loaded = await api.loadSession(id).catch(() => null);
+    const withFiles = [...(loaded?.messages ?? [])].reverse().find((m) => m.role === 'user' && m.attachments?.length);
+    if (!withFiles || s.sessionId !== id) return;
+    item.files = (withFiles.attachments ?? []).map((a) => ({ name: a.name, file: a.file, bytes: a.bytes, pages: a.pages, mode: a.mode, error: a.error, detail: a.detail }));
   }
 
   async function open(id: string, quiet = false) {

@@ -90,7 +90,8 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
     if (e.role === 'user') {
       // A second question of one run was a steer, taken while the run went on.
       const steer = !!e.runId && userOf.has(e.runId);
-      items.push({ kind: 'user', key: `u${n}`, text: e.content, images: (e.images ?? []).map(imageURL), ...(steer ? { steer } : {}) });
+      const files = (e.attachments ?? []).map((a) => ({ name: a.name, file: a.file, bytes: a.bytes, pages: a.pages, mode: a.mode, error: a.error, detail: a.detail }));
+      items.push({ kind: 'user', key: `u${n}`, text: e.content, images: (e.images ?? []).map(imageURL), ...(files.length ? { files } : {}), ...(steer ? { steer } : {}) });
       if (e.runId && reminded(e.runId)) (items[items.length - 1] as Extract<Item, { kind: 'user' }>).reminder = true;
       firstOf.set(items[items.length - 1], n - 1);
       if (e.runId) userOf.set(e.runId, items.length - 1);

@@ -93,11 +93,26 @@ export interface Turn {
   limit?: string;
 }
 
+/** One attached file's chip: name, size and pages, or the coded problem of a refused file. */
+export interface FileChip {
+  name: string;
+  /** The copy's name in the chat's attachments folder (what citations name). */
+  file?: string;
+  bytes?: number;
+  pages?: number;
+  mode?: string;
+  error?: string;
+  /** The backend's words for a refused file (shown when its code is not in the catalog). */
+  detail?: string;
+}
+
 export interface UserItem {
   kind: 'user';
   key: string;
   text: string;
   images: string[];
+  /** The files attached to the message (their chips); those just sent have no mode yet. */
+  files?: FileChip[];
   /** The words a reminder sent at its time, not something the person typed. */
   reminder?: boolean;
   /** Sent while the turn ran and handed to the model in it (a steer). */

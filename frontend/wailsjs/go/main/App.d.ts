@@ -4,6 +4,8 @@ import {event} from '../models';
 
 export function AttachEvents(arg1:string):Promise<void>;
 
+export function ChooseFiles(arg1:string):Promise<Array<string>>;
+
 export function ChooseFolder(arg1:string):Promise<string>;
 
 export function QuickAskDone(arg1:boolean):Promise<void>;

@@ -6,6 +6,10 @@ export function AttachEvents(arg1) {
   return window['go']['main']['App']['AttachEvents'](arg1);
 }
 
+export function ChooseFiles(arg1) {
+  return window['go']['main']['App']['ChooseFiles'](arg1);
+}
+
 export function ChooseFolder(arg1) {
   return window['go']['main']['App']['ChooseFolder'](arg1);
 }

@@ -10,6 +10,8 @@ export function DenyInstead(arg1:string):Promise<boolean>;
 
 export function EditPending(arg1:string,arg2:string,arg3:string,arg4:string):Promise<session.Pending>;
 
+export function OpenAttachment(arg1:string,arg2:string):Promise<void>;
+
 export function PendingMessages(arg1:string):Promise<Array<session.Pending>>;
 
 export function RemovePending(arg1:string,arg2:string):Promise<void>;

@@ -14,6 +14,10 @@ export function EditPending(arg1, arg2, arg3, arg4) {
   return window['go']['main']['ChatAPI']['EditPending'](arg1, arg2, arg3, arg4);
 }
 
+export function OpenAttachment(arg1, arg2) {
+  return window['go']['main']['ChatAPI']['OpenAttachment'](arg1, arg2);
+}
+
 export function PendingMessages(arg1) {
   return window['go']['main']['ChatAPI']['PendingMessages'](arg1);
 }

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --file attaches files to -m's message: each is told on stderr (kept or refused,
+// with the code), the text reaches the model, and a refused one does not stop
+// the message.
+func TestAgentFileAttaches(t *testing.T) {
+	fake := startChat(t)
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(notes, []byte("# Notes\n\nThe spare key is under the blue pot.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "photo.bin")
+	if err := os.WriteFile(bin, []byte{0, 1, 2}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runIn(t, "", "agent", "-m", "where is the key?", "--file", notes, "--file", bin)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(errOut, "attached: notes.md (46 bytes, whole)") || !strings.Contains(errOut, "not attached: photo.bin") ||
+		!strings.Contains(errOut, "(attach.unsupported)") || !strings.Contains(errOut, "Note: notes.md: whole") {
+		t.Errorf("stderr %q", errOut)
+	}
+	msgs := fake.ChatRequests()[0].Messages
+	if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "blue pot") || !strings.Contains(last, "where is the key?") {
+		t.Errorf("the file did not reach the model: %q", last)
+	}
+	if code, _, errOut := runIn(t, "", "agent", "--file", notes); code != ExitUsage || !strings.Contains(errOut, "--file needs -m") {
+		t.Errorf("--file alone: exit %d %q", code, errOut)
+	}
+}

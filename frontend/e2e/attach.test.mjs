@@ -1,0 +1,84 @@
+// Attaching files in the window (docs/files.md#attaching-files), against the dev build, the
+// real Go backend and a scripted fake Ollama: a text file dropped on the composer shows as a
+// chip, goes with the message, its text reaches the model (the fake's request log), the chat
+// notes what it did, the answer's citation shows as a source under it, and the chip stays
+// on the message when the chat is opened again. A file Hearth cannot read shows its problem
+// on its chip and the rest of the message still goes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { hearthWindow, waitFor } from './harness.mjs';
+
+const script = {
+  models: [
+    { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'], parameterSize: '4.0B', quantization: 'Q4_K_M' },
+  ],
+  replies: [{ content: 'The spare key is under the blue pot [notes.txt line 2].' }, { content: 'Noted.' }],
+};
+
+let ollama, app, page;
+const win = hearthWindow(script);
+before(async () => ({ ollama, app, page } = await win.start()));
+after(() => win.stop());
+
+const box = () => page.getByRole('textbox', { name: 'Message Hearth…' });
+const chats = async () => (await fetch(`${ollama.host}/_fake/chats`)).json();
+
+/** Drops files ({name, type, text}) on the composer as a file manager would. */
+async function drop(files) {
+  await page.evaluate((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([f.text], f.name, { type: f.type }));
+    const target = document.querySelector('.composer .box');
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+}
+
+describe('attaching files', () => {
+  test('a dropped text file shows as a chip and its text reaches the model', async () => {
+    await drop([{ name: 'notes.txt', type: 'text/plain', text: 'Household notes.\nThe spare key is under the blue pot by the door.\n' }]);
+    const chip = page.getByTestId('file-chip');
+    await chip.waitFor();
+    assert.match(await chip.textContent(), /notes\.txt\s*66 bytes/);
+    await box().fill('Where is the spare key?');
+    await box().press('Enter');
+    await page.getByText('The spare key is under the blue pot').waitFor();
+    await waitFor(async () => (await chats()).length >= 1, 'a request to the model');
+    const [first] = await chats();
+    const user = first.messages.filter((m) => m.role === 'user').at(-1).content;
+    assert.match(user, /Attached file notes\.txt/);
+    assert.match(user, /under the blue pot by the door/);
+    assert.match(user, /Where is the spare key\?/);
+    // The message keeps its chip; the chat says the file went whole.
+    const msg = page.getByTestId('msg-user').last();
+    assert.match(await msg.getByTestId('file-chip').textContent(), /notes\.txt/);
+    await page.getByText('notes.txt: whole').waitFor();
+    // The answer cites the file: its source shows under the answer.
+    await page.getByTestId('sources').getByRole('button', { name: 'notes.txt line 2' }).waitFor();
+    // The copy is in the chat's attachments folder, beside the sessions.
+    const dir = join(app.home, 'data', 'hearth', 'attachments');
+    await waitFor(() => existsSync(dir) && readdirSync(dir).length === 1, 'the chat\'s attachments folder');
+    const chat = readdirSync(dir)[0];
+    assert.ok(readdirSync(join(dir, chat)).includes('notes.txt'));
+  });
+
+  test('a file Hearth cannot read is refused on its chip, and the message still goes', async () => {
+    await drop([{ name: 'photo.raw', type: 'application/octet-stream', text: 'not text' }]);
+    await page.getByTestId('file-chip').first().waitFor();
+    await box().fill('And this one?');
+    await box().press('Enter');
+    await page.getByText('Noted.').waitFor();
+    // Once the turn ended, the message's chip says what the backend recorded: refused, and why.
+    await page.getByTestId('msg-user').last().getByTestId('file-chip-error').waitFor();
+    // The records come back when the chat is opened again.
+    await page.reload();
+    await page.getByRole('list', { name: 'Chats' }).getByText('Where is the spare key?').click();
+    await page.getByText('Noted.').waitFor();
+    const chips = page.getByTestId('file-chip');
+    await waitFor(async () => (await chips.count()) === 2, 'both messages\' chips after reopening');
+    assert.match(await page.getByTestId('file-chip-error').textContent(), /not a kind Hearth reads/);
+    const sent = await chats();
+    assert.equal(sent.at(-1).messages.filter((m) => m.role === 'user').at(-1).content.includes('And this one?'), true);
+  });
+});

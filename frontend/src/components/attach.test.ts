@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import Composer from './Composer.svelte';
+import FileChips from './FileChips.svelte';
+import Message from './Message.svelte';
+import { splitAttachments } from '../lib/stores/chat.svelte';
+import { itemsWithVersions } from '../lib/stores/history';
+import { setLocale } from '../lib/i18n.svelte';
+import type { SessionData } from '../lib/api';
+
+afterEach(() => {
+  cleanup();
+  setLocale('en');
+});
+
+describe('attached files', () => {
+  it('a chip shows name, size and pages; a refused file shows its coded problem', () => {
+    render(FileChips, {
+      props: {
+        files: [
+          { name: 'report.pdf', bytes: 2.5 * (1 << 20), pages: 212, mode: 'searched' },
+          { name: 'notes.md', bytes: 46, mode: 'whole' },
+          { name: 'vault.pdf', bytes: 10, mode: 'refused', error: 'attach.encrypted' },
+        ],
+      },
+    });
+    const chips = screen.getAllByTestId('file-chip');
+    expect(chips[0].textContent).toMatch(/report\.pdf\s*2\.5 MB\s*212 pages\s*searched/);
+    expect(chips[1].textContent).toMatch(/notes\.md\s*46 bytes/);
+    expect(within(chips[2]).getByTestId('file-chip-error').textContent).toContain('encrypted');
+  });
+
+  it('a problem code the window does not know shows the backend\'s words', () => {
+    render(FileChips, { props: { files: [{ name: 'a.pdf', bytes: 1, mode: 'refused', error: 'attach.slow', detail: 'a.pdf took too long to read' }] } });
+    expect(screen.getByTestId('file-chip-error').textContent).toBe('a.pdf took too long to read');
+  });
+
+  it('zh-CN has words for every problem code', () => {
+    setLocale('zh-CN');
+    render(FileChips, { props: { files: [{ name: 'a.bin', bytes: 1, mode: 'refused', error: 'attach.unsupported' }] } });
+    expect(screen.getByTestId('file-chip-error').textContent).toContain('无法读取此类文件');
+  });
+
+  it('the composer attaches a dropped file and a picked one, and sends them with the message', async () => {
+    const onSend = vi.fn(async () => true);
+    render(Composer, { props: { onSend, onStop: vi.fn(), onPickFiles: async () => ['/home/me/report.pdf'] } });
+    const box = screen.getByRole('textbox');
+    const file = new File(['The meeting moved to Thursday.'], 'memo.txt', { type: 'text/plain' });
+    await fireEvent.drop(box.closest('.box')!, { dataTransfer: { files: [file] } });
+    await vi.waitFor(() => expect(screen.getAllByTestId('file-chip')).toHaveLength(1));
+    await fireEvent.click(screen.getByTestId('attach-files'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('file-chip')).toHaveLength(2));
+    expect(screen.getAllByTestId('file-chip')[1].textContent).toContain('report.pdf');
+    await fireEvent.click(screen.getByRole('button', { name: 'Send' })); // no text needed
+    expect(onSend).toHaveBeenCalledWith('', [
+      { name: 'memo.txt', url: expect.stringMatching(/^data:text\/plain;base64,/), file: true, bytes: 30 },
+      { name: 'report.pdf', url: '', file: true, path: '/home/me/report.pdf' },
+    ]);
+    expect(screen.queryAllByTestId('file-chip')).toHaveLength(0);
+  });
+
+  it('a removed chip is not sent', async () => {
+    const onSend = vi.fn(async () => true);
+    render(Composer, { props: { onSend, onStop: vi.fn(), onPickFiles: async () => ['/a/x.txt'] } });
+    await fireEvent.click(screen.getByTestId('attach-files'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('file-chip')).toHaveLength(1));
+    await fireEvent.click(screen.getByRole('button', { name: 'Remove x.txt' }));
+    expect(screen.queryAllByTestId('file-chip')).toHaveLength(0);
+  });
+
+  it('splits a message into pictures, paths and pasted files', () => {
+    const out = splitAttachments([
+      { name: 'a.png', url: 'data:image/png;base64,AA' },
+      { name: 'b.txt', url: 'data:text/plain;base64,Yg==', file: true, bytes: 1 },
+      { name: 'c.pdf', url: '', file: true, path: '/x/c.pdf' },
+    ]);
+    expect(out).toEqual({
+      images: ['data:image/png;base64,AA'],
+      files: ['/x/c.pdf'],
+      pasted: [{ name: 'b.txt', data: 'data:text/plain;base64,Yg==' }],
+      chips: [{ name: 'b.txt', bytes: 1 }, { name: 'c.pdf', bytes: undefined }],
+    });
+  });
+
+  it('a chat opened again shows its messages\' chips from the records', () => {
+    const data = {
+      id: 's',
+      title: '',
+      model: '',
+      runs: [],
+      interrupted: [],
+      versions: [],
+      messages: [
+        { role: 'user', content: 'Read this', runId: 'r1', attachments: [{ name: 'ledger.txt', bytes: 210661, mode: 'searched', file: 'ledger.txt', passages: 230 }] },
+        { role: 'assistant', content: 'Done.', runId: 'r1' },
+      ],
+    } as unknown as SessionData;
+    const { items } = itemsWithVersions(data);
+    render(Message, { props: { item: items[0] } });
+    expect(screen.getByTestId('file-chip').textContent).toMatch(/ledger\.txt\s*206 KB\s*searched/);
+  });
+});
+
+describe('citations', () => {
+  it('finds the cited places of the chat\'s own files only, once each', async () => {
+    const { citations } = await import('../lib/citations');
+    const text = 'Paid in amber [ledger.txt line 1950], see also [report.pdf p. 150] and [report.pdf p. 150]; not [other.pdf p. 2] nor [x].';
+    expect(citations(text, ['ledger.txt', 'report.pdf'])).toEqual([
+      { file: 'ledger.txt', line: 1950, where: 'ledger.txt line 1950' },
+      { file: 'report.pdf', page: 150, where: 'report.pdf p. 150' },
+    ]);
+    expect(citations(text, [])).toEqual([]);
+  });
+
+  it('an answer that cites an attached file shows the source under it, and a click opens the file', async () => {
+    const { newTurn } = await import('../lib/stores/turn');
+    const turn = newTurn('r1');
+    turn.status = 'ok';
+    turn.parts = [{ kind: 'text', text: 'In amber tokens [ledger.txt line 1950].' }];
+    const onOpenFile = vi.fn();
+    render(Message, { props: { item: turn, files: ['ledger.txt'], onOpenFile } });
+    const sources = screen.getByTestId('sources');
+    await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 1950' }));
+    expect(onOpenFile).toHaveBeenCalledWith('ledger.txt');
+  });
+});
