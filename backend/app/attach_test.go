@@ -11,26 +11,34 @@ import (
 
 	"hearth/backend/chat"
 	"hearth/backend/event"
+	"hearth/backend/extract"
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/internal/testdocs"
 )
 
-// pagedDocument is the acceptance test's document: pages page-sized sections,
-// the harbour toll on page 150. It is a function so a PDF of the same pages
-// (backend/internal/testdocs) can stand in for it: the test asserts nothing
-// that depends on the format.
-func pagedDocument(pages int) (name string, data []byte) {
-	var b strings.Builder
+// pagedPages are the acceptance test's pages: page-sized sections, the harbour
+// toll on page 150.
+func pagedPages(pages int) []string {
+	out := make([]string, pages)
 	for p := 1; p <= pages; p++ {
+		var b strings.Builder
 		fmt.Fprintf(&b, "Section %d\n\n", p)
 		for l := 0; l < 12; l++ {
-			fmt.Fprintf(&b, "Page %d line %d tells of the river, the mills and the weather of the valley in spring.\n", p, l)
+			fmt.Fprintf(&b, "Page %d line %d tells of the river, the mills and the weather.\n", p, l)
 		}
 		if p == 150 {
 			b.WriteString("The harbour toll is paid in amber tokens at the lighthouse gate.\n")
 		}
-		b.WriteString("\n")
+		out[p-1] = b.String()
 	}
-	return "ledger.txt", []byte(b.String())
+	return out
+}
+
+// pagedDocuments are the same pages as a text file and as a PDF (its text layer,
+// cited by page); the test asserts nothing that depends on the format.
+func pagedDocuments(pages int) map[string][]byte {
+	ps := pagedPages(pages)
+	return map[string][]byte{"ledger.txt": []byte(strings.Join(ps, "\n")), "ledger.pdf": testdocs.PDF(ps)}
 }
 
 // sendAndWait sends in and waits for its run to finish.
@@ -61,11 +69,21 @@ func sendAndWait(t *testing.T, a *App, in chat.Input) []event.Event {
 // reaches it, with its place. The chat notes what it did, the record survives
 // the source moving, and deleting the chat removes its folder.
 func TestBigAttachmentSearchedInASmallWindow(t *testing.T) {
+	for name, data := range pagedDocuments(200) {
+		t.Run(name, func(t *testing.T) {
+			if strings.HasSuffix(name, ".pdf") && !extract.CanReadPDF() && os.Getenv("CI") == "" {
+				t.Skip("pdftotext (poppler-utils) is not installed; make test installs it")
+			}
+			bigAttachmentSearched(t, name, data)
+		})
+	}
+}
+
+func bigAttachmentSearched(t *testing.T, name string, data []byte) {
 	search, _ := json.Marshal(map[string]string{"query": "harbour toll"})
 	a, fake := chatService(t, `{"agents":{"defaults":{"model":"ollama/small:1b"}}}`,
 		fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{{Name: "attachment_search", Arguments: search}}},
 		fakeollama.Reply{Content: "In amber tokens, at the lighthouse gate [ledger.txt line 1950]."})
-	name, data := pagedDocument(200)
 	src := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(src, data, 0o600); err != nil {
 		t.Fatal(err)
@@ -104,7 +122,11 @@ func TestBigAttachmentSearchedInASmallWindow(t *testing.T) {
 		}
 	}
 	// Headed by its place: "[ledger.txt line N]", or "[ledger.pdf p. 150]" for a PDF.
-	if !strings.Contains(tool, "amber tokens at the lighthouse gate") || !strings.Contains(tool, "["+name+" ") {
+	place := "[" + name + " line "
+	if strings.HasSuffix(name, ".pdf") {
+		place = "[" + name + " p. 150]"
+	}
+	if !strings.Contains(tool, "amber tokens at the lighthouse gate") || !strings.Contains(tool, place) {
 		t.Errorf("attachment_search's result to the model: %.600q", tool)
 	}
 
