@@ -10,9 +10,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode"
 
 	"hearth/backend/internal/nofollow"
+	"hearth/backend/recall"
 )
 
 // index is one chat's passages with an inverted index for BM25 ranking.
@@ -129,10 +129,11 @@ func buildIndex(ps []Passage) *index {
 	ix := &index{passages: ps, lens: make([]int32, len(ps)), post: map[string][]posting{}}
 	total := 0
 	tf := map[string]int32{}
+	terms := recall.NewTerms()
 	for i, p := range ps {
 		clear(tf)
 		n := 0
-		words(p.Text, func(w string) {
+		terms.Each(p.Text, func(w string) {
 			tf[w]++
 			n++
 		})
@@ -164,7 +165,7 @@ func (ix *index) search(query string, k int, files []string) []Hit {
 	scores := map[int32]float64{}
 	seen := map[string]bool{}
 	n := float64(len(ix.passages))
-	words(query, func(w string) {
+	recall.NewTerms().Each(query, func(w string) {
 		if seen[w] {
 			return
 		}
@@ -199,32 +200,3 @@ func (ix *index) search(query string, k int, files []string) []Hit {
 	})
 	return hits[:min(k, len(hits))]
 }
-
-// words calls f with each lower-cased word of s (letters and digits, at least
-// two of them, common English words left out).
-func words(s string, f func(string)) {
-	start := -1
-	emit := func(end int) {
-		if start >= 0 && end-start >= 2 {
-			if w := strings.ToLower(s[start:end]); !stop[w] {
-				f(w)
-			}
-		}
-		start = -1
-	}
-	for i, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		emit(i)
-	}
-	emit(len(s))
-}
-
-var stop = map[string]bool{"the": true, "and": true, "of": true, "to": true, "in": true, "is": true, "it": true,
-	"on": true, "for": true, "as": true, "at": true, "by": true, "an": true, "be": true, "or": true, "are": true,
-	"was": true, "with": true, "that": true, "this": true, "what": true, "which": true, "who": true, "how": true,
-	"does": true, "do": true, "say": true, "says": true, "from": true, "about": true}

@@ -55,7 +55,7 @@ func TestRefusedFilesSayWhyAndTheRestGoesOn(t *testing.T) {
 	got := s.Add("c", []Source{
 		{Path: write(t, src, "big.txt", strings.Repeat("x", 101))},
 		{Path: write(t, src, "photo.bin", "abc")},
-		{Name: "latin1.txt", Data: []byte{0xff, 0xfe, 'a'}},
+		{Name: "latin1.txt", Data: []byte{'a', 0xe9, 't', 0xe9}}, // Latin-1 "été": not UTF-8, no BOM
 		{Path: filepath.Join(src, "missing.txt")},
 		{Path: write(t, src, "ok.txt", "fine")},
 	})

@@ -28,6 +28,18 @@ var stopwords = func() map[string]bool {
 // a Traditional Chinese character folded to its Simplified form (tsfold.go).
 func tokenize(text string) []string { return (*stemMemo)(nil).tokenize(text) }
 
+// Terms splits text into the recall index's terms, so another word index (a
+// chat's attachments) matches as recall does: stems, stopwords, a term per Han,
+// Kana or Hangul character, Traditional folded to Simplified. It remembers its
+// stems: make one per pass, used by one goroutine.
+type Terms struct{ m *stemMemo }
+
+// NewTerms returns a Terms with an empty stem memo.
+func NewTerms() Terms { return Terms{newStemMemo()} }
+
+// Each calls fn with each term of text.
+func (t Terms) Each(text string, fn func(string)) { t.m.eachTerm(text, fn) }
+
 func (m *stemMemo) tokenize(text string) []string {
 	var out []string
 	m.eachTerm(text, func(t string) { out = append(out, t) })
