@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"hearth/backend/channels"
 	"hearth/backend/channels/telegram"
@@ -30,9 +31,19 @@ func (a *App) channelsOptions(opts Options) channels.Options {
 		Workspace: func() string { return st.Paths().Workspace },
 		StateDir:  func() string { return st.Paths().StateDir },
 		NewChat:   a.archiveChat,
-		Models:    a.chatModels,
-		Changed:   func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings}) },
-		Mask:      a.Keys.Mask,
+		Interrupted: func() []string {
+			list, _ := a.store.List()
+			var out []string
+			for _, c := range list {
+				if c.Interrupted && !c.Archived && strings.HasPrefix(c.ID, channels.Telegram+":") {
+					out = append(out, c.ID)
+				}
+			}
+			return out
+		},
+		Models:  a.chatModels,
+		Changed: func() { a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings}) },
+		Mask:    a.Keys.Mask,
 	}
 }
 

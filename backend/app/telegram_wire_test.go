@@ -24,6 +24,13 @@ import (
 // adapter talking to a fake Bot API on loopback (the wire, not an in-memory phone).
 func wireApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Server, *fakebot.Server) {
 	t.Helper()
+	return wireAppWith(t, nil, replies...)
+}
+
+// wireAppWith is wireApp with plant run on the built app before it starts (a
+// chat left as a kill leaves it).
+func wireAppWith(t *testing.T, plant func(*App), replies ...fakeollama.Reply) (*App, *fakeollama.Server, *fakebot.Server) {
+	t.Helper()
 	setXDG(t)
 	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}, Replies: replies})
 	bot := fakebot.New(t)
@@ -36,6 +43,9 @@ func wireApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Serve
 	}
 	a := open(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": url, channels.TokenEnv: fakebot.Token}),
 		Retry: llm.RetryPolicy{MaxAttempts: 1}, TelegramAPI: bot.URL})
+	if plant != nil {
+		plant(a)
+	}
 	lock, err := applock.Acquire(a.Settings.Paths().LockFile)
 	if err != nil {
 		t.Fatal(err)
@@ -155,5 +165,45 @@ func TestTelegramApprovalOverTheWire(t *testing.T) {
 				t.Fatalf("the typed yes reached the model before the button settled the call")
 			}
 		}
+	}
+}
+
+// Killed mid-answer: the chat is left with a turn that never finished (what a
+// kill -9 leaves: the question saved, no run line). Once Hearth is back, the
+// phone is told, once, and /continue goes on with that turn.
+func TestTelegramAnswerCutOffIsToldAndContinued(t *testing.T) {
+	cut := strings.Join([]string{
+		`{"type":"meta","v":1,"id":"telegram:4242","title":"Tea","created":"2026-12-07T10:00:00Z","updated":"2026-12-07T10:00:00Z","model":"ollama/qwen3:4b","lastConsolidated":-1}`,
+		`{"type":"message","at":"2026-12-07T10:00:00Z","runId":"r1","role":"user","content":"Which tea goes with lemon?"}`,
+	}, "\n") + "\n"
+	plant := func(a *App) {
+		dir := a.Settings.Paths().SessionsDir
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "telegram%3A4242.jsonl"), []byte(cut), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, fake, bot := wireAppWith(t, plant, fakeollama.Reply{Content: "Earl Grey, picking up where I stopped."})
+	if err := a.Channels.AllowPeer("4242"); err != nil {
+		t.Fatal(err)
+	}
+	me := fakebot.User{ID: 4242, FirstName: "Ana"}
+	sentUntil(t, bot, me.ID, "/continue")
+	bot.Send(fakebot.Msg{From: me, Text: "/continue"})
+	sentUntil(t, bot, me.ID, "Earl Grey")
+	reqs := fake.ChatRequests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Messages[len(reqs[0].Messages)-1].Content, "Which tea goes with lemon?") {
+		t.Fatalf("the continued turn's request: %+v", reqs)
+	}
+	n := 0
+	for _, m := range bot.Messages(me.ID) {
+		if strings.Contains(m.Text, "/continue") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("told %d times that the answer was cut off, want once", n)
 	}
 }

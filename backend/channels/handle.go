@@ -161,6 +161,12 @@ func (s *Service) message(ctx context.Context, in Inbound) {
 		case "new":
 			s.newChat(ctx, in.ChatID)
 			return
+		case "continue":
+			_, err := s.opts.Chats.Continue(context.Background(), s.sessionOf(in.ChatID), s.sinkFor(in.ChatID))
+			if err != nil {
+				s.send(ctx, in.ChatID, "⚠️ "+s.say("channels.continue.failed", "detail", firstLine(s.mask(err.Error(), ""))))
+			}
+			return
 		case "model":
 			if _, arg, _ := command(text); arg == "" && s.opts.Models != nil {
 				s.listModels(ctx, in.ChatID)

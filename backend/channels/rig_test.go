@@ -141,12 +141,13 @@ func dm(update int64, user, text string) Inbound {
 
 // fakeChats records the turns asked for and keeps their sinks.
 type fakeChats struct {
-	mu       sync.Mutex
-	starts   []agent.Request
-	delivers []agent.Message
-	sinks    []event.Sink
-	busy     bool
-	stopped  []string
+	mu        sync.Mutex
+	starts    []agent.Request
+	delivers  []agent.Message
+	sinks     []event.Sink
+	busy      bool
+	stopped   []string
+	continued []string
 }
 
 func (c *fakeChats) Start(_ context.Context, req agent.Request, sink event.Sink) (*agent.Run, error) {
@@ -167,6 +168,13 @@ func (c *fakeChats) Deliver(m agent.Message, sink event.Sink) (*session.Pending,
 		return &session.Pending{ID: "p1", Mode: m.Mode, Text: m.Text}, nil, nil
 	}
 	return nil, nil, nil
+}
+
+func (c *fakeChats) Continue(_ context.Context, id string, sink event.Sink) (*agent.Run, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.continued, c.sinks = append(c.continued, id), append(c.sinks, sink)
+	return nil, nil
 }
 
 func (c *fakeChats) Stop(id string) bool {

@@ -96,6 +96,7 @@ func (s *Service) connect() {
 	s.mu.Unlock()
 	s.changed()
 	go s.commands(ctx, ch)
+	go s.tellInterrupted(ctx)
 	go s.receive(ctx, ch, tok, done)
 }
 
@@ -223,6 +224,26 @@ func (s *Service) mask(text, tok string) string {
 	return text
 }
 
+// tellInterrupted says, in each channel chat whose answer was cut off (Hearth was
+// closed or killed mid-answer), that it was and how to go on — once a process:
+// the person on the phone sees a half-written answer and would otherwise wait.
+func (s *Service) tellInterrupted(ctx context.Context) {
+	if s.opts.Interrupted == nil {
+		return
+	}
+	for _, sess := range s.opts.Interrupted() {
+		chat, ok := chatOf(sess)
+		s.mu.Lock()
+		told := s.told[sess]
+		s.told[sess] = true
+		s.mu.Unlock()
+		if !ok || told || s.sessionOf(chat) != sess {
+			continue
+		}
+		s.send(ctx, chat, "⚠️ "+s.say("channels.interrupted"))
+	}
+}
+
 // commands registers the slash commands with adapters that can show them.
 func (s *Service) commands(ctx context.Context, ch Channel) {
 	c, ok := ch.(interface {
@@ -232,7 +253,7 @@ func (s *Service) commands(ctx context.Context, ch Channel) {
 		return
 	}
 	var cmds []Command
-	for _, n := range []string{"new", "stop", "model", "status", "remember", "help"} {
+	for _, n := range []string{"new", "stop", "continue", "model", "status", "remember", "help"} {
 		cmds = append(cmds, Command{Name: n, Description: s.say("channels.cmd." + n)})
 	}
 	cctx, cancel := context.WithTimeout(ctx, sendTimeout)

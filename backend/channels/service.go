@@ -57,6 +57,9 @@ type Chats interface {
 	Deliver(m agent.Message, sink event.Sink) (*session.Pending, *agent.Run, error)
 	// Stop cancels the chat's running turn.
 	Stop(sessionID string) bool
+	// Continue resumes the chat's interrupted turn (Hearth was closed or killed
+	// mid-answer): /continue.
+	Continue(ctx context.Context, sessionID string, sink event.Sink) (*agent.Run, error)
 }
 
 // Gate is what the Service needs of the approval gate (*approval.Gate).
@@ -92,6 +95,9 @@ type Options struct {
 	// Models lists the installed chat models ("ollama/<name>") for /model
 	// without a name; nil hands /model to the chat's own command.
 	Models func(ctx context.Context) ([]string, error)
+	// Interrupted lists the channel chats whose last turn was cut off (Hearth
+	// closed or killed mid-answer): each is told once it connects, with /continue.
+	Interrupted func() []string
 	// Changed tells the window the Status changed (a request came, pairing ended).
 	Changed func()
 	// Now is the clock of pairing windows and of the streamed answers' pace; nil
@@ -117,6 +123,7 @@ type Service struct {
 	quit    chan struct{}   // closed by Close: the followers stop waiting
 	started bool
 	closed  bool
+	told    map[string]bool    // chats told their answer was cut off (tellInterrupted)
 	ch      Channel            // the connected adapter, nil when off
 	cancel  context.CancelFunc // ends the receive loop
 	done    chan struct{}      // closed when the receive loop ended
@@ -142,7 +149,7 @@ func New(opts Options) *Service {
 		opts.Log = slog.Default()
 	}
 	return &Service{opts: opts, log: opts.Log.With("channel", "telegram"), state: StateOff,
-		cards: map[string]*card{}, runs: map[string]*follower{}}
+		cards: map[string]*card{}, runs: map[string]*follower{}, told: map[string]bool{}}
 }
 
 // Telegram is the Telegram adapter's Name(), the prefix of its chats and the
