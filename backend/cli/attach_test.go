@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hearth/backend/extract"
+	"hearth/backend/internal/testdocs"
 )
 
 // --file attaches files to -m's message: each is told on stderr (kept or refused,
@@ -25,7 +28,7 @@ func TestAgentFileAttaches(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	if !strings.Contains(errOut, "attached: notes.md (46 bytes, whole)") || !strings.Contains(errOut, "not attached: photo.bin") ||
+	if !strings.Contains(errOut, "attached: notes.md (46 bytes, whole)") || !strings.Contains(errOut, "not attached: Hearth cannot read photo.bin") ||
 		!strings.Contains(errOut, "(attach.unsupported)") || !strings.Contains(errOut, "Note: notes.md: whole") {
 		t.Errorf("stderr %q", errOut)
 	}
@@ -35,5 +38,39 @@ func TestAgentFileAttaches(t *testing.T) {
 	}
 	if code, _, errOut := runIn(t, "", "agent", "--file", notes); code != ExitUsage || !strings.Contains(errOut, "--file needs -m") {
 		t.Errorf("--file alone: exit %d %q", code, errOut)
+	}
+}
+
+// Each kind of document Hearth reads, attached with --file: its text reaches the
+// model and stderr says it was attached whole.
+func TestAgentFileEachFormat(t *testing.T) {
+	if !extract.CanReadPDF() && os.Getenv("CI") == "" {
+		t.Skip("pdftotext (poppler-utils) is not installed; make test installs it")
+	}
+	fake := startChat(t)
+	dir := t.TempDir()
+	args := []string{"agent", "-m", "what do the samples keep?"}
+	samples := testdocs.Samples()
+	for name, data := range samples {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--file", p)
+	}
+	code, _, errOut := runIn(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	msgs := fake.ChatRequests()[0].Messages
+	last := msgs[len(msgs)-1].Content
+	for name := range samples {
+		ext := strings.TrimPrefix(filepath.Ext(name), ".")
+		if !strings.Contains(errOut, "attached: "+name+" (") {
+			t.Errorf("%s: not told attached: %q", name, errOut)
+		}
+		if !strings.Contains(last, testdocs.Fact(ext)) {
+			t.Errorf("%s: its text did not reach the model: %.2000q", name, last)
+		}
 	}
 }

@@ -6,15 +6,17 @@
 // on its chip and the rest of the message still goes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hearthWindow, waitFor } from './harness.mjs';
+import { hearthWindow, repoRoot, waitFor } from './harness.mjs';
 
 const script = {
   models: [
     { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'], parameterSize: '4.0B', quantization: 'Q4_K_M' },
   ],
-  replies: [{ content: 'The spare key is under the blue pot [notes.txt line 2].' }, { content: 'Noted.' }],
+  replies: [{ content: 'The spare key is under the blue pot [notes.txt line 2].' }, { content: 'Noted.' }, { content: 'Seven keys, one a sample.' }],
 };
 
 let ollama, app, page;
@@ -25,11 +27,12 @@ after(() => win.stop());
 const box = () => page.getByRole('textbox', { name: 'Message Hearth…' });
 const chats = async () => (await fetch(`${ollama.host}/_fake/chats`)).json();
 
-/** Drops files ({name, type, text}) on the composer as a file manager would. */
+/** Drops files ({name, type, text} or {name, type, b64}) on the composer as a file manager would. */
 async function drop(files) {
   await page.evaluate((files) => {
     const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([f.text], f.name, { type: f.type }));
+    const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    for (const f of files) dt.items.add(new File([f.b64 ? bytes(f.b64) : f.text], f.name, { type: f.type }));
     const target = document.querySelector('.composer .box');
     target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, files);
@@ -80,5 +83,28 @@ describe('attaching files', () => {
     assert.match(await page.getByTestId('file-chip-error').textContent(), /not a kind Hearth reads/);
     const sent = await chats();
     assert.equal(sent.at(-1).messages.filter((m) => m.role === 'user').at(-1).content.includes('And this one?'), true);
+  });
+
+  test('each kind of document Hearth reads (PDF, Word, HTML, CSV, Markdown, code, text) reaches the model', async () => {
+    // The samples come from the Go test documents (backend/internal/testdocs): a real PDF and .docx.
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-samples-'));
+    execFileSync('go', ['run', './backend/internal/testdocs/cmd/samples', dir], { cwd: repoRoot });
+    const names = readdirSync(dir).sort();
+    assert.equal(names.length, 7);
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await drop(names.map((name) => ({ name, type: '', b64: readFileSync(join(dir, name)).toString('base64') })));
+    await waitFor(async () => (await page.getByTestId('file-chip').count()) === 7, 'seven chips');
+    await box().fill('What do the samples keep?');
+    await box().press('Enter');
+    await page.getByText('Seven keys, one a sample.').waitFor();
+    const user = (await chats()).at(-1).messages.filter((m) => m.role === 'user').at(-1).content;
+    for (const name of names) {
+      const ext = name.split('.').pop();
+      assert.ok(user.includes(`The ${ext} sample keeps the ${ext} key.`), `${name}'s text did not reach the model`);
+    }
+    // The PDF's chip says its pages once the backend has read it.
+    const chip = page.getByTestId('msg-user').last().getByTestId('file-chip').filter({ hasText: 'sample.pdf' });
+    await waitFor(async () => /2 pages/.test(await chip.textContent()), 'the PDF chip with its pages');
+    assert.equal(await page.getByTestId('msg-user').last().getByTestId('file-chip-error').count(), 0);
   });
 });

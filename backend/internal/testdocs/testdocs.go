@@ -223,3 +223,20 @@ func CSV(records [][]string) []byte {
 	}
 	return b.Bytes()
 }
+
+// Samples are one small document of each kind Hearth reads, each holding the
+// sentence Fact(its extension), so a test sees each one's text reach the model.
+func Samples() map[string][]byte {
+	return map[string][]byte{
+		"sample.txt":  []byte(Fact("txt") + "\n"),
+		"sample.md":   []byte("# Sample\n\n" + Fact("md") + "\n"),
+		"sample.go":   []byte("package sample\n\n// " + Fact("go") + "\n"),
+		"sample.pdf":  PDF([]string{"Page one.", Fact("pdf")}),
+		"sample.docx": Docx([]string{"Sample", Fact("docx")}),
+		"sample.html": HTML("Sample", map[string]string{"One": Fact("html")}, []string{"One"}),
+		"sample.csv":  CSV([][]string{{"what", "note"}, {"csv", Fact("csv")}}),
+	}
+}
+
+// Fact is the sentence the sample of kind ext holds.
+func Fact(ext string) string { return "The " + ext + " sample keeps the " + ext + " key." }
