@@ -311,6 +311,16 @@ function coded(err: unknown): CodedError | null {
   return text && typeof text === 'object' && 'message' in text ? (text as CodedError) : null;
 }
 
+/**
+ * The installed models that can see pictures, when a send was refused because the chat's
+ * model cannot (the backend's picture.noVision names them); [] for any other error.
+ */
+export function visionModels(err: unknown): string[] {
+  const e = coded(err);
+  if (e?.code !== 'picture.noVision') return [];
+  return (e.args?.models ?? '').split(', ').filter(Boolean);
+}
+
 /** Error text from a rejected binding call, in the UI language when it carries a code. */
 export function errText(err: unknown): string {
   // An error that says what went wrong as a catalog code is worded in the UI language;

@@ -2,7 +2,7 @@
 // as they arrive and applied once per animation frame, so a fast stream costs one DOM
 // update per frame however many chunks came in. A run keeps going when another chat is
 // opened; its events are then applied off screen, and reopening its chat shows it live.
-import { errText, type Api, type ApprovalDecision, type ChatInput, type PendingApproval, type RunEvent, type SendMode, type Sent, type SessionData } from '../api';
+import { errText, visionModels, type Api, type ApprovalDecision, type ChatInput, type PendingApproval, type RunEvent, type SendMode, type Sent, type SessionData } from '../api';
 import { itemOfMessage, itemsWithVersions, type VersionChoice } from './history';
 import { createPendingStore } from './pending.svelte';
 import { applyEvent, continueTurn, newTurn, prettyArgs, waitingCalls, type Item, type Turn } from './turn';
@@ -80,6 +80,7 @@ export function createChatStore(
     interrupted: false,
     loading: false,
     error: '',
+    canSee: [] as string[], // installed models that can see pictures, after a refusal for a blind one
     contextUsed: 0,
     contextLimit: 0,
     lastInput: null as { text: string; images: string[] } | null,
@@ -227,11 +228,13 @@ export function createChatStore(
   async function startRun(start: () => Promise<string>, reload = false, onto?: Turn) {
     const gen = generation;
     s.error = '';
+    s.canSee = [];
     let runId: string;
     try {
       runId = await start();
     } catch (err) {
       s.error = errText(err);
+      s.canSee = visionModels(err);
       return false;
     }
     const shown = gen === generation;
@@ -431,6 +434,17 @@ export function createChatStore(
       s.error = errText(err);
       return false;
     }
+  }
+
+  /**
+   * Switches the chat to a model that can see pictures (offered after the chat's model
+   * refused them); the message stays in the composer to be sent again.
+   */
+  async function useVisionModel(name: string) {
+    if (!(await setModel(`ollama/${name}`))) return false;
+    s.error = '';
+    s.canSee = [];
+    return true;
   }
 
   async function stop() {
@@ -644,6 +658,9 @@ export function createChatStore(
     get error() {
       return s.error;
     },
+    get canSee() {
+      return s.canSee;
+    },
     get contextUsed() {
       return s.contextUsed;
     },
@@ -688,6 +705,7 @@ export function createChatStore(
     resume,
     showVersion,
     setModel,
+    useVisionModel,
     openAt,
     stop,
     continueRun,

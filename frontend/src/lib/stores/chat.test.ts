@@ -158,6 +158,23 @@ describe('chat store', () => {
     expect(chat.items.filter((i) => i.kind === 'assistant')).toHaveLength(1);
   });
 
+  it('offers the installed models that see pictures when the chat\'s model refused them, and switches on a click', async () => {
+    const { fake, chat } = setup();
+    const refusal = JSON.stringify({ message: 'qwen3 cannot see pictures', code: 'picture.noVision', args: { model: 'ollama/qwen3:4b', models: 'llava:7b, gemma3:4b' } });
+    fake.mocks.send.mockRejectedValueOnce(refusal);
+    expect(await chat.send('what is this?', [{ name: 'a.png', dataUrl: 'data:image/png;base64,AAAA' } as never])).toBe(false);
+    expect(chat.canSee).toEqual(['llava:7b', 'gemma3:4b']);
+    expect(chat.error).not.toBe('');
+    expect(await chat.useVisionModel('gemma3:4b')).toBe(true);
+    expect(chat.model).toBe('ollama/gemma3:4b');
+    expect(chat.canSee).toEqual([]);
+    expect(chat.error).toBe('');
+    // Any other refusal offers nothing.
+    fake.mocks.send.mockRejectedValueOnce('model "x" not found');
+    await chat.send('hi');
+    expect(chat.canSee).toEqual([]);
+  });
+
   it('puts the message back when sending fails', async () => {
     const { fake, chat } = setup();
     fake.mocks.send.mockRejectedValueOnce('model "x" not found');
