@@ -21,6 +21,8 @@ type Config struct {
 	LocalOnly bool `json:"localOnly"`
 	// Memory configures the upkeep of the memory files (docs/memory.md#dream).
 	Memory Memory `json:"memory"`
+	// Knowledge lists the folders of the person's files recall searches.
+	Knowledge Knowledge `json:"knowledge"`
 
 	src *source
 }
@@ -287,6 +289,7 @@ func Default() *Config {
 		UI:        UI{Theme: "system", Language: "auto", CloseToTray: true, SendDuringRun: "steer"},
 		Memory: Memory{Dream: Dream{EveryHours: 4, MaxTokens: 60_000, MaxMinutes: 5, MaxToolCalls: 24},
 			Review: Review{OnExpiry: "discard"}},
+		Knowledge: Knowledge{Folders: []KnowledgeFolder{}},
 	}
 }
 
@@ -300,6 +303,9 @@ func (c *Config) normalize() {
 		if *p == nil {
 			*p = []string{}
 		}
+	}
+	if c.Knowledge.Folders == nil {
+		c.Knowledge.Folders = []KnowledgeFolder{}
 	}
 	if c.Providers.Custom == nil {
 		c.Providers.Custom = map[string]OpenAIProvider{}

@@ -138,6 +138,7 @@ func (c *Config) Validate() []Problem {
 	oneOf(&ps, "ui.theme", c.UI.Theme, "system", "light", "dark")
 	oneOf(&ps, "ui.language", c.UI.Language, "auto", "en", "zh-CN")
 	oneOf(&ps, "ui.sendDuringRun", c.UI.SendDuringRun, "steer", "queue", "stop")
+	c.validateKnowledge(&ps)
 	return ps
 }
 
