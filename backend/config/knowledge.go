@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"hearth/backend/i18n"
@@ -54,4 +55,21 @@ func (c *Config) validateKnowledge(ps *[]Problem) {
 		}
 		oneOf(ps, key+".mode", f.Mode, KnowledgeAlways, KnowledgeAsk)
 	}
+}
+
+// KnowledgeReadOnly are the listed folders the file tools and commands may read
+// but not write: all of them but those inside a tools.allowedPaths entry (the
+// person allowed more there).
+func (c *Config) KnowledgeReadOnly() []string {
+	var out []string
+	for _, f := range c.Knowledge.Folders {
+		p := filepath.Clean(f.Path)
+		if !slices.ContainsFunc(c.Tools.AllowedPaths, func(a string) bool {
+			rel, err := filepath.Rel(filepath.Clean(a), p)
+			return err == nil && (rel == "." || filepath.IsLocal(rel))
+		}) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
