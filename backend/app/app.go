@@ -30,6 +30,7 @@ import (
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/nofollow"
 	"hearth/backend/keymask"
+	"hearth/backend/knowledge"
 	"hearth/backend/llm"
 	"hearth/backend/mcp"
 	"hearth/backend/memory"
@@ -80,6 +81,7 @@ type App struct {
 	Sessions  *sessions.Service
 	Models    *models.Service
 	Memory    *memory.Service
+	Knowledge *knowledge.Service // the knowledge folders, indexed in memory's recall index
 	Reach     *reach.Service
 	Chat      *chat.Service
 	Reminders *reminders.Service
@@ -163,6 +165,7 @@ func New(opts Options) (*App, error) {
 	a.Reach = reach.New(st, reach.Options{Mask: a.Keys.Mask, Web: web.Options{Egress: a.Egress},
 		MCP: mcp.Options{Sandbox: a.Sandbox, HTTPTransport: a.Egress.Transport("MCP server")}})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
+	a.Knowledge = knowledge.New(knowledge.Options{Settings: st, Index: a.Memory.Index})
 	a.Dream = dream.New(a.dreamOptions())
 	var err error
 	a.Chat, err = chat.New(chat.Options{
@@ -314,7 +317,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 		StateDir: workspace.StateDir(paths.WorkspacesDir, paths.Workspace), Migrate: moveState, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 		Block:    recall.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
-		Sessions: a.store, Review: a.reviewSettings, SaveReview: a.saveReviewSettings}
+		Sessions: a.store, Review: a.reviewSettings, SaveReview: a.saveReviewSettings, Hide: knowledge.HiddenIn(cfg)}
 }
 
 // settingsChanged hands a saved change to the services that depend on it, in the
@@ -375,6 +378,9 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	if opts.WatchMemory && !a.Memory.Watching() {
 		err = errors.Join(err, a.Memory.Watch())
 	}
+	if opts.WatchMemory && !a.Knowledge.Watching() {
+		err = errors.Join(err, a.Knowledge.Watch(ctx)) // the folders are indexed as it starts
+	}
 	if reminders {
 		err = errors.Join(err, a.Reminders.Start(ctx, opts.Lock))
 		a.Dream.Start(ctx) // like the reminders: only in the process holding hearth.lock
@@ -400,6 +406,7 @@ func (a *App) Close(ctx context.Context) error {
 	a.stopPulls() // before memory closes: no recheck reopens its index
 	a.pulls.Wait()
 	err := a.Chat.Close(ctx)
+	a.Knowledge.Close() // before memory closes its index
 	err = errors.Join(err, a.Reminders.Close(ctx), a.Dream.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
 	a.Models.Close()
 	a.MemoryNews.Close()

@@ -281,17 +281,19 @@ func cloneMap(m map[string]int) map[string]int {
 
 // Hidden reports whether source is a file of a folder the recall block leaves
 // out (mode "ask"): the Recaller's Hide.
-func (s *Service) Hidden(source string) bool {
-	id, ok := recall.KnowledgeFolderOf(source)
-	if !ok {
-		return false
+func (s *Service) Hidden(source string) bool { return HiddenIn(s.opts.Settings.Config())(source) }
+
+// HiddenIn is Hidden for the folders of config c, their modes read once: the
+// memory service's recall block takes it with each saved change.
+func HiddenIn(c *config.Config) func(source string) bool {
+	shown := map[string]bool{}
+	for _, f := range c.Knowledge.Folders {
+		shown[FolderID(f.Path)] = f.Mode != config.KnowledgeAsk
 	}
-	for _, f := range s.opts.Settings.Config().Knowledge.Folders {
-		if FolderID(f.Path) == id {
-			return f.Mode == config.KnowledgeAsk
-		}
+	return func(source string) bool {
+		id, ok := recall.KnowledgeFolderOf(source)
+		return ok && !shown[id] // a folder no longer listed: its chunks are on their way out
 	}
-	return true // no longer listed: its chunks are on their way out
 }
 
 // Refresh walks folder id ("" every listed folder) and brings the index up to

@@ -41,6 +41,9 @@ type ServiceOptions struct {
 	// Window is agents.defaults.memoryWindow; ContextTokens sizes a consolidation call.
 	Window, ContextTokens int
 	Block                 recall.BlockOptions
+	// Hide leaves sources out of the recall block (knowledge folders searched only
+	// on request); nil hides none.
+	Hide func(source string) bool
 	// Sessions is the session store consolidation reads.
 	Sessions *session.Store
 	// Review reads and SaveReview writes "Review memory changes" (config.json's
@@ -101,7 +104,7 @@ func (s *Service) build(opts ServiceOptions) {
 	}
 	s.index = recall.NewIndex(io)
 	s.cons = s.newConsolidator(opts)
-	s.recaller = &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From}
+	s.recaller = &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From, Hide: opts.Hide}
 }
 
 func (s *Service) newConsolidator(opts ServiceOptions) *Consolidator {
@@ -135,6 +138,12 @@ func embedder(name string, resolve func(string) (llm.Provider, string, error)) f
 func workspaceID(ws string) string {
 	sum := sha256.Sum256([]byte(filepath.Clean(ws)))
 	return hex.EncodeToString(sum[:6])
+}
+
+// Index is the current recall index (a new workspace gets a new one).
+func (s *Service) Index() *recall.Index {
+	_, x, _ := s.parts()
+	return x
 }
 
 // parts returns the current store, index and consolidator.
@@ -215,7 +224,7 @@ func (s *Service) Apply(opts ServiceOptions) {
 	o := s.opts
 	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.StateDir == opts.StateDir && o.EmbeddingModel == opts.EmbeddingModel &&
 		o.DefaultModel == opts.DefaultModel && o.Window == opts.Window && o.ContextTokens == opts.ContextTokens {
-		s.opts, s.recaller = opts, &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From}
+		s.opts, s.recaller = opts, &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From, Hide: opts.Hide}
 		return
 	}
 	s.retire(s.cons)
