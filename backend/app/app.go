@@ -164,8 +164,10 @@ func New(opts Options) (*App, error) {
 	a.Models = models.New(st, models.Options{Retry: opts.Retry, Egress: a.Egress, Checked: a.CheckNews, Pulled: a.pulled})
 	a.Reach = reach.New(st, reach.Options{Mask: a.Keys.Mask, Web: web.Options{Egress: a.Egress},
 		MCP: mcp.Options{Sandbox: a.Sandbox, HTTPTransport: a.Egress.Transport("MCP server")}})
+	// The knowledge folders are indexed into memory's recall index, which memory
+	// hands it as it builds one.
+	a.Knowledge = knowledge.New(knowledge.Options{Settings: st})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
-	a.Knowledge = knowledge.New(knowledge.Options{Settings: st, Index: a.Memory.Index})
 	a.Dream = dream.New(a.dreamOptions())
 	var err error
 	a.Chat, err = chat.New(chat.Options{
@@ -317,7 +319,8 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 		StateDir: workspace.StateDir(paths.WorkspacesDir, paths.Workspace), Migrate: moveState, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 		Block:    recall.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
-		Sessions: a.store, Review: a.reviewSettings, SaveReview: a.saveReviewSettings, Hide: knowledge.HiddenIn(cfg)}
+		Sessions: a.store, Review: a.reviewSettings, SaveReview: a.saveReviewSettings,
+		Hide: knowledge.HiddenIn(cfg), Indexed: a.Knowledge.UseIndex}
 }
 
 // settingsChanged hands a saved change to the services that depend on it, in the

@@ -266,6 +266,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newSkillsCmd(e),
 		newCronCmd(e),
 		newMemoryCmd(e),
+		newKnowledgeCmd(e),
 	)
 	return root
 }

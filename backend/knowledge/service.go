@@ -38,8 +38,6 @@ type Settings interface {
 // Options configure a Service.
 type Options struct {
 	Settings Settings
-	// Index is the recall index of the current workspace (the memory service's).
-	Index func() *recall.Index
 	// MaxFiles caps the files indexed per folder (DefaultMaxFiles when 0).
 	MaxFiles int
 	// MaxBytes bounds one file (DefaultMaxBytes when 0).
@@ -72,6 +70,7 @@ type Service struct {
 	refreshing sync.Mutex // one index pass at a time
 	mu         sync.Mutex
 	status     map[string]*Status // by folder id
+	index      *recall.Index      // the current workspace's (UseIndex)
 	watch      *watcher           // nil: this process does not watch
 }
 
@@ -107,6 +106,29 @@ func New(opts Options) *Service {
 		opts.Now = time.Now
 	}
 	return &Service{opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)), status: map[string]*Status{}}
+}
+
+// UseIndex makes x the index the folders go into (the memory service's, built
+// for the current workspace); a watching process indexes them into it at once.
+func (s *Service) UseIndex(x *recall.Index) {
+	s.mu.Lock()
+	changed := s.index != nil && s.index != x
+	s.index = x
+	w := s.watch
+	s.mu.Unlock()
+	if changed && w != nil {
+		go w.refresh(w.ctx, "")
+	}
+}
+
+// idx is the current index; none yet is an error said in the status.
+func (s *Service) idx() (*recall.Index, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.index == nil {
+		return nil, errors.New("no recall index yet")
+	}
+	return s.index, nil
 }
 
 // FolderID is a folder's stable id: a hash of its clean path.
@@ -219,7 +241,11 @@ func (s *Service) Remove(ctx context.Context, path string) error {
 	}
 	s.refreshing.Lock()
 	defer s.refreshing.Unlock()
-	return s.opts.Index().DropFolder(ctx, id)
+	x, err := s.idx()
+	if err != nil {
+		return err
+	}
+	return x.DropFolder(ctx, id)
 }
 
 // SetMode changes a listed folder's mode.
@@ -324,7 +350,11 @@ func (s *Service) refresh(ctx context.Context, id, root string) error {
 		}
 		problem, l.files = &m, nil
 	}
-	rep, err := s.opts.Index().SyncFolder(ctx, recall.Folder{ID: id, Root: root, Name: filepath.Base(root), MaxBytes: s.opts.MaxBytes}, l.files)
+	x, err := s.idx()
+	if err != nil {
+		return err
+	}
+	rep, err := x.SyncFolder(ctx, recall.Folder{ID: id, Root: root, Name: filepath.Base(root), MaxBytes: s.opts.MaxBytes}, l.files)
 	for rel, ferr := range rep.Failed {
 		s.log.Info("knowledge file not indexed", "folder", root, "file", rel, "err", ferr)
 		switch {

@@ -40,21 +40,22 @@ func (f *fakeSettings) Update(fn func(*config.Config) error) error {
 }
 
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	svc   *Service
 	index *recall.Index
 	set   *fakeSettings
 	data  string
 }
 
-func newRig(t *testing.T, opts Options) *rig {
+func newRig(t testing.TB, opts Options) *rig {
 	t.Helper()
 	data := t.TempDir()
 	set := &fakeSettings{cfg: config.Default(), paths: config.Paths{DataDir: data, ConfigDir: filepath.Join(data, "config")}}
 	x := recall.NewIndex(recall.IndexOptions{Dir: filepath.Join(data, "index")})
 	t.Cleanup(func() { x.Close() })
-	opts.Settings, opts.Index = set, func() *recall.Index { return x }
+	opts.Settings = set
 	s := New(opts)
+	s.UseIndex(x)
 	t.Cleanup(s.Close)
 	return &rig{t: t, svc: s, index: x, set: set, data: data}
 }

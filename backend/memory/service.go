@@ -44,6 +44,9 @@ type ServiceOptions struct {
 	// Hide leaves sources out of the recall block (knowledge folders searched only
 	// on request); nil hides none.
 	Hide func(source string) bool
+	// Indexed is told of each recall index built (a new workspace gets a new one):
+	// the knowledge folders are indexed into it.
+	Indexed func(*recall.Index)
 	// Sessions is the session store consolidation reads.
 	Sessions *session.Store
 	// Review reads and SaveReview writes "Review memory changes" (config.json's
@@ -103,6 +106,9 @@ func (s *Service) build(opts ServiceOptions) {
 		io.Model, io.Embed = name, embedder(name, opts.Resolve)
 	}
 	s.index = recall.NewIndex(io)
+	if opts.Indexed != nil {
+		opts.Indexed(s.index)
+	}
 	s.cons = s.newConsolidator(opts)
 	s.recaller = &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From, Hide: opts.Hide}
 }
@@ -138,12 +144,6 @@ func embedder(name string, resolve func(string) (llm.Provider, string, error)) f
 func workspaceID(ws string) string {
 	sum := sha256.Sum256([]byte(filepath.Clean(ws)))
 	return hex.EncodeToString(sum[:6])
-}
-
-// Index is the current recall index (a new workspace gets a new one).
-func (s *Service) Index() *recall.Index {
-	_, x, _ := s.parts()
-	return x
 }
 
 // parts returns the current store, index and consolidator.
