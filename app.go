@@ -49,13 +49,14 @@ type (
 	MemoryAPI    struct{ *core } // the memory sidebar and Dream: app_memory.go, app_dream.go
 	RemindersAPI struct{ *core } // reminders and the background settings: app_reminders.go
 	ReachAPI     struct{ *core } // MCP servers and skills: app_reach.go
+	KnowledgeAPI struct{ *core } // Settings › Knowledge: app_knowledge.go
 )
 
 // bound is everything the window may call, for Wails' Bind.
 func (a *App) bound() []any {
 	c := a.core
 	return []any{a, &ChatAPI{c}, &SessionsAPI{c}, &ModelsAPI{c}, &SettingsAPI{c}, &SafetyAPI{c},
-		&MemoryAPI{c}, &RemindersAPI{c}, &ReachAPI{c}}
+		&MemoryAPI{c}, &RemindersAPI{c}, &ReachAPI{c}, &KnowledgeAPI{c}}
 }
 
 // NewApp wraps the services for binding. winErr is a window-state load problem to log

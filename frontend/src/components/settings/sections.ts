@@ -2,7 +2,7 @@
 // value waits to be fixed).
 import type { Group } from '../../lib/stores/settings.svelte';
 
-export const SECTIONS = ['general', 'models', 'tools', 'background', 'memory', 'about'] as const;
+export const SECTIONS = ['general', 'models', 'tools', 'background', 'memory', 'knowledge', 'about'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const fields: Record<Section, Group[]> = {
@@ -11,6 +11,7 @@ const fields: Record<Section, Group[]> = {
   tools: ['execEnabled', 'webOffline', 'localOnly', 'restrictToWorkspace', 'allowedPaths'],
   background: [],
   memory: ['embeddingModel', 'memoryWindow', 'idleCompactMinutes', 'recallEnabled', 'memory'],
+  knowledge: [],
   about: [],
 };
 
