@@ -64,57 +64,33 @@ type FolderReport struct {
 // longer listed are dropped. Unchanged files are not read. Writes are batched
 // as the workspace's sync does.
 func (x *Index) SyncFolder(ctx context.Context, f Folder, files map[string]KnowledgeFile) (FolderReport, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
 	rep := FolderReport{Failed: map[string]error{}}
-	if err := x.open(); err != nil {
-		return rep, err
-	}
-	if x.folders == nil {
-		x.folders = map[string]Folder{}
-	}
-	x.folders[f.ID] = f
 	prefix := KnowledgePrefix + f.ID + "/"
-	known, err := loadFiles(x.db, `source > ? AND source < ?`, prefix, KnowledgePrefix+f.ID+"0") // '0' follows '/'
+	x.mu.Lock()
+	known, err := x.folderFiles(f)
+	x.mu.Unlock()
 	if err != nil {
 		return rep, err
 	}
-	for src, st := range known {
-		x.files[src] = st
-	}
-	var ir IndexReport
-	var batch []*change
-	size := 0
+	var todo []string
 	for rel, fi := range files {
-		src := prefix + rel
-		st, ok := known[src]
-		if ok && st.Size == fi.Size && st.ModNano == fi.ModNano {
-			continue
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		ch, err := x.prepare(ctx, src, srcStat{size: fi.Size, mod: fi.ModNano}, st, ok, &ir)
-		if err != nil {
-			if isCorrupt(err) {
-				return rep, err
-			}
-			rep.Failed[rel] = err
-			continue
-		}
-		if ch == nil {
-			continue
-		}
-		batch = append(batch, ch)
-		size += 1 + len(ch.fresh) + len(ch.stale)
-		if size >= writeBatch {
-			if err := x.applyAll(ctx, batch, &ir); err != nil {
-				return rep, err
-			}
-			batch, size = nil, 0
+		if st, ok := known[prefix+rel]; !ok || st.Size != fi.Size || st.ModNano != fi.ModNano {
+			todo = append(todo, rel)
 		}
 	}
-	if err := x.applyAll(ctx, batch, &ir); err != nil {
+	// The index's lock is held for a batch of files at a time, not the whole first
+	// build of a big folder: a turn's search waits for one batch at most.
+	var ir IndexReport
+	for len(todo) > 0 && ctx.Err() == nil {
+		n := min(len(todo), folderBatch)
+		if err := x.syncFolderBatch(ctx, f, todo[:n], files, known, &rep, &ir); err != nil {
+			return rep, err
+		}
+		todo = todo[n:]
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.open(); err != nil {
 		return rep, err
 	}
 	var gone []string
@@ -140,6 +116,61 @@ func (x *Index) SyncFolder(ctx context.Context, f Folder, files map[string]Knowl
 	rep.Changed, rep.Chunks, rep.Removed = ir.Changed, ir.Added, len(gone)
 	rep.Files = len(known) + countNew(files, known, prefix, rep.Failed) - len(gone)
 	return rep, ctx.Err()
+}
+
+// folderBatch is how many changed files one hold of the index's lock reads.
+const folderBatch = 200
+
+// folderFiles opens the index, records f and loads what the index knows of its
+// files. The caller holds x.mu.
+func (x *Index) folderFiles(f Folder) (map[string]fileState, error) {
+	if err := x.open(); err != nil {
+		return nil, err
+	}
+	if x.folders == nil {
+		x.folders = map[string]Folder{}
+	}
+	x.folders[f.ID] = f
+	prefix := KnowledgePrefix + f.ID + "/"
+	known, err := loadFiles(x.db, `source > ? AND source < ?`, prefix, KnowledgePrefix+f.ID+"0") // '0' follows '/'
+	if err != nil {
+		return nil, err
+	}
+	for src, st := range known {
+		x.files[src] = st
+	}
+	return known, nil
+}
+
+// syncFolderBatch reads the files rels of folder f and writes their changes.
+func (x *Index) syncFolderBatch(ctx context.Context, f Folder, rels []string, files map[string]KnowledgeFile, known map[string]fileState, rep *FolderReport, ir *IndexReport) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.db == nil || x.folders[f.ID] != f {
+		// Closed or started over meanwhile: what the index knows is read again.
+		if _, err := x.folderFiles(f); err != nil {
+			return err
+		}
+	}
+	prefix := KnowledgePrefix + f.ID + "/"
+	var batch []*change
+	for _, rel := range rels {
+		src := prefix + rel
+		st, ok := known[src]
+		fi := files[rel]
+		ch, err := x.prepare(ctx, src, srcStat{size: fi.Size, mod: fi.ModNano}, st, ok, ir)
+		if err != nil {
+			if isCorrupt(err) {
+				return err
+			}
+			rep.Failed[rel] = err
+			continue
+		}
+		if ch != nil {
+			batch = append(batch, ch)
+		}
+	}
+	return x.applyAll(ctx, batch, ir)
 }
 
 // countNew counts the listed files the index did not know that were read.
