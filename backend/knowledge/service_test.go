@@ -364,3 +364,29 @@ func TestHiddenAndReadOnly(t *testing.T) {
 		t.Errorf("read-only %v", ro)
 	}
 }
+
+// A file swapped for a link out of the folder between the walk and the read is
+// refused on open: its target never reaches the index.
+func TestLinkSwappedInAfterTheWalk(t *testing.T) {
+	r := newRig(t, Options{})
+	outside := t.TempDir()
+	write(t, outside, "secret.md", "the safe combination is 4-8-15\n")
+	dir := t.TempDir()
+	p := write(t, dir, "a.md", "harmless\n")
+	fi, _ := os.Stat(p)
+	os.Remove(p)
+	if err := os.Symlink(filepath.Join(outside, "secret.md"), p); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := r.index.SyncFolder(context.Background(), recall.Folder{ID: "f1", Root: dir, Name: "d"},
+		map[string]recall.KnowledgeFile{"a.md": {Size: fi.Size(), ModNano: fi.ModTime().UnixNano()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed["a.md"] == nil || rep.Files != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	if _, ok := r.finds("combination"); ok {
+		t.Error("a link out was followed")
+	}
+}
