@@ -328,6 +328,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 // each rebuilds what it uses only if that changed.
 func (a *App) settingsChanged() {
 	a.Memory.Apply(a.memoryOptions())
+	a.Knowledge.Apply()
 	a.Reach.Apply()
 	a.Chat.Apply()
 	a.BackgroundNews.Publish(event.Background{Kind: event.BackgroundSettings})

@@ -390,3 +390,32 @@ func TestLinkSwappedInAfterTheWalk(t *testing.T) {
 		t.Error("a link out was followed")
 	}
 }
+
+// A change of the list made elsewhere (a hand edit, another process) is followed by
+// the watching process: a new folder is indexed, a folder taken off leaves the index.
+func TestApplyFollowsAnEditedList(t *testing.T) {
+	r := newRig(t, Options{Debounce: 10 * time.Millisecond})
+	a, b := t.TempDir(), t.TempDir()
+	write(t, a, "a.md", "notes on the ibis\n")
+	write(t, b, "b.md", "notes on the osprey\n")
+	if err := r.svc.Watch(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.Add(context.Background(), a, "always"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a indexed", func() bool { _, ok := r.finds("ibis"); return ok })
+	err := r.set.Update(func(c *config.Config) error {
+		c.Knowledge.Folders = []config.KnowledgeFolder{{Path: b, Mode: "ask"}}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.svc.Apply()
+	waitFor(t, "b indexed", func() bool { _, ok := r.finds("osprey"); return ok })
+	waitFor(t, "a dropped", func() bool { _, ok := r.finds("ibis"); return !ok })
+	if l := r.svc.List(); len(l) != 1 || l[0].Path != b {
+		t.Errorf("list %+v", l)
+	}
+}

@@ -232,3 +232,55 @@ func (w *watcher) mode(id string) string {
 	}
 	return ""
 }
+
+// Apply follows a saved change of the list (Settings, `hearth knowledge` in another
+// process, a hand edit of config.json) in the process that watches: a folder new to it
+// is indexed, and one no longer listed leaves the index. Elsewhere it does nothing.
+func (s *Service) Apply() {
+	s.mu.Lock()
+	w := s.watch
+	var had []string
+	for id := range s.status {
+		had = append(had, id)
+	}
+	s.mu.Unlock()
+	if w == nil {
+		return
+	}
+	w.follow()
+	listed := map[string]bool{}
+	for _, f := range s.opts.Settings.Config().Knowledge.Folders {
+		listed[FolderID(f.Path)] = true
+	}
+	for _, id := range had {
+		if !listed[id] {
+			s.mu.Lock()
+			delete(s.status, id)
+			s.mu.Unlock()
+			go w.drop(id)
+		}
+		delete(listed, id)
+	}
+	for id := range listed {
+		go w.refresh(w.ctx, id)
+	}
+}
+
+// drop takes folder id's passages out of the index unless the watcher closed.
+func (w *watcher) drop(id string) {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	w.done.Add(1)
+	w.mu.Unlock()
+	defer w.done.Done()
+	w.s.refreshing.Lock()
+	defer w.s.refreshing.Unlock()
+	if x, err := w.s.idx(); err == nil {
+		if err := x.DropFolder(w.ctx, id); err != nil {
+			w.s.log.Warn("knowledge folder not taken out of the index", "id", id, "err", err)
+		}
+	}
+}
