@@ -233,9 +233,9 @@ func (w *watcher) mode(id string) string {
 	return ""
 }
 
-// Apply follows a saved change of the list (Settings, `hearth knowledge` in another
-// process, a hand edit of config.json) in the process that watches: a folder new to it
-// is indexed, and one no longer listed leaves the index. Elsewhere it does nothing.
+// Apply follows a saved change of the list (the settings' followers call it) in the
+// process that watches: a folder new to it is indexed, and one no longer listed leaves
+// the index. Elsewhere it does nothing.
 func (s *Service) Apply() {
 	s.mu.Lock()
 	w := s.watch
