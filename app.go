@@ -50,13 +50,14 @@ type (
 	RemindersAPI struct{ *core } // reminders and the background settings: app_reminders.go
 	ReachAPI     struct{ *core } // MCP servers and skills: app_reach.go
 	ChannelsAPI  struct{ *core } // Settings › Channels (Telegram): app_channels.go
+	KnowledgeAPI struct{ *core } // Settings › Knowledge: app_knowledge.go
 )
 
 // bound is everything the window may call, for Wails' Bind.
 func (a *App) bound() []any {
 	c := a.core
 	return []any{a, &ChatAPI{c}, &SessionsAPI{c}, &ModelsAPI{c}, &SettingsAPI{c}, &SafetyAPI{c},
-		&MemoryAPI{c}, &RemindersAPI{c}, &ReachAPI{c}, &ChannelsAPI{c}}
+		&MemoryAPI{c}, &RemindersAPI{c}, &ReachAPI{c}, &ChannelsAPI{c}, &KnowledgeAPI{c}}
 }
 
 // NewApp wraps the services for binding. winErr is a window-state load problem to log

@@ -34,6 +34,7 @@ targets=(
   "./backend/mcp FuzzParseClaudeDesktop 10000"
   "./backend/recall FuzzIndexFile 30"
   "./backend/recall FuzzVecBlock 20000"
+  "./backend/recall FuzzDocChunks 5000"
   "./backend/tools FuzzExecGuard 8000"
   "./backend/llm FuzzParseToolCalls 6000"
   "./backend/llm FuzzContextRefusal 3000"

@@ -31,6 +31,7 @@ import (
 	"hearth/backend/internal/atomicfile"
 	"hearth/backend/internal/nofollow"
 	"hearth/backend/keymask"
+	"hearth/backend/knowledge"
 	"hearth/backend/llm"
 	"hearth/backend/mcp"
 	"hearth/backend/memory"
@@ -87,6 +88,7 @@ type App struct {
 	Sessions  *sessions.Service
 	Models    *models.Service
 	Memory    *memory.Service
+	Knowledge *knowledge.Service // the knowledge folders, indexed in memory's recall index
 	Reach     *reach.Service
 	Chat      *chat.Service
 	Reminders *reminders.Service
@@ -171,6 +173,9 @@ func New(opts Options) (*App, error) {
 	a.Models = models.New(st, models.Options{Retry: opts.Retry, Egress: a.Egress, Checked: a.CheckNews, Pulled: a.pulled})
 	a.Reach = reach.New(st, reach.Options{Mask: a.Keys.Mask, Web: web.Options{Egress: a.Egress},
 		MCP: mcp.Options{Sandbox: a.Sandbox, HTTPTransport: a.Egress.Transport("MCP server")}})
+	// The knowledge folders are indexed into memory's recall index, which memory
+	// hands it as it builds one.
+	a.Knowledge = knowledge.New(knowledge.Options{Settings: st})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	a.Dream = dream.New(a.dreamOptions())
 	a.Attach = newAttach(st)
@@ -328,7 +333,8 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 		StateDir: workspace.StateDir(paths.WorkspacesDir, paths.Workspace), Migrate: moveState, EmbeddingModel: d.EmbeddingModel,
 		Resolve: a.Models.Resolve, DefaultModel: d.Model, Window: d.MemoryWindow, ContextTokens: d.ContextTokens,
 		Block:    recall.BlockOptions{Enabled: d.RecallBlock.Enabled, MinScore: d.RecallBlock.MinScore, MaxChars: d.RecallBlock.MaxChars},
-		Sessions: a.store, Review: a.reviewSettings, SaveReview: a.saveReviewSettings}
+		Sessions: a.store, Review: a.reviewSettings, SaveReview: a.saveReviewSettings,
+		Hide: knowledge.HiddenIn(cfg), Indexed: a.Knowledge.UseIndex}
 }
 
 // settingsChanged hands a saved change to the services that depend on it, in the
@@ -336,6 +342,7 @@ func (a *App) memoryOptions() memory.ServiceOptions {
 // each rebuilds what it uses only if that changed.
 func (a *App) settingsChanged() {
 	a.Memory.Apply(a.memoryOptions())
+	a.Knowledge.Apply()
 	a.Reach.Apply()
 	a.Chat.Apply()
 	a.Channels.Apply()
@@ -390,6 +397,9 @@ func (a *App) Start(ctx context.Context, opts StartOptions) error {
 	if opts.WatchMemory && !a.Memory.Watching() {
 		err = errors.Join(err, a.Memory.Watch())
 	}
+	if opts.WatchMemory && !a.Knowledge.Watching() {
+		err = errors.Join(err, a.Knowledge.Watch(ctx)) // the folders are indexed as it starts
+	}
 	if reminders {
 		err = errors.Join(err, a.Reminders.Start(ctx, opts.Lock))
 		a.Dream.Start(ctx) // like the reminders: only in the process holding hearth.lock
@@ -417,6 +427,7 @@ func (a *App) Close(ctx context.Context) error {
 	a.pulls.Wait()
 	err := a.Channels.Close(ctx) // no new messages; the answers being streamed send their last edit
 	err = errors.Join(err, a.Chat.Close(ctx))
+	a.Knowledge.Close() // before memory closes its index
 	err = errors.Join(err, a.Reminders.Close(ctx), a.Dream.Close(ctx), a.Reach.Close(ctx), a.Memory.Close(ctx))
 	a.Models.Close()
 	a.MemoryNews.Close()

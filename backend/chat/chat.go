@@ -245,6 +245,7 @@ func (s *Service) collect() error {
 		AllowedPaths: cfg.Tools.AllowedPaths,
 		// The config file holds keys and the sandbox rules: never writable.
 		ProtectedPaths: append(slices.Clone(cfg.Tools.ProtectedPaths), paths.ConfigFile),
+		Knowledge:      cfg.KnowledgeReadOnly(),
 	}
 	o.MaxResultChars = cfg.Agents.Defaults.MaxToolResultChars
 	o.Exec.Timeout, o.Exec.AllowedEnvKeys = time.Duration(cfg.Tools.Exec.Timeout)*time.Second, cfg.Tools.Exec.AllowedEnvKeys

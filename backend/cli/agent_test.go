@@ -267,6 +267,9 @@ func TestAgentStartsNoWatcher(t *testing.T) {
 			if a.Memory.Watching() {
 				t.Error("the command line started the memory watcher")
 			}
+			if a.Knowledge.Watching() {
+				t.Error("the command line started the knowledge folders' watcher")
+			}
 		}}
 	if code := mainEnv(e, []string{"agent", "-m", "hello"}); code != 0 || out.String() != "Hello!\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())

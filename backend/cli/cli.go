@@ -268,6 +268,7 @@ data lives in $XDG_DATA_HOME/hearth/ and state in $XDG_STATE_HOME/hearth/.`,
 		newCronCmd(e),
 		newMemoryCmd(e),
 		newServeCmd(e),
+		newKnowledgeCmd(e),
 	)
 	return root
 }

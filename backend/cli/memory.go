@@ -85,7 +85,8 @@ archived chats (embedding every chunk again when an embedding model is set).`,
 			if rep.EmbedError != "" {
 				fmt.Fprintf(e.stdout, "Embeddings failed, keyword search only: %s\n", rep.EmbedError)
 			}
-			return nil
+			// The rebuild dropped the knowledge folders' passages too: they are read again.
+			return e.app.Knowledge.Refresh(cmd.Context(), "")
 		},
 	}
 }

@@ -23,6 +23,8 @@ type Config struct {
 	Memory Memory `json:"memory"`
 	// Channels carry the agent to chat platforms (docs/channels.md).
 	Channels Channels `json:"channels"`
+	// Knowledge lists the folders of the person's files recall searches.
+	Knowledge Knowledge `json:"knowledge"`
 
 	src *source
 }
@@ -312,7 +314,8 @@ func Default() *Config {
 		UI:        UI{Theme: "system", Language: "auto", CloseToTray: true, SendDuringRun: "steer"},
 		Memory: Memory{Dream: Dream{EveryHours: 4, MaxTokens: 60_000, MaxMinutes: 5, MaxToolCalls: 24},
 			Review: Review{OnExpiry: "discard"}},
-		Channels: Channels{Telegram: Telegram{AllowFrom: []string{}}, NotifyIn: "desktop"},
+		Channels:  Channels{Telegram: Telegram{AllowFrom: []string{}}, NotifyIn: "desktop"},
+		Knowledge: Knowledge{Folders: []KnowledgeFolder{}},
 	}
 }
 
@@ -327,6 +330,9 @@ func (c *Config) normalize() {
 		if *p == nil {
 			*p = []string{}
 		}
+	}
+	if c.Knowledge.Folders == nil {
+		c.Knowledge.Folders = []KnowledgeFolder{}
 	}
 	if c.Providers.Custom == nil {
 		c.Providers.Custom = map[string]OpenAIProvider{}

@@ -144,6 +144,7 @@ func (c *Config) Validate() []Problem {
 			add(fmt.Sprintf("channels.telegram.allowFrom[%d]", i), i18n.P("config.channels.userID", "got", id))
 		}
 	}
+	c.validateKnowledge(&ps)
 	return ps
 }
 

@@ -41,6 +41,12 @@ type ServiceOptions struct {
 	// Window is agents.defaults.memoryWindow; ContextTokens sizes a consolidation call.
 	Window, ContextTokens int
 	Block                 recall.BlockOptions
+	// Hide leaves sources out of the recall block (knowledge folders searched only
+	// on request); nil hides none.
+	Hide func(source string) bool
+	// Indexed is told of each recall index built (a new workspace gets a new one):
+	// the knowledge folders are indexed into it.
+	Indexed func(*recall.Index)
 	// Sessions is the session store consolidation reads.
 	Sessions *session.Store
 	// Review reads and SaveReview writes "Review memory changes" (config.json's
@@ -100,8 +106,11 @@ func (s *Service) build(opts ServiceOptions) {
 		io.Model, io.Embed = name, embedder(name, opts.Resolve)
 	}
 	s.index = recall.NewIndex(io)
+	if opts.Indexed != nil {
+		opts.Indexed(s.index)
+	}
 	s.cons = s.newConsolidator(opts)
-	s.recaller = &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From}
+	s.recaller = &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From, Hide: opts.Hide}
 }
 
 func (s *Service) newConsolidator(opts ServiceOptions) *Consolidator {
@@ -215,7 +224,7 @@ func (s *Service) Apply(opts ServiceOptions) {
 	o := s.opts
 	if o.Workspace == opts.Workspace && o.IndexDir == opts.IndexDir && o.StateDir == opts.StateDir && o.EmbeddingModel == opts.EmbeddingModel &&
 		o.DefaultModel == opts.DefaultModel && o.Window == opts.Window && o.ContextTokens == opts.ContextTokens {
-		s.opts, s.recaller = opts, &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From}
+		s.opts, s.recaller = opts, &recall.Recaller{Index: s.index, Block: opts.Block, InWindow: s.windows.From, Hide: opts.Hide}
 		return
 	}
 	s.retire(s.cons)

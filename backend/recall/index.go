@@ -82,7 +82,8 @@ type Index struct {
 	// absentSaved: the index's meta table holds an absence (indexabsent.go); forget:
 	// Recheck asked to remove it before the database was open.
 	absentSaved, forget bool
-	dirs                *noteDirs // the note folders and when they changed (nil: not loaded)
+	dirs                *noteDirs         // the note folders and when they changed (nil: not loaded)
+	folders             map[string]Folder // knowledge folders by id, as SyncFolder was last given them
 	// readAll makes a keyword search read and score every matching chunk (a test
 	// holds the picked candidates to it, candidates.go).
 	readAll bool

@@ -93,7 +93,7 @@ func (x *Index) syncOnce(ctx context.Context, counts bool) (IndexReport, error) 
 	}
 	var gone []string
 	for src := range x.files {
-		if _, ok := srcs[src]; !ok {
+		if _, ok := srcs[src]; !ok && !isKnowledge(src) { // knowledge folders: SyncFolder
 			gone = append(gone, src)
 		}
 	}

@@ -148,7 +148,7 @@ func (x *Index) loadNotes(dir string) error {
 
 // isNote reports whether the source src is a workspace note (found by the walk).
 func isNote(src string) bool {
-	return !strings.HasPrefix(src, "memory/") && !strings.HasPrefix(src, "sessions/")
+	return !strings.HasPrefix(src, "memory/") && !strings.HasPrefix(src, "sessions/") && !isKnowledge(src)
 }
 
 // noteDirSkipped reports whether the walk leaves the folder rel out: hidden ones,

@@ -37,6 +37,9 @@ type Recaller struct {
 	// last request sent), -1 when not known: that part is not recalled into
 	// the chat again. Nil leaves the whole current chat out.
 	InWindow func(sessionID string) int
+	// Hide leaves sources out of the block (the knowledge folders searched only
+	// when the model asks, memory_search); nil hides none.
+	Hide func(source string) bool
 
 	mu    sync.Mutex
 	cache map[string]cachedBlock // session → block of its current turn
@@ -115,7 +118,7 @@ func (r *Recaller) search(ctx context.Context, sessionID, text string, maxChars 
 	// shorter holds (formatBlock), up to blockHits.
 	per := blockHitBytes(maxChars)
 	k := max(10, maxChars/per+5, min(maxChars*3/2/per+5, blockHits))
-	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: InPrompt(sessionID, from),
+	res, err := r.Index.Find(ctx, Query{Text: q, K: k, MinScore: r.Block.MinScore, Skip: hiding(InPrompt(sessionID, from), r.Hide),
 		SkipSources: InPromptSources(sessionID, true), Distinct: true, NoMore: true, Likings: likingsFor(maxChars)})
 	if err != nil {
 		return ""
@@ -229,7 +232,7 @@ func layoutBlock(hits []Hit, terms []string, in intent, maxChars, perHit int) (s
 	all := true
 	room := maxChars - len(BlockHeader) - len(BlockFooter) - 2
 	for _, h := range hits {
-		where := h.Source
+		where := hitWhere(h)
 		if strings.HasPrefix(where, "sessions/") {
 			// A chat's file name says nothing the date does not, and took
 			// a tenth of a small block.

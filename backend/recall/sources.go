@@ -84,6 +84,9 @@ func (x *Index) memorySources(out map[string]srcStat) error {
 
 // readSource reads and chunks one note or memory file (chats: readSession).
 func (x *Index) readSource(src string, _ srcStat) ([]Chunk, string, error) {
+	if isKnowledge(src) {
+		return x.readKnowledge(src)
+	}
 	b, err := readWorkspace(x.opts.Workspace, src)
 	if err != nil {
 		return nil, "", err

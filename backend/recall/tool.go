@@ -133,7 +133,7 @@ func FormatResults(res Results) string {
 		return b.String()
 	}
 	for i, h := range res.Hits {
-		fmt.Fprintf(&b, "%d. %s", i+1, h.Source)
+		fmt.Fprintf(&b, "%d. %s", i+1, hitWhere(h))
 		if h.Date != "" {
 			fmt.Fprintf(&b, " [%s]", h.Date)
 		}
@@ -153,5 +153,5 @@ func indentLines(s, pad string) string {
 func SearchTool(index *Index, opts ToolOptions) tools.Tool {
 	s := &searchTool{index: index, opts: opts}
 	return tools.New(tools.Def[searchArgs]{Name: "memory_search", Short: "Search past chats and notes.", ReadOnly: true, Run: s.run,
-		Description: "Search memory, history, daily notes, notes and past chats. Returns dated, sourced passages, best first."})
+		Description: "Search memory, history, daily notes, notes, knowledge folders and past chats. Returns dated, sourced passages, best first."})
 }

@@ -132,10 +132,7 @@ func (a *access) writeFile(path string, data []byte, perm fs.FileMode) (confined
 		return confined.Written{}, err
 	}
 	w, err := r.WriteFile(rel, data, perm, confined.WriteOptions{DirMode: 0o755, Check: func(real string) error {
-		if prot := a.p.protectedBy(real); prot != "" {
-			return fmt.Errorf("%q is a %w (%s): it may be read but never written by tools; ask the user to change it", path, ErrProtected, prot)
-		}
-		return nil
+		return a.p.writeRefused(path, real)
 	}})
 	if err != nil {
 		return w, a.why(path, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"hearth/backend/internal/confined"
@@ -26,6 +27,9 @@ type Policy struct {
 	// ProtectedPaths are readable but never writable: files, or folders whose
 	// whole tree is protected. The config file is always among them.
 	ProtectedPaths []string
+	// Knowledge are the knowledge folders (Settings › Knowledge): readable like
+	// AllowedPaths, never writable, by the file tools and by commands alike.
+	Knowledge []string
 	// Home is used for "~"; empty means os.UserHomeDir.
 	Home string
 }
@@ -78,7 +82,7 @@ func realPath(abs string) string {
 // roots returns the resolved workspace and allowed paths.
 func (p *Policy) roots() []string {
 	var out []string
-	for _, r := range append([]string{p.Workspace}, p.AllowedPaths...) {
+	for _, r := range append(append([]string{p.Workspace}, p.AllowedPaths...), p.Knowledge...) {
 		if strings.TrimSpace(r) == "" {
 			continue
 		}
@@ -183,17 +187,33 @@ func (p *Policy) resolve(path string, write bool) (string, error) {
 		}
 	}
 	if write {
-		if prot := p.protectedBy(abs); prot != "" {
-			return "", fmt.Errorf("%q is a %w (%s): it may be read but never written by tools; ask the user to change it",
-				path, ErrProtected, prot)
+		if err := p.writeRefused(path, abs); err != nil {
+			return "", err
 		}
 	}
 	return abs, nil
 }
 
-// protectedBy returns the protected entry covering abs, or "".
+// ErrKnowledgeFolder marks a write into a knowledge folder (a protected path).
+var ErrKnowledgeFolder = fmt.Errorf("%w: knowledge folder", ErrProtected)
+
+// writeRefused is the refusal of a write to abs (path as the model gave it), nil
+// when it may be written.
+func (p *Policy) writeRefused(path, abs string) error {
+	prot := p.protectedBy(abs)
+	switch {
+	case prot == "":
+		return nil
+	case slices.Contains(p.Knowledge, prot):
+		return fmt.Errorf("%q is in %s, a %w: tools may read it but not write there (hint: the user decides this in Settings › Knowledge; leave the folder as it is and write elsewhere)",
+			path, prot, ErrKnowledgeFolder)
+	}
+	return fmt.Errorf("%q is a %w (%s): it may be read but never written by tools; ask the user to change it", path, ErrProtected, prot)
+}
+
+// protectedBy returns the protected entry (or knowledge folder) covering abs, or "".
 func (p *Policy) protectedBy(abs string) string {
-	for _, pp := range p.ProtectedPaths {
+	for _, pp := range slices.Concat(p.ProtectedPaths, p.Knowledge) {
 		if strings.TrimSpace(pp) == "" {
 			continue
 		}

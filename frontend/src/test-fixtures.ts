@@ -90,6 +90,10 @@ export function fakeApi(over: Partial<Api> = {}) {
     chooseFolder: vi.fn(async () => ''),
     chooseFiles: vi.fn(async () => [] as string[]),
     openAttachment: vi.fn(async () => {}),
+    listKnowledge: vi.fn(async () => [] as import('./lib/api').KnowledgeFolder[]),
+    addKnowledge: vi.fn(async () => ({}) as import('./lib/api').KnowledgeFolder),
+    removeKnowledge: vi.fn(async () => {}),
+    setKnowledgeMode: vi.fn(async () => {}),
     onMcpChange: vi.fn((fn: (server: string) => void) => {
       mcpNews.add(fn);
       return () => void mcpNews.delete(fn);

@@ -216,7 +216,7 @@ describe('SettingsView', () => {
     const { fake, app } = appWith();
     const view = render(SettingsView, { props: { app } });
     const tabs = screen.getAllByRole('tab').map((t) => t.textContent);
-    expect(tabs).toEqual(['General', 'Models & providers', 'Tools & approvals', 'Background', 'Channels', 'Memory', 'About']);
+    expect(tabs).toEqual(['General', 'Models & providers', 'Tools & approvals', 'Background', 'Channels', 'Memory', 'Knowledge', 'About']);
     const theme = (await screen.findByLabelText('Theme')) as HTMLSelectElement;
     theme.value = 'dark';
     await fireEvent.change(theme);

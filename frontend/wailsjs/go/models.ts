@@ -934,6 +934,65 @@ export namespace i18n {
 
 }
 
+export namespace knowledge {
+	
+	export class Status {
+	    id: string;
+	    path: string;
+	    name: string;
+	    mode: string;
+	    added: string;
+	    files: number;
+	    skipped: number;
+	    reasons: Record<string, number>;
+	    updating: boolean;
+	    indexed: string;
+	    lastChange: string;
+	    watch: string;
+	    problem?: i18n.Message;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.mode = source["mode"];
+	        this.added = source["added"];
+	        this.files = source["files"];
+	        this.skipped = source["skipped"];
+	        this.reasons = source["reasons"];
+	        this.updating = source["updating"];
+	        this.indexed = source["indexed"];
+	        this.lastChange = source["lastChange"];
+	        this.watch = source["watch"];
+	        this.problem = this.convertValues(source["problem"], i18n.Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace llm {
 	
 	export class Attachment {
@@ -1693,6 +1752,7 @@ export namespace schedule {
 	    allowTools?: string[];
 	    missedRuns?: string;
 	    notifyIn?: string;
+	    notifyChat?: string;
 	    paused?: boolean;
 	    // Go type: time
 	    created: any;
@@ -1720,6 +1780,7 @@ export namespace schedule {
 	        this.allowTools = source["allowTools"];
 	        this.missedRuns = source["missedRuns"];
 	        this.notifyIn = source["notifyIn"];
+	        this.notifyChat = source["notifyChat"];
 	        this.paused = source["paused"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.done = source["done"];
@@ -1773,6 +1834,7 @@ export namespace schedule {
 	    allowTools?: string[];
 	    missedRuns?: string;
 	    notifyIn?: string;
+	    notifyChat?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new JobSpec(source);
@@ -1787,6 +1849,7 @@ export namespace schedule {
 	        this.allowTools = source["allowTools"];
 	        this.missedRuns = source["missedRuns"];
 	        this.notifyIn = source["notifyIn"];
+	        this.notifyChat = source["notifyChat"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

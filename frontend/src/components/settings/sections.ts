@@ -2,7 +2,7 @@
 // value waits to be fixed).
 import type { Group } from '../../lib/stores/settings.svelte';
 
-export const SECTIONS = ['general', 'models', 'tools', 'background', 'channels', 'memory', 'about'] as const;
+export const SECTIONS = ['general', 'models', 'tools', 'background', 'channels', 'memory', 'knowledge', 'about'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const fields: Record<Section, Group[]> = {
@@ -12,6 +12,7 @@ const fields: Record<Section, Group[]> = {
   background: [],
   channels: [],
   memory: ['embeddingModel', 'memoryWindow', 'idleCompactMinutes', 'recallEnabled', 'memory'],
+  knowledge: [],
   about: [],
 };
 

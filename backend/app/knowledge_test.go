@@ -1,0 +1,47 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Through the composition root: a folder added is searched by the recall block of a
+// turn while its mode is "always", only by memory_search once it is "ask" (the saved
+// mode reaches memory's block through the settings' followers), and the chat's file
+// tools read it but refuse to write there.
+func TestKnowledgeFolderThroughTheApp(t *testing.T) {
+	a := started(t, Options{})
+	dir := filepath.Join(t.TempDir(), "Manuals")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "kiln.md"), []byte("The kiln's firing schedule: bisque at 1000 degrees, glaze at 1240 degrees.\n"), 0o644)
+	ctx := context.Background()
+	if _, err := a.Knowledge.Add(ctx, dir, "always"); err != nil {
+		t.Fatal(err)
+	}
+	if a.Knowledge.Watching() {
+		t.Error("started without WatchMemory, yet watching")
+	}
+	q := "what is the kiln firing schedule for glaze?"
+	if b := a.Memory.Recall(ctx, "s1", q, 2000); !strings.Contains(b, "Manuals/kiln.md:1") || !strings.Contains(b, "1240") {
+		t.Errorf("the block of an always folder: %q", b)
+	}
+	if err := a.Knowledge.SetMode(dir, "ask"); err != nil {
+		t.Fatal(err)
+	}
+	if b := a.Memory.Recall(ctx, "s2", q, 2000); strings.Contains(b, "1240") {
+		t.Errorf("the block of an ask folder: %q", b)
+	}
+	if res, err := a.Memory.Search(ctx, "kiln glaze", 3); err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Snippet, "1240") {
+		t.Errorf("search of an ask folder: %+v %v", res, err)
+	}
+	reg := a.Chat.Registries()[0]
+	if r := reg.Call(ctx, "read_file", []byte(`{"path":"`+filepath.Join(dir, "kiln.md")+`"}`)); r.IsError || !strings.Contains(r.Content, "1240") {
+		t.Errorf("read_file: %s", r.Content)
+	}
+	if r := reg.Call(ctx, "write_file", []byte(`{"path":"`+filepath.Join(dir, "kiln.md")+`","content":"gone"}`)); !r.IsError || !strings.Contains(r.Content, "Settings › Knowledge") {
+		t.Errorf("write_file: %s", r.Content)
+	}
+}
