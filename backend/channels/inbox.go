@@ -98,8 +98,8 @@ func safeName(f File) string {
 	}
 	if len(n) > maxNameBytes {
 		stem, ext := splitExt(n)
-		if len(ext) > 16 {
-			ext = ""
+		if len(ext) > 16 { // not an extension: the whole name is cut
+			stem, ext = n, ""
 		}
 		stem = stem[:maxNameBytes-len(ext)]
 		for !utf8.ValidString(stem) {
