@@ -3,8 +3,10 @@ package recall
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -40,12 +42,13 @@ var likingCues = func() []string {
 	return slices.Compact(out)
 }()
 
-// maxLikingRows bounds the chunks read for liking statements, the newest
-// first: "like" and "love" are in many chunks of a big workspace, and
-// reading and parsing them is most of the cost (a block for such a
-// question at 10 000 passages: about 1.3 ms more at 100 chunks, 5 ms at
-// 300, BenchmarkRecallLikingLatency).
-const maxLikingRows = 100
+// maxLikingRows bounds the marked chunks read for liking statements, the
+// newest first. They are marked when indexed (liked.go), so a row costs a
+// scan and a few map lookups, no parsing: at 10 000 passages, one in ten a
+// liking, all of them are read (BenchmarkRecallLikingLatency); the bound
+// keeps a workspace of many thousands of likings from costing the block
+// more than its target.
+const maxLikingRows = 2000
 
 // maxLikingBytes bounds one liking statement as handed over.
 const maxLikingBytes = 240
@@ -74,43 +77,53 @@ func (x *Index) likings(ctx context.Context, words queryWords, n int, minScore f
 	for _, r := range words.rel {
 		weight[r.term] = max(weight[r.term], r.weight)
 	}
-	// The newest chunks holding a cue, those of the sources the search
-	// leaves out (the live chat) not among them: FTS5 walks its lists
-	// newest first and stops at the limit.
-	srcs, _ := json.Marshal(append([]string{}, skipSources...))
-	q, err := x.db.QueryContext(ctx, `SELECT c.n, c.id, c.source, c.title, c.date, c.text, c.pos
-		FROM terms JOIN chunks c ON c.n = terms.rowid
-		WHERE terms MATCH ? AND c.source NOT IN (SELECT value FROM json_each(?))
-		ORDER BY terms.rowid DESC LIMIT ?`, ftsQuery(likingCues), string(srcs), maxLikingRows)
+	// The marked chunks' terms alone are read for all (no chunk row, no
+	// statement), newest first, as one string: a row at a time through
+	// database/sql cost more than the rest. The stored text is bounded
+	// again: the file is a cache anyone could damage.
+	var all sql.NullString
+	err := x.db.QueryRowContext(ctx, `SELECT group_concat(n || ' ' || t, char(10)) FROM
+		(SELECT n, replace(substr(terms, 1, ?), char(10), ' ') AS t FROM liked ORDER BY n DESC LIMIT ?)`,
+		maxLikedTerms, maxLikingRows).Scan(&all)
 	if err != nil {
 		return nil, err
 	}
-	defer q.Close()
-	var found []liking
-	memo := newStemMemo()
-	// Only words that may stem to one of weight's are stemmed (stemMemo).
-	memo.only = &[256]bool{}
-	for t := range weight {
-		memo.only[t[0]] = true
+	type cand struct {
+		n       int64
+		related float64
 	}
-	for q.Next() {
-		var row int64
-		var c Chunk
-		if err := q.Scan(&row, &c.ID, &c.Source, &c.Title, &c.Date, &c.Text, &c.Pos); err != nil {
+	var cands []cand
+	for line := range strings.Lines(all.String) {
+		num, terms, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if err != nil {
+			continue
+		}
+		cands = append(cands, cand{n, relatedIn(terms, weight)})
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(b.related, a.related), cmp.Compare(b.n, a.n)) })
+	// Then the chunks of the likeliest, a few times n at a time until n
+	// are kept: those of the sources the search leaves out (the live chat)
+	// and those skip leaves out are not. Among equally related ones the
+	// newest row stands for the newest date until the dates are read.
+	srcs, _ := json.Marshal(append([]string{}, skipSources...))
+	var found []liking
+	for start := 0; start < len(cands) && len(found) < n; {
+		end := min(len(cands), start+4*n)
+		related := map[int64]float64{}
+		ns := make([]int64, 0, end-start)
+		for _, c := range cands[start:end] {
+			related[c.n] = c.related
+			ns = append(ns, c.n)
+		}
+		start = end
+		got, err := x.likedChunks(ctx, ns, string(srcs), skip)
+		if err != nil {
 			return nil, err
 		}
-		if skip != nil && skip(c.Source, c.Pos) {
-			continue
+		for _, c := range got {
+			found = append(found, liking{ranked{Chunk: c.Chunk, score: minScore, mode: ModeKeyword}, related[c.n]})
 		}
-		said, related := likedIn(c.Text, memo, weight)
-		if said == "" {
-			continue
-		}
-		c.Text = said
-		found = append(found, liking{ranked{Chunk: c, score: minScore, mode: ModeKeyword}, related})
-	}
-	if err := q.Err(); err != nil {
-		return nil, err
 	}
 	slices.SortFunc(found, func(a, b liking) int {
 		return cmp.Or(cmp.Compare(b.related, a.related), strings.Compare(b.Date, a.Date), strings.Compare(a.ID, b.ID))
@@ -122,37 +135,65 @@ func (x *Index) likings(ctx context.Context, words queryWords, n int, minScore f
 	return out, nil
 }
 
+// likedChunk is a marked chunk, its text its liking statements.
+type likedChunk struct {
+	Chunk
+	n int64
+}
+
+// likedChunks reads the marked chunks of rows ns, but those of the sources
+// of srcs (a JSON array) and those skip leaves out.
+func (x *Index) likedChunks(ctx context.Context, ns []int64, srcs string, skip func(string, int) bool) ([]likedChunk, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT c.n, c.id, c.source, c.title, c.date, c.pos, substr(l.said, 1, ?)
+		FROM liked l JOIN chunks c ON c.n = l.n
+		WHERE l.n IN `+inRows+` AND c.source NOT IN (SELECT value FROM json_each(?))`, maxLikedBytes, rowList(ns), srcs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []likedChunk
+	for rows.Next() {
+		var c likedChunk
+		var said string
+		if err := rows.Scan(&c.n, &c.ID, &c.Source, &c.Title, &c.Date, &c.Pos, &said); err != nil {
+			return nil, err
+		}
+		if said = clip(said, maxLikingBytes); said == "" || skip != nil && skip(c.Source, c.Pos) {
+			continue
+		}
+		c.Text = said
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
 // likedIn is text's liking statements of the user's, joined (at most
-// maxLikingBytes), and the weight of the question's words they hold.
+// maxLikingBytes), and the weight of the question's words they hold: what
+// a marked chunk gives a question (liked.go stores the statements and
+// their terms when the chunk is indexed).
 func likedIn(text string, memo *stemMemo, weight map[string]float64) (string, float64) {
-	var said []string
+	said := likingStatements(text)
+	if said == "" {
+		return "", 0
+	}
+	return clip(said, maxLikingBytes), relatedIn(strings.Join(memo.tokenize(said), " "), weight)
+}
+
+// relatedIn is the weight of the question's words among terms (space
+// separated), each counted once.
+func relatedIn(terms string, weight map[string]float64) float64 {
 	related := 0.0
-	for _, s := range sentences(text) {
-		low := strings.ToLower(s)
-		if strings.HasPrefix(low, "assistant:") {
-			continue
-		}
-		is := containsAny(s, zhLiking)
-		if !is {
-			lineWords(s, func(ws []string, clause []int, _ string) { is = is || likes(ws, clause) })
-		}
-		if !is {
-			continue
-		}
-		seen := map[string]bool{}
-		memo.eachTerm(s, func(t string) {
-			if w, ok := weight[t]; ok && !seen[t] {
-				seen[t] = true
-				related += w
+	var seen map[string]bool
+	for t := range strings.FieldsSeq(terms) {
+		if w, ok := weight[t]; ok && !seen[t] {
+			if seen == nil {
+				seen = map[string]bool{}
 			}
-		})
-		said = append(said, s)
+			seen[t] = true
+			related += w
+		}
 	}
-	out := strings.Join(said, " ")
-	if len(out) > maxLikingBytes {
-		out = clip(out, maxLikingBytes)
-	}
-	return out, related
+	return related
 }
 
 // withLikings puts the liking statements ls after the first likingAt hits
