@@ -52,6 +52,7 @@ var schema = []string{
 	dirsTable,
 	marksTable,
 	likedTable,
+	likedTermsTable,
 	// Chunk and term totals, kept by insertChunk and deleteChunk.
 	`INSERT OR IGNORE INTO meta(key, value) VALUES('docs', '0'), ('tokens', '0')`,
 }
@@ -283,7 +284,7 @@ func deleteChunk(tx *txn, id string) (int64, error) {
 	if _, err = tx.Exec(`DELETE FROM novec WHERE n = ?`, n); err != nil {
 		return 0, err
 	}
-	if _, err = tx.Exec(`DELETE FROM liked WHERE n = ?`, n); err != nil {
+	if err = unmarkLiked(context.Background(), tx, n); err != nil {
 		return 0, err
 	}
 	if err = tx.setVec(n, nil); err != nil {

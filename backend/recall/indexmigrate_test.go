@@ -32,7 +32,7 @@ func toVersion(t *testing.T, dir string, pending int64, v int) {
 			}
 		}
 	}
-	exec(`DROP TABLE liked`)
+	exec(`DROP TABLE liked`, `DROP TABLE likedterms`)
 	if v == porter2Terms {
 		unpackVector(t, db, pending)
 		exec(`PRAGMA user_version = 8`)

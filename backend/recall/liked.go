@@ -13,7 +13,12 @@ import (
 // "love" are in many chunks of a big workspace that say no liking).
 
 // likedTable is version 9's: a row per chunk holding a liking statement.
-const likedTable = `CREATE TABLE IF NOT EXISTS liked(n INTEGER PRIMARY KEY, said TEXT NOT NULL, terms TEXT NOT NULL)`
+// likedTermsTable indexes the statements' terms, so that a question finds
+// the marks holding its words without reading the rest.
+const (
+	likedTable      = `CREATE TABLE IF NOT EXISTS liked(n INTEGER PRIMARY KEY, said TEXT NOT NULL, terms TEXT NOT NULL)`
+	likedTermsTable = `CREATE VIRTUAL TABLE IF NOT EXISTS likedterms USING fts5(t, content='', contentless_delete=1)`
+)
 
 const (
 	// maxLikedBytes bounds the statements stored for one chunk, whole
@@ -96,16 +101,35 @@ func markLiked(ctx context.Context, q execer, memo *stemMemo, n int64, text stri
 	if said == "" {
 		return nil
 	}
-	_, err := q.ExecContext(ctx, `INSERT OR REPLACE INTO liked(n, said, terms) VALUES(?, ?, ?)`,
-		n, said, strings.Join(memo.tokenize(said), " "))
+	saidTerms := strings.Join(memo.tokenize(said), " ")
+	// A row number is reused after its chunk is deleted, and unmarkLiked
+	// has cleared it then; a damaged file may still hold one: replaced.
+	if err := unmarkLiked(ctx, q, n); err != nil {
+		return err
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO liked(n, said, terms) VALUES(?, ?, ?)`, n, said, saidTerms); err != nil {
+		return err
+	}
+	_, err := q.ExecContext(ctx, `INSERT INTO likedterms(rowid, t) VALUES(?, ?)`, n, saidTerms)
+	return err
+}
+
+// unmarkLiked removes chunk n's mark, if any.
+func unmarkLiked(ctx context.Context, q execer, n int64) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM liked WHERE n = ?`, n); err != nil {
+		return err
+	}
+	_, err := q.ExecContext(ctx, `DELETE FROM likedterms WHERE rowid = ?`, n)
 	return err
 }
 
 // fillLiked marks every chunk of an index that had no liked table (its
 // migration), a batch at a time.
 func fillLiked(ctx context.Context, conn *sql.Conn) error {
-	if _, err := conn.ExecContext(ctx, likedTable); err != nil {
-		return err
+	for _, t := range []string{likedTable, likedTermsTable} {
+		if _, err := conn.ExecContext(ctx, t); err != nil {
+			return err
+		}
 	}
 	type row struct {
 		n    int64

@@ -50,6 +50,10 @@ var likingCues = func() []string {
 // more than its target.
 const maxLikingRows = 2000
 
+// likingSpare is how many more of the newest marked chunks are read than
+// a question is given, for those skip leaves out.
+const likingSpare = 16
+
 // maxLikingBytes bounds one liking statement as handed over.
 const maxLikingBytes = 240
 
@@ -77,14 +81,17 @@ func (x *Index) likings(ctx context.Context, words queryWords, n int, minScore f
 	for _, r := range words.rel {
 		weight[r.term] = max(weight[r.term], r.weight)
 	}
-	// The marked chunks' terms alone are read for all (no chunk row, no
-	// statement), newest first, as one string: a row at a time through
+	srcs, _ := json.Marshal(append([]string{}, skipSources...))
+	rows, err := x.likedRows(ctx, weight, n, string(srcs))
+	if err != nil {
+		return nil, err
+	}
+	// The candidates' terms, as one string: a row at a time through
 	// database/sql cost more than the rest. The stored text is bounded
 	// again: the file is a cache anyone could damage.
 	var all sql.NullString
-	err := x.db.QueryRowContext(ctx, `SELECT group_concat(n || ' ' || t, char(10)) FROM
-		(SELECT n, replace(substr(terms, 1, ?), char(10), ' ') AS t FROM liked ORDER BY n DESC LIMIT ?)`,
-		maxLikedTerms, maxLikingRows).Scan(&all)
+	err = x.db.QueryRowContext(ctx, `SELECT group_concat(n || ' ' || replace(substr(terms, 1, ?), char(10), ' '), char(10))
+		FROM liked WHERE n IN `+inRows, maxLikedTerms, rowList(rows)).Scan(&all)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +113,6 @@ func (x *Index) likings(ctx context.Context, words queryWords, n int, minScore f
 	// are kept: those of the sources the search leaves out (the live chat)
 	// and those skip leaves out are not. Among equally related ones the
 	// newest row stands for the newest date until the dates are read.
-	srcs, _ := json.Marshal(append([]string{}, skipSources...))
 	var found []liking
 	for start := 0; start < len(cands) && len(found) < n; {
 		end := min(len(cands), start+4*n)
@@ -133,6 +139,50 @@ func (x *Index) likings(ctx context.Context, words queryWords, n int, minScore f
 		out = append(out, l.ranked)
 	}
 	return out, nil
+}
+
+// likedRows are the rows of the marked chunks a question may be given:
+// those whose statements hold a word of weight's but a liking cue (the newest
+// maxLikingRows of them), and the newest few of the rest, those of the
+// sources of srcs (a JSON array) not among them. Neither reads a mark
+// the question has no use for.
+func (x *Index) likedRows(ctx context.Context, weight map[string]float64, n int, srcs string) ([]int64, error) {
+	var rows []int64
+	collect := func(query string, args ...any) error {
+		q, err := x.db.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer q.Close()
+		for q.Next() {
+			var r int64
+			if err := q.Scan(&r); err != nil {
+				return err
+			}
+			rows = append(rows, r)
+		}
+		return q.Err()
+	}
+	// A liking question brings the liking words themselves ("enjoy":
+	// like, love, favourite), which every mark holds: they order the
+	// candidates (relatedIn) but do not make one.
+	var terms []string
+	for t := range weight {
+		if !likingCueSet[t] {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) > 0 {
+		slices.Sort(terms)
+		if err := collect(`SELECT rowid FROM likedterms WHERE likedterms MATCH ? ORDER BY rowid DESC LIMIT ?`,
+			ftsQuery(terms), maxLikingRows); err != nil {
+			return nil, err
+		}
+	}
+	err := collect(`SELECT l.n FROM liked l JOIN chunks c ON c.n = l.n
+		WHERE c.source NOT IN (SELECT value FROM json_each(?)) ORDER BY l.n DESC LIMIT ?`, srcs, 4*n+likingSpare)
+	slices.Sort(rows)
+	return slices.Compact(rows), err
 }
 
 // likedChunk is a marked chunk, its text its liking statements.
