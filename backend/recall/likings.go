@@ -42,13 +42,13 @@ var likingCues = func() []string {
 	return slices.Compact(out)
 }()
 
-// maxLikingRows bounds the marked chunks read for liking statements, the
-// newest first. They are marked when indexed (liked.go), so a row costs a
-// scan and a few map lookups, no parsing: at 10 000 passages, one in ten a
-// liking, all of them are read (BenchmarkRecallLikingLatency); the bound
-// keeps a workspace of many thousands of likings from costing the block
-// more than its target.
-const maxLikingRows = 2000
+// maxLikingRows bounds the marked chunks holding the question's words
+// that are read, the newest first. The marks (liked.go) are found through
+// their own term index, so a question reads only those holding its words
+// and the newest few; reading 1 000 marks whole cost the block about 1 ms
+// at 10 000 passages (BenchmarkRecallLikingLatency), so a word said in
+// more than this many likings ("food") costs at most about half that.
+const maxLikingRows = 500
 
 // likingSpare is how many more of the newest marked chunks are read than
 // a question is given, for those skip leaves out.
