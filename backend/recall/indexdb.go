@@ -25,12 +25,13 @@ import (
 
 const (
 	dbName = "index.db"
-	// schemaVersion is PRAGMA user_version: 8 stems with Porter2 (stem.go), 7
+	// schemaVersion is PRAGMA user_version: 9 marks the chunks holding a
+	// liking of the user's (liked.go), 8 stems with Porter2 (stem.go), 7
 	// packs the vectors many to a row, 6 kept them in a table of their own, a
 	// row each; 4 stemmed the terms, 5 folded Traditional Chinese to
-	// Simplified. An index of version 3 to 7 is migrated in place
+	// Simplified. An index of version 3 to 8 is migrated in place
 	// (indexmigrate.go), another number starts over.
-	schemaVersion = 8
+	schemaVersion = 9
 	// legacyLog is the hand-built log of older versions, removed on sight.
 	legacyLog = "chunks.log"
 )
@@ -50,6 +51,8 @@ var schema = []string{
 	`CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(terms, 'row')`,
 	dirsTable,
 	marksTable,
+	likedTable,
+	likedTermsTable,
 	// Chunk and term totals, kept by insertChunk and deleteChunk.
 	`INSERT OR IGNORE INTO meta(key, value) VALUES('docs', '0'), ('tokens', '0')`,
 }
@@ -242,6 +245,9 @@ func insertChunk(tx *txn, c *Chunk) (int64, error) {
 	if _, err = tx.Exec(`INSERT INTO terms(rowid, t) VALUES(?, ?)`, n, strings.Join(terms, " ")); err != nil {
 		return 0, err
 	}
+	if err = markLiked(context.Background(), tx, tx.stems, n, c.Text, terms); err != nil {
+		return 0, err
+	}
 	tx.docs++
 	tx.tokens += len(terms)
 	return n, nil
@@ -276,6 +282,9 @@ func deleteChunk(tx *txn, id string) (int64, error) {
 		return 0, err
 	}
 	if _, err = tx.Exec(`DELETE FROM novec WHERE n = ?`, n); err != nil {
+		return 0, err
+	}
+	if err = unmarkLiked(context.Background(), tx, n); err != nil {
 		return 0, err
 	}
 	if err = tx.setVec(n, nil); err != nil {

@@ -17,6 +17,10 @@ const oldestMigrated = 3
 // packedVectors the first that packed them into blocks.
 const rowVectors, packedVectors = 6, 7
 
+// porter2Terms is the first version whose terms are today's; likedMarks the
+// first with the liked table (liked.go).
+const porter2Terms, likedMarks = 8, 9
+
 // migrateLayout moves an index of versions 3 to 5, whose vectors were a column of
 // the chunks table, to the vectors table of version 6, keeping every vector:
 // embedding a user's notes again would cost minutes on a CPU. The column goes (the
@@ -41,8 +45,9 @@ const retokenizeBatch = 1000
 // takes the write lock first (BEGIN IMMEDIATE) and reads the version again under
 // it, so two processes opening the same old index migrate it once. Besides the
 // layout, the terms are made again from each chunk's text with today's tokenizer
-// (versions 4, 5 and 8 changed it), and the vectors are packed (version 7): the
-// chunks and their vectors stay.
+// (versions 4, 5 and 8 changed it), the vectors are packed (version 7) and
+// the chunks holding a liking marked (version 9): the chunks and their
+// vectors stay.
 func migrate(db *sql.DB) (err error) {
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -76,12 +81,19 @@ func migrate(db *sql.DB) (err error) {
 			}
 		}
 	}
-	if err := retokenize(ctx, conn); err != nil {
-		return fmt.Errorf("remake the terms: %w", err)
+	if v < porter2Terms {
+		if err := retokenize(ctx, conn); err != nil {
+			return fmt.Errorf("remake the terms: %w", err)
+		}
 	}
 	if v < packedVectors {
 		if err := packVectors(ctx, conn); err != nil {
 			return fmt.Errorf("pack the vectors: %w", err)
+		}
+	}
+	if v < likedMarks {
+		if err := fillLiked(ctx, conn); err != nil {
+			return fmt.Errorf("mark the likings: %w", err)
 		}
 	}
 	if _, err := conn.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(schemaVersion)); err != nil {

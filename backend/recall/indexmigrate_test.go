@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// toVersion turns the index in dir back into the layout of version v: 7 packed
+// toVersion turns the index in dir back into the layout of version v: 8 had
+// no liked table (its terms are today's, left as they are), 7 packed
 // the vectors as today, 6 kept a vector per row of the vectors table, 3 to 5 each
 // chunk's vector in a column of the chunks table. The chunk of row pending is left
 // without a vector, as an index of an earlier build would be. Its terms are
@@ -30,6 +31,12 @@ func toVersion(t *testing.T, dir string, pending int64, v int) {
 				t.Fatalf("%s: %v", s, err)
 			}
 		}
+	}
+	exec(`DROP TABLE liked`, `DROP TABLE likedterms`)
+	if v == porter2Terms {
+		unpackVector(t, db, pending)
+		exec(`PRAGMA user_version = 8`)
+		return
 	}
 	exec(`INSERT INTO terms(terms) VALUES('delete-all')`, `INSERT INTO terms(rowid, t) SELECT n, 'oldtokenizer' FROM chunks`)
 	if v == 7 {

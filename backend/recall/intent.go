@@ -265,7 +265,8 @@ func likes(ws []string, clause []int) bool {
 // likingPhrases are the ways of saying one likes something that no single
 // word of likingWords says ("I'm a sucker for", "give me … any day"),
 // as words; each counts where it starts. The word marked "*" is the one
-// its chunks are found by (likings.go): the likeliest to be rare.
+// a chunk must hold to be read for them when indexed (liked.go): the
+// likeliest to be rare.
 var likingPhrases, likingPhraseCues = func() ([][]string, []string) {
 	var out [][]string
 	var cues []string

@@ -47,8 +47,9 @@ func BenchmarkRecallLatency(b *testing.B) {
 // BenchmarkRecallLikingLatency is the block and memory_search for a
 // question asking what the user would like, which also reads the user's
 // liking statements (likings.go), at 10k passages of which one in ten
-// says what someone likes and one in five holds "like" or "love" in
-// passing: the chunks read for them are bounded (maxLikingRows).
+// says what someone likes and one in ten holds "like" or "love" in
+// passing: only the marks (liked.go) holding the question's words and the
+// newest few are read.
 func BenchmarkRecallLikingLatency(b *testing.B) {
 	ctx := context.Background()
 	wordNet()
