@@ -109,12 +109,34 @@ func retokenize(ctx context.Context, conn *sql.Conn) error {
 	if _, err := conn.ExecContext(ctx, `INSERT INTO terms(terms) VALUES('delete-all')`); err != nil {
 		return err
 	}
+	var total int64
+	memo := newStemMemo()
+	err := eachChunk(ctx, conn, func(n int64, text string) error {
+		terms := memo.tokenize(text)
+		if _, err := conn.ExecContext(ctx, `INSERT INTO terms(rowid, t) VALUES(?, ?)`, n, strings.Join(terms, " ")); err != nil {
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, `UPDATE chunks SET nterms = ? WHERE n = ?`, len(terms), n); err != nil {
+			return err
+		}
+		total += int64(len(terms))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'tokens'`, strconv.FormatInt(total, 10))
+	return err
+}
+
+// eachChunk calls fn with every chunk's number and text, in order, reading a
+// batch at a time (a migration's pass over an index of any size); fn may write.
+func eachChunk(ctx context.Context, conn *sql.Conn, fn func(n int64, text string) error) error {
 	type row struct {
 		n    int64
 		text string
 	}
-	var last, total int64
-	memo := newStemMemo()
+	last := int64(-1 << 62)
 	for {
 		rows, err := conn.QueryContext(ctx, `SELECT n, text FROM chunks WHERE n > ? ORDER BY n LIMIT ?`, last, retokenizeBatch)
 		if err != nil {
@@ -134,22 +156,15 @@ func retokenize(ctx context.Context, conn *sql.Conn) error {
 			return err
 		}
 		if len(batch) == 0 {
-			break
+			return nil
 		}
 		for _, r := range batch {
-			terms := memo.tokenize(r.text)
-			if _, err := conn.ExecContext(ctx, `INSERT INTO terms(rowid, t) VALUES(?, ?)`, r.n, strings.Join(terms, " ")); err != nil {
+			if err := fn(r.n, r.text); err != nil {
 				return err
 			}
-			if _, err := conn.ExecContext(ctx, `UPDATE chunks SET nterms = ? WHERE n = ?`, len(terms), r.n); err != nil {
-				return err
-			}
-			total += int64(len(terms))
 		}
 		last = batch[len(batch)-1].n
 	}
-	_, err := conn.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'tokens'`, strconv.FormatInt(total, 10))
-	return err
 }
 
 // packVectors moves the vectors of version 6's vectors table into blocks, a batch

@@ -131,38 +131,6 @@ func fillLiked(ctx context.Context, conn *sql.Conn) error {
 			return err
 		}
 	}
-	type row struct {
-		n    int64
-		text string
-	}
 	memo := newStemMemo()
-	last := int64(-1 << 62)
-	for {
-		rows, err := conn.QueryContext(ctx, `SELECT n, text FROM chunks WHERE n > ? ORDER BY n LIMIT ?`, last, retokenizeBatch)
-		if err != nil {
-			return err
-		}
-		var batch []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.n, &r.text); err != nil {
-				rows.Close()
-				return err
-			}
-			batch = append(batch, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if len(batch) == 0 {
-			return nil
-		}
-		for _, r := range batch {
-			if err := markLiked(ctx, conn, memo, r.n, r.text, nil); err != nil {
-				return err
-			}
-		}
-		last = batch[len(batch)-1].n
-	}
+	return eachChunk(ctx, conn, func(n int64, text string) error { return markLiked(ctx, conn, memo, n, text, nil) })
 }
