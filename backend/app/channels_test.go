@@ -130,6 +130,21 @@ const testBotToken = "123456789:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 // for an adapter.
 func phoneApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Server, *phone) {
 	t.Helper()
+	ph := &phone{in: make(chan phonePush)}
+	a, fake := channelApp(t, testBotToken, func(o *Options) {
+		o.Telegram = func(string) (channels.Channel, error) { return ph, nil }
+	}, nil, replies...)
+	if st := a.Channels.Status().Telegram.State; st != channels.StateReady {
+		t.Fatalf("channel state %q", st)
+	}
+	return a, fake, ph
+}
+
+// channelApp is the whole app holding the app lock with Telegram switched on and
+// token as its bot token; with sets the adapter, plant runs on the built app
+// before it starts (a chat left as a kill leaves it).
+func channelApp(t *testing.T, token string, with func(*Options), plant func(*App), replies ...fakeollama.Reply) (*App, *fakeollama.Server) {
+	t.Helper()
 	setXDG(t)
 	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}, Replies: replies})
 	p := config.DefaultConfigFile()
@@ -139,10 +154,12 @@ func phoneApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Serv
 	if err := os.WriteFile(p, []byte(`{"channels":{"telegram":{"enabled":true}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ph := &phone{in: make(chan phonePush)}
-	a := open(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": url, channels.TokenEnv: testBotToken}),
-		Retry:    llm.RetryPolicy{MaxAttempts: 1},
-		Telegram: func(string) (channels.Channel, error) { return ph, nil }})
+	opts := Options{Getenv: env(map[string]string{"OLLAMA_HOST": url, channels.TokenEnv: token}), Retry: llm.RetryPolicy{MaxAttempts: 1}}
+	with(&opts)
+	a := open(t, opts)
+	if plant != nil {
+		plant(a)
+	}
 	lock, err := applock.Acquire(a.Settings.Paths().LockFile)
 	if err != nil {
 		t.Fatal(err)
@@ -151,10 +168,7 @@ func phoneApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Serv
 	if err := a.Start(context.Background(), StartOptions{Lock: lock}); err != nil {
 		t.Fatal(err)
 	}
-	if st := a.Channels.Status().Telegram.State; st != channels.StateReady {
-		t.Fatalf("channel state %q", st)
-	}
-	return a, fake, ph
+	return a, fake
 }
 
 // An unpaired person's message never reaches the model: the fake Ollama's request

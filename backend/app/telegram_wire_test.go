@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,13 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"hearth/backend/applock"
 	"hearth/backend/approval"
 	"hearth/backend/channels"
-	"hearth/backend/config"
 	"hearth/backend/internal/fakebot"
 	"hearth/backend/internal/fakeollama"
-	"hearth/backend/llm"
 )
 
 // wireApp is the whole app holding the lock, with Telegram on through the real
@@ -27,33 +23,11 @@ func wireApp(t *testing.T, replies ...fakeollama.Reply) (*App, *fakeollama.Serve
 	return wireAppWith(t, nil, replies...)
 }
 
-// wireAppWith is wireApp with plant run on the built app before it starts (a
-// chat left as a kill leaves it).
+// wireAppWith is wireApp with plant run on the built app before it starts.
 func wireAppWith(t *testing.T, plant func(*App), replies ...fakeollama.Reply) (*App, *fakeollama.Server, *fakebot.Server) {
 	t.Helper()
-	setXDG(t)
-	fake, url := fakeollama.Start(t, fakeollama.Script{Models: []fakeollama.Model{fakeollama.DefaultModel()}, Replies: replies})
 	bot := fakebot.New(t)
-	p := config.DefaultConfigFile()
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(`{"channels":{"telegram":{"enabled":true}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a := open(t, Options{Getenv: env(map[string]string{"OLLAMA_HOST": url, channels.TokenEnv: fakebot.Token}),
-		Retry: llm.RetryPolicy{MaxAttempts: 1}, TelegramAPI: bot.URL})
-	if plant != nil {
-		plant(a)
-	}
-	lock, err := applock.Acquire(a.Settings.Paths().LockFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = lock.Release() })
-	if err := a.Start(context.Background(), StartOptions{Lock: lock}); err != nil {
-		t.Fatal(err)
-	}
+	a, fake := channelApp(t, fakebot.Token, func(o *Options) { o.TelegramAPI = bot.URL }, plant, replies...)
 	return a, fake, bot
 }
 
