@@ -3,7 +3,7 @@
 // added with the section's button (the native folder dialog cannot be driven, so the page's
 // ChooseFolder binding answers with the folder), listed with its files indexed; in mode
 // "Every message" a new chat's message carries the folder's passage to the model (the fake's
-// request log); "When asked" sticks after a reload; and the section has no sideways overflow
+// request log); "When asked" sticks after a reload and leaves the passage out; and the section has no sideways overflow
 // at 640 px in Chinese.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ mkdirSync(shots, { recursive: true });
 
 const script = {
   models: [{ name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools'] }],
-  replies: [{ content: 'Under the blue pot.' }],
+  replies: [{ content: 'Under the blue pot.' }, { content: 'I would have to search.' }],
 };
 const notes = {
   'garden.md': '# Garden\n\nThe tomatoes go in the south bed in May.\n',
@@ -76,7 +76,7 @@ describe('Settings › Knowledge', () => {
     assert.match(sent, /keys\.md/, 'the passage names its file');
   });
 
-  test('"When asked" sticks after a reload', async () => {
+  test('"When asked" sticks after a reload, and a new chat\'s message goes without the passage', async () => {
     await openKnowledge(page);
     await row().getByRole('combobox', { name: 'Searched' }).selectOption('ask');
     await waitFor(async () => (await row().getByRole('combobox', { name: 'Searched' }).inputValue()) === 'ask', 'the mode set');
@@ -84,6 +84,14 @@ describe('Settings › Knowledge', () => {
     await openKnowledge(page);
     await row().waitFor();
     assert.equal(await row().getByRole('combobox', { name: 'Searched' }).inputValue(), 'ask');
+    // And it holds: a new chat's message no longer carries the passage (the model may search).
+    await page.getByRole('button', { name: 'New chat' }).first().click();
+    const box = page.getByRole('textbox', { name: 'Message Hearth…' });
+    await box.fill('Where is the spare key to the shed?');
+    await box.press('Enter');
+    await page.getByText('I would have to search.').waitFor();
+    await waitFor(async () => (await chats()).length >= 2, 'a second request to the model');
+    assert.doesNotMatch(JSON.stringify((await chats()).at(-1).messages), /under the blue pot by the gate/);
     assert.deepEqual(errors, []);
   });
 
