@@ -3,8 +3,8 @@
 // added with the section's button (the native folder dialog cannot be driven, so the page's
 // ChooseFolder binding answers with the folder), listed with its files indexed; in mode
 // "Every message" a new chat's message carries the folder's passage to the model (the fake's
-// request log); "When asked" sticks after a reload and leaves the passage out; and the section has no sideways overflow
-// at 640 px in Chinese.
+// request log); "When asked" sticks after a reload and leaves the passage out; and the
+// section has no sideways overflow at 640 px in Chinese.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
