@@ -43,7 +43,7 @@ describe('settings', () => {
   test('settings come in sections, and a change is saved as it is made', async () => {
     await view('Settings').click();
     const tabs = page.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab');
-    assert.deepEqual(await tabs.allInnerTexts(), ['General', 'Models & providers', 'Tools & approvals', 'Background', 'Channels', 'Memory', 'About']);
+    assert.deepEqual(await tabs.allInnerTexts(), ['General', 'Models & providers', 'Tools & approvals', 'Background', 'Channels', 'Memory', 'Knowledge', 'About']);
     assert.equal(await status().getAttribute('data-state'), 'idle');
     assert.match(await status().innerText(), /saved as you make them/);
     // No Save button: the theme is written as soon as it is picked.
