@@ -42,7 +42,7 @@ func TestDocChunksCiteLines(t *testing.T) {
 	long := strings.Repeat("filler words here ", 80)
 	doc := &extract.Doc{Pages: []extract.Page{{Line: 1, Text: "# A\n\n" + long + "\n\n\n\nsecond paragraph\n"}}}
 	cs := docChunks("knowledge:x/a.md", "kb/a.md", doc)
-	if len(cs) < 2 || cs[0].Title != "kb/a.md:1" || cs[len(cs)-1].Title != "kb/a.md:7" || cs[len(cs)-1].Pos != 7 {
+	if len(cs) < 2 || cs[0].Title != "kb/a.md line 1" || cs[len(cs)-1].Title != "kb/a.md line 7" || cs[len(cs)-1].Pos != 7 {
 		for _, c := range cs {
 			t.Logf("%s %d %q", c.Title, c.Pos, c.Text[:min(20, len(c.Text))])
 		}
