@@ -53,3 +53,20 @@ func TestDocChunksCiteLines(t *testing.T) {
 		t.Fatalf("pages %+v", cs)
 	}
 }
+
+// A knowledge passage is offered to the model in the form the window links
+// ("cite as [kb/a.md line 3]"), in the block and in memory_search's results;
+// other sources keep their plain name.
+func TestKnowledgeHitCitable(t *testing.T) {
+	k := Hit{Source: KnowledgeSource("x", "a.md"), Title: "kb/a.md line 3", Snippet: "kiln glaze at 1240"}
+	note := Hit{Source: "notes/a.md", Title: "A", Snippet: "kiln bisque"}
+	if got := hitWhere(k); got != "cite as [kb/a.md line 3]" {
+		t.Errorf("knowledge: %q", got)
+	}
+	if got := hitWhere(note); got != "notes/a.md" {
+		t.Errorf("note: %q", got)
+	}
+	if out := FormatResults(Results{Hits: []Hit{k, note}}); !strings.Contains(out, "1. cite as [kb/a.md line 3]") || !strings.Contains(out, "2. notes/a.md") {
+		t.Errorf("results: %q", out)
+	}
+}
