@@ -24,3 +24,7 @@ func (a *KnowledgeAPI) RemoveKnowledge(path string) error {
 func (a *KnowledgeAPI) SetKnowledgeMode(path, mode string) error {
 	return a.h.Knowledge.SetMode(path, mode)
 }
+
+// OpenKnowledge shows the file of a knowledge folder an answer cites
+// ("Manuals/kiln.md line 12") in the system's viewer.
+func (a *KnowledgeAPI) OpenKnowledge(place string) error { return a.h.Knowledge.Open(place) }

@@ -35,6 +35,7 @@ targets=(
   "./backend/recall FuzzIndexFile 30"
   "./backend/recall FuzzVecBlock 20000"
   "./backend/recall FuzzDocChunks 5000"
+  "./backend/knowledge FuzzOpen 10000"
   "./backend/tools FuzzExecGuard 8000"
   "./backend/llm FuzzParseToolCalls 6000"
   "./backend/llm FuzzContextRefusal 3000"

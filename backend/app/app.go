@@ -175,7 +175,7 @@ func New(opts Options) (*App, error) {
 		MCP: mcp.Options{Sandbox: a.Sandbox, HTTPTransport: a.Egress.Transport("MCP server")}})
 	// The knowledge folders are indexed into memory's recall index, which memory
 	// hands it as it builds one.
-	a.Knowledge = knowledge.New(knowledge.Options{Settings: st})
+	a.Knowledge = knowledge.New(knowledge.Options{Settings: st, Open: openInViewer})
 	a.Memory = memory.NewService(a.memoryOptions(), a.MemoryNews)
 	a.Dream = dream.New(a.dreamOptions())
 	a.Attach = newAttach(st)

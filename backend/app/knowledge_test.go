@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hearth/backend/chat"
+	"hearth/backend/internal/fakeollama"
 )
 
 // Through the composition root: a folder added is searched by the recall block of a
@@ -25,7 +28,7 @@ func TestKnowledgeFolderThroughTheApp(t *testing.T) {
 		t.Error("started without WatchMemory, yet watching")
 	}
 	q := "what is the kiln firing schedule for glaze?"
-	if b := a.Memory.Recall(ctx, "s1", q, 2000); !strings.Contains(b, "Manuals/kiln.md:1") || !strings.Contains(b, "1240") {
+	if b := a.Memory.Recall(ctx, "s1", q, 2000); !strings.Contains(b, "Manuals/kiln.md line 1") || !strings.Contains(b, "1240") {
 		t.Errorf("the block of an always folder: %q", b)
 	}
 	if err := a.Knowledge.SetMode(dir, "ask"); err != nil {
@@ -43,5 +46,26 @@ func TestKnowledgeFolderThroughTheApp(t *testing.T) {
 	}
 	if r := reg.Call(ctx, "write_file", []byte(`{"path":"`+filepath.Join(dir, "kiln.md")+`","content":"gone"}`)); !r.IsError || !strings.Contains(r.Content, "Settings › Knowledge") {
 		t.Errorf("write_file: %s", r.Content)
+	}
+}
+
+// A knowledge passage reaches the model titled in the form the window cites and
+// opens ("[Manuals/kiln.md line 1]"), in the recall block of the turn.
+func TestKnowledgePassageReachesTheModelCitable(t *testing.T) {
+	a, fake := chatService(t, `{"agents":{"defaults":{"model":"ollama/small:1b"}}}`,
+		fakeollama.Reply{Content: "Glaze at 1240 degrees [Manuals/kiln.md line 1]."})
+	dir := filepath.Join(t.TempDir(), "Manuals")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "kiln.md"), []byte("The kiln's firing schedule: bisque at 1000 degrees, glaze at 1240 degrees.\n"), 0o644)
+	if _, err := a.Knowledge.Add(context.Background(), dir, "always"); err != nil {
+		t.Fatal(err)
+	}
+	sendAndWait(t, a, chat.Input{SessionID: "kiln-chat", Text: "what is the kiln firing schedule for glaze?"})
+	reqs := fake.ChatRequests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	if user := reqs[0].Messages[len(reqs[0].Messages)-1].Content; !strings.Contains(user, "cite as [Manuals/kiln.md line 1]") || !strings.Contains(user, "1240") {
+		t.Errorf("the turn's message to the model: %.600q", user)
 	}
 }

@@ -19,7 +19,7 @@ func TestKnowledgeCommands(t *testing.T) {
 		t.Fatalf("add: exit %d %q %q", code, out, errOut)
 	}
 	code, out, _ = runIn(t, "", "memory", "search", "radiators")
-	if code != 0 || !strings.Contains(out, "manuals/boiler.md:1") {
+	if code != 0 || !strings.Contains(out, "manuals/boiler.md line 1") {
 		t.Errorf("search: exit %d %q", code, out)
 	}
 	if code, _, _ = runIn(t, "", "knowledge", "add", dir); code != 1 {

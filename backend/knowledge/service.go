@@ -52,6 +52,9 @@ type Options struct {
 	Changed func()
 	Logger  *slog.Logger
 	Now     func() time.Time
+
+	// Open shows a file in the system's viewer (a citation clicked); nil: none.
+	Open func(path string) error
 }
 
 // Defaults: 20 000 files of up to 10 MB each hold a large notes archive; a

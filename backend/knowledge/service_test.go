@@ -103,7 +103,7 @@ func TestAddIndexesAndCitesLine(t *testing.T) {
 	if !ok {
 		t.Fatal("quince not found")
 	}
-	if h.Title != "Notes/plans/garden.md:5" {
+	if h.Title != "Notes/plans/garden.md line 5" {
 		t.Errorf("citation %q, want the folder, path and line", h.Title)
 	}
 	if _, err := r.svc.Add(context.Background(), dir, "always"); err == nil {
@@ -193,13 +193,13 @@ func TestModesInBlockAndSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res := reg.Call(context.Background(), "memory_search", []byte(`{"query":"sailboat mooring fee"}`)); !strings.Contains(res.Content, "April") ||
-		!strings.Contains(res.Content, filepath.Base(dir)+"/boat.md:1") {
+		!strings.Contains(res.Content, filepath.Base(dir)+"/boat.md line 1") {
 		t.Errorf("memory_search: %s", res.Content)
 	}
 	if err := r.svc.SetMode(dir, "always"); err != nil {
 		t.Fatal(err)
 	}
-	if b := rc.For(context.Background(), "s2", "when is the sailboat mooring fee due?"); !strings.Contains(b, "April") || !strings.Contains(b, "boat.md:1") {
+	if b := rc.For(context.Background(), "s2", "when is the sailboat mooring fee due?"); !strings.Contains(b, "April") || !strings.Contains(b, "boat.md line 1") {
 		t.Errorf("an always folder not in the block: %q", b)
 	}
 	if err := r.svc.SetMode(dir, "never"); err == nil {

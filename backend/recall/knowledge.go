@@ -267,7 +267,7 @@ func (x *Index) readKnowledge(src string) ([]Chunk, string, error) {
 }
 
 // docChunks chunks a document's pages: paragraphs merged up to maxChunk, each
-// chunk titled with where it starts ("name:12" for a line, "name p. 3" for a
+// chunk titled with where it starts ("name line 12" for a line, "name p. 3" for a
 // page) and Pos holding that line or page, so a citation can point there.
 func docChunks(src, name string, doc *extract.Doc) []Chunk {
 	var out []Chunk
@@ -277,7 +277,7 @@ func docChunks(src, name string, doc *extract.Doc) []Chunk {
 			if pg.N > 0 {
 				return name + " p. " + strconv.Itoa(pg.N), pg.N
 			}
-			return name + ":" + strconv.Itoa(line), line
+			return name + " line " + strconv.Itoa(line), line
 		}
 		var cur strings.Builder
 		start := 0
@@ -334,7 +334,9 @@ func leadingNewlines(s string) int {
 // folder, path and line or page; else the source.
 func hitWhere(h Hit) string {
 	if isKnowledge(h.Source) && h.Title != "" {
-		return h.Title
+		// Said in the form the window turns into a link (as attachments' are):
+		// these few words per passage cost nothing when no file is recalled.
+		return "cite as [" + h.Title + "]"
 	}
 	return h.Source
 }

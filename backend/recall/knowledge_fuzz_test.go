@@ -42,7 +42,7 @@ func TestDocChunksCiteLines(t *testing.T) {
 	long := strings.Repeat("filler words here ", 80)
 	doc := &extract.Doc{Pages: []extract.Page{{Line: 1, Text: "# A\n\n" + long + "\n\n\n\nsecond paragraph\n"}}}
 	cs := docChunks("knowledge:x/a.md", "kb/a.md", doc)
-	if len(cs) < 2 || cs[0].Title != "kb/a.md:1" || cs[len(cs)-1].Title != "kb/a.md:7" || cs[len(cs)-1].Pos != 7 {
+	if len(cs) < 2 || cs[0].Title != "kb/a.md line 1" || cs[len(cs)-1].Title != "kb/a.md line 7" || cs[len(cs)-1].Pos != 7 {
 		for _, c := range cs {
 			t.Logf("%s %d %q", c.Title, c.Pos, c.Text[:min(20, len(c.Text))])
 		}
@@ -51,5 +51,22 @@ func TestDocChunksCiteLines(t *testing.T) {
 	pdf := &extract.Doc{Pages: []extract.Page{{N: 1, Text: "one"}, {N: 2, Text: "two"}}}
 	if cs := docChunks("knowledge:x/r.pdf", "kb/r.pdf", pdf); len(cs) != 2 || cs[1].Title != "kb/r.pdf p. 2" || cs[1].Pos != 2 {
 		t.Fatalf("pages %+v", cs)
+	}
+}
+
+// A knowledge passage is offered to the model in the form the window links
+// ("cite as [kb/a.md line 3]"), in the block and in memory_search's results;
+// other sources keep their plain name.
+func TestKnowledgeHitCitable(t *testing.T) {
+	k := Hit{Source: KnowledgeSource("x", "a.md"), Title: "kb/a.md line 3", Snippet: "kiln glaze at 1240"}
+	note := Hit{Source: "notes/a.md", Title: "A", Snippet: "kiln bisque"}
+	if got := hitWhere(k); got != "cite as [kb/a.md line 3]" {
+		t.Errorf("knowledge: %q", got)
+	}
+	if got := hitWhere(note); got != "notes/a.md" {
+		t.Errorf("note: %q", got)
+	}
+	if out := FormatResults(Results{Hits: []Hit{k, note}}); !strings.Contains(out, "1. cite as [kb/a.md line 3]") || !strings.Contains(out, "2. notes/a.md") {
+		t.Errorf("results: %q", out)
 	}
 }

@@ -123,4 +123,40 @@ describe('citations', () => {
     await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 1950' }));
     expect(onOpenFile).toHaveBeenCalledWith('ledger.txt');
   });
+
+  it('finds the cited places of the knowledge folders\' files, by the folder\'s name', async () => {
+    const { citations } = await import('../lib/citations');
+    const text = 'Glaze at 1240 [Manuals/kilns/kiln.md line 3], see [Manuals/guide.pdf p. 4] and [ledger.txt line 2]; not [Other/x.md line 1], [Manuals/ line 1] nor [Manuals line 1].';
+    expect(citations(text, ['ledger.txt'], ['Manuals'])).toEqual([
+      { file: 'Manuals/kilns/kiln.md', line: 3, where: 'Manuals/kilns/kiln.md line 3', knowledge: true },
+      { file: 'Manuals/guide.pdf', page: 4, where: 'Manuals/guide.pdf p. 4', knowledge: true },
+      { file: 'ledger.txt', line: 2, where: 'ledger.txt line 2' },
+    ]);
+    expect(citations(text, [], [])).toEqual([]);
+  });
+
+  it('an answer that cites a knowledge file shows it among the sources, and a click opens it there', async () => {
+    const { newTurn } = await import('../lib/stores/turn');
+    const turn = newTurn('r2');
+    turn.status = 'ok';
+    turn.parts = [{ kind: 'text', text: 'Glaze at 1240 degrees [Manuals/kiln.md line 1] and [ledger.txt line 9].' }];
+    const onOpenFile = vi.fn();
+    const onOpenKnowledge = vi.fn();
+    render(Message, { props: { item: turn, files: ['ledger.txt'], onOpenFile, folders: ['Manuals'], onOpenKnowledge } });
+    const sources = screen.getByTestId('sources');
+    await fireEvent.click(within(sources).getByRole('button', { name: 'Manuals/kiln.md line 1' }));
+    expect(onOpenKnowledge).toHaveBeenCalledWith('Manuals/kiln.md line 1');
+    expect(onOpenFile).not.toHaveBeenCalled();
+    await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 9' }));
+    expect(onOpenFile).toHaveBeenCalledWith('ledger.txt');
+  });
+
+  it('a chat with no attachment still shows a knowledge source', async () => {
+    const { newTurn } = await import('../lib/stores/turn');
+    const turn = newTurn('r3');
+    turn.status = 'ok';
+    turn.parts = [{ kind: 'text', text: 'See [Manuals/kiln.md p. 2].' }];
+    render(Message, { props: { item: turn, folders: ['Manuals'], onOpenKnowledge: vi.fn() } });
+    expect(within(screen.getByTestId('sources')).getByRole('button', { name: 'Manuals/kiln.md p. 2' })).toBeTruthy();
+  });
 });

@@ -6,6 +6,8 @@ export function AddKnowledge(arg1:string,arg2:string):Promise<knowledge.Status>;
 
 export function ListKnowledge():Promise<Array<knowledge.Status>>;
 
+export function OpenKnowledge(arg1:string):Promise<void>;
+
 export function RemoveKnowledge(arg1:string):Promise<void>;
 
 export function SetKnowledgeMode(arg1:string,arg2:string):Promise<void>;

@@ -10,6 +10,10 @@ export function ListKnowledge() {
   return window['go']['main']['KnowledgeAPI']['ListKnowledge']();
 }
 
+export function OpenKnowledge(arg1) {
+  return window['go']['main']['KnowledgeAPI']['OpenKnowledge'](arg1);
+}
+
 export function RemoveKnowledge(arg1) {
   return window['go']['main']['KnowledgeAPI']['RemoveKnowledge'](arg1);
 }

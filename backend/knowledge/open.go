@@ -1,0 +1,75 @@
+package knowledge
+
+import (
+	"errors"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"hearth/backend/internal/nofollow"
+)
+
+// place is the optional " line N" / " p. N" a citation ends with; the viewer
+// opens the whole file, so it is only cut off.
+var place = regexp.MustCompile(` (?:line|p\.) [0-9]+$`)
+
+// Open shows the file a citation names ("<folder name>/<path in it>", as a
+// passage's title says it, with or without its " line N" / " p. N") in the
+// system's viewer. The folder must be listed (by its base name; listed folders
+// sharing one are each tried) and the file a regular file inside it, reached
+// without following a link: a citation is model output, and a click must not
+// open what the person did not add.
+func (s *Service) Open(cite string) error {
+	name, rel, ok := strings.Cut(place.ReplaceAllString(strings.TrimSpace(cite), ""), "/")
+	if !ok || name == "" || rel == "" || strings.Contains(rel, "\\") || strings.Contains(rel, "\x00") {
+		return refuse("knowledge.openBad", "place", cite)
+	}
+	for _, part := range strings.Split(rel, "/") {
+		// The walk leaves hidden files and node_modules out: no passage names them.
+		if part == "" || part == "." || part == ".." || strings.HasPrefix(part, ".") || part == "node_modules" {
+			return refuse("knowledge.openBad", "place", cite)
+		}
+	}
+	found := false
+	var last error
+	for _, f := range s.opts.Settings.Config().Knowledge.Folders {
+		root := filepath.Clean(f.Path)
+		if filepath.Base(root) != name {
+			continue
+		}
+		found = true
+		p, err := regularIn(root, rel)
+		if err != nil {
+			last = err
+			continue
+		}
+		if s.opts.Open == nil {
+			return refuse("knowledge.openNoViewer", "path", p)
+		}
+		return s.opts.Open(p)
+	}
+	if !found {
+		return refuse("knowledge.openNoFolder", "name", name)
+	}
+	if errors.Is(last, nofollow.ErrLink) {
+		return refuse("knowledge.openLink", "place", cite)
+	}
+	return refuse("knowledge.openMissing", "place", cite)
+}
+
+// regularIn is the path of the regular file rel below root, every element
+// opened without following a link.
+func regularIn(root, rel string) (string, error) {
+	dir, file := filepath.Split(filepath.FromSlash(rel))
+	d, err := nofollow.OpenDir(root, dir)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	f, _, err := nofollow.OpenFileIn(d, file, 0)
+	if err != nil {
+		return "", err
+	}
+	_ = f.Close()
+	return filepath.Join(root, filepath.FromSlash(rel)), nil
+}
