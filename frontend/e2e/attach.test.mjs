@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hearthWindow, repoRoot, waitFor } from './harness.mjs';
@@ -88,6 +88,7 @@ describe('attaching files', () => {
   test('each kind of document Hearth reads (PDF, Word, HTML, CSV, Markdown, code, text) reaches the model', async () => {
     // The samples come from the Go test documents (backend/internal/testdocs): a real PDF and .docx.
     const dir = mkdtempSync(join(tmpdir(), 'hearth-samples-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
     execFileSync('go', ['run', './backend/internal/testdocs/cmd/samples', dir], { cwd: repoRoot });
     const names = readdirSync(dir).sort();
     assert.equal(names.length, 7);
