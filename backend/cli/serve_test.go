@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,11 +208,44 @@ func TestServeUnderASupervisor(t *testing.T) {
 	bot.Send(fakebot.Msg{From: phone, Text: "Still on?"})
 	waitFor(t, "an answer in Telegram after the restart", again, answered(2))
 
-	// A crash (kill -9) leaves no lock behind: the restart systemd makes takes it.
+	// A crash (kill -9) mid-answer on the phone leaves no lock behind: the restart
+	// systemd makes takes it, tells the chat its answer was cut off, and /continue
+	// goes on with that turn.
+	fake.Enqueue(fakeollama.Reply{Chunks: []string{"Once upon a time"}, Hang: true})
+	story := bot.Send(fakebot.Msg{From: phone, Text: "Tell me a long story"})
+	waitFor(t, "the story asked of the model", again, func() bool { return asked(fake, "Tell me a long story") })
+	waitFor(t, "the story's update confirmed", again, func() bool {
+		for _, r := range bot.Log("getUpdates") {
+			if off, _ := strconv.ParseInt(fmt.Sprint(r.Params["offset"]), 10, 64); off > story {
+				return true
+			}
+		}
+		return false
+	})
 	_ = again.cmd.Process.Kill()
 	<-again.done
+	t.Setenv(channels.TokenEnv, fakebot.Token)
 	after := startServe(t)
 	waitFor(t, "the start after a crash", after, func() bool { return strings.Contains(after.log(), "hearth serve: running") })
+	told := func() bool {
+		for _, m := range bot.Messages(phone.ID) {
+			if strings.Contains(m.Text, "/continue") {
+				return true
+			}
+		}
+		return false
+	}
+	waitFor(t, "the phone told its answer was cut off", after, told)
+	fake.Enqueue(fakeollama.Reply{Content: "And they lived happily."})
+	bot.Send(fakebot.Msg{From: phone, Text: "/continue"})
+	waitFor(t, "the story continued", after, func() bool {
+		for _, m := range bot.Messages(phone.ID) {
+			if strings.Contains(m.Text, "lived happily") {
+				return true
+			}
+		}
+		return false
+	})
 	after.stop(t)
 }
 
