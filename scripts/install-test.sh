@@ -132,7 +132,9 @@ unit_ok() {
   [[ $(sed -n 's/^ExecStart=//p' "$unit") == "$exe serve" ]] || { echo "ExecStart: $(grep ExecStart "$unit")"; return 1; }
   grep -qx 'Restart=on-failure' "$unit" || { echo "no Restart=on-failure in $unit"; return 1; }
   [[ ! -e $wants/hearth.service && ! -L $wants/hearth.service ]] || { echo "enabled: $wants/hearth.service"; return 1; }
-  "$exe" serve --help | grep -qF 'systemctl --user enable --now hearth' || { echo "hearth serve --help does not say how to enable it"; return 1; }
+  # Not `| grep -q`: grep leaving at the first match can kill the writer with SIGPIPE,
+  # which pipefail counts as a failure.
+  [[ $("$exe" serve --help) == *'systemctl --user enable --now hearth'* ]] || { echo "hearth serve --help does not say how to enable it"; return 1; }
 }
 
 # gone FILE...: none of the files exists any more
