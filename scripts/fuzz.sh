@@ -28,6 +28,7 @@ targets=(
   "./backend/extract FuzzDocx 1000"
   "./backend/extract FuzzHTML 4000"
   "./backend/extract FuzzCSV 2500"
+  "./backend/extract FuzzWindow 20000"
   "./backend/picture FuzzPrepare 5000"
   "./backend/tools FuzzPrepare 5000"
   "./backend/tools FuzzResolvePath 5000"
