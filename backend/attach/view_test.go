@@ -46,13 +46,21 @@ func TestViewLinesAreThePassagesLines(t *testing.T) {
 		fmt.Fprintf(&b, "Paragraph %d about the mill.\r\nIts second line.\n\n", i)
 	}
 	docx := testdocs.DocxTable([]string{"First paragraph.", "Second."}, [][]string{{"name", "qty"}, {"apples", "3"}})
-	html := testdocs.HTML("Title", map[string]string{"Heading": "A paragraph."}, []string{"Heading"})
+	sections, order := map[string]string{}, []string{}
+	var rows [][]string
+	for i := range 80 {
+		h := fmt.Sprintf("Heading %d", i)
+		sections[h], order = fmt.Sprintf("A paragraph of section %d, with words enough to make passages.", i), append(order, h)
+		rows = append(rows, []string{fmt.Sprintf("row %d", i), "a field\nover two lines", "and some more words"})
+	}
+	html := testdocs.HTML("Title", sections, order)
 	s.Add("c", []Source{
 		{Name: "mill.txt", Data: []byte(b.String())},
 		{Name: "r.docx", Data: docx},
 		{Name: "p.html", Data: html},
-		{Name: "t.csv", Data: testdocs.CSV([][]string{{"a", "b\nc"}, {"d", "e"}})},
+		{Name: "t.csv", Data: testdocs.CSV(rows)},
 	})
+	later := map[string]bool{}
 	n := 0
 	for _, p := range s.index("c").passages {
 		v, err := s.View("c", p.File, p.Line)
@@ -64,9 +72,10 @@ func TestViewLinesAreThePassagesLines(t *testing.T) {
 			t.Fatalf("%s: the view's line is %q, the passage starts %q", p.Where(), got, first)
 		}
 		n++
+		later[p.File] = later[p.File] || p.Line > 20
 	}
-	if n < 10 {
-		t.Fatalf("only %d passages", n)
+	if n < 10 || !later["mill.txt"] || !later["p.html"] || !later["t.csv"] {
+		t.Fatalf("%d passages; past line 20 in %v", n, later)
 	}
 }
 

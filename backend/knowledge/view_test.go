@@ -1,14 +1,17 @@
 package knowledge
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
 	"hearth/backend/config"
+	"hearth/backend/internal/testdocs"
 )
 
 func TestViewShowsTheCitedLine(t *testing.T) {
@@ -138,4 +141,59 @@ func FuzzView(f *testing.F) {
 			t.Fatalf("View(%q) read %q", c, v.Lines)
 		}
 	})
+}
+
+// The view numbers lines as the index numbered its passages, whatever the
+// format: the line a hit cites is the first line of the passage it found.
+func TestViewLineIsTheCitedPassagesFirstLine(t *testing.T) {
+	r := newRig(t, Options{})
+	dir := filepath.Join(t.TempDir(), "Shelf")
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "Filler paragraph %d about nothing.\r\nIts second line.\r\n\r\n", i)
+	}
+	b.WriteString("The walrus sleeps on the quay.\r\n")
+	write(t, dir, "crlf.txt", b.String())
+	write(t, dir, "report.docx", string(testdocs.DocxTable([]string{"Intro.", "The heron fishes at dawn."}, [][]string{{"name", "qty"}})))
+	sections, order := map[string]string{}, []string{}
+	for i := range 80 {
+		h := fmt.Sprintf("Section %d", i)
+		sections[h], order = fmt.Sprintf("Plain words of section %d, long enough to fill a passage of the index soon.", i), append(order, h)
+	}
+	sections["Birds"], order = "The kestrel hovers over the verge.", append(order, "Birds")
+	write(t, dir, "page.html", string(testdocs.HTML("Page", sections, order)))
+	var rows [][]string
+	for i := range 150 {
+		rows = append(rows, []string{fmt.Sprintf("row %d", i), "a field\nover two lines"})
+	}
+	write(t, dir, "table.csv", string(testdocs.CSV(append(rows, []string{"otter", "swims"}))))
+	if _, err := r.svc.Add(context.Background(), dir, "always"); err != nil {
+		t.Fatal(err)
+	}
+	for _, word := range []string{"walrus", "heron", "kestrel", "otter"} {
+		h, ok := r.finds(word)
+		if !ok {
+			t.Fatalf("%s not found", word)
+		}
+		v, err := r.svc.View(h.Title)
+		if err != nil {
+			t.Fatalf("%s: %v", h.Title, err)
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(h.Snippet), "\n")
+		if word == "kestrel" {
+			// A page's text has no blank lines: its paragraph is one run, cut into
+			// passages that all cite the line the run starts on.
+			at := slices.IndexFunc(v.Lines, func(l string) bool { return strings.TrimSpace(l) == strings.TrimSpace(first) })
+			if at < 0 || v.First+at < v.Line {
+				t.Errorf("%s: the passage's first line %q is not at or below the cited line", h.Title, first)
+			}
+			continue
+		}
+		if v.Line < 20 && word != "heron" {
+			t.Errorf("%s: a passage near the start proves little", h.Title)
+		}
+		if got := strings.TrimSpace(v.Lines[v.Line-v.First]); got != strings.TrimSpace(first) {
+			t.Errorf("%s: the view's line is %q, the passage starts %q", h.Title, got, first)
+		}
+	}
 }
