@@ -89,12 +89,17 @@ describe('a cited file in Hearth\'s own view', () => {
     expect(dialog.querySelector('textarea, input, [contenteditable="true"]')).toBeNull();
   });
 
-  it('Esc closes it', async () => {
+  it('Esc closes it, and the focus goes back to the source', async () => {
     const sources = await shown({ viewFile: vi.fn(async () => ledger), openFile: vi.fn(async () => {}) });
-    await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 1950' }));
+    const source = within(sources).getByRole('button', { name: 'ledger.txt line 1950' });
+    source.focus(); // as a click focuses it in the window
+    await fireEvent.click(source);
     const dialog = await screen.findByTestId('cited-file');
+    expect(document.activeElement).toBe(dialog);
     await fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.queryByTestId('cited-file')).toBeNull();
+    // The source clicked has the focus again.
+    expect(document.activeElement).toBe(source);
   });
 
   it('the person can overrule it: the system\'s viewer opens the file and the view closes', async () => {
@@ -146,5 +151,20 @@ describe('a cited file in Hearth\'s own view', () => {
     expect(within(dialog).getByRole('button', { name: '用系统查看器打开' })).toBeTruthy();
     expect(dialog.textContent).toContain('第 1001–3000 行，共 30000 行');
     expect(within(dialog).getByRole('button', { name: '关闭（Esc）' })).toBeTruthy();
+  });
+});
+
+describe('a cited file the system cannot open', () => {
+  it('says why inside the view, which stays open', async () => {
+    const refusal = { message: 'no viewer', code: 'knowledge.openNoViewer', args: { path: '/home/u/ledger.txt' } };
+    const openFile = vi.fn(async () => {
+      throw new Error(JSON.stringify(refusal));
+    });
+    const sources = await shown({ viewFile: vi.fn(async () => ledger), openFile });
+    await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 1950' }));
+    const dialog = await screen.findByTestId('cited-file');
+    await fireEvent.click(within(dialog).getByRole('button', { name: "Open in the system's viewer" }));
+    await vi.waitFor(() => expect(within(dialog).getByRole('alert').textContent).toContain('there is no viewer here to open /home/u/ledger.txt'));
+    expect(screen.getByTestId('cited-file')).toBe(dialog);
   });
 });
