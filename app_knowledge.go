@@ -2,7 +2,10 @@
 
 package main
 
-import "hearth/backend/knowledge"
+import (
+	"hearth/backend/extract"
+	"hearth/backend/knowledge"
+)
 
 // Settings › Knowledge: the knowledge folders, their modes and status. Adding indexes in
 // the background (the desktop watches); the section polls List while a folder updates.
@@ -28,3 +31,9 @@ func (a *KnowledgeAPI) SetKnowledgeMode(path, mode string) error {
 // OpenKnowledge shows the file of a knowledge folder an answer cites
 // ("Manuals/kiln.md line 12") in the system's viewer.
 func (a *KnowledgeAPI) OpenKnowledge(place string) error { return a.h.Knowledge.Open(place) }
+
+// ViewKnowledge is the text around the line a knowledge citation names, for the
+// window's read-only file view.
+func (a *KnowledgeAPI) ViewKnowledge(place string) (extract.View, error) {
+	return a.h.Knowledge.View(place)
+}

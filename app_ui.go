@@ -9,6 +9,7 @@ import (
 
 	"hearth/backend/chat"
 	"hearth/backend/event"
+	"hearth/backend/extract"
 	"hearth/backend/fitness"
 	"hearth/backend/models"
 	"hearth/backend/session"
@@ -176,6 +177,12 @@ func (a *App) ChooseFiles(title string) ([]string, error) {
 // citation under an answer clicked).
 func (a *ChatAPI) OpenAttachment(sessionID, file string) error {
 	return a.h.Attach.Open(sessionID, file)
+}
+
+// ViewAttachment is the text of a chat's attached file around a cited line, for
+// the window's read-only file view (backend/attach, View).
+func (a *ChatAPI) ViewAttachment(sessionID, file string, line int) (extract.View, error) {
+	return a.h.Attach.View(sessionID, file, line)
 }
 
 // ChooseFolder opens a folder picker; "" when cancelled.

@@ -2,8 +2,10 @@ package knowledge
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"hearth/backend/internal/nofollow"
@@ -20,6 +22,22 @@ var place = regexp.MustCompile(` (?:line|p\.) [0-9]+$`)
 // without following a link: a citation is model output, and a click must not
 // open what the person did not add.
 func (s *Service) Open(cite string) error {
+	return s.find(cite, func(root, rel string) error {
+		p, err := regularIn(root, rel)
+		if err != nil {
+			return err
+		}
+		if s.opts.Open == nil {
+			return refuse("knowledge.openNoViewer", "path", p)
+		}
+		return s.opts.Open(p)
+	})
+}
+
+// find calls fn with the listed folder and the path in it that cite names, for
+// each listed folder of that name until one is not refused by the file system
+// (fn's other errors end the search and are returned as they are).
+func (s *Service) find(cite string, fn func(root, rel string) error) error {
 	name, rel, ok := strings.Cut(place.ReplaceAllString(strings.TrimSpace(cite), ""), "/")
 	if !ok || name == "" || rel == "" || strings.Contains(rel, "\\") || strings.Contains(rel, "\x00") {
 		return refuse("knowledge.openBad", "place", cite)
@@ -38,21 +56,26 @@ func (s *Service) Open(cite string) error {
 			continue
 		}
 		found = true
-		p, err := regularIn(root, rel)
-		if err != nil {
+		err := fn(root, rel)
+		var pe *os.PathError
+		if err != nil && errors.As(err, &pe) {
 			last = err
 			continue
 		}
-		if s.opts.Open == nil {
-			return refuse("knowledge.openNoViewer", "path", p)
-		}
-		return s.opts.Open(p)
+		return err
 	}
 	if !found {
 		return refuse("knowledge.openNoFolder", "name", name)
 	}
-	if errors.Is(last, nofollow.ErrLink) {
+	switch {
+	case errors.Is(last, nofollow.ErrLink):
 		return refuse("knowledge.openLink", "place", cite)
+	case errors.Is(last, nofollow.ErrSpecial):
+		return refuse("knowledge.openSpecial", "place", cite)
+	case errors.Is(last, nofollow.ErrTooBig):
+		return refuse("knowledge.openTooBig", "place", cite, "limit", strconv.FormatInt(s.opts.MaxBytes>>20, 10))
+	case errors.Is(last, errHardLink):
+		return refuse("knowledge.openHardLink", "place", cite)
 	}
 	return refuse("knowledge.openMissing", "place", cite)
 }

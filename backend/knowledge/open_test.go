@@ -91,8 +91,8 @@ func TestOpenRefusesAttackers(t *testing.T) {
 		`Notes/..\secret.md`:              "knowledge.openBad",
 		"Notes/link.md line 1":            "knowledge.openLink",
 		"Notes/out/secret.md":             "knowledge.openLink",
-		"Notes/pipe.md":                   "knowledge.openMissing",
-		"Notes/sub":                       "knowledge.openMissing",
+		"Notes/pipe.md":                   "knowledge.openSpecial",
+		"Notes/sub":                       "knowledge.openSpecial",
 		"Notes/gone.md":                   "knowledge.openMissing",
 		"Other/ok.md":                     "knowledge.openNoFolder",
 		filepath.Base(tmp) + "/secret.md": "knowledge.openNoFolder", // the folder above a listed one

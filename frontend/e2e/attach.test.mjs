@@ -1,13 +1,14 @@
 // Attaching files in the window (docs/files.md#attaching-files), against the dev build, the
 // real Go backend and a scripted fake Ollama: a text file dropped on the composer shows as a
 // chip, goes with the message, its text reaches the model (the fake's request log), the chat
-// notes what it did, the answer's citation shows as a source under it, and the chip stays
+// notes what it did, the answer's citation shows as a source under it — a click shows the
+// file read-only at the cited line, marked — and the chip stays
 // on the message when the chat is opened again. A file Hearth cannot read shows its problem
 // on its chip and the rest of the message still goes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hearthWindow, repoRoot, waitFor } from './harness.mjs';
@@ -19,6 +20,7 @@ const script = {
   replies: [{ content: 'The spare key is under the blue pot [notes.txt line 2].' }, { content: 'Noted.' }, { content: 'Seven keys, one a sample.' }],
 };
 
+mkdirSync(join(repoRoot, 'build/e2e'), { recursive: true });
 let ollama, app, page;
 const win = hearthWindow(script);
 before(async () => ({ ollama, app, page } = await win.start()));
@@ -64,6 +66,37 @@ describe('attaching files', () => {
     await waitFor(() => existsSync(dir) && readdirSync(dir).length === 1, 'the chat\'s attachments folder');
     const chat = readdirSync(dir)[0];
     assert.ok(readdirSync(join(dir, chat)).includes('notes.txt'));
+  });
+
+  test('a click on the text source opens the file at the cited line, marked; Esc closes it; 640 px still fits', async () => {
+    const source = page.getByTestId('sources').getByRole('button', { name: 'notes.txt line 2' });
+    const view = page.getByTestId('cited-file');
+    const check = async () => {
+      await source.click();
+      await view.waitFor();
+      const marked = view.locator('[data-found="true"]');
+      assert.equal(await marked.count(), 1);
+      assert.equal(await marked.getAttribute('data-line'), '2');
+      assert.match(await marked.innerText(), /The spare key is under the blue pot by the door\./);
+      await view.getByRole('button', { name: "Open in the system's viewer" }).waitFor();
+    };
+    await check();
+    await page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 640, height: 560 });
+    try {
+      await check();
+      const b = await view.boundingBox();
+      assert.ok(b.x >= 0 && b.x + b.width <= 640, `the view is ${JSON.stringify(b)} at 640 px`);
+      const wide = await view.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+      assert.equal(wide, false, 'the view scrolls sideways at 640 px');
+      await page.screenshot({ path: join(repoRoot, 'build/e2e/attach-cited-640.png') });
+      await view.getByRole('button', { name: 'Close (Esc)' }).click();
+      await view.waitFor({ state: 'detached' });
+    } finally {
+      await page.setViewportSize(size);
+    }
   });
 
   test('a file Hearth cannot read is refused on its chip, and the message still goes', async () => {

@@ -16,12 +16,14 @@ mkdirSync(shots, { recursive: true });
 
 const script = {
   models: [{ name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools'] }],
-  replies: [{ content: 'Under the blue pot.' }, { content: 'I would have to search.' }],
+  replies: [{ content: 'Under the blue pot [notes/house/keys.md line 3]; the boiler, see [notes/house/log.md line 150].' }, { content: 'I would have to search.' }],
 };
 const notes = {
   'garden.md': '# Garden\n\nThe tomatoes go in the south bed in May.\n',
   'house/keys.md': '# Keys\n\nThe spare key to the shed is under the blue pot by the gate.\n',
   'recipes.md': '# Soup\n\nLeek and potato, with a bay leaf.\n',
+  // A long file: its cited line is far below the first screen of the file view.
+  'house/log.md': Array.from({ length: 200 }, (_, i) => (i === 149 ? 'Day 150: the boiler was serviced by Ada.' : `Day ${i + 1}: swept the porch.`)).join('\n') + '\n',
 };
 
 let ollama, app, page, errors, chrome, folder;
@@ -57,7 +59,7 @@ describe('Settings › Knowledge', () => {
     await page.getByTestId('knowledge-add').click();
     await row().waitFor();
     const status = row().getByTestId('knowledge-status');
-    await waitFor(async () => /^3 files/.test((await status.innerText()).trim()), 'the folder\'s status: 3 files');
+    await waitFor(async () => /^4 files/.test((await status.innerText()).trim()), 'the folder\'s status: 4 files');
     assert.equal(await row().getByRole('combobox', { name: 'Searched' }).inputValue(), 'always');
     assert.equal(await page.getByTestId('knowledge-empty').count(), 0);
     assert.equal(await row().getByTestId('knowledge-problem').count(), 0);
@@ -69,11 +71,31 @@ describe('Settings › Knowledge', () => {
     const box = page.getByRole('textbox', { name: 'Message Hearth…' });
     await box.fill('Where is the spare key to the shed?');
     await box.press('Enter');
-    await page.getByText('Under the blue pot.').waitFor();
+    await page.getByText('Under the blue pot').waitFor();
     await waitFor(async () => (await chats()).length >= 1, 'a request to the model');
     const sent = JSON.stringify((await chats()).at(-1).messages);
     assert.match(sent, /under the blue pot by the gate/, 'the folder\'s passage is in the request');
     assert.match(sent, /keys\.md/, 'the passage names its file');
+  });
+
+  test('a click on a cited knowledge file shows it read-only, scrolled to the cited line and marked', async () => {
+    await page.getByTestId('sources').getByRole('button', { name: 'notes/house/log.md line 150' }).click();
+    const view = page.getByTestId('cited-file');
+    const marked = view.locator('[data-found="true"]');
+    await marked.waitFor();
+    assert.equal(await marked.getAttribute('data-line'), '150');
+    assert.match(await marked.innerText(), /Day 150: the boiler was serviced by Ada\./);
+    // Line 150 of 200: far below the first screen, and now in view.
+    const pane = await view.getByTestId('cited-file-text').boundingBox();
+    await waitFor(async () => {
+      const box = await marked.boundingBox();
+      return box.y >= pane.y && box.y + box.height <= pane.y + pane.height;
+    }, 'the cited line in view');
+    assert.match(await view.innerText(), /200 lines/);
+    await page.screenshot({ path: join(shots, 'knowledge-cited-file.png') });
+    await page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
   });
 
   test('"When asked" sticks after a reload, and a new chat\'s message goes without the passage', async () => {
@@ -108,7 +130,7 @@ describe('Settings › Knowledge', () => {
         return { out: out.map((x) => `${x.tagName} ${(x.textContent ?? '').slice(0, 40)}`), wide: el.scrollWidth > el.clientWidth + 1 };
       });
       assert.deepEqual(past, { out: [], wide: false });
-      assert.match(await zh.page.getByTestId('knowledge-status').innerText(), /3 个文件/);
+      assert.match(await zh.page.getByTestId('knowledge-status').innerText(), /4 个文件/);
       await zh.page.screenshot({ path: join(shots, 'knowledge-640-zh.png') });
       assert.deepEqual(zh.errors, []);
     } finally {

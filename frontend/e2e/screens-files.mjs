@@ -4,6 +4,7 @@
 //   files-chat: a message with three chips (a note sent whole, a manual too big for the
 //     4 096-token model and so searched, a file Hearth cannot read with its problem) and the
 //     answer with its Sources row;
+//   files-cited: the manual's cited line clicked — the file read-only, scrolled there, marked;
 //   files-knowledge: Settings › Knowledge with one folder listed and its status;
 //   files-vision: a picture to a model that cannot see, refused, the vision model offered.
 // The native folder dialog cannot be driven: the page's ChooseFolder binding answers.
@@ -99,6 +100,13 @@ try {
         await pg.getByTestId('sources').waitFor({ timeout: 20000 });
         await pg.getByTestId('msg-user').last().getByTestId('file-chip-error').waitFor({ timeout: 20000 });
         await shot('files-chat');
+
+        // (a2) The manual's cited line, clicked: the file read-only at the line, marked.
+        await pg.getByTestId('sources').getByRole('button', { name: 'boiler-manual.txt line 412' }).click();
+        await pg.getByTestId('cited-file').locator('[data-found="true"]').waitFor();
+        await shot('files-cited');
+        await pg.keyboard.press('Escape');
+        await pg.getByTestId('cited-file').waitFor({ state: 'detached' });
 
         // (b) Settings › Knowledge with the folder and its status.
         await pg.getByRole('navigation', { name: w.views }).getByRole('button', { name: w.settings }).click();

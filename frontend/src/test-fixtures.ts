@@ -90,11 +90,13 @@ export function fakeApi(over: Partial<Api> = {}) {
     chooseFolder: vi.fn(async () => ''),
     chooseFiles: vi.fn(async () => [] as string[]),
     openAttachment: vi.fn(async () => {}),
+    viewAttachment: vi.fn(async () => ({ name: '', kind: 'text', line: 1, first: 1, lines: [''], total: 1, cut: 0 }) as import('./lib/api').FileView),
     listKnowledge: vi.fn(async () => [] as import('./lib/api').KnowledgeFolder[]),
     addKnowledge: vi.fn(async () => ({}) as import('./lib/api').KnowledgeFolder),
     removeKnowledge: vi.fn(async () => {}),
     setKnowledgeMode: vi.fn(async () => {}),
     openKnowledge: vi.fn(async () => {}),
+    viewKnowledge: vi.fn(async () => ({ name: '', kind: 'text', line: 1, first: 1, lines: [''], total: 1, cut: 0 }) as import('./lib/api').FileView),
     onMcpChange: vi.fn((fn: (server: string) => void) => {
       mcpNews.add(fn);
       return () => void mcpNews.delete(fn);

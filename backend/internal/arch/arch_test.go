@@ -169,7 +169,7 @@ var mainMay = map[string]string{
 	"backend/dream": "types", "backend/egress": "types", "backend/fitness": "types", "backend/memory": "types",
 	"backend/models": "types", "backend/reach": "types", "backend/recall": "types", "backend/reminders": "types",
 	"backend/schedule": "types", "backend/session": "types", "backend/sessions": "types",
-	"backend/settings": "types", "backend/skills": "types", "backend/knowledge": "types",
+	"backend/settings": "types", "backend/skills": "types", "backend/knowledge": "types", "backend/extract": "types",
 }
 
 // mainMaxStmts bounds an exported method of package main: a bound method forwards to a

@@ -121,7 +121,7 @@ describe('citations', () => {
     render(Message, { props: { item: turn, files: ['ledger.txt'], onOpenFile } });
     const sources = screen.getByTestId('sources');
     await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 1950' }));
-    expect(onOpenFile).toHaveBeenCalledWith('ledger.txt');
+    expect(onOpenFile).toHaveBeenCalledWith('ledger.txt', 1950);
   });
 
   it('finds the cited places of the knowledge folders\' files, by the folder\'s name', async () => {
@@ -145,10 +145,10 @@ describe('citations', () => {
     render(Message, { props: { item: turn, files: ['ledger.txt'], onOpenFile, folders: ['Manuals'], onOpenKnowledge } });
     const sources = screen.getByTestId('sources');
     await fireEvent.click(within(sources).getByRole('button', { name: 'Manuals/kiln.md line 1' }));
-    expect(onOpenKnowledge).toHaveBeenCalledWith('Manuals/kiln.md line 1');
+    expect(onOpenKnowledge).toHaveBeenCalledWith('Manuals/kiln.md line 1', 1);
     expect(onOpenFile).not.toHaveBeenCalled();
     await fireEvent.click(within(sources).getByRole('button', { name: 'ledger.txt line 9' }));
-    expect(onOpenFile).toHaveBeenCalledWith('ledger.txt');
+    expect(onOpenFile).toHaveBeenCalledWith('ledger.txt', 9);
   });
 
   it('a chat with no attachment still shows a knowledge source', async () => {

@@ -15,7 +15,7 @@ import * as ChannelsAPI from '../../wailsjs/go/main/ChannelsAPI';
 import * as KnowledgeAPI from '../../wailsjs/go/main/KnowledgeAPI';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import { tm, type Message } from './i18n.svelte';
-import type { approval, audit, chat, config, dream, event, fitness, knowledge, memory, memrepo, models, reach, recall, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, audit, chat, config, dream, event, extract, fitness, knowledge, memory, memrepo, models, reach, recall, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
@@ -38,6 +38,8 @@ export type MemoryHit = recall.Hit;
 export type MemoryRev = memrepo.Rev;
 /** A knowledge folder with its status (knowledge.Status). */
 export type KnowledgeFolder = Omit<knowledge.Status, 'convertValues'>;
+/** A cited file's text around the cited line (backend/extract, View). */
+export type FileView = extract.View;
 export type MemoryProposal = memory.Proposal;
 export type MemoryHunk = memory.Hunk;
 export type ReviewSettings = { enabled: boolean; expireHours: number; onExpiry: string };
@@ -196,12 +198,14 @@ export const api = {
   chooseFolder: (title: string) => App.ChooseFolder(title),
   chooseFiles: (title: string) => App.ChooseFiles(title),
   openAttachment: (sessionId: string, file: string) => ChatAPI.OpenAttachment(sessionId, file),
+  viewAttachment: (sessionId: string, file: string, line: number): Promise<FileView> => ChatAPI.ViewAttachment(sessionId, file, line),
   // Settings › Knowledge (app_knowledge.go): adding indexes in the background.
   listKnowledge: async (): Promise<KnowledgeFolder[]> => (await KnowledgeAPI.ListKnowledge()) ?? [],
   addKnowledge: (path: string, mode: string): Promise<KnowledgeFolder> => KnowledgeAPI.AddKnowledge(path, mode),
   removeKnowledge: (path: string) => KnowledgeAPI.RemoveKnowledge(path),
   setKnowledgeMode: (path: string, mode: string) => KnowledgeAPI.SetKnowledgeMode(path, mode),
   openKnowledge: (place: string) => KnowledgeAPI.OpenKnowledge(place),
+  viewKnowledge: (place: string): Promise<FileView> => KnowledgeAPI.ViewKnowledge(place),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
   listMemoryFiles: () => MemoryAPI.ListMemoryFiles(),
   readMemoryFile: (name: string) => MemoryAPI.ReadMemoryFile(name),

@@ -799,6 +799,35 @@ export namespace event {
 
 }
 
+export namespace extract {
+	
+	export class View {
+	    name: string;
+	    kind: string;
+	    line: number;
+	    first: number;
+	    lines: string[];
+	    total: number;
+	    cut: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new View(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.line = source["line"];
+	        this.first = source["first"];
+	        this.lines = source["lines"];
+	        this.total = source["total"];
+	        this.cut = source["cut"];
+	    }
+	}
+
+}
+
 export namespace fitness {
 	
 	export class ProbeResult {

@@ -3,6 +3,7 @@
 import {session} from '../models';
 import {chat} from '../models';
 import {event} from '../models';
+import {extract} from '../models';
 
 export function ContinueRun(arg1:string):Promise<string>;
 
@@ -25,3 +26,5 @@ export function SessionUsage(arg1:string):Promise<event.UsageData>;
 export function StopRun(arg1:string):Promise<boolean>;
 
 export function SubmitMessage(arg1:chat.Input):Promise<chat.Sent>;
+
+export function ViewAttachment(arg1:string,arg2:string,arg3:number):Promise<extract.View>;

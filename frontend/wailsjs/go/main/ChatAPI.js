@@ -45,3 +45,7 @@ export function StopRun(arg1) {
 export function SubmitMessage(arg1) {
   return window['go']['main']['ChatAPI']['SubmitMessage'](arg1);
 }
+
+export function ViewAttachment(arg1, arg2, arg3) {
+  return window['go']['main']['ChatAPI']['ViewAttachment'](arg1, arg2, arg3);
+}
