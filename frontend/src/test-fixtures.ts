@@ -90,6 +90,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     chooseFolder: vi.fn(async () => ''),
     chooseFiles: vi.fn(async () => [] as string[]),
     openAttachment: vi.fn(async () => {}),
+    onFileDrop: vi.fn(() => () => {}),
     listKnowledge: vi.fn(async () => [] as import('./lib/api').KnowledgeFolder[]),
     addKnowledge: vi.fn(async () => ({}) as import('./lib/api').KnowledgeFolder),
     removeKnowledge: vi.fn(async () => {}),
