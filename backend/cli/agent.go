@@ -140,6 +140,7 @@ type printer struct {
 	// holds the calls it denied and already reported.
 	onApproval func(event.Event, event.ApprovalData)
 	denied     map[string]bool
+	holdLines  bool // lines typed during the turn wait for the prompt (steer.go)
 }
 
 func (p *printer) sink(ev event.Event) {
@@ -395,6 +396,7 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue
 		}
+		p.holdLines = len(pending.paths) > 0
 		run, err := e.app.Chat.Start(ctx, agent.Request{SessionID: sid, Text: line, Model: f.model, Attachments: atts}, p.sink)
 		if err != nil {
 			if len(atts) > 0 {
