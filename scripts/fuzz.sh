@@ -17,6 +17,7 @@ targets=(
   "./backend/attach FuzzSafeName 20000"
   "./backend/attach FuzzSplit 10000"
   "./backend/attach FuzzPassagesFile 800"
+  "./backend/attach FuzzDropped 5000"
   "./backend/session FuzzParseRewinds 10000"
   "./backend/session FuzzParse 150"
   "./backend/session FuzzReadLines 20000"

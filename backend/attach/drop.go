@@ -1,6 +1,9 @@
 package attach
 
 import (
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -56,6 +59,12 @@ func (s *Store) Dropped(paths []string) []Dropped {
 		case pictures[strings.ToLower(filepath.Ext(p))]:
 			d.Picture = true
 		default:
+			// Looked at first without opening: a device is never opened (some act
+			// on open), a link or a folder is told as such.
+			if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+				d.Error, d.Detail = notRegular(filepath.Base(p), fi.Mode())
+				break
+			}
 			f, size, err := openSource(p, max)
 			if err != nil {
 				d.Error, d.Detail = code(err), err.Error()
@@ -67,4 +76,19 @@ func (s *Store) Dropped(paths []string) []Dropped {
 		out = append(out, d)
 	}
 	return out
+}
+
+// notRegular is the coded problem of a path that is not a regular file, worded
+// as openSource words it.
+func notRegular(base string, m fs.FileMode) (string, string) {
+	var err error
+	switch {
+	case m&fs.ModeSymlink != 0:
+		err = fmt.Errorf("%s is a link: %w (hint: attach the file it points to)", base, errLink)
+	case m.IsDir():
+		err = fmt.Errorf("%s is a folder: %w (hint: attach the files in it, or add it in Settings › Knowledge to search all of it)", base, errFolder)
+	default:
+		err = fmt.Errorf("%s is not a regular file: %w (hint: attach a file, not a pipe or a device)", base, errNotFile)
+	}
+	return code(err), err.Error()
 }

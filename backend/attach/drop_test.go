@@ -96,3 +96,40 @@ func TestDroppedBounded(t *testing.T) {
 		t.Fatalf("%+v", got[MaxDropped-1:])
 	}
 }
+
+// FuzzDropped: any name dropped in a folder with a file, a link, a folder and a
+// pipe gives one result, with its path when it may be sent and a problem when not.
+func FuzzDropped(f *testing.F) {
+	for _, s := range []string{"notes.md", "link.md", "sub", "pipe", "photo.png", "", "..", "a\x00b", strings.Repeat("x", 300)} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# n\n"), 0o600); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "notes.md"), filepath.Join(dir, "link.md")); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o700); err != nil {
+		f.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o600); err != nil {
+		f.Fatal(err)
+	}
+	s, _ := newStore(f)
+	f.Fuzz(func(t *testing.T, name string) {
+		// Kept inside dir: a fuzzed path must not reach the machine's devices.
+		p := filepath.Join(dir, strings.ReplaceAll(strings.ReplaceAll(name, "/", "_"), "..", "_"))
+		got := s.Dropped([]string{p})
+		if len(got) != 1 {
+			t.Fatalf("%d results", len(got))
+		}
+		d := got[0]
+		if d.Error == "" && !d.Picture && d.Path != p {
+			t.Fatalf("accepted without its path: %+v", d)
+		}
+		if d.Error != "" && d.Detail == "" {
+			t.Fatalf("refused without words: %+v", d)
+		}
+	})
+}
