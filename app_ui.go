@@ -7,6 +7,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"hearth/backend/attach"
 	"hearth/backend/chat"
 	"hearth/backend/event"
 	"hearth/backend/extract"
@@ -172,6 +173,11 @@ func (a *ModelsAPI) SetToolsAnyway(name string, on bool) error {
 func (a *App) ChooseFiles(title string) ([]string, error) {
 	return runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{Title: title})
 }
+
+// DroppedFiles checks the paths of files dropped on the window (the native drop's
+// wails:file-drop) for the composer's chips; the paths then go to SendMessage's
+// files, as picked ones do.
+func (a *ChatAPI) DroppedFiles(paths []string) []attach.Dropped { return a.h.Attach.Dropped(paths) }
 
 // OpenAttachment shows a file attached to the chat in the system's viewer (a
 // citation under an answer clicked).

@@ -87,6 +87,10 @@ func runDesktop(open func() (*app.App, error)) error {
 		OnShutdown:       bg.shutdown,
 		Bind:             facade.bound(),
 		ErrorFormatter:   userError,
+		// The native drop hands over the dropped files' paths (wails:file-drop), so a
+		// file of any size attaches as a picked one does; the page's own drop stays
+		// on for pictures' bytes (docs/files.md).
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId:               uniqueID,
 			OnSecondInstanceLaunch: facade.secondInstance,

@@ -18,6 +18,7 @@ targets=(
   "./backend/attach FuzzSplit 10000"
   "./backend/attach FuzzPassagesFile 800"
   "./backend/attach FuzzView 3000"
+  "./backend/attach FuzzDropped 5000"
   "./backend/session FuzzParseRewinds 10000"
   "./backend/session FuzzParse 150"
   "./backend/session FuzzReadLines 20000"

@@ -43,7 +43,7 @@ func (l *loop) finish(final string, err error) Result {
 			recs = append(recs, session.MessageRecord(l.run.ID, *l.finalMsg))
 		}
 		rec := session.Run{ID: l.run.ID, Status: res.Status, Final: final, Model: l.model, Usage: l.usage,
-			DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), Failure: failure, Channel: l.req.Channel, Limit: l.ended}
+			DurationMs: l.r.opts.Now().Sub(l.started).Milliseconds(), Failure: failure, Channel: l.req.Channel, Limit: l.ended, Notes: l.notes}
 		if res.Err != nil {
 			rec.Error = res.Err.Error()
 		}

@@ -46,6 +46,7 @@ type loop struct {
 	built     int // history length of the last request built
 	turnRoom  int // tokens this turn's tool results can still take (ContextOutput.TurnRoom)
 	noticed   map[string]bool
+	notes     []event.NoticeData // the attachment notes told, kept on the run line
 	guard     map[string]int
 	finalMsg  *llm.Message // the assistant message that ends the run
 	ended     string       // the budget that ended the run (budget.go), if one did
@@ -300,6 +301,7 @@ func (l *loop) callOnce(defs []llm.ToolDef, extra ...llm.Message) (llm.Response,
 		if key := n.String(); !l.noticed[key] {
 			l.noticed[key] = true
 			l.em.say(event.LevelInfo, n)
+			l.notes = append(l.notes, event.NoticeData{Level: event.LevelInfo, Message: n.String(), Code: n.Code, Args: n.Args})
 		}
 	}
 	l.firstKept, l.built, l.turnRoom = out.FirstKept, len(l.history), out.TurnRoom

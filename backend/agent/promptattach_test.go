@@ -98,3 +98,39 @@ func TestEditKeepsTheQuestionsAttachments(t *testing.T) {
 		t.Errorf("edited question: %+v", e)
 	}
 }
+
+// The notes told about a message's attachments are kept on the run's line, once
+// each however many rounds the turn takes, so the chat opened again shows them.
+func TestRunLineKeepsAttachmentNotes(t *testing.T) {
+	p := &PromptContext{
+		System:    func() (string, error) { return "You are Hearth.", nil },
+		Estimator: prompt.NewEstimator(),
+		Attach: func(_ context.Context, _, _ string, current []Attachment, _ int) (string, []i18n.Message) {
+			if len(current) == 0 {
+				return "", nil
+			}
+			return "Attached file memo.txt:\nhello", []i18n.Message{i18n.M("notice.attachWhole", "name", "memo.txt")}
+		},
+	}
+	h := newHarness(t, fakeollama.Script{Replies: []fakeollama.Reply{{Content: "It says hello."}, {Content: "Nothing else."}}},
+		func(o *Options) { o.Context = p })
+	files := []llm.Attachment{{Name: "memo.txt", File: "memo.txt", Mode: "whole", Bytes: 5}}
+	res, _ := h.do(Request{Text: "What does it say?", Attachments: files})
+	if _, _ = h.do(Request{SessionID: res.SessionID, Text: "Anything else?"}); res.Final != "It says hello." {
+		t.Fatalf("%+v", res)
+	}
+	sess, err := h.store.Load(res.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Runs) != 2 {
+		t.Fatalf("runs %+v", sess.Runs)
+	}
+	n := sess.Runs[0].Notes
+	if len(n) != 1 || n[0].Code != "notice.attachWhole" || n[0].Args["name"] != "memo.txt" || n[0].Message != "memo.txt: whole" || n[0].Level != "info" {
+		t.Errorf("first run's notes %+v", n)
+	}
+	if sess.Runs[1].Notes != nil {
+		t.Errorf("a message without files kept notes %+v", sess.Runs[1].Notes)
+	}
+}

@@ -67,11 +67,27 @@ const (
 	CodeNoText      = "attach.noText"
 	CodeBadFile     = "attach.badFile"
 	CodeUnreadable  = "attach.unreadable"
+	CodeLink        = "attach.link"    // a symbolic link: never followed
+	CodeFolder      = "attach.folder"  // a folder: its files, or a knowledge folder
+	CodeNotFile     = "attach.notFile" // a FIFO, a socket or a device
+)
+
+// Why a path is not a file to read.
+var (
+	errLink    = errors.New("not followed")
+	errFolder  = errors.New("not a file")
+	errNotFile = errors.New("not a regular file")
 )
 
 // code is the coded problem of err.
 func code(err error) string {
 	switch {
+	case errors.Is(err, errLink):
+		return CodeLink
+	case errors.Is(err, errFolder):
+		return CodeFolder
+	case errors.Is(err, errNotFile):
+		return CodeNotFile
 	case errors.Is(err, extract.ErrTooBig):
 		return CodeTooBig
 	case errors.Is(err, extract.ErrEncrypted):
@@ -172,33 +188,55 @@ func (s *Store) wholeTokens() int {
 // refused), at most max bytes even if it grows while being read.
 func readSource(path string, max int64) ([]byte, error) {
 	base := filepath.Base(path)
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%s is a link: %w (hint: attach the file it points to)", base, extract.ErrUnsupported)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (hint: check that the file exists and you may read it)", base, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	f, _, err := openSource(path, max)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file: %w (hint: attach a file, not a folder, a pipe or a device)", base, extract.ErrUnsupported)
-	}
-	tooBig := fmt.Errorf("%s is over %d MB: %w (hint: split it or attach the part you need)", base, max>>20, extract.ErrTooBig)
-	if fi.Size() > max {
-		return nil, tooBig
-	}
+	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", base, err)
 	}
 	if int64(len(data)) > max {
-		return nil, tooBig // it grew while it was read
+		return nil, tooBigError(base, max) // it grew while it was read
 	}
 	return data, nil
+}
+
+// openSource opens the file at path for reading without following a link at
+// its last element and without blocking, and returns it with its size: a
+// link, a folder, a FIFO or a device, or a file over max bytes, is refused
+// with the reason and what to do.
+func openSource(path string, max int64) (*os.File, int64, error) {
+	base := filepath.Base(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, 0, fmt.Errorf("%s is a link: %w (hint: attach the file it points to)", base, errLink)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w (hint: check that the file exists and you may read it)", base, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	switch {
+	case fi.IsDir():
+		f.Close()
+		return nil, 0, fmt.Errorf("%s is a folder: %w (hint: attach the files in it, or add it in Settings › Knowledge to search all of it)", base, errFolder)
+	case !fi.Mode().IsRegular():
+		f.Close()
+		return nil, 0, fmt.Errorf("%s is not a regular file: %w (hint: attach a file, not a pipe or a device)", base, errNotFile)
+	case fi.Size() > max:
+		f.Close()
+		return nil, 0, tooBigError(base, max)
+	}
+	return f, fi.Size(), nil
+}
+
+func tooBigError(base string, max int64) error {
+	return fmt.Errorf("%s is over %d MB: %w (hint: split it or attach the part you need)", base, max>>20, extract.ErrTooBig)
 }
 
 // chatRel is the chat's folder below Dir.

@@ -68,6 +68,7 @@ Exit codes:
   130  stopped with Ctrl-C`,
 		Example: `  hearth agent -m "What files are in my workspace?"
   hearth agent -m "Summarise notes.md" -s notes --model ollama/qwen3:8b
+  echo "Summarise it" | hearth agent --file report.pdf
   hearth agent                 # interactive chat in a new session
   hearth agent -s notes        # resume the session named notes
   hearth agent -s notes --continue   # finish a reply cut off by a quit`,
@@ -76,11 +77,17 @@ Exit codes:
 			if cmd.Flags().Changed("message") && strings.TrimSpace(f.message) == "" {
 				return usageError{fmt.Errorf("-m needs a message")}
 			}
-			if len(f.files) > 0 && f.message == "" {
-				return usageError{fmt.Errorf("--file needs -m MESSAGE (the message the files go with)")}
+			if f.cont && (f.session == "" || f.message != "" || len(f.files) > 0) {
+				return usageError{fmt.Errorf("--continue needs -s SESSION and no -m or --file")}
 			}
-			if f.cont && (f.session == "" || f.message != "") {
-				return usageError{fmt.Errorf("--continue needs -s SESSION and no -m")}
+			if len(f.files) > 0 && f.message == "" {
+				msg, ok, err := fileMessage(e)
+				if err != nil {
+					return err
+				}
+				if ok {
+					f.message = msg
+				}
 			}
 			oneProcessor(e)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -101,7 +108,7 @@ Exit codes:
 	cmd.Flags().StringVar(&f.model, "model", "", "model for this call, as <provider>/<model> or a name of the default provider")
 	cmd.Flags().BoolVar(&f.showReasoning, "show-reasoning", false, "print the model's reasoning on stderr")
 	cmd.Flags().BoolVar(&f.yes, "yes", false, "allow every tool call that needs approval (without it, -m denies them and the REPL asks)")
-	cmd.Flags().StringArrayVar(&f.files, "file", nil, "attach this file to the -m message (repeat for more): text, Markdown, code, PDF, Word, HTML, CSV")
+	cmd.Flags().StringArrayVar(&f.files, "file", nil, "attach this file to the message (repeat for more): text, Markdown, code, PDF, Word, HTML, CSV; without -m the message is read from piped stdin, or the REPL's first message takes the files")
 	cmd.Flags().BoolVar(&f.cont, "continue", false, "finish the reply of session -s that was cut off when Hearth quit or crashed, and exit")
 	return cmd
 }
@@ -133,6 +140,7 @@ type printer struct {
 	// holds the calls it denied and already reported.
 	onApproval func(event.Event, event.ApprovalData)
 	denied     map[string]bool
+	holdLines  bool // lines typed during the turn wait for the prompt (steer.go)
 }
 
 func (p *printer) sink(ev event.Event) {
@@ -338,8 +346,10 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 	}()
 	e.start(ctx) // MCP servers connect while the first line is typed
 	sessionID := f.session
+	pending := &replFiles{paths: f.files}
 	fmt.Fprintf(e.stderr, "Hearth agent — model %s. /help for commands; Ctrl-C stops an answer, Ctrl-D exits.\n",
 		cmp.Or(f.model, e.app.Settings.Config().Agents.Defaults.Model))
+	pending.announce(e.stderr)
 	armed := false   // one Ctrl-C at the prompt arms the exit
 	held := ""       // a command typed during a turn, answered now
 	canGoOn := false // the last turn ended at a budget: an empty line continues it
@@ -352,7 +362,7 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 			case l, ok := <-lines:
 				if !ok {
 					fmt.Fprintln(e.stderr)
-					return nil
+					return pending.left()
 				}
 				line = l
 			case <-sigs:
@@ -381,8 +391,17 @@ func runREPL(ctx context.Context, e *env, f agentFlags) error {
 		if f.yes {
 			p.onApproval = onceApprover(e.app, true, p)
 		}
-		run, err := e.app.Chat.Start(ctx, agent.Request{SessionID: sessionID, Text: line, Model: f.model}, p.sink)
+		sid, atts, err := pending.take(e, e.stderr, sessionID, line)
 		if err != nil {
+			fmt.Fprintf(e.stderr, "Error: %v\n", err)
+			continue
+		}
+		p.holdLines = len(pending.paths) > 0
+		run, err := e.app.Chat.Start(ctx, agent.Request{SessionID: sid, Text: line, Model: f.model, Attachments: atts}, p.sink)
+		if err != nil {
+			if len(atts) > 0 {
+				pending.paths = f.files // the next message takes them
+			}
 			fmt.Fprintf(e.stderr, "Error: %v\n", err)
 			continue
 		}

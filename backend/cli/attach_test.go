@@ -36,8 +36,9 @@ func TestAgentFileAttaches(t *testing.T) {
 	if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "blue pot") || !strings.Contains(last, "where is the key?") {
 		t.Errorf("the file did not reach the model: %q", last)
 	}
-	if code, _, errOut := runIn(t, "", "agent", "--file", notes); code != ExitUsage || !strings.Contains(errOut, "--file needs -m") {
-		t.Errorf("--file alone: exit %d %q", code, errOut)
+	if code, _, errOut := runIn(t, "", "agent", "--file", notes); code != ExitUsage || !strings.Contains(errOut, "--file needs a message") ||
+		!strings.Contains(errOut, "echo") {
+		t.Errorf("--file alone, nothing piped: exit %d %q", code, errOut)
 	}
 }
 

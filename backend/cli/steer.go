@@ -38,8 +38,10 @@ func (e *env) live() bool {
 // sending the lines typed meanwhile. It returns the last turn's result and a slash
 // command typed during them, to be answered at the prompt.
 func waitTurns(e *env, p *printer, run *agent.Run, lines <-chan string, sigs <-chan os.Signal, asks chan approvalAsk) (agent.Result, string) {
-	held, quiet := "", !e.live() // piped input: nothing is read until the prompt
-	var started []*agent.Run     // turns a line started itself (the one going had just ended)
+	// Piped input: nothing is read until the prompt; nor while files wait for the
+	// first message (a command's turn runs), so that message goes from the prompt.
+	held, quiet := "", !e.live() || p.holdLines
+	var started []*agent.Run // turns a line started itself (the one going had just ended)
 	for {
 		in := lines
 		if held != "" || quiet {

@@ -89,6 +89,9 @@ type Run struct {
 	// Limit names the budget that ended the run with a summary ("toolRounds", "time"),
 	// so a chat opened again still offers Continue.
 	Limit string `json:"limit,omitempty"`
+	// Notes are what the run told about the message's attachments ("report.pdf:
+	// whole"), so a chat opened again shows them on the turn as it was shown live.
+	Notes []event.NoticeData `json:"notes,omitempty"`
 }
 
 // Entry is one stored message with the time it was written and its run.
@@ -142,18 +145,19 @@ type messageLine struct {
 }
 
 type runLine struct {
-	Type       string           `json:"type"`
-	At         time.Time        `json:"at"`
-	RunID      string           `json:"runId"`
-	Status     RunStatus        `json:"status"`
-	Final      string           `json:"final"`
-	Error      string           `json:"error,omitempty"`
-	Model      string           `json:"model,omitempty"`
-	Usage      llm.Usage        `json:"usage"`
-	DurationMs int64            `json:"durationMs"`
-	Failure    *event.ErrorData `json:"failure,omitempty"`
-	Channel    string           `json:"channel,omitempty"`
-	Limit      string           `json:"limit,omitempty"`
+	Type       string             `json:"type"`
+	At         time.Time          `json:"at"`
+	RunID      string             `json:"runId"`
+	Status     RunStatus          `json:"status"`
+	Final      string             `json:"final"`
+	Error      string             `json:"error,omitempty"`
+	Model      string             `json:"model,omitempty"`
+	Usage      llm.Usage          `json:"usage"`
+	DurationMs int64              `json:"durationMs"`
+	Failure    *event.ErrorData   `json:"failure,omitempty"`
+	Channel    string             `json:"channel,omitempty"`
+	Limit      string             `json:"limit,omitempty"`
+	Notes      []event.NoticeData `json:"notes,omitempty"`
 }
 
 type updateLine struct {
@@ -218,7 +222,7 @@ func encodeRecord(buf []byte, r Record, now time.Time) ([]byte, error) {
 		return encodeLine(buf, runLine{
 			Type: kindRun, At: at, RunID: run.ID, Status: run.Status, Final: run.Final,
 			Error: run.Error, Model: run.Model, Usage: run.Usage, DurationMs: run.DurationMs, Failure: run.Failure,
-			Channel: run.Channel, Limit: run.Limit,
+			Channel: run.Channel, Limit: run.Limit, Notes: run.Notes,
 		})
 	}
 	return buf, errors.New("empty record: build it with MessageRecord or RunRecord")

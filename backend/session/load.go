@@ -286,7 +286,8 @@ func (p *parser) run(line []byte) error {
 		return errors.New("run has no runId")
 	}
 	p.s.Runs = append(p.s.Runs, Run{ID: r.RunID, Status: r.Status, Final: r.Final, Error: r.Error, Model: r.Model,
-		Usage: r.Usage, DurationMs: r.DurationMs, At: r.At, Failure: r.Failure, Channel: r.Channel, Limit: knownLimit(r.Limit)})
+		Usage: r.Usage, DurationMs: r.DurationMs, At: r.At, Failure: r.Failure, Channel: r.Channel, Limit: knownLimit(r.Limit),
+		Notes: r.Notes})
 	p.touch(r.At)
 	delete(p.open, r.RunID) // closed: no longer interrupted
 	return nil

@@ -309,3 +309,23 @@ func TestRunKeepsItsLimit(t *testing.T) {
 		t.Fatalf("runs = %+v", runs)
 	}
 }
+
+// A run keeps the notes it told about the message's attachments, so the chat opened
+// again shows them on the turn; a run without notes writes none.
+func TestRunKeepsItsAttachmentNotes(t *testing.T) {
+	s, _ := newTestStore(t)
+	m := mustCreate(t, s, CreateOptions{Model: "ollama/qwen3:4b"})
+	notes := []event.NoticeData{
+		{Level: event.LevelInfo, Message: "report.pdf: 412 passages, searched", Code: "notice.attachSearched",
+			Args: map[string]string{"name": "report.pdf", "passages": "412"}},
+		{Level: event.LevelInfo, Message: "memo.txt: whole", Code: "notice.attachWhole", Args: map[string]string{"name": "memo.txt"}},
+	}
+	mustAppend(t, s, m.ID, MessageRecord("r1", user("Read these")),
+		RunRecord(Run{ID: "r1", Status: StatusOK, Final: "Done", Notes: notes}),
+		MessageRecord("r2", user("And?")),
+		RunRecord(Run{ID: "r2", Status: StatusOK, Final: "More"}))
+	runs := fresh(t, s, m.ID).Runs
+	if len(runs) != 2 || !reflect.DeepEqual(runs[0].Notes, notes) || runs[1].Notes != nil {
+		t.Fatalf("runs = %+v", runs)
+	}
+}

@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hearthWindow, repoRoot, waitFor } from './harness.mjs';
@@ -17,7 +17,12 @@ const script = {
   models: [
     { name: 'qwen3:4b', family: 'qwen3', size: 2497293918, contextLength: 40960, capabilities: ['completion', 'tools', 'thinking'], parameterSize: '4.0B', quantization: 'Q4_K_M' },
   ],
-  replies: [{ content: 'The spare key is under the blue pot [notes.txt line 2].' }, { content: 'Noted.' }, { content: 'Seven keys, one a sample.' }],
+  replies: [
+    { content: 'The spare key is under the blue pot [notes.txt line 2].' },
+    { content: 'Noted.' },
+    { content: 'Seven keys, one a sample.' },
+    { content: 'The boiler is serviced in May.' },
+  ],
 };
 
 mkdirSync(join(repoRoot, 'build/e2e'), { recursive: true });
@@ -114,6 +119,9 @@ describe('attaching files', () => {
     const chips = page.getByTestId('file-chip');
     await waitFor(async () => (await chips.count()) === 2, 'both messages\' chips after reopening');
     assert.match(await page.getByTestId('file-chip-error').textContent(), /not a kind Hearth reads/);
+    // What the first turn told about its file is shown again, once.
+    await page.getByText('notes.txt: whole').waitFor();
+    assert.equal(await page.getByText('notes.txt: whole').count(), 1);
     const sent = await chats();
     assert.equal(sent.at(-1).messages.filter((m) => m.role === 'user').at(-1).content.includes('And this one?'), true);
   });
@@ -140,5 +148,25 @@ describe('attaching files', () => {
     const chip = page.getByTestId('msg-user').last().getByTestId('file-chip').filter({ hasText: 'sample.pdf' });
     await waitFor(async () => /2 pages/.test(await chip.textContent()), 'the PDF chip with its pages');
     assert.equal(await page.getByTestId('msg-user').last().getByTestId('file-chip-error').count(), 0);
+  });
+
+  test("files dropped from the desktop attach by path: the window's native drop gives their paths", async () => {
+    // The native drop (Wails' wails:file-drop with the paths) as the desktop window sends it.
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-drop-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'boiler.md'), '# Boiler\n\nThe boiler is serviced every May by the plumber.\n');
+    symlinkSync(join(dir, 'boiler.md'), join(dir, 'link.md'));
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await page.evaluate((paths) => window.runtime.EventsEmit('wails:file-drop', 10, 10, paths), [join(dir, 'boiler.md'), join(dir, 'link.md')]);
+    await waitFor(async () => (await page.getByTestId('file-chip').count()) === 2, 'two chips');
+    assert.match(await page.getByTestId('file-chip').first().textContent(), /boiler\.md\s*59 bytes/);
+    assert.match(await page.getByTestId('file-chip-error').textContent(), /a link: attach the file it points to/);
+    await box().fill('When is the boiler serviced?');
+    await box().press('Enter');
+    await page.getByText('The boiler is serviced in May.').waitFor();
+    const user = (await chats()).at(-1).messages.filter((m) => m.role === 'user').at(-1).content;
+    assert.match(user, /Attached file boiler\.md/);
+    assert.match(user, /serviced every May by the plumber/);
+    assert.equal(await page.getByTestId('msg-user').last().getByTestId('file-chip').count(), 1); // the link was not sent
   });
 });

@@ -91,6 +91,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     chooseFiles: vi.fn(async () => [] as string[]),
     openAttachment: vi.fn(async () => {}),
     viewAttachment: vi.fn(async () => ({ name: '', kind: 'text', line: 1, first: 1, lines: [''], total: 1, cut: 0 }) as import('./lib/api').FileView),
+    onFileDrop: vi.fn(() => () => {}),
     listKnowledge: vi.fn(async () => [] as import('./lib/api').KnowledgeFolder[]),
     addKnowledge: vi.fn(async () => ({}) as import('./lib/api').KnowledgeFolder),
     removeKnowledge: vi.fn(async () => {}),

@@ -170,6 +170,7 @@ var mainMay = map[string]string{
 	"backend/models": "types", "backend/reach": "types", "backend/recall": "types", "backend/reminders": "types",
 	"backend/schedule": "types", "backend/session": "types", "backend/sessions": "types",
 	"backend/settings": "types", "backend/skills": "types", "backend/knowledge": "types", "backend/extract": "types",
+	"backend/attach": "types",
 }
 
 // mainMaxStmts bounds an exported method of package main: a bound method forwards to a

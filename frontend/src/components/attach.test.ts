@@ -3,10 +3,10 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import Composer from './Composer.svelte';
 import FileChips from './FileChips.svelte';
 import Message from './Message.svelte';
-import { splitAttachments } from '../lib/stores/chat.svelte';
+import { splitAttachments, type Attachment } from '../lib/stores/chat.svelte';
 import { itemsWithVersions } from '../lib/stores/history';
 import { setLocale } from '../lib/i18n.svelte';
-import type { SessionData } from '../lib/api';
+import type { DroppedFile, SessionData } from '../lib/api';
 
 afterEach(() => {
   cleanup();
@@ -53,10 +53,108 @@ describe('attached files', () => {
     expect(screen.getAllByTestId('file-chip')[1].textContent).toContain('report.pdf');
     await fireEvent.click(screen.getByRole('button', { name: 'Send' })); // no text needed
     expect(onSend).toHaveBeenCalledWith('', [
-      { name: 'memo.txt', url: expect.stringMatching(/^data:text\/plain;base64,/), file: true, bytes: 30 },
+      { name: 'memo.txt', url: expect.stringMatching(/^data:text\/plain;base64,/), file: true, bytes: 30, dropped: true },
       { name: 'report.pdf', url: '', file: true, path: '/home/me/report.pdf' },
     ]);
     expect(screen.queryAllByTestId('file-chip')).toHaveLength(0);
+  });
+
+  /** A Composer whose native drops the test makes (the window's wails:file-drop, checked by the backend). */
+  function withNativeDrop(onSend = vi.fn(async (_text: string, _files: Attachment[]) => true)) {
+    let native: (files: DroppedFile[]) => void = () => {};
+    const fileDrops = vi.fn((fn: (files: DroppedFile[]) => void) => {
+      native = fn;
+      return () => {};
+    });
+    render(Composer, { props: { onSend, onStop: vi.fn(), fileDrops } });
+    return { onSend, native: (files: Partial<DroppedFile>[]) => native(files as DroppedFile[]), fileDrops };
+  }
+  const pageDrop = async (target: Element, files: File[]) => fireEvent.drop(target, { dataTransfer: { files, types: ['Files'] } });
+
+  it('a file dropped from the desktop attaches by path, however big, and goes as a picked one', async () => {
+    const { onSend, native, fileDrops } = withNativeDrop();
+    expect(fileDrops).toHaveBeenCalledTimes(1);
+    native([{ path: '/home/me/manual.pdf', name: 'manual.pdf', bytes: 30 << 20 }, { path: '/home/me/cat.png', name: 'cat.png', bytes: 0, picture: true }]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('file-chip')).toHaveLength(1)); // the picture comes by the page's drop
+    expect(screen.getByTestId('file-chip').textContent).toMatch(/manual\.pdf\s*30\.0 MB/);
+    expect(screen.queryByTestId('file-chip-error')).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('', [expect.objectContaining({ name: 'manual.pdf', url: '', file: true, path: '/home/me/manual.pdf' })]);
+    expect(splitAttachments(onSend.mock.calls[0][1]).files).toEqual(['/home/me/manual.pdf']);
+  });
+
+  it('one desktop drop seen by the page and by the window is one chip, by path, in either order', async () => {
+    const { onSend, native } = withNativeDrop();
+    const box = screen.getByRole('textbox').closest('.box')!;
+    // The page's drop first (its bytes read), then the paths: the path takes the chip's place.
+    await pageDrop(box, [new File(['The meeting moved to Thursday.'], 'memo.txt', { type: 'text/plain' })]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('file-chip')).toHaveLength(1));
+    native([{ path: '/d/memo.txt', name: 'memo.txt', bytes: 30 }]);
+    // The paths first, then the page's drop: its file is not read again.
+    native([{ path: '/d/big.log', name: 'big.log', bytes: 25 << 20 }]);
+    const big = new File(['x'], 'big.log', { type: 'text/plain' });
+    Object.defineProperty(big, 'size', { value: 25 << 20 });
+    await pageDrop(box, [big]); // its twin is there: nothing to read, no chip "too big to paste"
+    expect(screen.getAllByTestId('file-chip')).toHaveLength(2);
+    expect(screen.queryByTestId('file-chip-error')).toBeNull(); // not "too big to paste": it goes by path
+    await fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const sent = splitAttachments(onSend.mock.calls[0][1]);
+    expect(sent.files).toEqual(['/d/memo.txt', '/d/big.log']);
+    expect(sent.pasted).toEqual([]);
+  });
+
+  it('a dropped link, folder or pipe shows its problem and is not sent; the message still goes', async () => {
+    const { onSend, native } = withNativeDrop();
+    native([
+      { path: '/d/report.pdf', name: 'report.pdf', bytes: 0, error: 'attach.link', detail: 'report.pdf is a link' },
+      { path: '/d/notes', name: 'notes', bytes: 0, error: 'attach.folder', detail: 'notes is a folder' },
+      { path: '/d/pipe', name: 'pipe', bytes: 0, error: 'attach.notFile', detail: 'pipe is not a regular file' },
+    ]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('file-chip-error')).toHaveLength(3));
+    const said = screen.getAllByTestId('file-chip-error').map((e) => e.textContent);
+    expect(said[0]).toContain('attach the file it points to');
+    expect(said[1]).toContain('Settings › Knowledge');
+    expect(said[2]).toContain('not a pipe or a device');
+    await fireEvent.input(screen.getByRole('textbox'), { target: { value: 'hello' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('hello', []);
+  });
+
+  it('a file dropped anywhere on the window attaches, and the page is not left for it', async () => {
+    withNativeDrop();
+    const ev = new Event('drop', { bubbles: true, cancelable: true }) as DragEvent;
+    Object.defineProperty(ev, 'dataTransfer', { value: { files: [new File(['hi'], 'elsewhere.txt', { type: 'text/plain' })], types: ['Files'] } });
+    document.body.dispatchEvent(ev);
+    expect(ev.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(screen.getAllByTestId('file-chip')).toHaveLength(1));
+    expect(screen.getByTestId('file-chip').textContent).toContain('elsewhere.txt');
+  });
+
+  it('a chat opened again shows what its turn told about the files', () => {
+    const note = { level: 'info', message: 'notes.txt: whole', code: 'notice.attachWhole', args: { name: 'notes.txt' } };
+    const data = {
+      id: 's',
+      title: '',
+      model: '',
+      runs: [
+        { runId: 'r1', status: 'ok', final: 'Under the pot.', durationMs: 5, notes: [note] },
+        { runId: 'r2', status: 'ok', final: 'Yes.', durationMs: 5 },
+      ],
+      interrupted: [],
+      versions: [],
+      messages: [
+        { role: 'user', content: 'Where is the key?', runId: 'r1', attachments: [{ name: 'notes.txt', bytes: 66, mode: 'whole', file: 'notes.txt' }] },
+        { role: 'assistant', content: 'Under the pot.', runId: 'r1' },
+        { role: 'user', content: 'Sure?', runId: 'r2' },
+        { role: 'assistant', content: 'Yes.', runId: 'r2' },
+      ],
+    } as unknown as SessionData;
+    const { items } = itemsWithVersions(data);
+    render(Message, { props: { item: items[1] } });
+    expect(screen.getAllByRole('note').map((n) => n.textContent)).toEqual(['notes.txt: whole']);
+    cleanup();
+    render(Message, { props: { item: items[3] } });
+    expect(screen.queryAllByRole('note')).toHaveLength(0);
   });
 
   it('a removed chip is not sent', async () => {

@@ -15,7 +15,7 @@ import * as ChannelsAPI from '../../wailsjs/go/main/ChannelsAPI';
 import * as KnowledgeAPI from '../../wailsjs/go/main/KnowledgeAPI';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import { tm, type Message } from './i18n.svelte';
-import type { approval, audit, chat, config, dream, event, extract, fitness, knowledge, memory, memrepo, models, reach, recall, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
+import type { approval, attach, audit, chat, config, dream, event, extract, fitness, knowledge, memory, memrepo, models, reach, recall, reminders, schedule, session, sessions, settings, skills } from '../../wailsjs/go/models';
 
 /** What the footer and setup read: settings.Status in Go (camelCase JSON fields). */
 export type Status = Omit<settings.Status, 'apiKeys' | 'convertValues'> & { apiKeys?: PlainKeyReport };
@@ -98,6 +98,9 @@ export type McpTest = reach.MCPTestView;
 export type Skill = skills.Skill;
 /** One message to send (chat.Input): again regenerates the last answer, edit (1-based) replaces that question, resume continues a stopped answer. */
 export type ChatInput = { sessionId: string; text: string; images: string[]; model: string; again?: boolean; edit?: number; resume?: boolean; mode?: SendMode; files?: string[]; pasted?: { name: string; data: string }[] };
+/** A file dropped on the window, checked (attach.Dropped): a path to send, a picture, or refused (error). */
+export type DroppedFile = attach.Dropped;
+
 /** A file attached to a message, as recorded (llm.Attachment): mode "whole", "searched" or "refused" (error is its code). */
 export type FileRecord = { name: string; kind?: string; bytes: number; pages?: number; file?: string; mode: string; passages?: number; error?: string; detail?: string };
 /** What a message sent while a turn runs does (docs/chat.md#while-it-works). */
@@ -199,6 +202,13 @@ export const api = {
   chooseFiles: (title: string) => App.ChooseFiles(title),
   openAttachment: (sessionId: string, file: string) => ChatAPI.OpenAttachment(sessionId, file),
   viewAttachment: (sessionId: string, file: string, line: number): Promise<FileView> => ChatAPI.ViewAttachment(sessionId, file, line),
+  // Files dropped on the window from the desktop: the native drop (wails:file-drop, main.go's
+  // DragAndDrop) gives their paths, checked by the backend as the picker's are when sent.
+  onFileDrop: (fn: (files: DroppedFile[]) => void): (() => void) =>
+    EventsOn('wails:file-drop', (_x: number, _y: number, paths: unknown) => {
+      if (!Array.isArray(paths) || paths.length === 0) return;
+      ChatAPI.DroppedFiles(paths.map(String)).then((d) => fn(d ?? []), () => {});
+    }),
   // Settings › Knowledge (app_knowledge.go): adding indexes in the background.
   listKnowledge: async (): Promise<KnowledgeFolder[]> => (await KnowledgeAPI.ListKnowledge()) ?? [],
   addKnowledge: (path: string, mode: string): Promise<KnowledgeFolder> => KnowledgeAPI.AddKnowledge(path, mode),

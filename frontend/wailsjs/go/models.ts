@@ -56,6 +56,33 @@ export namespace approval {
 
 }
 
+export namespace attach {
+	
+	export class Dropped {
+	    path: string;
+	    name: string;
+	    bytes: number;
+	    picture?: boolean;
+	    error?: string;
+	    detail?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Dropped(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.bytes = source["bytes"];
+	        this.picture = source["picture"];
+	        this.error = source["error"];
+	        this.detail = source["detail"];
+	    }
+	}
+
+}
+
 export namespace audit {
 	
 	export class Entry {
@@ -777,6 +804,44 @@ export namespace event {
 	        this.kind = source["kind"];
 	        this.sessionId = source["sessionId"];
 	    }
+	}
+	export class NoticeData {
+	    level: string;
+	    message: string;
+	    code?: string;
+	    args?: Record<string, string>;
+	    lists?: Record<string, Array<Line>>;
+	
+	    static createFrom(source: any = {}) {
+	        return new NoticeData(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.level = source["level"];
+	        this.message = source["message"];
+	        this.code = source["code"];
+	        this.args = source["args"];
+	        this.lists = this.convertValues(source["lists"], Array<Line>, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class UsageData {
 	    promptTokens: number;
@@ -1940,6 +2005,7 @@ export namespace session {
 	    failure?: event.ErrorData;
 	    channel?: string;
 	    limit?: string;
+	    notes?: event.NoticeData[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Run(source);
@@ -1958,6 +2024,7 @@ export namespace session {
 	        this.failure = this.convertValues(source["failure"], event.ErrorData);
 	        this.channel = source["channel"];
 	        this.limit = source["limit"];
+	        this.notes = this.convertValues(source["notes"], event.NoticeData);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -19,6 +19,14 @@ export interface Attachment {
   file?: boolean;
   path?: string;
   bytes?: number;
+  /** Why a file will not be attached (a coded problem: attach.tooBig, attach.link…) and its wording. */
+  error?: string;
+  detail?: string;
+  /** Came in a drop on the page (its bytes), or from the native drop (its path). */
+  dropped?: boolean;
+  native?: boolean;
+  /** A native chip that stands for the page's chip of the same drop. */
+  twin?: boolean;
 }
 
 /** A message's attachments as chat.Input wants them: pictures, paths, pasted files. */

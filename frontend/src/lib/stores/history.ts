@@ -159,6 +159,11 @@ export function itemsFromSession(s: SessionData): { items: Item[]; interrupted: 
     turn.completionTokens = (first ? 0 : turn.completionTokens) + (r.usage?.completionTokens ?? 0);
     if (r.model) turn.model = r.model;
     if (r.limit) turn.limit = r.limit;
+    // What the run told about the message's files ("report.pdf: whole"), at the turn's start
+    // as it was shown live; a run that went on (Continue) tells the same again: once.
+    const told = new Set(turn.parts.map((p) => (p.kind === 'notice' ? `${p.code}:${JSON.stringify(p.args ?? {})}` : '')));
+    const notes = (r.notes ?? []).filter((n) => !told.has(`${n.code}:${JSON.stringify(n.args ?? {})}`));
+    turn.parts.unshift(...notes.map((n) => ({ kind: 'notice' as const, level: n.level, message: n.message, code: n.code, args: n.args })));
     // The card as it was shown live (its code, wording and hint); a run stored before
     // runs kept it has its English message only.
     if (r.status === 'error' && r.failure) turn.parts.push(errorPart(r.failure as unknown as Record<string, unknown>));

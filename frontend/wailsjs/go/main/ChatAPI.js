@@ -10,6 +10,10 @@ export function DenyInstead(arg1) {
   return window['go']['main']['ChatAPI']['DenyInstead'](arg1);
 }
 
+export function DroppedFiles(arg1) {
+  return window['go']['main']['ChatAPI']['DroppedFiles'](arg1);
+}
+
 export function EditPending(arg1, arg2, arg3, arg4) {
   return window['go']['main']['ChatAPI']['EditPending'](arg1, arg2, arg3, arg4);
 }
