@@ -50,6 +50,11 @@ type Policy struct {
 	// A writable folder inside one (the default workspace lives in the data folder)
 	// stays reachable.
 	Hidden []string `json:"hidden,omitempty"`
+	// ReadOnly folders stay read-only although they lie inside a writable one: the
+	// knowledge folders (docs/files.md). A writable folder inside one stays writable
+	// (a knowledge folder that holds the workspace); one that is itself writable, or
+	// lies in a hidden folder, is left as that says. See guardedReadOnly.
+	ReadOnly []string `json:"readonly,omitempty"`
 	// Network allows connections (tools.exec.network).
 	Network bool `json:"network,omitempty"`
 	// Confine false runs the command under the reaper only (an MCP server that did not
