@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"hearth/backend/chat"
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/sandbox"
 )
 
 // Through the composition root: a folder added is searched by the recall block of a
@@ -46,6 +48,14 @@ func TestKnowledgeFolderThroughTheApp(t *testing.T) {
 	}
 	if r := reg.Call(ctx, "write_file", []byte(`{"path":"`+filepath.Join(dir, "kiln.md")+`","content":"gone"}`)); !r.IsError || !strings.Contains(r.Content, "Settings › Knowledge") {
 		t.Errorf("write_file: %s", r.Content)
+	}
+	// Commands and sandboxed MCP servers get the folder as read-only, not writable.
+	exec, _ := reg.Get("exec")
+	for who, p := range map[string]sandbox.Policy{"exec": exec.(interface{ SandboxPolicy() sandbox.Policy }).SandboxPolicy(), "mcp": a.Settings.SandboxPolicy()} {
+		real, _ := filepath.EvalSymlinks(dir)
+		if !slices.Contains(p.ReadOnly, real) && !slices.Contains(p.ReadOnly, dir) || slices.Contains(p.Writable, real) || slices.Contains(p.Writable, dir) {
+			t.Errorf("%s's sandbox policy: read-only %v, writable %v", who, p.ReadOnly, p.Writable)
+		}
 	}
 }
 
