@@ -57,6 +57,19 @@ func TestKnowledgeFolderThroughTheApp(t *testing.T) {
 			t.Errorf("%s's sandbox policy: read-only %v, writable %v", who, p.ReadOnly, p.Writable)
 		}
 	}
+	// Allowed to change the folder (Settings › Knowledge), the tools and commands may.
+	if err := a.Knowledge.SetWritable(dir, true); err != nil {
+		t.Fatal(err)
+	}
+	reg = a.Chat.Registries()[0]
+	if r := reg.Call(ctx, "write_file", []byte(`{"path":"`+filepath.Join(dir, "kiln.md")+`","content":"cone 6"}`)); r.IsError {
+		t.Errorf("write_file in a writable knowledge folder: %s", r.Content)
+	}
+	exec, _ = reg.Get("exec")
+	p := exec.(interface{ SandboxPolicy() sandbox.Policy }).SandboxPolicy()
+	if len(p.ReadOnly) != 0 || !slices.ContainsFunc(p.Writable, func(w string) bool { return w == dir || strings.HasSuffix(w, "/Manuals") }) {
+		t.Errorf("exec's sandbox policy of a writable folder: read-only %v, writable %v", p.ReadOnly, p.Writable)
+	}
 }
 
 // A knowledge passage reaches the model titled in the form the window cites and

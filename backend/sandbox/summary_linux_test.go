@@ -26,7 +26,7 @@ func TestSummaryIsACodedMessage(t *testing.T) {
 		t.Fatalf("summary message = %+v", st.SummaryMessage)
 	}
 	zh := st.SummaryMessage.In(i18n.Chinese)
-	if !strings.Contains(zh, "未使用命名空间（用户命名空间不可用）") || !strings.Contains(zh, "知识文件夹保持只读") || strings.Contains(zh, "without") {
+	if !strings.Contains(zh, "未使用命名空间（用户命名空间不可用）") || !strings.Contains(zh, "知识库文件夹保持只读") || strings.Contains(zh, "without") {
 		t.Errorf("zh-CN summary = %q", zh)
 	}
 

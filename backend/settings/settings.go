@@ -95,7 +95,7 @@ func (s *Service) Keys() *Keys { return s.keys }
 // tools.exec.network says).
 func (s *Service) SandboxPolicy() sandbox.Policy {
 	cfg, paths := s.Config(), s.Paths()
-	return sandbox.Policy{Writable: append([]string{paths.Workspace}, cfg.Tools.AllowedPaths...), TempDir: os.TempDir(),
+	return sandbox.Policy{Writable: append([]string{paths.Workspace}, cfg.WritablePaths()...), TempDir: os.TempDir(),
 		ReadOnly: cfg.KnowledgeReadOnly(), Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly}
 }
 

@@ -94,6 +94,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     addKnowledge: vi.fn(async () => ({}) as import('./lib/api').KnowledgeFolder),
     removeKnowledge: vi.fn(async () => {}),
     setKnowledgeMode: vi.fn(async () => {}),
+    setKnowledgeWritable: vi.fn(async () => {}),
     openKnowledge: vi.fn(async () => {}),
     onMcpChange: vi.fn((fn: (server: string) => void) => {
       mcpNews.add(fn);

@@ -201,6 +201,7 @@ export const api = {
   addKnowledge: (path: string, mode: string): Promise<KnowledgeFolder> => KnowledgeAPI.AddKnowledge(path, mode),
   removeKnowledge: (path: string) => KnowledgeAPI.RemoveKnowledge(path),
   setKnowledgeMode: (path: string, mode: string) => KnowledgeAPI.SetKnowledgeMode(path, mode),
+  setKnowledgeWritable: (path: string, on: boolean) => KnowledgeAPI.SetKnowledgeWritable(path, on),
   openKnowledge: (place: string) => KnowledgeAPI.OpenKnowledge(place),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.
   listMemoryFiles: () => MemoryAPI.ListMemoryFiles(),

@@ -11,3 +11,5 @@ export function OpenKnowledge(arg1:string):Promise<void>;
 export function RemoveKnowledge(arg1:string):Promise<void>;
 
 export function SetKnowledgeMode(arg1:string,arg2:string):Promise<void>;
+
+export function SetKnowledgeWritable(arg1:string,arg2:boolean):Promise<void>;

@@ -21,3 +21,7 @@ export function RemoveKnowledge(arg1) {
 export function SetKnowledgeMode(arg1, arg2) {
   return window['go']['main']['KnowledgeAPI']['SetKnowledgeMode'](arg1, arg2);
 }
+
+export function SetKnowledgeWritable(arg1, arg2) {
+  return window['go']['main']['KnowledgeAPI']['SetKnowledgeWritable'](arg1, arg2);
+}
