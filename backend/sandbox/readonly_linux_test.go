@@ -109,7 +109,8 @@ func mkfiles(t *testing.T, files map[string]string) {
 func TestKnowledgeFolderReadOnlyInWorkspace(t *testing.T) {
 	for _, r := range runners(t) {
 		t.Run(r.name, func(t *testing.T) {
-			for _, viaLink := range []bool{false, true} {
+			for _, via := range []string{"", "knowledge-link", "workspace-link"} {
+				viaLink := via
 				root, _ := filepath.EvalSymlinks(t.TempDir())
 				ws := filepath.Join(root, "ws")
 				kn := filepath.Join(ws, "docs", "notes")
@@ -119,15 +120,24 @@ func TestKnowledgeFolderReadOnlyInWorkspace(t *testing.T) {
 					filepath.Join(ws, "src", "main.go"):  "package main\n",
 					filepath.Join(ws, "docs", "todo.md"): "todo\n",
 				})
-				listed := kn
-				if viaLink {
+				listed, writable := kn, ws
+				switch via {
+				case "knowledge-link":
 					// The folder as configured is a link to the real one.
 					listed = filepath.Join(root, "notes-link")
 					if err := os.Symlink(kn, listed); err != nil {
 						t.Fatal(err)
 					}
+				case "workspace-link":
+					// The workspace named through a link longer than the knowledge
+					// folder's real path: mounts ordered by the names given would put
+					// the workspace on top of the read-only folder.
+					writable = filepath.Join(root, strings.Repeat("long-name-", 12))
+					if err := os.Symlink(ws, writable); err != nil {
+						t.Fatal(err)
+					}
 				}
-				p := Policy{Writable: []string{ws}, ReadOnly: []string{listed}, Confine: true, TempDir: root}
+				p := Policy{Writable: []string{writable}, ReadOnly: []string{listed}, Confine: true, TempDir: root}
 				before := snapshot(t, kn, !r.alone)
 				for _, c := range []string{
 					"touch docs/notes/new.txt",
@@ -153,10 +163,10 @@ func TestKnowledgeFolderReadOnlyInWorkspace(t *testing.T) {
 					}
 					out, code := r.run(t, p, ws, c)
 					if code == 0 {
-						t.Errorf("link=%v: %q succeeded: %q", viaLink, c, out)
+						t.Errorf("%s: %q succeeded: %q", viaLink, c, out)
 					}
 					if got := snapshot(t, kn, !r.alone); got != before {
-						t.Fatalf("link=%v: %q changed the knowledge folder:\n%s\nwas\n%s", viaLink, c, got, before)
+						t.Fatalf("%s: %q changed the knowledge folder:\n%s\nwas\n%s", viaLink, c, got, before)
 					}
 					for _, stray := range []string{"docs-away", "notes-away", "link", "src/a.txt", "src/sub", "src/hard", "src/in.txt"} {
 						_ = os.RemoveAll(filepath.Join(ws, stray))
@@ -164,14 +174,14 @@ func TestKnowledgeFolderReadOnlyInWorkspace(t *testing.T) {
 				}
 				out, code := r.run(t, p, ws, "echo w >> src/main.go && echo n > src/new.go && mkdir -p src/pkg && echo x > src/pkg/x.go && echo t >> docs/todo.md")
 				if code != 0 {
-					t.Errorf("link=%v: writing elsewhere in the workspace: %d %q", viaLink, code, out)
+					t.Errorf("%s: writing elsewhere in the workspace: %d %q", viaLink, code, out)
 				}
 				out, code = r.run(t, p, ws, "echo n > top.txt && echo n > docs/beside.txt")
 				switch {
 				case r.alone && code == 0:
 					t.Errorf("Landlock alone cannot grant making files directly in the folders on the way to a knowledge folder without granting it there too; docs/safety.md says so, yet it worked")
 				case !r.alone && code != 0:
-					t.Errorf("link=%v: a new file beside the knowledge folder: %d %q", viaLink, code, out)
+					t.Errorf("%s: a new file beside the knowledge folder: %d %q", viaLink, code, out)
 				}
 			}
 		})

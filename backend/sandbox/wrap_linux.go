@@ -94,12 +94,15 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []s
 			ms = append(ms, mount{h, hidden})
 		}
 	}
-	for _, w := range p.Writable {
+	// Resolved, as the read-only folders are: ordered by the paths bubblewrap really
+	// mounts, a writable folder named through a long link cannot land on top of a
+	// read-only folder inside it.
+	wr := resolved(p.Writable)
+	for _, w := range wr {
 		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
 			ms = append(ms, mount{w, writable})
 		}
 	}
-	wr := resolved(p.Writable)
 	guarded := guardedReadOnly(resolved(p.ReadOnly), wr, resolved(p.Hidden))
 	for _, w := range waysDown(guarded, wr) {
 		ms = append(ms, mount{w, writable})
