@@ -6,8 +6,9 @@
 // HelperArg, handled in this package's init before anything else runs). The helper is
 // started in new user, PID, mount and (without network) network namespaces where the
 // kernel allows; it hides Hearth's folders under empty mounts, mounts a /proc of its own,
-// applies Landlock (write only to the workspace, allowedPaths and the temp folder), and
-// runs the command as its child. It is the command's reaper: when the command ends, is
+// keeps the read-only folders inside writable ones (knowledge folders) read-only by
+// mounts of their own, applies Landlock (write only to the workspace, allowedPaths and
+// the temp folder), and runs the command as its child. It is the command's reaper: when the command ends, is
 // stopped, or Hearth dies (a parent-death signal), every process the command started
 // ends too, setsid ones included. Without Landlock, bubblewrap does the same job where it
 // is installed; with neither, the command runs as before, under the reaper only, and
