@@ -28,6 +28,12 @@ func (a *KnowledgeAPI) SetKnowledgeMode(path, mode string) error {
 	return a.h.Knowledge.SetMode(path, mode)
 }
 
+// SetKnowledgeWritable lets the file tools and commands change a folder's files (on)
+// or keeps them read-only (off).
+func (a *KnowledgeAPI) SetKnowledgeWritable(path string, on bool) error {
+	return a.h.Knowledge.SetWritable(path, on)
+}
+
 // OpenKnowledge shows the file of a knowledge folder an answer cites
 // ("Manuals/kiln.md line 12") in the system's viewer.
 func (a *KnowledgeAPI) OpenKnowledge(place string) error { return a.h.Knowledge.Open(place) }

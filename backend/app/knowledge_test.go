@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"hearth/backend/chat"
 	"hearth/backend/internal/fakeollama"
+	"hearth/backend/sandbox"
 )
 
 // Through the composition root: a folder added is searched by the recall block of a
@@ -46,6 +48,27 @@ func TestKnowledgeFolderThroughTheApp(t *testing.T) {
 	}
 	if r := reg.Call(ctx, "write_file", []byte(`{"path":"`+filepath.Join(dir, "kiln.md")+`","content":"gone"}`)); !r.IsError || !strings.Contains(r.Content, "Settings › Knowledge") {
 		t.Errorf("write_file: %s", r.Content)
+	}
+	// Commands and sandboxed MCP servers get the folder as read-only, not writable.
+	exec, _ := reg.Get("exec")
+	for who, p := range map[string]sandbox.Policy{"exec": exec.(interface{ SandboxPolicy() sandbox.Policy }).SandboxPolicy(), "mcp": a.Settings.SandboxPolicy()} {
+		real, _ := filepath.EvalSymlinks(dir)
+		if !slices.Contains(p.ReadOnly, real) && !slices.Contains(p.ReadOnly, dir) || slices.Contains(p.Writable, real) || slices.Contains(p.Writable, dir) {
+			t.Errorf("%s's sandbox policy: read-only %v, writable %v", who, p.ReadOnly, p.Writable)
+		}
+	}
+	// Allowed to change the folder (Settings › Knowledge), the tools and commands may.
+	if err := a.Knowledge.SetWritable(dir, true); err != nil {
+		t.Fatal(err)
+	}
+	reg = a.Chat.Registries()[0]
+	if r := reg.Call(ctx, "write_file", []byte(`{"path":"`+filepath.Join(dir, "kiln.md")+`","content":"cone 6"}`)); r.IsError {
+		t.Errorf("write_file in a writable knowledge folder: %s", r.Content)
+	}
+	exec, _ = reg.Get("exec")
+	p := exec.(interface{ SandboxPolicy() sandbox.Policy }).SandboxPolicy()
+	if len(p.ReadOnly) != 0 || !slices.ContainsFunc(p.Writable, func(w string) bool { return w == dir || strings.HasSuffix(w, "/Manuals") }) {
+		t.Errorf("exec's sandbox policy of a writable folder: read-only %v, writable %v", p.ReadOnly, p.Writable)
 	}
 }
 

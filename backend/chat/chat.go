@@ -242,7 +242,7 @@ func (s *Service) collect() error {
 	o.Policy = tools.Policy{
 		Workspace:    paths.Workspace,
 		Unrestricted: !cfg.Tools.RestrictToWorkspace,
-		AllowedPaths: cfg.Tools.AllowedPaths,
+		AllowedPaths: cfg.WritablePaths(), // tools.allowedPaths and writable knowledge folders
 		// The config file holds keys and the sandbox rules: never writable.
 		ProtectedPaths: append(slices.Clone(cfg.Tools.ProtectedPaths), paths.ConfigFile),
 		Knowledge:      cfg.KnowledgeReadOnly(),

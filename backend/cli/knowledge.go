@@ -19,7 +19,8 @@ func newKnowledgeCmd(e *env) *cobra.Command {
 recall indexes: text, Markdown and source code (and the formats the extractor
 reads). A folder in mode "always" is searched for every message; in mode "ask"
 only when the model calls memory_search. The files stay where they are, and
-the agent's tools may read them but never write there.
+the agent's tools and commands may read them but not write there unless you
+allow it (hearth knowledge writable FOLDER on).
 
 Exit codes:
   0  done
@@ -29,11 +30,12 @@ Exit codes:
   hearth knowledge add --mode ask /srv/manuals
   hearth knowledge list
   hearth knowledge mode ~/Documents/notes ask
+  hearth knowledge writable ~/Documents/notes on
   hearth knowledge remove ~/Documents/notes`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newKnowledgeAddCmd(e), newKnowledgeListCmd(e), newKnowledgeRemoveCmd(e), newKnowledgeModeCmd(e))
+	cmd.AddCommand(newKnowledgeAddCmd(e), newKnowledgeListCmd(e), newKnowledgeRemoveCmd(e), newKnowledgeModeCmd(e), newKnowledgeWritableCmd(e))
 	return cmd
 }
 
@@ -127,6 +129,33 @@ func newKnowledgeModeCmd(e *env) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "%s: mode %s.\n", p, args[1])
+			return nil
+		},
+	}
+}
+
+func newKnowledgeWritableCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "writable FOLDER on|off",
+		Short: "Let the agent's tools and commands change a folder's files (on), or only read them (off, the default)",
+		Args:  usageArgs(cobra.ExactArgs(2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := absPath(args[0])
+			if err != nil {
+				return err
+			}
+			on := args[1] == "on"
+			if !on && args[1] != "off" {
+				return usageError{fmt.Errorf("%q is neither on nor off (hint: hearth knowledge writable %s on)", args[1], args[0])}
+			}
+			if err := e.app.Knowledge.SetWritable(p, on); err != nil {
+				return err
+			}
+			if on {
+				fmt.Fprintf(e.stdout, "%s: the agent's tools and commands may change its files.\n", p)
+			} else {
+				fmt.Fprintf(e.stdout, "%s: read-only to the agent's tools and commands.\n", p)
+			}
 			return nil
 		},
 	}

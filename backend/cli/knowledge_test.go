@@ -28,6 +28,15 @@ func TestKnowledgeCommands(t *testing.T) {
 	if code, out, _ = runIn(t, "", "knowledge", "mode", dir, "always"); code != 0 {
 		t.Errorf("mode: exit %d %q", code, out)
 	}
+	if code, out, _ = runIn(t, "", "knowledge", "writable", dir, "on"); code != 0 || !strings.Contains(out, "may change its files") {
+		t.Errorf("writable on: exit %d %q", code, out)
+	}
+	if code, _, errOut = runIn(t, "", "knowledge", "writable", dir, "yes"); code != 2 || !strings.Contains(errOut, "neither on nor off") {
+		t.Errorf("writable yes: exit %d %q", code, errOut)
+	}
+	if code, out, _ = runIn(t, "", "knowledge", "writable", dir, "off"); code != 0 || !strings.Contains(out, "read-only") {
+		t.Errorf("writable off: exit %d %q", code, out)
+	}
 	code, out, _ = runIn(t, "", "knowledge", "list", "--json")
 	var list []struct{ Path, Mode string }
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 1 || list[0].Mode != "always" {

@@ -21,6 +21,9 @@ type KnowledgeFolder struct {
 	Path  string `json:"path"`
 	Mode  string `json:"mode"`
 	Added string `json:"added"` // RFC 3339, when it was added
+	// Writable lets the file tools and commands change the folder's files, as if it
+	// were in tools.allowedPaths (Settings › Knowledge). Off by default: read-only.
+	Writable bool `json:"writable,omitempty"`
 }
 
 // Knowledge folder modes.
@@ -58,17 +61,29 @@ func (c *Config) validateKnowledge(ps *[]Problem) {
 }
 
 // KnowledgeReadOnly are the listed folders the file tools and commands may read
-// but not write: all of them but those inside a tools.allowedPaths entry (the
-// person allowed more there).
+// but not write: all of them but those the person let them change (Writable) and
+// those inside a tools.allowedPaths entry (the person allowed more there).
 func (c *Config) KnowledgeReadOnly() []string {
 	var out []string
 	for _, f := range c.Knowledge.Folders {
 		p := filepath.Clean(f.Path)
-		if !slices.ContainsFunc(c.Tools.AllowedPaths, func(a string) bool {
+		if !f.Writable && !slices.ContainsFunc(c.Tools.AllowedPaths, func(a string) bool {
 			rel, err := filepath.Rel(filepath.Clean(a), p)
 			return err == nil && (rel == "." || filepath.IsLocal(rel))
 		}) {
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// WritablePaths are the folders besides the workspace the file tools and commands
+// may write: tools.allowedPaths and the knowledge folders made writable.
+func (c *Config) WritablePaths() []string {
+	out := slices.Clone(c.Tools.AllowedPaths)
+	for _, f := range c.Knowledge.Folders {
+		if f.Writable {
+			out = append(out, filepath.Clean(f.Path))
 		}
 	}
 	return out

@@ -96,6 +96,10 @@ type Status struct {
 	// PollEvery) or "" (this process does not watch: the command line).
 	Watch   string        `json:"watch"`
 	Problem *i18n.Message `json:"problem,omitempty"`
+
+	// Writable: the file tools and commands may change its files (Settings ›
+	// Knowledge); off, they may only read them.
+	Writable bool `json:"writable"`
 }
 
 // New returns the service; it reads nothing until used.
@@ -268,6 +272,21 @@ func (s *Service) SetMode(path, mode string) error {
 	})
 }
 
+// SetWritable lets the file tools and commands change a listed folder's files (on)
+// or keeps them read-only (off, the default).
+func (s *Service) SetWritable(path string, on bool) error {
+	p := filepath.Clean(path)
+	return s.opts.Settings.Update(func(c *config.Config) error {
+		for i, f := range c.Knowledge.Folders {
+			if filepath.Clean(f.Path) == p {
+				c.Knowledge.Folders[i].Writable = on
+				return nil
+			}
+		}
+		return refuse("knowledge.notListed", "path", p)
+	})
+}
+
 // List is every listed folder with its status, in the config's order.
 func (s *Service) List() []Status {
 	out := []Status{}
@@ -292,6 +311,7 @@ func (s *Service) get(id string) Status {
 	for _, f := range s.opts.Settings.Config().Knowledge.Folders {
 		if FolderID(f.Path) == id {
 			st.ID, st.Path, st.Name, st.Mode, st.Added = id, filepath.Clean(f.Path), filepath.Base(filepath.Clean(f.Path)), f.Mode, f.Added
+			st.Writable = f.Writable
 		}
 	}
 	if st.Reasons == nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -362,6 +363,27 @@ func TestHiddenAndReadOnly(t *testing.T) {
 	c.Tools.AllowedPaths = []string{b}
 	if ro := c.KnowledgeReadOnly(); len(ro) != 1 || ro[0] != a {
 		t.Errorf("read-only %v", ro)
+	}
+	// The person lets the tools and commands change a folder: it leaves the read-only
+	// list for the writable one, and the setting is saved and shown.
+	if r.svc.List()[0].Writable {
+		t.Error("a folder is writable by default")
+	}
+	if err := r.svc.SetWritable(a, true); err != nil {
+		t.Fatal(err)
+	}
+	c = r.set.Config()
+	if ro, w := c.KnowledgeReadOnly(), c.WritablePaths(); len(ro) != 1 || ro[0] != b || !slices.Contains(w, a) || slices.Contains(w, b) {
+		t.Errorf("writable %s: read-only %v, writable %v", a, ro, w)
+	}
+	if !r.svc.List()[0].Writable || r.svc.List()[1].Writable {
+		t.Errorf("status: %+v", r.svc.List())
+	}
+	if err := r.svc.SetWritable(a, false); err != nil || r.svc.List()[0].Writable {
+		t.Errorf("made read-only again: %v %+v", err, r.svc.List()[0])
+	}
+	if err := r.svc.SetWritable(t.TempDir(), true); err == nil {
+		t.Error("a folder not listed was made writable")
 	}
 }
 

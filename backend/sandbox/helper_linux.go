@@ -259,14 +259,14 @@ func endAll(ns bool, spare int) {
 }
 
 // setupNamespaces runs as PID 1 of fresh user, mount and PID namespaces: it makes every
-// mount read-only but the writable folders, hides Hearth's folders and the sockets under /run, mounts a /proc that shows only this
+// mount read-only but the writable folders (the read-only ones inside them again), hides Hearth's folders and the sockets under /run, mounts a /proc that shows only this
 // namespace, gives /dev/shm a private tmpfs, and brings up a private loopback.
 func setupNamespaces(p Policy, tmp string, cover []string, program string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
 	keep := resolved(p.Writable)
-	if err := readOnlyRoot(keep); err != nil {
+	if err := readOnlyRoot(keep, guardedReadOnly(resolved(p.ReadOnly), keep, resolved(p.Hidden))); err != nil {
 		return err
 	}
 	for _, h := range resolved(p.Hidden) {

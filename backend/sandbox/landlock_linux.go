@@ -28,6 +28,10 @@ func confine(p Policy, ns bool, tmp string) error {
 	}
 	var rules []landlock.Rule
 	hidden := resolved(p.Hidden)
+	// Without a mount namespace the read-only folders inside writable ones are kept
+	// out of the writable grants the way hidden ones are (writeAround); reading them
+	// is granted with the rest.
+	around := slices.Concat(hidden, guardedReadOnly(resolved(p.ReadOnly), resolved(p.Writable), hidden))
 	if ns {
 		rules = append(rules, landlock.RODirs("/")) // the hidden folders are covered by mounts
 		rules = append(rules, landlock.RWDirs("/dev/shm").IgnoreIfMissing())
@@ -38,7 +42,7 @@ func confine(p Policy, ns bool, tmp string) error {
 		if ns {
 			rules = append(rules, landlock.RWDirs(w).WithRefer().WithResolveUnix().IgnoreIfMissing())
 		} else {
-			rules = append(rules, writeAround(w, hidden)...)
+			rules = append(rules, writeAround(w, around)...)
 		}
 	}
 	if tmp != "" {
@@ -101,13 +105,16 @@ func readAround(root string, hidden []string) []landlock.Rule {
 }
 
 // writeAround grants writing in a writable folder, except in the hidden folders that
-// lie inside it (Hearth's folders under an allowed ~, or under $TMPDIR). Rights on a
+// lie inside it (Hearth's folders under an allowed ~, or under $TMPDIR) and the
+// read-only ones (knowledge folders in the workspace). Rights on a
 // folder hold for everything beneath it, so the folders on the way to a hidden one get
 // none of their own (readAround lets them be listed): their other entries are granted
 // whole — sub-folders to write in, files to read and write — but nothing can be
 // created, removed or renamed directly in them. That is the price: under an allowed ~
 // with Hearth's folders in it, a command cannot make a new file in ~ itself or in
-// ~/.config. Symlinks there get nothing: a grant would reach their target.
+// ~/.config. Symlinks there get nothing: a grant would reach their target. The same
+// holds on the way down to a knowledge folder: with one at ~/ws/notes, nothing new can
+// be made directly in ~/ws, and neither ~/ws/notes nor anything on the way renamed.
 func writeAround(root string, hidden []string) []landlock.Rule {
 	holds := func(p string) bool {
 		for _, h := range hidden {

@@ -17,19 +17,34 @@ import (
 // this a command could chmod, chown or touch anything of yours outside the workspace; a
 // read-only mount refuses all of them (EROFS), whoever owns the file. Devices stay
 // usable: a read-only mount does not stop writing to /dev/null or a terminal.
-func readOnlyRoot(writable []string) error {
+//
+// The read-only folders (guardedReadOnly: knowledge folders inside a writable one) are
+// bound too and made read-only again after the writable folder holding them, and the
+// folders on the way down to them bound writable: mount points, which no command in
+// the namespace can rename or remove. Outer first, so an inner writable folder (a
+// workspace inside a knowledge folder) ends writable.
+func readOnlyRoot(writable, readOnly []string) error {
 	binds := bindable(writable)
-	for _, w := range binds {
+	ro := bindable(readOnly)
+	ways := bindable(waysDown(ro, binds))
+	all := bindable(slices.Concat(binds, ways, ro))
+	for _, w := range all {
 		if err := unix.Mount(w, w, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return fmt.Errorf("bind %s: %w", w, err)
 		}
 	}
-	ro := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
-	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &ro); err != nil {
+	roAttr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &roAttr); err != nil {
 		return fmt.Errorf("make / read-only: %w", err)
 	}
 	rw := unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
-	for _, w := range binds {
+	for _, w := range all {
+		if slices.Contains(ro, w) && !slices.Contains(binds, w) {
+			if err := unix.MountSetattr(unix.AT_FDCWD, w, unix.AT_RECURSIVE, &roAttr); err != nil {
+				return fmt.Errorf("make %s read-only: %w", w, err)
+			}
+			continue
+		}
 		err := unix.MountSetattr(unix.AT_FDCWD, w, unix.AT_RECURSIVE, &rw)
 		if errors.Is(err, unix.EPERM) {
 			// A mount below w was read-only before the sandbox (and the kernel keeps it

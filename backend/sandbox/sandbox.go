@@ -6,8 +6,9 @@
 // HelperArg, handled in this package's init before anything else runs). The helper is
 // started in new user, PID, mount and (without network) network namespaces where the
 // kernel allows; it hides Hearth's folders under empty mounts, mounts a /proc of its own,
-// applies Landlock (write only to the workspace, allowedPaths and the temp folder), and
-// runs the command as its child. It is the command's reaper: when the command ends, is
+// keeps the read-only folders inside writable ones (knowledge folders) read-only by
+// mounts of their own, applies Landlock (write only to the workspace, allowedPaths and
+// the temp folder), and runs the command as its child. It is the command's reaper: when the command ends, is
 // stopped, or Hearth dies (a parent-death signal), every process the command started
 // ends too, setsid ones included. Without Landlock, bubblewrap does the same job where it
 // is installed; with neither, the command runs as before, under the reaper only, and
@@ -50,6 +51,11 @@ type Policy struct {
 	// A writable folder inside one (the default workspace lives in the data folder)
 	// stays reachable.
 	Hidden []string `json:"hidden,omitempty"`
+	// ReadOnly folders stay read-only although they lie inside a writable one: the
+	// knowledge folders (docs/files.md). A writable folder inside one stays writable
+	// (a knowledge folder that holds the workspace); one that is itself writable, or
+	// lies in a hidden folder, is left as that says. See guardedReadOnly.
+	ReadOnly []string `json:"readonly,omitempty"`
 	// Network allows connections (tools.exec.network).
 	Network bool `json:"network,omitempty"`
 	// Confine false runs the command under the reaper only (an MCP server that did not

@@ -17,7 +17,8 @@ func TestSummaryIsACodedMessage(t *testing.T) {
 	st.SetSummary(alone)
 	want := "Landlock ABI 7 without namespaces (user namespaces are not available): Hearth's folders are hidden by Landlock rules alone; " +
 		"not stopped: chmod, chown and touch outside the workspace, stat of names in Hearth's folders; " +
-		"no Unix socket works (with tools.exec.sshAgent: every pathname socket does)"
+		"no Unix socket works (with tools.exec.sshAgent: every pathname socket does); " +
+		"a knowledge folder inside the workspace stays read-only, but nothing new can be made directly in the folders above it (up to the workspace)"
 	if st.Summary != want {
 		t.Errorf("English summary changed:\n got %q\nwant %q", st.Summary, want)
 	}
@@ -25,7 +26,7 @@ func TestSummaryIsACodedMessage(t *testing.T) {
 		t.Fatalf("summary message = %+v", st.SummaryMessage)
 	}
 	zh := st.SummaryMessage.In(i18n.Chinese)
-	if !strings.Contains(zh, "未使用命名空间（用户命名空间不可用）") || strings.Contains(zh, "without") {
+	if !strings.Contains(zh, "未使用命名空间（用户命名空间不可用）") || !strings.Contains(zh, "知识库文件夹保持只读") || strings.Contains(zh, "without") {
 		t.Errorf("zh-CN summary = %q", zh)
 	}
 

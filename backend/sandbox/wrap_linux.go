@@ -71,10 +71,14 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []s
 	}
 	// Outer folders first, so that a writable folder inside a hidden one (the default
 	// workspace) and a hidden one inside a writable one (Hearth's folders under an
-	// allowed ~) both end up on top; a folder both hidden and writable is writable.
+	// allowed ~) both end up on top; a folder both hidden and writable is writable. A
+	// read-only folder inside a writable one (a knowledge folder in the workspace) is
+	// bound read-only over it, the folders on the way down bound onto themselves (mount
+	// points cannot be renamed, so it cannot be moved away with its parent).
 	const (
 		writable = iota
 		hidden
+		readOnly
 		private
 	)
 	type mount struct {
@@ -90,9 +94,22 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []s
 			ms = append(ms, mount{h, hidden})
 		}
 	}
-	for _, w := range p.Writable {
+	// Resolved, as the read-only folders are: ordered by the paths bubblewrap really
+	// mounts, a writable folder named through a long link cannot land on top of a
+	// read-only folder inside it.
+	wr := resolved(p.Writable)
+	for _, w := range wr {
 		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
 			ms = append(ms, mount{w, writable})
+		}
+	}
+	guarded := guardedReadOnly(resolved(p.ReadOnly), wr, resolved(p.Hidden))
+	for _, w := range waysDown(guarded, wr) {
+		ms = append(ms, mount{w, writable})
+	}
+	for _, r := range guarded {
+		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+			ms = append(ms, mount{r, readOnly})
 		}
 	}
 	sort.SliceStable(ms, func(i, j int) bool {
@@ -111,6 +128,8 @@ func wrapBubblewrap(cmd *exec.Cmd, bwrap string, p Policy, tmp string, cover []s
 			args = append(args, "--perms", "0755", "--tmpfs", m.path)
 			covers = append(covers, m.path)
 			gone = append(gone, m.path)
+		case readOnly:
+			args = append(args, "--ro-bind", m.path, m.path)
 		default:
 			args = append(args, "--bind", m.path, m.path)
 		}

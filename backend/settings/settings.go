@@ -90,12 +90,13 @@ func Open(opts Options) *Service {
 func (s *Service) Keys() *Keys { return s.keys }
 
 // SandboxPolicy is what a sandboxed MCP server may do: the exec tool's rules (write in
-// the workspace, the temporary folder and the allowed folders; read none of Hearth's
-// own folders; network as tools.exec.network says).
+// the workspace, the temporary folder and the allowed folders but not the knowledge
+// folders within them; read none of Hearth's own folders; network as
+// tools.exec.network says).
 func (s *Service) SandboxPolicy() sandbox.Policy {
 	cfg, paths := s.Config(), s.Paths()
-	return sandbox.Policy{Writable: append([]string{paths.Workspace}, cfg.Tools.AllowedPaths...), TempDir: os.TempDir(),
-		Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly}
+	return sandbox.Policy{Writable: append([]string{paths.Workspace}, cfg.WritablePaths()...), TempDir: os.TempDir(),
+		ReadOnly: cfg.KnowledgeReadOnly(), Hidden: paths.HearthDirs(), Network: cfg.Tools.Exec.Network && !cfg.LocalOnly}
 }
 
 // Getenv is the environment the config's ${VAR} references read.

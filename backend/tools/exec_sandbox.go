@@ -12,15 +12,17 @@ import (
 )
 
 // SandboxPolicy is what a command may do: write in the workspace, allowedPaths and the
-// temp folder (and the home folder when restrictToWorkspace is off), never read
-// Hearth's own folders, use the network only when allowed.
+// temp folder (and the home folder when restrictToWorkspace is off) but not in the
+// knowledge folders within them, never read Hearth's own folders, use the network only
+// when allowed.
 func (t *ExecTool) SandboxPolicy() osbox.Policy {
-	w := t.policy.roots()
+	w := t.policy.writableRoots()
 	if t.policy.Unrestricted {
 		w = append(w, t.policy.home())
 	}
 	p := osbox.Policy{
 		Writable: w,
+		ReadOnly: t.policy.knowledgeRoots(),
 		TempDir:  t.tempDir(),
 		Hidden:   t.opts.Hidden,
 		Network:  t.opts.Network,
@@ -30,6 +32,22 @@ func (t *ExecTool) SandboxPolicy() osbox.Policy {
 		p.Sockets = []string{s}
 	}
 	return p
+}
+
+// writableRoots are the resolved workspace and allowed paths: roots() without the
+// knowledge folders, which are roots to read, not to write.
+func (p *Policy) writableRoots() []string {
+	q := *p
+	q.Knowledge = nil
+	return q.roots()
+}
+
+// knowledgeRoots are the resolved knowledge folders: the sandbox keeps them read-only
+// where they lie inside a writable folder.
+func (p *Policy) knowledgeRoots() []string {
+	q := *p
+	q.Workspace, q.AllowedPaths = "", nil
+	return q.roots()
 }
 
 // agentSocket is ssh-agent's socket when the user let commands use it

@@ -96,6 +96,7 @@ export function fakeApi(over: Partial<Api> = {}) {
     addKnowledge: vi.fn(async () => ({}) as import('./lib/api').KnowledgeFolder),
     removeKnowledge: vi.fn(async () => {}),
     setKnowledgeMode: vi.fn(async () => {}),
+    setKnowledgeWritable: vi.fn(async () => {}),
     openKnowledge: vi.fn(async () => {}),
     viewKnowledge: vi.fn(async () => ({ name: '', kind: 'text', line: 1, first: 1, lines: [''], total: 1, cut: 0 }) as import('./lib/api').FileView),
     onMcpChange: vi.fn((fn: (server: string) => void) => {

@@ -214,6 +214,7 @@ export const api = {
   addKnowledge: (path: string, mode: string): Promise<KnowledgeFolder> => KnowledgeAPI.AddKnowledge(path, mode),
   removeKnowledge: (path: string) => KnowledgeAPI.RemoveKnowledge(path),
   setKnowledgeMode: (path: string, mode: string) => KnowledgeAPI.SetKnowledgeMode(path, mode),
+  setKnowledgeWritable: (path: string, on: boolean) => KnowledgeAPI.SetKnowledgeWritable(path, on),
   openKnowledge: (place: string) => KnowledgeAPI.OpenKnowledge(place),
   viewKnowledge: (place: string): Promise<FileView> => KnowledgeAPI.ViewKnowledge(place),
   // The memory sidebar (app_memory.go); changes arrive as "memory:changed" with the path.

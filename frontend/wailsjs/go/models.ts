@@ -1044,6 +1044,7 @@ export namespace knowledge {
 	    lastChange: string;
 	    watch: string;
 	    problem?: i18n.Message;
+	    writable: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -1064,6 +1065,7 @@ export namespace knowledge {
 	        this.lastChange = source["lastChange"];
 	        this.watch = source["watch"];
 	        this.problem = this.convertValues(source["problem"], i18n.Message);
+	        this.writable = source["writable"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -10,7 +10,7 @@ import { setLocale } from '../../lib/i18n.svelte';
 function folder(over: Partial<KnowledgeFolder> = {}): KnowledgeFolder {
   return {
     id: 'a1', path: '/home/u/Notes', name: 'Notes', mode: 'always', added: '2026-12-07T10:00:00Z', files: 120, skipped: 3,
-    reasons: { type: 2, link: 1 }, updating: false, indexed: '2026-12-07T10:00:05Z', lastChange: '', watch: 'watching', ...over,
+    reasons: { type: 2, link: 1 }, updating: false, indexed: '2026-12-07T10:00:05Z', lastChange: '', watch: 'watching', writable: false, ...over,
   };
 }
 
@@ -62,6 +62,22 @@ describe('KnowledgeSection', () => {
     await fireEvent.click(within(row).getByRole('button', { name: 'Remove Notes (its files stay)' }));
     expect(removeKnowledge).toHaveBeenCalledWith('/home/u/Notes');
     expect(await screen.findByTestId('knowledge-empty')).toBeTruthy();
+  });
+
+  it('lets the tools change a folder only when ticked, off by default', async () => {
+    setLocale('en');
+    let list = [folder()];
+    const listKnowledge = vi.fn(async () => list);
+    const setKnowledgeWritable = vi.fn(async (_p: string, on: boolean) => {
+      list = [folder({ writable: on })];
+    });
+    render(KnowledgeSection, { props: { app: appWith({ listKnowledge, setKnowledgeWritable } as Partial<Api>) } });
+    const box = (await screen.findByTestId('knowledge-writable')) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(screen.getByText('May change files')).toBeTruthy();
+    await fireEvent.click(box);
+    expect(setKnowledgeWritable).toHaveBeenCalledWith('/home/u/Notes', true);
+    await vi.waitFor(() => expect((screen.getByTestId('knowledge-writable') as HTMLInputElement).checked).toBe(true));
   });
 
   it('says why a folder was refused, and reads the list only once when nothing updates', async () => {

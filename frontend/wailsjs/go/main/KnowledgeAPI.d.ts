@@ -13,4 +13,6 @@ export function RemoveKnowledge(arg1:string):Promise<void>;
 
 export function SetKnowledgeMode(arg1:string,arg2:string):Promise<void>;
 
+export function SetKnowledgeWritable(arg1:string,arg2:boolean):Promise<void>;
+
 export function ViewKnowledge(arg1:string):Promise<extract.View>;

@@ -22,6 +22,10 @@ export function SetKnowledgeMode(arg1, arg2) {
   return window['go']['main']['KnowledgeAPI']['SetKnowledgeMode'](arg1, arg2);
 }
 
+export function SetKnowledgeWritable(arg1, arg2) {
+  return window['go']['main']['KnowledgeAPI']['SetKnowledgeWritable'](arg1, arg2);
+}
+
 export function ViewKnowledge(arg1) {
   return window['go']['main']['KnowledgeAPI']['ViewKnowledge'](arg1);
 }
