@@ -108,6 +108,10 @@ var related = sync.OnceValue(func() map[string][]string {
 type relTerm struct {
 	term   string
 	weight float64
+	// nbr: a distributional neighbour (expandnbr.go). A passage is not cut
+	// around those: said in many sentences ("lunch", "guests" of "dinner"),
+	// they drew the cut away from the sentence the question's words are in.
+	nbr bool
 }
 
 // expand returns the terms related to text's words that are not own (its
@@ -124,7 +128,7 @@ func expand(text string, own []string) []relTerm {
 	add := func(t string, w float64) {
 		if !have[t] && len(out) < maxExpand && (w != nearWeight || nearLeft > 0) {
 			have[t] = true
-			out = append(out, relTerm{t, w})
+			out = append(out, relTerm{t, w, false})
 			if w == nearWeight {
 				nearLeft--
 			}
@@ -158,7 +162,7 @@ func expand(text string, own []string) []relTerm {
 			}
 		}
 	}
-	return out
+	return expandNbr(text, out, have)
 }
 
 // queryKeys are the WordNet entries of text's words, in order: a phrase
@@ -227,7 +231,7 @@ func asciiWords(text string, max int) []string {
 type queryWords struct {
 	own []string
 	rel []relTerm
-	cut []string // own, then rel's terms: the words a passage is cut around
+	cut []string // own, then rel's terms but the neighbours: the words a passage is cut around
 	// intent is what the query asks for besides its words (intent.go).
 	intent intent
 }
@@ -237,7 +241,9 @@ func wordsOf(text string) queryWords {
 	w.rel = expand(text, w.own)
 	w.cut = slices.Clip(w.own)
 	for _, r := range w.rel {
-		w.cut = append(w.cut, r.term)
+		if !r.nbr {
+			w.cut = append(w.cut, r.term)
+		}
 	}
 	return w
 }
