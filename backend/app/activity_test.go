@@ -126,7 +126,7 @@ func TestSavedSettingIsTrayNews(t *testing.T) {
 // The tray counts the messages sent to a chat while it runs: each that waits is on the
 // chat's line until it is removed or taken, and a Stop clears the line with the run.
 func TestActivityCountsWaitingMessages(t *testing.T) {
-	svc, _, _, _ := bgService(t, "", fakeollama.Reply{Content: "Monday: ", Hang: true})
+	svc, fake, _, _ := bgService(t, "", fakeollama.Reply{Content: "Monday: ", Hang: true})
 	run, err := svc.Chat.Start(context.Background(), agent.Request{Text: "Plan the week"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +138,10 @@ func TestActivityCountsWaitingMessages(t *testing.T) {
 		}
 	}
 	waitFor(t, waiting(0), "the chat's reply on the board")
+	// The steer message below must find the model answering: sent before the turn's
+	// first request (a loaded machine gets there late), the turn takes it into that
+	// request and it never waits (CI failed so once).
+	waitFor(t, func() bool { return len(fake.ChatRequests()) == 1 }, "the model asked")
 	send := func(text, mode string) string {
 		t.Helper()
 		sent, err := svc.Chat.Submit(chat.Input{SessionID: run.SessionID, Text: text, Mode: mode}, nil)
