@@ -36,6 +36,7 @@ require (
 	golang.org/x/image v0.41.0
 	golang.org/x/net v0.57.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.45.0
 	golang.org/x/text v0.41.0
 	gonum.org/v1/gonum v0.17.0
 	gopkg.in/yaml.v3 v3.0.1

@@ -93,3 +93,24 @@ func TestAgentFileREPLFirstMessage(t *testing.T) {
 		t.Errorf("no message typed: exit %d %q", code, errOut)
 	}
 }
+
+// `hearth agent --file X </dev/null`: /dev/null is a character device but no
+// terminal, so it means no input — the coded usage error at once, no REPL opened
+// and no turn started.
+func TestAgentFileDevNullIsNoInput(t *testing.T) {
+	fake := startChat(t)
+	notes := writeNotes(t)
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var out, errb bytes.Buffer
+	code := mainEnv(&env{info: testInfo, stdin: null, stdout: &out, stderr: &errb, getenv: os.Getenv}, []string{"agent", "--file", notes})
+	if code != ExitUsage || !strings.Contains(errb.String(), "--file needs a message") || strings.Contains(errb.String(), "will be attached to your first message") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if n := len(fake.ChatRequests()); n != 0 {
+		t.Errorf("%d model requests", n)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/term"
+
 	"hearth/backend/agent"
 	"hearth/backend/event"
 	"hearth/backend/internal/clip"
@@ -21,17 +23,14 @@ const steerPrefix = "!"
 
 // live reports whether lines typed during a turn are sent at once: a person at a
 // terminal. Piped input is read at the prompt only, as before, so an approval's
-// answer written ahead still answers it.
+// answer written ahead still answers it. A terminal is what answers a terminal's
+// ioctl, not any character device: input redirected from /dev/null means none.
 func (e *env) live() bool {
 	if e.typing != nil {
 		return e.typing()
 	}
 	f, ok := e.stdin.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // waitTurns waits for run and for every turn a waiting message starts after it,

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"hearth/backend/internal/nofollow"
 )
@@ -19,8 +20,8 @@ var place = regexp.MustCompile(` (?:line|p\.) [0-9]+$`)
 // passage's title says it, with or without its " line N" / " p. N") in the
 // system's viewer. The folder must be listed (by its base name; listed folders
 // sharing one are each tried) and the file a regular file inside it, reached
-// without following a link: a citation is model output, and a click must not
-// open what the person did not add.
+// without following a link and with no other hard link (as View): a citation
+// is model output, and a click must not open what the person did not add.
 func (s *Service) Open(cite string) error {
 	return s.find(cite, func(root, rel string) error {
 		p, err := regularIn(root, rel)
@@ -81,7 +82,8 @@ func (s *Service) find(cite string, fn func(root, rel string) error) error {
 }
 
 // regularIn is the path of the regular file rel below root, every element
-// opened without following a link.
+// opened without following a link; a file with other hard links is refused,
+// as readIn refuses it (one of its names may lie outside the folder).
 func regularIn(root, rel string) (string, error) {
 	dir, file := filepath.Split(filepath.FromSlash(rel))
 	d, err := nofollow.OpenDir(root, dir)
@@ -89,10 +91,13 @@ func regularIn(root, rel string) (string, error) {
 		return "", err
 	}
 	defer d.Close()
-	f, _, err := nofollow.OpenFileIn(d, file, 0)
+	f, fi, err := nofollow.OpenFileIn(d, file, 0)
 	if err != nil {
 		return "", err
 	}
 	_ = f.Close()
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		return "", &os.PathError{Op: "open", Path: f.Name(), Err: errHardLink}
+	}
 	return filepath.Join(root, filepath.FromSlash(rel)), nil
 }

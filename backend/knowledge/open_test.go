@@ -80,6 +80,11 @@ func TestOpenRefusesAttackers(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "pipe.md"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A second name for a file outside the folder: a PDF's citation opens in the
+	// system's viewer, so Open must refuse it as View does.
+	if err := os.Link(write(t, tmp, "secret.pdf", "%PDF-1.4"), filepath.Join(root, "hard.pdf")); err != nil {
+		t.Fatal(err)
+	}
 	s, opened := openRig(t, root)
 	for c, want := range map[string]string{
 		"Notes/../secret.md":              "knowledge.openBad",
@@ -93,6 +98,7 @@ func TestOpenRefusesAttackers(t *testing.T) {
 		"Notes/out/secret.md":             "knowledge.openLink",
 		"Notes/pipe.md":                   "knowledge.openSpecial",
 		"Notes/sub":                       "knowledge.openSpecial",
+		"Notes/hard.pdf p. 2":             "knowledge.openHardLink",
 		"Notes/gone.md":                   "knowledge.openMissing",
 		"Other/ok.md":                     "knowledge.openNoFolder",
 		filepath.Base(tmp) + "/secret.md": "knowledge.openNoFolder", // the folder above a listed one

@@ -102,6 +102,33 @@ describe('a cited file in Hearth\'s own view', () => {
     expect(document.activeElement).toBe(source);
   });
 
+  it('keeps Tab inside the view while it is open', async () => {
+    const sources = await shown({ viewFile: vi.fn(async () => ledger), openFile: vi.fn(async () => {}) });
+    const source = within(sources).getByRole('button', { name: 'ledger.txt line 1950' });
+    source.focus();
+    await fireEvent.click(source);
+    const dialog = await screen.findByTestId('cited-file');
+    const system = within(dialog).getByRole('button', { name: "Open in the system's viewer" });
+    const close = within(dialog).getByRole('button', { name: 'Close (Esc)' });
+    // Shift+Tab from the view itself goes round to its last button, not back to the chat.
+    await fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(close);
+    await fireEvent.keyDown(close, { key: 'Tab' });
+    expect(document.activeElement).toBe(system);
+    await fireEvent.keyDown(system, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(close);
+    // Focus that found its way out (a stray click) comes back in with the next Tab.
+    source.focus();
+    await fireEvent.keyDown(source, { key: 'Tab' });
+    expect(document.activeElement).toBe(system);
+    // Closed, Tab is the chat's again.
+    await fireEvent.keyDown(dialog, { key: 'Escape' });
+    source.focus();
+    const tab = new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true });
+    source.dispatchEvent(tab);
+    expect(tab.defaultPrevented).toBe(false);
+  });
+
   it('the person can overrule it: the system\'s viewer opens the file and the view closes', async () => {
     const openFile = vi.fn(async () => {});
     const sources = await shown({ viewFile: vi.fn(async () => ledger), openFile });
