@@ -260,26 +260,23 @@ func (s *Service) SetMode(path, mode string) error {
 	if mode != config.KnowledgeAlways && mode != config.KnowledgeAsk {
 		return refuse("knowledge.badMode", "mode", mode)
 	}
-	p := filepath.Clean(path)
-	return s.opts.Settings.Update(func(c *config.Config) error {
-		for i, f := range c.Knowledge.Folders {
-			if filepath.Clean(f.Path) == p {
-				c.Knowledge.Folders[i].Mode = mode
-				return nil
-			}
-		}
-		return refuse("knowledge.notListed", "path", p)
-	})
+	return s.updateFolder(path, func(f *config.KnowledgeFolder) { f.Mode = mode })
 }
 
 // SetWritable lets the file tools and commands change a listed folder's files (on)
 // or keeps them read-only (off, the default).
 func (s *Service) SetWritable(path string, on bool) error {
+	return s.updateFolder(path, func(f *config.KnowledgeFolder) { f.Writable = on })
+}
+
+// updateFolder changes the listed folder at path in the config with change; a folder
+// not listed is refused.
+func (s *Service) updateFolder(path string, change func(*config.KnowledgeFolder)) error {
 	p := filepath.Clean(path)
 	return s.opts.Settings.Update(func(c *config.Config) error {
 		for i, f := range c.Knowledge.Folders {
 			if filepath.Clean(f.Path) == p {
-				c.Knowledge.Folders[i].Writable = on
+				change(&c.Knowledge.Folders[i])
 				return nil
 			}
 		}
