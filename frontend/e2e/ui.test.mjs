@@ -118,6 +118,11 @@ describe('sessions', () => {
     const input = page.getByTestId('search-input');
     await input.fill('workspace');
     await page.getByTestId('search-hit').filter({ hasText: 'What is in my workspace?' }).first().waitFor();
+    // A modal: Tab does not reach the chat behind it.
+    await page.keyboard.press('Tab');
+    assert.equal(await input.evaluate((el) => el === document.activeElement), true);
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await input.evaluate((el) => el === document.activeElement), true);
     await page.keyboard.press('Escape');
     await input.waitFor({ state: 'detached' });
     const search = page.getByRole('searchbox', { name: 'Search chats (Ctrl+K)' });

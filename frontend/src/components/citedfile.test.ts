@@ -109,14 +109,16 @@ describe('a cited file in Hearth\'s own view', () => {
     await fireEvent.click(source);
     const dialog = await screen.findByTestId('cited-file');
     const system = within(dialog).getByRole('button', { name: "Open in the system's viewer" });
-    const close = within(dialog).getByRole('button', { name: 'Close (Esc)' });
-    // Shift+Tab from the view itself goes round to its last button, not back to the chat.
+    // The text is the last stop, so the keyboard can scroll it.
+    const text = within(dialog).getByRole('region', { name: "The file's text (arrow keys scroll)" });
+    expect(text.tabIndex).toBe(0);
+    // Shift+Tab from the view itself goes round to its last stop, not back to the chat.
     await fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(close);
-    await fireEvent.keyDown(close, { key: 'Tab' });
+    expect(document.activeElement).toBe(text);
+    await fireEvent.keyDown(text, { key: 'Tab' });
     expect(document.activeElement).toBe(system);
     await fireEvent.keyDown(system, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(close);
+    expect(document.activeElement).toBe(text);
     // Focus that found its way out (a stray click) comes back in with the next Tab.
     source.focus();
     await fireEvent.keyDown(source, { key: 'Tab' });
