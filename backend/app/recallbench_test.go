@@ -250,6 +250,9 @@ func askRecall(tb testing.TB, a *App, fake *fakeollama.Server, rec *recallRecord
 		res.tally(w.block).Add(q.Category, recallbench.Found(user, q, block), block, chats[0].at.Sub(start))
 	}
 	res.tally(name).Add(q.Category, recallbench.Found(user, q, tool), tool, chats[1].at.Sub(chats[0].at))
+	if os.Getenv("RECALLPATH_MISSES") != "" && style == 0 && w.block == "block@8k" {
+		printRecallMiss(user, q, block, tool)
+	}
 	// The chat goes, so the next question's index is the user's past alone.
 	p, err := session.NewStore(a.Settings.Paths().SessionsDir, session.Options{}).Path(id)
 	if err == nil {
@@ -259,6 +262,18 @@ func askRecall(tb testing.TB, a *App, fake *fakeollama.Server, rec *recallRecord
 		tb.Fatal(err)
 	}
 	return block
+}
+
+// printRecallMiss prints a question whose evidence the block at 8k missed
+// (RECALLPATH_MISSES=1): what to look at when developing recall.
+func printRecallMiss(user recallbench.User, q recallbench.Question, block, tool string) {
+	if recallbench.Found(user, q, block) == 1 {
+		return
+	}
+	fmt.Printf("MISS %s %q block=%.2f tool=%.2f\n", q.Category, q.Text, recallbench.Found(user, q, block), recallbench.Found(user, q, tool))
+	for _, e := range q.Evidence {
+		fmt.Printf("   evidence %q\n", e.Line)
+	}
 }
 
 // recallBlockOf is the recall block in the last user message of req.

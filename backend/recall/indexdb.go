@@ -25,13 +25,14 @@ import (
 
 const (
 	dbName = "index.db"
-	// schemaVersion is PRAGMA user_version: 9 marks the chunks holding a
+	// schemaVersion is PRAGMA user_version: 10 marks likings said with a
+	// hyphenated phrase ("my go-to") and "dote", 9 marks the chunks holding a
 	// liking of the user's (liked.go), 8 stems with Porter2 (stem.go), 7
 	// packs the vectors many to a row, 6 kept them in a table of their own, a
 	// row each; 4 stemmed the terms, 5 folded Traditional Chinese to
-	// Simplified. An index of version 3 to 8 is migrated in place
+	// Simplified. An index of version 3 to 9 is migrated in place
 	// (indexmigrate.go), another number starts over.
-	schemaVersion = 9
+	schemaVersion = 10
 	// legacyLog is the hand-built log of older versions, removed on sight.
 	legacyLog = "chunks.log"
 )

@@ -21,6 +21,10 @@ const rowVectors, packedVectors = 6, 7
 // first with the liked table (liked.go).
 const porter2Terms, likedMarks = 8, 9
 
+// likedCues2 is the first version whose marks know hyphenated liking
+// phrases: an older index's marks are made again.
+const likedCues2 = 10
+
 // migrateLayout moves an index of versions 3 to 5, whose vectors were a column of
 // the chunks table, to the vectors table of version 6, keeping every vector:
 // embedding a user's notes again would cost minutes on a CPU. The column goes (the
@@ -91,7 +95,7 @@ func migrate(db *sql.DB) (err error) {
 			return fmt.Errorf("pack the vectors: %w", err)
 		}
 	}
-	if v < likedMarks {
+	if v < likedCues2 {
 		if err := fillLiked(ctx, conn); err != nil {
 			return fmt.Errorf("mark the likings: %w", err)
 		}

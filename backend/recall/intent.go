@@ -67,7 +67,11 @@ func lineWords(text string, fn func(words []string, clause []int, sentence strin
 				ch, size = utf8.DecodeRuneInString(line[i:])
 			}
 			switch {
-			case ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '\'':
+			case ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '\'',
+				// A hyphen between letters joins one word ("my go-to",
+				// "must-have"), as the phrases below are written; before,
+				// it parted them, and no hyphenated phrase ever matched.
+				ch == '-' && start >= 0 && i+1 < len(line) && line[i+1] >= 'a' && line[i+1] <= 'z':
 				if start < 0 {
 					start = i
 				}
@@ -100,7 +104,7 @@ var (
 	// are the same when the word before is one of its own ("can't stand").
 	likingWords = wordSet(`love loved loves adore adored enjoy enjoyed enjoys prefer preferred favourite favorite
 		favourites favorites fave ideal perfect obsessed hooked hate hated loathe detest dislike fan fond keen
-		passion addicted`)
+		passion addicted dote doted dotes`)
 	likingAfter = map[string]map[string]bool{"stand": wordSet("can't cant cannot"), "enough": wordSet("get"),
 		"beats": wordSet("nothing"), "thing": wordSet("my"), "off": wordSet("gone"),
 		"into": wordSet("i'm im really am we're"), "like": wordSet("i we i'd really just do")}
@@ -109,7 +113,7 @@ var (
 		favourite favorite favourites favorites prefer preference preferences gift gifts taste tastes present presents
 		treat appeal appeals`)
 	askLikingVerbs = wordSet("like love enjoy want prefer fancy appreciate please suit adore")
-	modals         = wordSet("would should might i'd we'd")
+	modals         = wordSet("would should might could i'd we'd")
 	// Time: words that date what is said; "this"/"last"/"next" before a
 	// part of the day or a span.
 	timeWords = wordSet(`today tonight yesterday tomorrow ago earlier recently lately noon midday midnight overnight monday tuesday wednesday thursday friday saturday

@@ -15,6 +15,7 @@ func TestIntentOf(t *testing.T) {
 		{"Which shoes would I like best?", askLiking},
 		{"What should I cook for the guests?", askLiking},
 		{"Would a scarf suit me?", askLiking},
+		{"What could someone get me for the windowsill?", askLiking},
 		{"有什么适合我的书推荐吗？", askLiking},
 		{"When did I last see the dentist?", askWhen},
 		{"On what date did we move?", askWhen},

@@ -123,10 +123,11 @@ func unmarkLiked(ctx context.Context, q execer, n int64) error {
 	return err
 }
 
-// fillLiked marks every chunk of an index that had no liked table (its
-// migration), a batch at a time.
+// fillLiked marks every chunk of an index whose marks are missing or were
+// made by older cues (its migration), a batch at a time.
 func fillLiked(ctx context.Context, conn *sql.Conn) error {
-	for _, t := range []string{likedTable, likedTermsTable} {
+	for _, t := range []string{likedTable, likedTermsTable, `DELETE FROM liked`,
+		`INSERT INTO likedterms(likedterms) VALUES('delete-all')`} {
 		if _, err := conn.ExecContext(ctx, t); err != nil {
 			return err
 		}

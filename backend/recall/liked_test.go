@@ -90,6 +90,28 @@ func TestMigrateMarksLikings(t *testing.T) {
 	}
 }
 
+// An index of version 9 has its marks made again: the older cues missed a
+// liking said with a hyphenated phrase ("my go-to").
+func TestMigrateRemarksLikings(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	writeFile(t, ws, "notes/a.md", "My go-to from the deli is a Reuben, every single time. The kettle broke twice this week.")
+	x := NewIndex(IndexOptions{Workspace: ws, Dir: dir})
+	if _, err := x.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	toVersion(t, dir, -1, likedMarks)
+	y := NewIndex(IndexOptions{Workspace: ws, Dir: dir})
+	defer y.Close()
+	all := likingSnippets(t, y, Query{Text: "What should I grab for my midday meal?", K: 10, Likings: 2})
+	if !strings.Contains(all, "Reuben") || strings.Contains(all, "kettle") {
+		t.Errorf("after migration:\n%s", all)
+	}
+	if m, n := likedCount(t, y); m != 1 || n != 1 {
+		t.Errorf("%d marks, %d indexed", m, n)
+	}
+}
+
 // Damaged marks (a row of no chunk, a huge statement, terms with line
 // breaks, indexed terms of no mark) give no error and nothing unbounded.
 func TestLikedDamagedRows(t *testing.T) {

@@ -116,6 +116,10 @@ func TestLikesPhrases(t *testing.T) {
 		"Sam is a sucker for puns.":                  false,
 		"The bus was late, I could eat a horse.":     true,
 		"The train was late twice this week.":        false,
+		"My go-to at the deli is a Reuben.":          true, // a hyphenated phrase
+		"We go to the deli on Fridays.":              false,
+		"I must have left my keys at work.":          false,
+		"I dote on my ferns.":                        true,
 	} {
 		got := false
 		lineWords(s, func(ws []string, clause []int, _ string) { got = got || likes(ws, clause) })

@@ -96,6 +96,9 @@ type Config struct {
 	// Dev draws temporal and preference facts from the development set's
 	// own kinds (devkinds.go).
 	Dev bool
+	// Dev2 draws them from the second development set's kinds
+	// (dev2kinds.go): questions in everyday words that name nobody.
+	Dev2 bool
 }
 
 // kindSet is one set of fact kinds, and the likings small talk says other
@@ -108,6 +111,9 @@ type kindSet struct {
 func setOf(cfg Config) kindSet {
 	if cfg.Dev {
 		return devSet()
+	}
+	if cfg.Dev2 {
+		return dev2Set()
 	}
 	if cfg.HeldOut {
 		return kindSet{append(append([]kind(nil), heldOutKinds...), heldOutPreferences...),
